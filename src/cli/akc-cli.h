@@ -1,0 +1,30 @@
+/* akc-cli.h: shared declarations of the akc command-line tool
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Exit statuses shared by every subcommand. */
+#define AKC_CLI_EXIT_OK       0
+#define AKC_CLI_EXIT_REJECTED 1
+#define AKC_CLI_EXIT_USAGE    2
+
+/**
+ * AkcCliCommand:
+ * @name: the subcommand word
+ * @summary: one line for `akc --help` (translatable, marked with N_())
+ * @run: runs the subcommand with argv[0] being the subcommand word; returns an exit status
+ */
+typedef struct
+{
+  const char *name;
+  const char *summary;
+  int (*run) (int argc, char **argv);
+} AkcCliCommand;
+
+G_END_DECLS

@@ -1,0 +1,67 @@
+/* akc.c: the command-line entry point
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "akc.h"
+#include "akc-cli.h"
+
+/* One row per subcommand; each lives in its own akc-cmd-*.c file. */
+static const AkcCliCommand commands[] = {
+  { NULL, NULL, NULL },
+};
+
+static void
+print_help (FILE *out)
+{
+  fprintf (out, "%s\n", _("Usage: akc COMMAND [ARGS…]"));
+  fprintf (out, "\n%s\n", _("AgentsKit Chat command-line tool."));
+  fprintf (out, "\n%s\n", _("Commands:"));
+  for (guint i = 0; commands[i].name != NULL; i++)
+    fprintf (out, "  %-12s %s\n", commands[i].name, _(commands[i].summary));
+  fprintf (out, "\n%s\n", _("Options:"));
+  fprintf (out, "  %-12s %s\n", "--help", _("Show this help and exit"));
+  fprintf (out, "  %-12s %s\n", "--version", _("Show the version and exit"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  if (argc < 2)
+    {
+      print_help (stderr);
+      return AKC_CLI_EXIT_USAGE;
+    }
+
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0 || strcmp (argv[1], "help") == 0)
+    {
+      print_help (stdout);
+      return AKC_CLI_EXIT_OK;
+    }
+
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      printf ("akc %s\n", PACKAGE_VERSION);
+      return AKC_CLI_EXIT_OK;
+    }
+
+  for (guint i = 0; commands[i].name != NULL; i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      return commands[i].run (argc - 1, argv + 1);
+
+  fprintf (stderr, _("akc: unknown command “%s”; see “akc --help”\n"), argv[1]);
+  return AKC_CLI_EXIT_USAGE;
+}
