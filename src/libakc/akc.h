@@ -13,5 +13,13 @@
 /* protocol/ */
 
 /* core/ */
+#include "akc-enum-types.h"
+#include "akc-adapter.h"
+#include "akc-chat.h"
+#include "akc-chat-source.h"
+#include "akc-chunk.h"
+#include "akc-echo-adapter.h"
+#include "akc-message.h"
+#include "akc-stream.h"
 
 #undef __AKC_INSIDE__

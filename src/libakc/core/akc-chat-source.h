@@ -1,0 +1,135 @@
+/* akc-chat-source.h
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#pragma once
+
+#if !defined(__AKC_INSIDE__) && !defined(AKC_COMPILATION)
+#error "Only <akc.h> can be included directly."
+#endif
+
+#include <gio/gio.h>
+
+#include "akc-version-macros.h"
+
+G_BEGIN_DECLS
+
+/**
+ * AkcChatStatus:
+ * @AKC_CHAT_STATUS_IDLE: waiting for the person
+ * @AKC_CHAT_STATUS_STREAMING: a reply is arriving
+ * @AKC_CHAT_STATUS_ERROR: the last turn failed; see [property@ChatSource:error]
+ *
+ * What a conversation is doing.
+ */
+typedef enum
+{
+  AKC_CHAT_STATUS_IDLE,
+  AKC_CHAT_STATUS_STREAMING,
+  AKC_CHAT_STATUS_ERROR,
+} AkcChatStatus;
+
+/**
+ * AKC_CHAT_ERROR:
+ *
+ * The error domain of conversation actions and turns.
+ */
+#define AKC_CHAT_ERROR (akc_chat_error_quark ())
+
+/**
+ * AkcChatError:
+ * @AKC_CHAT_ERROR_BUSY: a reply is streaming; stop it first
+ * @AKC_CHAT_ERROR_EMPTY_INPUT: the text is blank
+ * @AKC_CHAT_ERROR_NO_TARGET: there is no message the action applies to
+ * @AKC_CHAT_ERROR_TURN_FAILED: the adapter reported a failure
+ *
+ * Error codes of %AKC_CHAT_ERROR.
+ */
+typedef enum
+{
+  AKC_CHAT_ERROR_BUSY,
+  AKC_CHAT_ERROR_EMPTY_INPUT,
+  AKC_CHAT_ERROR_NO_TARGET,
+  AKC_CHAT_ERROR_TURN_FAILED,
+} AkcChatError;
+
+AKC_AVAILABLE_IN_ALL
+GQuark akc_chat_error_quark (void);
+
+#define AKC_TYPE_CHAT_SOURCE (akc_chat_source_get_type ())
+
+AKC_AVAILABLE_IN_ALL
+G_DECLARE_INTERFACE (AkcChatSource, akc_chat_source, AKC, CHAT_SOURCE, GObject)
+
+/**
+ * AkcChatSourceInterface:
+ * @get_messages: returns the messages
+ * @get_status: returns the status
+ * @get_error: returns the error of the last turn
+ * @send: sends a message
+ * @stop: stops a streaming reply
+ * @retry: answers the last user message again
+ * @regenerate: replaces an assistant message with a new answer
+ * @edit: changes a user message and answers it again
+ * @clear: removes every message
+ *
+ * The virtual methods of [iface@ChatSource]. Implementations also install
+ * the interface's properties.
+ */
+struct _AkcChatSourceInterface
+{
+  GTypeInterface parent_iface;
+
+  GListModel    *(*get_messages) (AkcChatSource  *self);
+  AkcChatStatus  (*get_status)   (AkcChatSource  *self);
+  const GError  *(*get_error)    (AkcChatSource  *self);
+  gboolean       (*send)         (AkcChatSource  *self,
+                                  const char     *text,
+                                  GError        **error);
+  void           (*stop)         (AkcChatSource  *self);
+  gboolean       (*retry)        (AkcChatSource  *self,
+                                  GError        **error);
+  gboolean       (*regenerate)   (AkcChatSource  *self,
+                                  const char     *message_id,
+                                  GError        **error);
+  gboolean       (*edit)         (AkcChatSource  *self,
+                                  const char     *message_id,
+                                  const char     *text,
+                                  GError        **error);
+  void           (*clear)        (AkcChatSource  *self);
+};
+
+AKC_AVAILABLE_IN_ALL
+GListModel    *akc_chat_source_get_messages (AkcChatSource  *self);
+AKC_AVAILABLE_IN_ALL
+AkcChatStatus  akc_chat_source_get_status   (AkcChatSource  *self);
+AKC_AVAILABLE_IN_ALL
+const GError  *akc_chat_source_get_error    (AkcChatSource  *self);
+AKC_AVAILABLE_IN_ALL
+char          *akc_chat_source_dup_input    (AkcChatSource  *self);
+AKC_AVAILABLE_IN_ALL
+void           akc_chat_source_set_input    (AkcChatSource  *self,
+                                             const char     *input);
+AKC_AVAILABLE_IN_ALL
+gboolean       akc_chat_source_send         (AkcChatSource  *self,
+                                             const char     *text,
+                                             GError        **error);
+AKC_AVAILABLE_IN_ALL
+void           akc_chat_source_stop         (AkcChatSource  *self);
+AKC_AVAILABLE_IN_ALL
+gboolean       akc_chat_source_retry        (AkcChatSource  *self,
+                                             GError        **error);
+AKC_AVAILABLE_IN_ALL
+gboolean       akc_chat_source_regenerate   (AkcChatSource  *self,
+                                             const char     *message_id,
+                                             GError        **error);
+AKC_AVAILABLE_IN_ALL
+gboolean       akc_chat_source_edit         (AkcChatSource  *self,
+                                             const char     *message_id,
+                                             const char     *text,
+                                             GError        **error);
+AKC_AVAILABLE_IN_ALL
+void           akc_chat_source_clear        (AkcChatSource  *self);
+
+G_END_DECLS

@@ -1,0 +1,305 @@
+/* akc-chunk.c
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "akc-chunk.h"
+
+/**
+ * AkcChunk:
+ *
+ * One piece of a streamed model turn, as an [iface@Adapter] yields it.
+ *
+ * A chunk is immutable. A text chunk holds a piece of the reply; a tool-call
+ * chunk names a tool with its JSON arguments; a done or error chunk ends the
+ * turn. The text of an error chunk is its human-readable message.
+ */
+
+struct _AkcChunk
+{
+  gatomicrefcount  ref_count;
+  AkcChunkKind     kind;
+  char            *text;
+  gsize            length;
+  char            *tool_call_id;
+  char            *tool_name;
+  char            *arguments;
+  char            *error_code;
+};
+
+G_DEFINE_BOXED_TYPE (AkcChunk, akc_chunk, akc_chunk_ref, akc_chunk_unref)
+
+static AkcChunk *
+akc_chunk_alloc (AkcChunkKind kind)
+{
+  AkcChunk *self = g_new0 (AkcChunk, 1);
+
+  g_atomic_ref_count_init (&self->ref_count);
+  self->kind = kind;
+
+  return self;
+}
+
+/**
+ * akc_chunk_new_text:
+ * @text: (array length=length) (element-type guint8): a piece of reply text
+ * @length: the length of @text in bytes, or -1 if it is nul-terminated
+ *
+ * Creates a text chunk. @text may hold U+0000 when @length is given.
+ *
+ * Returns: (transfer full): a new #AkcChunk
+ */
+AkcChunk *
+akc_chunk_new_text (const char *text,
+                    gssize      length)
+{
+  AkcChunk *self;
+
+  g_return_val_if_fail (text != NULL || length == 0, NULL);
+
+  if (length < 0)
+    length = strlen (text);
+
+  self = akc_chunk_alloc (AKC_CHUNK_TEXT);
+  self->text = g_malloc (length + 1);
+  if (length > 0)
+    memcpy (self->text, text, length);
+  self->text[length] = '\0';
+  self->length = length;
+
+  return self;
+}
+
+/**
+ * akc_chunk_new_tool_call:
+ * @id: the tool call id
+ * @name: the tool name
+ * @arguments: (nullable): the arguments as a JSON object text, or %NULL for `{}`
+ *
+ * Creates a tool-call chunk.
+ *
+ * Returns: (transfer full): a new #AkcChunk
+ */
+AkcChunk *
+akc_chunk_new_tool_call (const char *id,
+                         const char *name,
+                         const char *arguments)
+{
+  AkcChunk *self;
+
+  g_return_val_if_fail (id != NULL, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  self = akc_chunk_alloc (AKC_CHUNK_TOOL_CALL);
+  self->tool_call_id = g_strdup (id);
+  self->tool_name = g_strdup (name);
+  self->arguments = g_strdup (arguments != NULL ? arguments : "{}");
+
+  return self;
+}
+
+/**
+ * akc_chunk_new_metadata:
+ * @metadata: the metadata as a JSON object text
+ *
+ * Creates a metadata chunk.
+ *
+ * Returns: (transfer full): a new #AkcChunk
+ */
+AkcChunk *
+akc_chunk_new_metadata (const char *metadata)
+{
+  AkcChunk *self;
+
+  g_return_val_if_fail (metadata != NULL, NULL);
+
+  self = akc_chunk_alloc (AKC_CHUNK_METADATA);
+  self->text = g_strdup (metadata);
+  self->length = strlen (metadata);
+
+  return self;
+}
+
+/**
+ * akc_chunk_new_done:
+ *
+ * Creates the chunk that ends a successful turn.
+ *
+ * Returns: (transfer full): a new #AkcChunk
+ */
+AkcChunk *
+akc_chunk_new_done (void)
+{
+  return akc_chunk_alloc (AKC_CHUNK_DONE);
+}
+
+/**
+ * akc_chunk_new_error:
+ * @code: (nullable): a stable, machine-readable error code
+ * @message: a message that is safe to show to the person
+ *
+ * Creates the chunk that ends a failed turn.
+ *
+ * Returns: (transfer full): a new #AkcChunk
+ */
+AkcChunk *
+akc_chunk_new_error (const char *code,
+                     const char *message)
+{
+  AkcChunk *self;
+
+  g_return_val_if_fail (message != NULL, NULL);
+
+  self = akc_chunk_alloc (AKC_CHUNK_ERROR);
+  self->error_code = g_strdup (code);
+  self->text = g_strdup (message);
+  self->length = strlen (message);
+
+  return self;
+}
+
+/**
+ * akc_chunk_ref:
+ * @self: a #AkcChunk
+ *
+ * Acquires a reference on @self.
+ *
+ * Returns: (transfer full): @self
+ */
+AkcChunk *
+akc_chunk_ref (AkcChunk *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+
+  return self;
+}
+
+/**
+ * akc_chunk_unref:
+ * @self: (transfer full): a #AkcChunk
+ *
+ * Releases a reference on @self.
+ */
+void
+akc_chunk_unref (AkcChunk *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!g_atomic_ref_count_dec (&self->ref_count))
+    return;
+
+  g_free (self->text);
+  g_free (self->tool_call_id);
+  g_free (self->tool_name);
+  g_free (self->arguments);
+  g_free (self->error_code);
+  g_free (self);
+}
+
+/**
+ * akc_chunk_get_kind:
+ * @self: a #AkcChunk
+ *
+ * Gets what the chunk carries.
+ *
+ * Returns: the kind
+ */
+AkcChunkKind
+akc_chunk_get_kind (AkcChunk *self)
+{
+  g_return_val_if_fail (self != NULL, AKC_CHUNK_ERROR);
+
+  return self->kind;
+}
+
+/**
+ * akc_chunk_get_text:
+ * @self: a #AkcChunk
+ * @length: (out) (optional): the length in bytes
+ *
+ * Gets the text of a text chunk, the JSON of a metadata chunk, or the
+ * message of an error chunk.
+ *
+ * Returns: (transfer none) (nullable): the text, or %NULL for other kinds
+ */
+const char *
+akc_chunk_get_text (AkcChunk *self,
+                    gsize    *length)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (length != NULL)
+    *length = self->length;
+
+  return self->text;
+}
+
+/**
+ * akc_chunk_get_tool_call_id:
+ * @self: a #AkcChunk
+ *
+ * Gets the id of a tool-call chunk.
+ *
+ * Returns: (transfer none) (nullable): the tool call id
+ */
+const char *
+akc_chunk_get_tool_call_id (AkcChunk *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->tool_call_id;
+}
+
+/**
+ * akc_chunk_get_tool_name:
+ * @self: a #AkcChunk
+ *
+ * Gets the tool name of a tool-call chunk.
+ *
+ * Returns: (transfer none) (nullable): the tool name
+ */
+const char *
+akc_chunk_get_tool_name (AkcChunk *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->tool_name;
+}
+
+/**
+ * akc_chunk_get_arguments:
+ * @self: a #AkcChunk
+ *
+ * Gets the JSON arguments of a tool-call chunk.
+ *
+ * Returns: (transfer none) (nullable): the arguments as JSON object text
+ */
+const char *
+akc_chunk_get_arguments (AkcChunk *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->arguments;
+}
+
+/**
+ * akc_chunk_get_error_code:
+ * @self: a #AkcChunk
+ *
+ * Gets the machine-readable code of an error chunk.
+ *
+ * Returns: (transfer none) (nullable): the code
+ */
+const char *
+akc_chunk_get_error_code (AkcChunk *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->error_code;
+}

@@ -1,0 +1,400 @@
+/* akc-message.c
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "akc-enum-types.h"
+#include "akc-message.h"
+
+/**
+ * AkcMessage:
+ *
+ * One message of a conversation.
+ *
+ * A message has a stable [property@Message:id], a [property@Message:role]
+ * and a [property@Message:content] that grows while an assistant reply
+ * streams in. Views observe [signal@GObject.Object::notify] on
+ * `content` and `status` to update only the row that changed.
+ *
+ * Content is stored with its byte length, so text holding U+0000 keeps
+ * every byte.
+ */
+
+struct _AkcMessage
+{
+  GObject           parent_instance;
+
+  char             *id;
+  GString          *content;
+  GDateTime        *created_at;
+  AkcMessageRole    role;
+  AkcMessageStatus  status;
+};
+
+G_DEFINE_FINAL_TYPE (AkcMessage, akc_message, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_ID,
+  PROP_ROLE,
+  PROP_CONTENT,
+  PROP_STATUS,
+  PROP_CREATED_AT,
+  N_PROPS
+};
+
+static GParamSpec *props[N_PROPS];
+
+static void
+akc_message_finalize (GObject *object)
+{
+  AkcMessage *self = (AkcMessage *)object;
+
+  g_clear_pointer (&self->id, g_free);
+  g_string_free (self->content, TRUE);
+  g_clear_pointer (&self->created_at, g_date_time_unref);
+
+  G_OBJECT_CLASS (akc_message_parent_class)->finalize (object);
+}
+
+static void
+akc_message_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  AkcMessage *self = AKC_MESSAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_ID:
+      g_value_set_string (value, self->id);
+      break;
+    case PROP_ROLE:
+      g_value_set_enum (value, self->role);
+      break;
+    case PROP_CONTENT:
+      g_value_set_string (value, self->content->str);
+      break;
+    case PROP_STATUS:
+      g_value_set_enum (value, self->status);
+      break;
+    case PROP_CREATED_AT:
+      g_value_set_boxed (value, self->created_at);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+akc_message_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  AkcMessage *self = AKC_MESSAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_ID:
+      g_free (self->id);
+      self->id = g_value_dup_string (value);
+      break;
+    case PROP_ROLE:
+      self->role = g_value_get_enum (value);
+      break;
+    case PROP_CONTENT:
+      akc_message_set_content (self, g_value_get_string (value));
+      break;
+    case PROP_STATUS:
+      akc_message_set_status (self, g_value_get_enum (value));
+      break;
+    case PROP_CREATED_AT:
+      g_clear_pointer (&self->created_at, g_date_time_unref);
+      self->created_at = g_value_dup_boxed (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+akc_message_constructed (GObject *object)
+{
+  AkcMessage *self = (AkcMessage *)object;
+
+  G_OBJECT_CLASS (akc_message_parent_class)->constructed (object);
+
+  if (self->id == NULL)
+    self->id = g_uuid_string_random ();
+  if (self->created_at == NULL)
+    self->created_at = g_date_time_new_now_utc ();
+}
+
+static void
+akc_message_class_init (AkcMessageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = akc_message_finalize;
+  object_class->get_property = akc_message_get_property;
+  object_class->set_property = akc_message_set_property;
+  object_class->constructed = akc_message_constructed;
+
+  /**
+   * AkcMessage:id:
+   *
+   * The stable identifier of the message. A random UUID when none is given.
+   */
+  props[PROP_ID] =
+    g_param_spec_string ("id", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcMessage:role:
+   *
+   * Who wrote the message.
+   */
+  props[PROP_ROLE] =
+    g_param_spec_enum ("role", NULL, NULL,
+                       AKC_TYPE_MESSAGE_ROLE,
+                       AKC_MESSAGE_ROLE_USER,
+                       (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcMessage:content:
+   *
+   * The text of the message. Grows while a reply streams in.
+   */
+  props[PROP_CONTENT] =
+    g_param_spec_string ("content", NULL, NULL,
+                         "",
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcMessage:status:
+   *
+   * Where the message is in its life.
+   */
+  props[PROP_STATUS] =
+    g_param_spec_enum ("status", NULL, NULL,
+                       AKC_TYPE_MESSAGE_STATUS,
+                       AKC_MESSAGE_STATUS_COMPLETE,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcMessage:created-at:
+   *
+   * When the message was created. Now, when none is given.
+   */
+  props[PROP_CREATED_AT] =
+    g_param_spec_boxed ("created-at", NULL, NULL,
+                        G_TYPE_DATE_TIME,
+                        (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, props);
+}
+
+static void
+akc_message_init (AkcMessage *self)
+{
+  self->content = g_string_new (NULL);
+  self->status = AKC_MESSAGE_STATUS_COMPLETE;
+}
+
+/**
+ * akc_message_new:
+ * @id: (nullable): the message id, or %NULL for a random one
+ * @role: who wrote the message
+ * @content: (nullable): the initial text
+ * @status: the initial status
+ *
+ * Creates a new message.
+ *
+ * Returns: (transfer full): a new #AkcMessage
+ */
+AkcMessage *
+akc_message_new (const char       *id,
+                 AkcMessageRole    role,
+                 const char       *content,
+                 AkcMessageStatus  status)
+{
+  return g_object_new (AKC_TYPE_MESSAGE,
+                       "id", id,
+                       "role", role,
+                       "content", content,
+                       "status", status,
+                       NULL);
+}
+
+/**
+ * akc_message_get_id:
+ * @self: a #AkcMessage
+ *
+ * Gets the message id.
+ *
+ * Returns: (transfer none): the id
+ */
+const char *
+akc_message_get_id (AkcMessage *self)
+{
+  g_return_val_if_fail (AKC_IS_MESSAGE (self), NULL);
+
+  return self->id;
+}
+
+/**
+ * akc_message_get_role:
+ * @self: a #AkcMessage
+ *
+ * Gets who wrote the message.
+ *
+ * Returns: the role
+ */
+AkcMessageRole
+akc_message_get_role (AkcMessage *self)
+{
+  g_return_val_if_fail (AKC_IS_MESSAGE (self), AKC_MESSAGE_ROLE_USER);
+
+  return self->role;
+}
+
+/**
+ * akc_message_get_content:
+ * @self: a #AkcMessage
+ *
+ * Gets the text of the message. It may hold U+0000; use
+ * [method@Message.get_content_length] for its full byte length.
+ *
+ * Returns: (transfer none): the content
+ */
+const char *
+akc_message_get_content (AkcMessage *self)
+{
+  g_return_val_if_fail (AKC_IS_MESSAGE (self), NULL);
+
+  return self->content->str;
+}
+
+/**
+ * akc_message_get_content_length:
+ * @self: a #AkcMessage
+ *
+ * Gets the length of the content in bytes.
+ *
+ * Returns: the byte length of [property@Message:content]
+ */
+gsize
+akc_message_get_content_length (AkcMessage *self)
+{
+  g_return_val_if_fail (AKC_IS_MESSAGE (self), 0);
+
+  return self->content->len;
+}
+
+/**
+ * akc_message_set_content:
+ * @self: a #AkcMessage
+ * @content: (nullable): the new text
+ *
+ * Replaces the text of the message.
+ */
+void
+akc_message_set_content (AkcMessage *self,
+                         const char *content)
+{
+  g_return_if_fail (AKC_IS_MESSAGE (self));
+
+  if (content == NULL)
+    content = "";
+
+  if (g_strcmp0 (self->content->str, content) == 0 && strlen (content) == self->content->len)
+    return;
+
+  g_string_assign (self->content, content);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_CONTENT]);
+}
+
+/**
+ * akc_message_append_content:
+ * @self: a #AkcMessage
+ * @text: (array length=length) (element-type guint8): the text to append
+ * @length: the length of @text in bytes, or -1 if it is nul-terminated
+ *
+ * Appends streamed text to the message. The cost is that of @text alone,
+ * not of the whole content.
+ */
+void
+akc_message_append_content (AkcMessage *self,
+                            const char *text,
+                            gssize      length)
+{
+  g_return_if_fail (AKC_IS_MESSAGE (self));
+  g_return_if_fail (text != NULL || length == 0);
+
+  if (length < 0)
+    length = strlen (text);
+  if (length == 0)
+    return;
+
+  g_string_append_len (self->content, text, length);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_CONTENT]);
+}
+
+/**
+ * akc_message_get_status:
+ * @self: a #AkcMessage
+ *
+ * Gets where the message is in its life.
+ *
+ * Returns: the status
+ */
+AkcMessageStatus
+akc_message_get_status (AkcMessage *self)
+{
+  g_return_val_if_fail (AKC_IS_MESSAGE (self), AKC_MESSAGE_STATUS_COMPLETE);
+
+  return self->status;
+}
+
+/**
+ * akc_message_set_status:
+ * @self: a #AkcMessage
+ * @status: the new status
+ *
+ * Sets where the message is in its life.
+ */
+void
+akc_message_set_status (AkcMessage       *self,
+                        AkcMessageStatus  status)
+{
+  g_return_if_fail (AKC_IS_MESSAGE (self));
+
+  if (self->status == status)
+    return;
+
+  self->status = status;
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_STATUS]);
+}
+
+/**
+ * akc_message_get_created_at:
+ * @self: a #AkcMessage
+ *
+ * Gets when the message was created.
+ *
+ * Returns: (transfer none): the creation time, in UTC
+ */
+GDateTime *
+akc_message_get_created_at (AkcMessage *self)
+{
+  g_return_val_if_fail (AKC_IS_MESSAGE (self), NULL);
+
+  return self->created_at;
+}

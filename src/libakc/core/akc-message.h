@@ -1,0 +1,87 @@
+/* akc-message.h
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#pragma once
+
+#if !defined(__AKC_INSIDE__) && !defined(AKC_COMPILATION)
+#error "Only <akc.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+
+#include "akc-version-macros.h"
+
+G_BEGIN_DECLS
+
+/**
+ * AkcMessageRole:
+ * @AKC_MESSAGE_ROLE_SYSTEM: an instruction from the application
+ * @AKC_MESSAGE_ROLE_USER: what the person typed
+ * @AKC_MESSAGE_ROLE_ASSISTANT: what the agent answered
+ * @AKC_MESSAGE_ROLE_TOOL: the result of a tool call
+ *
+ * Who wrote a message.
+ */
+typedef enum
+{
+  AKC_MESSAGE_ROLE_SYSTEM,
+  AKC_MESSAGE_ROLE_USER,
+  AKC_MESSAGE_ROLE_ASSISTANT,
+  AKC_MESSAGE_ROLE_TOOL,
+} AkcMessageRole;
+
+/**
+ * AkcMessageStatus:
+ * @AKC_MESSAGE_STATUS_PENDING: created, no content has arrived yet
+ * @AKC_MESSAGE_STATUS_STREAMING: content is arriving
+ * @AKC_MESSAGE_STATUS_COMPLETE: the message is final
+ * @AKC_MESSAGE_STATUS_ERROR: the turn that produced it failed
+ * @AKC_MESSAGE_STATUS_CANCELLED: the turn was stopped before it finished
+ *
+ * Where a message is in its life.
+ */
+typedef enum
+{
+  AKC_MESSAGE_STATUS_PENDING,
+  AKC_MESSAGE_STATUS_STREAMING,
+  AKC_MESSAGE_STATUS_COMPLETE,
+  AKC_MESSAGE_STATUS_ERROR,
+  AKC_MESSAGE_STATUS_CANCELLED,
+} AkcMessageStatus;
+
+#define AKC_TYPE_MESSAGE (akc_message_get_type ())
+
+AKC_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (AkcMessage, akc_message, AKC, MESSAGE, GObject)
+
+AKC_AVAILABLE_IN_ALL
+AkcMessage       *akc_message_new            (const char       *id,
+                                              AkcMessageRole    role,
+                                              const char       *content,
+                                              AkcMessageStatus  status);
+AKC_AVAILABLE_IN_ALL
+const char       *akc_message_get_id         (AkcMessage       *self);
+AKC_AVAILABLE_IN_ALL
+AkcMessageRole    akc_message_get_role       (AkcMessage       *self);
+AKC_AVAILABLE_IN_ALL
+const char       *akc_message_get_content    (AkcMessage       *self);
+AKC_AVAILABLE_IN_ALL
+gsize             akc_message_get_content_length (AkcMessage   *self);
+AKC_AVAILABLE_IN_ALL
+void              akc_message_set_content    (AkcMessage       *self,
+                                              const char       *content);
+AKC_AVAILABLE_IN_ALL
+void              akc_message_append_content (AkcMessage       *self,
+                                              const char       *text,
+                                              gssize            length);
+AKC_AVAILABLE_IN_ALL
+AkcMessageStatus  akc_message_get_status     (AkcMessage       *self);
+AKC_AVAILABLE_IN_ALL
+void              akc_message_set_status     (AkcMessage       *self,
+                                              AkcMessageStatus  status);
+AKC_AVAILABLE_IN_ALL
+GDateTime        *akc_message_get_created_at (AkcMessage       *self);
+
+G_END_DECLS

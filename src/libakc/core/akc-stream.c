@@ -1,0 +1,309 @@
+/* akc-stream.c
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include "akc-stream.h"
+
+/**
+ * AkcStream:
+ *
+ * The channel of one streamed model turn, from an [iface@Adapter] to the
+ * controller that asked for it.
+ *
+ * The controller creates the stream and hands it to
+ * [method@Adapter.stream]; the adapter pushes [struct@Chunk]s into it from
+ * the main context, and the controller receives each one through
+ * [signal@Stream::chunk].
+ *
+ * A stream is closed by a done or error chunk, or by
+ * [method@Stream.cancel]. Once closed it drops every later chunk: a reply
+ * that was stopped can never change the conversation again. Cancelling
+ * also cancels [method@Stream.get_cancellable], so an adapter's network or
+ * timer work ends too.
+ */
+
+struct _AkcStream
+{
+  GObject       parent_instance;
+
+  GCancellable *cancellable;
+  guint         closed : 1;
+};
+
+G_DEFINE_FINAL_TYPE (AkcStream, akc_stream, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_CLOSED,
+  N_PROPS
+};
+
+enum {
+  CHUNK,
+  N_SIGNALS
+};
+
+static GParamSpec *props[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static void
+akc_stream_finalize (GObject *object)
+{
+  AkcStream *self = (AkcStream *)object;
+
+  g_clear_object (&self->cancellable);
+
+  G_OBJECT_CLASS (akc_stream_parent_class)->finalize (object);
+}
+
+static void
+akc_stream_get_property (GObject    *object,
+                         guint       prop_id,
+                         GValue     *value,
+                         GParamSpec *pspec)
+{
+  AkcStream *self = AKC_STREAM (object);
+
+  switch (prop_id)
+    {
+    case PROP_CLOSED:
+      g_value_set_boolean (value, self->closed);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+akc_stream_class_init (AkcStreamClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = akc_stream_finalize;
+  object_class->get_property = akc_stream_get_property;
+
+  /**
+   * AkcStream:closed:
+   *
+   * Whether the stream takes no more chunks.
+   */
+  props[PROP_CLOSED] =
+    g_param_spec_boolean ("closed", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, props);
+
+  /**
+   * AkcStream::chunk:
+   * @self: a #AkcStream
+   * @chunk: the chunk
+   *
+   * Emitted for each chunk pushed while the stream is open, the closing
+   * done or error chunk included.
+   */
+  signals[CHUNK] =
+    g_signal_new ("chunk",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 1, AKC_TYPE_CHUNK | G_SIGNAL_TYPE_STATIC_SCOPE);
+}
+
+static void
+akc_stream_init (AkcStream *self)
+{
+  self->cancellable = g_cancellable_new ();
+}
+
+/**
+ * akc_stream_new:
+ *
+ * Creates an open stream.
+ *
+ * Returns: (transfer full): a new #AkcStream
+ */
+AkcStream *
+akc_stream_new (void)
+{
+  return g_object_new (AKC_TYPE_STREAM, NULL);
+}
+
+/**
+ * akc_stream_get_cancellable:
+ * @self: a #AkcStream
+ *
+ * Gets the cancellable that is cancelled when the stream is cancelled.
+ * Adapters pass it to their asynchronous work.
+ *
+ * Returns: (transfer none): the cancellable
+ */
+GCancellable *
+akc_stream_get_cancellable (AkcStream *self)
+{
+  g_return_val_if_fail (AKC_IS_STREAM (self), NULL);
+
+  return self->cancellable;
+}
+
+static void
+akc_stream_close (AkcStream *self)
+{
+  if (self->closed)
+    return;
+
+  self->closed = TRUE;
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_CLOSED]);
+}
+
+/**
+ * akc_stream_push:
+ * @self: a #AkcStream
+ * @chunk: the chunk to deliver
+ *
+ * Delivers @chunk to the consumer, unless the stream is closed. A done or
+ * error chunk closes the stream after it is delivered.
+ *
+ * Returns: %TRUE if @chunk was delivered, %FALSE if the stream was closed
+ */
+gboolean
+akc_stream_push (AkcStream *self,
+                 AkcChunk  *chunk)
+{
+  AkcChunkKind kind;
+
+  g_return_val_if_fail (AKC_IS_STREAM (self), FALSE);
+  g_return_val_if_fail (chunk != NULL, FALSE);
+
+  if (self->closed)
+    return FALSE;
+
+  kind = akc_chunk_get_kind (chunk);
+
+  g_object_ref (self);
+  if (kind == AKC_CHUNK_DONE || kind == AKC_CHUNK_ERROR)
+    {
+      /* Closed before delivery, so a handler cannot re-enter the stream. */
+      akc_stream_close (self);
+    }
+  g_signal_emit (self, signals[CHUNK], 0, chunk);
+  g_object_unref (self);
+
+  return TRUE;
+}
+
+/**
+ * akc_stream_push_text:
+ * @self: a #AkcStream
+ * @text: a piece of reply text
+ *
+ * Delivers a text chunk. See [method@Stream.push].
+ *
+ * Returns: %TRUE if the text was delivered
+ */
+gboolean
+akc_stream_push_text (AkcStream  *self,
+                      const char *text)
+{
+  g_autoptr(AkcChunk) chunk = NULL;
+
+  g_return_val_if_fail (AKC_IS_STREAM (self), FALSE);
+  g_return_val_if_fail (text != NULL, FALSE);
+
+  if (self->closed)
+    return FALSE;
+
+  chunk = akc_chunk_new_text (text, -1);
+
+  return akc_stream_push (self, chunk);
+}
+
+/**
+ * akc_stream_finish:
+ * @self: a #AkcStream
+ *
+ * Delivers the done chunk and closes the stream.
+ *
+ * Returns: %TRUE if the done chunk was delivered
+ */
+gboolean
+akc_stream_finish (AkcStream *self)
+{
+  g_autoptr(AkcChunk) chunk = NULL;
+
+  g_return_val_if_fail (AKC_IS_STREAM (self), FALSE);
+
+  if (self->closed)
+    return FALSE;
+
+  chunk = akc_chunk_new_done ();
+
+  return akc_stream_push (self, chunk);
+}
+
+/**
+ * akc_stream_fail:
+ * @self: a #AkcStream
+ * @code: (nullable): a stable error code
+ * @message: a message that is safe to show to the person
+ *
+ * Delivers an error chunk and closes the stream.
+ *
+ * Returns: %TRUE if the error chunk was delivered
+ */
+gboolean
+akc_stream_fail (AkcStream  *self,
+                 const char *code,
+                 const char *message)
+{
+  g_autoptr(AkcChunk) chunk = NULL;
+
+  g_return_val_if_fail (AKC_IS_STREAM (self), FALSE);
+  g_return_val_if_fail (message != NULL, FALSE);
+
+  if (self->closed)
+    return FALSE;
+
+  chunk = akc_chunk_new_error (code, message);
+
+  return akc_stream_push (self, chunk);
+}
+
+/**
+ * akc_stream_cancel:
+ * @self: a #AkcStream
+ *
+ * Closes the stream without a final chunk and cancels its cancellable.
+ * Chunks pushed afterwards are dropped.
+ */
+void
+akc_stream_cancel (AkcStream *self)
+{
+  g_return_if_fail (AKC_IS_STREAM (self));
+
+  g_object_ref (self);
+  akc_stream_close (self);
+  g_cancellable_cancel (self->cancellable);
+  g_object_unref (self);
+}
+
+/**
+ * akc_stream_is_closed:
+ * @self: a #AkcStream
+ *
+ * Gets whether the stream still takes chunks.
+ *
+ * Returns: %TRUE once the stream is closed
+ */
+gboolean
+akc_stream_is_closed (AkcStream *self)
+{
+  g_return_val_if_fail (AKC_IS_STREAM (self), TRUE);
+
+  return self->closed;
+}
