@@ -11,6 +11,8 @@
 #include "akc-version.h"
 
 /* protocol/ */
+#include "akc-json.h"
+#include "akc-diagnostic.h"
 
 /* core/ */
 #include "akc-enum-types.h"
