@@ -1,0 +1,18 @@
+/* akc-application.h
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+G_BEGIN_DECLS
+
+#define AKC_TYPE_APPLICATION (akc_application_get_type ())
+
+G_DECLARE_FINAL_TYPE (AkcApplication, akc_application, AKC, APPLICATION, AdwApplication)
+
+AkcApplication *akc_application_new (void);
+
+G_END_DECLS

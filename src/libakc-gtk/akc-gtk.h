@@ -1,0 +1,20 @@
+/* akc-gtk.h: the umbrella header of libakc-gtk
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+#include <akc.h>
+
+#define __AKC_GTK_INSIDE__
+
+#include "akc-gtk-version-macros.h"
+#include "akc-gtk-main.h"
+
+/* view/ */
+#include "akc-composer.h"
+#include "akc-message-row.h"
+
+#undef __AKC_GTK_INSIDE__

@@ -1,0 +1,140 @@
+"""Drives AgentsKit Chat from outside through the accessibility bus.
+
+Used by the out-of-process UI test and by build-aux/screenshot. Run with
+/usr/bin/python3 (Debian's, which has gi and pyatspi) inside a private
+D-Bus session and an X display.
+"""
+
+import os
+import subprocess
+import time
+
+import pyatspi
+import gi
+
+gi.require_version("Atspi", "2.0")
+from gi.repository import Atspi  # noqa: E402
+
+
+class Timeout(Exception):
+    pass
+
+
+def wait_for(predicate, timeout=15.0, what="condition"):
+    """Polls predicate() until it returns a true value, or raises Timeout."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            value = predicate()
+        except Exception:  # the tree changes under us while the app works
+            value = None
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise Timeout(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def start_app(exe, extra_env=None):
+    env = dict(os.environ)
+    env.setdefault("GSETTINGS_BACKEND", "memory")
+    if extra_env:
+        env.update(extra_env)
+    env.pop("GTK_A11Y", None)  # the AT-SPI backend is the default
+    return subprocess.Popen([exe], env=env, stdin=subprocess.DEVNULL)
+
+
+def find_app(proc, timeout=20.0):
+    def lookup():
+        desktop = pyatspi.Registry.getDesktop(0)
+        for i in range(desktop.childCount):
+            app = desktop.getChildAtIndex(i)
+            try:
+                if app is not None and app.get_process_id() == proc.pid:
+                    return app
+            except Exception:
+                continue
+        return None
+
+    return wait_for(lookup, timeout, "the application on the accessibility bus")
+
+
+def find(root, role=None, name=None, showing=False):
+    """Finds the first descendant with the given role name and name."""
+    def match(acc):
+        try:
+            if role is not None and acc.getRoleName() != role:
+                return False
+            if name is not None and acc.name != name:
+                return False
+            return True
+        except Exception:
+            return False
+
+    return pyatspi.findDescendant(root, match)
+
+
+def find_all(root, role=None, name=None):
+    def match(acc):
+        try:
+            return (role is None or acc.getRoleName() == role) and (name is None or acc.name == name)
+        except Exception:
+            return False
+
+    return pyatspi.findAllDescendants(root, match)
+
+
+def texts_under(acc):
+    """Returns the names and text of every label below acc."""
+    out = []
+    for label in find_all(acc, role="label"):
+        try:
+            text = label.queryText()
+            out.append(text.getText(0, text.characterCount))
+        except Exception:
+            out.append(label.name)
+    return out
+
+
+def click(acc):
+    """Clicks the middle of acc with the pointer (focuses its window too).
+
+    GTK 4 reports window coordinates only; without a window manager the
+    window sits at the origin of the X screen, so they are screen coordinates.
+    """
+    extents = acc.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+    x = extents.x + extents.width // 2
+    y = extents.y + extents.height // 2
+    Atspi.generate_mouse_event(x, y, "abs")
+    Atspi.generate_mouse_event(x, y, "b1c")
+
+
+def text_of(acc):
+    text = acc.queryText()
+    return text.getText(0, text.characterCount)
+
+
+def type_and_send(app, message):
+    """Puts message in the composer and presses Enter, as a person would."""
+    entry = wait_for(lambda: find(app, role="text", name="Message"), what="the message entry")
+    # Wait until the entry takes input again (it is disabled while a reply streams).
+    wait_for(lambda: entry.getState().contains(pyatspi.STATE_SENSITIVE), what="the entry to be enabled")
+    click(entry)
+    for char in message:
+        # Latin-1 characters have keysyms equal to their code points.
+        Atspi.generate_keyboard_event(ord(char), None, Atspi.KeySynthType.SYM)
+    wait_for(lambda: text_of(entry) == message, what="the typed text in the entry")
+    Atspi.generate_keyboard_event(0xFF0D, None, Atspi.KeySynthType.SYM)  # Return
+
+
+def press_escape():
+    Atspi.generate_keyboard_event(0xFF1B, None, Atspi.KeySynthType.SYM)
+
+
+def stop_app(proc):
+    proc.terminate()
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
