@@ -15,11 +15,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import akc_atspi as ui  # noqa: E402
 
 checks = []
+tap = os.fdopen(int(os.environ["AKC_TAP_FD"]), "w") if "AKC_TAP_FD" in os.environ else sys.stdout
 
 
 def check(ok, description):
     checks.append((bool(ok), description))
-    print(f"{'ok' if ok else 'not ok'} {len(checks)} - {description}", flush=True)
+    print(f"{'ok' if ok else 'not ok'} {len(checks)} - {description}", file=tap, flush=True)
 
 
 def main():
@@ -66,7 +67,7 @@ def main():
     finally:
         ui.stop_app(proc)
 
-    print(f"1..{len(checks)}")
+    print(f"1..{len(checks)}", file=tap, flush=True)
     return 0 if all(ok for ok, _ in checks) else 1
 
 

@@ -194,8 +194,12 @@ akc_composer_dispose (GObject *object)
 {
   AkcComposer *self = (AkcComposer *)object;
 
+  GtkWidget *child;
+
   akc_composer_set_source (self, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), AKC_TYPE_COMPOSER);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
 
   G_OBJECT_CLASS (akc_composer_parent_class)->dispose (object);
 }

@@ -21,8 +21,9 @@
  * context. It must stop its work when the stream's cancellable is
  * cancelled; chunks pushed after that are dropped anyway.
  *
- * An adapter must copy what it needs from @messages before returning: the
- * controller may change the list afterwards.
+ * @messages is the conversation up to the message being answered; it does
+ * not contain the reply being written. It is the adapter's to keep: the
+ * controller does not change it afterwards.
  */
 
 G_DEFINE_INTERFACE (AkcAdapter, akc_adapter, G_TYPE_OBJECT)
@@ -35,7 +36,7 @@ akc_adapter_default_init (AkcAdapterInterface *iface)
 /**
  * akc_adapter_stream:
  * @self: a #AkcAdapter
- * @messages: (transfer none): a #GListModel of [class@Message], the conversation so far
+ * @messages: (transfer none): a #GListModel of [class@Message], the conversation up to the message to answer
  * @stream: (transfer none): the open stream to push chunks into
  *
  * Starts one model turn. See [iface@Adapter].

@@ -146,15 +146,34 @@ on_stream_chunk (AkcChat   *self,
     }
 }
 
+static GListStore *
+akc_chat_copy_messages (AkcChat *self)
+{
+  GListStore *copy = g_list_store_new (AKC_TYPE_MESSAGE);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->messages));
+  g_autoptr(GPtrArray) items = g_ptr_array_new_full (n, g_object_unref);
+
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (items, g_list_model_get_item (G_LIST_MODEL (self->messages), i));
+  g_list_store_splice (copy, 0, 0, items->pdata, items->len);
+
+  return copy;
+}
+
 /* Starts a reply to the conversation as it stands. */
 static void
 akc_chat_dispatch (AkcChat *self)
 {
   g_autoptr(AkcStream) stream = NULL;
+  g_autoptr(GListStore) history = NULL;
 
   g_assert (self->stream == NULL);
 
   akc_chat_take_error (self, NULL);
+
+  /* The adapter sees the conversation up to the user's message, not the
+   * reply being written. */
+  history = akc_chat_copy_messages (self);
 
   self->reply = akc_message_new (NULL, AKC_MESSAGE_ROLE_ASSISTANT, "", AKC_MESSAGE_STATUS_PENDING);
   g_list_store_append (self->messages, self->reply);
@@ -166,7 +185,7 @@ akc_chat_dispatch (AkcChat *self)
                                                  self, G_CONNECT_SWAPPED);
   akc_chat_set_status (self, AKC_CHAT_STATUS_STREAMING);
 
-  akc_adapter_stream (self->adapter, G_LIST_MODEL (self->messages), stream);
+  akc_adapter_stream (self->adapter, G_LIST_MODEL (history), stream);
 }
 
 static gboolean

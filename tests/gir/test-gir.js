@@ -1,0 +1,48 @@
+// Akc and AkcGtk from GJS through GObject Introspection (TAP).
+imports.gi.versions.Akc = '1';
+imports.gi.versions.AkcGtk = '1';
+imports.gi.versions.Gtk = '4.0';
+const {Akc, AkcGtk, GLib, Gtk} = imports.gi;
+const System = imports.system;
+
+let count = 0;
+let failed = 0;
+function check(ok, description) {
+    count++;
+    if (!ok)
+        failed++;
+    print(`${ok ? 'ok' : 'not ok'} ${count} - ${description}`);
+}
+
+function runUntilIdle(chat) {
+    const context = GLib.MainContext.default();
+    while (chat.get_status() === Akc.ChatStatus.STREAMING)
+        context.iteration(true);
+}
+
+const adapter = Akc.EchoAdapter.new();
+adapter.chunk_interval = 0;
+const chat = Akc.Chat.new(adapter);
+chat.send('from gjs');
+runUntilIdle(chat);
+const reply = chat.get_messages().get_item(1);
+check(reply.get_content() === 'AgentsKit received: from gjs', 'Akc.Chat streams the echo reply');
+check(reply.status === Akc.MessageStatus.COMPLETE, 'message status enum maps');
+
+let refused = false;
+try {
+    chat.send('   ');
+} catch (e) {
+    refused = e.matches(Akc.chat_error_quark(), Akc.ChatError.EMPTY_INPUT);
+}
+check(refused, 'blank input throws Akc.ChatError.EMPTY_INPUT');
+
+Gtk.init();
+const composer = new AkcGtk.Composer({source: chat});
+composer.set_text('typed');
+check(chat.input === 'typed', 'the composer keeps the draft in the source input');
+const row = new AkcGtk.MessageRow({message: reply});
+check(row.get_text() === 'AgentsKit received: from gjs', 'AkcGtk.MessageRow shows its message');
+
+print(`1..${count}`);
+System.exit(failed > 0 ? 1 : 0);

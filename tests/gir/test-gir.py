@@ -1,0 +1,79 @@
+#!/usr/bin/python3
+"""Akc and AkcGtk from Python through GObject Introspection (TAP)."""
+
+import sys
+
+import gi
+
+gi.require_version("Akc", "1")
+gi.require_version("AkcGtk", "1")
+gi.require_version("Gtk", "4.0")
+from gi.repository import Akc, AkcGtk, GLib, GObject, Gtk  # noqa: E402
+
+results = []
+
+
+def check(ok, description):
+    results.append(bool(ok))
+    print(f"{'ok' if ok else 'not ok'} {len(results)} - {description}", flush=True)
+
+
+def run_until_idle(chat):
+    context = GLib.MainContext.default()
+    while chat.get_status() == Akc.ChatStatus.STREAMING:
+        context.iteration(True)
+
+
+check(Akc.get_version() == sys.argv[1], f"Akc.get_version() is the project version ({Akc.get_version()})")
+
+# A chat answered by the demo adapter, streamed chunk by chunk.
+adapter = Akc.EchoAdapter.new()
+adapter.set_chunk_interval(0)
+chat = Akc.Chat.new(adapter)
+chunks = []
+chat.send("from python")
+reply = chat.get_messages().get_item(1)
+reply.connect("notify::content", lambda message, _pspec: chunks.append(message.get_content()))
+run_until_idle(chat)
+check(reply.get_content() == "AgentsKit received: from python", "Akc.Chat streams the echo reply")
+check(len(chunks) > 1, f"the reply arrived in several chunks ({len(chunks)})")
+check(reply.get_role() == Akc.MessageRole.ASSISTANT and reply.props.status == Akc.MessageStatus.COMPLETE,
+      "message role and status enums map")
+
+chat.send("/fail")
+run_until_idle(chat)
+error = chat.get_error()
+check(chat.get_status() == Akc.ChatStatus.ERROR and error.matches(Akc.chat_error_quark(), Akc.ChatError.TURN_FAILED),
+      "a failed turn is an Akc.ChatError")
+
+
+# An adapter written in Python plugs into the controller.
+class PythonAdapter(GObject.Object, Akc.Adapter):
+    def do_stream(self, messages, stream):
+        text = messages.get_item(messages.get_n_items() - 1).get_content()
+        stream.push_text(text.upper())
+        stream.finish()
+
+
+chat = Akc.Chat.new(PythonAdapter())
+chat.send("shout")
+run_until_idle(chat)
+check(chat.get_messages().get_item(1).get_content() == "SHOUT", "an adapter implemented in Python answers")
+
+# AkcGtk widgets bound to the chat.
+Gtk.init()
+composer = AkcGtk.Composer.new()
+composer.set_source(chat)
+composer.set_text("typed")
+check(chat.props.input == "typed", "the composer keeps the draft in the source's input")
+check(composer.send() and chat.get_messages().get_n_items() == 4, "AkcGtk.Composer.send() sends the draft")
+run_until_idle(chat)
+
+row = AkcGtk.MessageRow.new()
+row.set_message(chat.get_messages().get_item(3))
+check(row.get_text() == "TYPED", "AkcGtk.MessageRow shows its message")
+factory = AkcGtk.MessageRow.factory_new()
+check(isinstance(factory, Gtk.ListItemFactory), "AkcGtk.MessageRow.factory_new() returns a Gtk.ListItemFactory")
+
+print(f"1..{len(results)}")
+sys.exit(0 if all(results) else 1)
