@@ -450,6 +450,10 @@ run_case (gconstpointer data)
   func (fc, closure[2]);
 }
 
+/* Registered cases live until exit: GLib does not free the data of tests
+ * filtered out with -p/-s, so the harness owns them instead. */
+static GPtrArray *registered;
+
 static void
 free_closure (gpointer data)
 {
@@ -457,6 +461,12 @@ free_closure (gpointer data)
 
   akc_fixture_case_free (closure[0]);
   g_free (closure);
+}
+
+__attribute__((destructor)) static void
+free_registered (void)
+{
+  g_clear_pointer (&registered, g_ptr_array_unref);
 }
 
 guint
@@ -494,7 +504,10 @@ akc_fixture_add_tests (const char     *relpath,
       closure[1] = (gpointer) func;
       closure[2] = (gpointer) user_data;
       cases->pdata[i] = NULL;   /* now owned by the test */
-      g_test_add_data_func_full (path, closure, run_case, free_closure);
+      if (registered == NULL)
+        registered = g_ptr_array_new_with_free_func (free_closure);
+      g_ptr_array_add (registered, closure);
+      g_test_add_data_func (path, closure, run_case);
       added++;
     }
 

@@ -353,6 +353,39 @@ test_values (void)
 }
 
 static void
+test_large_object_builder (void)
+{
+  const char *names[24];
+  AkcJsonValue *values[24];
+  char buf[24][8];
+  g_autoptr(AkcJsonValue) obj = NULL;
+  guint i;
+
+  for (i = 0; i < 24; i++)
+    {
+      g_snprintf (buf[i], sizeof buf[i], "m%u", i % 16);   /* 8 duplicates */
+      names[i] = buf[i];
+      values[i] = akc_json_value_new_number (i);
+    }
+  obj = akc_json_value_new_object (names, values, 24);
+  for (i = 0; i < 24; i++)
+    akc_json_value_unref (values[i]);
+
+  g_assert_true (obj->flags & AKC_JSON_FLAG_INDEXED);
+  g_assert_cmpuint (akc_json_value_get_member_count (obj), ==, 16);
+  for (i = 0; i < 16; i++)
+    {
+      char name[8];
+      double expected = i < 8 ? i + 16 : i;
+
+      g_snprintf (name, sizeof name, "m%u", i);
+      g_assert_cmpstr (akc_json_value_get_member_name (obj, i, NULL), ==, name);
+      g_assert_cmpfloat (akc_json_value_get_number (akc_json_value_get_member (obj, name)), ==, expected);
+    }
+  g_assert_null (akc_json_value_get_member (obj, "m16"));
+}
+
+static void
 test_subvalue_lifetime (void)
 {
   AkcJsonValue *root = PARSE ("{\"a\":{\"b\":[\"keep me\"]}}");
@@ -600,6 +633,7 @@ main (int   argc,
   g_test_add_func ("/json/parse/deep", test_deep);
   g_test_add_func ("/json/parse/duplicates", test_duplicates);
   g_test_add_func ("/json/value/basics", test_values);
+  g_test_add_func ("/json/value/large-object-builder", test_large_object_builder);
   g_test_add_func ("/json/value/subvalue-lifetime", test_subvalue_lifetime);
   g_test_add_func ("/json/value/public-parse", test_public_parse);
   g_test_add_func ("/json/value/json-node", test_json_node);
