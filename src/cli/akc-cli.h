@@ -5,7 +5,7 @@
 
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
@@ -26,5 +26,11 @@ typedef struct
   const char *summary;
   int (*run) (int argc, char **argv);
 } AkcCliCommand;
+
+gboolean akc_cli_read_input (const char  *path,
+                             GBytes     **bytes,
+                             GError     **error);
+
+int akc_cmd_decode (int argc, char **argv);
 
 G_END_DECLS

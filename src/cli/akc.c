@@ -15,6 +15,7 @@
 
 /* One row per subcommand; each lives in its own akc-cmd-*.c file. */
 static const AkcCliCommand commands[] = {
+  { "decode", N_("Decode a wire value and print the result as JSON"), akc_cmd_decode },
   { NULL, NULL, NULL },
 };
 
