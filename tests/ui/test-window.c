@@ -205,6 +205,29 @@ test_window_error_is_an_alert (void)
 }
 
 static void
+test_window_state_persists (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  AkcWindow *window = new_window ();
+  int width = 0, height = 0;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 503, 411);
+  gtk_window_close (GTK_WINDOW (window));
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 503);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 411);
+  g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
+
+  window = new_window ();
+  gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
+  g_assert_cmpint (width, ==, 503);
+  g_assert_cmpint (height, ==, 411);
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  g_settings_reset (settings, "window-width");
+  g_settings_reset (settings, "window-height");
+}
+
+static void
 test_window_translated (void)
 {
   const char *po_dir = g_getenv ("AKC_BUILD_LOCALEDIR");
@@ -245,6 +268,7 @@ main (int   argc,
   g_test_add_func ("/window/accessibility", test_window_accessibility);
   g_test_add_func ("/window/stream-and-stop", test_window_stream_and_stop);
   g_test_add_func ("/window/error-is-an-alert", test_window_error_is_an_alert);
+  g_test_add_func ("/window/state-persists", test_window_state_persists);
   g_test_add_func ("/window/translated", test_window_translated);
 
   return g_test_run ();
