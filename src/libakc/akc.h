@@ -13,6 +13,7 @@
 /* protocol/ */
 #include "akc-json.h"
 #include "akc-diagnostic.h"
+#include "akc-knowledge-key.h"
 
 /* core/ */
 #include "akc-enum-types.h"
