@@ -164,6 +164,15 @@ test_chat_rejects (void)
   g_clear_error (&error);
   g_assert_cmpuint (n_messages (chat), ==, 0);
 
+  /* Blank is ECMAScript's trim(): no-break and ideographic spaces are blank,
+   * U+0085 (NEL) is not. */
+  g_assert_false (akc_chat_source_send (AKC_CHAT_SOURCE (chat), "\u00a0\u3000\ufeff", &error));
+  g_assert_error (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_EMPTY_INPUT);
+  g_clear_error (&error);
+  g_assert_true (akc_is_blank_input (""));
+  g_assert_false (akc_is_blank_input ("\xc2\x85"));
+  g_assert_false (akc_is_blank_input (" a "));
+
   g_assert_false (akc_chat_source_retry (AKC_CHAT_SOURCE (chat), &error));
   g_assert_error (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_NO_TARGET);
   g_clear_error (&error);

@@ -69,19 +69,9 @@ akc_composer_is_streaming (AkcComposer *self)
 static gboolean
 akc_composer_has_text (AkcComposer *self)
 {
-  GtkTextIter iter;
+  g_autofree char *text = akc_composer_dup_text (self);
 
-  gtk_text_buffer_get_start_iter (self->buffer, &iter);
-  do
-    {
-      gunichar c = gtk_text_iter_get_char (&iter);
-
-      if (c != 0 && !g_unichar_isspace (c))
-        return TRUE;
-    }
-  while (gtk_text_iter_forward_char (&iter));
-
-  return FALSE;
+  return !akc_is_blank_input (text);
 }
 
 static void

@@ -5,9 +5,12 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "akc-chat-source.h"
 #include "akc-enum-types.h"
 #include "akc-message.h"
+#include "akc-text-private.h"
 
 /**
  * AkcChatSource:
@@ -23,6 +26,28 @@
  */
 
 G_DEFINE_QUARK (akc-chat-error-quark, akc_chat_error)
+
+/**
+ * akc_is_blank_input:
+ * @text: what the person typed
+ *
+ * Tells whether @text is blank: empty, or only white space and line
+ * terminators as ECMAScript's `trim()` counts them (protocol.md §1.4).
+ * Blank input is never sent.
+ *
+ * Returns: %TRUE if @text is blank
+ */
+gboolean
+akc_is_blank_input (const char *text)
+{
+  gsize length = 0;
+
+  g_return_val_if_fail (text != NULL, TRUE);
+
+  akc_text_trim (text, strlen (text), &length);
+
+  return length == 0;
+}
 
 G_DEFINE_INTERFACE (AkcChatSource, akc_chat_source, G_TYPE_OBJECT)
 

@@ -57,6 +57,9 @@ typedef enum
 AKC_AVAILABLE_IN_ALL
 GQuark akc_chat_error_quark (void);
 
+AKC_AVAILABLE_IN_ALL
+gboolean akc_is_blank_input (const char *text);
+
 #define AKC_TYPE_CHAT_SOURCE (akc_chat_source_get_type ())
 
 AKC_AVAILABLE_IN_ALL

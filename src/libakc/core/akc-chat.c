@@ -189,16 +189,6 @@ akc_chat_dispatch (AkcChat *self)
 }
 
 static gboolean
-is_blank (const char *text)
-{
-  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
-    if (!g_unichar_isspace (g_utf8_get_char (p)))
-      return FALSE;
-
-  return TRUE;
-}
-
-static gboolean
 akc_chat_check_idle (AkcChat  *self,
                      GError  **error)
 {
@@ -298,7 +288,7 @@ akc_chat_send (AkcChatSource  *source,
   if (!akc_chat_check_idle (self, error))
     return FALSE;
 
-  if (is_blank (text))
+  if (akc_is_blank_input (text))
     {
       g_set_error_literal (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_EMPTY_INPUT,
                            _("There is nothing to send."));
@@ -386,7 +376,7 @@ akc_chat_edit (AkcChatSource  *source,
   if (!akc_chat_check_idle (self, error))
     return FALSE;
 
-  if (is_blank (text))
+  if (akc_is_blank_input (text))
     {
       g_set_error_literal (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_EMPTY_INPUT,
                            _("There is nothing to send."));
