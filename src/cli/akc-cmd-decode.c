@@ -28,7 +28,7 @@ typedef struct
 } DecodeKind;
 
 /* Formats {"ok":true,"<member>":<value>}. */
-G_GNUC_UNUSED static char *
+static char *
 result_value (const char   *member,
               AkcJsonValue *value)
 {
@@ -38,7 +38,7 @@ result_value (const char   *member,
 }
 
 /* Formats {"ok":false,"diagnostic":<diagnostic>}. */
-G_GNUC_UNUSED static char *
+static char *
 result_diagnostic (AkcDiagnostic *diagnostic)
 {
   g_autofree char *canonical = akc_diagnostic_to_canonical (diagnostic, NULL);
@@ -46,8 +46,85 @@ result_diagnostic (AkcDiagnostic *diagnostic)
   return g_strdup_printf ("{\"ok\":false,\"diagnostic\":%s}", canonical);
 }
 
+/* `decodeAskEvents` over the whole input in one call (protocol.md §6.2):
+ * {"events":[…],"rest":"…","discardedPartial":false}. Always accepted:
+ * invalid records are inert. */
+static char *
+decode_ask_events (const char *text,
+                   gsize       length,
+                   gboolean   *accepted)
+{
+  g_autoptr(GPtrArray) events = NULL;
+  g_autoptr(AkcJsonValue) rest_value = NULL;
+  g_autofree char *rest = NULL;
+  g_autofree char *rest_json = NULL;
+  gboolean discarded = FALSE;
+  gsize rest_length = 0;
+  GString *out;
+
+  events = akc_ask_events_decode (text, length, &rest, &rest_length, &discarded);
+  rest_value = akc_json_value_new_string (rest, rest_length);
+  rest_json = akc_json_value_to_canonical (rest_value, NULL);
+
+  out = g_string_new ("{\"events\":[");
+  for (guint i = 0; i < events->len; i++)
+    {
+      g_autofree char *event = akc_json_value_to_canonical (g_ptr_array_index (events, i), NULL);
+
+      if (i > 0)
+        g_string_append_c (out, ',');
+      g_string_append (out, event);
+    }
+  g_string_append_printf (out, "],\"rest\":%s,\"discardedPartial\":%s}",
+                          rest_json, discarded ? "true" : "false");
+
+  *accepted = TRUE;
+  return g_string_free (out, FALSE);
+}
+
+/* `decodeComponentFrame` (§3.5): {"ok":true,"frame":{…}} or the diagnostic. */
+static char *
+decode_component (const char *text,
+                  gsize       length,
+                  gboolean   *accepted)
+{
+  g_autoptr(AkcDiagnostic) diagnostic = NULL;
+  g_autoptr(AkcJsonValue) frame = akc_component_frame_decode (text, length, &diagnostic);
+
+  *accepted = frame != NULL;
+  if (frame == NULL)
+    return result_diagnostic (diagnostic);
+
+  return result_value ("frame", frame);
+}
+
+/* `decodeAssistantContent` (§4.4): {"ok":true,"parts":[…],"complete":…}
+ * or the diagnostic. */
+static char *
+decode_content (const char *text,
+                gsize       length,
+                gboolean   *accepted)
+{
+  g_autoptr(AkcDiagnostic) diagnostic = NULL;
+  g_autoptr(AkcJsonValue) parts = NULL;
+  g_autofree char *parts_json = NULL;
+  gboolean complete = FALSE;
+
+  parts = akc_assistant_content_decode (text, length, &complete, &diagnostic);
+  *accepted = parts != NULL;
+  if (parts == NULL)
+    return result_diagnostic (diagnostic);
+
+  parts_json = akc_json_value_to_canonical (parts, NULL);
+  return g_strdup_printf ("{\"ok\":true,\"parts\":%s,\"complete\":%s}",
+                          parts_json, complete ? "true" : "false");
+}
+
 /* Rows are added as the decoders land, one per protocol envelope. */
 static const DecodeKind kinds[] = {
+  { "ask-events", decode_ask_events },
+  { "component", decode_component },
+  { "content", decode_content },
   { NULL, NULL },
 };
 

@@ -11,6 +11,9 @@
 #include "akc-version.h"
 
 /* protocol/ */
+#include "akc-ask-events.h"
+#include "akc-assistant-content.h"
+#include "akc-component-frame.h"
 #include "akc-json.h"
 #include "akc-diagnostic.h"
 #include "akc-knowledge-key.h"
