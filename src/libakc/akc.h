@@ -11,12 +11,21 @@
 #include "akc-version.h"
 
 /* protocol/ */
+#include "akc-answer.h"
+#include "akc-ask-backend.h"
 #include "akc-ask-events.h"
 #include "akc-assistant-content.h"
 #include "akc-component-frame.h"
 #include "akc-json.h"
 #include "akc-diagnostic.h"
+#include "akc-knowledge-artifact.h"
 #include "akc-knowledge-key.h"
+#include "akc-message-record.h"
+#include "akc-session-snapshot.h"
+#include "akc-site-config.h"
+#include "akc-turn-cursor.h"
+#include "akc-turn-decoder.h"
+#include "akc-turn.h"
 
 /* core/ */
 #include "akc-enum-types.h"
@@ -25,7 +34,19 @@
 #include "akc-chat-source.h"
 #include "akc-chunk.h"
 #include "akc-echo-adapter.h"
+#include "akc-error.h"
 #include "akc-message.h"
 #include "akc-stream.h"
+
+/* components/ */
+#include "akc-component-enum-types.h"
+#include "akc-choice-list.h"
+#include "akc-choice-submission.h"
+#include "akc-component-definition.h"
+#include "akc-component-manifest.h"
+#include "akc-component-text.h"
+#include "akc-lifecycle.h"
+#include "akc-presentation.h"
+#include "akc-resolved-component.h"
 
 #undef __AKC_INSIDE__
