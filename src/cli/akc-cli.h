@@ -32,5 +32,7 @@ gboolean akc_cli_read_input (const char  *path,
                              GError     **error);
 
 int akc_cmd_decode (int argc, char **argv);
+int akc_cmd_knowledge (int argc, char **argv);
+int akc_cmd_normalize (int argc, char **argv);
 
 G_END_DECLS

@@ -46,6 +46,42 @@ result_diagnostic (AkcDiagnostic *diagnostic)
   return g_strdup_printf ("{\"ok\":false,\"diagnostic\":%s}", canonical);
 }
 
+static char *
+decode_answer (const char *text,
+               gsize       length,
+               gboolean   *accepted)
+{
+  g_autoptr(AkcDiagnostic) diagnostic = NULL;
+  g_autoptr(AkcJsonValue) answer = akc_answer_decode (text, length, &diagnostic);
+
+  *accepted = answer != NULL;
+  return answer != NULL ? result_value ("value", answer) : result_diagnostic (diagnostic);
+}
+
+static char *
+decode_knowledge (const char *text,
+                  gsize       length,
+                  gboolean   *accepted)
+{
+  g_autoptr(AkcDiagnostic) diagnostic = NULL;
+  g_autoptr(AkcJsonValue) artifact = akc_knowledge_artifact_decode (text, length, NULL, NULL, &diagnostic);
+
+  *accepted = artifact != NULL;
+  return artifact != NULL ? result_value ("value", artifact) : result_diagnostic (diagnostic);
+}
+
+static char *
+decode_site (const char *text,
+             gsize       length,
+             gboolean   *accepted)
+{
+  g_autoptr(AkcDiagnostic) diagnostic = NULL;
+  g_autoptr(AkcJsonValue) site = akc_site_config_decode (text, length, &diagnostic);
+
+  *accepted = site != NULL;
+  return site != NULL ? result_value ("value", site) : result_diagnostic (diagnostic);
+}
+
 /* `decodeAskEvents` over the whole input in one call (protocol.md §6.2):
  * {"events":[…],"rest":"…","discardedPartial":false}. Always accepted:
  * invalid records are inert. */
@@ -80,6 +116,22 @@ decode_ask_events (const char *text,
 
   *accepted = TRUE;
   return g_string_free (out, FALSE);
+}
+
+/* The Ask backend request (§7.1): {"ok":true,"request":{…}} or {"ok":false}
+ * (the schema has no diagnostic codes). */
+static char *
+decode_ask_request (const char *text,
+                    gsize       length,
+                    gboolean   *accepted)
+{
+  g_autoptr(AkcJsonValue) request = akc_ask_backend_request_decode (text, length);
+
+  *accepted = request != NULL;
+  if (request == NULL)
+    return g_strdup ("{\"ok\":false}");
+
+  return result_value ("request", request);
 }
 
 /* `decodeComponentFrame` (§3.5): {"ok":true,"frame":{…}} or the diagnostic. */
@@ -121,10 +173,42 @@ decode_content (const char *text,
 }
 
 /* Rows are added as the decoders land, one per protocol envelope. */
+/* `decodeSessionSnapshot` (protocol.md §5.5): {"ok":true,"snapshot":…}. */
+static char *
+decode_session (const char *text,
+                gsize       length,
+                gboolean   *accepted)
+{
+  g_autoptr(AkcDiagnostic) diagnostic = NULL;
+  g_autoptr(AkcJsonValue) snapshot = akc_session_snapshot_decode (text, length, &diagnostic);
+
+  *accepted = snapshot != NULL;
+  return snapshot != NULL ? result_value ("snapshot", snapshot) : result_diagnostic (diagnostic);
+}
+
+/* `decodeTurnEvent` (protocol.md §2.6): {"ok":true,"event":…}. */
+static char *
+decode_turn (const char *text,
+             gsize       length,
+             gboolean   *accepted)
+{
+  g_autoptr(AkcDiagnostic) diagnostic = NULL;
+  g_autoptr(AkcJsonValue) event = akc_turn_event_decode (text, length, &diagnostic);
+
+  *accepted = event != NULL;
+  return event != NULL ? result_value ("event", event) : result_diagnostic (diagnostic);
+}
+
 static const DecodeKind kinds[] = {
   { "ask-events", decode_ask_events },
+  { "ask-request", decode_ask_request },
   { "component", decode_component },
   { "content", decode_content },
+  { "answer", decode_answer },
+  { "knowledge", decode_knowledge },
+  { "session", decode_session },
+  { "site", decode_site },
+  { "turn", decode_turn },
   { NULL, NULL },
 };
 
