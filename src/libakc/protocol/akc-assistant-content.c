@@ -169,7 +169,8 @@ akc_assistant_content_decode (const char     *text,
  *
  * A rejection may change its code as more content arrives (a content with
  * a bad record that then grows past the byte limit reports the limit), but
- * rejected content never becomes valid again.
+ * rejected content never becomes valid again, except the empty content,
+ * which the first U+001E makes valid.
  *
  * Since: 0.1
  */
@@ -236,7 +237,7 @@ update_diagnostic (AkcAssistantContentDecoder *self)
   if (code != NULL)
     self->diagnostic = akc_diagnostic_new (code, message, FALSE, NULL);
 
-  /* A rejected content never becomes valid again: drop what it held. */
+  /* Rejected non-empty content never becomes valid again: drop what it held. */
   if (code != NULL && self->parts->len > 0)
     g_ptr_array_set_size (self->parts, 0);
 }

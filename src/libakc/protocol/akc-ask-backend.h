@@ -1,0 +1,64 @@
+/* akc-ask-backend.h: Ask backend contracts (protocol.md §7)
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#pragma once
+
+#if !defined(__AKC_INSIDE__) && !defined(AKC_COMPILATION)
+#error "Only <akc.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+
+#include "akc-json.h"
+#include "akc-version-macros.h"
+
+G_BEGIN_DECLS
+
+/**
+ * AKC_ASK_BACKEND_PROTOCOL:
+ *
+ * The protocol identifier of Ask backend requests, `agentskit.chat.ask`.
+ */
+#define AKC_ASK_BACKEND_PROTOCOL "agentskit.chat.ask"
+
+/**
+ * AKC_ASK_BACKEND_MAX_MESSAGES:
+ *
+ * The most messages an Ask request or session record holds.
+ */
+#define AKC_ASK_BACKEND_MAX_MESSAGES 64
+
+/**
+ * AKC_ASK_BACKEND_MAX_MESSAGE_LENGTH:
+ *
+ * The longest message content, in UTF-16 code units.
+ */
+#define AKC_ASK_BACKEND_MAX_MESSAGE_LENGTH 16384
+
+AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_ask_backend_request_new             (const char   *session_id,
+                                                       AkcJsonValue *messages,
+                                                       AkcJsonValue *deterministic);
+AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_ask_backend_request_decode          (const char   *text,
+                                                       gssize        length);
+AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_ask_backend_request_validate        (AkcJsonValue *value);
+AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_ask_backend_message_validate        (AkcJsonValue *value);
+AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_ask_backend_site_config_validate    (AkcJsonValue *value);
+AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_ask_backend_source_validate         (AkcJsonValue *value);
+AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_ask_backend_usage_validate          (AkcJsonValue *value);
+AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_ask_backend_session_record_validate (AkcJsonValue *value);
+AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_ask_backend_diagnostic_validate     (AkcJsonValue *value);
+AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_ask_backend_metric_validate         (AkcJsonValue *value);
+
+G_END_DECLS
