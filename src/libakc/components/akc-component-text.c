@@ -1,0 +1,190 @@
+/* akc-component-text.c
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "akc-component-frame.h"
+#include "akc-component-text.h"
+#include "akc-json-private.h"
+
+/**
+ * akc_component_format_semantic_fallback:
+ * @fallback: a frame's `fallback` object, `{kind, summary}`
+ *
+ * Formats the semantic fallback of application.md §12.5,
+ * `[unsupported visual: «kind»] «summary»`: what a renderer shows, dimmed,
+ * for a frame it cannot render (unknown key, invalid props, no manifest,
+ * or a custom key without a renderer). The fallback must be valid: `kind`
+ * 1–64 and `summary` 1–4096 UTF-16 code units; other members are ignored.
+ *
+ * Returns: (transfer full) (nullable): the text, or %NULL when @fallback
+ *   is invalid (an invalid fallback is not rendered)
+ *
+ * Since: 0.1
+ */
+char *
+akc_component_format_semantic_fallback (AkcJsonValue *fallback)
+{
+  g_autoptr(AkcJsonValue) holder = NULL;
+  AkcJsonMemberInit member = { "fallback", 8, NULL };
+
+  g_return_val_if_fail (fallback != NULL, NULL);
+
+  /* The frame's rule, applied to a frame that holds only this fallback. */
+  member.value = akc_json_value_ref (fallback);
+  holder = akc_json_object_new_steal (&member, 1, TRUE, AKC_JSON_FLAG_STATIC_NAMES);
+
+  return akc_component_frame_dup_fallback_text (holder);
+}
+
+/**
+ * akc_component_dup_cell_text:
+ * @cell: (nullable): a table cell, `row[column.key]`, or %NULL when the row
+ *   has no such member
+ * @length: (out) (optional): return location for the length of the text
+ *   in bytes (a string cell may hold U+0000)
+ *
+ * The text of a table cell (application.md §12.6): `""` for a missing or
+ * `null` cell, `true`/`false` for booleans, numbers as ECMAScript
+ * Number::toString writes them (§0.7: `42.5`, `1e-7`, never `3.0`), and
+ * strings verbatim. The same rule writes `«sizeBytes» bytes` and the
+ * progress value.
+ *
+ * Returns: (transfer full): the text
+ *
+ * Since: 0.1
+ */
+/* @len bytes of @s (which may hold U+0000) and a terminating NUL. */
+static char *
+dup_len (const char *s,
+         gsize       len,
+         gsize      *length)
+{
+  char *copy = g_malloc (len + 1);
+
+  memcpy (copy, s, len);
+  copy[len] = '\0';
+  if (length != NULL)
+    *length = len;
+
+  return copy;
+}
+
+char *
+akc_component_dup_cell_text (AkcJsonValue *cell,
+                             gsize        *length)
+{
+  char buf[AKC_JSON_NUMBER_BUF_SIZE];
+
+  if (cell == NULL)
+    return dup_len ("", 0, length);
+
+  switch (AKC_JSON_KIND (cell))
+    {
+    case AKC_JSON_KIND_NULL:
+      return dup_len ("", 0, length);
+    case AKC_JSON_KIND_BOOLEAN:
+      return cell->u.boolean ? dup_len ("true", 4, length) : dup_len ("false", 5, length);
+    case AKC_JSON_KIND_NUMBER:
+      return dup_len (buf, akc_json_format_number (AKC_JSON_NUMBER (cell), buf), length);
+    case AKC_JSON_KIND_STRING:
+      return dup_len (AKC_JSON_STR (cell), AKC_JSON_STR_LEN (cell), length);
+    case AKC_JSON_KIND_ARRAY:
+    case AKC_JSON_KIND_OBJECT:
+    default:
+      /* not a valid cell; shown as its JSON */
+      return akc_json_value_to_canonical (cell, length);
+    }
+}
+
+static void
+newline (GString *out,
+         guint    level)
+{
+  g_string_append_c (out, '\n');
+  for (guint i = 0; i < level; i++)
+    g_string_append (out, "  ");
+}
+
+/**
+ * akc_component_dup_pretty_json:
+ * @value: a JSON value
+ *
+ * Writes @value as `JSON.stringify (value, null, 2)` does: the canonical
+ * form (application.md §0.4: the same escapes, numbers and member order)
+ * with two-space indentation, one member or element per line, and `{}` /
+ * `[]` for empty containers. A tool-call widget shows `arguments` and
+ * `result` this way (§12.6), and so does the tool confirmation (§12.8).
+ *
+ * Returns: (transfer full): the indented JSON text
+ *
+ * Since: 0.1
+ */
+char *
+akc_component_dup_pretty_json (AkcJsonValue *value)
+{
+  g_autofree char *compact = NULL;
+  GString *out;
+  gsize len;
+  guint level = 0;
+  gboolean in_string = FALSE;
+
+  g_return_val_if_fail (value != NULL, NULL);
+
+  /* The canonical text has no white space outside strings, so layout is
+   * decided by the structural characters alone. */
+  compact = akc_json_value_to_canonical (value, &len);
+  out = g_string_sized_new (len + len / 2);
+
+  for (gsize i = 0; i < len; i++)
+    {
+      char c = compact[i];
+
+      if (in_string)
+        {
+          g_string_append_c (out, c);
+          if (c == '\\')
+            g_string_append_c (out, compact[++i]);
+          else if (c == '"')
+            in_string = FALSE;
+          continue;
+        }
+
+      switch (c)
+        {
+        case '"':
+          in_string = TRUE;
+          g_string_append_c (out, c);
+          break;
+        case '{':
+        case '[':
+          g_string_append_c (out, c);
+          if (i + 1 < len && (compact[i + 1] == '}' || compact[i + 1] == ']'))
+            g_string_append_c (out, compact[++i]);
+          else
+            newline (out, ++level);
+          break;
+        case '}':
+        case ']':
+          newline (out, --level);
+          g_string_append_c (out, c);
+          break;
+        case ',':
+          g_string_append_c (out, c);
+          newline (out, level);
+          break;
+        case ':':
+          g_string_append (out, ": ");
+          break;
+        default:
+          g_string_append_c (out, c);
+          break;
+        }
+    }
+
+  return g_string_free (out, FALSE);
+}
