@@ -134,20 +134,30 @@ decode_ask_request (const char *text,
   return result_value ("request", request);
 }
 
-/* `decodeComponentFrame` (§3.5): {"ok":true,"frame":{…}} or the diagnostic. */
+/* `resolveComponentFrame` against the standard catalog (application.md
+ * §2.4): {"ok":true,"frame":{…},"props":{…}} or the diagnostic of the
+ * decoder (§3.5) or of the manifest (COMPONENT_UNKNOWN,
+ * COMPONENT_INVALID_PROPS). */
 static char *
 decode_component (const char *text,
                   gsize       length,
                   gboolean   *accepted)
 {
+  g_autoptr(AkcComponentManifest) manifest = akc_component_manifest_new_standard ();
   g_autoptr(AkcDiagnostic) diagnostic = NULL;
-  g_autoptr(AkcJsonValue) frame = akc_component_frame_decode (text, length, &diagnostic);
+  g_autoptr(AkcResolvedComponent) resolved = NULL;
+  g_autofree char *frame = NULL;
+  g_autofree char *props = NULL;
 
-  *accepted = frame != NULL;
-  if (frame == NULL)
+  resolved = akc_component_manifest_resolve_text (manifest, text, length, &diagnostic);
+  *accepted = resolved != NULL;
+  if (resolved == NULL)
     return result_diagnostic (diagnostic);
 
-  return result_value ("frame", frame);
+  frame = akc_json_value_to_canonical (akc_resolved_component_get_frame (resolved), NULL);
+  props = akc_json_value_to_canonical (akc_resolved_component_get_props (resolved), NULL);
+
+  return g_strdup_printf ("{\"ok\":true,\"frame\":%s,\"props\":%s}", frame, props);
 }
 
 /* `decodeAssistantContent` (§4.4): {"ok":true,"parts":[…],"complete":…}
