@@ -60,6 +60,27 @@ chat.send("shout")
 run_until_idle(chat)
 check(chat.get_messages().get_item(1).get_content() == "SHOUT", "an adapter implemented in Python answers")
 
+# The component catalog: resolve a frame, create an interaction.
+FRAME = ('{"protocol":"agentskit.chat.component","version":1,"type":"render","componentKey":"button-group",'
+         '"instanceId":"actions","props":{"label":"Actions","buttons":[{"id":"save","label":"Save"}]},'
+         '"fallback":{"kind":"button-group","summary":"Choose Save."}}').encode()
+manifest = Akc.ComponentManifest.new_standard()
+resolved, diagnostic = manifest.resolve_text(FRAME)
+check(diagnostic is None and resolved.get_component_key() == "button-group"
+      and resolved.dup_description() == "Actions: Save.", "Akc.ComponentManifest resolves a frame")
+event = resolved.create_interaction("select", Akc.JsonValue.new_string(b"save"))
+check(event.get_member("type").get_string() == ("interact", 8) and event.get_member("value").get_string()[0] == "save",
+      "Akc.ResolvedComponent.create_interaction() builds the interaction event")
+try:
+    manifest.create_interaction(Akc.JsonValue.parse(FRAME), "submit", None)
+    check(False, "an undeclared interaction raises")
+except GLib.Error as error:
+    check(error.matches(Akc.error_quark(), Akc.Error.CONFIG_INVALID)
+          and error.message == "Component interaction is not declared by the resolved component.",
+          "an undeclared interaction is Akc.Error.CONFIG_INVALID")
+unresolved, diagnostic = manifest.resolve_text(b"{bad")
+check(unresolved is None and diagnostic.get_code() == "COMPONENT_INVALID_FRAME", "a bad frame gives a diagnostic")
+
 # AkcGtk widgets bound to the chat.
 Gtk.init()
 composer = AkcGtk.Composer.new()
