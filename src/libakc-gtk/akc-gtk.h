@@ -13,6 +13,9 @@
 #include "akc-gtk-version-macros.h"
 #include "akc-gtk-main.h"
 
+/* components/ */
+#include "akc-component-view.h"
+
 /* view/ */
 #include "akc-composer.h"
 #include "akc-message-row.h"
