@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "akc-choice-list.h"
 #include "akc-component-frame.h"
 #include "akc-component-manifest.h"
 #include "akc-component-private.h"
@@ -16,14 +17,11 @@
 
 /* application.md Appendix A */
 #define MANIFEST_INVALID      "Component manifest keys must be non-empty, unique, and must not override standard catalog keys."
-#define INTERACTION_INVALID   "Component interaction is not declared by the resolved component."
 #define CODE_UNKNOWN          "COMPONENT_UNKNOWN"
 #define CODE_INVALID_PROPS    "COMPONENT_INVALID_PROPS"
 #define MESSAGE_UNREGISTERED  "Component is not registered."
 #define MESSAGE_INVALID_PROPS "Component props are invalid."
 #define MESSAGE_NOT_CHOICES   "Component is not a ChoiceList."
-
-#define CHOICE_LIST_KEY "choice-list"
 
 /**
  * AkcComponentManifest:
@@ -363,7 +361,7 @@ akc_component_manifest_resolve_choice_list (AkcComponentManifest  *self,
   if (resolved == NULL)
     return NULL;
 
-  if (strcmp (akc_resolved_component_get_component_key (resolved), CHOICE_LIST_KEY) != 0)
+  if (strcmp (akc_resolved_component_get_component_key (resolved), AKC_CHOICE_LIST_COMPONENT_KEY) != 0)
     {
       set_diagnostic (diagnostic, CODE_UNKNOWN, MESSAGE_NOT_CHOICES);
       return NULL;
@@ -421,7 +419,7 @@ akc_component_manifest_create_interaction (AkcComponentManifest  *self,
   resolved = akc_component_manifest_resolve (self, frame, NULL);
   if (resolved == NULL)
     {
-      g_set_error_literal (error, AKC_ERROR, AKC_ERROR_CONFIG_INVALID, INTERACTION_INVALID);
+      g_set_error_literal (error, AKC_ERROR, AKC_ERROR_CONFIG_INVALID, AKC_COMPONENT_INTERACTION_INVALID);
       return NULL;
     }
 

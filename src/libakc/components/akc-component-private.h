@@ -28,6 +28,10 @@ typedef gboolean (*AkcComponentInteractionRule) (const char    *event,
                                                  AkcJsonValue  *props,
                                                  AkcJsonValue  *value);
 
+/* application.md Appendix A: the configuration error of §2.5, shared by
+ * the manifest and the resolved component. */
+#define AKC_COMPONENT_INTERACTION_INVALID "Component interaction is not declared by the resolved component."
+
 typedef struct {
   const char            *name;
   AkcComponentValueKind  value_kind;

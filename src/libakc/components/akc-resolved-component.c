@@ -15,8 +15,6 @@
 #include "akc-json-private.h"
 #include "akc-resolved-component.h"
 
-#define INTERACTION_INVALID "Component interaction is not declared by the resolved component."
-
 /**
  * AkcResolvedComponent:
  *
@@ -311,7 +309,7 @@ akc_resolved_component_create_interaction (AkcResolvedComponent  *self,
   declared = akc_component_definition_lookup_event (self->definition, event);
   if (declared == NULL || !akc_component_definition_accepts (self->definition, self->props, declared, value))
     {
-      g_set_error_literal (error, AKC_ERROR, AKC_ERROR_CONFIG_INVALID, INTERACTION_INVALID);
+      g_set_error_literal (error, AKC_ERROR, AKC_ERROR_CONFIG_INVALID, AKC_COMPONENT_INTERACTION_INVALID);
       return NULL;
     }
 

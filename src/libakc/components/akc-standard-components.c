@@ -17,6 +17,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "akc-choice-list.h"
 #include "akc-component-private.h"
 #include "akc-json-private.h"
 #include "akc-text-private.h"
@@ -809,7 +810,7 @@ file_attachment_interaction (const char   *event,
 const AkcStandardComponent akc_standard_components[AKC_N_STANDARD_COMPONENTS] = {
   { "button-group", &button_group_table, EVENTS (button_group_events), INTERACTIVE ("group"),
     CAP (DISPLAY) | CAP (SELECTION), button_group_fallback, button_group_interaction },
-  { "choice-list", &choice_list_table, EVENTS (choice_list_events), INTERACTIVE ("group"),
+  { AKC_CHOICE_LIST_COMPONENT_KEY, &choice_list_table, EVENTS (choice_list_events), INTERACTIVE ("group"),
     CAP (DISPLAY) | CAP (SELECTION), choice_list_fallback, choice_list_interaction },
   { "form", &form_table, EVENTS (form_events), INTERACTIVE ("form"),
     CAP (DISPLAY) | CAP (INPUT), form_fallback, form_interaction },
