@@ -1,0 +1,88 @@
+/* akc-turn.h: the turn protocol `agentskit.chat.turn` v1 (protocol.md §2)
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#pragma once
+
+#if !defined(__AKC_INSIDE__) && !defined(AKC_COMPILATION)
+#error "Only <akc.h> can be included directly."
+#endif
+
+#include <glib-object.h>
+
+#include "akc-diagnostic.h"
+#include "akc-json.h"
+#include "akc-message-record.h"
+#include "akc-version-macros.h"
+
+G_BEGIN_DECLS
+
+/**
+ * AKC_TURN_PROTOCOL:
+ *
+ * The `protocol` member of every turn event.
+ */
+#define AKC_TURN_PROTOCOL "agentskit.chat.turn"
+
+/**
+ * AKC_TURN_PROTOCOL_VERSION:
+ *
+ * The turn protocol version this library speaks.
+ */
+#define AKC_TURN_PROTOCOL_VERSION 1
+
+/**
+ * AkcTurnEventKind:
+ * @AKC_TURN_EVENT_KIND_SUBMIT: `client.turn.submit`: the client submits input
+ * @AKC_TURN_EVENT_KIND_SNAPSHOT: `server.turn.snapshot`: a complete snapshot
+ *   of the conversation
+ * @AKC_TURN_EVENT_KIND_DIAGNOSTIC: `server.turn.diagnostic`: the application
+ *   reports a failure
+ *
+ * The kind of a turn event (its `event` member).
+ */
+typedef enum {
+  AKC_TURN_EVENT_KIND_SUBMIT,
+  AKC_TURN_EVENT_KIND_SNAPSHOT,
+  AKC_TURN_EVENT_KIND_DIAGNOSTIC,
+} AkcTurnEventKind;
+
+#define AKC_TYPE_TURN_EVENT_KIND (akc_turn_event_kind_get_type ())
+
+AKC_AVAILABLE_IN_ALL
+GType         akc_turn_event_kind_get_type    (void) G_GNUC_CONST;
+
+AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_turn_event_decode           (const char              *text,
+                                               gssize                   length,
+                                               AkcDiagnostic          **diagnostic);
+AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_turn_event_decode_value     (AkcJsonValue            *value,
+                                               AkcDiagnostic          **diagnostic);
+AKC_AVAILABLE_IN_ALL
+char         *akc_turn_event_encode           (AkcJsonValue            *event,
+                                               gsize                   *length,
+                                               GError                 **error);
+AKC_AVAILABLE_IN_ALL
+gboolean      akc_turn_event_get_kind         (AkcJsonValue            *event,
+                                               AkcTurnEventKind        *kind);
+
+AKC_AVAILABLE_IN_ALL
+GPtrArray    *akc_turn_snapshot_messages      (AkcJsonValue            *event,
+                                               GError                 **error);
+AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_turn_create_snapshot_event  (const char              *event_id,
+                                               const char              *session_id,
+                                               const char              *turn_id,
+                                               gint64                   sequence,
+                                               const char              *emitted_at,
+                                               AkcMessageRecord * const *messages,
+                                               gsize                    n_messages,
+                                               const char              *status,
+                                               AkcJsonValue            *usage,
+                                               AkcJsonValue            *lineage,
+                                               AkcJsonValue            *error_payload,
+                                               GError                 **error);
+
+G_END_DECLS
