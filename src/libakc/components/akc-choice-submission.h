@@ -84,7 +84,7 @@ typedef gboolean (*AkcChoiceSettleFunc) (AkcChoiceSubmission  *submission,
  * callback. It returns:
  *
  * - %NULL without an error: nothing more happens;
- * - an [enum@Akc.ChoiceSubmissionKind.UNAVAILABLE] submission: the choice
+ * - an %AKC_CHOICE_SUBMISSION_UNAVAILABLE submission: the choice
  *   is stale; the view un-resolves the instance and shows “This
  *   deterministic choice expired. Select it again after asking the
  *   question once more.”;
