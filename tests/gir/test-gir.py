@@ -81,6 +81,30 @@ except GLib.Error as error:
 unresolved, diagnostic = manifest.resolve_text(b"{bad")
 check(unresolved is None and diagnostic.get_code() == "COMPONENT_INVALID_FRAME", "a bad frame gives a diagnostic")
 
+# The turn protocol: streamed snapshots through the cursor's incremental decoder.
+SNAPSHOT = ('{"protocol":"agentskit.chat.turn","version":1,"eventId":"e%d","sessionId":"s1","turnId":"t1",'
+            '"sequence":%d,"emittedAt":"2026-07-11T03:00Z","event":"server.turn.snapshot","payload":{"messages":['
+            '{"id":"a","role":"user","content":"hi","status":"complete","createdAt":"2026-07-11T03:00:00.000Z"},'
+            '{"id":"b","role":"assistant","content":"%s","status":"streaming","createdAt":"2026-07-11T03:00:01.000Z"}],'
+            '"status":"streaming","usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2}}}')
+cursor = Akc.TurnCursor.new("s1")
+applied = [cursor.apply_text((SNAPSHOT % (n, n, "x" * n)).encode())[0] for n in (1, 2, 2, 1)]
+check(applied == [True, True, False, False] and cursor.get_sequence() == 2,
+      "Akc.TurnCursor applies newer snapshots and ignores duplicates and stale ones")
+records = Akc.turn_snapshot_messages(cursor.props.snapshot)
+check([r.get_content()[0] for r in records] == ["hi", "xx"] and records[1].get_created_at().get_second() == 1,
+      "Akc.turn_snapshot_messages() gives Akc.MessageRecords with GLib.DateTimes")
+applied, event, diagnostic = cursor.apply_text(b"{")
+check(not applied and event is None and diagnostic.get_message() == "Turn event is not valid JSON.",
+      "an invalid turn event gives a diagnostic")
+try:
+    Akc.TurnCursor.new("not safe")
+    check(False, "a cursor for an unsafe session id raises")
+except GLib.Error:
+    check(True, "a cursor for an unsafe session id raises")
+session, diagnostic = Akc.session_snapshot_decode(b'{"version":9}')
+check(session is None and diagnostic.get_code() == "SESSION_UNSUPPORTED_VERSION", "Akc.session_snapshot_decode()")
+
 # AkcGtk widgets bound to the chat.
 Gtk.init()
 composer = AkcGtk.Composer.new()
