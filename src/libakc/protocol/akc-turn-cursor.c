@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "akc-error.h"
 #include "akc-text-private.h"
 #include "akc-turn.h"
 #include "akc-turn-cursor.h"
@@ -76,8 +77,9 @@ akc_turn_cursor_initable_init (GInitable     *initable,
 
   if (!self->valid)
     {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                           "The session id of a turn cursor must be a SafeId.");
+      /* A programming or trust-boundary mistake (the reference throws). */
+      g_set_error_literal (error, AKC_ERROR, AKC_ERROR_CONFIG_INVALID,
+                           "Chat session identity is invalid.");
       return FALSE;
     }
 
@@ -200,7 +202,7 @@ akc_turn_cursor_init (AkcTurnCursor *self)
  * @error: return location for a #GError, or %NULL
  *
  * Creates a cursor for the snapshots of @session_id. Creation fails with
- * %G_IO_ERROR_INVALID_ARGUMENT when @session_id is not a `SafeId`.
+ * %AKC_ERROR_CONFIG_INVALID when @session_id is not a `SafeId`.
  *
  * Returns: (transfer full) (nullable): a new cursor, or %NULL with @error set
  *

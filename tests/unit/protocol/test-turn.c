@@ -1322,7 +1322,8 @@ test_cursor (void)
 
   bad = akc_turn_cursor_new ("not a safe id", &error);
   g_assert_null (bad);
-  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_assert_error (error, AKC_ERROR, AKC_ERROR_CONFIG_INVALID);
+  g_assert_cmpstr (error->message, ==, "Chat session identity is invalid.");
   g_clear_error (&error);
   bad = akc_turn_cursor_new ("s1\n", &error);
   g_assert_null (bad);
@@ -1883,6 +1884,60 @@ test_incremental_mutations (void)
   g_rand_free (rand);
 }
 
+/* Decoders used from several threads at once (one decoder per thread):
+ * each gives the stateless results, and events cross threads freely. */
+typedef struct {
+  guint      first_sequence;
+  GPtrArray *events;   /* out */
+} ThreadJob;
+
+static gpointer
+decode_in_thread (gpointer data)
+{
+  ThreadJob *job = data;
+  g_autoptr(AkcTurnDecoder) decoder = akc_turn_decoder_new ();
+  guint i;
+
+  for (i = 0; i < 40; i++)
+    {
+      g_autofree char *text = conversation_text (30, job->first_sequence + i, 5 + i);
+
+      g_ptr_array_add (job->events, akc_turn_decoder_decode (decoder, text, -1, NULL));
+    }
+
+  return NULL;
+}
+
+static void
+test_incremental_threads (void)
+{
+  ThreadJob jobs[4];
+  GThread *threads[G_N_ELEMENTS (jobs)];
+  guint t, i;
+
+  for (t = 0; t < G_N_ELEMENTS (jobs); t++)
+    {
+      jobs[t].first_sequence = 1 + t * 1000;
+      jobs[t].events = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_json_value_unref);
+      threads[t] = g_thread_new ("decoder", decode_in_thread, &jobs[t]);
+    }
+
+  for (t = 0; t < G_N_ELEMENTS (jobs); t++)
+    {
+      g_thread_join (threads[t]);
+      g_assert_cmpuint (jobs[t].events->len, ==, 40);
+      for (i = 0; i < 40; i++)
+        {
+          g_autofree char *text = conversation_text (30, jobs[t].first_sequence + i, 5 + i);
+          g_autoptr(AkcJsonValue) expected = akc_turn_event_decode (text, -1, NULL);
+          g_autofree char *c = akc_json_value_to_canonical (expected, NULL);
+
+          akc_assert_canonical (g_ptr_array_index (jobs[t].events, i), c);
+        }
+      g_ptr_array_unref (jobs[t].events);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1917,6 +1972,7 @@ main (int    argc,
   g_test_add_func ("/turn/incremental/limits", test_incremental_limits);
   g_test_add_func ("/turn/incremental/fixtures", test_incremental_fixtures);
   g_test_add_func ("/turn/incremental/mutations", test_incremental_mutations);
+  g_test_add_func ("/turn/incremental/threads", test_incremental_threads);
 
   return g_test_run ();
 }
