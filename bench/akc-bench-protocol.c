@@ -182,7 +182,7 @@ bench_streamed_apply (void)
   for (guint i = 1; i < steps; i++)
     {
       g_autoptr(AkcDiagnostic) diagnostic = NULL;
-      g_autoptr(AkcJsonValue) event = akc_turn_decoder_decode (decoder, texts->pdata[i], -1, &diagnostic);
+      g_autoptr(AkcJsonValue) event = akc_turn_decoder_decode (decoder, texts->pdata[i], strlen (texts->pdata[i]), &diagnostic);
 
       if (event == NULL)
         g_error ("streamed snapshot rejected: %s", akc_diagnostic_get_message (diagnostic));

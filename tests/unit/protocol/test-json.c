@@ -582,41 +582,6 @@ test_writer (void)
   g_assert_cmpstr (out->str, ==, "\":\"");
 }
 
-/* ------------------------------------------------------------------ */
-/* Fixtures: every text case of the decoders with a "not valid JSON"   */
-/* step must be rejected by the parser iff the reference rejected it.  */
-/* ------------------------------------------------------------------ */
-
-static void
-run_json_strictness_case (const AkcFixtureCase *fc,
-                          gconstpointer         user_data)
-{
-  const char *invalid_message = user_data;
-  const char *message = akc_fixture_expect_string (fc, "message");
-  g_autoptr(AkcJsonValue) v = NULL;
-  gsize len;
-  const char *text;
-
-  if (g_strcmp0 (fc->input_kind, "text") != 0 || !AKC_JSON_IS_STRING (fc->input))
-    {
-      g_test_skip ("not a text input");
-      return;
-    }
-  if (message != NULL && strstr (message, "exceeds") != NULL)
-    {
-      g_test_skip ("rejected before parsing");
-      return;
-    }
-
-  text = akc_json_value_get_string (fc->input, &len);
-  v = parse (text, len);
-
-  if (g_strcmp0 (message, invalid_message) == 0)
-    g_assert_null (v);
-  else
-    g_assert_nonnull (v);
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -642,19 +607,6 @@ main (int   argc,
   g_test_add_func ("/json/writer/escapes", test_escapes);
   g_test_add_func ("/json/writer/member-order", test_member_order);
   g_test_add_func ("/json/writer/streaming", test_writer);
-
-  akc_fixture_add_tests ("protocol/turn-events.json", "/json/fixtures/turn",
-                         "decodeTurnEvent", run_json_strictness_case,
-                         "Turn event is not valid JSON.");
-  akc_fixture_add_tests ("protocol/component-frames.json", "/json/fixtures/component",
-                         "decodeComponentFrame", run_json_strictness_case,
-                         "Component frame is not valid JSON.");
-  akc_fixture_add_tests ("protocol/session-snapshots.json", "/json/fixtures/session",
-                         "decodeSessionSnapshot", run_json_strictness_case,
-                         "Session snapshot is not valid JSON.");
-  akc_fixture_add_tests ("protocol/deterministic.json", "/json/fixtures/deterministic",
-                         "decodeAnswerResponse", run_json_strictness_case,
-                         "Deterministic payload is not valid JSON.");
 
   return g_test_run ();
 }
