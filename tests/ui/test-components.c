@@ -375,6 +375,9 @@ assert_resolved_and_inert (Fixture   *fixture,
   g_assert_false (akc_component_view_get_interactive (AKC_COMPONENT_VIEW (fixture->view)));
   g_assert_false (gtk_widget_is_sensitive (content (fixture)));
   gtk_test_accessible_assert_state (content (fixture), GTK_ACCESSIBLE_STATE_DISABLED, TRUE);
+  /* Its controls too, for assistive technologies. */
+  g_assert_false (gtk_widget_is_sensitive (control));
+  gtk_test_accessible_assert_state (control, GTK_ACCESSIBLE_STATE_DISABLED, TRUE);
 
   activate (control);
   g_signal_emit_by_name (control, "clicked");
@@ -1221,6 +1224,7 @@ test_host_resolution_state (void)
   /* ...and resets it with the session. */
   akc_component_view_set_resolved (AKC_COMPONENT_VIEW (fixture.view), FALSE);
   gtk_test_accessible_assert_state (content (&fixture), GTK_ACCESSIBLE_STATE_DISABLED, FALSE);
+  gtk_test_accessible_assert_state (save, GTK_ACCESSIBLE_STATE_DISABLED, FALSE);
   activate (save);
   assert_events (&fixture, INTERACT_VALUE ("button-group", "bg-host", "select", "\"save\""), NULL);
   fixture_clear (&fixture);

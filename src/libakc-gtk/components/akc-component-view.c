@@ -171,6 +171,24 @@ set_error (AkcComponentView *self,
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_ERROR_MESSAGE]);
 }
 
+/* GTK only marks the widget made insensitive as disabled for assistive
+ * technologies, not its children: an AT would still offer the buttons of
+ * a resolved component. Mirror the effective sensitivity below @widget. */
+static void
+sync_disabled_state (GtkWidget *widget,
+                     gboolean   resolved)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      gtk_accessible_update_state (GTK_ACCESSIBLE (child),
+                                   GTK_ACCESSIBLE_STATE_DISABLED, resolved || !gtk_widget_get_sensitive (child),
+                                   -1);
+      sync_disabled_state (child, resolved);
+    }
+}
+
 static gboolean
 focus_is_inside (AkcComponentView *self)
 {
@@ -846,7 +864,10 @@ akc_component_view_set_resolved (AkcComponentView *self,
 
   self->resolved = resolved;
   if (self->content != NULL && !self->is_fallback)
-    gtk_widget_set_sensitive (self->content, !resolved);
+    {
+      gtk_widget_set_sensitive (self->content, !resolved);
+      sync_disabled_state (self->content, resolved);
+    }
 
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_RESOLVED]);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_INTERACTIVE]);

@@ -202,36 +202,70 @@ cell_text (AkcJsonValue *row,
     }
 }
 
+/* One column: its key and how wide its cells start. */
+typedef struct {
+  char *key;
+  int   chars;
+} Column;
+
+static void
+column_free (gpointer  data,
+             GClosure *closure)
+{
+  Column *column = data;
+
+  g_free (column->key);
+  g_free (column);
+}
+
 static void
 cell_setup (GtkSignalListItemFactory *factory,
             GtkListItem              *item,
-            gpointer                  key)
+            Column                   *column)
 {
   GtkWidget *inscription = gtk_inscription_new (NULL);
 
   gtk_inscription_set_xalign (GTK_INSCRIPTION (inscription), 0);
-  gtk_inscription_set_min_chars (GTK_INSCRIPTION (inscription), 4);
-  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (inscription), 16);
+  gtk_inscription_set_min_chars (GTK_INSCRIPTION (inscription), column->chars);
+  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (inscription), column->chars);
   gtk_list_item_set_child (item, inscription);
 }
 
 static void
 cell_bind (GtkSignalListItemFactory *factory,
            GtkListItem              *item,
-           gpointer                  key)
+           Column                   *column)
 {
   AkcTableRow *row = gtk_list_item_get_item (item);
-  g_autofree char *text = cell_text (row->cells, key);
+  g_autofree char *text = cell_text (row->cells, column->key);
 
   /* Plain text: GtkInscription never parses it. */
   gtk_inscription_set_text (GTK_INSCRIPTION (gtk_list_item_get_child (item)), text);
 }
 
-static void
-free_key (gpointer  key,
-          GClosure *closure)
+/* Columns are as wide as their label and the first rows need, within
+ * bounds, so a table stays readable and scrolls sideways when narrow;
+ * longer cells are cut (the full text is in the accessible tree). */
+#define SAMPLED_ROWS   50
+#define MIN_CELL_CHARS 3
+#define MAX_CELL_CHARS 28
+
+static int
+column_chars (const char   *key,
+              const char   *label,
+              AkcJsonValue *rows)
 {
-  g_free (key);
+  glong chars = g_utf8_strlen (label != NULL ? label : "", -1);
+  gsize n = MIN (akc_props_get_length (rows), SAMPLED_ROWS);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      g_autofree char *text = cell_text (akc_json_value_get_element (rows, i), key);
+
+      chars = MAX (chars, g_utf8_strlen (text, -1));
+    }
+
+  return (int) CLAMP (chars + 1, MIN_CELL_CHARS, MAX_CELL_CHARS);
 }
 
 static void
@@ -295,13 +329,16 @@ akc_table_view_new (AkcJsonValue *props)
       AkcJsonValue *column = akc_props_get_object_at (columns, i);
       GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
       g_autoptr(GtkColumnViewColumn) view_column = NULL;
-      char *key = g_strdup (akc_props_get_string (column, "key"));
+      const char *label = akc_props_get_string (column, "label");
+      Column *data = g_new0 (Column, 1);
 
-      g_signal_connect (factory, "setup", G_CALLBACK (cell_setup), NULL);
-      g_signal_connect_data (factory, "bind", G_CALLBACK (cell_bind), key, free_key, 0);
-      view_column = gtk_column_view_column_new (akc_props_get_string (column, "label"), factory);
+      data->key = g_strdup (akc_props_get_string (column, "key"));
+      data->chars = column_chars (data->key, label, rows);
+      g_signal_connect (factory, "setup", G_CALLBACK (cell_setup), data);
+      g_signal_connect_data (factory, "bind", G_CALLBACK (cell_bind), data, column_free, 0);
+      view_column = gtk_column_view_column_new (label, factory);
       gtk_column_view_column_set_resizable (view_column, TRUE);
-      gtk_column_view_column_set_expand (view_column, n_columns <= 4);
+      gtk_column_view_column_set_expand (view_column, TRUE);
       gtk_column_view_append_column (self->column_view, view_column);
     }
 
