@@ -119,7 +119,10 @@ def type_and_send(app, message):
     entry = wait_for(lambda: find(app, role="text", name="Message"), what="the message entry")
     # Wait until the entry takes input again (it is disabled while a reply streams).
     wait_for(lambda: entry.getState().contains(pyatspi.STATE_SENSITIVE), what="the entry to be enabled")
-    click(entry)
+    # The keyboard goes to the focused widget of the window under the
+    # pointer: click the entry and wait until it reports the focus.
+    wait_for(lambda: click(entry) or entry.getState().contains(pyatspi.STATE_FOCUSED),
+             what="the entry to take the focus")
     for char in message:
         # Latin-1 characters have keysyms equal to their code points.
         Atspi.generate_keyboard_event(ord(char), None, Atspi.KeySynthType.SYM)
