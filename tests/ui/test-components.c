@@ -398,6 +398,49 @@ assert_focus_left (Fixture *fixture)
 /* The canonical fixture frames (§1.15) render natively                */
 /* ------------------------------------------------------------------ */
 
+/* The GTK role of a catalog role (§1.1 port note). */
+static GtkAccessibleRole
+gtk_role_of (const char *role)
+{
+  static const struct { const char *name; GtkAccessibleRole role; } roles[] = {
+    { "group", GTK_ACCESSIBLE_ROLE_GROUP },
+    { "form", GTK_ACCESSIBLE_ROLE_FORM },
+    { "progressbar", GTK_ACCESSIBLE_ROLE_PROGRESS_BAR },
+    { "list", GTK_ACCESSIBLE_ROLE_LIST },
+    { "link", GTK_ACCESSIBLE_ROLE_LINK },
+    { "alert", GTK_ACCESSIBLE_ROLE_ALERT },
+    { "status", GTK_ACCESSIBLE_ROLE_STATUS },
+    { "table", GTK_ACCESSIBLE_ROLE_TABLE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (roles); i++)
+    if (g_strcmp0 (roles[i].name, role) == 0)
+      return roles[i].role;
+
+  g_assert_not_reached ();
+}
+
+/* The widget carries the role its definition declares; the file
+ * attachment is a group whose opening element is the link (§12.6). */
+static void
+assert_definition_role (Fixture *fixture)
+{
+  AkcResolvedComponent *resolved = akc_component_view_get_resolved_component (AKC_COMPONENT_VIEW (fixture->view));
+  AkcComponentDefinition *definition = akc_resolved_component_get_definition (resolved);
+  GtkAccessibleRole role = gtk_role_of (akc_component_definition_get_role (definition));
+
+  if (g_strcmp0 (akc_component_definition_get_key (definition), "file-attachment") == 0)
+    {
+      g_autoptr(GPtrArray) links = find_all (content (fixture), has_role, GINT_TO_POINTER (role));
+
+      gtk_test_accessible_assert_role (content (fixture), GTK_ACCESSIBLE_ROLE_GROUP);
+      g_assert_cmpuint (links->len, ==, 1);
+      return;
+    }
+
+  g_assert_cmpint (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (content (fixture))), ==, role);
+}
+
 static void
 test_fixture_frames (void)
 {
@@ -441,6 +484,10 @@ test_fixture_frames (void)
           g_assert_true (is_ours (content (&fixture)));
           gtk_test_accessible_assert_property (content (&fixture), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
                                                akc_json_value_get_string (expected, NULL));
+          assert_definition_role (&fixture);
+          /* Interactive exactly when the definition declares events (§12.4). */
+          g_assert_cmpint (akc_component_view_get_interactive (AKC_COMPONENT_VIEW (fixture.view)), ==,
+                           akc_resolved_component_is_interactive (akc_component_view_get_resolved_component (AKC_COMPONENT_VIEW (fixture.view))));
         }
       else
         {
@@ -560,6 +607,12 @@ test_choice_list (void)
   press (&fixture, GDK_KEY_KP_1);                 /* "21": the last two digits, no choice */
   g_assert_true (focus_of (&fixture) == second);
   press (&fixture, GDK_KEY_3);                    /* "13": no choice */
+  press (&fixture, GDK_KEY_Up);
+  g_assert_true (focus_of (&fixture) == first);
+  press (&fixture, GDK_KEY_1);
+  press (&fixture, GDK_KEY_0);
+  press (&fixture, GDK_KEY_2);                    /* "102" keeps "02": choice 2 */
+  g_assert_true (focus_of (&fixture) == second);
   press (&fixture, GDK_KEY_Up);
   g_assert_true (focus_of (&fixture) == first);
   press (&fixture, GDK_KEY_3);                    /* "3" */
