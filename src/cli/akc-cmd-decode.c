@@ -13,18 +13,27 @@
 #include "akc.h"
 #include "akc-cli.h"
 
-/* Each kind decodes the whole input as one text value and returns the JSON
+/* Each kind decodes the whole input as one text value and prints the JSON
  * object that mirrors the reference function's result, for example
- * {"ok":true,"event":{…}} or {"ok":false,"diagnostic":{…}}; @accepted
- * tells whether the input was accepted. */
+ * {"ok":true,"event":{…}} or {"ok":false,"diagnostic":{…}}.
+ *
+ * Most kinds are a decoder of the usual shape (a value, or NULL and a
+ * diagnostic) whose result is printed under @member. The others have a
+ * function of their own that returns the result text and sets @accepted. */
+typedef AkcJsonValue *(*ValueDecodeFunc) (const char     *text,
+                                          gssize          length,
+                                          AkcDiagnostic **diagnostic);
+
 typedef char *(*DecodeFunc) (const char *text,
                              gsize       length,
                              gboolean   *accepted);
 
 typedef struct
 {
-  const char *kind;
-  DecodeFunc  decode;
+  const char      *kind;
+  const char      *member;
+  ValueDecodeFunc  decode_value;
+  DecodeFunc       decode;
 } DecodeKind;
 
 /* Formats {"ok":true,"<member>":<value>}. */
@@ -46,40 +55,13 @@ result_diagnostic (AkcDiagnostic *diagnostic)
   return g_strdup_printf ("{\"ok\":false,\"diagnostic\":%s}", canonical);
 }
 
-static char *
-decode_answer (const char *text,
-               gsize       length,
-               gboolean   *accepted)
+/* The artifact without trusted anchors (protocol.md §8.5). */
+static AkcJsonValue *
+decode_knowledge (const char     *text,
+                  gssize          length,
+                  AkcDiagnostic **diagnostic)
 {
-  g_autoptr(AkcDiagnostic) diagnostic = NULL;
-  g_autoptr(AkcJsonValue) answer = akc_answer_decode (text, length, &diagnostic);
-
-  *accepted = answer != NULL;
-  return answer != NULL ? result_value ("value", answer) : result_diagnostic (diagnostic);
-}
-
-static char *
-decode_knowledge (const char *text,
-                  gsize       length,
-                  gboolean   *accepted)
-{
-  g_autoptr(AkcDiagnostic) diagnostic = NULL;
-  g_autoptr(AkcJsonValue) artifact = akc_knowledge_artifact_decode (text, length, NULL, NULL, &diagnostic);
-
-  *accepted = artifact != NULL;
-  return artifact != NULL ? result_value ("value", artifact) : result_diagnostic (diagnostic);
-}
-
-static char *
-decode_site (const char *text,
-             gsize       length,
-             gboolean   *accepted)
-{
-  g_autoptr(AkcDiagnostic) diagnostic = NULL;
-  g_autoptr(AkcJsonValue) site = akc_site_config_decode (text, length, &diagnostic);
-
-  *accepted = site != NULL;
-  return site != NULL ? result_value ("value", site) : result_diagnostic (diagnostic);
+  return akc_knowledge_artifact_decode (text, length, NULL, NULL, diagnostic);
 }
 
 /* `decodeAskEvents` over the whole input in one call (protocol.md §6.2):
@@ -182,44 +164,17 @@ decode_content (const char *text,
                           parts_json, complete ? "true" : "false");
 }
 
-/* Rows are added as the decoders land, one per protocol envelope. */
-/* `decodeSessionSnapshot` (protocol.md §5.5): {"ok":true,"snapshot":…}. */
-static char *
-decode_session (const char *text,
-                gsize       length,
-                gboolean   *accepted)
-{
-  g_autoptr(AkcDiagnostic) diagnostic = NULL;
-  g_autoptr(AkcJsonValue) snapshot = akc_session_snapshot_decode (text, length, &diagnostic);
-
-  *accepted = snapshot != NULL;
-  return snapshot != NULL ? result_value ("snapshot", snapshot) : result_diagnostic (diagnostic);
-}
-
-/* `decodeTurnEvent` (protocol.md §2.6): {"ok":true,"event":…}. */
-static char *
-decode_turn (const char *text,
-             gsize       length,
-             gboolean   *accepted)
-{
-  g_autoptr(AkcDiagnostic) diagnostic = NULL;
-  g_autoptr(AkcJsonValue) event = akc_turn_event_decode (text, length, &diagnostic);
-
-  *accepted = event != NULL;
-  return event != NULL ? result_value ("event", event) : result_diagnostic (diagnostic);
-}
-
 static const DecodeKind kinds[] = {
-  { "ask-events", decode_ask_events },
-  { "ask-request", decode_ask_request },
-  { "component", decode_component },
-  { "content", decode_content },
-  { "answer", decode_answer },
-  { "knowledge", decode_knowledge },
-  { "session", decode_session },
-  { "site", decode_site },
-  { "turn", decode_turn },
-  { NULL, NULL },
+  { "answer", "value", akc_answer_decode, NULL },
+  { "ask-events", NULL, NULL, decode_ask_events },
+  { "ask-request", NULL, NULL, decode_ask_request },
+  { "component", NULL, NULL, decode_component },
+  { "content", NULL, NULL, decode_content },
+  { "knowledge", "value", decode_knowledge, NULL },
+  { "session", "snapshot", akc_session_snapshot_decode, NULL },
+  { "site", "value", akc_site_config_decode, NULL },
+  { "turn", "event", akc_turn_event_decode, NULL },
+  { NULL, NULL, NULL, NULL },
 };
 
 static void
@@ -304,7 +259,19 @@ akc_cmd_decode (int    argc,
     }
 
   data = g_bytes_get_data (bytes, &length);
-  result = kind->decode (data != NULL ? data : "", length, &accepted);
+  if (data == NULL)
+    data = "";
+
+  if (kind->decode_value != NULL)
+    {
+      g_autoptr(AkcDiagnostic) diagnostic = NULL;
+      g_autoptr(AkcJsonValue) value = kind->decode_value (data, length, &diagnostic);
+
+      accepted = value != NULL;
+      result = value != NULL ? result_value (kind->member, value) : result_diagnostic (diagnostic);
+    }
+  else
+    result = kind->decode (data, length, &accepted);
   printf ("%s\n", result);
 
   return accepted ? AKC_CLI_EXIT_OK : AKC_CLI_EXIT_REJECTED;
