@@ -45,6 +45,7 @@
 #include "akc-component-definition.h"
 #include "akc-component-manifest.h"
 #include "akc-component-text.h"
+#include "akc-input-ownership.h"
 #include "akc-lifecycle.h"
 #include "akc-presentation.h"
 #include "akc-resolved-component.h"
