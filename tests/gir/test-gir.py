@@ -8,7 +8,7 @@ import gi
 gi.require_version("Akc", "1")
 gi.require_version("AkcGtk", "1")
 gi.require_version("Gtk", "4.0")
-from gi.repository import Akc, AkcGtk, GLib, GObject, Gtk  # noqa: E402
+from gi.repository import Akc, AkcGtk, Gio, GLib, GObject, Gtk  # noqa: E402
 
 results = []
 
@@ -81,6 +81,24 @@ except GLib.Error as error:
 unresolved, diagnostic = manifest.resolve_text(b"{bad")
 check(unresolved is None and diagnostic.get_code() == "COMPONENT_INVALID_FRAME", "a bad frame gives a diagnostic")
 
+# Input ownership: the latest unresolved interactive component owns input.
+conversation = Gio.ListStore.new(Akc.Message)
+conversation.append(Akc.Message.new("a1", Akc.MessageRole.ASSISTANT, FRAME.decode(), Akc.MessageStatus.COMPLETE))
+conversation.append(Akc.Message.new("u1", Akc.MessageRole.USER, FRAME.decode().replace("actions", "typed"),
+                                    Akc.MessageStatus.COMPLETE))
+ownership = Akc.InputOwnership.new()
+changes = []
+ownership.connect("changed", lambda _ownership, instance_id: changes.append(instance_id))
+active, message_position, presentation_position = ownership.find_active(conversation, manifest)
+check(active.get_resolved().get_instance_id() == "actions" and (message_position, presentation_position) == (0, 0),
+      "Akc.InputOwnership.find_active() skips user messages and finds the assistant's component")
+check(ownership.find_active(conversation, None)[0] is None, "without a manifest nothing owns input")
+check(ownership.mark_resolved("actions") and not ownership.mark_resolved("actions")
+      and ownership.find_active(conversation, manifest)[0] is None,
+      "a resolved instance gives input back to the composer")
+check(ownership.unmark_resolved("actions") and ownership.find_active(conversation, manifest)[0] is not None
+      and changes == ["actions", "actions"], "un-marking makes it active again, with a changed signal each time")
+
 # The turn protocol: streamed snapshots through the cursor's incremental decoder.
 SNAPSHOT = ('{"protocol":"agentskit.chat.turn","version":1,"eventId":"e%d","sessionId":"s1","turnId":"t1",'
             '"sequence":%d,"emittedAt":"2026-07-11T03:00Z","event":"server.turn.snapshot","payload":{"messages":['
@@ -119,6 +137,11 @@ row.set_message(chat.get_messages().get_item(3))
 check(row.get_text() == "TYPED", "AkcGtk.MessageRow shows its message")
 factory = AkcGtk.MessageRow.factory_new()
 check(isinstance(factory, Gtk.ListItemFactory), "AkcGtk.MessageRow.factory_new() returns a Gtk.ListItemFactory")
+
+view = AkcGtk.ComponentView.new(Akc.JsonValue.parse(FRAME), manifest)
+view.set_active(False)
+check(view.props.interactive and not view.props.active and not view.grab_focus(),
+      "an inactive AkcGtk.ComponentView stays interactive but takes no focus")
 
 print(f"1..{len(results)}")
 sys.exit(0 if all(results) else 1)

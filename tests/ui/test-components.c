@@ -1283,6 +1283,251 @@ test_host_resolution_state (void)
   fixture_clear (&fixture);
 }
 
+/* ------------------------------------------------------------------ */
+/* Input ownership (§12.4): only the active component reacts to keys   */
+/* ------------------------------------------------------------------ */
+
+/* A transcript in miniature, run the way a host does: three assistant
+ * messages with a component each (an older choice list, a progress bar, a
+ * newer button group), their views in a column above a composer, and the
+ * set of resolved instances in an AkcInputOwnership. */
+typedef struct {
+  Fixture            fixture;
+  AkcInputOwnership *ownership;
+  GListStore        *messages;
+  GtkWidget         *views[3];
+  GtkWidget         *composer;
+} Transcript;
+
+/* The host's half of §12.7: the set follows the views' resolution. */
+static void
+on_view_resolved (AkcComponentView *view,
+                  GParamSpec       *pspec,
+                  Transcript       *transcript)
+{
+  const char *instance_id = akc_component_view_get_instance_id (view);
+
+  if (akc_component_view_get_resolved (view))
+    akc_input_ownership_mark_resolved (transcript->ownership, instance_id);
+  else
+    akc_input_ownership_unmark_resolved (transcript->ownership, instance_id);
+}
+
+/* The host's half of §12.4: the active component (one per message here)
+ * is the only active view and gets the focus; without one the composer
+ * does. Returns the active view's index, or -1. */
+static int
+apply_ownership (Transcript *transcript)
+{
+  guint position = G_MAXUINT;
+  g_autoptr(AkcPresentation) active = NULL;
+  g_autoptr(AkcComponentManifest) manifest = akc_component_manifest_new_standard ();
+
+  active = akc_input_ownership_find_active (transcript->ownership, G_LIST_MODEL (transcript->messages),
+                                            manifest, &position, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (transcript->views); i++)
+    akc_component_view_set_active (AKC_COMPONENT_VIEW (transcript->views[i]), active != NULL && i == position);
+
+  if (active == NULL)
+    {
+      g_assert_true (gtk_widget_grab_focus (transcript->composer));
+      return -1;
+    }
+
+  g_assert_cmpstr (akc_resolved_component_get_instance_id (akc_presentation_get_resolved (active)), ==,
+                   akc_component_view_get_instance_id (AKC_COMPONENT_VIEW (transcript->views[position])));
+  g_assert_true (gtk_widget_grab_focus (transcript->views[position]));
+  return (int) position;
+}
+
+static gboolean
+focus_is_in (Transcript *transcript,
+             GtkWidget  *widget)
+{
+  GtkWidget *focus = focus_of (&transcript->fixture);
+
+  return focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
+}
+
+/* Inert to keys, yet sensitive and readable: role, name, not disabled. */
+static void
+assert_inert_but_readable (Transcript *transcript,
+                           guint       index_,
+                           const char *name)
+{
+  AkcComponentView *view = AKC_COMPONENT_VIEW (transcript->views[index_]);
+  GtkWidget *widget = akc_component_view_get_content (view);
+  GtkWidget *focus = focus_of (&transcript->fixture);
+  g_autoptr(GPtrArray) buttons = find_all (widget, is_type, GSIZE_TO_POINTER (GTK_TYPE_BUTTON));
+
+  g_assert_false (akc_component_view_get_active (view));
+  g_assert_false (focus_is_in (transcript, GTK_WIDGET (view)));
+
+  /* No way in for the keyboard: grab_focus on the view or on any of its
+   * controls (what a click does) is refused, and Tab passes it by. */
+  g_assert_false (gtk_widget_grab_focus (GTK_WIDGET (view)));
+  for (guint i = 0; i < buttons->len; i++)
+    g_assert_false (gtk_widget_grab_focus (g_ptr_array_index (buttons, i)));
+  g_assert_true (focus_of (&transcript->fixture) == focus);
+  for (guint i = 0; i < 12; i++)
+    {
+      gtk_widget_child_focus (transcript->fixture.window, GTK_DIR_TAB_FORWARD);
+      g_assert_false (focus_is_in (transcript, GTK_WIDGET (view)));
+    }
+  for (guint i = 0; i < 12; i++)
+    {
+      gtk_widget_child_focus (transcript->fixture.window, GTK_DIR_TAB_BACKWARD);
+      g_assert_false (focus_is_in (transcript, GTK_WIDGET (view)));
+    }
+  if (focus != NULL)
+    gtk_widget_grab_focus (focus);
+
+  /* Still there for assistive technologies, and still sensitive. */
+  g_assert_true (gtk_widget_is_sensitive (widget));
+  gtk_test_accessible_assert_state (widget, GTK_ACCESSIBLE_STATE_DISABLED, FALSE);
+  if (name != NULL)
+    gtk_test_accessible_assert_property (widget, GTK_ACCESSIBLE_PROPERTY_LABEL, name);
+  for (guint i = 0; i < buttons->len; i++)
+    {
+      g_assert_true (gtk_widget_is_sensitive (g_ptr_array_index (buttons, i)));
+      gtk_test_accessible_assert_state (g_ptr_array_index (buttons, i), GTK_ACCESSIBLE_STATE_DISABLED, FALSE);
+    }
+}
+
+static void
+count_notify (GObject    *object,
+              GParamSpec *pspec,
+              guint      *count)
+{
+  (*count)++;
+}
+
+static void
+test_input_ownership (void)
+{
+  Transcript transcript = { 0 };
+  Fixture *fixture = &transcript.fixture;
+  AkcJsonValue *frames[3] = {
+    make_frame ("choice-list", "older-choice",
+                "{\"prompt\":\"Where should we go?\",\"choices\":[{\"id\":\"docs\",\"label\":\"Documentation\"},"
+                "{\"id\":\"demo\",\"label\":\"Demo\"}]}"),
+    make_frame ("progress", "upload", "{\"label\":\"Upload\",\"value\":42}"),
+    make_frame ("button-group", "newer-actions", "{\"label\":\"Actions\",\"buttons\":[{\"id\":\"save\",\"label\":\"Save\"}]}"),
+  };
+  GtkWidget *column = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  AkcComponentView *older, *progress, *newer;
+  GtkWidget *save, *docs;
+  guint notifies = 0;
+
+  fixture->events = g_ptr_array_new_with_free_func (g_free);
+  fixture->uris = g_ptr_array_new_with_free_func (g_free);
+  transcript.ownership = akc_input_ownership_new ();
+  transcript.messages = g_list_store_new (AKC_TYPE_MESSAGE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    {
+      g_autofree char *id = g_strdup_printf ("a%u", i);
+      g_autofree char *content = akc_json_value_to_canonical (frames[i], NULL);
+      g_autoptr(AkcMessage) message = akc_message_new (id, AKC_MESSAGE_ROLE_ASSISTANT, content, AKC_MESSAGE_STATUS_COMPLETE);
+
+      g_list_store_append (transcript.messages, message);
+      transcript.views[i] = akc_component_view_new (frames[i], NULL);
+      /* A view shown on its own is active. */
+      g_assert_true (akc_component_view_get_active (AKC_COMPONENT_VIEW (transcript.views[i])));
+      g_signal_connect (transcript.views[i], "interaction", G_CALLBACK (record_event), fixture);
+      g_signal_connect (transcript.views[i], "selection", G_CALLBACK (record_event), fixture);
+      g_signal_connect (transcript.views[i], "notify::resolved", G_CALLBACK (on_view_resolved), &transcript);
+      gtk_box_append (GTK_BOX (column), transcript.views[i]);
+    }
+  older = AKC_COMPONENT_VIEW (transcript.views[0]);
+  progress = AKC_COMPONENT_VIEW (transcript.views[1]);
+  newer = AKC_COMPONENT_VIEW (transcript.views[2]);
+  docs = find_nth (akc_component_view_get_content (older), GTK_TYPE_BUTTON, 0);
+  save = find_nth (akc_component_view_get_content (newer), GTK_TYPE_BUTTON, 0);
+  g_signal_connect (newer, "notify::active", G_CALLBACK (count_notify), &notifies);
+
+  transcript.composer = gtk_entry_new ();
+  gtk_box_append (GTK_BOX (column), transcript.composer);
+  fixture->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 600, 700);
+  gtk_window_set_child (GTK_WINDOW (fixture->window), column);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+  spin ();
+
+  /* The newest unresolved interactive component owns input: it has the
+   * focus; the older one and the progress bar are inert. */
+  g_assert_cmpint (apply_ownership (&transcript), ==, 2);
+  g_assert_true (akc_component_view_get_active (newer));
+  g_assert_true (focus_of (fixture) == save);
+  g_assert_cmpuint (notifies, ==, 0);
+  assert_inert_but_readable (&transcript, 0, "Where should we go?");
+  assert_inert_but_readable (&transcript, 1, NULL);
+  g_assert_true (focus_of (fixture) == save);
+
+  /* The property notifies real changes only. */
+  akc_component_view_set_active (newer, TRUE);
+  g_assert_cmpuint (notifies, ==, 0);
+  g_object_set (newer, "active", FALSE, NULL);
+  g_assert_cmpuint (notifies, ==, 1);
+  /* Made inactive with the focus inside, it lets the focus go. */
+  g_assert_false (focus_is_in (&transcript, GTK_WIDGET (newer)));
+  assert_inert_but_readable (&transcript, 2, "Actions");
+  g_assert_cmpint (apply_ownership (&transcript), ==, 2);
+  g_assert_cmpuint (notifies, ==, 2);
+  g_assert_true (focus_of (fixture) == save);
+
+  /* Keys go to the active component only. */
+  press (fixture, GDK_KEY_Return);
+  assert_events (fixture, INTERACT_VALUE ("button-group", "newer-actions", "select", "\"save\""), NULL);
+  g_assert_true (akc_input_ownership_is_resolved (transcript.ownership, "newer-actions"));
+
+  /* Resolved: the older choice list owns input now. */
+  g_assert_cmpint (apply_ownership (&transcript), ==, 0);
+  g_assert_true (focus_of (fixture) == docs);
+  g_assert_false (akc_component_view_get_active (newer));
+  g_assert_false (akc_component_view_get_active (progress));
+  assert_inert_but_readable (&transcript, 1, NULL);
+  press (fixture, GDK_KEY_2);
+  press (fixture, GDK_KEY_Return);
+  assert_events (fixture,
+                 INTERACT_VALUE ("button-group", "newer-actions", "select", "\"save\""),
+                 SELECT ("older-choice", "demo"),
+                 NULL);
+
+  /* Nothing left to answer: input returns to the composer. */
+  g_assert_cmpint (apply_ownership (&transcript), ==, -1);
+  g_assert_true (focus_is_in (&transcript, transcript.composer));
+  for (guint i = 0; i < G_N_ELEMENTS (transcript.views); i++)
+    g_assert_false (akc_component_view_get_active (AKC_COMPONENT_VIEW (transcript.views[i])));
+
+  /* A failed proposal un-resolves the choice list: it owns input again. */
+  akc_component_view_fail (older, AKC_COMPONENT_FAILURE_ACTION_PROPOSAL, NULL);
+  g_assert_false (akc_input_ownership_is_resolved (transcript.ownership, "older-choice"));
+  g_assert_cmpint (apply_ownership (&transcript), ==, 0);
+  g_assert_true (focus_of (fixture) == docs);
+
+  /* A failed interaction un-resolves the newer button group, which takes
+   * input back; the older list is inert to keys but not to the pointer
+   * (§14, B1). */
+  akc_component_view_fail (newer, AKC_COMPONENT_FAILURE_INTERACTION, NULL);
+  g_assert_cmpint (apply_ownership (&transcript), ==, 2);
+  g_assert_true (focus_of (fixture) == save);
+  assert_inert_but_readable (&transcript, 0, "Where should we go?");
+  g_signal_emit_by_name (docs, "clicked");
+  assert_events (fixture,
+                 INTERACT_VALUE ("button-group", "newer-actions", "select", "\"save\""),
+                 SELECT ("older-choice", "demo"),
+                 SELECT ("older-choice", "docs"),
+                 NULL);
+  g_assert_cmpint (apply_ownership (&transcript), ==, 2);
+
+  fixture_clear (fixture);
+  g_assert_finalize_object (transcript.messages);
+  g_assert_finalize_object (transcript.ownership);
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    akc_json_value_unref (frames[i]);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1310,6 +1555,7 @@ main (int   argc,
   g_test_add_func ("/components/undecodable-frame", test_undecodable_frame);
   g_test_add_func ("/components/verbatim-text", test_verbatim_text);
   g_test_add_func ("/components/host-resolution-state", test_host_resolution_state);
+  g_test_add_func ("/components/input-ownership", test_input_ownership);
 
   return g_test_run ();
 }

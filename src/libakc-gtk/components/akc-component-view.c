@@ -52,6 +52,15 @@
  * confirms a field with Enter, blocks on an empty required field, cycles
  * a select with ↑/↓ and submits from its last field.
  *
+ * In a transcript only the active component reacts to keys (§12.4): the
+ * host finds it with [method@Akc.InputOwnership.find_active], sets
+ * [property@ComponentView:active] to %FALSE on every other view and gives
+ * the active one the focus with [method@Gtk.Widget.grab_focus] (or the
+ * composer, when there is none). An inactive view cannot take the focus —
+ * not by Tab, not by a click, not by `grab_focus()` — so no key reaches
+ * it, yet it stays sensitive and fully readable by assistive technologies,
+ * and pointer clicks still work (§14, B1).
+ *
  * ## CSS nodes
  *
  * `AkcComponentView` has a main CSS node named `componentview`, holding the
@@ -86,6 +95,7 @@ struct _AkcComponentView
   guint                 resolved : 1;
   guint                 is_fallback : 1;
   guint                 had_focus : 1;
+  guint                 active : 1;
 };
 
 G_DEFINE_FINAL_TYPE (AkcComponentView, akc_component_view, GTK_TYPE_WIDGET)
@@ -109,6 +119,7 @@ enum {
   PROP_IS_FALLBACK,
   PROP_INTERACTIVE,
   PROP_RESOLVED,
+  PROP_ACTIVE,
   PROP_ERROR_MESSAGE,
   N_PROPS
 };
@@ -356,6 +367,7 @@ akc_component_view_build (AkcComponentView *self)
       self->is_fallback = TRUE;
     }
 
+  gtk_widget_set_can_focus (self->content, self->active);
   gtk_box_prepend (self->box, self->content);
 }
 
@@ -364,7 +376,7 @@ akc_component_view_grab_focus (GtkWidget *widget)
 {
   AkcComponentView *self = AKC_COMPONENT_VIEW (widget);
 
-  if (self->content == NULL || !gtk_widget_is_sensitive (self->content))
+  if (!self->active || self->content == NULL || !gtk_widget_is_sensitive (self->content))
     return FALSE;
 
   return gtk_widget_grab_focus (self->content);
@@ -438,6 +450,9 @@ akc_component_view_get_property (GObject    *object,
     case PROP_RESOLVED:
       g_value_set_boolean (value, self->resolved);
       break;
+    case PROP_ACTIVE:
+      g_value_set_boolean (value, self->active);
+      break;
     case PROP_ERROR_MESSAGE:
       g_value_set_string (value, self->error_message);
       break;
@@ -464,6 +479,9 @@ akc_component_view_set_property (GObject      *object,
       break;
     case PROP_RESOLVED:
       akc_component_view_set_resolved (self, g_value_get_boolean (value));
+      break;
+    case PROP_ACTIVE:
+      akc_component_view_set_active (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -577,6 +595,25 @@ akc_component_view_class_init (AkcComponentViewClass *klass)
                           (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   /**
+   * AkcComponentView:active:
+   *
+   * Whether the view may react to keys (application.md §12.4). A host
+   * showing several components sets it to %TRUE on the active component
+   * only ([method@Akc.InputOwnership.find_active]) and %FALSE on every
+   * other: an inactive view cannot take the keyboard focus (it drops the
+   * focus if it has it), so it is inert to keys, while it stays sensitive
+   * and readable by assistive technologies and still takes pointer clicks.
+   *
+   * It does not move the focus to an active view: call
+   * [method@Gtk.Widget.grab_focus] for that. %TRUE by default, for a view
+   * shown on its own.
+   */
+  props[PROP_ACTIVE] =
+    g_param_spec_boolean ("active", NULL, NULL,
+                          TRUE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
    * AkcComponentView:error-message:
    *
    * The message the view shows as an alert: the diagnostic of a frame that
@@ -665,6 +702,8 @@ akc_component_view_class_init (AkcComponentViewClass *klass)
 static void
 akc_component_view_init (AkcComponentView *self)
 {
+  self->active = TRUE;
+
   akc_gtk_init ();
   gtk_widget_init_template (GTK_WIDGET (self));
 }
@@ -871,6 +910,56 @@ akc_component_view_set_resolved (AkcComponentView *self,
 
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_RESOLVED]);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_INTERACTIVE]);
+}
+
+/**
+ * akc_component_view_get_active:
+ * @self: a #AkcComponentView
+ *
+ * Gets whether the view may react to keys.
+ *
+ * Returns: %TRUE if the view is active
+ */
+gboolean
+akc_component_view_get_active (AkcComponentView *self)
+{
+  g_return_val_if_fail (AKC_IS_COMPONENT_VIEW (self), FALSE);
+
+  return self->active;
+}
+
+/**
+ * akc_component_view_set_active:
+ * @self: a #AkcComponentView
+ * @active: whether the view may react to keys
+ *
+ * Makes the view the one that may react to keys, or inert to keys
+ * (application.md §12.4); see [property@ComponentView:active]. Making it
+ * inactive while the focus is inside it drops the focus, which the host
+ * then gives to the active component or the composer.
+ */
+void
+akc_component_view_set_active (AkcComponentView *self,
+                               gboolean          active)
+{
+  g_return_if_fail (AKC_IS_COMPONENT_VIEW (self));
+
+  active = !!active;
+  if (self->active == active)
+    return;
+
+  self->active = active;
+  if (self->content != NULL)
+    {
+      /* can-focus covers the whole subtree: Tab skips it and
+       * gtk_widget_grab_focus() (a click included) is refused. It does
+       * not take away a focus already inside. */
+      gtk_widget_set_can_focus (self->content, active);
+      if (!active && focus_is_inside (self))
+        gtk_root_set_focus (gtk_widget_get_root (GTK_WIDGET (self)), NULL);
+    }
+
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_ACTIVE]);
 }
 
 /**

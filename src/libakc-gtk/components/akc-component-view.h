@@ -88,6 +88,12 @@ void                  akc_component_view_set_resolved           (AkcComponentVie
                                                                  gboolean              resolved);
 
 AKC_GTK_AVAILABLE_IN_ALL
+gboolean              akc_component_view_get_active             (AkcComponentView     *self);
+AKC_GTK_AVAILABLE_IN_ALL
+void                  akc_component_view_set_active             (AkcComponentView     *self,
+                                                                 gboolean              active);
+
+AKC_GTK_AVAILABLE_IN_ALL
 const char           *akc_component_view_get_error_message      (AkcComponentView     *self);
 AKC_GTK_AVAILABLE_IN_ALL
 void                  akc_component_view_fail                   (AkcComponentView     *self,
