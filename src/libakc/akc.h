@@ -35,8 +35,13 @@
 #include "akc-chunk.h"
 #include "akc-echo-adapter.h"
 #include "akc-error.h"
+#include "akc-lineage.h"
 #include "akc-message.h"
+#include "akc-scripted-adapter.h"
 #include "akc-stream.h"
+#include "akc-tool.h"
+#include "akc-tool-call.h"
+#include "akc-usage.h"
 
 /* components/ */
 #include "akc-component-enum-types.h"

@@ -11,6 +11,8 @@
 
 #include "akc-adapter.h"
 #include "akc-chat-source.h"
+#include "akc-message.h"
+#include "akc-tool.h"
 #include "akc-version-macros.h"
 
 G_BEGIN_DECLS
@@ -20,9 +22,40 @@ G_BEGIN_DECLS
 AKC_AVAILABLE_IN_ALL
 G_DECLARE_FINAL_TYPE (AkcChat, akc_chat, AKC, CHAT, GObject)
 
+/**
+ * AkcToolAuthorizeFunc:
+ * @chat: the controller
+ * @tool_call: the tool call to authorize
+ * @phase: whether the call is being proposed or is about to run
+ * @user_data: the data given to [method@Chat.set_tool_authorizer]
+ *
+ * Decides whether a tool call may be proposed or run (application.md §5.4).
+ *
+ * Returns: (transfer full) (nullable): %NULL to allow, or the denial reason
+ */
+typedef char *(*AkcToolAuthorizeFunc) (AkcChat      *chat,
+                                       AkcToolCall  *tool_call,
+                                       AkcToolPhase  phase,
+                                       gpointer      user_data);
+
 AKC_AVAILABLE_IN_ALL
-AkcChat    *akc_chat_new         (AkcAdapter *adapter);
+AkcChat    *akc_chat_new                 (AkcAdapter            *adapter);
 AKC_AVAILABLE_IN_ALL
-AkcAdapter *akc_chat_get_adapter (AkcChat    *self);
+AkcAdapter *akc_chat_get_adapter         (AkcChat               *self);
+AKC_AVAILABLE_IN_ALL
+void        akc_chat_add_tool            (AkcChat               *self,
+                                          AkcTool               *tool);
+AKC_AVAILABLE_IN_ALL
+AkcTool    *akc_chat_get_tool            (AkcChat               *self,
+                                          const char            *name);
+AKC_AVAILABLE_IN_ALL
+void        akc_chat_set_tool_authorizer (AkcChat               *self,
+                                          AkcToolAuthorizeFunc   func,
+                                          gpointer               user_data,
+                                          GDestroyNotify         destroy);
+AKC_AVAILABLE_IN_ALL
+void        akc_chat_restore             (AkcChat               *self,
+                                          AkcMessage * const    *messages,
+                                          guint                  n_messages);
 
 G_END_DECLS

@@ -11,6 +11,7 @@
 
 #include <glib-object.h>
 
+#include "akc-usage.h"
 #include "akc-version-macros.h"
 
 G_BEGIN_DECLS
@@ -50,6 +51,10 @@ AkcChunk     *akc_chunk_new_tool_call      (const char  *id,
 AKC_AVAILABLE_IN_ALL
 AkcChunk     *akc_chunk_new_metadata       (const char  *metadata);
 AKC_AVAILABLE_IN_ALL
+AkcChunk     *akc_chunk_new_usage          (guint64      prompt_tokens,
+                                            guint64      completion_tokens,
+                                            guint64      total_tokens);
+AKC_AVAILABLE_IN_ALL
 AkcChunk     *akc_chunk_new_done           (void);
 AKC_AVAILABLE_IN_ALL
 AkcChunk     *akc_chunk_new_error          (const char  *code,
@@ -71,6 +76,9 @@ AKC_AVAILABLE_IN_ALL
 const char   *akc_chunk_get_arguments      (AkcChunk    *self);
 AKC_AVAILABLE_IN_ALL
 const char   *akc_chunk_get_error_code     (AkcChunk    *self);
+AKC_AVAILABLE_IN_ALL
+gboolean      akc_chunk_get_usage          (AkcChunk    *self,
+                                            AkcUsage    *usage);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AkcChunk, akc_chunk_unref)
 

@@ -9,8 +9,10 @@
 #error "Only <akc.h> can be included directly."
 #endif
 
-#include <glib-object.h>
+#include <gio/gio.h>
 
+#include "akc-lineage.h"
+#include "akc-tool-call.h"
 #include "akc-version-macros.h"
 
 G_BEGIN_DECLS
@@ -34,13 +36,14 @@ typedef enum
 
 /**
  * AkcMessageStatus:
- * @AKC_MESSAGE_STATUS_PENDING: created, no content has arrived yet
- * @AKC_MESSAGE_STATUS_STREAMING: content is arriving
- * @AKC_MESSAGE_STATUS_COMPLETE: the message is final
- * @AKC_MESSAGE_STATUS_ERROR: the turn that produced it failed
- * @AKC_MESSAGE_STATUS_CANCELLED: the turn was stopped before it finished
+ * @AKC_MESSAGE_STATUS_PENDING: `pending`: created, no content has arrived yet
+ * @AKC_MESSAGE_STATUS_STREAMING: `streaming`: content is arriving
+ * @AKC_MESSAGE_STATUS_COMPLETE: `complete`: the message is final (a reply
+ *   that was stopped is complete too; see [property@Message:stopped])
+ * @AKC_MESSAGE_STATUS_ERROR: `error`: the turn that produced it failed
  *
- * Where a message is in its life.
+ * Where a message is in its life: the message statuses of the wire
+ * (protocol.md §2.9.2). The enum nicks are the wire strings.
  */
 typedef enum
 {
@@ -48,7 +51,6 @@ typedef enum
   AKC_MESSAGE_STATUS_STREAMING,
   AKC_MESSAGE_STATUS_COMPLETE,
   AKC_MESSAGE_STATUS_ERROR,
-  AKC_MESSAGE_STATUS_CANCELLED,
 } AkcMessageStatus;
 
 #define AKC_TYPE_MESSAGE (akc_message_get_type ())
@@ -83,5 +85,25 @@ void              akc_message_set_status     (AkcMessage       *self,
                                               AkcMessageStatus  status);
 AKC_AVAILABLE_IN_ALL
 GDateTime        *akc_message_get_created_at (AkcMessage       *self);
+AKC_AVAILABLE_IN_ALL
+gboolean          akc_message_get_stopped    (AkcMessage       *self);
+AKC_AVAILABLE_IN_ALL
+void              akc_message_set_stopped    (AkcMessage       *self,
+                                              gboolean          stopped);
+AKC_AVAILABLE_IN_ALL
+AkcLineage       *akc_message_get_lineage    (AkcMessage       *self);
+AKC_AVAILABLE_IN_ALL
+void              akc_message_set_lineage    (AkcMessage       *self,
+                                              AkcLineage       *lineage);
+AKC_AVAILABLE_IN_ALL
+const char       *akc_message_get_tool_call_id (AkcMessage     *self);
+AKC_AVAILABLE_IN_ALL
+GListModel       *akc_message_get_tool_calls (AkcMessage       *self);
+AKC_AVAILABLE_IN_ALL
+void              akc_message_add_tool_call  (AkcMessage       *self,
+                                              AkcToolCall      *tool_call);
+AKC_AVAILABLE_IN_ALL
+AkcToolCall      *akc_message_find_tool_call (AkcMessage       *self,
+                                              const char       *tool_call_id);
 
 G_END_DECLS
