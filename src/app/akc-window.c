@@ -92,12 +92,32 @@ akc_window_sync_thinking (AkcWindow *self)
 static void
 akc_window_sync_error (AkcWindow *self)
 {
-  const GError *error = akc_chat_source_get_error (self->source);
+  AkcDiagnostic *error = akc_chat_source_get_error (self->source);
 
   if (error != NULL)
-    gtk_label_set_text (self->error_label, error->message);
+    gtk_label_set_text (self->error_label, akc_diagnostic_get_message (error));
   gtk_revealer_set_reveal_child (self->error_revealer, error != NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->error_revealer), error != NULL);
+}
+
+/* Retry acts only when the last two messages are user then assistant
+ * (application.md §3.6); otherwise it would do nothing. */
+static gboolean
+akc_window_can_retry (AkcWindow *self)
+{
+  GListModel *messages = akc_window_get_messages (self);
+  guint n = g_list_model_get_n_items (messages);
+  g_autoptr(AkcMessage) user = NULL;
+  g_autoptr(AkcMessage) assistant = NULL;
+
+  if (n < 2)
+    return FALSE;
+
+  user = g_list_model_get_item (messages, n - 2);
+  assistant = g_list_model_get_item (messages, n - 1);
+
+  return akc_message_get_role (user) == AKC_MESSAGE_ROLE_USER &&
+         akc_message_get_role (assistant) == AKC_MESSAGE_ROLE_ASSISTANT;
 }
 
 static void
@@ -107,7 +127,8 @@ akc_window_sync_actions (AkcWindow *self)
   guint n = g_list_model_get_n_items (akc_window_get_messages (self));
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", status == AKC_CHAT_STATUS_STREAMING);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.retry", status != AKC_CHAT_STATUS_STREAMING && n > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.retry",
+                                 status != AKC_CHAT_STATUS_STREAMING && akc_window_can_retry (self));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.new-chat", n > 0);
 }
 

@@ -43,8 +43,45 @@ check(reply.get_role() == Akc.MessageRole.ASSISTANT and reply.props.status == Ak
 chat.send("/fail")
 run_until_idle(chat)
 error = chat.get_error()
-check(chat.get_status() == Akc.ChatStatus.ERROR and error.matches(Akc.chat_error_quark(), Akc.ChatError.TURN_FAILED),
-      "a failed turn is an Akc.ChatError")
+check(chat.get_status() == Akc.ChatStatus.ERROR and error.get_code() == "AK_ADAPTER_FAILED"
+      and error.get_retryable() and chat.props.error.get_message() == "The deterministic adapter failed as requested.",
+      "a failed turn is a retryable Akc.Diagnostic")
+
+# The scripted adapter drives tool calls, confirmation, lineage and usage.
+script = Akc.ScriptedAdapter.new()
+script.begin_turn()
+script.add_text("Looking.", 0)
+script.add_tool_call("call-1", "lookup", '{"q":"x"}', 0)
+script.add_usage(3, 5, 8, 0)
+script.add_done(0)
+script.begin_turn()
+script.add_text("Found.", 0)
+script.add_done(0)
+chat = Akc.Chat.new(script)
+chat.add_tool(Akc.Tool.new("lookup", True,
+                           lambda _tool, arguments, _data: "found: " + arguments.get_member("q").get_string()[0], None))
+ranges = []
+chat.get_messages().connect("items-changed", lambda _model, *change: ranges.append(change))
+chat.send("find x")
+run_until_idle(chat)
+reply = chat.get_messages().get_item(1)
+call = reply.get_tool_calls().get_item(0)
+check(call.props.status == Akc.ToolCallStatus.REQUIRES_CONFIRMATION
+      and Akc.tool_call_status_to_string(call.get_status()) == "requires_confirmation"
+      and reply.get_lineage().get_operation() == Akc.LineageOperation.SUBMIT
+      and chat.get_usage().total_tokens == 8 and chat.props.usage.prompt_tokens == 3,
+      "a tool call waits for confirmation; the reply has its lineage and usage accumulates")
+check(chat.approve("call-1") and call.get_result() == "found: x", "Akc.ChatSource.approve() runs a Python tool")
+run_until_idle(chat)
+tool_message = chat.get_messages().get_item(2)
+check(tool_message.get_tool_call_id() == "call-1" and chat.get_messages().get_item(3).get_content() == "Found."
+      and script.get_call_input(1) == "find x" and ranges == [(0, 0, 2), (2, 0, 2)],
+      "the continuation appends a tool message and a reply for the same user message")
+try:
+    chat.propose_tool_call("call-2", "unknown", None)
+    check(False, "proposing an unknown tool raises")
+except GLib.Error as error:
+    check(error.matches(Akc.error_quark(), Akc.Error.TOOL_NOT_FOUND), "proposing an unknown tool is TOOL_NOT_FOUND")
 
 
 # An adapter written in Python plugs into the controller.

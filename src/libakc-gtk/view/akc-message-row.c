@@ -129,20 +129,25 @@ static void
 akc_message_row_sync_status (AkcMessageRow *self)
 {
   AkcMessageStatus status = AKC_MESSAGE_STATUS_COMPLETE;
+  gboolean stopped = FALSE;
   const char *note = NULL;
 
   if (self->message != NULL)
-    status = akc_message_get_status (self->message);
+    {
+      status = akc_message_get_status (self->message);
+      /* A stopped reply is complete, as on the wire, and says it stopped. */
+      stopped = akc_message_get_stopped (self->message);
+    }
 
   for (guint i = 0; i < G_N_ELEMENTS (status_classes); i++)
     gtk_widget_remove_css_class (GTK_WIDGET (self), status_classes[i]);
-  gtk_widget_add_css_class (GTK_WIDGET (self), status_classes[status]);
+  gtk_widget_add_css_class (GTK_WIDGET (self), stopped ? "cancelled" : status_classes[status]);
+
+  if (stopped)
+    note = _("Stopped");
 
   switch (status)
     {
-    case AKC_MESSAGE_STATUS_CANCELLED:
-      note = _("Stopped");
-      break;
     case AKC_MESSAGE_STATUS_ERROR:
       note = _("No answer");
       break;

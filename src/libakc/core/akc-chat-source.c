@@ -20,9 +20,33 @@
  * One presentation serves every way a conversation can be owned: by a
  * local controller ([class@Chat]), by a host that sets snapshots, or by a
  * server. A view binds to this interface only: it lists
- * [property@ChatSource:messages], follows [property@ChatSource:status] and
- * [property@ChatSource:error], edits [property@ChatSource:input], and calls
- * the actions.
+ * [property@ChatSource:messages], follows [property@ChatSource:status],
+ * [property@ChatSource:error] and [property@ChatSource:usage], edits
+ * [property@ChatSource:input], and calls the actions.
+ *
+ * ## Changes in place
+ *
+ * Messages change in place: a streamed reply grows its
+ * [property@Message:content], a stopped reply sets
+ * [property@Message:stopped], an edited message keeps its id and object.
+ * The messages model emits [signal@Gio.ListModel::items-changed] only when
+ * messages are added or removed, with the smallest range: sending adds the
+ * user message and its reply in one emission, a retry replaces the last
+ * message in one emission, and so on.
+ *
+ * ## Errors
+ *
+ * A turn that fails does not fail the action that started it: the action
+ * returns %TRUE, and the failure arrives later as
+ * [property@ChatSource:status] %AKC_CHAT_STATUS_ERROR with
+ * [property@ChatSource:error] set. The error is an [struct@Diagnostic],
+ * the `TurnDiagnostic` of the turn protocol (protocol.md §2.4): a stable
+ * code, a message that is safe to show (bounded; it never holds more than
+ * a short sentence of what the adapter said) and whether retrying may
+ * help. The next operation clears it.
+ *
+ * Actions that cannot act return %FALSE with an %AKC_CHAT_ERROR (or, for
+ * proposals, an %AKC_ERROR) and change nothing.
  */
 
 G_DEFINE_QUARK (akc-chat-error-quark, akc_chat_error)
@@ -78,11 +102,22 @@ akc_chat_source_default_init (AkcChatSourceInterface *iface)
   /**
    * AkcChatSource:error:
    *
-   * The failure of the last turn, or %NULL. Its message is safe to show.
+   * The failure of the last turn, or %NULL: an [struct@Diagnostic] whose
+   * message is safe to show.
    */
   g_object_interface_install_property (iface,
     g_param_spec_boxed ("error", NULL, NULL,
-                        G_TYPE_ERROR,
+                        AKC_TYPE_DIAGNOSTIC,
+                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS)));
+
+  /**
+   * AkcChatSource:usage:
+   *
+   * The token usage of the conversation, accumulated over its turns.
+   */
+  g_object_interface_install_property (iface,
+    g_param_spec_boxed ("usage", NULL, NULL,
+                        AKC_TYPE_USAGE,
                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS)));
 
   /**
@@ -134,14 +169,30 @@ akc_chat_source_get_status (AkcChatSource *self)
  *
  * Gets the failure of the last turn.
  *
- * Returns: (transfer none) (nullable): the error, or %NULL
+ * Returns: (transfer none) (nullable): the diagnostic, or %NULL
  */
-const GError *
+AkcDiagnostic *
 akc_chat_source_get_error (AkcChatSource *self)
 {
   g_return_val_if_fail (AKC_IS_CHAT_SOURCE (self), NULL);
 
   return AKC_CHAT_SOURCE_GET_IFACE (self)->get_error (self);
+}
+
+/**
+ * akc_chat_source_get_usage:
+ * @self: a #AkcChatSource
+ *
+ * Gets the token usage of the conversation, accumulated over its turns.
+ *
+ * Returns: (transfer none): the usage
+ */
+const AkcUsage *
+akc_chat_source_get_usage (AkcChatSource *self)
+{
+  g_return_val_if_fail (AKC_IS_CHAT_SOURCE (self), NULL);
+
+  return AKC_CHAT_SOURCE_GET_IFACE (self)->get_usage (self);
 }
 
 /**
@@ -186,7 +237,9 @@ akc_chat_source_set_input (AkcChatSource *self,
  * @text: what the person wrote
  * @error: return location for a #GError
  *
- * Sends a message and starts a reply. Blank text is never sent.
+ * Appends a user message with @text and a reply to it, and streams the
+ * reply. Blank text is never sent (%AKC_CHAT_ERROR_EMPTY_INPUT), and
+ * nothing is sent while a reply streams (%AKC_CHAT_ERROR_BUSY).
  *
  * Returns: %TRUE if the message was sent
  */
@@ -206,7 +259,10 @@ akc_chat_source_send (AkcChatSource  *self,
  * akc_chat_source_stop:
  * @self: a #AkcChatSource
  *
- * Stops the streaming reply, if any. What arrived so far is kept.
+ * Aborts the active stream, if any, and marks streaming messages complete
+ * (application.md §3.6); they keep what arrived so far and are marked
+ * [property@Message:stopped]. Chunks that arrive later never change the
+ * conversation.
  */
 void
 akc_chat_source_stop (AkcChatSource *self)
@@ -221,7 +277,10 @@ akc_chat_source_stop (AkcChatSource *self)
  * @self: a #AkcChatSource
  * @error: return location for a #GError
  *
- * Answers the last user message again, replacing what came after it.
+ * Answers the last user message again (application.md §3.6). It requires
+ * the last two messages to be a user then an assistant message; otherwise
+ * it does nothing and fails with %AKC_CHAT_ERROR_NO_TARGET. It removes the
+ * last assistant message and streams a new one for the same user message.
  *
  * Returns: %TRUE if a new reply started
  */
@@ -238,10 +297,13 @@ akc_chat_source_retry (AkcChatSource  *self,
 /**
  * akc_chat_source_regenerate:
  * @self: a #AkcChatSource
- * @message_id: (nullable): the assistant message to replace, or %NULL for the last one
+ * @message_id: (nullable): the assistant message to replace, or %NULL for the last message
  * @error: return location for a #GError
  *
- * Replaces an assistant message, and everything after it, with a new answer.
+ * Replaces an assistant message, and everything after it, with a new answer
+ * (application.md §3.6). The target is @message_id, or the last message
+ * when it is an assistant message. Everything from the target onward is
+ * dropped, and a reply is streamed for the nearest user message before it.
  *
  * Returns: %TRUE if a new reply started
  */
@@ -259,13 +321,16 @@ akc_chat_source_regenerate (AkcChatSource  *self,
 /**
  * akc_chat_source_edit:
  * @self: a #AkcChatSource
- * @message_id: the user message to change
+ * @message_id: the message to change
  * @text: its new text
  * @error: return location for a #GError
  *
- * Changes a user message, drops what came after it and answers it again.
+ * Changes a message (application.md §3.6). A user message keeps its id and
+ * gets @text; every later message is removed and a new reply is streamed.
+ * Editing an assistant message only replaces its text. Blank text is
+ * rejected.
  *
- * Returns: %TRUE if a new reply started
+ * Returns: %TRUE if the message changed
  */
 gboolean
 akc_chat_source_edit (AkcChatSource  *self,
@@ -293,4 +358,96 @@ akc_chat_source_clear (AkcChatSource *self)
   g_return_if_fail (AKC_IS_CHAT_SOURCE (self));
 
   AKC_CHAT_SOURCE_GET_IFACE (self)->clear (self);
+}
+
+/**
+ * akc_chat_source_propose_tool_call:
+ * @self: a #AkcChatSource
+ * @id: the tool call id, an Identifier
+ * @name: the tool name, an Identifier
+ * @arguments: (nullable): the arguments, a JSON object; %NULL for `{}`
+ * @error: return location for a #GError
+ *
+ * Proposes a tool call that waits for confirmation (application.md §5.1):
+ * no side effect happens before [method@ChatSource.approve]. The call is
+ * added to a new assistant message with the status
+ * %AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION. A proposal whose id already
+ * exists returns the existing call unchanged.
+ *
+ * Fails with the upstream tool errors of %AKC_ERROR, checked in the order
+ * of application.md §5.4: %AKC_ERROR_TOOL_INVALID_INPUT for a bad id, name
+ * or arguments, %AKC_ERROR_TOOL_NOT_FOUND for an unknown tool,
+ * %AKC_ERROR_CONFIG_INVALID for a tool that does not require confirmation,
+ * and %AKC_ERROR_TOOL_FORBIDDEN when authorization denies it.
+ *
+ * Returns: (transfer full): the tool call, or %NULL with @error set
+ */
+AkcToolCall *
+akc_chat_source_propose_tool_call (AkcChatSource  *self,
+                                   const char     *id,
+                                   const char     *name,
+                                   AkcJsonValue   *arguments,
+                                   GError        **error)
+{
+  g_return_val_if_fail (AKC_IS_CHAT_SOURCE (self), NULL);
+  g_return_val_if_fail (id != NULL, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return AKC_CHAT_SOURCE_GET_IFACE (self)->propose_tool_call (self, id, name, arguments, error);
+}
+
+/**
+ * akc_chat_source_approve:
+ * @self: a #AkcChatSource
+ * @tool_call_id: the tool call to approve
+ * @error: return location for a #GError
+ *
+ * Approves a tool call that requires confirmation: the tool runs, and the
+ * conversation continues (application.md §3.6, "Tool continuation"): a
+ * tool message with the result and a new assistant message are appended,
+ * and the adapter is called again with the same latest user message.
+ *
+ * Fails with %AKC_CHAT_ERROR_NO_TARGET when no call with that id waits for
+ * confirmation.
+ *
+ * Returns: %TRUE if the call was approved
+ */
+gboolean
+akc_chat_source_approve (AkcChatSource  *self,
+                         const char     *tool_call_id,
+                         GError        **error)
+{
+  g_return_val_if_fail (AKC_IS_CHAT_SOURCE (self), FALSE);
+  g_return_val_if_fail (tool_call_id != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return AKC_CHAT_SOURCE_GET_IFACE (self)->approve (self, tool_call_id, error);
+}
+
+/**
+ * akc_chat_source_deny:
+ * @self: a #AkcChatSource
+ * @tool_call_id: the tool call to deny
+ * @reason: (nullable): why, or %NULL for `user denied access`
+ * @error: return location for a #GError
+ *
+ * Denies a tool call that requires confirmation: the tool does not run, the
+ * call records `Permission denied: «reason»`, and the conversation
+ * continues as for [method@ChatSource.approve] with that text as the tool
+ * message.
+ *
+ * Returns: %TRUE if the call was denied
+ */
+gboolean
+akc_chat_source_deny (AkcChatSource  *self,
+                      const char     *tool_call_id,
+                      const char     *reason,
+                      GError        **error)
+{
+  g_return_val_if_fail (AKC_IS_CHAT_SOURCE (self), FALSE);
+  g_return_val_if_fail (tool_call_id != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return AKC_CHAT_SOURCE_GET_IFACE (self)->deny (self, tool_call_id, reason, error);
 }

@@ -5,41 +5,97 @@
 
 #include "config.h"
 
+#include <math.h>
+#include <string.h>
+
 #include <glib/gi18n-lib.h>
 
 #include "akc-chat.h"
 #include "akc-chunk.h"
-#include "akc-message.h"
+#include "akc-error.h"
+#include "akc-json-private.h"
+#include "akc-text-private.h"
 
 /**
  * AkcChat:
  *
  * A conversation owned by the application: the local controller.
  *
- * `AkcChat` implements [iface@ChatSource] over an [iface@Adapter]. Sending
- * appends the user message and an assistant message, then streams the
- * adapter's chunks into the assistant message. [method@ChatSource.stop]
- * cancels the turn; chunks that arrive later never change the
- * conversation. A failed turn leaves the assistant message in
- * %AKC_MESSAGE_STATUS_ERROR and sets [property@ChatSource:error] to a
- * message that is safe to show; it can be retried.
+ * `AkcChat` implements [iface@ChatSource] over an [iface@Adapter], with the
+ * lifecycle semantics of application.md §3.6.
+ *
+ * - **send** appends the user message and a pending assistant reply in one
+ *   [signal@Gio.ListModel::items-changed], then streams the adapter's
+ *   chunks into the reply, in place.
+ * - **stop** cancels the stream; the reply becomes complete with
+ *   [property@Message:stopped] set, and chunks that arrive later never
+ *   change the conversation.
+ * - **retry** requires the last two messages to be user then assistant,
+ *   and replaces the assistant message; **regenerate** drops its target and
+ *   everything after it, then answers the nearest user message before it;
+ *   **edit** gives a user message new text (same id, same object), drops
+ *   every later message and answers it again, or only replaces the text of
+ *   an assistant message.
+ * - Each reply carries a [struct@Lineage]: submit (source: the user
+ *   message), retry or regenerate (source: the replaced assistant message),
+ *   edit (source: the edited user message); a tool continuation is a submit
+ *   whose source is the tool message.
+ * - A failed turn leaves the reply in %AKC_MESSAGE_STATUS_ERROR, sets
+ *   [property@ChatSource:status] to %AKC_CHAT_STATUS_ERROR and
+ *   [property@ChatSource:error] to a retryable [struct@Diagnostic] with the
+ *   adapter's code (or `ADAPTER_FAILED` when it has none that matches the
+ *   turn diagnostic code grammar) and its message, made valid UTF-8 without
+ *   control characters and cut to 512 bytes at a character boundary.
+ * - Metadata chunks with usage add up in [property@ChatSource:usage].
+ *
+ * ## Tools
+ *
+ * Tools are registered with [method@Chat.add_tool]. When the model calls
+ * one, the call is added to the reply: a tool that requires confirmation
+ * waits in %AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION for
+ * [method@ChatSource.approve] or [method@ChatSource.deny]; any other tool
+ * runs at once and records its result on the call (the adapter is not
+ * called again for it); an unknown tool or invalid arguments make the call
+ * an error. Approving runs the tool, denying records
+ * `Permission denied: «reason»`; either way the conversation continues
+ * with a tool message and a new reply, streamed for the same latest user
+ * message. [method@ChatSource.propose_tool_call] lets the host propose a
+ * call in a new assistant message. An authorizer
+ * ([method@Chat.set_tool_authorizer]) is asked at proposal and before a
+ * call runs (application.md §5.4).
  */
+
+/* The longest adapter error message shown, in bytes. */
+#define AKC_CHAT_MAX_ERROR_MESSAGE_BYTES 512
+/* Tool call arguments (application.md §5.4). */
+#define MAX_ARGUMENT_STRING_UNITS 16384
+#define MAX_ARGUMENT_NODES 10000
+#define MAX_ARGUMENT_DEPTH 32
+#define MAX_ARGUMENT_ITEMS 10000
+#define DENIED_PREFIX "Permission denied: "
+#define DENIED_DEFAULT_REASON "user denied access"
 
 struct _AkcChat
 {
-  GObject        parent_instance;
+  GObject               parent_instance;
 
-  AkcAdapter    *adapter;
-  GListStore    *messages;
-  GError        *error;
-  char          *input;
+  AkcAdapter           *adapter;
+  GListStore           *messages;
+  AkcDiagnostic        *error;
+  char                 *input;
+  AkcUsage              usage;
+  GHashTable           *tools;
+
+  AkcToolAuthorizeFunc  authorize;
+  gpointer              authorize_data;
+  GDestroyNotify        authorize_destroy;
 
   /* The turn in flight, if any. */
-  AkcStream     *stream;
-  AkcMessage    *reply;
-  gulong         chunk_handler;
+  AkcStream            *stream;
+  AkcMessage           *reply;
+  gulong                chunk_handler;
 
-  AkcChatStatus  status;
+  AkcChatStatus         status;
 };
 
 static void akc_chat_source_iface_init (AkcChatSourceInterface *iface);
@@ -56,9 +112,76 @@ enum {
   PROP_STATUS,
   PROP_ERROR,
   PROP_INPUT,
+  PROP_USAGE,
 };
 
 static GParamSpec *props[N_PROPS];
+
+static guint
+akc_chat_n_messages (AkcChat *self)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (self->messages));
+}
+
+/* Returns: (transfer none): the store keeps the message alive. */
+static AkcMessage *
+akc_chat_message_at (AkcChat *self,
+                     guint    position)
+{
+  AkcMessage *message = g_list_model_get_item (G_LIST_MODEL (self->messages), position);
+
+  g_assert (message != NULL);
+  g_object_unref (message);
+
+  return message;
+}
+
+static gboolean
+akc_chat_find_message (AkcChat    *self,
+                       const char *id,
+                       guint      *position)
+{
+  guint n = akc_chat_n_messages (self);
+
+  for (guint i = n; i > 0; i--)
+    {
+      if (g_strcmp0 (akc_message_get_id (akc_chat_message_at (self, i - 1)), id) == 0)
+        {
+          *position = i - 1;
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+static AkcToolCall *
+akc_chat_find_tool_call (AkcChat    *self,
+                         const char *id)
+{
+  guint n = akc_chat_n_messages (self);
+
+  for (guint i = 0; i < n; i++)
+    {
+      AkcToolCall *call = akc_message_find_tool_call (akc_chat_message_at (self, i), id);
+
+      if (call != NULL)
+        return call;
+    }
+
+  return NULL;
+}
+
+/* One items-changed for the whole change. */
+static void
+akc_chat_splice (AkcChat     *self,
+                 guint        position,
+                 guint        n_removals,
+                 AkcMessage **additions,
+                 guint        n_additions)
+{
+  g_list_store_splice (self->messages, position, n_removals, (gpointer *) additions, n_additions);
+}
 
 static void
 akc_chat_set_status (AkcChat       *self,
@@ -72,34 +195,272 @@ akc_chat_set_status (AkcChat       *self,
 }
 
 static void
-akc_chat_take_error (AkcChat *self,
-                     GError  *error)
+akc_chat_take_error (AkcChat       *self,
+                     AkcDiagnostic *error)
 {
   if (self->error == NULL && error == NULL)
     return;
 
-  g_clear_error (&self->error);
+  g_clear_pointer (&self->error, akc_diagnostic_unref);
   self->error = error;
   g_object_notify (G_OBJECT (self), "error");
 }
 
-/* Ends the turn in flight: the stream stops delivering, and the reply keeps
- * what it has with the given final status. */
 static void
-akc_chat_end_turn (AkcChat          *self,
-                   AkcMessageStatus  reply_status)
+akc_chat_set_usage (AkcChat        *self,
+                    const AkcUsage *usage)
+{
+  if (akc_usage_equal (&self->usage, usage))
+    return;
+
+  self->usage = *usage;
+  g_object_notify (G_OBJECT (self), "usage");
+}
+
+/* Ends the turn in flight: the stream stops delivering. Returns the reply,
+ * whose status the caller settles. */
+static AkcMessage *
+akc_chat_end_turn (AkcChat *self)
 {
   g_autoptr(AkcStream) stream = g_steal_pointer (&self->stream);
-  g_autoptr(AkcMessage) reply = g_steal_pointer (&self->reply);
 
   if (stream == NULL)
-    return;
+    return NULL;
 
   g_clear_signal_handler (&self->chunk_handler, stream);
   akc_stream_cancel (stream);
 
-  if (reply != NULL)
-    akc_message_set_status (reply, reply_status);
+  return g_steal_pointer (&self->reply);
+}
+
+/* A bounded, safe message: valid UTF-8, no control characters, at most
+ * AKC_CHAT_MAX_ERROR_MESSAGE_BYTES bytes cut at a character boundary. */
+static char *
+bounded_message (const char *text,
+                 gsize       length)
+{
+  g_autofree char *sanitized = NULL;
+  g_autoptr(GString) out = NULL;
+  const char *p, *end;
+  gsize valid_length;
+
+  sanitized = akc_utf8_sanitize (text, length, &valid_length);
+  p = sanitized != NULL ? sanitized : text;
+  end = p + valid_length;
+
+  out = g_string_sized_new (MIN (valid_length, AKC_CHAT_MAX_ERROR_MESSAGE_BYTES) + 4);
+  while (p < end)
+    {
+      gunichar c = g_utf8_get_char (p);
+      const char *next = g_utf8_next_char (p);
+
+      if (out->len + (next - p) > AKC_CHAT_MAX_ERROR_MESSAGE_BYTES)
+        {
+          g_string_append (out, "…");
+          break;
+        }
+
+      if (g_unichar_iscntrl (c))
+        g_string_append_c (out, ' ');
+      else
+        g_string_append_len (out, p, next - p);
+      p = next;
+    }
+
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+static AkcDiagnostic *
+diagnostic_from_chunk (AkcChunk *chunk)
+{
+  const char *code = akc_chunk_get_error_code (chunk);
+  const char *text;
+  gsize length = 0;
+  g_autofree char *message = NULL;
+
+  if (code == NULL || strlen (code) > 128 || !akc_text_is_turn_code (code, strlen (code)))
+    code = "ADAPTER_FAILED";
+
+  text = akc_chunk_get_text (chunk, &length);
+  if (text != NULL)
+    message = bounded_message (text, length);
+  if (message == NULL || akc_is_blank_input (message))
+    {
+      g_free (message);
+      message = g_strdup (_("The reply failed."));
+    }
+
+  return akc_diagnostic_new (code, message, TRUE, NULL);
+}
+
+/* Arguments are a plain JSON object within the bounds of application.md
+ * §5.4. */
+static gboolean
+check_argument_value (AkcJsonValue *value,
+                      guint         depth,
+                      gsize        *n_nodes)
+{
+  gsize length;
+  const char *string;
+
+  if (++(*n_nodes) > MAX_ARGUMENT_NODES || depth > MAX_ARGUMENT_DEPTH)
+    return FALSE;
+
+  switch (akc_json_value_get_kind (value))
+    {
+    case AKC_JSON_KIND_NUMBER:
+      return isfinite (akc_json_value_get_number (value));
+
+    case AKC_JSON_KIND_STRING:
+      string = akc_json_value_get_string (value, &length);
+      return akc_text_len16 (string, length) <= MAX_ARGUMENT_STRING_UNITS;
+
+    case AKC_JSON_KIND_ARRAY:
+      length = akc_json_value_get_length (value);
+      if (length > MAX_ARGUMENT_ITEMS)
+        return FALSE;
+      for (gsize i = 0; i < length; i++)
+        if (!check_argument_value (akc_json_value_get_element (value, i), depth + 1, n_nodes))
+          return FALSE;
+      return TRUE;
+
+    case AKC_JSON_KIND_OBJECT:
+      length = akc_json_value_get_member_count (value);
+      for (gsize i = 0; i < length; i++)
+        {
+          gsize name_length;
+
+          string = akc_json_value_get_member_name (value, i, &name_length);
+          if (akc_text_len16 (string, name_length) > MAX_ARGUMENT_STRING_UNITS ||
+              !check_argument_value (akc_json_value_get_member_value (value, i), depth + 1, n_nodes))
+            return FALSE;
+        }
+      return TRUE;
+
+    case AKC_JSON_KIND_NULL:
+    case AKC_JSON_KIND_BOOLEAN:
+    default:
+      return TRUE;
+    }
+}
+
+static gboolean
+arguments_are_valid (AkcJsonValue *arguments)
+{
+  gsize n_nodes = 0;
+
+  return arguments != NULL &&
+         akc_json_value_get_kind (arguments) == AKC_JSON_KIND_OBJECT &&
+         check_argument_value (arguments, 0, &n_nodes);
+}
+
+static gboolean
+is_identifier (const char *text)
+{
+  return text != NULL && akc_text_is_safe_id (text, strlen (text));
+}
+
+/* Returns: (transfer full) (nullable): the denial reason, or %NULL. */
+static char *
+akc_chat_authorize (AkcChat      *self,
+                    AkcToolCall  *call,
+                    AkcToolPhase  phase)
+{
+  char *reason;
+
+  if (self->authorize == NULL)
+    return NULL;
+
+  reason = self->authorize (self, call, phase, self->authorize_data);
+  if (reason != NULL && *reason == '\0')
+    {
+      /* A denial always says why. */
+      g_free (reason);
+      reason = g_strdup ("denied");
+    }
+
+  return reason;
+}
+
+/* Runs an allowed call: running, then complete with the result or error. */
+static void
+akc_chat_run_tool (AkcChat     *self,
+                   AkcTool     *tool,
+                   AkcToolCall *call)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *reason = NULL;
+  g_autofree char *result = NULL;
+
+  reason = akc_chat_authorize (self, call, AKC_TOOL_PHASE_EXECUTE);
+  if (reason != NULL)
+    {
+      akc_tool_call_set_error (call, reason);
+      akc_tool_call_set_status (call, AKC_TOOL_CALL_STATUS_ERROR);
+      return;
+    }
+
+  akc_tool_call_set_status (call, AKC_TOOL_CALL_STATUS_RUNNING);
+  result = akc_tool_execute (tool, akc_tool_call_get_arguments (call), &error);
+  if (result == NULL)
+    {
+      g_autofree char *message = bounded_message (error->message, strlen (error->message));
+
+      akc_tool_call_set_error (call, message);
+      akc_tool_call_set_status (call, AKC_TOOL_CALL_STATUS_ERROR);
+      return;
+    }
+
+  akc_tool_call_set_result (call, result);
+  akc_tool_call_set_status (call, AKC_TOOL_CALL_STATUS_COMPLETE);
+}
+
+/* A tool call the model made. */
+static void
+akc_chat_add_model_tool_call (AkcChat  *self,
+                              AkcChunk *chunk)
+{
+  const char *id = akc_chunk_get_tool_call_id (chunk);
+  const char *name = akc_chunk_get_tool_name (chunk);
+  const char *text = akc_chunk_get_arguments (chunk);
+  g_autoptr(AkcJsonValue) arguments = NULL;
+  g_autoptr(AkcToolCall) call = NULL;
+  const char *problem = NULL;
+  AkcTool *tool = NULL;
+
+  /* The id names the call in approve() and deny(): one call per id. */
+  if (id == NULL || akc_chat_find_tool_call (self, id) != NULL)
+    return;
+
+  if (text != NULL)
+    arguments = akc_json_value_parse (text, -1, NULL);
+
+  if (!is_identifier (id) || !is_identifier (name))
+    problem = "Tool call identity is invalid.";
+  else if (!arguments_are_valid (arguments))
+    problem = "Tool call arguments are invalid.";
+  else if ((tool = g_hash_table_lookup (self->tools, name)) == NULL)
+    problem = "Tool is not registered.";
+
+  call = akc_tool_call_new (id,
+                            name != NULL ? name : "",
+                            problem == NULL ? arguments : NULL,
+                            AKC_TOOL_CALL_STATUS_PENDING);
+  if (problem != NULL)
+    {
+      akc_tool_call_set_error (call, problem);
+      akc_tool_call_set_status (call, AKC_TOOL_CALL_STATUS_ERROR);
+    }
+  else if (akc_tool_get_requires_confirmation (tool))
+    {
+      akc_tool_call_set_status (call, AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION);
+    }
+
+  akc_message_set_status (self->reply, AKC_MESSAGE_STATUS_STREAMING);
+  akc_message_add_tool_call (self->reply, call);
+
+  if (problem == NULL && !akc_tool_get_requires_confirmation (tool))
+    akc_chat_run_tool (self, tool, call);
 }
 
 static void
@@ -107,8 +468,10 @@ on_stream_chunk (AkcChat   *self,
                  AkcChunk  *chunk,
                  AkcStream *stream)
 {
+  g_autoptr(AkcMessage) reply = NULL;
   const char *text;
   gsize length;
+  AkcUsage usage;
 
   g_assert (AKC_IS_CHAT (self));
   g_assert (stream == self->stream);
@@ -121,36 +484,43 @@ on_stream_chunk (AkcChat   *self,
       akc_message_append_content (self->reply, text, length);
       break;
 
+    case AKC_CHUNK_TOOL_CALL:
+      akc_chat_add_model_tool_call (self, chunk);
+      break;
+
+    case AKC_CHUNK_METADATA:
+      if (akc_chunk_get_usage (chunk, &usage))
+        {
+          AkcUsage total = self->usage;
+
+          akc_usage_add (&total, &usage);
+          akc_chat_set_usage (self, &total);
+        }
+      break;
+
     case AKC_CHUNK_DONE:
-      akc_chat_end_turn (self, AKC_MESSAGE_STATUS_COMPLETE);
+      reply = akc_chat_end_turn (self);
+      akc_message_set_status (reply, AKC_MESSAGE_STATUS_COMPLETE);
       akc_chat_set_status (self, AKC_CHAT_STATUS_IDLE);
       break;
 
     case AKC_CHUNK_ERROR:
-      text = akc_chunk_get_text (chunk, NULL);
-      akc_chat_end_turn (self, AKC_MESSAGE_STATUS_ERROR);
-      akc_chat_take_error (self, g_error_new_literal (AKC_CHAT_ERROR,
-                                                      AKC_CHAT_ERROR_TURN_FAILED,
-                                                      text != NULL && *text != '\0'
-                                                        ? text
-                                                        : _("The reply failed.")));
+      reply = akc_chat_end_turn (self);
+      akc_message_set_status (reply, AKC_MESSAGE_STATUS_ERROR);
+      akc_chat_take_error (self, diagnostic_from_chunk (chunk));
       akc_chat_set_status (self, AKC_CHAT_STATUS_ERROR);
       break;
 
-    case AKC_CHUNK_TOOL_CALL:
-    case AKC_CHUNK_METADATA:
     default:
-      /* Tool calls and metadata are shown by the conversation layer that
-       * knows the definition's tools; a plain chat keeps the text. */
       break;
     }
 }
 
 static GListStore *
-akc_chat_copy_messages (AkcChat *self)
+akc_chat_copy_messages (AkcChat *self,
+                        guint    n)
 {
   GListStore *copy = g_list_store_new (AKC_TYPE_MESSAGE);
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->messages));
   g_autoptr(GPtrArray) items = g_ptr_array_new_full (n, g_object_unref);
 
   for (guint i = 0; i < n; i++)
@@ -160,32 +530,43 @@ akc_chat_copy_messages (AkcChat *self)
   return copy;
 }
 
-/* Starts a reply to the conversation as it stands. */
+/* Streams into @reply, the last message, a reply to what comes before it. */
 static void
-akc_chat_dispatch (AkcChat *self)
+akc_chat_stream_reply (AkcChat    *self,
+                       AkcMessage *reply)
 {
   g_autoptr(AkcStream) stream = NULL;
   g_autoptr(GListStore) history = NULL;
+  guint n = akc_chat_n_messages (self);
 
   g_assert (self->stream == NULL);
+  g_assert (n > 0 && akc_chat_message_at (self, n - 1) == reply);
 
-  akc_chat_take_error (self, NULL);
-
-  /* The adapter sees the conversation up to the user's message, not the
-   * reply being written. */
-  history = akc_chat_copy_messages (self);
-
-  self->reply = akc_message_new (NULL, AKC_MESSAGE_ROLE_ASSISTANT, "", AKC_MESSAGE_STATUS_PENDING);
-  g_list_store_append (self->messages, self->reply);
+  /* The adapter sees the conversation up to the reply, not the reply. */
+  history = akc_chat_copy_messages (self, n - 1);
 
   stream = akc_stream_new ();
   self->stream = g_object_ref (stream);
+  self->reply = g_object_ref (reply);
   self->chunk_handler = g_signal_connect_object (stream, "chunk",
                                                  G_CALLBACK (on_stream_chunk),
                                                  self, G_CONNECT_SWAPPED);
   akc_chat_set_status (self, AKC_CHAT_STATUS_STREAMING);
 
   akc_adapter_stream (self->adapter, G_LIST_MODEL (history), stream);
+}
+
+static AkcMessage *
+new_reply (AkcLineageOperation  operation,
+           const char          *source_message_id)
+{
+  g_autoptr(AkcLineage) lineage = akc_lineage_new (operation, source_message_id, NULL);
+
+  return g_object_new (AKC_TYPE_MESSAGE,
+                       "role", AKC_MESSAGE_ROLE_ASSISTANT,
+                       "status", AKC_MESSAGE_STATUS_PENDING,
+                       "lineage", lineage,
+                       NULL);
 }
 
 static gboolean
@@ -202,61 +583,18 @@ akc_chat_check_idle (AkcChat  *self,
   return TRUE;
 }
 
-/* Finds the position of the message with @id, or of the last message with
- * @role when @id is %NULL. */
 static gboolean
-akc_chat_find (AkcChat        *self,
-               const char     *id,
-               AkcMessageRole  role,
-               guint          *position)
+akc_chat_check_text (const char  *text,
+                     GError     **error)
 {
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->messages));
-
-  for (guint i = n; i > 0; i--)
+  if (akc_is_blank_input (text))
     {
-      g_autoptr(AkcMessage) message = g_list_model_get_item (G_LIST_MODEL (self->messages), i - 1);
-
-      if (akc_message_get_role (message) != role)
-        continue;
-
-      if (id == NULL || g_strcmp0 (akc_message_get_id (message), id) == 0)
-        {
-          *position = i - 1;
-          return TRUE;
-        }
+      g_set_error_literal (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_EMPTY_INPUT,
+                           _("There is nothing to send."));
+      return FALSE;
     }
 
-  return FALSE;
-}
-
-/* Finds the nearest user message before @position. */
-static gboolean
-akc_chat_find_before (AkcChat *self,
-                      guint    position,
-                      guint   *user)
-{
-  for (guint i = position; i > 0; i--)
-    {
-      g_autoptr(AkcMessage) message = g_list_model_get_item (G_LIST_MODEL (self->messages), i - 1);
-
-      if (akc_message_get_role (message) == AKC_MESSAGE_ROLE_USER)
-        {
-          *user = i - 1;
-          return TRUE;
-        }
-    }
-
-  return FALSE;
-}
-
-static void
-akc_chat_truncate (AkcChat *self,
-                   guint    position)
-{
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->messages));
-
-  if (position < n)
-    g_list_store_splice (self->messages, position, n - position, NULL, 0);
+  return TRUE;
 }
 
 static GListModel *
@@ -271,10 +609,16 @@ akc_chat_get_status (AkcChatSource *source)
   return AKC_CHAT (source)->status;
 }
 
-static const GError *
+static AkcDiagnostic *
 akc_chat_get_error (AkcChatSource *source)
 {
   return AKC_CHAT (source)->error;
+}
+
+static const AkcUsage *
+akc_chat_get_usage (AkcChatSource *source)
+{
+  return &AKC_CHAT (source)->usage;
 }
 
 static gboolean
@@ -284,20 +628,16 @@ akc_chat_send (AkcChatSource  *source,
 {
   AkcChat *self = AKC_CHAT (source);
   g_autoptr(AkcMessage) message = NULL;
+  g_autoptr(AkcMessage) reply = NULL;
 
-  if (!akc_chat_check_idle (self, error))
+  if (!akc_chat_check_idle (self, error) || !akc_chat_check_text (text, error))
     return FALSE;
 
-  if (akc_is_blank_input (text))
-    {
-      g_set_error_literal (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_EMPTY_INPUT,
-                           _("There is nothing to send."));
-      return FALSE;
-    }
-
+  akc_chat_take_error (self, NULL);
   message = akc_message_new (NULL, AKC_MESSAGE_ROLE_USER, text, AKC_MESSAGE_STATUS_COMPLETE);
-  g_list_store_append (self->messages, message);
-  akc_chat_dispatch (self);
+  reply = new_reply (AKC_LINEAGE_OPERATION_SUBMIT, akc_message_get_id (message));
+  akc_chat_splice (self, akc_chat_n_messages (self), 0, (AkcMessage *[]) { message, reply }, 2);
+  akc_chat_stream_reply (self, reply);
 
   return TRUE;
 }
@@ -306,11 +646,15 @@ static void
 akc_chat_stop (AkcChatSource *source)
 {
   AkcChat *self = AKC_CHAT (source);
+  g_autoptr(AkcMessage) reply = akc_chat_end_turn (self);
 
-  if (self->stream == NULL)
+  if (reply == NULL)
     return;
 
-  akc_chat_end_turn (self, AKC_MESSAGE_STATUS_CANCELLED);
+  /* There is no "cancelled" message status: a stopped reply is complete
+   * with what it has (application.md §3.6), and says it was stopped. */
+  akc_message_set_stopped (reply, TRUE);
+  akc_message_set_status (reply, AKC_MESSAGE_STATUS_COMPLETE);
   akc_chat_set_status (self, AKC_CHAT_STATUS_IDLE);
 }
 
@@ -319,20 +663,27 @@ akc_chat_retry (AkcChatSource  *source,
                 GError        **error)
 {
   AkcChat *self = AKC_CHAT (source);
-  guint position;
+  g_autoptr(AkcMessage) reply = NULL;
+  guint n = akc_chat_n_messages (self);
+  AkcMessage *last;
 
   if (!akc_chat_check_idle (self, error))
     return FALSE;
 
-  if (!akc_chat_find (self, NULL, AKC_MESSAGE_ROLE_USER, &position))
+  if (n < 2 ||
+      akc_message_get_role (akc_chat_message_at (self, n - 2)) != AKC_MESSAGE_ROLE_USER ||
+      akc_message_get_role (akc_chat_message_at (self, n - 1)) != AKC_MESSAGE_ROLE_ASSISTANT)
     {
       g_set_error_literal (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_NO_TARGET,
                            _("There is no message to answer again."));
       return FALSE;
     }
 
-  akc_chat_truncate (self, position + 1);
-  akc_chat_dispatch (self);
+  last = akc_chat_message_at (self, n - 1);
+  akc_chat_take_error (self, NULL);
+  reply = new_reply (AKC_LINEAGE_OPERATION_RETRY, akc_message_get_id (last));
+  akc_chat_splice (self, n - 1, 1, &reply, 1);
+  akc_chat_stream_reply (self, reply);
 
   return TRUE;
 }
@@ -343,22 +694,42 @@ akc_chat_regenerate (AkcChatSource  *source,
                      GError        **error)
 {
   AkcChat *self = AKC_CHAT (source);
-  guint assistant, user;
+  g_autoptr(AkcMessage) reply = NULL;
+  g_autofree char *target_id = NULL;
+  guint n = akc_chat_n_messages (self);
+  guint target = 0;
+  gboolean found = FALSE;
 
   if (!akc_chat_check_idle (self, error))
     return FALSE;
 
-  if (!akc_chat_find (self, message_id, AKC_MESSAGE_ROLE_ASSISTANT, &assistant) ||
-      assistant == 0 ||
-      !akc_chat_find_before (self, assistant, &user))
+  if (message_id != NULL)
+    found = akc_chat_find_message (self, message_id, &target);
+  else if (n > 0)
+    found = TRUE, target = n - 1;
+
+  found = found && akc_message_get_role (akc_chat_message_at (self, target)) == AKC_MESSAGE_ROLE_ASSISTANT;
+
+  /* The nearest user message before the target. */
+  if (found)
+    {
+      found = FALSE;
+      for (guint i = target; i > 0 && !found; i--)
+        found = akc_message_get_role (akc_chat_message_at (self, i - 1)) == AKC_MESSAGE_ROLE_USER;
+    }
+
+  if (!found)
     {
       g_set_error_literal (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_NO_TARGET,
                            _("There is no answer to regenerate."));
       return FALSE;
     }
 
-  akc_chat_truncate (self, user + 1);
-  akc_chat_dispatch (self);
+  target_id = g_strdup (akc_message_get_id (akc_chat_message_at (self, target)));
+  akc_chat_take_error (self, NULL);
+  reply = new_reply (AKC_LINEAGE_OPERATION_REGENERATE, target_id);
+  akc_chat_splice (self, target, n - target, &reply, 1);
+  akc_chat_stream_reply (self, reply);
 
   return TRUE;
 }
@@ -370,31 +741,38 @@ akc_chat_edit (AkcChatSource  *source,
                GError        **error)
 {
   AkcChat *self = AKC_CHAT (source);
-  g_autoptr(AkcMessage) edited = NULL;
+  g_autoptr(AkcMessage) reply = NULL;
+  AkcMessage *message = NULL;
+  AkcMessageRole role = AKC_MESSAGE_ROLE_SYSTEM;
+  guint n = akc_chat_n_messages (self);
   guint position;
 
-  if (!akc_chat_check_idle (self, error))
+  if (!akc_chat_check_idle (self, error) || !akc_chat_check_text (text, error))
     return FALSE;
 
-  if (akc_is_blank_input (text))
+  if (akc_chat_find_message (self, message_id, &position))
     {
-      g_set_error_literal (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_EMPTY_INPUT,
-                           _("There is nothing to send."));
-      return FALSE;
+      message = akc_chat_message_at (self, position);
+      role = akc_message_get_role (message);
     }
 
-  if (!akc_chat_find (self, message_id, AKC_MESSAGE_ROLE_USER, &position))
+  if (role != AKC_MESSAGE_ROLE_USER && role != AKC_MESSAGE_ROLE_ASSISTANT)
     {
       g_set_error_literal (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_NO_TARGET,
                            _("That message can no longer be edited."));
       return FALSE;
     }
 
-  /* The edited message replaces the old one: a new message, a new row. */
-  edited = akc_message_new (NULL, AKC_MESSAGE_ROLE_USER, text, AKC_MESSAGE_STATUS_COMPLETE);
-  akc_chat_truncate (self, position);
-  g_list_store_append (self->messages, edited);
-  akc_chat_dispatch (self);
+  /* The message keeps its id and its row: only its text changes. */
+  akc_message_set_content (message, text);
+
+  if (role == AKC_MESSAGE_ROLE_ASSISTANT)
+    return TRUE;
+
+  akc_chat_take_error (self, NULL);
+  reply = new_reply (AKC_LINEAGE_OPERATION_EDIT, message_id);
+  akc_chat_splice (self, position + 1, n - position - 1, &reply, 1);
+  akc_chat_stream_reply (self, reply);
 
   return TRUE;
 }
@@ -403,11 +781,190 @@ static void
 akc_chat_clear (AkcChatSource *source)
 {
   AkcChat *self = AKC_CHAT (source);
+  g_autoptr(AkcMessage) reply = akc_chat_end_turn (self);
+  guint n = akc_chat_n_messages (self);
 
-  akc_chat_end_turn (self, AKC_MESSAGE_STATUS_CANCELLED);
-  g_list_store_remove_all (self->messages);
+  if (n > 0)
+    akc_chat_splice (self, 0, n, NULL, 0);
   akc_chat_take_error (self, NULL);
+  akc_chat_set_usage (self, &(AkcUsage) { 0, 0, 0 });
   akc_chat_set_status (self, AKC_CHAT_STATUS_IDLE);
+}
+
+static AkcToolCall *
+akc_chat_propose_tool_call (AkcChatSource  *source,
+                            const char     *id,
+                            const char     *name,
+                            AkcJsonValue   *arguments,
+                            GError        **error)
+{
+  AkcChat *self = AKC_CHAT (source);
+  g_autoptr(AkcJsonValue) empty = NULL;
+  g_autoptr(AkcToolCall) call = NULL;
+  g_autoptr(AkcMessage) message = NULL;
+  g_autofree char *reason = NULL;
+  AkcToolCall *existing;
+  AkcTool *tool;
+
+  if (!akc_chat_check_idle (self, error))
+    return NULL;
+
+  if (arguments == NULL)
+    arguments = empty = akc_json_value_new_object (NULL, NULL, 0);
+
+  /* The order of application.md §5.4: identity, arguments, registration,
+   * confirmation, authorization. */
+  if (!is_identifier (id) || !is_identifier (name))
+    {
+      g_set_error_literal (error, AKC_ERROR, AKC_ERROR_TOOL_INVALID_INPUT,
+                           "Tool call identity is invalid.");
+      return NULL;
+    }
+
+  if (!arguments_are_valid (arguments))
+    {
+      g_set_error_literal (error, AKC_ERROR, AKC_ERROR_TOOL_INVALID_INPUT,
+                           "Tool call arguments are invalid.");
+      return NULL;
+    }
+
+  existing = akc_chat_find_tool_call (self, id);
+  if (existing != NULL)
+    return g_object_ref (existing);
+
+  tool = g_hash_table_lookup (self->tools, name);
+  if (tool == NULL)
+    {
+      g_set_error_literal (error, AKC_ERROR, AKC_ERROR_TOOL_NOT_FOUND,
+                           "Tool is not registered.");
+      return NULL;
+    }
+
+  if (!akc_tool_get_requires_confirmation (tool))
+    {
+      g_set_error_literal (error, AKC_ERROR, AKC_ERROR_CONFIG_INVALID,
+                           "Tool does not require confirmation.");
+      return NULL;
+    }
+
+  call = akc_tool_call_new (id, name, arguments, AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION);
+  reason = akc_chat_authorize (self, call, AKC_TOOL_PHASE_PROPOSE);
+  if (reason != NULL)
+    {
+      g_set_error_literal (error, AKC_ERROR, AKC_ERROR_TOOL_FORBIDDEN, reason);
+      return NULL;
+    }
+
+  message = akc_message_new (NULL, AKC_MESSAGE_ROLE_ASSISTANT, "", AKC_MESSAGE_STATUS_COMPLETE);
+  akc_message_add_tool_call (message, call);
+  akc_chat_splice (self, akc_chat_n_messages (self), 0, &message, 1);
+
+  return g_steal_pointer (&call);
+}
+
+static AkcToolCall *
+akc_chat_find_waiting_call (AkcChat     *self,
+                            const char  *tool_call_id,
+                            GError     **error)
+{
+  AkcToolCall *call;
+
+  if (!akc_chat_check_idle (self, error))
+    return NULL;
+
+  call = akc_chat_find_tool_call (self, tool_call_id);
+  if (call == NULL || akc_tool_call_get_status (call) != AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION)
+    {
+      g_set_error_literal (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_NO_TARGET,
+                           _("That tool call does not wait for confirmation."));
+      return NULL;
+    }
+
+  return call;
+}
+
+/* Tool continuation (application.md §3.6): a tool message with @content,
+ * a new reply, and the adapter again, with the same latest user message. */
+static void
+akc_chat_continue (AkcChat     *self,
+                   AkcToolCall *call,
+                   const char  *content)
+{
+  g_autoptr(AkcMessage) tool_message = NULL;
+  g_autoptr(AkcMessage) reply = NULL;
+
+  tool_message = g_object_new (AKC_TYPE_MESSAGE,
+                               "role", AKC_MESSAGE_ROLE_TOOL,
+                               "content", content,
+                               "status", AKC_MESSAGE_STATUS_COMPLETE,
+                               "tool-call-id", akc_tool_call_get_id (call),
+                               NULL);
+  reply = new_reply (AKC_LINEAGE_OPERATION_SUBMIT, akc_message_get_id (tool_message));
+
+  akc_chat_take_error (self, NULL);
+  akc_chat_splice (self, akc_chat_n_messages (self), 0, (AkcMessage *[]) { tool_message, reply }, 2);
+  akc_chat_stream_reply (self, reply);
+}
+
+static gboolean
+akc_chat_approve (AkcChatSource  *source,
+                  const char     *tool_call_id,
+                  GError        **error)
+{
+  AkcChat *self = AKC_CHAT (source);
+  g_autoptr(AkcToolCall) call = NULL;
+  AkcTool *tool;
+  AkcToolCall *found;
+
+  found = akc_chat_find_waiting_call (self, tool_call_id, error);
+  if (found == NULL)
+    return FALSE;
+  call = g_object_ref (found);
+
+  tool = g_hash_table_lookup (self->tools, akc_tool_call_get_name (call));
+  if (tool != NULL)
+    {
+      akc_chat_run_tool (self, tool, call);
+    }
+  else
+    {
+      /* The tool was registered when the call was made; it is gone now. */
+      akc_tool_call_set_error (call, "Tool is not registered.");
+      akc_tool_call_set_status (call, AKC_TOOL_CALL_STATUS_ERROR);
+    }
+
+  akc_chat_continue (self, call,
+                     akc_tool_call_get_status (call) == AKC_TOOL_CALL_STATUS_COMPLETE
+                       ? akc_tool_call_get_result (call)
+                       : akc_tool_call_get_error (call));
+
+  return TRUE;
+}
+
+static gboolean
+akc_chat_deny (AkcChatSource  *source,
+               const char     *tool_call_id,
+               const char     *reason,
+               GError        **error)
+{
+  AkcChat *self = AKC_CHAT (source);
+  g_autoptr(AkcToolCall) call = NULL;
+  g_autofree char *denial = NULL;
+  AkcToolCall *found;
+
+  found = akc_chat_find_waiting_call (self, tool_call_id, error);
+  if (found == NULL)
+    return FALSE;
+  call = g_object_ref (found);
+
+  denial = g_strconcat (DENIED_PREFIX,
+                        reason != NULL && *reason != '\0' ? reason : DENIED_DEFAULT_REASON,
+                        NULL);
+  akc_tool_call_set_error (call, denial);
+  akc_tool_call_set_status (call, AKC_TOOL_CALL_STATUS_ERROR);
+  akc_chat_continue (self, call, denial);
+
+  return TRUE;
 }
 
 static void
@@ -416,21 +973,30 @@ akc_chat_source_iface_init (AkcChatSourceInterface *iface)
   iface->get_messages = akc_chat_get_messages;
   iface->get_status = akc_chat_get_status;
   iface->get_error = akc_chat_get_error;
+  iface->get_usage = akc_chat_get_usage;
   iface->send = akc_chat_send;
   iface->stop = akc_chat_stop;
   iface->retry = akc_chat_retry;
   iface->regenerate = akc_chat_regenerate;
   iface->edit = akc_chat_edit;
   iface->clear = akc_chat_clear;
+  iface->propose_tool_call = akc_chat_propose_tool_call;
+  iface->approve = akc_chat_approve;
+  iface->deny = akc_chat_deny;
 }
 
 static void
 akc_chat_dispose (GObject *object)
 {
   AkcChat *self = (AkcChat *)object;
+  g_autoptr(AkcMessage) reply = akc_chat_end_turn (self);
 
-  akc_chat_end_turn (self, AKC_MESSAGE_STATUS_CANCELLED);
   g_clear_object (&self->adapter);
+  g_clear_pointer (&self->tools, g_hash_table_unref);
+  if (self->authorize_destroy != NULL)
+    g_clear_pointer (&self->authorize_data, self->authorize_destroy);
+  self->authorize = NULL;
+  self->authorize_destroy = NULL;
 
   G_OBJECT_CLASS (akc_chat_parent_class)->dispose (object);
 }
@@ -441,7 +1007,7 @@ akc_chat_finalize (GObject *object)
   AkcChat *self = (AkcChat *)object;
 
   g_clear_object (&self->messages);
-  g_clear_error (&self->error);
+  g_clear_pointer (&self->error, akc_diagnostic_unref);
   g_clear_pointer (&self->input, g_free);
 
   G_OBJECT_CLASS (akc_chat_parent_class)->finalize (object);
@@ -471,6 +1037,9 @@ akc_chat_get_property (GObject    *object,
       break;
     case PROP_INPUT:
       g_value_set_string (value, self->input);
+      break;
+    case PROP_USAGE:
+      g_value_set_boxed (value, &self->usage);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -533,6 +1102,7 @@ akc_chat_class_init (AkcChatClass *klass)
   g_object_class_override_property (object_class, PROP_STATUS, "status");
   g_object_class_override_property (object_class, PROP_ERROR, "error");
   g_object_class_override_property (object_class, PROP_INPUT, "input");
+  g_object_class_override_property (object_class, PROP_USAGE, "usage");
 }
 
 static void
@@ -541,6 +1111,7 @@ akc_chat_init (AkcChat *self)
   self->messages = g_list_store_new (AKC_TYPE_MESSAGE);
   self->input = g_strdup ("");
   self->status = AKC_CHAT_STATUS_IDLE;
+  self->tools = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_object_unref);
 }
 
 /**
@@ -573,4 +1144,102 @@ akc_chat_get_adapter (AkcChat *self)
   g_return_val_if_fail (AKC_IS_CHAT (self), NULL);
 
   return self->adapter;
+}
+
+/**
+ * akc_chat_add_tool:
+ * @self: a #AkcChat
+ * @tool: the tool
+ *
+ * Registers a tool, replacing any tool of the same name.
+ */
+void
+akc_chat_add_tool (AkcChat *self,
+                   AkcTool *tool)
+{
+  g_return_if_fail (AKC_IS_CHAT (self));
+  g_return_if_fail (AKC_IS_TOOL (tool));
+
+  /* The key is the tool's own name, alive as long as the tool. */
+  g_hash_table_replace (self->tools, (gpointer) akc_tool_get_name (tool), g_object_ref (tool));
+}
+
+/**
+ * akc_chat_get_tool:
+ * @self: a #AkcChat
+ * @name: a tool name
+ *
+ * Looks a registered tool up by name.
+ *
+ * Returns: (transfer none) (nullable): the tool, or %NULL
+ */
+AkcTool *
+akc_chat_get_tool (AkcChat    *self,
+                   const char *name)
+{
+  g_return_val_if_fail (AKC_IS_CHAT (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  return g_hash_table_lookup (self->tools, name);
+}
+
+/**
+ * akc_chat_set_tool_authorizer:
+ * @self: a #AkcChat
+ * @func: (nullable) (scope notified) (closure user_data) (destroy destroy): the authorizer, or %NULL to allow every call
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data
+ *
+ * Sets the function that authorizes tool calls (application.md §5.4). It
+ * is asked when a call is proposed (a denial fails the proposal with
+ * %AKC_ERROR_TOOL_FORBIDDEN and records nothing) and before a call runs (a
+ * denial makes the call an error with the reason, and the approval itself
+ * succeeds).
+ */
+void
+akc_chat_set_tool_authorizer (AkcChat              *self,
+                              AkcToolAuthorizeFunc  func,
+                              gpointer              user_data,
+                              GDestroyNotify        destroy)
+{
+  g_return_if_fail (AKC_IS_CHAT (self));
+
+  if (self->authorize_destroy != NULL)
+    g_clear_pointer (&self->authorize_data, self->authorize_destroy);
+
+  self->authorize = func;
+  self->authorize_data = user_data;
+  self->authorize_destroy = destroy;
+}
+
+/**
+ * akc_chat_restore:
+ * @self: a #AkcChat
+ * @messages: (array length=n_messages) (transfer none): the messages, in order
+ * @n_messages: the number of messages
+ *
+ * Replaces the conversation with @messages, such as a history read from
+ * storage, in one [signal@Gio.ListModel::items-changed]. A reply in flight
+ * is stopped first; the error is cleared and the usage, which is not part
+ * of a history, starts again from zero.
+ */
+void
+akc_chat_restore (AkcChat            *self,
+                  AkcMessage * const *messages,
+                  guint               n_messages)
+{
+  g_autoptr(AkcMessage) reply = NULL;
+
+  g_return_if_fail (AKC_IS_CHAT (self));
+  g_return_if_fail (messages != NULL || n_messages == 0);
+
+  for (guint i = 0; i < n_messages; i++)
+    g_return_if_fail (AKC_IS_MESSAGE (messages[i]));
+
+  reply = akc_chat_end_turn (self);
+  if (akc_chat_n_messages (self) > 0 || n_messages > 0)
+    akc_chat_splice (self, 0, akc_chat_n_messages (self), (AkcMessage **) messages, n_messages);
+  akc_chat_take_error (self, NULL);
+  akc_chat_set_usage (self, &(AkcUsage) { 0, 0, 0 });
+  akc_chat_set_status (self, AKC_CHAT_STATUS_IDLE);
 }

@@ -8,6 +8,12 @@
 #include <string.h>
 
 #include "akc-chunk.h"
+#include "akc-json.h"
+
+/* Metadata longer than this is not read for usage. */
+#define MAX_USAGE_METADATA_BYTES 65536
+/* Number.MAX_SAFE_INTEGER */
+#define MAX_SAFE_INTEGER 9007199254740991.0
 
 /**
  * AkcChunk:
@@ -15,8 +21,15 @@
  * One piece of a streamed model turn, as an [iface@Adapter] yields it.
  *
  * A chunk is immutable. A text chunk holds a piece of the reply; a tool-call
- * chunk names a tool with its JSON arguments; a done or error chunk ends the
- * turn. The text of an error chunk is its human-readable message.
+ * chunk names a tool with its JSON arguments; a metadata chunk carries a
+ * JSON object about the turn, such as its token usage; a done or error
+ * chunk ends the turn. The text of an error chunk is its human-readable
+ * message.
+ *
+ * Token usage travels as metadata of the form
+ * `{"usage":{"promptTokens":P,"completionTokens":C,"totalTokens":T}}`
+ * ([ctor@Chunk.new_usage], [method@Chunk.get_usage]); the controller adds
+ * up the usage of every metadata chunk of a conversation.
  */
 
 struct _AkcChunk
@@ -122,6 +135,31 @@ akc_chunk_new_metadata (const char *metadata)
   self->length = strlen (metadata);
 
   return self;
+}
+
+/**
+ * akc_chunk_new_usage:
+ * @prompt_tokens: tokens the model read
+ * @completion_tokens: tokens the model wrote
+ * @total_tokens: tokens billed in all
+ *
+ * Creates a metadata chunk that reports the token usage of a turn.
+ *
+ * Returns: (transfer full): a new #AkcChunk
+ */
+AkcChunk *
+akc_chunk_new_usage (guint64 prompt_tokens,
+                     guint64 completion_tokens,
+                     guint64 total_tokens)
+{
+  g_autofree char *metadata = NULL;
+
+  metadata = g_strdup_printf ("{\"usage\":{\"promptTokens\":%" G_GUINT64_FORMAT
+                              ",\"completionTokens\":%" G_GUINT64_FORMAT
+                              ",\"totalTokens\":%" G_GUINT64_FORMAT "}}",
+                              prompt_tokens, completion_tokens, total_tokens);
+
+  return akc_chunk_new_metadata (metadata);
 }
 
 /**
@@ -302,4 +340,77 @@ akc_chunk_get_error_code (AkcChunk *self)
   g_return_val_if_fail (self != NULL, NULL);
 
   return self->error_code;
+}
+
+/* A count is absent (0) or a non-negative safe integer. */
+static gboolean
+read_count (AkcJsonValue *usage,
+            const char   *name,
+            gboolean     *present,
+            guint64      *count)
+{
+  AkcJsonValue *value = akc_json_value_get_member (usage, name);
+  double number;
+
+  *present = value != NULL;
+  *count = 0;
+  if (value == NULL)
+    return TRUE;
+
+  if (akc_json_value_get_kind (value) != AKC_JSON_KIND_NUMBER)
+    return FALSE;
+
+  number = akc_json_value_get_number (value);
+  if (!(number >= 0 && number <= MAX_SAFE_INTEGER) || number != (double) (guint64) number)
+    return FALSE;
+
+  *count = (guint64) number;
+  return TRUE;
+}
+
+/**
+ * akc_chunk_get_usage:
+ * @self: a #AkcChunk
+ * @usage: (out caller-allocates): the usage
+ *
+ * Reads the token usage of a metadata chunk: the `usage` member of its
+ * JSON object, whose `promptTokens`, `completionTokens` and `totalTokens`
+ * are non-negative integers. An absent count is 0, and an absent
+ * `totalTokens` is the sum of the other two.
+ *
+ * Returns: %TRUE if @self is a metadata chunk with a valid `usage`
+ */
+gboolean
+akc_chunk_get_usage (AkcChunk *self,
+                     AkcUsage *usage)
+{
+  g_autoptr(AkcJsonValue) metadata = NULL;
+  AkcJsonValue *object;
+  gboolean has_prompt, has_completion, has_total;
+  AkcUsage result;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (usage != NULL, FALSE);
+
+  if (self->kind != AKC_CHUNK_METADATA || self->length > MAX_USAGE_METADATA_BYTES)
+    return FALSE;
+
+  metadata = akc_json_value_parse (self->text, self->length, NULL);
+  if (metadata == NULL || akc_json_value_get_kind (metadata) != AKC_JSON_KIND_OBJECT)
+    return FALSE;
+
+  object = akc_json_value_get_member (metadata, "usage");
+  if (object == NULL || akc_json_value_get_kind (object) != AKC_JSON_KIND_OBJECT)
+    return FALSE;
+
+  if (!read_count (object, "promptTokens", &has_prompt, &result.prompt_tokens) ||
+      !read_count (object, "completionTokens", &has_completion, &result.completion_tokens) ||
+      !read_count (object, "totalTokens", &has_total, &result.total_tokens))
+    return FALSE;
+
+  if (!has_total)
+    result.total_tokens = result.prompt_tokens + result.completion_tokens;
+
+  *usage = result;
+  return TRUE;
 }

@@ -17,8 +17,14 @@
  *
  * A message has a stable [property@Message:id], a [property@Message:role]
  * and a [property@Message:content] that grows while an assistant reply
- * streams in. Views observe [signal@GObject.Object::notify] on
- * `content` and `status` to update only the row that changed.
+ * streams in. A message changes in place: views observe
+ * [signal@GObject.Object::notify] on `content`, `status`, `stopped` and
+ * `lineage`, and [signal@Gio.ListModel::items-changed] on
+ * [property@Message:tool-calls], to update only the row that changed.
+ *
+ * An assistant message may carry [class@ToolCall]s; a tool message names
+ * the call it answers in [property@Message:tool-call-id]. A reply carries
+ * the [struct@Lineage] of the operation that produced it.
  *
  * Content is stored with its byte length, so text holding U+0000 keeps
  * every byte.
@@ -31,8 +37,12 @@ struct _AkcMessage
   char             *id;
   GString          *content;
   GDateTime        *created_at;
+  GListStore       *tool_calls;
+  char             *tool_call_id;
+  AkcLineage       *lineage;
   AkcMessageRole    role;
   AkcMessageStatus  status;
+  gboolean          stopped;
 };
 
 G_DEFINE_FINAL_TYPE (AkcMessage, akc_message, G_TYPE_OBJECT)
@@ -44,6 +54,10 @@ enum {
   PROP_CONTENT,
   PROP_STATUS,
   PROP_CREATED_AT,
+  PROP_STOPPED,
+  PROP_LINEAGE,
+  PROP_TOOL_CALL_ID,
+  PROP_TOOL_CALLS,
   N_PROPS
 };
 
@@ -57,6 +71,9 @@ akc_message_finalize (GObject *object)
   g_clear_pointer (&self->id, g_free);
   g_string_free (self->content, TRUE);
   g_clear_pointer (&self->created_at, g_date_time_unref);
+  g_clear_object (&self->tool_calls);
+  g_clear_pointer (&self->tool_call_id, g_free);
+  g_clear_pointer (&self->lineage, akc_lineage_unref);
 
   G_OBJECT_CLASS (akc_message_parent_class)->finalize (object);
 }
@@ -85,6 +102,18 @@ akc_message_get_property (GObject    *object,
       break;
     case PROP_CREATED_AT:
       g_value_set_boxed (value, self->created_at);
+      break;
+    case PROP_STOPPED:
+      g_value_set_boolean (value, self->stopped);
+      break;
+    case PROP_LINEAGE:
+      g_value_set_boxed (value, self->lineage);
+      break;
+    case PROP_TOOL_CALL_ID:
+      g_value_set_string (value, self->tool_call_id);
+      break;
+    case PROP_TOOL_CALLS:
+      g_value_set_object (value, self->tool_calls);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -117,6 +146,16 @@ akc_message_set_property (GObject      *object,
     case PROP_CREATED_AT:
       g_clear_pointer (&self->created_at, g_date_time_unref);
       self->created_at = g_value_dup_boxed (value);
+      break;
+    case PROP_STOPPED:
+      akc_message_set_stopped (self, g_value_get_boolean (value));
+      break;
+    case PROP_LINEAGE:
+      akc_message_set_lineage (self, g_value_get_boxed (value));
+      break;
+    case PROP_TOOL_CALL_ID:
+      g_free (self->tool_call_id);
+      self->tool_call_id = g_value_dup_string (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -198,6 +237,51 @@ akc_message_class_init (AkcMessageClass *klass)
                         G_TYPE_DATE_TIME,
                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * AkcMessage:stopped:
+   *
+   * Whether the reply was stopped before the adapter finished it. A
+   * stopped reply is %AKC_MESSAGE_STATUS_COMPLETE, as on the wire, and
+   * keeps what arrived before the stop.
+   */
+  props[PROP_STOPPED] =
+    g_param_spec_boolean ("stopped", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcMessage:lineage:
+   *
+   * The operation that produced the reply, or %NULL for messages that are
+   * not replies (user, tool and proposal messages).
+   */
+  props[PROP_LINEAGE] =
+    g_param_spec_boxed ("lineage", NULL, NULL,
+                        AKC_TYPE_LINEAGE,
+                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcMessage:tool-call-id:
+   *
+   * For a tool message, the id of the [class@ToolCall] it answers;
+   * otherwise %NULL.
+   */
+  props[PROP_TOOL_CALL_ID] =
+    g_param_spec_string ("tool-call-id", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcMessage:tool-calls:
+   *
+   * The tool calls of the message, a #GListModel of [class@ToolCall] in
+   * order. The model is the same object for the life of the message.
+   */
+  props[PROP_TOOL_CALLS] =
+    g_param_spec_object ("tool-calls", NULL, NULL,
+                         G_TYPE_LIST_MODEL,
+                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, props);
 }
 
@@ -205,6 +289,7 @@ static void
 akc_message_init (AkcMessage *self)
 {
   self->content = g_string_new (NULL);
+  self->tool_calls = g_list_store_new (AKC_TYPE_TOOL_CALL);
   self->status = AKC_MESSAGE_STATUS_COMPLETE;
 }
 
@@ -397,4 +482,160 @@ akc_message_get_created_at (AkcMessage *self)
   g_return_val_if_fail (AKC_IS_MESSAGE (self), NULL);
 
   return self->created_at;
+}
+
+/**
+ * akc_message_get_stopped:
+ * @self: a #AkcMessage
+ *
+ * Gets whether the reply was stopped before it finished.
+ *
+ * Returns: %TRUE if the reply was stopped
+ */
+gboolean
+akc_message_get_stopped (AkcMessage *self)
+{
+  g_return_val_if_fail (AKC_IS_MESSAGE (self), FALSE);
+
+  return self->stopped;
+}
+
+/**
+ * akc_message_set_stopped:
+ * @self: a #AkcMessage
+ * @stopped: whether the reply was stopped
+ *
+ * Sets whether the reply was stopped before it finished.
+ */
+void
+akc_message_set_stopped (AkcMessage *self,
+                         gboolean    stopped)
+{
+  g_return_if_fail (AKC_IS_MESSAGE (self));
+
+  stopped = !!stopped;
+  if (self->stopped == stopped)
+    return;
+
+  self->stopped = stopped;
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_STOPPED]);
+}
+
+/**
+ * akc_message_get_lineage:
+ * @self: a #AkcMessage
+ *
+ * Gets the operation that produced the reply.
+ *
+ * Returns: (transfer none) (nullable): the lineage
+ */
+AkcLineage *
+akc_message_get_lineage (AkcMessage *self)
+{
+  g_return_val_if_fail (AKC_IS_MESSAGE (self), NULL);
+
+  return self->lineage;
+}
+
+/**
+ * akc_message_set_lineage:
+ * @self: a #AkcMessage
+ * @lineage: (nullable): the lineage
+ *
+ * Sets the operation that produced the reply.
+ */
+void
+akc_message_set_lineage (AkcMessage *self,
+                         AkcLineage *lineage)
+{
+  g_return_if_fail (AKC_IS_MESSAGE (self));
+
+  if (self->lineage == lineage ||
+      (self->lineage != NULL && lineage != NULL && akc_lineage_equal (self->lineage, lineage)))
+    return;
+
+  g_clear_pointer (&self->lineage, akc_lineage_unref);
+  if (lineage != NULL)
+    self->lineage = akc_lineage_ref (lineage);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_LINEAGE]);
+}
+
+/**
+ * akc_message_get_tool_call_id:
+ * @self: a #AkcMessage
+ *
+ * Gets the id of the tool call a tool message answers.
+ *
+ * Returns: (transfer none) (nullable): the tool call id
+ */
+const char *
+akc_message_get_tool_call_id (AkcMessage *self)
+{
+  g_return_val_if_fail (AKC_IS_MESSAGE (self), NULL);
+
+  return self->tool_call_id;
+}
+
+/**
+ * akc_message_get_tool_calls:
+ * @self: a #AkcMessage
+ *
+ * Gets the tool calls of the message.
+ *
+ * Returns: (transfer none): a #GListModel of [class@ToolCall]
+ */
+GListModel *
+akc_message_get_tool_calls (AkcMessage *self)
+{
+  g_return_val_if_fail (AKC_IS_MESSAGE (self), NULL);
+
+  return G_LIST_MODEL (self->tool_calls);
+}
+
+/**
+ * akc_message_add_tool_call:
+ * @self: a #AkcMessage
+ * @tool_call: the tool call
+ *
+ * Appends a tool call to the message. The tool calls model emits
+ * [signal@Gio.ListModel::items-changed] for the one new item.
+ */
+void
+akc_message_add_tool_call (AkcMessage  *self,
+                           AkcToolCall *tool_call)
+{
+  g_return_if_fail (AKC_IS_MESSAGE (self));
+  g_return_if_fail (AKC_IS_TOOL_CALL (tool_call));
+
+  g_list_store_append (self->tool_calls, tool_call);
+}
+
+/**
+ * akc_message_find_tool_call:
+ * @self: a #AkcMessage
+ * @tool_call_id: a tool call id
+ *
+ * Finds a tool call of the message by its id.
+ *
+ * Returns: (transfer none) (nullable): the tool call, or %NULL
+ */
+AkcToolCall *
+akc_message_find_tool_call (AkcMessage *self,
+                            const char *tool_call_id)
+{
+  guint n;
+
+  g_return_val_if_fail (AKC_IS_MESSAGE (self), NULL);
+  g_return_val_if_fail (tool_call_id != NULL, NULL);
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->tool_calls));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AkcToolCall) call = g_list_model_get_item (G_LIST_MODEL (self->tool_calls), i);
+
+      if (g_strcmp0 (akc_tool_call_get_id (call), tool_call_id) == 0)
+        return call; /* the store keeps it alive */
+    }
+
+  return NULL;
 }

@@ -1,0 +1,242 @@
+/* akc-tool.c
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include "akc-tool.h"
+
+/**
+ * AkcTool:
+ *
+ * A tool the local controller, [class@Chat], can run.
+ *
+ * A tool has a name (an Identifier, application.md §0.3), says whether a
+ * person must confirm each call before it runs, and runs through an
+ * [callback@ToolFunc]. A tool that requires confirmation never runs before
+ * [method@ChatSource.approve] (application.md §5.1); one that does not runs
+ * as soon as the model calls it. A tool without a function runs with an
+ * empty result.
+ */
+
+struct _AkcTool
+{
+  GObject         parent_instance;
+
+  char           *name;
+  AkcToolFunc     func;
+  gpointer        user_data;
+  GDestroyNotify  destroy;
+  gboolean        requires_confirmation;
+};
+
+G_DEFINE_FINAL_TYPE (AkcTool, akc_tool, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_NAME,
+  PROP_REQUIRES_CONFIRMATION,
+  N_PROPS
+};
+
+static GParamSpec *props[N_PROPS];
+
+static void
+akc_tool_finalize (GObject *object)
+{
+  AkcTool *self = (AkcTool *)object;
+
+  if (self->destroy != NULL)
+    g_clear_pointer (&self->user_data, self->destroy);
+  g_clear_pointer (&self->name, g_free);
+
+  G_OBJECT_CLASS (akc_tool_parent_class)->finalize (object);
+}
+
+static void
+akc_tool_get_property (GObject    *object,
+                       guint       prop_id,
+                       GValue     *value,
+                       GParamSpec *pspec)
+{
+  AkcTool *self = AKC_TOOL (object);
+
+  switch (prop_id)
+    {
+    case PROP_NAME:
+      g_value_set_string (value, self->name);
+      break;
+    case PROP_REQUIRES_CONFIRMATION:
+      g_value_set_boolean (value, self->requires_confirmation);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+akc_tool_set_property (GObject      *object,
+                       guint         prop_id,
+                       const GValue *value,
+                       GParamSpec   *pspec)
+{
+  AkcTool *self = AKC_TOOL (object);
+
+  switch (prop_id)
+    {
+    case PROP_NAME:
+      g_free (self->name);
+      self->name = g_value_dup_string (value);
+      break;
+    case PROP_REQUIRES_CONFIRMATION:
+      self->requires_confirmation = g_value_get_boolean (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+akc_tool_class_init (AkcToolClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = akc_tool_finalize;
+  object_class->get_property = akc_tool_get_property;
+  object_class->set_property = akc_tool_set_property;
+
+  /**
+   * AkcTool:name:
+   *
+   * The name models call the tool by.
+   */
+  props[PROP_NAME] =
+    g_param_spec_string ("name", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcTool:requires-confirmation:
+   *
+   * Whether each call waits for a person to approve it.
+   */
+  props[PROP_REQUIRES_CONFIRMATION] =
+    g_param_spec_boolean ("requires-confirmation", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, props);
+}
+
+static void
+akc_tool_init (AkcTool *self)
+{
+}
+
+/**
+ * akc_tool_new:
+ * @name: the tool name
+ * @requires_confirmation: whether each call waits for approval
+ * @func: (nullable) (scope notified) (closure user_data) (destroy destroy): runs the tool
+ * @user_data: data for @func
+ * @destroy: (nullable): frees @user_data
+ *
+ * Creates a tool.
+ *
+ * Returns: (transfer full): a new #AkcTool
+ */
+AkcTool *
+akc_tool_new (const char     *name,
+              gboolean        requires_confirmation,
+              AkcToolFunc     func,
+              gpointer        user_data,
+              GDestroyNotify  destroy)
+{
+  AkcTool *self;
+
+  g_return_val_if_fail (name != NULL, NULL);
+
+  self = g_object_new (AKC_TYPE_TOOL,
+                       "name", name,
+                       "requires-confirmation", requires_confirmation,
+                       NULL);
+  self->func = func;
+  self->user_data = user_data;
+  self->destroy = destroy;
+
+  return self;
+}
+
+/**
+ * akc_tool_get_name:
+ * @self: a #AkcTool
+ *
+ * Gets the name models call the tool by.
+ *
+ * Returns: (transfer none): the name
+ */
+const char *
+akc_tool_get_name (AkcTool *self)
+{
+  g_return_val_if_fail (AKC_IS_TOOL (self), NULL);
+
+  return self->name;
+}
+
+/**
+ * akc_tool_get_requires_confirmation:
+ * @self: a #AkcTool
+ *
+ * Gets whether each call waits for approval.
+ *
+ * Returns: %TRUE if calls require confirmation
+ */
+gboolean
+akc_tool_get_requires_confirmation (AkcTool *self)
+{
+  g_return_val_if_fail (AKC_IS_TOOL (self), FALSE);
+
+  return self->requires_confirmation;
+}
+
+/**
+ * akc_tool_execute:
+ * @self: a #AkcTool
+ * @arguments: the arguments, a JSON object
+ * @error: return location for a #GError
+ *
+ * Runs the tool. A tool without a function returns an empty result.
+ *
+ * Returns: (transfer full): the result text, or %NULL with @error set
+ */
+char *
+akc_tool_execute (AkcTool       *self,
+                  AkcJsonValue  *arguments,
+                  GError       **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  char *result;
+
+  g_return_val_if_fail (AKC_IS_TOOL (self), NULL);
+  g_return_val_if_fail (arguments != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (self->func == NULL)
+    return g_strdup ("");
+
+  result = self->func (self, arguments, self->user_data, &local_error);
+  if (result == NULL)
+    {
+      /* A function that fails without saying why still fails. */
+      if (local_error == NULL)
+        local_error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED, "The tool failed.");
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+
+  if (local_error != NULL)
+    g_warning ("AkcToolFunc of “%s” returned a result and set an error", self->name);
+
+  return result;
+}
