@@ -233,6 +233,16 @@ akc_chat_end_turn (AkcChat *self)
   return g_steal_pointer (&self->reply);
 }
 
+/* Ends the turn in flight, if any, leaving its reply as it is (it is
+ * being removed). */
+static void
+akc_chat_drop_turn (AkcChat *self)
+{
+  AkcMessage *reply = akc_chat_end_turn (self);
+
+  g_clear_object (&reply);
+}
+
 /* A bounded, safe message: valid UTF-8, no control characters, at most
  * AKC_CHAT_MAX_ERROR_MESSAGE_BYTES bytes cut at a character boundary. */
 static char *
@@ -781,9 +791,10 @@ static void
 akc_chat_clear (AkcChatSource *source)
 {
   AkcChat *self = AKC_CHAT (source);
-  g_autoptr(AkcMessage) reply = akc_chat_end_turn (self);
-  guint n = akc_chat_n_messages (self);
+  guint n;
 
+  akc_chat_drop_turn (self);
+  n = akc_chat_n_messages (self);
   if (n > 0)
     akc_chat_splice (self, 0, n, NULL, 0);
   akc_chat_take_error (self, NULL);
@@ -989,8 +1000,8 @@ static void
 akc_chat_dispose (GObject *object)
 {
   AkcChat *self = (AkcChat *)object;
-  g_autoptr(AkcMessage) reply = akc_chat_end_turn (self);
 
+  akc_chat_drop_turn (self);
   g_clear_object (&self->adapter);
   g_clear_pointer (&self->tools, g_hash_table_unref);
   if (self->authorize_destroy != NULL)
@@ -1228,15 +1239,13 @@ akc_chat_restore (AkcChat            *self,
                   AkcMessage * const *messages,
                   guint               n_messages)
 {
-  g_autoptr(AkcMessage) reply = NULL;
-
   g_return_if_fail (AKC_IS_CHAT (self));
   g_return_if_fail (messages != NULL || n_messages == 0);
 
   for (guint i = 0; i < n_messages; i++)
     g_return_if_fail (AKC_IS_MESSAGE (messages[i]));
 
-  reply = akc_chat_end_turn (self);
+  akc_chat_drop_turn (self);
   if (akc_chat_n_messages (self) > 0 || n_messages > 0)
     akc_chat_splice (self, 0, akc_chat_n_messages (self), (AkcMessage **) messages, n_messages);
   akc_chat_take_error (self, NULL);
