@@ -17,6 +17,7 @@
 #include "akc-component-view.h"
 
 /* view/ */
+#include "akc-chat-view.h"
 #include "akc-composer.h"
 #include "akc-message-row.h"
 

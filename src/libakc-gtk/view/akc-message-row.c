@@ -5,60 +5,112 @@
 
 #include "config.h"
 
+#include <string.h>
 #include <glib/gi18n-lib.h>
 
 #include "akc-gtk-main.h"
-#include "akc-message-row.h"
+#include "akc-markdown-private.h"
+#include "akc-markdown-view-private.h"
+#include "akc-message-row-private.h"
 
 /**
  * AkcMessageRow:
  *
- * Presents one [class@Akc.Message] of a transcript as a bubble.
+ * Presents one [class@Akc.Message] of a transcript.
  *
- * The row follows its message: while a reply streams in, the text is
- * updated at most once per frame however many chunks arrive, and it is
- * flushed at once when the message stops streaming. User and assistant
- * messages are told apart by the style classes `.user` and `.assistant`
- * and by the accessible label of the row ("You" or "Assistant").
+ * What is shown follows application.md §12.2, through
+ * [func@Akc.present_message]: user, system and tool messages are always one
+ * bubble of plain text, even when they look like a frame or like Markdown
+ * (a security property). An assistant message is shown as its
+ * presentations, in order: a bubble of natively rendered Markdown for each
+ * run of text, an [class@ComponentView] for each component frame (resolved
+ * against [property@MessageRow:manifest]; the semantic fallback text when
+ * there is no manifest), and an alert with only the diagnostic message for
+ * content that does not decode. Model text never reaches Pango as markup.
+ *
+ * The row follows its message. While a reply streams in, the row is
+ * updated at most once per frame however many chunks arrive, and only the
+ * part of the text still being written is laid out again; when the
+ * message stops streaming (done, error, stop) the last text is shown at
+ * once and the reply is frozen into its final widgets.
  *
  * Rows are built by [func@MessageRow.factory_new] for a
- * [class@Gtk.ListView] over [property@Akc.ChatSource:messages].
+ * [class@Gtk.ListView]; [class@ChatView] makes its own.
  *
  * ## CSS nodes
  *
- * `AkcMessageRow` has a main CSS node named `messagerow` with a child node
- * `bubble`, and the style classes `.user`, `.assistant`, `.system`, `.tool`
- * after its role, and `.streaming`, `.failed` or `.cancelled` after its
- * status.
+ * `AkcMessageRow` has a main CSS node named `messagerow` with the style
+ * classes `.user`, `.assistant`, `.system`, `.tool` after its role, and
+ * `.pending`, `.streaming`, `.complete`, `.failed` and `.stopped` after its
+ * status. Text runs are `box.bubble` nodes; diagnostics are
+ * `label.diagnostic`.
+ *
+ * ## Accessibility
+ *
+ * The row is a group named after its author ("You", "Assistant",
+ * "System" or "Tool"), busy while its reply is pending or streaming.
  */
 
 struct _AkcMessageRow
 {
-  GtkWidget   parent_instance;
+  GtkWidget             parent_instance;
 
-  GtkWidget  *bubble;
-  GtkLabel   *author;
-  GtkLabel   *text;
-  GtkLabel   *note;
+  GtkWidget            *column;
+  GtkLabel             *author;
+  GtkBox               *parts_box;
+  GtkLabel             *note;
 
-  AkcMessage *message;
-  gulong      content_handler;
-  gulong      status_handler;
-  guint       tick_id;
+  AkcMessage           *message;
+  AkcComponentManifest *manifest;
+  AkcInputOwnership    *ownership;
+  GPtrArray            *parts;      /* Part */
+  GString              *shown;      /* the content at the last update */
+
+  gulong                content_handler;
+  gulong                status_handler;
+  gulong                stopped_handler;
+  gulong                ownership_handler;
+  guint                 tick_id;
+  int                   active_position;
+  guint                 n_updates;
+  guint                 dirty : 1;
 };
+
+typedef struct {
+  AkcMessagePartKind  kind;
+  GtkWidget          *widget;    /* the child of parts_box */
+  GtkWidget          *content;   /* label, markdown view, component view */
+  AkcJsonValue       *frame;     /* component parts */
+} Part;
 
 G_DEFINE_FINAL_TYPE (AkcMessageRow, akc_message_row, GTK_TYPE_WIDGET)
 
 enum {
   PROP_0,
   PROP_MESSAGE,
+  PROP_MANIFEST,
   N_PROPS
 };
 
 static GParamSpec *props[N_PROPS];
 
+enum {
+  COMPONENT_INTERACTION,
+  COMPONENT_SELECTION,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 static const char * const role_classes[] = { "system", "user", "assistant", "tool" };
-static const char * const status_classes[] = { "pending", "streaming", "complete", "failed", "cancelled" };
+static const char * const status_classes[] = { "pending", "streaming", "complete", "failed" };
+
+static void
+part_free (Part *part)
+{
+  g_clear_pointer (&part->frame, akc_json_value_unref);
+  g_free (part);
+}
 
 static const char *
 role_name (AkcMessageRole role)
@@ -77,13 +129,320 @@ role_name (AkcMessageRole role)
     }
 }
 
-static void
-akc_message_row_sync_text (AkcMessageRow *self)
+static gboolean
+is_streaming (AkcMessage *message)
 {
-  const char *content = self->message != NULL ? akc_message_get_content (self->message) : "";
+  AkcMessageStatus status = akc_message_get_status (message);
 
-  gtk_label_set_text (self->text, content);
-  gtk_widget_set_visible (GTK_WIDGET (self->text), *content != '\0');
+  return status == AKC_MESSAGE_STATUS_PENDING || status == AKC_MESSAGE_STATUS_STREAMING;
+}
+
+/* Component views: resolution is kept by instance id in the ownership set
+ * of the view (§12.7), so copies of one instance resolve together and a
+ * recycled row comes back resolved. */
+
+static void
+on_view_resolved (AkcComponentView *view,
+                  GParamSpec       *pspec,
+                  AkcMessageRow    *self)
+{
+  const char *instance_id = akc_component_view_get_instance_id (view);
+
+  if (self->ownership == NULL || instance_id == NULL)
+    return;
+
+  if (akc_component_view_get_resolved (view))
+    akc_input_ownership_mark_resolved (self->ownership, instance_id);
+  else
+    akc_input_ownership_unmark_resolved (self->ownership, instance_id);
+}
+
+static void
+on_view_interaction (AkcComponentView *view,
+                     AkcJsonValue     *event,
+                     AkcMessageRow    *self)
+{
+  g_signal_emit (self, signals[COMPONENT_INTERACTION], 0, view, event);
+}
+
+static void
+on_view_selection (AkcComponentView *view,
+                   AkcJsonValue     *event,
+                   AkcMessageRow    *self)
+{
+  g_signal_emit (self, signals[COMPONENT_SELECTION], 0, view, event);
+}
+
+static void
+apply_component_state (AkcMessageRow *self,
+                       guint          position)
+{
+  Part *part = g_ptr_array_index (self->parts, position);
+  AkcComponentView *view;
+  const char *instance_id;
+
+  if (part->kind != AKC_MESSAGE_PART_COMPONENT || !AKC_IS_COMPONENT_VIEW (part->content))
+    return;
+
+  view = AKC_COMPONENT_VIEW (part->content);
+  instance_id = akc_component_view_get_instance_id (view);
+
+  /* Inert first, so a view that is resolved never holds the focus. */
+  akc_component_view_set_active (view, self->active_position == (int) position);
+  if (self->ownership != NULL && instance_id != NULL)
+    akc_component_view_set_resolved (view, akc_input_ownership_is_resolved (self->ownership, instance_id));
+}
+
+static void
+apply_component_states (AkcMessageRow *self)
+{
+  for (guint i = 0; i < self->parts->len; i++)
+    apply_component_state (self, i);
+}
+
+static GtkWidget *
+new_bubble (AkcMessageRow *self,
+            GtkWidget     *content)
+{
+  GtkWidget *bubble = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  AkcMessageRole role = akc_message_get_role (self->message);
+
+  gtk_widget_add_css_class (bubble, "bubble");
+  gtk_widget_set_halign (bubble, role == AKC_MESSAGE_ROLE_USER ? GTK_ALIGN_END
+                                 : role == AKC_MESSAGE_ROLE_ASSISTANT ? GTK_ALIGN_FILL
+                                 : GTK_ALIGN_START);
+  gtk_box_append (GTK_BOX (bubble), content);
+
+  return bubble;
+}
+
+static GtkWidget *
+new_text_label (void)
+{
+  return g_object_new (GTK_TYPE_LABEL,
+                       "xalign", 0.0f,
+                       "wrap", TRUE,
+                       "wrap-mode", PANGO_WRAP_WORD_CHAR,
+                       "selectable", TRUE,
+                       NULL);
+}
+
+static void
+set_plain_text (GtkLabel   *label,
+                const char *text,
+                gsize       length)
+{
+  g_autofree char *shown = akc_display_text (text, (gssize) length);
+
+  /* Plain text only: never markup, whatever it looks like. */
+  if (g_strcmp0 (gtk_label_get_text (label), shown) != 0)
+    gtk_label_set_text (label, shown);
+}
+
+static Part *
+new_part (AkcMessageRow      *self,
+          AkcMessagePartKind  kind,
+          AkcPresentation    *presentation,
+          gboolean            streaming)
+{
+  Part *part = g_new0 (Part, 1);
+  gsize length;
+  const char *text = akc_presentation_get_text (presentation, &length);
+  AkcDiagnostic *diagnostic;
+
+  part->kind = kind;
+
+  switch (kind)
+    {
+    case AKC_MESSAGE_PART_PLAIN:
+      part->content = new_text_label ();
+      set_plain_text (GTK_LABEL (part->content), text, length);
+      part->widget = new_bubble (self, part->content);
+      break;
+
+    case AKC_MESSAGE_PART_MARKDOWN:
+      part->content = akc_markdown_view_new ();
+      akc_markdown_view_set_text (AKC_MARKDOWN_VIEW (part->content), text, length, streaming);
+      part->widget = new_bubble (self, part->content);
+      break;
+
+    case AKC_MESSAGE_PART_DIAGNOSTIC:
+      /* §12.2, §12.5: only the diagnostic message; the code is a tooltip. */
+      diagnostic = akc_presentation_get_diagnostic (presentation);
+      part->content = g_object_new (GTK_TYPE_LABEL,
+                                    "accessible-role", GTK_ACCESSIBLE_ROLE_ALERT,
+                                    "xalign", 0.0f,
+                                    "wrap", TRUE,
+                                    "wrap-mode", PANGO_WRAP_WORD_CHAR,
+                                    "tooltip-text", diagnostic != NULL ? akc_diagnostic_get_code (diagnostic) : NULL,
+                                    NULL);
+      gtk_widget_add_css_class (part->content, "diagnostic");
+      set_plain_text (GTK_LABEL (part->content), text, length);
+      part->widget = part->content;
+      break;
+
+    case AKC_MESSAGE_PART_COMPONENT:
+    default:
+      part->frame = akc_json_value_ref (akc_presentation_get_frame (presentation));
+      if (self->manifest != NULL)
+        {
+          part->content = akc_component_view_new (part->frame, self->manifest);
+          /* Inert to keys until the view says it owns input (§12.4). */
+          akc_component_view_set_active (AKC_COMPONENT_VIEW (part->content), FALSE);
+          g_signal_connect_object (part->content, "notify::resolved",
+                                   G_CALLBACK (on_view_resolved), self, 0);
+          g_signal_connect_object (part->content, "interaction",
+                                   G_CALLBACK (on_view_interaction), self, 0);
+          g_signal_connect_object (part->content, "selection",
+                                   G_CALLBACK (on_view_selection), self, 0);
+        }
+      else
+        {
+          /* No manifest configured: the semantic fallback, which never
+           * emits events (§12.2, §12.5). */
+          part->content = new_text_label ();
+          gtk_widget_add_css_class (part->content, "fallback");
+          gtk_widget_add_css_class (part->content, "dim-label");
+          set_plain_text (GTK_LABEL (part->content), text, length);
+        }
+      part->widget = part->content;
+      break;
+    }
+
+  return part;
+}
+
+static gboolean
+part_matches (Part               *part,
+              AkcMessagePartKind  kind,
+              AkcPresentation    *presentation)
+{
+  if (part->kind != kind)
+    return FALSE;
+
+  if (kind == AKC_MESSAGE_PART_COMPONENT)
+    return akc_json_value_equal (part->frame, akc_presentation_get_frame (presentation));
+
+  return TRUE;
+}
+
+static void
+update_part (Part            *part,
+             AkcPresentation *presentation,
+             gboolean         streaming)
+{
+  gsize length;
+  const char *text = akc_presentation_get_text (presentation, &length);
+
+  switch (part->kind)
+    {
+    case AKC_MESSAGE_PART_PLAIN:
+    case AKC_MESSAGE_PART_DIAGNOSTIC:
+      set_plain_text (GTK_LABEL (part->content), text, length);
+      break;
+    case AKC_MESSAGE_PART_MARKDOWN:
+      akc_markdown_view_set_text (AKC_MARKDOWN_VIEW (part->content), text, length, streaming);
+      break;
+    case AKC_MESSAGE_PART_COMPONENT:
+    default:
+      break;
+    }
+
+  /* An empty text run (a reply with nothing yet) draws no bubble. */
+  if (part->kind == AKC_MESSAGE_PART_PLAIN || part->kind == AKC_MESSAGE_PART_MARKDOWN)
+    gtk_widget_set_visible (part->widget, length > 0);
+}
+
+static AkcMessagePartKind
+part_kind_for (AkcMessageRow   *self,
+               AkcPresentation *presentation)
+{
+  switch (akc_presentation_get_kind (presentation))
+    {
+    case AKC_PRESENTATION_DIAGNOSTIC:
+      return AKC_MESSAGE_PART_DIAGNOSTIC;
+    case AKC_PRESENTATION_COMPONENT:
+      return AKC_MESSAGE_PART_COMPONENT;
+    case AKC_PRESENTATION_MESSAGE:
+    default:
+      return akc_message_get_role (self->message) == AKC_MESSAGE_ROLE_ASSISTANT
+             ? AKC_MESSAGE_PART_MARKDOWN
+             : AKC_MESSAGE_PART_PLAIN;
+    }
+}
+
+static void
+remove_parts_from (AkcMessageRow *self,
+                   guint          position)
+{
+  while (self->parts->len > position)
+    {
+      Part *part = g_ptr_array_steal_index (self->parts, self->parts->len - 1);
+
+      gtk_box_remove (self->parts_box, part->widget);
+      part_free (part);
+    }
+}
+
+/* Brings the parts in line with the message's presentations (§12.2):
+ * parts that still match are updated in place, the others are replaced. */
+static void
+akc_message_row_sync_content (AkcMessageRow *self)
+{
+  g_autoptr(GListModel) presentations = NULL;
+  gboolean streaming;
+  guint n;
+
+  self->dirty = FALSE;
+  self->n_updates++;
+
+  if (self->message == NULL)
+    {
+      g_string_truncate (self->shown, 0);
+      remove_parts_from (self, 0);
+      return;
+    }
+
+  g_string_truncate (self->shown, 0);
+  g_string_append_len (self->shown,
+                       akc_message_get_content (self->message),
+                       (gssize) akc_message_get_content_length (self->message));
+
+  streaming = is_streaming (self->message);
+  presentations = akc_present_message (self->message, self->manifest);
+  n = g_list_model_get_n_items (presentations);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AkcPresentation) presentation = g_list_model_get_item (presentations, i);
+      AkcMessagePartKind kind = part_kind_for (self, presentation);
+      Part *part = i < self->parts->len ? g_ptr_array_index (self->parts, i) : NULL;
+      GtkWidget *previous = i > 0 ? ((Part *) g_ptr_array_index (self->parts, i - 1))->widget : NULL;
+
+      if (part != NULL && part_matches (part, kind, presentation))
+        {
+          update_part (part, presentation, streaming);
+          continue;
+        }
+
+      if (part != NULL)
+        {
+          gtk_box_remove (self->parts_box, part->widget);
+          part_free (part);
+        }
+
+      part = new_part (self, kind, presentation, streaming);
+      if (i < self->parts->len)
+        self->parts->pdata[i] = part;
+      else
+        g_ptr_array_add (self->parts, part);
+
+      gtk_box_insert_child_after (self->parts_box, part->widget, previous);
+      update_part (part, presentation, streaming);
+      apply_component_state (self, i);
+    }
+
+  remove_parts_from (self, n);
 }
 
 static gboolean
@@ -94,35 +453,33 @@ akc_message_row_tick (GtkWidget     *widget,
   AkcMessageRow *self = AKC_MESSAGE_ROW (widget);
 
   self->tick_id = 0;
-  akc_message_row_sync_text (self);
+  akc_message_row_sync_content (self);
 
   return G_SOURCE_REMOVE;
 }
 
 static void
-akc_message_row_flush (AkcMessageRow *self)
+cancel_tick (AkcMessageRow *self)
 {
   if (self->tick_id != 0)
     {
       gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
       self->tick_id = 0;
     }
-
-  akc_message_row_sync_text (self);
 }
 
 static void
 on_content_changed (AkcMessageRow *self)
 {
-  /* Coalesce chunks: one label update per frame. An unmapped row has no
-   * frame clock and is updated at once (it is cheap: nothing is drawn). */
+  /* Coalesce chunks: one update per frame, in the frame's update phase
+   * before layout. A row that is not shown waits until it is. */
   if (self->tick_id != 0)
     return;
 
   if (gtk_widget_get_mapped (GTK_WIDGET (self)))
     self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), akc_message_row_tick, NULL, NULL);
   else
-    akc_message_row_sync_text (self);
+    self->dirty = TRUE;
 }
 
 static void
@@ -135,28 +492,22 @@ akc_message_row_sync_status (AkcMessageRow *self)
   if (self->message != NULL)
     {
       status = akc_message_get_status (self->message);
-      /* A stopped reply is complete, as on the wire, and says it stopped. */
       stopped = akc_message_get_stopped (self->message);
     }
 
   for (guint i = 0; i < G_N_ELEMENTS (status_classes); i++)
     gtk_widget_remove_css_class (GTK_WIDGET (self), status_classes[i]);
-  gtk_widget_add_css_class (GTK_WIDGET (self), stopped ? "cancelled" : status_classes[status]);
-
+  if ((guint) status < G_N_ELEMENTS (status_classes))
+    gtk_widget_add_css_class (GTK_WIDGET (self), status_classes[status]);
   if (stopped)
-    note = _("Stopped");
+    gtk_widget_add_css_class (GTK_WIDGET (self), "stopped");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self), "stopped");
 
-  switch (status)
-    {
-    case AKC_MESSAGE_STATUS_ERROR:
-      note = _("No answer");
-      break;
-    case AKC_MESSAGE_STATUS_PENDING:
-    case AKC_MESSAGE_STATUS_STREAMING:
-    case AKC_MESSAGE_STATUS_COMPLETE:
-    default:
-      break;
-    }
+  if (status == AKC_MESSAGE_STATUS_ERROR)
+    note = _("No answer");
+  else if (stopped)
+    note = _("Stopped");
 
   gtk_label_set_text (self->note, note != NULL ? note : "");
   gtk_widget_set_visible (GTK_WIDGET (self->note), note != NULL);
@@ -165,10 +516,34 @@ akc_message_row_sync_status (AkcMessageRow *self)
                                GTK_ACCESSIBLE_STATE_BUSY,
                                status == AKC_MESSAGE_STATUS_PENDING || status == AKC_MESSAGE_STATUS_STREAMING,
                                -1);
+}
 
-  /* The last chunks of a finished reply are shown at once. */
-  if (status != AKC_MESSAGE_STATUS_STREAMING)
-    akc_message_row_flush (self);
+static void
+on_status_changed (AkcMessageRow *self)
+{
+  akc_message_row_sync_status (self);
+
+  /* Done, error or stop: the last chunks are shown at once, and a
+   * finished reply is frozen into its final widgets. */
+  cancel_tick (self);
+  akc_message_row_sync_content (self);
+}
+
+static void
+on_ownership_changed (AkcMessageRow *self)
+{
+  apply_component_states (self);
+}
+
+static void
+akc_message_row_map (GtkWidget *widget)
+{
+  AkcMessageRow *self = AKC_MESSAGE_ROW (widget);
+
+  GTK_WIDGET_CLASS (akc_message_row_parent_class)->map (widget);
+
+  if (self->dirty)
+    akc_message_row_sync_content (self);
 }
 
 static void
@@ -177,9 +552,22 @@ akc_message_row_dispose (GObject *object)
   AkcMessageRow *self = (AkcMessageRow *)object;
 
   akc_message_row_set_message (self, NULL);
+  akc_message_row_set_ownership (self, NULL);
+  g_clear_object (&self->manifest);
   gtk_widget_dispose_template (GTK_WIDGET (self), AKC_TYPE_MESSAGE_ROW);
 
   G_OBJECT_CLASS (akc_message_row_parent_class)->dispose (object);
+}
+
+static void
+akc_message_row_finalize (GObject *object)
+{
+  AkcMessageRow *self = (AkcMessageRow *)object;
+
+  g_ptr_array_unref (self->parts);
+  g_string_free (self->shown, TRUE);
+
+  G_OBJECT_CLASS (akc_message_row_parent_class)->finalize (object);
 }
 
 static void
@@ -194,6 +582,9 @@ akc_message_row_get_property (GObject    *object,
     {
     case PROP_MESSAGE:
       g_value_set_object (value, self->message);
+      break;
+    case PROP_MANIFEST:
+      g_value_set_object (value, self->manifest);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -213,6 +604,9 @@ akc_message_row_set_property (GObject      *object,
     case PROP_MESSAGE:
       akc_message_row_set_message (self, g_value_get_object (value));
       break;
+    case PROP_MANIFEST:
+      akc_message_row_set_manifest (self, g_value_get_object (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -225,8 +619,11 @@ akc_message_row_class_init (AkcMessageRowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = akc_message_row_dispose;
+  object_class->finalize = akc_message_row_finalize;
   object_class->get_property = akc_message_row_get_property;
   object_class->set_property = akc_message_row_set_property;
+
+  widget_class->map = akc_message_row_map;
 
   /**
    * AkcMessageRow:message:
@@ -238,12 +635,69 @@ akc_message_row_class_init (AkcMessageRowClass *klass)
                          AKC_TYPE_MESSAGE,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * AkcMessageRow:manifest:
+   *
+   * The manifest component frames resolve against, or %NULL when none is
+   * configured: frames are shown as their semantic fallback then
+   * (application.md §12.2).
+   *
+   * Since: 0.1
+   */
+  props[PROP_MANIFEST] =
+    g_param_spec_object ("manifest", NULL, NULL,
+                         AKC_TYPE_COMPONENT_MANIFEST,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, props);
 
+  /**
+   * AkcMessageRow::component-interaction:
+   * @self: the row
+   * @view: the component view
+   * @event: the interaction event
+   *
+   * A component of the message emitted [signal@ComponentView::interaction].
+   *
+   * Since: 0.1
+   */
+  signals[COMPONENT_INTERACTION] =
+    g_signal_new ("component-interaction",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 2,
+                  AKC_TYPE_COMPONENT_VIEW,
+                  AKC_TYPE_JSON_VALUE | G_SIGNAL_TYPE_STATIC_SCOPE);
+
+  /**
+   * AkcMessageRow::component-selection:
+   * @self: the row
+   * @view: the component view
+   * @event: the selection event
+   *
+   * A choice list of the message emitted [signal@ComponentView::selection].
+   *
+   * Since: 0.1
+   */
+  signals[COMPONENT_SELECTION] =
+    g_signal_new ("component-selection",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 2,
+                  AKC_TYPE_COMPONENT_VIEW,
+                  AKC_TYPE_JSON_VALUE | G_SIGNAL_TYPE_STATIC_SCOPE);
+
   gtk_widget_class_set_template_from_resource (widget_class, "/io/agentskit/AkcGtk/akc-message-row.ui");
-  gtk_widget_class_bind_template_child (widget_class, AkcMessageRow, bubble);
+  gtk_widget_class_bind_template_child (widget_class, AkcMessageRow, column);
   gtk_widget_class_bind_template_child (widget_class, AkcMessageRow, author);
-  gtk_widget_class_bind_template_child (widget_class, AkcMessageRow, text);
+  gtk_widget_class_bind_template_child_full (widget_class, "parts", FALSE,
+                                             G_STRUCT_OFFSET (AkcMessageRow, parts_box));
   gtk_widget_class_bind_template_child (widget_class, AkcMessageRow, note);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
@@ -256,6 +710,10 @@ akc_message_row_init (AkcMessageRow *self)
 {
   akc_gtk_init ();
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->parts = g_ptr_array_new_with_free_func ((GDestroyNotify) part_free);
+  self->shown = g_string_new (NULL);
+  self->active_position = -1;
 }
 
 /**
@@ -299,7 +757,6 @@ akc_message_row_set_message (AkcMessageRow *self,
                              AkcMessage    *message)
 {
   AkcMessageRole role;
-  const char *author;
 
   g_return_if_fail (AKC_IS_MESSAGE_ROW (self));
   g_return_if_fail (message == NULL || AKC_IS_MESSAGE (message));
@@ -311,14 +768,14 @@ akc_message_row_set_message (AkcMessageRow *self,
     {
       g_clear_signal_handler (&self->content_handler, self->message);
       g_clear_signal_handler (&self->status_handler, self->message);
+      g_clear_signal_handler (&self->stopped_handler, self->message);
       g_clear_object (&self->message);
     }
 
-  if (self->tick_id != 0)
-    {
-      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
-      self->tick_id = 0;
-    }
+  cancel_tick (self);
+  /* Another message: nothing of the old one is reused. */
+  remove_parts_from (self, 0);
+  self->active_position = -1;
 
   if (message != NULL)
     {
@@ -327,44 +784,200 @@ akc_message_row_set_message (AkcMessageRow *self,
                                                        G_CALLBACK (on_content_changed),
                                                        self, G_CONNECT_SWAPPED);
       self->status_handler = g_signal_connect_object (message, "notify::status",
-                                                      G_CALLBACK (akc_message_row_sync_status),
+                                                      G_CALLBACK (on_status_changed),
                                                       self, G_CONNECT_SWAPPED);
+      self->stopped_handler = g_signal_connect_object (message, "notify::stopped",
+                                                       G_CALLBACK (akc_message_row_sync_status),
+                                                       self, G_CONNECT_SWAPPED);
+
+      role = akc_message_get_role (message);
+      for (guint i = 0; i < G_N_ELEMENTS (role_classes); i++)
+        gtk_widget_remove_css_class (GTK_WIDGET (self), role_classes[i]);
+      gtk_widget_add_css_class (GTK_WIDGET (self), role_classes[role]);
+
+      gtk_label_set_text (self->author, role_name (role));
+      gtk_label_set_xalign (self->author, role == AKC_MESSAGE_ROLE_USER ? 1.0f : 0.0f);
+      gtk_label_set_xalign (self->note, role == AKC_MESSAGE_ROLE_USER ? 1.0f : 0.0f);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, role_name (role),
+                                      -1);
     }
 
-  role = message != NULL ? akc_message_get_role (message) : AKC_MESSAGE_ROLE_ASSISTANT;
-  for (guint i = 0; i < G_N_ELEMENTS (role_classes); i++)
-    gtk_widget_remove_css_class (GTK_WIDGET (self), role_classes[i]);
-  gtk_widget_add_css_class (GTK_WIDGET (self), role_classes[role]);
-
-  author = role_name (role);
-  gtk_label_set_text (self->author, author);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, author,
-                                  -1);
-
-  gtk_widget_set_halign (self->bubble, role == AKC_MESSAGE_ROLE_USER ? GTK_ALIGN_END : GTK_ALIGN_START);
-
-  akc_message_row_sync_text (self);
   akc_message_row_sync_status (self);
+  akc_message_row_sync_content (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_MESSAGE]);
+}
+
+/**
+ * akc_message_row_get_manifest:
+ * @self: a #AkcMessageRow
+ *
+ * Gets the manifest component frames resolve against.
+ *
+ * Returns: (transfer none) (nullable): the manifest
+ *
+ * Since: 0.1
+ */
+AkcComponentManifest *
+akc_message_row_get_manifest (AkcMessageRow *self)
+{
+  g_return_val_if_fail (AKC_IS_MESSAGE_ROW (self), NULL);
+
+  return self->manifest;
+}
+
+/**
+ * akc_message_row_set_manifest:
+ * @self: a #AkcMessageRow
+ * @manifest: (nullable): the manifest, or %NULL for none
+ *
+ * Sets the manifest component frames resolve against.
+ *
+ * Since: 0.1
+ */
+void
+akc_message_row_set_manifest (AkcMessageRow        *self,
+                              AkcComponentManifest *manifest)
+{
+  g_return_if_fail (AKC_IS_MESSAGE_ROW (self));
+  g_return_if_fail (manifest == NULL || AKC_IS_COMPONENT_MANIFEST (manifest));
+
+  if (!g_set_object (&self->manifest, manifest))
+    return;
+
+  /* Frames resolve differently now: draw them again. */
+  remove_parts_from (self, 0);
+  akc_message_row_sync_content (self);
+
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_MANIFEST]);
 }
 
 /**
  * akc_message_row_get_text:
  * @self: a #AkcMessageRow
  *
- * Gets the text the row shows now. While a reply streams in it may lag
- * the message by up to one frame.
+ * Gets the message content the row shows now. While a reply streams in it
+ * may lag the message by up to one frame.
  *
- * Returns: (transfer none): the shown text
+ * Returns: (transfer none): the shown content
  */
 const char *
 akc_message_row_get_text (AkcMessageRow *self)
 {
   g_return_val_if_fail (AKC_IS_MESSAGE_ROW (self), NULL);
 
-  return gtk_label_get_text (self->text);
+  return self->shown->str;
+}
+
+/* Private API: AkcChatView and the tests. */
+
+/* The set of resolved instances of the view the row is in (§12.7). */
+void
+akc_message_row_set_ownership (AkcMessageRow     *self,
+                               AkcInputOwnership *ownership)
+{
+  g_return_if_fail (AKC_IS_MESSAGE_ROW (self));
+
+  if (self->ownership == ownership)
+    return;
+
+  if (self->ownership != NULL)
+    {
+      g_clear_signal_handler (&self->ownership_handler, self->ownership);
+      g_clear_object (&self->ownership);
+    }
+
+  if (ownership != NULL)
+    {
+      self->ownership = g_object_ref (ownership);
+      self->ownership_handler = g_signal_connect_object (ownership, "changed",
+                                                         G_CALLBACK (on_ownership_changed),
+                                                         self, G_CONNECT_SWAPPED);
+    }
+
+  apply_component_states (self);
+}
+
+/* Which presentation of the message owns input (§12.4), or -1. */
+void
+akc_message_row_set_active_position (AkcMessageRow *self,
+                                     int            presentation)
+{
+  g_return_if_fail (AKC_IS_MESSAGE_ROW (self));
+
+  if (self->active_position == presentation)
+    return;
+
+  self->active_position = presentation;
+  apply_component_states (self);
+}
+
+AkcComponentView *
+akc_message_row_get_active_view (AkcMessageRow *self)
+{
+  Part *part;
+
+  g_return_val_if_fail (AKC_IS_MESSAGE_ROW (self), NULL);
+
+  if (self->active_position < 0 || (guint) self->active_position >= self->parts->len)
+    return NULL;
+
+  part = g_ptr_array_index (self->parts, self->active_position);
+  if (part->kind != AKC_MESSAGE_PART_COMPONENT || !AKC_IS_COMPONENT_VIEW (part->content))
+    return NULL;
+
+  return AKC_COMPONENT_VIEW (part->content);
+}
+
+/* Shows the message's content now, without waiting for the next frame. */
+void
+akc_message_row_flush (AkcMessageRow *self)
+{
+  g_return_if_fail (AKC_IS_MESSAGE_ROW (self));
+
+  cancel_tick (self);
+  akc_message_row_sync_content (self);
+}
+
+guint
+akc_message_row_get_n_parts (AkcMessageRow *self)
+{
+  g_return_val_if_fail (AKC_IS_MESSAGE_ROW (self), 0);
+
+  return self->parts->len;
+}
+
+AkcMessagePartKind
+akc_message_row_get_part_kind (AkcMessageRow *self,
+                               guint          position)
+{
+  g_return_val_if_fail (AKC_IS_MESSAGE_ROW (self), AKC_MESSAGE_PART_PLAIN);
+  g_return_val_if_fail (position < self->parts->len, AKC_MESSAGE_PART_PLAIN);
+
+  return ((Part *) g_ptr_array_index (self->parts, position))->kind;
+}
+
+/* The content of a part: a GtkLabel, an AkcMarkdownView, or an
+ * AkcComponentView (a GtkLabel for the fallback without a manifest). */
+GtkWidget *
+akc_message_row_get_part (AkcMessageRow *self,
+                          guint          position)
+{
+  g_return_val_if_fail (AKC_IS_MESSAGE_ROW (self), NULL);
+  g_return_val_if_fail (position < self->parts->len, NULL);
+
+  return ((Part *) g_ptr_array_index (self->parts, position))->content;
+}
+
+/* How many times the row drew its message's content: once per bind,
+ * once per frame with new chunks, once per status change. */
+guint
+akc_message_row_get_n_updates (AkcMessageRow *self)
+{
+  g_return_val_if_fail (AKC_IS_MESSAGE_ROW (self), 0);
+
+  return self->n_updates;
 }
 
 static void

@@ -29,6 +29,11 @@ AKC_GTK_AVAILABLE_IN_ALL
 void                akc_message_row_set_message  (AkcMessageRow *self,
                                                   AkcMessage    *message);
 AKC_GTK_AVAILABLE_IN_ALL
+AkcComponentManifest *akc_message_row_get_manifest (AkcMessageRow        *self);
+AKC_GTK_AVAILABLE_IN_ALL
+void                akc_message_row_set_manifest (AkcMessageRow        *self,
+                                                  AkcComponentManifest *manifest);
+AKC_GTK_AVAILABLE_IN_ALL
 const char         *akc_message_row_get_text     (AkcMessageRow *self);
 AKC_GTK_AVAILABLE_IN_ALL
 GtkListItemFactory *akc_message_row_factory_new  (void);

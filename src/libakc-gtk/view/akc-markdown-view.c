@@ -1,0 +1,468 @@
+/* akc-markdown-view.c
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n-lib.h>
+
+#include "akc-code-block-private.h"
+#include "akc-gtk-main.h"
+#include "akc-markdown-view-private.h"
+
+/* AkcMarkdownView: the Markdown of one assistant text run, as a column of
+ * native widgets: a label per paragraph, heading or list item (Pango
+ * markup built by akc_markdown_parse(), every span of model text
+ * escaped), an AkcCodeBlock per code block, a separator per rule.
+ *
+ * Streaming. A growing label is the expensive thing to lay out again, and
+ * its cost grows with its text; so the text is never drawn again from
+ * scratch. It is split where nothing later can change what came before (a
+ * blank line outside a code fence, see akc_markdown_find_stable_end()):
+ * the part before the split is parsed once and its widgets are left alone;
+ * each update parses only the open part after it and changes only the
+ * widgets whose block changed, in practice the last label. When the
+ * message is finished the whole text is parsed once, and widgets whose
+ * block is the same are kept, so freezing costs nothing where the
+ * streamed rendering was already right.
+ *
+ * Links are http(s) only (the parser drops the rest); activating one emits
+ * "open-uri", whose default handler opens it with the desktop's browser.
+ *
+ * CSS: `markdownview` of `label.md-paragraph`, `label.md-heading.md-h1`…,
+ * `codeblock`, `separator`; list items and quotes are a `box.md-item` or
+ * `box.md-quote` around them with a `label.md-marker`. */
+
+/* An open part longer than this is cut at a line break, so a reply
+ * without blank lines does not become one ever-growing label. */
+#define MAX_OPEN_TAIL 2048
+#define INDENT_PX 20
+#define QUOTE_INDENT_PX 12
+
+typedef struct {
+  AkcMarkdownBlock *block;
+  GtkWidget        *row;      /* the child of the view */
+  GtkWidget        *content;  /* the label, code block or separator */
+} Entry;
+
+struct _AkcMarkdownView
+{
+  GtkWidget  parent_instance;
+
+  GString   *text;
+  GPtrArray *entries;     /* Entry */
+  gsize      stable_end;  /* text[0, stable_end) is drawn by entries[0, n_stable) */
+  guint      n_stable;
+  gboolean   streaming;
+};
+
+G_DEFINE_FINAL_TYPE (AkcMarkdownView, akc_markdown_view, GTK_TYPE_WIDGET)
+
+enum {
+  OPEN_URI,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void
+entry_free (Entry *entry)
+{
+  akc_markdown_block_free (entry->block);
+  g_free (entry);
+}
+
+static gboolean
+on_activate_link (GtkLabel        *label,
+                  const char      *uri,
+                  AkcMarkdownView *self)
+{
+  /* The parser only writes http(s) links; check again anyway, and never
+   * let GTK open anything by itself. */
+  if (akc_markdown_uri_is_safe (uri))
+    g_signal_emit (self, signals[OPEN_URI], 0, uri);
+
+  return TRUE;
+}
+
+static void
+akc_markdown_view_real_open_uri (AkcMarkdownView *self,
+                                 const char      *uri)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWindow *parent = GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL;
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+  g_autoptr(GtkUriLauncher) launcher = gtk_uri_launcher_new (uri);
+
+  gtk_uri_launcher_launch (launcher, parent, NULL, NULL, NULL);
+#else
+  gtk_show_uri (parent, uri, GDK_CURRENT_TIME);
+#endif
+}
+
+static void
+set_label_markup (GtkLabel   *label,
+                  const char *markup)
+{
+  /* The markup is ours (akc_markdown_parse() escapes every span of model
+   * text), so it always parses. */
+  gtk_label_set_markup (label, markup != NULL ? markup : "");
+}
+
+static GtkWidget *
+create_content (AkcMarkdownView        *self,
+                const AkcMarkdownBlock *block)
+{
+  GtkWidget *content;
+  g_autofree char *level_class = NULL;
+
+  switch (block->kind)
+    {
+    case AKC_MARKDOWN_CODE:
+      content = akc_code_block_new (block->language);
+      akc_code_block_set_code (AKC_CODE_BLOCK (content), block->text);
+      return content;
+
+    case AKC_MARKDOWN_RULE:
+      return gtk_separator_new (GTK_ORIENTATION_HORIZONTAL);
+
+    case AKC_MARKDOWN_HEADING:
+    case AKC_MARKDOWN_PARAGRAPH:
+    default:
+      content = g_object_new (GTK_TYPE_LABEL,
+                              "xalign", 0.0f,
+                              "wrap", TRUE,
+                              "wrap-mode", PANGO_WRAP_WORD_CHAR,
+                              "selectable", TRUE,
+                              "hexpand", TRUE,
+                              "accessible-role", block->kind == AKC_MARKDOWN_HEADING
+                                                 ? GTK_ACCESSIBLE_ROLE_HEADING
+                                                 : GTK_ACCESSIBLE_ROLE_LABEL,
+                              NULL);
+      set_label_markup (GTK_LABEL (content), block->markup);
+      g_signal_connect_object (content, "activate-link", G_CALLBACK (on_activate_link), self, 0);
+
+      if (block->kind == AKC_MARKDOWN_HEADING)
+        {
+          level_class = g_strdup_printf ("md-h%u", block->level);
+          gtk_widget_add_css_class (content, "md-heading");
+          gtk_widget_add_css_class (content, level_class);
+          gtk_accessible_update_property (GTK_ACCESSIBLE (content),
+                                          GTK_ACCESSIBLE_PROPERTY_LEVEL, (int) block->level,
+                                          -1);
+        }
+      else
+        {
+          gtk_widget_add_css_class (content, "md-paragraph");
+        }
+      return content;
+    }
+}
+
+/* A list item or quote gets a box with the marker and the indentation;
+ * anything else is its content alone. */
+static GtkWidget *
+create_row (const AkcMarkdownBlock *block,
+            GtkWidget              *content)
+{
+  GtkWidget *row, *marker;
+  guint indent;
+
+  if (block->marker == NULL && block->list_depth == 0 && block->quote_depth == 0)
+    return content;
+
+  row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  indent = block->quote_depth * QUOTE_INDENT_PX;
+
+  if (block->list_depth > 0)
+    {
+      gtk_widget_add_css_class (row, "md-item");
+      indent += (block->list_depth - 1) * INDENT_PX;
+
+      marker = g_object_new (GTK_TYPE_LABEL,
+                             "label", block->marker != NULL ? block->marker : "",
+                             "xalign", 0.0f,
+                             "yalign", 0.0f,
+                             "width-request", INDENT_PX,
+                             "accessible-role", GTK_ACCESSIBLE_ROLE_PRESENTATION,
+                             NULL);
+      gtk_widget_add_css_class (marker, "md-marker");
+      gtk_box_append (GTK_BOX (row), marker);
+    }
+
+  if (block->quote_depth > 0)
+    gtk_widget_add_css_class (row, "md-quote");
+
+  gtk_widget_set_margin_start (row, (int) indent);
+  gtk_box_append (GTK_BOX (row), content);
+
+  return row;
+}
+
+static Entry *
+entry_new (AkcMarkdownView  *self,
+           AkcMarkdownBlock *block)
+{
+  Entry *entry = g_new0 (Entry, 1);
+
+  entry->block = block;
+  entry->content = create_content (self, block);
+  entry->row = create_row (block, entry->content);
+
+  return entry;
+}
+
+static void
+update_content (Entry            *entry,
+                AkcMarkdownBlock *block)
+{
+  if (block->kind == AKC_MARKDOWN_CODE)
+    akc_code_block_set_code (AKC_CODE_BLOCK (entry->content), block->text);
+  else if (block->kind != AKC_MARKDOWN_RULE && g_strcmp0 (entry->block->markup, block->markup) != 0)
+    set_label_markup (GTK_LABEL (entry->content), block->markup);
+
+  akc_markdown_block_free (entry->block);
+  entry->block = block;
+}
+
+/* Shows @blocks (taken) from entry @from on: entries whose block is the
+ * same are left alone, entries of the same shape get the new text, the
+ * others are replaced, and entries beyond the new blocks are removed. */
+static void
+reconcile (AkcMarkdownView *self,
+           guint            from,
+           GPtrArray       *blocks)
+{
+  guint n = blocks->len;
+
+  g_assert (from <= self->entries->len);
+
+  for (guint i = 0; i < n; i++)
+    {
+      AkcMarkdownBlock *block = g_ptr_array_steal_index (blocks, 0);
+      guint position = from + i;
+      Entry *entry = position < self->entries->len ? g_ptr_array_index (self->entries, position) : NULL;
+      GtkWidget *previous = position > 0 ? ((Entry *) g_ptr_array_index (self->entries, position - 1))->row : NULL;
+
+      if (entry != NULL && akc_markdown_block_equal (entry->block, block))
+        {
+          akc_markdown_block_free (block);
+          continue;
+        }
+
+      if (entry != NULL && akc_markdown_block_same_shape (entry->block, block))
+        {
+          update_content (entry, block);
+          continue;
+        }
+
+      if (entry != NULL)
+        {
+          gtk_widget_unparent (entry->row);
+          entry_free (entry);
+          entry = entry_new (self, block);
+          self->entries->pdata[position] = entry;
+        }
+      else
+        {
+          entry = entry_new (self, block);
+          g_ptr_array_add (self->entries, entry);
+        }
+
+      gtk_widget_insert_after (entry->row, GTK_WIDGET (self), previous);
+    }
+
+  while (self->entries->len > from + n)
+    {
+      Entry *entry = g_ptr_array_steal_index (self->entries, self->entries->len - 1);
+
+      gtk_widget_unparent (entry->row);
+      entry_free (entry);
+    }
+}
+
+static void
+akc_markdown_view_dispose (GObject *object)
+{
+  AkcMarkdownView *self = AKC_MARKDOWN_VIEW (object);
+
+  for (guint i = 0; i < self->entries->len; i++)
+    gtk_widget_unparent (((Entry *) g_ptr_array_index (self->entries, i))->row);
+  g_ptr_array_set_size (self->entries, 0);
+
+  G_OBJECT_CLASS (akc_markdown_view_parent_class)->dispose (object);
+}
+
+static void
+akc_markdown_view_finalize (GObject *object)
+{
+  AkcMarkdownView *self = AKC_MARKDOWN_VIEW (object);
+
+  g_ptr_array_unref (self->entries);
+  g_string_free (self->text, TRUE);
+
+  G_OBJECT_CLASS (akc_markdown_view_parent_class)->finalize (object);
+}
+
+static void
+akc_markdown_view_class_init (AkcMarkdownViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = akc_markdown_view_dispose;
+  object_class->finalize = akc_markdown_view_finalize;
+
+  /* open-uri (uri): an http(s) link was activated. The default handler
+   * opens it; stop the emission to prevent that. */
+  signals[OPEN_URI] =
+    g_signal_new_class_handler ("open-uri",
+                                G_TYPE_FROM_CLASS (klass),
+                                G_SIGNAL_RUN_LAST,
+                                G_CALLBACK (akc_markdown_view_real_open_uri),
+                                NULL, NULL,
+                                NULL,
+                                G_TYPE_NONE, 1,
+                                G_TYPE_STRING);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "markdownview");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+akc_markdown_view_init (AkcMarkdownView *self)
+{
+  GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
+
+  akc_gtk_init ();
+
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
+  gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), 8);
+
+  self->text = g_string_new (NULL);
+  self->entries = g_ptr_array_new_with_free_func ((GDestroyNotify) entry_free);
+}
+
+GtkWidget *
+akc_markdown_view_new (void)
+{
+  return g_object_new (AKC_TYPE_MARKDOWN_VIEW, NULL);
+}
+
+/* Shows @text. While @streaming, text that continues the text shown only
+ * updates the open part after the last stable split. Once not @streaming,
+ * the whole text is parsed once (the frozen rendering). */
+void
+akc_markdown_view_set_text (AkcMarkdownView *self,
+                            const char      *text,
+                            gsize            length,
+                            gboolean         streaming)
+{
+  g_autoptr(GPtrArray) blocks = NULL;
+  gboolean same, continues;
+  gsize stable_end;
+
+  g_return_if_fail (AKC_IS_MARKDOWN_VIEW (self));
+  g_return_if_fail (text != NULL || length == 0);
+
+  same = length == self->text->len && memcmp (text, self->text->str, length) == 0;
+  if (same && self->streaming == streaming && (self->entries->len > 0 || length == 0))
+    return;
+
+  continues = self->streaming && length >= self->text->len &&
+              memcmp (text, self->text->str, self->text->len) == 0;
+
+  g_string_truncate (self->text, 0);
+  g_string_append_len (self->text, text, (gssize) length);
+
+  if (!streaming)
+    {
+      blocks = akc_markdown_parse (text, length);
+      reconcile (self, 0, blocks);
+      self->stable_end = length;
+      self->n_stable = self->entries->len;
+      self->streaming = FALSE;
+      return;
+    }
+
+  if (!continues)
+    {
+      self->stable_end = 0;
+      self->n_stable = 0;
+    }
+  self->streaming = TRUE;
+
+  /* What became stable since the last update, then the open part, in one
+   * pass so that the widgets of the open part are reused. */
+  stable_end = akc_markdown_find_stable_end (text, self->stable_end, length, MAX_OPEN_TAIL);
+  blocks = akc_markdown_parse (text + self->stable_end, stable_end - self->stable_end);
+  {
+    guint n_newly_stable = blocks->len;
+    g_autoptr(GPtrArray) open = akc_markdown_parse (text + stable_end, length - stable_end);
+
+    g_ptr_array_extend_and_steal (blocks, g_steal_pointer (&open));
+    reconcile (self, self->n_stable, blocks);
+    self->n_stable += n_newly_stable;
+    self->stable_end = stable_end;
+  }
+}
+
+const char *
+akc_markdown_view_get_text (AkcMarkdownView *self,
+                            gsize           *length)
+{
+  g_return_val_if_fail (AKC_IS_MARKDOWN_VIEW (self), NULL);
+
+  if (length != NULL)
+    *length = self->text->len;
+  return self->text->str;
+}
+
+gboolean
+akc_markdown_view_get_streaming (AkcMarkdownView *self)
+{
+  g_return_val_if_fail (AKC_IS_MARKDOWN_VIEW (self), FALSE);
+
+  return self->streaming;
+}
+
+guint
+akc_markdown_view_get_n_blocks (AkcMarkdownView *self)
+{
+  g_return_val_if_fail (AKC_IS_MARKDOWN_VIEW (self), 0);
+
+  return self->entries->len;
+}
+
+const AkcMarkdownBlock *
+akc_markdown_view_get_block (AkcMarkdownView *self,
+                             guint            position)
+{
+  g_return_val_if_fail (AKC_IS_MARKDOWN_VIEW (self), NULL);
+  g_return_val_if_fail (position < self->entries->len, NULL);
+
+  return ((Entry *) g_ptr_array_index (self->entries, position))->block;
+}
+
+/* The label, code block or separator of block @position. */
+GtkWidget *
+akc_markdown_view_get_block_widget (AkcMarkdownView *self,
+                                    guint            position)
+{
+  g_return_val_if_fail (AKC_IS_MARKDOWN_VIEW (self), NULL);
+  g_return_val_if_fail (position < self->entries->len, NULL);
+
+  return ((Entry *) g_ptr_array_index (self->entries, position))->content;
+}
+
+guint
+akc_markdown_view_get_n_stable (AkcMarkdownView *self)
+{
+  g_return_val_if_fail (AKC_IS_MARKDOWN_VIEW (self), 0);
+
+  return self->n_stable;
+}

@@ -1,0 +1,37 @@
+/* akc-message-row-private.h: what AkcChatView and the tests reach in a row
+ *
+ * SPDX-License-Identifier: MIT
+ *
+ * Internal to libakc-gtk (not installed, not scanned).
+ */
+
+#pragma once
+
+#include "akc-component-view.h"
+#include "akc-message-row.h"
+
+G_BEGIN_DECLS
+
+/* The kinds of the parts of a row, one per presentation (§12.2). */
+typedef enum {
+  AKC_MESSAGE_PART_PLAIN,       /* a bubble of plain text: user, system, tool */
+  AKC_MESSAGE_PART_MARKDOWN,    /* a bubble of assistant Markdown */
+  AKC_MESSAGE_PART_DIAGNOSTIC,  /* an alert with a diagnostic message */
+  AKC_MESSAGE_PART_COMPONENT,   /* an AkcComponentView, or the semantic fallback */
+} AkcMessagePartKind;
+
+void                akc_message_row_set_ownership       (AkcMessageRow     *self,
+                                                         AkcInputOwnership *ownership);
+void                akc_message_row_set_active_position (AkcMessageRow     *self,
+                                                         int                presentation);
+AkcComponentView   *akc_message_row_get_active_view     (AkcMessageRow     *self);
+void                akc_message_row_flush               (AkcMessageRow     *self);
+
+guint               akc_message_row_get_n_parts         (AkcMessageRow     *self);
+AkcMessagePartKind  akc_message_row_get_part_kind       (AkcMessageRow     *self,
+                                                         guint              position);
+GtkWidget          *akc_message_row_get_part            (AkcMessageRow     *self,
+                                                         guint              position);
+guint               akc_message_row_get_n_updates       (AkcMessageRow     *self);
+
+G_END_DECLS

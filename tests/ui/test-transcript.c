@@ -1,0 +1,974 @@
+/* test-transcript.c: AkcChatView, AkcMessageRow and the Markdown renderer,
+ * in process, with GTK's test accessibility backend
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include <string.h>
+#include <locale.h>
+#include <akc-gtk.h>
+
+#include "akc-chat-view-private.h"
+#include "akc-code-block-private.h"
+#include "akc-markdown-private.h"
+#include "akc-markdown-view-private.h"
+#include "akc-message-row-private.h"
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                             */
+/* ------------------------------------------------------------------ */
+
+#define WAIT_TIMEOUT_USEC (10 * G_USEC_PER_SEC)
+
+typedef gboolean (*Condition) (gpointer data);
+
+/* Runs the main loop until @condition holds; a hang fails the test. */
+static gboolean
+wait_for (Condition  condition,
+          gpointer   data)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_USEC;
+
+  while (!condition (data))
+    {
+      if (g_get_monotonic_time () > deadline)
+        return FALSE;
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+
+  return TRUE;
+}
+
+#define WAIT_FOR(condition, data) g_assert_true (wait_for ((Condition) (condition), (data)))
+
+static void
+spin (void)
+{
+  for (guint i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+typedef struct {
+  GdkFrameClock *clock;
+  gint64         target;
+} FrameWait;
+
+static gboolean
+frames_passed (FrameWait *wait)
+{
+  return gdk_frame_clock_get_frame_counter (wait->clock) >= wait->target;
+}
+
+/* Waits until @n more frames have been drawn for @widget's window. */
+static void
+wait_frames (GtkWidget *widget,
+             guint      n)
+{
+  FrameWait wait;
+
+  wait.clock = gtk_widget_get_frame_clock (widget);
+  g_assert_nonnull (wait.clock);
+  wait.target = gdk_frame_clock_get_frame_counter (wait.clock) + n;
+  for (guint i = 0; i < n; i++)
+    gtk_widget_queue_draw (widget);
+  WAIT_FOR (frames_passed, &wait);
+}
+
+typedef gboolean (*WidgetMatch) (GtkWidget *widget, gconstpointer data);
+
+static void
+collect (GtkWidget     *root,
+         WidgetMatch    match,
+         gconstpointer  data,
+         GPtrArray     *found)
+{
+  if (match (root, data))
+    g_ptr_array_add (found, root);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect (child, match, data, found);
+}
+
+static GtkWidget *
+find_widget (GtkWidget     *root,
+             WidgetMatch    match,
+             gconstpointer  data)
+{
+  g_autoptr(GPtrArray) found = g_ptr_array_new ();
+
+  collect (root, match, data, found);
+  return found->len > 0 ? g_ptr_array_index (found, 0) : NULL;
+}
+
+static gboolean
+is_label_with_text (GtkWidget     *widget,
+                    gconstpointer  data)
+{
+  return GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), data) == 0;
+}
+
+static gboolean
+has_action (GtkWidget     *widget,
+            gconstpointer  data)
+{
+  return GTK_IS_ACTIONABLE (widget) &&
+         g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), data) == 0 &&
+         gtk_widget_get_mapped (widget);
+}
+
+static G_GNUC_UNUSED gboolean
+is_type (GtkWidget     *widget,
+         gconstpointer  data)
+{
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (data));
+}
+
+static AkcMessage *
+message_at (AkcChatSource *source,
+            guint          position)
+{
+  g_autoptr(AkcMessage) message = g_list_model_get_item (akc_chat_source_get_messages (source), position);
+
+  return message;   /* the model keeps it alive */
+}
+
+/* ------------------------------------------------------------------ */
+/* A window with a chat view                                           */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+  GtkWidget          *window;
+  GtkWidget          *scroller;
+  AkcChatView        *view;
+  AkcChat            *chat;
+  AkcScriptedAdapter *script;
+} Fixture;
+
+static AkcMessage *
+new_message (guint           i,
+             AkcMessageRole  role,
+             const char     *content)
+{
+  g_autofree char *id = g_strdup_printf ("m%u", i);
+
+  return akc_message_new (id, role, content, AKC_MESSAGE_STATUS_COMPLETE);
+}
+
+/* @n messages, user and assistant in turn, with a few lines each. */
+static void
+fixture_init (Fixture *fixture,
+              guint    n,
+              int      height)
+{
+  g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func (g_object_unref);
+  AkcAdapter *adapter = akc_scripted_adapter_new ();
+
+  fixture->script = AKC_SCRIPTED_ADAPTER (adapter);
+  fixture->chat = akc_chat_new (adapter);
+  g_object_unref (adapter);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *text = NULL;
+
+      if (i % 2 == 0)
+        text = g_strdup_printf ("Question %u?", i);
+      else
+        text = g_strdup_printf ("Answer **%u**, with a list:\n\n- one\n- two\n", i);
+      g_ptr_array_add (messages, new_message (i, i % 2 == 0 ? AKC_MESSAGE_ROLE_USER : AKC_MESSAGE_ROLE_ASSISTANT, text));
+    }
+  akc_chat_restore (fixture->chat, (AkcMessage * const *) messages->pdata, messages->len);
+
+  fixture->view = AKC_CHAT_VIEW (akc_chat_view_new ());
+  akc_chat_view_set_source (fixture->view, AKC_CHAT_SOURCE (fixture->chat));
+
+  fixture->scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (fixture->scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (fixture->scroller), GTK_WIDGET (fixture->view));
+
+  fixture->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 600, height);
+  gtk_window_set_child (GTK_WINDOW (fixture->window), fixture->scroller);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+  wait_frames (fixture->window, 3);
+}
+
+static void
+fixture_clear (Fixture *fixture)
+{
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  spin ();
+  g_assert_finalize_object (fixture->chat);
+}
+
+static GtkAdjustment *
+vadjustment (Fixture *fixture)
+{
+  return gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (fixture->scroller));
+}
+
+static gboolean
+is_at_end (Fixture *fixture)
+{
+  GtkAdjustment *adjustment = vadjustment (fixture);
+
+  return gtk_adjustment_get_value (adjustment) >=
+         gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment) - 2.0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Markdown                                                            */
+/* ------------------------------------------------------------------ */
+
+static AkcMarkdownBlock *
+block_at (GPtrArray *blocks,
+          guint      i)
+{
+  g_assert_cmpuint (i, <, blocks->len);
+  return g_ptr_array_index (blocks, i);
+}
+
+static void
+test_markdown_structure (void)
+{
+  const char *text =
+    "# Title\n"
+    "\n"
+    "Some *emphasis*, **strong**, ~~gone~~ and `code`.\n"
+    "\n"
+    "- first\n"
+    "- second\n"
+    "  1. nested\n"
+    "\n"
+    "3. three\n"
+    "4. four\n"
+    "\n"
+    "> quoted\n"
+    "\n"
+    "- [x] done\n"
+    "\n"
+    "```python\n"
+    "print('<b>')\n"
+    "```\n"
+    "\n"
+    "---\n"
+    "\n"
+    "Line one\n"
+    "line two\n";
+  g_autoptr(GPtrArray) blocks = akc_markdown_parse (text, strlen (text));
+  AkcMarkdownBlock *block;
+
+  g_assert_cmpuint (blocks->len, ==, 12);
+
+  block = block_at (blocks, 0);
+  g_assert_cmpint (block->kind, ==, AKC_MARKDOWN_HEADING);
+  g_assert_cmpuint (block->level, ==, 1);
+  g_assert_cmpstr (block->markup, ==, "Title");
+
+  block = block_at (blocks, 1);
+  g_assert_cmpint (block->kind, ==, AKC_MARKDOWN_PARAGRAPH);
+  g_assert_cmpstr (block->markup, ==, "Some <i>emphasis</i>, <b>strong</b>, <s>gone</s> and <tt>code</tt>.");
+  g_assert_cmpstr (block->text, ==, "Some emphasis, strong, gone and code.");
+
+  block = block_at (blocks, 2);
+  g_assert_cmpstr (block->marker, ==, "•");
+  g_assert_cmpuint (block->list_depth, ==, 1);
+  g_assert_cmpstr (block->text, ==, "first");
+  block = block_at (blocks, 3);
+  g_assert_cmpstr (block->marker, ==, "•");
+  g_assert_cmpstr (block->text, ==, "second");
+  block = block_at (blocks, 4);
+  g_assert_cmpstr (block->marker, ==, "1.");
+  g_assert_cmpuint (block->list_depth, ==, 2);
+  g_assert_cmpstr (block->text, ==, "nested");
+
+  /* An ordered list keeps its start. */
+  g_assert_cmpstr (block_at (blocks, 5)->marker, ==, "3.");
+  g_assert_cmpstr (block_at (blocks, 6)->marker, ==, "4.");
+
+  block = block_at (blocks, 7);
+  g_assert_cmpuint (block->quote_depth, ==, 1);
+  g_assert_cmpuint (block->list_depth, ==, 0);
+  g_assert_cmpstr (block->text, ==, "quoted");
+
+  g_assert_cmpstr (block_at (blocks, 8)->marker, ==, "☑");
+
+  block = block_at (blocks, 9);
+  g_assert_cmpint (block->kind, ==, AKC_MARKDOWN_CODE);
+  g_assert_cmpstr (block->language, ==, "python");
+  g_assert_cmpstr (block->text, ==, "print('<b>')");
+  g_assert_null (block->markup);
+
+  g_assert_cmpint (block_at (blocks, 10)->kind, ==, AKC_MARKDOWN_RULE);
+
+  /* Chat text keeps its line breaks. */
+  g_assert_cmpstr (block_at (blocks, 11)->text, ==, "Line one\nline two");
+}
+
+static void
+test_markdown_escaping (void)
+{
+  const char *text = "Use <b>bold</b> & <i>keep</i> it &amp; <span foreground=\"red\">x</span> &#60;3 &bogus;";
+  g_autoptr(GPtrArray) blocks = akc_markdown_parse (text, strlen (text));
+  AkcMarkdownBlock *block;
+  g_autoptr(PangoAttrList) attrs = NULL;
+  g_autofree char *plain = NULL;
+  GtkWidget *label;
+
+  g_assert_cmpuint (blocks->len, ==, 1);
+  block = block_at (blocks, 0);
+
+  /* Raw HTML is not Markdown here, and model text is never markup. */
+  g_assert_cmpstr (block->text, ==,
+                   "Use <b>bold</b> & <i>keep</i> it & <span foreground=\"red\">x</span> <3 &bogus;");
+  g_assert_true (pango_parse_markup (block->markup, -1, 0, &attrs, &plain, NULL, NULL));
+  g_assert_cmpstr (plain, ==, block->text);
+  /* No attribute at all: nothing in the text became formatting. */
+  g_assert_null (pango_attr_list_get_attributes (attrs) != NULL
+                 ? ((PangoAttribute *) pango_attr_list_get_attributes (attrs)->data) : NULL);
+
+  /* A label shows the characters. */
+  label = gtk_label_new (NULL);
+  g_object_ref_sink (label);
+  gtk_label_set_markup (GTK_LABEL (label), block->markup);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, block->text);
+  g_object_unref (label);
+
+  /* Inline code and code blocks stay verbatim too. */
+  {
+    const char *code = "`<b>&amp;</b>`\n\n```\n<i>&</i>\n```\n";
+    g_autoptr(GPtrArray) code_blocks = akc_markdown_parse (code, strlen (code));
+
+    g_assert_cmpstr (block_at (code_blocks, 0)->markup, ==, "<tt>&lt;b&gt;&amp;amp;&lt;/b&gt;</tt>");
+    g_assert_cmpstr (block_at (code_blocks, 0)->text, ==, "<b>&amp;</b>");
+    g_assert_cmpstr (block_at (code_blocks, 1)->text, ==, "<i>&</i>");
+  }
+
+  /* U+0000 and invalid UTF-8 never break a label. */
+  {
+    const char bad[] = "a\0b \xff c";
+    g_autoptr(GPtrArray) bad_blocks = akc_markdown_parse (bad, sizeof bad - 1);
+    g_autofree char *shown = akc_display_text (bad, sizeof bad - 1);
+
+    g_assert_true (g_utf8_validate (block_at (bad_blocks, 0)->markup, -1, NULL));
+    g_assert_cmpstr (block_at (bad_blocks, 0)->text, ==, "a\xEF\xBF\xBD" "b \xEF\xBF\xBD c");
+    g_assert_cmpstr (shown, ==, "a\xEF\xBF\xBD" "b \xEF\xBF\xBD c");
+  }
+}
+
+static void
+test_markdown_links (void)
+{
+  const char *text = "[site](https://example.com/a?b=1&c=\"2\") [js](javascript:alert(1)) "
+                     "[file](file:///etc/passwd) [rel](/docs) <http://example.org> https://auto.example/x";
+  g_autoptr(GPtrArray) blocks = akc_markdown_parse (text, strlen (text));
+  AkcMarkdownBlock *block = block_at (blocks, 0);
+
+  g_assert_cmpuint (block->n_links, ==, 3);
+  g_assert_nonnull (strstr (block->markup,
+                            "<a href=\"https://example.com/a?b=1&amp;c=&quot;2&quot;\" "
+                            "title=\"https://example.com/a?b=1&amp;c=&quot;2&quot;\">site</a>"));
+  g_assert_nonnull (strstr (block->markup, "<a href=\"http://example.org\""));
+  g_assert_nonnull (strstr (block->markup, "<a href=\"https://auto.example/x\""));
+  /* The others are text. */
+  g_assert_null (strstr (block->markup, "javascript:"));
+  g_assert_null (strstr (block->markup, "file:"));
+  g_assert_null (strstr (block->markup, "href=\"/docs\""));
+  g_assert_nonnull (strstr (block->text, "js file rel"));
+
+  g_assert_true (akc_markdown_uri_is_safe ("https://example.com"));
+  g_assert_true (akc_markdown_uri_is_safe ("HTTP://example.com/x"));
+  g_assert_false (akc_markdown_uri_is_safe ("https://"));
+  g_assert_false (akc_markdown_uri_is_safe ("mailto:a@example.com"));
+  g_assert_false (akc_markdown_uri_is_safe ("//example.com/x"));
+  g_assert_false (akc_markdown_uri_is_safe (NULL));
+}
+
+static void
+record_uri (AkcMarkdownView *view,
+            const char      *uri,
+            GPtrArray       *uris)
+{
+  g_ptr_array_add (uris, g_strdup (uri));
+  g_signal_stop_emission_by_name (view, "open-uri");
+}
+
+static gboolean
+activate_link (GtkLabel   *label,
+               const char *uri)
+{
+  gboolean handled = FALSE;
+
+  g_signal_emit_by_name (label, "activate-link", uri, &handled);
+  return handled;
+}
+
+static void
+test_markdown_view (void)
+{
+  const char *text = "# Heading\n\nSee [docs](https://example.com/docs) and <b>this</b> & that.\n\n"
+                     "- item\n\n```c\nint x;\n```\n";
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *view = akc_markdown_view_new ();
+  g_autoptr(GPtrArray) uris = g_ptr_array_new_with_free_func (g_free);
+  GtkWidget *heading, *paragraph, *item, *code;
+
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  gtk_window_present (GTK_WINDOW (window));
+  g_signal_connect (view, "open-uri", G_CALLBACK (record_uri), uris);
+
+  akc_markdown_view_set_text (AKC_MARKDOWN_VIEW (view), text, strlen (text), FALSE);
+  g_assert_cmpuint (akc_markdown_view_get_n_blocks (AKC_MARKDOWN_VIEW (view)), ==, 4);
+
+  heading = akc_markdown_view_get_block_widget (AKC_MARKDOWN_VIEW (view), 0);
+  g_assert_true (GTK_IS_LABEL (heading));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (heading)), ==, "Heading");
+  g_assert_true (gtk_widget_has_css_class (heading, "md-h1"));
+  gtk_test_accessible_assert_role (heading, GTK_ACCESSIBLE_ROLE_HEADING);
+  gtk_test_accessible_assert_property (heading, GTK_ACCESSIBLE_PROPERTY_LEVEL, 1);
+
+  paragraph = akc_markdown_view_get_block_widget (AKC_MARKDOWN_VIEW (view), 1);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (paragraph)), ==, "See docs and <b>this</b> & that.");
+
+  /* Only absolute http(s) links are opened. */
+  g_assert_true (activate_link (GTK_LABEL (paragraph), "https://example.com/docs"));
+  g_assert_true (activate_link (GTK_LABEL (paragraph), "javascript:alert(1)"));
+  g_assert_true (activate_link (GTK_LABEL (paragraph), "file:///etc/passwd"));
+  g_assert_cmpuint (uris->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (uris, 0), ==, "https://example.com/docs");
+
+  item = akc_markdown_view_get_block_widget (AKC_MARKDOWN_VIEW (view), 2);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (item)), ==, "item");
+  g_assert_nonnull (find_widget (gtk_widget_get_parent (item), is_label_with_text, "•"));
+
+  code = akc_markdown_view_get_block_widget (AKC_MARKDOWN_VIEW (view), 3);
+  g_assert_true (AKC_IS_CODE_BLOCK (code));
+  g_assert_cmpstr (akc_code_block_get_code (AKC_CODE_BLOCK (code)), ==, "int x;");
+  gtk_test_accessible_assert_property (code, GTK_ACCESSIBLE_PROPERTY_LABEL, "Code, c");
+  g_assert_nonnull (find_widget (code, is_label_with_text, "int x;"));
+  g_assert_true (gtk_widget_has_css_class (find_widget (code, is_label_with_text, "int x;"), "monospace"));
+
+  /* The copy button puts the code on the clipboard. */
+  {
+    GtkWidget *copy = find_widget (code, has_action, "code.copy");
+
+    g_assert_nonnull (copy);
+    gtk_test_accessible_assert_property (copy, GTK_ACCESSIBLE_PROPERTY_LABEL, "Copy code");
+    g_assert_true (gtk_widget_activate_action (code, "code.copy", NULL));
+    g_assert_cmpstr (gtk_button_get_icon_name (GTK_BUTTON (copy)), ==, "object-select-symbolic");
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
+}
+
+static void
+count_label_changes (GtkLabel   *label,
+                     GParamSpec *pspec,
+                     guint      *count)
+{
+  (*count)++;
+}
+
+static void
+test_markdown_streaming (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  AkcMarkdownView *view = AKC_MARKDOWN_VIEW (akc_markdown_view_new ());
+  g_autoptr(GString) text = g_string_new ("First paragraph, which is done.\n\nSecond");
+  GtkWidget *first, *second;
+  guint first_changes = 0, second_changes = 0;
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
+  gtk_window_present (GTK_WINDOW (window));
+
+  akc_markdown_view_set_text (view, text->str, text->len, TRUE);
+  g_assert_cmpuint (akc_markdown_view_get_n_blocks (view), ==, 2);
+  g_assert_cmpuint (akc_markdown_view_get_n_stable (view), ==, 1);
+  first = akc_markdown_view_get_block_widget (view, 0);
+  second = akc_markdown_view_get_block_widget (view, 1);
+  g_signal_connect (first, "notify::label", G_CALLBACK (count_label_changes), &first_changes);
+  g_signal_connect (second, "notify::label", G_CALLBACK (count_label_changes), &second_changes);
+
+  /* Appending to the open paragraph touches its label only. */
+  for (guint i = 0; i < 20; i++)
+    {
+      g_string_append (text, " word");
+      akc_markdown_view_set_text (view, text->str, text->len, TRUE);
+    }
+  g_assert_cmpuint (first_changes, ==, 0);
+  g_assert_cmpuint (second_changes, ==, 20);
+  g_assert_true (akc_markdown_view_get_block_widget (view, 0) == first);
+  g_assert_true (akc_markdown_view_get_block_widget (view, 1) == second);
+
+  /* A blank line closes it; a third paragraph gets a label of its own. */
+  g_string_append (text, ".\n\nThird");
+  akc_markdown_view_set_text (view, text->str, text->len, TRUE);
+  g_assert_cmpuint (akc_markdown_view_get_n_blocks (view), ==, 3);
+  g_assert_cmpuint (akc_markdown_view_get_n_stable (view), ==, 2);
+  g_assert_true (akc_markdown_view_get_block_widget (view, 1) == second);
+  g_assert_cmpuint (first_changes, ==, 0);
+
+  /* A code fence streams into one code block; a blank line inside it is
+   * not a split. */
+  g_string_append (text, "\n\n```\nline 1\n\n");
+  akc_markdown_view_set_text (view, text->str, text->len, TRUE);
+  for (guint i = 2; i <= 100; i++)
+    {
+      g_string_append_printf (text, "line %u\n", i);
+      akc_markdown_view_set_text (view, text->str, text->len, TRUE);
+    }
+  g_assert_cmpuint (akc_markdown_view_get_n_blocks (view), ==, 4);
+  {
+    GtkWidget *code = akc_markdown_view_get_block_widget (view, 3);
+
+    g_assert_true (AKC_IS_CODE_BLOCK (code));
+    /* Long code is a column of labels of 40 lines. */
+    g_assert_cmpuint (akc_code_block_get_n_chunks (AKC_CODE_BLOCK (code)), ==, 3);
+    g_assert_true (g_str_has_prefix (akc_code_block_get_code (AKC_CODE_BLOCK (code)), "line 1\n\nline 2\n"));
+  }
+
+  /* Freezing parses the whole text once and keeps what did not change. */
+  g_string_append (text, "```\n");
+  akc_markdown_view_set_text (view, text->str, text->len, FALSE);
+  g_assert_false (akc_markdown_view_get_streaming (view));
+  g_assert_cmpuint (akc_markdown_view_get_n_blocks (view), ==, 4);
+  g_assert_true (akc_markdown_view_get_block_widget (view, 0) == first);
+  g_assert_true (akc_markdown_view_get_block_widget (view, 1) == second);
+  g_assert_cmpuint (first_changes, ==, 0);
+
+  /* Text that does not continue the old one is drawn anew. */
+  akc_markdown_view_set_text (view, "Other", 5, TRUE);
+  g_assert_cmpuint (akc_markdown_view_get_n_blocks (view), ==, 1);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (akc_markdown_view_get_block_widget (view, 0))), ==, "Other");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
+}
+
+static void
+test_markdown_stable_end (void)
+{
+  const char *text = "a\n\nb\n```\nx\n\ny\n```\nc\n\nd";
+  gsize length = strlen (text);
+
+  /* After "a\n\n"; not inside the fence; after the closing fence's
+   * paragraph break. */
+  g_assert_cmpuint (akc_markdown_find_stable_end (text, 0, 3, 1000), ==, 3);
+  g_assert_cmpuint (akc_markdown_find_stable_end (text, 0, 14, 1000), ==, 3);
+  g_assert_cmpuint (akc_markdown_find_stable_end (text, 0, length, 1000), ==, length - 1);
+  /* A long open part is cut after its last complete line. */
+  g_assert_cmpuint (akc_markdown_find_stable_end ("aaaa\nbbbb\ncc", 0, 12, 4), ==, 10);
+}
+
+/* ------------------------------------------------------------------ */
+/* Rows                                                                */
+/* ------------------------------------------------------------------ */
+
+static void
+test_row_roles_are_plain (void)
+{
+  const char *frame = "{\"protocol\":\"agentskit.chat.component\",\"version\":1,\"type\":\"render\","
+                      "\"componentKey\":\"progress\",\"instanceId\":\"p\",\"props\":{\"label\":\"Upload\",\"value\":5},"
+                      "\"fallback\":{\"kind\":\"progress\",\"summary\":\"Upload at 5%.\"}}";
+  g_autoptr(AkcComponentManifest) manifest = akc_component_manifest_new_standard ();
+  GtkWidget *window = gtk_window_new ();
+  AkcMessageRow *row = AKC_MESSAGE_ROW (akc_message_row_new ());
+  g_autoptr(AkcMessage) user = akc_message_new ("u", AKC_MESSAGE_ROLE_USER, "**not bold** <b>x</b>", AKC_MESSAGE_STATUS_COMPLETE);
+  g_autoptr(AkcMessage) tool = akc_message_new ("t", AKC_MESSAGE_ROLE_TOOL, frame, AKC_MESSAGE_STATUS_COMPLETE);
+  g_autoptr(AkcMessage) assistant = akc_message_new ("a", AKC_MESSAGE_ROLE_ASSISTANT, frame, AKC_MESSAGE_STATUS_COMPLETE);
+  g_autoptr(AkcMessage) broken = akc_message_new ("b", AKC_MESSAGE_ROLE_ASSISTANT,
+                                                  "\x1e" "agentskit.chat.content/1\n{\"kind\":\"text\"}\n",
+                                                  AKC_MESSAGE_STATUS_COMPLETE);
+  g_autofree char *ordered = g_strconcat ("\x1e" "agentskit.chat.content/1\n"
+                                          "{\"kind\":\"text\",\"text\":\"Before \"}\n"
+                                          "{\"kind\":\"text\",\"text\":\"**merged**\"}\n"
+                                          "{\"kind\":\"component\",\"frame\":", frame, "}\n"
+                                          "{\"kind\":\"text\",\"text\":\"After\"}\n", NULL);
+  g_autoptr(AkcMessage) parts = akc_message_new ("o", AKC_MESSAGE_ROLE_ASSISTANT, ordered, AKC_MESSAGE_STATUS_COMPLETE);
+
+  akc_message_row_set_manifest (row, manifest);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (row));
+  gtk_window_present (GTK_WINDOW (window));
+
+  /* §12.2 rule 1: user and tool content is plain text, whatever it is. */
+  akc_message_row_set_message (row, user);
+  gtk_test_accessible_assert_role (GTK_WIDGET (row), GTK_ACCESSIBLE_ROLE_GROUP);
+  gtk_test_accessible_assert_property (GTK_WIDGET (row), GTK_ACCESSIBLE_PROPERTY_LABEL, "You");
+  g_assert_cmpuint (akc_message_row_get_n_parts (row), ==, 1);
+  g_assert_cmpint (akc_message_row_get_part_kind (row, 0), ==, AKC_MESSAGE_PART_PLAIN);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (akc_message_row_get_part (row, 0))), ==, "**not bold** <b>x</b>");
+
+  akc_message_row_set_message (row, tool);
+  gtk_test_accessible_assert_property (GTK_WIDGET (row), GTK_ACCESSIBLE_PROPERTY_LABEL, "Tool");
+  g_assert_cmpint (akc_message_row_get_part_kind (row, 0), ==, AKC_MESSAGE_PART_PLAIN);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (akc_message_row_get_part (row, 0))), ==, frame);
+
+  /* An assistant frame is a component. */
+  akc_message_row_set_message (row, assistant);
+  gtk_test_accessible_assert_property (GTK_WIDGET (row), GTK_ACCESSIBLE_PROPERTY_LABEL, "Assistant");
+  g_assert_cmpuint (akc_message_row_get_n_parts (row), ==, 1);
+  g_assert_cmpint (akc_message_row_get_part_kind (row, 0), ==, AKC_MESSAGE_PART_COMPONENT);
+  g_assert_true (AKC_IS_COMPONENT_VIEW (akc_message_row_get_part (row, 0)));
+  g_assert_cmpstr (akc_component_view_get_component_key (AKC_COMPONENT_VIEW (akc_message_row_get_part (row, 0))), ==, "progress");
+
+  /* Without a manifest, the semantic fallback. */
+  akc_message_row_set_manifest (row, NULL);
+  g_assert_true (GTK_IS_LABEL (akc_message_row_get_part (row, 0)));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (akc_message_row_get_part (row, 0))), ==,
+                   "[unsupported visual: progress] Upload at 5%.");
+  akc_message_row_set_manifest (row, manifest);
+
+  /* Ordered content: text runs merged into one bubble, the component in
+   * place. */
+  akc_message_row_set_message (row, parts);
+  g_assert_cmpuint (akc_message_row_get_n_parts (row), ==, 3);
+  g_assert_cmpint (akc_message_row_get_part_kind (row, 0), ==, AKC_MESSAGE_PART_MARKDOWN);
+  g_assert_cmpint (akc_message_row_get_part_kind (row, 1), ==, AKC_MESSAGE_PART_COMPONENT);
+  g_assert_cmpint (akc_message_row_get_part_kind (row, 2), ==, AKC_MESSAGE_PART_MARKDOWN);
+  {
+    AkcMarkdownView *first = AKC_MARKDOWN_VIEW (akc_message_row_get_part (row, 0));
+    GtkWidget *label = akc_markdown_view_get_block_widget (first, 0);
+
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, "Before merged");
+  }
+
+  /* An envelope that does not decode: one alert with the message only. */
+  akc_message_row_set_message (row, broken);
+  g_assert_cmpuint (akc_message_row_get_n_parts (row), ==, 1);
+  g_assert_cmpint (akc_message_row_get_part_kind (row, 0), ==, AKC_MESSAGE_PART_DIAGNOSTIC);
+  gtk_test_accessible_assert_role (akc_message_row_get_part (row, 0), GTK_ACCESSIBLE_ROLE_ALERT);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (akc_message_row_get_part (row, 0))), ==,
+                   "Assistant content record is invalid.");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
+}
+
+/* ------------------------------------------------------------------ */
+/* The chat view                                                       */
+/* ------------------------------------------------------------------ */
+
+static void
+test_view_accessibility (void)
+{
+  Fixture fixture = { 0 };
+  GtkListView *list;
+
+  fixture_init (&fixture, 4, 500);
+
+  gtk_test_accessible_assert_role (GTK_WIDGET (fixture.view), GTK_ACCESSIBLE_ROLE_LOG);
+  gtk_test_accessible_assert_property (GTK_WIDGET (fixture.view), GTK_ACCESSIBLE_PROPERTY_LABEL, "Messages");
+
+  /* The list view scrolls itself: it holds the scrolled window's
+   * adjustment, so it only makes rows for what is in sight. */
+  list = akc_chat_view_get_list_view (fixture.view);
+  g_assert_true (GTK_IS_SCROLLABLE (fixture.view));
+  g_assert_true (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (list)) == vadjustment (&fixture));
+  g_assert_true (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (fixture.view)) == vadjustment (&fixture));
+
+  g_assert_nonnull (akc_chat_view_get_row (fixture.view, message_at (AKC_CHAT_SOURCE (fixture.chat), 0)));
+  gtk_test_accessible_assert_property (GTK_WIDGET (akc_chat_view_get_row (fixture.view, message_at (AKC_CHAT_SOURCE (fixture.chat), 1))),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Assistant");
+
+  /* The lifecycle controls are there, named as §12.3 says. */
+  gtk_test_accessible_assert_property (find_widget (GTK_WIDGET (fixture.view), has_action, "chat.retry"),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Retry response");
+  gtk_test_accessible_assert_property (find_widget (GTK_WIDGET (fixture.view), has_action, "chat.regenerate"),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Regenerate response");
+  gtk_test_accessible_assert_property (find_widget (GTK_WIDGET (fixture.view), has_action, "chat.edit"),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Edit last message");
+
+  fixture_clear (&fixture);
+}
+
+typedef struct {
+  AkcChatView *view;
+  AkcMessage  *message;
+  const char  *text;
+} RowText;
+
+static gboolean
+row_shows (RowText *wait)
+{
+  AkcMessageRow *row = akc_chat_view_get_row (wait->view, wait->message);
+
+  return row != NULL && g_strcmp0 (akc_message_row_get_text (row), wait->text) == 0;
+}
+
+/* A changed message updates its own row, and nothing is bound again. */
+static void
+test_view_row_updates (void)
+{
+  Fixture fixture = { 0 };
+  AkcChatSource *source;
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  g_autoptr(GArray) updates = g_array_new (FALSE, FALSE, sizeof (guint));
+  AkcMessage *changed;
+  AkcMessageRow *changed_row;
+  guint binds, n;
+  RowText wait;
+
+  fixture_init (&fixture, 6, 900);
+  source = AKC_CHAT_SOURCE (fixture.chat);
+  n = g_list_model_get_n_items (akc_chat_source_get_messages (source));
+
+  for (guint i = 0; i < n; i++)
+    {
+      AkcMessageRow *row = akc_chat_view_get_row (fixture.view, message_at (source, i));
+      guint count;
+
+      g_assert_nonnull (row);
+      count = akc_message_row_get_n_updates (row);
+      g_ptr_array_add (rows, row);
+      g_array_append_val (updates, count);
+    }
+
+  binds = akc_chat_view_get_n_binds (fixture.view);
+  changed = message_at (source, 3);
+  changed_row = akc_chat_view_get_row (fixture.view, changed);
+
+  akc_message_set_content (changed, "A new answer with `code`.");
+  wait = (RowText) { fixture.view, changed, "A new answer with `code`." };
+  WAIT_FOR (row_shows, &wait);
+  wait_frames (fixture.window, 2);
+
+  g_assert_cmpuint (akc_chat_view_get_n_binds (fixture.view), ==, binds);
+  for (guint i = 0; i < n; i++)
+    {
+      AkcMessageRow *row = g_ptr_array_index (rows, i);
+
+      /* Every row still shows its own message. */
+      g_assert_true (akc_chat_view_get_row (fixture.view, message_at (source, i)) == row);
+      if (row == changed_row)
+        g_assert_cmpuint (akc_message_row_get_n_updates (row), ==, g_array_index (updates, guint, i) + 1);
+      else
+        g_assert_cmpuint (akc_message_row_get_n_updates (row), ==, g_array_index (updates, guint, i));
+    }
+
+  g_assert_nonnull (find_widget (GTK_WIDGET (changed_row), is_label_with_text, "A new answer with code."));
+
+  fixture_clear (&fixture);
+}
+
+static gboolean
+is_streaming (AkcChat *chat)
+{
+  return akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) == AKC_CHAT_STATUS_STREAMING;
+}
+
+static gboolean
+reply_is_pending (Fixture *fixture)
+{
+  return g_list_model_get_n_items (akc_chat_source_get_messages (AKC_CHAT_SOURCE (fixture->chat))) > 0 &&
+         akc_chat_view_get_row (fixture->view, message_at (AKC_CHAT_SOURCE (fixture->chat),
+                                g_list_model_get_n_items (akc_chat_source_get_messages (AKC_CHAT_SOURCE (fixture->chat))) - 1)) != NULL;
+}
+
+/* Starts a reply whose chunks the test appends itself. */
+static AkcMessage *
+start_open_reply (Fixture    *fixture,
+                  const char *question)
+{
+  AkcChatSource *source = AKC_CHAT_SOURCE (fixture->chat);
+  GListModel *messages = akc_chat_source_get_messages (source);
+
+  /* A turn with no chunk stays open until it is stopped. */
+  akc_scripted_adapter_begin_turn (fixture->script);
+  g_assert_true (akc_chat_source_send (source, question, NULL));
+  g_assert_true (is_streaming (fixture->chat));
+  WAIT_FOR (reply_is_pending, fixture);
+
+  return message_at (source, g_list_model_get_n_items (messages) - 1);
+}
+
+/* Chunks are drawn once per frame however many arrive, and at once when
+ * the reply ends. */
+static void
+test_view_streaming_coalesces (void)
+{
+  Fixture fixture = { 0 };
+  g_autoptr(GString) expected = g_string_new (NULL);
+  AkcMessage *reply;
+  AkcMessageRow *row;
+  AkcMarkdownView *markdown;
+  guint before;
+  RowText wait;
+
+  fixture_init (&fixture, 2, 700);
+  reply = start_open_reply (&fixture, "Tell me");
+  row = akc_chat_view_get_row (fixture.view, reply);
+  g_assert_nonnull (row);
+
+  akc_message_set_status (reply, AKC_MESSAGE_STATUS_STREAMING);
+  before = akc_message_row_get_n_updates (row);
+
+  /* A burst of 200 chunks between two frames. */
+  for (guint i = 0; i < 200; i++)
+    {
+      g_autofree char *chunk = g_strdup_printf ("w%u ", i);
+
+      akc_message_append_content (reply, chunk, -1);
+      g_string_append (expected, chunk);
+    }
+  g_assert_cmpuint (akc_message_row_get_n_updates (row), ==, before);
+
+  wait = (RowText) { fixture.view, reply, expected->str };
+  WAIT_FOR (row_shows, &wait);
+  g_assert_cmpuint (akc_message_row_get_n_updates (row), ==, before + 1);
+
+  /* One chunk per frame for a while: never more updates than frames. */
+  {
+    GdkFrameClock *clock = gtk_widget_get_frame_clock (fixture.window);
+    gint64 first_frame = gdk_frame_clock_get_frame_counter (clock);
+    guint first_updates = akc_message_row_get_n_updates (row);
+
+    for (guint i = 0; i < 30; i++)
+      {
+        akc_message_append_content (reply, "x ", -1);
+        akc_message_append_content (reply, "y ", -1);
+        g_string_append (expected, "x y ");
+        wait_frames (fixture.window, 1);
+      }
+    WAIT_FOR (row_shows, &wait);
+    g_assert_cmpuint (akc_message_row_get_n_updates (row) - first_updates, <=,
+                      (guint) (gdk_frame_clock_get_frame_counter (clock) - first_frame) + 1);
+  }
+
+  /* Done: the last chunk is shown at once, without waiting for a frame,
+   * and the reply is frozen. */
+  akc_message_append_content (reply, "\n\nThe **end**.", -1);
+  g_string_append (expected, "\n\nThe **end**.");
+  akc_message_set_status (reply, AKC_MESSAGE_STATUS_COMPLETE);
+  g_assert_cmpstr (akc_message_row_get_text (row), ==, expected->str);
+  markdown = AKC_MARKDOWN_VIEW (akc_message_row_get_part (row, 0));
+  g_assert_false (akc_markdown_view_get_streaming (markdown));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (akc_markdown_view_get_block_widget (markdown, 1))), ==, "The end.");
+
+  akc_chat_source_stop (AKC_CHAT_SOURCE (fixture.chat));
+  fixture_clear (&fixture);
+}
+
+/* Stop and error flush too. */
+static void
+test_view_streaming_flushes_on_stop (void)
+{
+  Fixture fixture = { 0 };
+  AkcMessage *reply;
+  AkcMessageRow *row;
+
+  fixture_init (&fixture, 2, 700);
+  reply = start_open_reply (&fixture, "Tell me");
+  row = akc_chat_view_get_row (fixture.view, reply);
+  akc_message_set_status (reply, AKC_MESSAGE_STATUS_STREAMING);
+  akc_message_append_content (reply, "Partial answer", -1);
+  g_assert_cmpstr (akc_message_row_get_text (row), ==, "");
+
+  akc_chat_source_stop (AKC_CHAT_SOURCE (fixture.chat));
+  g_assert_cmpstr (akc_message_row_get_text (row), ==, "Partial answer");
+  g_assert_true (akc_message_get_stopped (reply));
+  g_assert_nonnull (find_widget (GTK_WIDGET (row), is_label_with_text, "Stopped"));
+
+  fixture_clear (&fixture);
+}
+
+static gboolean
+jump_button_visible (Fixture *fixture)
+{
+  return gtk_widget_get_visible (akc_chat_view_get_jump_button (fixture->view));
+}
+
+static gboolean
+settled_at_end (Fixture *fixture)
+{
+  return is_at_end (fixture) && akc_chat_view_get_at_bottom (fixture->view);
+}
+
+static void
+test_view_sticky_scroll (void)
+{
+  Fixture fixture = { 0 };
+  AkcMessage *reply;
+  GtkWidget *jump;
+  GtkAdjustment *adjustment;
+
+  fixture_init (&fixture, 40, 400);
+  adjustment = vadjustment (&fixture);
+  jump = akc_chat_view_get_jump_button (fixture.view);
+
+  /* Opened at the end, with nothing to jump to. */
+  WAIT_FOR (settled_at_end, &fixture);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), >, gtk_adjustment_get_page_size (adjustment));
+  g_assert_false (gtk_widget_get_visible (jump));
+
+  /* Streaming while at the end follows the reply. */
+  reply = start_open_reply (&fixture, "More?");
+  akc_message_set_status (reply, AKC_MESSAGE_STATUS_STREAMING);
+  for (guint i = 0; i < 30; i++)
+    {
+      akc_message_append_content (reply, "A line of the reply that goes on.\n\n", -1);
+      wait_frames (fixture.window, 1);
+    }
+  wait_frames (fixture.window, 3);
+  WAIT_FOR (settled_at_end, &fixture);
+  g_assert_false (gtk_widget_get_visible (jump));
+
+  /* The reader scrolls up: new content does not move the view. */
+  gtk_adjustment_set_value (adjustment, 0);
+  g_assert_false (akc_chat_view_get_at_bottom (fixture.view));
+  WAIT_FOR (jump_button_visible, &fixture);
+  for (guint i = 0; i < 10; i++)
+    {
+      akc_message_append_content (reply, "Still more.\n\n", -1);
+      wait_frames (fixture.window, 1);
+    }
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), ==, 0);
+  g_assert_true (gtk_widget_get_visible (jump));
+  gtk_test_accessible_assert_role (jump, GTK_ACCESSIBLE_ROLE_BUTTON);
+  gtk_test_accessible_assert_property (jump, GTK_ACCESSIBLE_PROPERTY_LABEL, "Jump to newest");
+  g_assert_true (gtk_widget_get_focusable (jump));
+
+  /* "Jump to newest" goes back, and following resumes. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.jump-to-newest", NULL));
+  wait_frames (fixture.window, 3);
+  WAIT_FOR (settled_at_end, &fixture);
+  g_assert_false (gtk_widget_get_visible (jump));
+  for (guint i = 0; i < 10; i++)
+    {
+      akc_message_append_content (reply, "And the end.\n\n", -1);
+      wait_frames (fixture.window, 1);
+    }
+  wait_frames (fixture.window, 3);
+  WAIT_FOR (settled_at_end, &fixture);
+
+  akc_chat_source_stop (AKC_CHAT_SOURCE (fixture.chat));
+  fixture_clear (&fixture);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  setlocale (LC_ALL, "");
+  gtk_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/markdown/structure", test_markdown_structure);
+  g_test_add_func ("/markdown/escaping", test_markdown_escaping);
+  g_test_add_func ("/markdown/links", test_markdown_links);
+  g_test_add_func ("/markdown/view", test_markdown_view);
+  g_test_add_func ("/markdown/streaming", test_markdown_streaming);
+  g_test_add_func ("/markdown/stable-end", test_markdown_stable_end);
+  g_test_add_func ("/row/presentations", test_row_roles_are_plain);
+  g_test_add_func ("/chat-view/accessibility", test_view_accessibility);
+  g_test_add_func ("/chat-view/row-updates", test_view_row_updates);
+  g_test_add_func ("/chat-view/streaming-coalesces", test_view_streaming_coalesces);
+  g_test_add_func ("/chat-view/streaming-flushes-on-stop", test_view_streaming_flushes_on_stop);
+  g_test_add_func ("/chat-view/sticky-scroll", test_view_sticky_scroll);
+
+  return g_test_run ();
+}
