@@ -10,9 +10,6 @@
 
 #include "akc-window.h"
 
-/* Spinners appear only when a wait is noticeable. */
-#define THINKING_DELAY_MS 150
-
 struct _AkcWindow
 {
   AdwApplicationWindow  parent_instance;
@@ -20,19 +17,11 @@ struct _AkcWindow
   AdwToastOverlay      *toast_overlay;
   GtkStack             *stack;
   GtkScrolledWindow    *scroller;
-  GtkListView          *transcript;
+  AkcChatView          *transcript;
   AkcComposer          *composer;
-  GtkRevealer          *thinking_revealer;
-  GtkSpinner           *thinking_spinner;
-  GtkRevealer          *error_revealer;
-  GtkLabel             *error_label;
 
   GSettings            *settings;
   AkcChatSource        *source;
-  guint                 thinking_timeout;
-
-  /* Whether the reader was at the end before the transcript grew. */
-  gboolean              stick_to_bottom;
 };
 
 G_DEFINE_FINAL_TYPE (AkcWindow, akc_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -43,100 +32,12 @@ akc_window_get_messages (AkcWindow *self)
   return akc_chat_source_get_messages (self->source);
 }
 
-static gboolean
-akc_window_reply_is_pending (AkcWindow *self)
-{
-  GListModel *messages = akc_window_get_messages (self);
-  guint n = g_list_model_get_n_items (messages);
-  g_autoptr(AkcMessage) last = NULL;
-
-  if (n == 0)
-    return FALSE;
-
-  last = g_list_model_get_item (messages, n - 1);
-  return akc_message_get_status (last) == AKC_MESSAGE_STATUS_PENDING;
-}
-
-static gboolean
-show_thinking (gpointer user_data)
-{
-  AkcWindow *self = user_data;
-
-  self->thinking_timeout = 0;
-  gtk_spinner_start (self->thinking_spinner);
-  gtk_widget_set_visible (GTK_WIDGET (self->thinking_revealer), TRUE);
-  gtk_revealer_set_reveal_child (self->thinking_revealer, TRUE);
-
-  return G_SOURCE_REMOVE;
-}
-
-static void
-akc_window_sync_thinking (AkcWindow *self)
-{
-  gboolean thinking = akc_chat_source_get_status (self->source) == AKC_CHAT_STATUS_STREAMING &&
-                      akc_window_reply_is_pending (self);
-
-  if (thinking)
-    {
-      if (self->thinking_timeout == 0 && !gtk_revealer_get_reveal_child (self->thinking_revealer))
-        self->thinking_timeout = g_timeout_add (THINKING_DELAY_MS, show_thinking, self);
-      return;
-    }
-
-  g_clear_handle_id (&self->thinking_timeout, g_source_remove);
-  gtk_spinner_stop (self->thinking_spinner);
-  gtk_revealer_set_reveal_child (self->thinking_revealer, FALSE);
-  gtk_widget_set_visible (GTK_WIDGET (self->thinking_revealer), FALSE);
-}
-
-static void
-akc_window_sync_error (AkcWindow *self)
-{
-  AkcDiagnostic *error = akc_chat_source_get_error (self->source);
-
-  if (error != NULL)
-    gtk_label_set_text (self->error_label, akc_diagnostic_get_message (error));
-  gtk_revealer_set_reveal_child (self->error_revealer, error != NULL);
-  gtk_widget_set_visible (GTK_WIDGET (self->error_revealer), error != NULL);
-}
-
-/* Retry acts only when the last two messages are user then assistant
- * (application.md §3.6); otherwise it would do nothing. */
-static gboolean
-akc_window_can_retry (AkcWindow *self)
-{
-  GListModel *messages = akc_window_get_messages (self);
-  guint n = g_list_model_get_n_items (messages);
-  g_autoptr(AkcMessage) user = NULL;
-  g_autoptr(AkcMessage) assistant = NULL;
-
-  if (n < 2)
-    return FALSE;
-
-  user = g_list_model_get_item (messages, n - 2);
-  assistant = g_list_model_get_item (messages, n - 1);
-
-  return akc_message_get_role (user) == AKC_MESSAGE_ROLE_USER &&
-         akc_message_get_role (assistant) == AKC_MESSAGE_ROLE_ASSISTANT;
-}
-
 static void
 akc_window_sync_actions (AkcWindow *self)
 {
-  AkcChatStatus status = akc_chat_source_get_status (self->source);
   guint n = g_list_model_get_n_items (akc_window_get_messages (self));
 
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", status == AKC_CHAT_STATUS_STREAMING);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.retry",
-                                 status != AKC_CHAT_STATUS_STREAMING && akc_window_can_retry (self));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.new-chat", n > 0);
-}
-
-static void
-on_status_changed (AkcWindow *self)
-{
-  akc_window_sync_thinking (self);
-  akc_window_sync_actions (self);
 }
 
 static void
@@ -149,52 +50,22 @@ on_messages_changed (AkcWindow  *self,
   guint n = g_list_model_get_n_items (messages);
 
   gtk_stack_set_visible_child_name (self->stack, n > 0 ? "transcript" : "empty");
-
-  akc_window_sync_thinking (self);
   akc_window_sync_actions (self);
 }
 
+/* §12.4: while a component of the transcript owns the keyboard (the
+ * transcript gave it the focus), the composer is disabled; when it no
+ * longer does, the composer takes input again. */
 static void
-on_adjustment_value_changed (AkcWindow     *self,
-                             GtkAdjustment *adjustment)
+on_input_owned_changed (AkcWindow *self)
 {
-  double bottom = gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment);
+  gboolean owned = akc_chat_view_get_input_owned (self->transcript);
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
 
-  self->stick_to_bottom = gtk_adjustment_get_value (adjustment) >= bottom - 2.0;
-}
+  gtk_widget_set_sensitive (GTK_WIDGET (self->composer), !owned);
 
-static void
-on_adjustment_changed (AkcWindow     *self,
-                       GtkAdjustment *adjustment)
-{
-  /* The content grew (a streamed chunk, a new row): stay at the end only
-   * when the reader was there. */
-  if (self->stick_to_bottom)
-    gtk_adjustment_set_value (adjustment,
-                              gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment));
-}
-
-static void
-stop_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  AkcWindow *self = AKC_WINDOW (widget);
-
-  akc_chat_source_stop (self->source);
-  gtk_widget_grab_focus (GTK_WIDGET (self->composer));
-}
-
-static void
-retry_action (GtkWidget  *widget,
-              const char *action_name,
-              GVariant   *parameter)
-{
-  AkcWindow *self = AKC_WINDOW (widget);
-  g_autoptr(GError) error = NULL;
-
-  if (!akc_chat_source_retry (self->source, &error))
-    adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (error->message));
+  if (!owned && (focus == NULL || gtk_widget_is_ancestor (focus, GTK_WIDGET (self->transcript))))
+    gtk_widget_grab_focus (GTK_WIDGET (self->composer));
 }
 
 static void
@@ -234,7 +105,6 @@ akc_window_dispose (GObject *object)
 {
   AkcWindow *self = (AkcWindow *)object;
 
-  g_clear_handle_id (&self->thinking_timeout, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), AKC_TYPE_WINDOW);
   g_clear_object (&self->source);
   g_clear_object (&self->settings);
@@ -252,6 +122,7 @@ akc_window_class_init (AkcWindowClass *klass)
   object_class->dispose = akc_window_dispose;
   window_class->close_request = akc_window_close_request;
 
+  g_type_ensure (AKC_TYPE_CHAT_VIEW);
   g_type_ensure (AKC_TYPE_COMPOSER);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/agentskit/Chat/akc-window.ui");
@@ -260,17 +131,11 @@ akc_window_class_init (AkcWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, scroller);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, transcript);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, composer);
-  gtk_widget_class_bind_template_child (widget_class, AkcWindow, thinking_revealer);
-  gtk_widget_class_bind_template_child (widget_class, AkcWindow, thinking_spinner);
-  gtk_widget_class_bind_template_child (widget_class, AkcWindow, error_revealer);
-  gtk_widget_class_bind_template_child (widget_class, AkcWindow, error_label);
 
-  gtk_widget_class_install_action (widget_class, "win.stop", NULL, stop_action);
-  gtk_widget_class_install_action (widget_class, "win.retry", NULL, retry_action);
+  /* Stop (Escape), retry (Ctrl+R), regenerate (Ctrl+Shift+R) and edit
+   * (Ctrl+E) are the transcript's actions and shortcuts (AkcChatView). */
   gtk_widget_class_install_action (widget_class, "win.new-chat", NULL, new_chat_action);
 
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.stop", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "win.retry", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK, "win.new-chat", NULL);
 }
 
@@ -278,8 +143,7 @@ static void
 akc_window_init (AkcWindow *self)
 {
   g_autoptr(AkcAdapter) adapter = NULL;
-  g_autoptr(GtkListItemFactory) factory = NULL;
-  GtkAdjustment *adjustment;
+  g_autoptr(AkcComponentManifest) manifest = NULL;
   GListModel *messages;
 
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -296,33 +160,19 @@ akc_window_init (AkcWindow *self)
   self->source = AKC_CHAT_SOURCE (akc_chat_new (adapter));
   messages = akc_window_get_messages (self);
 
-  factory = akc_message_row_factory_new ();
-  gtk_list_view_set_factory (self->transcript, factory);
-  gtk_list_view_set_model (self->transcript,
-                           GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (messages))));
+  /* Components of the standard catalog render natively. */
+  manifest = akc_component_manifest_new_standard ();
+  akc_chat_view_set_manifest (self->transcript, manifest);
+  akc_chat_view_set_source (self->transcript, self->source);
   akc_composer_set_source (self->composer, self->source);
-
-  self->stick_to_bottom = TRUE;
-  adjustment = gtk_scrolled_window_get_vadjustment (self->scroller);
-  g_signal_connect_object (adjustment, "value-changed",
-                           G_CALLBACK (on_adjustment_value_changed),
-                           self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (adjustment, "changed",
-                           G_CALLBACK (on_adjustment_changed),
-                           self, G_CONNECT_SWAPPED);
 
   g_signal_connect_object (messages, "items-changed",
                            G_CALLBACK (on_messages_changed),
                            self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->source, "notify::status",
-                           G_CALLBACK (on_status_changed),
-                           self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->source, "notify::error",
-                           G_CALLBACK (akc_window_sync_error),
+  g_signal_connect_object (self->transcript, "notify::input-owned",
+                           G_CALLBACK (on_input_owned_changed),
                            self, G_CONNECT_SWAPPED);
 
-  akc_window_sync_error (self);
-  akc_window_sync_thinking (self);
   akc_window_sync_actions (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->composer));
 }

@@ -76,6 +76,123 @@ find_by_action (GtkWidget  *root,
   return widget;
 }
 
+/* ------------------------------------------------------------------ */
+/* Keys, delivered the way GTK does: the key controllers from the focus */
+/* up to the window, then the window's shortcuts (local on the focus    */
+/* chain, then those of global scope anywhere in the window). GTK 4 has */
+/* no public way to inject a key event in process; the AT-SPI test      */
+/* types real ones.                                                      */
+/* ------------------------------------------------------------------ */
+
+static gboolean
+shortcut_matches (GtkShortcut     *shortcut,
+                  guint            keyval,
+                  GdkModifierType  state)
+{
+  GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+
+  return GTK_IS_KEYVAL_TRIGGER (trigger) &&
+         gdk_keyval_to_lower (gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger))) == gdk_keyval_to_lower (keyval) &&
+         gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == state;
+}
+
+static gboolean
+try_shortcuts (GtkWidget          *widget,
+               GtkShortcutScope    scope,
+               guint               keyval,
+               GdkModifierType     state)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller) ||
+          gtk_shortcut_controller_get_scope (GTK_SHORTCUT_CONTROLLER (controller)) != scope)
+        continue;
+
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+
+          if (shortcut_matches (shortcut, keyval, state) &&
+              gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, widget,
+                                            gtk_shortcut_get_arguments (shortcut)))
+            return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+static gboolean
+try_global_shortcuts (GtkWidget       *widget,
+                      guint            keyval,
+                      GdkModifierType  state)
+{
+  if (gtk_widget_get_mapped (widget) && try_shortcuts (widget, GTK_SHORTCUT_SCOPE_GLOBAL, keyval, state))
+    return TRUE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    if (try_global_shortcuts (child, keyval, state))
+      return TRUE;
+
+  return FALSE;
+}
+
+static gboolean
+press_key (GtkWindow       *window,
+           guint            keyval,
+           GdkModifierType  state)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+
+  for (GtkWidget *widget = focus; widget != NULL; widget = gtk_widget_get_parent (widget))
+    {
+      g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+      for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+        {
+          g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+          gboolean handled = FALSE;
+
+          if (!GTK_IS_EVENT_CONTROLLER_KEY (controller))
+            continue;
+          g_signal_emit_by_name (controller, "key-pressed", keyval, 0, state, &handled);
+          if (handled)
+            return TRUE;
+        }
+
+      if (try_shortcuts (widget, GTK_SHORTCUT_SCOPE_LOCAL, keyval, state))
+        return TRUE;
+    }
+
+  return try_global_shortcuts (GTK_WIDGET (window), keyval, state);
+}
+
+static gboolean
+is_streaming (AkcChatSource *source)
+{
+  return akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING;
+}
+
+typedef gboolean (*Condition) (gpointer data);
+
+static void
+wait_for (Condition condition,
+          gpointer  data)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (!condition (data))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
 static void
 wait_until_idle (AkcChatSource *source)
 {
@@ -84,6 +201,19 @@ wait_until_idle (AkcChatSource *source)
   /* Let rows pick up the last chunks at the next frame. */
   for (guint i = 0; i < 20; i++)
     g_main_context_iteration (NULL, FALSE);
+}
+
+static void
+spin_frames (GtkWidget *widget)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
+  gint64 target = gdk_frame_clock_get_frame_counter (clock) + 2;
+
+  while (gdk_frame_clock_get_frame_counter (clock) < target)
+    {
+      gtk_widget_queue_draw (widget);
+      g_main_context_iteration (NULL, TRUE);
+    }
 }
 
 static AkcWindow *
@@ -102,12 +232,15 @@ test_window_accessibility (void)
   GtkWidget *root = GTK_WIDGET (window);
   GtkWidget *transcript, *entry, *send, *stop, *composer;
 
-  transcript = find_by_type (root, GTK_TYPE_LIST_VIEW);
+  transcript = find_by_type (root, AKC_TYPE_CHAT_VIEW);
   gtk_test_accessible_assert_role (transcript, GTK_ACCESSIBLE_ROLE_LOG);
   gtk_test_accessible_assert_property (transcript, GTK_ACCESSIBLE_PROPERTY_LABEL, "Messages");
-  /* The list view scrolls itself (through the clamp), so rows are recycled. */
-  g_assert_true (GTK_IS_SCROLLABLE (gtk_widget_get_parent (transcript)));
+  /* Scrolled window > clamp > transcript, and the list view inside scrolls
+   * itself with the scrolled window's adjustment: rows are recycled. */
+  g_assert_true (ADW_IS_CLAMP_SCROLLABLE (gtk_widget_get_parent (transcript)));
   g_assert_true (GTK_IS_SCROLLED_WINDOW (gtk_widget_get_parent (gtk_widget_get_parent (transcript))));
+  g_assert_true (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (find_by_type (transcript, GTK_TYPE_LIST_VIEW))) ==
+                 gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (gtk_widget_get_parent (gtk_widget_get_parent (transcript)))));
 
   composer = find_by_type (root, AKC_TYPE_COMPOSER);
   entry = find_by_type (composer, GTK_TYPE_TEXT_VIEW);
@@ -162,15 +295,145 @@ test_window_stream_and_stop (void)
   g_assert_nonnull (find_widget (GTK_WIDGET (window), is_label_with_text, "AgentsKit received: hello"));
   g_assert_true (gtk_widget_is_sensitive (entry));
 
-  /* Escape stops a reply mid-stream. */
+  /* The finished reply was announced, and the entry has the keyboard
+   * again (the announcement rides on its description, GTK < 4.14). */
+  g_assert_true (gtk_widget_has_focus (entry));
+#if !GTK_CHECK_VERSION (4, 14, 0)
+  gtk_test_accessible_assert_property (entry, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       "Assistant: AgentsKit received: hello");
+#endif
+
+  /* Stop mid-stream. */
   akc_composer_set_text (composer, "/slow");
   akc_composer_send (composer);
   g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_STREAMING);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.stop", NULL));
+  g_assert_true (gtk_widget_activate_action (find_by_type (GTK_WIDGET (window), AKC_TYPE_CHAT_VIEW), "chat.stop", NULL));
   g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_IDLE);
   slow = g_list_model_get_item (messages, 3);
-  g_assert_cmpint (akc_message_get_status (slow), ==, AKC_MESSAGE_STATUS_COMPLETE);
   g_assert_true (akc_message_get_stopped (slow));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
+is_idle (AkcChatSource *source)
+{
+  return akc_chat_source_get_status (source) != AKC_CHAT_STATUS_STREAMING;
+}
+
+static gboolean
+has_focus (GtkWidget *widget)
+{
+  return gtk_widget_has_focus (widget);
+}
+
+static AkcMessage *
+last_message (AkcChatSource *source)
+{
+  GListModel *messages = akc_chat_source_get_messages (source);
+  g_autoptr(AkcMessage) last = g_list_model_get_item (messages, g_list_model_get_n_items (messages) - 1);
+
+  return last;   /* the model keeps it */
+}
+
+static GtkWidget *
+find_editor (GtkWidget *transcript)
+{
+  return find_by_type (transcript, GTK_TYPE_TEXT_VIEW);
+}
+
+/* Send, stop, retry, edit and regenerate, all from the keyboard. */
+static void
+test_window_keyboard (void)
+{
+  AkcWindow *window = new_window ();
+  AkcChatSource *source = akc_window_get_source (window);
+  AkcComposer *composer = AKC_COMPOSER (find_by_type (GTK_WIDGET (window), AKC_TYPE_COMPOSER));
+  GtkWidget *entry = find_by_type (GTK_WIDGET (composer), GTK_TYPE_TEXT_VIEW);
+  GtkWidget *transcript = find_by_type (GTK_WIDGET (window), AKC_TYPE_CHAT_VIEW);
+  GListModel *messages = akc_chat_source_get_messages (source);
+  GtkWidget *editor;
+  AkcMessage *stopped, *retried, *edited_reply;
+  AkcLineage *lineage;
+
+  /* Enter sends. */
+  g_assert_true (gtk_widget_has_focus (entry));
+  akc_composer_set_text (composer, "hello");
+  g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_Return, 0));
+  g_assert_true (is_streaming (source));
+  wait_for ((Condition) is_idle, source);
+  g_assert_cmpstr (akc_message_get_content (last_message (source)), ==, "AgentsKit received: hello");
+
+  /* Escape stops (the entry is disabled while streaming, so the keys go
+   * to the window). */
+  wait_for ((Condition) has_focus, entry);
+  akc_composer_set_text (composer, "/slow");
+  g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_Return, 0));
+  g_assert_true (is_streaming (source));
+  g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_Escape, 0));
+  g_assert_false (is_streaming (source));
+  stopped = last_message (source);
+  g_assert_true (akc_message_get_stopped (stopped));
+  /* Escape with nothing to stop does nothing (and is not swallowed). */
+  g_assert_false (press_key (GTK_WINDOW (window), GDK_KEY_Escape, 0));
+
+  /* Ctrl+R retries: a new reply to the same message. */
+  g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_r, GDK_CONTROL_MASK));
+  g_assert_true (is_streaming (source));
+  retried = last_message (source);
+  g_assert_true (retried != stopped);
+  lineage = akc_message_get_lineage (retried);
+  g_assert_nonnull (lineage);
+  g_assert_cmpint (akc_lineage_get_operation (lineage), ==, AKC_LINEAGE_OPERATION_RETRY);
+  g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_Escape, 0));
+  g_assert_false (is_streaming (source));
+
+  /* Ctrl+E opens the editor on the last user message, with the focus;
+   * Escape closes it again and changes nothing. */
+  g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_e, GDK_CONTROL_MASK));
+  g_assert_true (akc_chat_view_get_editing (AKC_CHAT_VIEW (transcript)));
+  wait_for ((Condition) has_focus, find_editor (transcript));
+  editor = find_editor (transcript);
+  gtk_test_accessible_assert_property (editor, GTK_ACCESSIBLE_PROPERTY_LABEL, "Edit message");
+  {
+    GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor));
+    GtkTextIter start, end;
+    g_autofree char *draft = NULL;
+
+    gtk_text_buffer_get_bounds (buffer, &start, &end);
+    draft = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+    g_assert_cmpstr (draft, ==, "/slow");
+  }
+  g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_Escape, 0));
+  g_assert_false (akc_chat_view_get_editing (AKC_CHAT_VIEW (transcript)));
+  g_assert_true (last_message (source) == retried);
+
+  /* Ctrl+E again, new text, Enter saves: the message is answered again. */
+  g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_e, GDK_CONTROL_MASK));
+  wait_for ((Condition) has_focus, find_editor (transcript));
+  editor = find_editor (transcript);
+  /* Blank text is not saved. */
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor)), "   ", -1);
+  g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_Return, 0));
+  g_assert_true (akc_chat_view_get_editing (AKC_CHAT_VIEW (transcript)));
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor)), "edited", -1);
+  g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_Return, 0));
+  g_assert_false (akc_chat_view_get_editing (AKC_CHAT_VIEW (transcript)));
+  g_assert_true (is_streaming (source));
+  wait_for ((Condition) is_idle, source);
+  edited_reply = last_message (source);
+  g_assert_cmpstr (akc_message_get_content (edited_reply), ==, "AgentsKit received: edited");
+  g_assert_cmpint (akc_lineage_get_operation (akc_message_get_lineage (edited_reply)), ==, AKC_LINEAGE_OPERATION_EDIT);
+
+  /* Ctrl+Shift+R regenerates the last answer. */
+  g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_R, GDK_CONTROL_MASK | GDK_SHIFT_MASK));
+  g_assert_true (is_streaming (source));
+  wait_for ((Condition) is_idle, source);
+  g_assert_true (last_message (source) != edited_reply);
+  g_assert_cmpstr (akc_message_get_content (last_message (source)), ==, "AgentsKit received: edited");
+  g_assert_cmpint (akc_lineage_get_operation (akc_message_get_lineage (last_message (source))), ==,
+                   AKC_LINEAGE_OPERATION_REGENERATE);
+  g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 4);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -194,13 +457,23 @@ test_window_error_is_an_alert (void)
   g_assert_true (gtk_widget_is_visible (message));
   alert = gtk_widget_get_parent (message);
   gtk_test_accessible_assert_role (alert, GTK_ACCESSIBLE_ROLE_ALERT);
-  gtk_test_accessible_assert_property (find_by_action (alert, "win.retry"),
+  gtk_test_accessible_assert_property (find_by_action (alert, "chat.retry"),
                                        GTK_ACCESSIBLE_PROPERTY_LABEL, "Retry response");
 
-  /* Retrying clears the error. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.retry", NULL));
+  /* Retrying clears the error, and the alert goes away; /fail fails
+   * again, and a new alert says so. */
+  g_object_ref (message);
+  g_assert_true (gtk_widget_activate_action (find_by_action (alert, "chat.retry"), "chat.retry", NULL));
   g_assert_null (akc_chat_source_get_error (source));
-  g_assert_false (gtk_widget_is_visible (message));
+  spin_frames (GTK_WIDGET (window));
+  g_assert_null (gtk_widget_get_root (message));
+  g_object_unref (message);
+  wait_until_idle (source);
+  g_assert_nonnull (akc_chat_source_get_error (source));
+  message = find_widget (GTK_WIDGET (window), is_label_with_text,
+                         "The deterministic adapter failed as requested.");
+  g_assert_nonnull (message);
+  gtk_test_accessible_assert_role (gtk_widget_get_parent (message), GTK_ACCESSIBLE_ROLE_ALERT);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -268,6 +541,7 @@ main (int   argc,
 
   g_test_add_func ("/window/accessibility", test_window_accessibility);
   g_test_add_func ("/window/stream-and-stop", test_window_stream_and_stop);
+  g_test_add_func ("/window/keyboard", test_window_keyboard);
   g_test_add_func ("/window/error-is-an-alert", test_window_error_is_an_alert);
   g_test_add_func ("/window/state-persists", test_window_state_persists);
   g_test_add_func ("/window/translated", test_window_translated);

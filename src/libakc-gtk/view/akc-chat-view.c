@@ -132,12 +132,15 @@ struct _AkcChatView
   AkcMessage           *active_message;
   int                   active_presentation;
   gboolean              focus_active_pending;
+  guint                 active_idle;
 
   char                 *action_error;
   gboolean              editing;
   char                 *edit_message_id;
   char                 *edit_draft;
   gboolean              focus_editor_pending;
+  GWeakRef              editor;
+  guint                 focus_idle;
 
   guint                 thinking_timeout;
   gboolean              thinking_shown;
@@ -488,6 +491,18 @@ focus_active_component (AkcChatView *self)
     }
 
   return FALSE;
+}
+
+static gboolean
+focus_active_idle (gpointer user_data)
+{
+  AkcChatView *self = user_data;
+
+  self->active_idle = 0;
+  if (self->focus_active_pending)
+    focus_active_component (self);
+
+  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -981,8 +996,18 @@ new_button (const char *label,
             const char *action,
             GVariant   *target)
 {
-  GtkWidget *button = gtk_button_new_with_mnemonic (label);
+  GtkWidget *button = gtk_button_new ();
+  GtkWidget *face;
 
+  /* The face of the button; its name is @accessible_label alone (GTK 4.8
+   * would append the text of a child label to the name). */
+  face = g_object_new (GTK_TYPE_LABEL,
+                       "label", label,
+                       "use-underline", TRUE,
+                       "accessible-role", GTK_ACCESSIBLE_ROLE_PRESENTATION,
+                       NULL);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (face), button);
+  gtk_button_set_child (GTK_BUTTON (button), face);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
   if (target != NULL)
     gtk_actionable_set_action_target_value (GTK_ACTIONABLE (button), target);
@@ -1167,6 +1192,19 @@ on_editor_key_pressed (GtkEventControllerKey *controller,
   return GDK_EVENT_PROPAGATE;
 }
 
+static gboolean
+focus_editor (gpointer user_data)
+{
+  AkcChatView *self = user_data;
+  g_autoptr(GtkWidget) editor = g_weak_ref_get (&self->editor);
+
+  self->focus_idle = 0;
+  if (editor != NULL && self->focus_editor_pending && gtk_widget_grab_focus (editor))
+    self->focus_editor_pending = FALSE;
+
+  return G_SOURCE_REMOVE;
+}
+
 static void
 on_editor_map (GtkWidget   *editor,
                AkcChatView *self)
@@ -1174,8 +1212,11 @@ on_editor_map (GtkWidget   *editor,
   if (!self->focus_editor_pending)
     return;
 
-  self->focus_editor_pending = FALSE;
-  gtk_widget_grab_focus (editor);
+  /* The row is mapped while the list lays its rows out: move the focus
+   * once that is done. */
+  g_weak_ref_set (&self->editor, editor);
+  if (self->focus_idle == 0)
+    self->focus_idle = g_idle_add (focus_editor, self);
 }
 
 static GtkWidget *
@@ -1326,8 +1367,9 @@ factory_bind (GtkSignalListItemFactory *factory,
       g_hash_table_add (self->rows, child);
       apply_active_to_row (self, AKC_MESSAGE_ROW (child));
 
-      if (self->focus_active_pending && AKC_MESSAGE (object) == self->active_message)
-        focus_active_component (self);
+      /* Not while the list lays its rows out. */
+      if (self->focus_active_pending && AKC_MESSAGE (object) == self->active_message && self->active_idle == 0)
+        self->active_idle = g_idle_add (focus_active_idle, self);
       return;
     }
 
@@ -1517,6 +1559,8 @@ akc_chat_view_dispose (GObject *object)
 
   g_clear_handle_id (&self->thinking_timeout, g_source_remove);
   g_clear_handle_id (&self->announce_idle, g_source_remove);
+  g_clear_handle_id (&self->focus_idle, g_source_remove);
+  g_clear_handle_id (&self->active_idle, g_source_remove);
 #if !GTK_CHECK_VERSION (4, 14, 0)
   if (self->announce_timeout != 0)
     {
@@ -1563,6 +1607,7 @@ akc_chat_view_finalize (GObject *object)
   g_hash_table_unref (self->rows);
   g_ptr_array_unref (self->watched_calls);
   g_weak_ref_clear (&self->announce_target);
+  g_weak_ref_clear (&self->editor);
   g_free (self->action_error);
   g_free (self->edit_message_id);
   g_free (self->edit_draft);
@@ -1840,6 +1885,7 @@ akc_chat_view_init (AkcChatView *self)
   self->rows = g_hash_table_new (NULL, NULL);
   self->watched_calls = g_ptr_array_new_with_free_func (g_object_unref);
   g_weak_ref_init (&self->announce_target, NULL);
+  g_weak_ref_init (&self->editor, NULL);
   self->ownership = akc_input_ownership_new ();
   self->ownership_handler = g_signal_connect_object (self->ownership, "changed",
                                                      G_CALLBACK (akc_chat_view_sync_ownership),
@@ -1946,6 +1992,9 @@ akc_chat_view_set_source (AkcChatView   *self,
       self->source = g_object_ref (source);
       self->messages = g_object_ref (akc_chat_source_get_messages (source));
       self->status = akc_chat_source_get_status (source);
+      g_list_store_append (self->sections, self->messages);
+      /* After the flattening model, which has to know of a change of the
+       * messages before the rows below them move. */
       self->items_handler = g_signal_connect_object (self->messages, "items-changed",
                                                      G_CALLBACK (on_messages_changed),
                                                      self, G_CONNECT_SWAPPED);
@@ -1955,7 +2004,6 @@ akc_chat_view_set_source (AkcChatView   *self,
       self->error_handler = g_signal_connect_object (source, "notify::error",
                                                      G_CALLBACK (on_error_changed),
                                                      self, G_CONNECT_SWAPPED);
-      g_list_store_append (self->sections, self->messages);
     }
   g_list_store_append (self->sections, self->extras);
 

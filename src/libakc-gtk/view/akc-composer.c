@@ -47,6 +47,7 @@ struct _AkcComposer
   gulong         status_handler;
   gulong         input_handler;
   gboolean       syncing_input;
+  gboolean       restore_focus;
 };
 
 G_DEFINE_FINAL_TYPE (AkcComposer, akc_composer, GTK_TYPE_WIDGET)
@@ -93,13 +94,26 @@ akc_composer_update_state (AkcComposer *self)
 static void
 on_status_changed (AkcComposer *self)
 {
-  gboolean had_focus = gtk_widget_has_focus (self->stop_button);
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus;
+
+  /* The entry is disabled while a reply streams, which takes the focus
+   * away from it: remember that the person was typing here. */
+  if (akc_composer_is_streaming (self) && gtk_widget_has_focus (GTK_WIDGET (self->text_view)))
+    self->restore_focus = TRUE;
 
   akc_composer_update_state (self);
 
-  /* Give the keyboard back to the entry when a reply ends. */
-  if (had_focus && !akc_composer_is_streaming (self))
+  if (akc_composer_is_streaming (self))
+    return;
+
+  /* Give the keyboard back to the entry when the reply ends, unless the
+   * person took it somewhere else meanwhile. */
+  focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  if (gtk_widget_has_focus (self->stop_button) ||
+      (self->restore_focus && (focus == NULL || focus == GTK_WIDGET (root))))
     gtk_widget_grab_focus (GTK_WIDGET (self->text_view));
+  self->restore_focus = FALSE;
 }
 
 static void
