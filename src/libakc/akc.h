@@ -55,4 +55,10 @@
 #include "akc-presentation.h"
 #include "akc-resolved-component.h"
 
+/* store/ */
+#include "akc-chat-history.h"
+#include "akc-chat-memory.h"
+#include "akc-conversation-info.h"
+#include "akc-sqlite-chat-memory.h"
+
 #undef __AKC_INSIDE__

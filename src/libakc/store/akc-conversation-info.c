@@ -1,0 +1,353 @@
+/* akc-conversation-info.c
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include "akc-conversation-info.h"
+
+/**
+ * AkcConversationInfo:
+ *
+ * What a [iface@ChatMemory] knows about one stored conversation, without
+ * its messages: its id, title, the token usage it accumulated, when it was
+ * created and last changed, and how many messages it holds.
+ *
+ * An info is a snapshot taken when it was read; it does not change.
+ */
+
+struct _AkcConversationInfo
+{
+  GObject    parent_instance;
+
+  char      *id;
+  char      *title;
+  AkcUsage  *usage;
+  GDateTime *created_at;
+  GDateTime *updated_at;
+  guint      n_messages;
+};
+
+G_DEFINE_FINAL_TYPE (AkcConversationInfo, akc_conversation_info, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_ID,
+  PROP_TITLE,
+  PROP_USAGE,
+  PROP_CREATED_AT,
+  PROP_UPDATED_AT,
+  PROP_N_MESSAGES,
+  N_PROPS
+};
+
+static GParamSpec *props[N_PROPS];
+
+static void
+akc_conversation_info_finalize (GObject *object)
+{
+  AkcConversationInfo *self = (AkcConversationInfo *)object;
+
+  g_clear_pointer (&self->id, g_free);
+  g_clear_pointer (&self->title, g_free);
+  g_clear_pointer (&self->usage, akc_usage_free);
+  g_clear_pointer (&self->created_at, g_date_time_unref);
+  g_clear_pointer (&self->updated_at, g_date_time_unref);
+
+  G_OBJECT_CLASS (akc_conversation_info_parent_class)->finalize (object);
+}
+
+static void
+akc_conversation_info_get_property (GObject    *object,
+                                    guint       prop_id,
+                                    GValue     *value,
+                                    GParamSpec *pspec)
+{
+  AkcConversationInfo *self = AKC_CONVERSATION_INFO (object);
+
+  switch (prop_id)
+    {
+    case PROP_ID:
+      g_value_set_string (value, self->id);
+      break;
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+    case PROP_USAGE:
+      g_value_set_boxed (value, self->usage);
+      break;
+    case PROP_CREATED_AT:
+      g_value_set_boxed (value, self->created_at);
+      break;
+    case PROP_UPDATED_AT:
+      g_value_set_boxed (value, self->updated_at);
+      break;
+    case PROP_N_MESSAGES:
+      g_value_set_uint (value, self->n_messages);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+akc_conversation_info_set_property (GObject      *object,
+                                    guint         prop_id,
+                                    const GValue *value,
+                                    GParamSpec   *pspec)
+{
+  AkcConversationInfo *self = AKC_CONVERSATION_INFO (object);
+
+  switch (prop_id)
+    {
+    case PROP_ID:
+      self->id = g_value_dup_string (value);
+      break;
+    case PROP_TITLE:
+      self->title = g_value_dup_string (value);
+      break;
+    case PROP_USAGE:
+      self->usage = g_value_dup_boxed (value);
+      break;
+    case PROP_CREATED_AT:
+      self->created_at = g_value_dup_boxed (value);
+      break;
+    case PROP_UPDATED_AT:
+      self->updated_at = g_value_dup_boxed (value);
+      break;
+    case PROP_N_MESSAGES:
+      self->n_messages = g_value_get_uint (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+akc_conversation_info_constructed (GObject *object)
+{
+  AkcConversationInfo *self = (AkcConversationInfo *)object;
+
+  G_OBJECT_CLASS (akc_conversation_info_parent_class)->constructed (object);
+
+  if (self->id == NULL)
+    self->id = g_strdup ("");
+  if (self->title == NULL)
+    self->title = g_strdup ("");
+  if (self->usage == NULL)
+    self->usage = akc_usage_new (0, 0, 0);
+  if (self->created_at == NULL)
+    self->created_at = g_date_time_new_now_utc ();
+  if (self->updated_at == NULL)
+    self->updated_at = g_date_time_ref (self->created_at);
+}
+
+static void
+akc_conversation_info_class_init (AkcConversationInfoClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = akc_conversation_info_finalize;
+  object_class->get_property = akc_conversation_info_get_property;
+  object_class->set_property = akc_conversation_info_set_property;
+  object_class->constructed = akc_conversation_info_constructed;
+
+  /**
+   * AkcConversationInfo:id:
+   *
+   * The id of the conversation.
+   */
+  props[PROP_ID] =
+    g_param_spec_string ("id", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcConversationInfo:title:
+   *
+   * The title of the conversation; empty when it has none.
+   */
+  props[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcConversationInfo:usage:
+   *
+   * The token usage the conversation accumulated; zero when none was
+   * stored.
+   */
+  props[PROP_USAGE] =
+    g_param_spec_boxed ("usage", NULL, NULL,
+                        AKC_TYPE_USAGE,
+                        (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcConversationInfo:created-at:
+   *
+   * When the conversation was created.
+   */
+  props[PROP_CREATED_AT] =
+    g_param_spec_boxed ("created-at", NULL, NULL,
+                        G_TYPE_DATE_TIME,
+                        (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcConversationInfo:updated-at:
+   *
+   * When the conversation or one of its messages last changed.
+   */
+  props[PROP_UPDATED_AT] =
+    g_param_spec_boxed ("updated-at", NULL, NULL,
+                        G_TYPE_DATE_TIME,
+                        (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcConversationInfo:n-messages:
+   *
+   * How many messages the conversation holds.
+   */
+  props[PROP_N_MESSAGES] =
+    g_param_spec_uint ("n-messages", NULL, NULL,
+                       0, G_MAXUINT, 0,
+                       (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, props);
+}
+
+static void
+akc_conversation_info_init (AkcConversationInfo *self)
+{
+}
+
+/**
+ * akc_conversation_info_new:
+ * @id: the id of the conversation
+ * @title: (nullable): its title, or %NULL for none
+ * @usage: (nullable): the token usage it accumulated, or %NULL for none
+ * @created_at: (nullable): when it was created, or %NULL for now
+ * @updated_at: (nullable): when it last changed, or %NULL for @created_at
+ * @n_messages: how many messages it holds
+ *
+ * Creates the description of a stored conversation. Implementations of
+ * [iface@ChatMemory] return these.
+ *
+ * Returns: (transfer full): a new #AkcConversationInfo
+ */
+AkcConversationInfo *
+akc_conversation_info_new (const char     *id,
+                           const char     *title,
+                           const AkcUsage *usage,
+                           GDateTime      *created_at,
+                           GDateTime      *updated_at,
+                           guint           n_messages)
+{
+  g_return_val_if_fail (id != NULL, NULL);
+
+  return g_object_new (AKC_TYPE_CONVERSATION_INFO,
+                       "id", id,
+                       "title", title,
+                       "usage", usage,
+                       "created-at", created_at,
+                       "updated-at", updated_at,
+                       "n-messages", n_messages,
+                       NULL);
+}
+
+/**
+ * akc_conversation_info_get_id:
+ * @self: a #AkcConversationInfo
+ *
+ * Gets the id of the conversation.
+ *
+ * Returns: (transfer none): the id
+ */
+const char *
+akc_conversation_info_get_id (AkcConversationInfo *self)
+{
+  g_return_val_if_fail (AKC_IS_CONVERSATION_INFO (self), NULL);
+
+  return self->id;
+}
+
+/**
+ * akc_conversation_info_get_title:
+ * @self: a #AkcConversationInfo
+ *
+ * Gets the title of the conversation.
+ *
+ * Returns: (transfer none): the title, empty when it has none
+ */
+const char *
+akc_conversation_info_get_title (AkcConversationInfo *self)
+{
+  g_return_val_if_fail (AKC_IS_CONVERSATION_INFO (self), NULL);
+
+  return self->title;
+}
+
+/**
+ * akc_conversation_info_get_usage:
+ * @self: a #AkcConversationInfo
+ *
+ * Gets the token usage the conversation accumulated.
+ *
+ * Returns: (transfer none): the usage
+ */
+const AkcUsage *
+akc_conversation_info_get_usage (AkcConversationInfo *self)
+{
+  g_return_val_if_fail (AKC_IS_CONVERSATION_INFO (self), NULL);
+
+  return self->usage;
+}
+
+/**
+ * akc_conversation_info_get_created_at:
+ * @self: a #AkcConversationInfo
+ *
+ * Gets when the conversation was created.
+ *
+ * Returns: (transfer none): the creation time
+ */
+GDateTime *
+akc_conversation_info_get_created_at (AkcConversationInfo *self)
+{
+  g_return_val_if_fail (AKC_IS_CONVERSATION_INFO (self), NULL);
+
+  return self->created_at;
+}
+
+/**
+ * akc_conversation_info_get_updated_at:
+ * @self: a #AkcConversationInfo
+ *
+ * Gets when the conversation or one of its messages last changed.
+ *
+ * Returns: (transfer none): the time of the last change
+ */
+GDateTime *
+akc_conversation_info_get_updated_at (AkcConversationInfo *self)
+{
+  g_return_val_if_fail (AKC_IS_CONVERSATION_INFO (self), NULL);
+
+  return self->updated_at;
+}
+
+/**
+ * akc_conversation_info_get_n_messages:
+ * @self: a #AkcConversationInfo
+ *
+ * Gets how many messages the conversation holds.
+ *
+ * Returns: the number of messages
+ */
+guint
+akc_conversation_info_get_n_messages (AkcConversationInfo *self)
+{
+  g_return_val_if_fail (AKC_IS_CONVERSATION_INFO (self), 0);
+
+  return self->n_messages;
+}

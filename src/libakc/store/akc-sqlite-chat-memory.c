@@ -1,0 +1,1621 @@
+/* akc-sqlite-chat-memory.c
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+#include <sqlite3.h>
+
+#include "akc-sqlite-chat-memory.h"
+#include "akc-sqlite-schema-private.h"
+#include "akc-stored-message-private.h"
+#include "akc-text-private.h"
+
+/**
+ * AkcSqliteChatMemory:
+ *
+ * A [iface@ChatMemory] that keeps every conversation in one SQLite
+ * database, by default `$XDG_DATA_HOME/agentskit-chat/history.sqlite3`.
+ *
+ * The database is opened by [func@SqliteChatMemory.new_async]: it is
+ * created when missing, migrated from an older format, and refused with a
+ * clear error when it is damaged, belongs to another program
+ * (%AKC_CHAT_MEMORY_ERROR_CORRUPT) or was written by a newer version
+ * (%AKC_CHAT_MEMORY_ERROR_NEWER_VERSION), in which case it is left exactly
+ * as it was.
+ *
+ * All SQLite work happens on one worker thread that owns the connection,
+ * in the order the operations were started; the main loop never waits for
+ * the disk. Every change is one transaction in write-ahead-logging mode
+ * with `synchronous=FULL`: once a change is reported as done it survives a
+ * crash of the process or of the system, and a process killed in the
+ * middle of a change leaves the database as it was before that change.
+ */
+
+struct _AkcSqliteChatMemory
+{
+  GObject  parent_instance;
+
+  char    *path;
+
+  /* Created by the first initialization; the worker owns the connection. */
+  struct _Worker *worker;
+  GThread *thread;
+};
+
+static void akc_sqlite_chat_memory_iface_init (AkcChatMemoryInterface *iface);
+static void akc_sqlite_chat_memory_async_initable_iface_init (GAsyncInitableIface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (AkcSqliteChatMemory, akc_sqlite_chat_memory, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (AKC_TYPE_CHAT_MEMORY,
+                                                      akc_sqlite_chat_memory_iface_init)
+                               G_IMPLEMENT_INTERFACE (G_TYPE_ASYNC_INITABLE,
+                                                      akc_sqlite_chat_memory_async_initable_iface_init))
+
+enum {
+  PROP_0,
+  PROP_PATH,
+  N_PROPS
+};
+
+static GParamSpec *props[N_PROPS];
+
+/* ------------------------------------------------------------------ */
+/* The worker thread                                                   */
+/* ------------------------------------------------------------------ */
+
+typedef enum
+{
+  STMT_LIST,
+  STMT_CREATE,
+  STMT_EXISTS,
+  STMT_USAGE,
+  STMT_UPDATE,
+  STMT_TOUCH,
+  STMT_DELETE,
+  STMT_COUNT,
+  STMT_LOAD,
+  STMT_DELETE_RANGE,
+  STMT_SHIFT_OUT,
+  STMT_SHIFT_BACK,
+  STMT_INSERT,
+  STMT_SAVE,
+  N_STMTS
+} Stmt;
+
+/* Message columns share their parameter numbers between STMT_INSERT and
+ * STMT_SAVE: ?1 conversation, ?2 id, ?3 role, ?4 status, ?5 stopped,
+ * ?6 content, ?7 created_at, ?8 tool_call_id, ?9 tool_calls, ?10 lineage. */
+static const char * const stmt_sql[N_STMTS] = {
+  [STMT_LIST] =
+    "SELECT c.id, c.title, c.prompt_tokens, c.completion_tokens, c.total_tokens,"
+    "       c.created_at, c.updated_at,"
+    "       (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id)"
+    "  FROM conversations c ORDER BY c.updated_at DESC, c.id",
+  [STMT_CREATE] =
+    "INSERT INTO conversations (id, title, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)"
+    "  ON CONFLICT DO NOTHING",
+  [STMT_EXISTS] =
+    "SELECT 1 FROM conversations WHERE id = ?1",
+  [STMT_USAGE] =
+    "SELECT prompt_tokens, completion_tokens, total_tokens FROM conversations WHERE id = ?1",
+  [STMT_UPDATE] =
+    "UPDATE conversations SET title = coalesce (?2, title),"
+    "       prompt_tokens = ?3, completion_tokens = ?4, total_tokens = ?5,"
+    "       updated_at = ?6"
+    "  WHERE id = ?1",
+  [STMT_TOUCH] =
+    "UPDATE conversations SET updated_at = ?2 WHERE id = ?1",
+  [STMT_DELETE] =
+    "DELETE FROM conversations WHERE id = ?1",
+  [STMT_COUNT] =
+    "SELECT count(*) FROM messages WHERE conversation_id = ?1",
+  [STMT_LOAD] =
+    "SELECT position, id, role, status, stopped, content, created_at, tool_call_id, tool_calls, lineage"
+    "  FROM messages WHERE conversation_id = ?1 ORDER BY position",
+  [STMT_DELETE_RANGE] =
+    "DELETE FROM messages WHERE conversation_id = ?1 AND position >= ?2 AND position < ?3",
+  /* Moving a tail in two steps through negative positions keeps
+   * (conversation_id, position) unique after every row. */
+  [STMT_SHIFT_OUT] =
+    "UPDATE messages SET position = -1 - (position + ?3) WHERE conversation_id = ?1 AND position >= ?2",
+  [STMT_SHIFT_BACK] =
+    "UPDATE messages SET position = -1 - position WHERE conversation_id = ?1 AND position < 0",
+  [STMT_INSERT] =
+    "INSERT INTO messages (conversation_id, id, role, status, stopped, content, created_at,"
+    "                      tool_call_id, tool_calls, lineage, position)"
+    "  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+  [STMT_SAVE] =
+    "UPDATE messages SET role = ?3, status = ?4, stopped = ?5, content = ?6, created_at = ?7,"
+    "       tool_call_id = ?8, tool_calls = ?9, lineage = ?10"
+    "  WHERE conversation_id = ?1 AND id = ?2",
+};
+
+/* How many rows a read takes between two looks at its cancellable. */
+#define CANCEL_CHECK_ROWS 64
+
+typedef struct _Worker Worker;
+
+struct _Worker
+{
+  GAsyncQueue  *queue;
+  char         *path;
+  sqlite3      *db;
+  GError       *open_error;
+  sqlite3_stmt *stmts[N_STMTS];
+};
+
+typedef struct _Job Job;
+
+typedef void (*JobFunc) (Worker *worker,
+                         Job    *job);
+
+typedef enum
+{
+  RESULT_BOOLEAN,
+  RESULT_POINTER,
+  RESULT_ERROR,
+} ResultKind;
+
+/* A job runs on the worker thread and records its outcome; the outcome is
+ * then returned on the task's own main context, which also drops the last
+ * reference the job holds, so the worker never owns a reference to the
+ * task (nor to the memory) once the job is done. */
+struct _Job
+{
+  JobFunc         func;
+  GTask          *task;
+
+  ResultKind      kind;
+  gboolean        boolean;
+  gpointer        pointer;
+  GDestroyNotify  pointer_destroy;
+  GError         *error;
+};
+
+static void
+job_return_boolean (Job      *job,
+                    gboolean  value)
+{
+  job->kind = RESULT_BOOLEAN;
+  job->boolean = value;
+}
+
+static void
+job_return_pointer (Job            *job,
+                    gpointer        pointer,
+                    GDestroyNotify  destroy)
+{
+  job->kind = RESULT_POINTER;
+  job->pointer = pointer;
+  job->pointer_destroy = destroy;
+}
+
+static void
+job_return_error (Job    *job,
+                  GError *error)
+{
+  job->kind = RESULT_ERROR;
+  job->error = error;
+}
+
+static gboolean
+job_complete (gpointer data)
+{
+  Job *job = data;
+
+  switch (job->kind)
+    {
+    case RESULT_BOOLEAN:
+      g_task_return_boolean (job->task, job->boolean);
+      break;
+    case RESULT_POINTER:
+      g_task_return_pointer (job->task, job->pointer, job->pointer_destroy);
+      break;
+    case RESULT_ERROR:
+      g_task_return_error (job->task, job->error);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+
+  g_object_unref (job->task);
+  g_free (job);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Pushed by finalize: the worker closes the database and ends. */
+static Job quit_job;
+
+static void
+worker_close (Worker *worker)
+{
+  for (guint i = 0; i < N_STMTS; i++)
+    g_clear_pointer (&worker->stmts[i], sqlite3_finalize);
+
+  /* sqlite3_close_v2 cannot fail for want of finalized statements; on the
+   * last connection it checkpoints the log into the database. */
+  g_clear_pointer (&worker->db, sqlite3_close_v2);
+}
+
+static void job_open (Worker *worker,
+                      Job    *job);
+
+static gpointer
+worker_main (gpointer data)
+{
+  Worker *worker = data;
+  Job *job;
+
+  while ((job = g_async_queue_pop (worker->queue)) != &quit_job)
+    {
+      GError *error = NULL;
+
+      if (g_cancellable_set_error_if_cancelled (g_task_get_cancellable (job->task), &error))
+        job_return_error (job, error);
+      else if (job->func != job_open && worker->db == NULL)
+        job_return_error (job, g_error_new_literal (AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_CLOSED,
+                                                    _("The history is not open.")));
+      else
+        job->func (worker, job);
+
+      g_main_context_invoke_full (g_task_get_context (job->task), g_task_get_priority (job->task),
+                                  job_complete, job, NULL);
+    }
+
+  worker_close (worker);
+  g_clear_error (&worker->open_error);
+  g_async_queue_unref (worker->queue);
+  g_free (worker->path);
+  g_free (worker);
+
+  return NULL;
+}
+
+static void
+queue_job (AkcSqliteChatMemory *self,
+           GTask               *task,
+           JobFunc              func)
+{
+  Job *job;
+
+  if (self->worker == NULL)
+    {
+      g_task_return_new_error (task, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_CLOSED,
+                               "%s", _("The history is not open."));
+      g_object_unref (task);
+      return;
+    }
+
+  job = g_new0 (Job, 1);
+  job->func = func;
+  job->task = task;
+  g_async_queue_push (self->worker->queue, job);
+}
+
+/* A change that started is carried out and reported as it happened, even
+ * if the caller cancels meanwhile: only a change that never started
+ * reports G_IO_ERROR_CANCELLED. */
+static GTask *
+new_write_task (AkcSqliteChatMemory *self,
+                GCancellable        *cancellable,
+                GAsyncReadyCallback  callback,
+                gpointer             user_data,
+                gpointer             source_tag)
+{
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, source_tag);
+  g_task_set_check_cancellable (task, FALSE);
+
+  return task;
+}
+
+static GTask *
+new_read_task (AkcSqliteChatMemory *self,
+               GCancellable        *cancellable,
+               GAsyncReadyCallback  callback,
+               gpointer             user_data,
+               gpointer             source_tag)
+{
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, source_tag);
+
+  return task;
+}
+
+/* ------------------------------------------------------------------ */
+/* SQLite helpers (worker thread only)                                 */
+/* ------------------------------------------------------------------ */
+
+static void
+stmt_release (sqlite3_stmt *stmt)
+{
+  sqlite3_reset (stmt);
+  sqlite3_clear_bindings (stmt);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, stmt_release)
+
+/* A prepared statement, ready to bind. Release it with stmt_release (the
+ * g_autoptr cleanup) so no statement keeps a transaction open. */
+static sqlite3_stmt *
+worker_get_stmt (Worker  *worker,
+                 Stmt     which,
+                 GError **error)
+{
+  int rc;
+
+  if (worker->stmts[which] == NULL)
+    {
+      rc = sqlite3_prepare_v3 (worker->db, stmt_sql[which], -1, SQLITE_PREPARE_PERSISTENT,
+                               &worker->stmts[which], NULL);
+      if (rc != SQLITE_OK)
+        {
+          /* The tables are not those of the schema version the file
+           * claims: it was changed by something else. */
+          g_autofree char *name = g_filename_display_name (worker->path);
+
+          g_clear_pointer (&worker->stmts[which], sqlite3_finalize);
+          if ((rc & 0xff) == SQLITE_ERROR)
+            g_set_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_CORRUPT,
+                         _("The history “%s” does not have the expected tables."), name);
+          else
+            akc_sqlite_set_error (error, worker->db, rc, worker->path);
+          return NULL;
+        }
+    }
+
+  return worker->stmts[which];
+}
+
+static gboolean
+worker_fail (Worker  *worker,
+             int      rc,
+             GError **error)
+{
+  akc_sqlite_set_error (error, worker->db, rc, worker->path);
+  return FALSE;
+}
+
+/* Steps a statement that returns no rows. */
+static gboolean
+worker_step_done (Worker        *worker,
+                  sqlite3_stmt  *stmt,
+                  GError       **error)
+{
+  int rc = sqlite3_step (stmt);
+
+  if (rc != SQLITE_DONE)
+    return worker_fail (worker, rc, error);
+
+  return TRUE;
+}
+
+static gboolean
+worker_begin (Worker   *worker,
+              gboolean  write,
+              GError  **error)
+{
+  /* A write takes the lock first, so it never has to give up half-way
+   * for another writer; a read sees one consistent state. */
+  return akc_sqlite_exec (worker->db, write ? "BEGIN IMMEDIATE" : "BEGIN", worker->path, error);
+}
+
+static gboolean
+worker_commit (Worker  *worker,
+               GError **error)
+{
+  return akc_sqlite_exec (worker->db, "COMMIT", worker->path, error);
+}
+
+static void
+worker_rollback (Worker *worker)
+{
+  if (!sqlite3_get_autocommit (worker->db))
+    sqlite3_exec (worker->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+static void
+bind_text (sqlite3_stmt *stmt,
+           int           index,
+           const char   *text)
+{
+  if (text == NULL)
+    sqlite3_bind_null (stmt, index);
+  else
+    sqlite3_bind_text (stmt, index, text, -1, SQLITE_STATIC);
+}
+
+/* Text of a column with its byte length (U+0000 included), or NULL. */
+static const char *
+column_text (sqlite3_stmt *stmt,
+             int           column,
+             gsize        *length)
+{
+  const char *text;
+
+  if (sqlite3_column_type (stmt, column) == SQLITE_NULL)
+    {
+      if (length != NULL)
+        *length = 0;
+      return NULL;
+    }
+
+  text = (const char *) sqlite3_column_text (stmt, column);
+  if (length != NULL)
+    *length = sqlite3_column_bytes (stmt, column);
+
+  return text != NULL ? text : "";
+}
+
+/* A copy of a column that must be text without U+0000, or NULL. */
+static char *
+column_dup_string (sqlite3_stmt *stmt,
+                   int           column)
+{
+  gsize length = 0;
+  const char *text = column_text (stmt, column, &length);
+
+  if (text == NULL || strlen (text) != length)
+    return NULL;
+
+  return g_strdup (text);
+}
+
+static gboolean
+check_conversation_id (const char  *id,
+                       GError     **error)
+{
+  if (!akc_text_is_safe_id (id, strlen (id)))
+    {
+      g_set_error_literal (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_INVALID,
+                           _("A conversation id is 1 to 128 letters, digits, “.”, “_”, “:” or “-”, "
+                             "starting with a letter or a digit."));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+set_not_found (GError **error)
+{
+  g_set_error_literal (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_NOT_FOUND,
+                       _("There is no such conversation in the history."));
+  return FALSE;
+}
+
+/* Whether the conversation exists; FALSE with NOT_FOUND otherwise. */
+static gboolean
+worker_check_conversation (Worker      *worker,
+                           const char  *id,
+                           GError     **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = worker_get_stmt (worker, STMT_EXISTS, error);
+  int rc;
+
+  if (stmt == NULL)
+    return FALSE;
+
+  bind_text (stmt, 1, id);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_DONE)
+    return set_not_found (error);
+  if (rc != SQLITE_ROW)
+    return worker_fail (worker, rc, error);
+
+  return TRUE;
+}
+
+static gboolean
+worker_touch (Worker      *worker,
+              const char  *id,
+              GError     **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = worker_get_stmt (worker, STMT_TOUCH, error);
+
+  if (stmt == NULL)
+    return FALSE;
+
+  bind_text (stmt, 1, id);
+  sqlite3_bind_int64 (stmt, 2, g_get_real_time ());
+
+  return worker_step_done (worker, stmt, error);
+}
+
+static gboolean
+worker_count_messages (Worker      *worker,
+                       const char  *id,
+                       gint64      *count,
+                       GError     **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = worker_get_stmt (worker, STMT_COUNT, error);
+  int rc;
+
+  if (stmt == NULL)
+    return FALSE;
+
+  bind_text (stmt, 1, id);
+  rc = sqlite3_step (stmt);
+  if (rc != SQLITE_ROW)
+    return worker_fail (worker, rc, error);
+
+  *count = sqlite3_column_int64 (stmt, 0);
+  return TRUE;
+}
+
+/* The message columns ?2 … ?10 of STMT_INSERT and STMT_SAVE. */
+static void
+bind_message (sqlite3_stmt           *stmt,
+              const AkcStoredMessage *stored)
+{
+  bind_text (stmt, 2, stored->id);
+  bind_text (stmt, 3, stored->role);
+  bind_text (stmt, 4, stored->status);
+  sqlite3_bind_int (stmt, 5, stored->stopped ? 1 : 0);
+  /* With its byte length: U+0000 is kept. */
+  sqlite3_bind_text64 (stmt, 6, stored->content, stored->content_length, SQLITE_STATIC, SQLITE_UTF8);
+  sqlite3_bind_int64 (stmt, 7, stored->created_at);
+  bind_text (stmt, 8, stored->tool_call_id);
+  bind_text (stmt, 9, stored->tool_calls);
+  bind_text (stmt, 10, stored->lineage);
+}
+
+/* ------------------------------------------------------------------ */
+/* Jobs (worker thread)                                                */
+/* ------------------------------------------------------------------ */
+
+static void
+job_open (Worker *worker,
+          Job    *job)
+{
+  const AkcSqliteMigration *migrations;
+  gsize n_migrations;
+  GError *error = NULL;
+
+  if (worker->db != NULL)
+    {
+      job_return_boolean (job, TRUE);
+      return;
+    }
+
+  /* A history that failed to open stays failed: opening it again would
+   * give the same answer, and a damaged file must not be retried into. */
+  if (worker->open_error != NULL)
+    {
+      job_return_error (job, g_error_copy (worker->open_error));
+      return;
+    }
+
+  migrations = akc_sqlite_schema_get_migrations (&n_migrations);
+  worker->db = akc_sqlite_open (worker->path, migrations, n_migrations, &error);
+  if (worker->db == NULL)
+    {
+      worker->open_error = g_error_copy (error);
+      job_return_error (job, error);
+      return;
+    }
+
+  job_return_boolean (job, TRUE);
+}
+
+static void
+job_list (Worker *worker,
+          Job    *job)
+{
+  g_autoptr(GPtrArray) infos = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  GError *error = NULL;
+  int rc;
+
+  stmt = worker_get_stmt (worker, STMT_LIST, &error);
+  if (stmt == NULL)
+    {
+      job_return_error (job, error);
+      return;
+    }
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      g_autofree char *id = column_dup_string (stmt, 0);
+      g_autofree char *title = column_dup_string (stmt, 1);
+      g_autoptr(AkcUsage) usage = akc_usage_new ((guint64) sqlite3_column_int64 (stmt, 2),
+                                                 (guint64) sqlite3_column_int64 (stmt, 3),
+                                                 (guint64) sqlite3_column_int64 (stmt, 4));
+      g_autoptr(GDateTime) created_at = akc_stored_time_to_date_time (sqlite3_column_int64 (stmt, 5));
+      g_autoptr(GDateTime) updated_at = akc_stored_time_to_date_time (sqlite3_column_int64 (stmt, 6));
+      gint64 n_messages = sqlite3_column_int64 (stmt, 7);
+
+      if (id == NULL || !g_utf8_validate (id, -1, NULL) ||
+          title == NULL || !g_utf8_validate (title, -1, NULL) ||
+          created_at == NULL || updated_at == NULL)
+        {
+          g_autofree char *name = g_filename_display_name (worker->path);
+
+          job_return_error (job, g_error_new (AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_CORRUPT,
+                                              _("The history “%s” is damaged (a conversation cannot be read)."),
+                                              name));
+          return;
+        }
+
+      g_ptr_array_add (infos, akc_conversation_info_new (id, title, usage, created_at, updated_at,
+                                                         (guint) MIN (n_messages, G_MAXUINT)));
+
+      if (infos->len % CANCEL_CHECK_ROWS == 0 &&
+          g_cancellable_set_error_if_cancelled (g_task_get_cancellable (job->task), &error))
+        {
+          job_return_error (job, error);
+          return;
+        }
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      worker_fail (worker, rc, &error);
+      job_return_error (job, error);
+      return;
+    }
+
+  job_return_pointer (job, g_steal_pointer (&infos), (GDestroyNotify) g_ptr_array_unref);
+}
+
+typedef struct
+{
+  char     *id;
+  char     *title;
+  gboolean  has_usage;
+  AkcUsage  usage;
+} ConversationData;
+
+static void
+conversation_data_free (gpointer data)
+{
+  ConversationData *conversation = data;
+
+  g_free (conversation->id);
+  g_free (conversation->title);
+  g_free (conversation);
+}
+
+static void
+job_create (Worker *worker,
+            Job    *job)
+{
+  ConversationData *data = g_task_get_task_data (job->task);
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GDateTime) now = NULL;
+  GError *error = NULL;
+  gint64 usec = g_get_real_time ();
+
+  if (!check_conversation_id (data->id, &error))
+    goto fail;
+
+  stmt = worker_get_stmt (worker, STMT_CREATE, &error);
+  if (stmt == NULL)
+    goto fail;
+
+  bind_text (stmt, 1, data->id);
+  bind_text (stmt, 2, data->title);
+  sqlite3_bind_int64 (stmt, 3, usec);
+  if (!worker_step_done (worker, stmt, &error))
+    goto fail;
+
+  if (sqlite3_changes (worker->db) == 0)
+    {
+      g_set_error_literal (&error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_EXISTS,
+                           _("The history already has a conversation with this id."));
+      goto fail;
+    }
+
+  now = akc_stored_time_to_date_time (usec);
+  job_return_pointer (job, akc_conversation_info_new (data->id, data->title, NULL, now, now, 0),
+                         g_object_unref);
+  return;
+
+fail:
+  job_return_error (job, error);
+}
+
+static guint64
+add_saturating (guint64 a,
+                guint64 b)
+{
+  return a > G_MAXUINT64 - b ? G_MAXUINT64 : a + b;
+}
+
+static gboolean
+worker_update (Worker            *worker,
+               ConversationData  *data,
+               GError           **error)
+{
+  g_autoptr(sqlite3_stmt) read = worker_get_stmt (worker, STMT_USAGE, error);
+  g_autoptr(sqlite3_stmt) write = NULL;
+  AkcUsage usage;
+  int rc;
+
+  if (read == NULL)
+    return FALSE;
+
+  bind_text (read, 1, data->id);
+  rc = sqlite3_step (read);
+  if (rc == SQLITE_DONE)
+    return set_not_found (error);
+  if (rc != SQLITE_ROW)
+    return worker_fail (worker, rc, error);
+
+  /* Unsigned counts are kept by bit pattern: every value reads back. */
+  usage.prompt_tokens = (guint64) sqlite3_column_int64 (read, 0);
+  usage.completion_tokens = (guint64) sqlite3_column_int64 (read, 1);
+  usage.total_tokens = (guint64) sqlite3_column_int64 (read, 2);
+  g_clear_pointer (&read, stmt_release);
+
+  if (data->has_usage)
+    {
+      usage.prompt_tokens = add_saturating (usage.prompt_tokens, data->usage.prompt_tokens);
+      usage.completion_tokens = add_saturating (usage.completion_tokens, data->usage.completion_tokens);
+      usage.total_tokens = add_saturating (usage.total_tokens, data->usage.total_tokens);
+    }
+
+  write = worker_get_stmt (worker, STMT_UPDATE, error);
+  if (write == NULL)
+    return FALSE;
+
+  bind_text (write, 1, data->id);
+  bind_text (write, 2, data->title);
+  sqlite3_bind_int64 (write, 3, (sqlite3_int64) usage.prompt_tokens);
+  sqlite3_bind_int64 (write, 4, (sqlite3_int64) usage.completion_tokens);
+  sqlite3_bind_int64 (write, 5, (sqlite3_int64) usage.total_tokens);
+  sqlite3_bind_int64 (write, 6, g_get_real_time ());
+
+  return worker_step_done (worker, write, error);
+}
+
+static void
+job_update (Worker *worker,
+            Job    *job)
+{
+  ConversationData *data = g_task_get_task_data (job->task);
+  GError *error = NULL;
+
+  if (!check_conversation_id (data->id, &error) ||
+      !worker_begin (worker, TRUE, &error))
+    goto fail;
+
+  if (!worker_update (worker, data, &error) ||
+      !worker_commit (worker, &error))
+    {
+      worker_rollback (worker);
+      goto fail;
+    }
+
+  job_return_boolean (job, TRUE);
+  return;
+
+fail:
+  job_return_error (job, error);
+}
+
+static void
+job_delete (Worker *worker,
+            Job    *job)
+{
+  const char *id = g_task_get_task_data (job->task);
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  GError *error = NULL;
+
+  if (!check_conversation_id (id, &error))
+    goto fail;
+
+  stmt = worker_get_stmt (worker, STMT_DELETE, &error);
+  if (stmt == NULL)
+    goto fail;
+
+  /* One statement is one transaction; the messages go with the
+   * conversation (ON DELETE CASCADE). */
+  bind_text (stmt, 1, id);
+  if (!worker_step_done (worker, stmt, &error))
+    goto fail;
+
+  if (sqlite3_changes (worker->db) == 0)
+    {
+      set_not_found (&error);
+      goto fail;
+    }
+
+  job_return_boolean (job, TRUE);
+  return;
+
+fail:
+  job_return_error (job, error);
+}
+
+static AkcStoredMessage *
+read_stored_message (sqlite3_stmt *stmt)
+{
+  AkcStoredMessage *stored = g_new0 (AkcStoredMessage, 1);
+  const char *content;
+  gsize length = 0;
+
+  /* role and status point into the statement's row; they are read before
+   * the next step. */
+  stored->id = column_dup_string (stmt, 1);
+  stored->role = column_text (stmt, 2, NULL);
+  stored->status = column_text (stmt, 3, NULL);
+  stored->stopped = sqlite3_column_int (stmt, 4) != 0;
+  content = column_text (stmt, 5, &length);
+  stored->content = g_malloc (length + 1);
+  if (length > 0)
+    memcpy (stored->content, content, length);
+  stored->content[length] = '\0';
+  stored->content_length = length;
+  stored->created_at = sqlite3_column_int64 (stmt, 6);
+  stored->tool_call_id = column_dup_string (stmt, 7);
+  stored->tool_calls = column_dup_string (stmt, 8);
+  stored->lineage = column_dup_string (stmt, 9);
+
+  return stored;
+}
+
+static void
+job_load (Worker *worker,
+          Job    *job)
+{
+  const char *id = g_task_get_task_data (job->task);
+  g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  GError *error = NULL;
+  int rc;
+
+  if (!check_conversation_id (id, &error) ||
+      !worker_begin (worker, FALSE, &error))
+    goto fail;
+
+  if (!worker_check_conversation (worker, id, &error))
+    goto fail;
+
+  stmt = worker_get_stmt (worker, STMT_LOAD, &error);
+  if (stmt == NULL)
+    goto fail;
+
+  bind_text (stmt, 1, id);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      g_autoptr(AkcStoredMessage) stored = NULL;
+      AkcMessage *message;
+
+      /* Positions are dense: a gap means the rows were changed by
+       * something else, and the order cannot be trusted. */
+      if (sqlite3_column_int64 (stmt, 0) != (gint64) messages->len)
+        {
+          g_autofree char *name = g_filename_display_name (worker->path);
+
+          g_set_error (&error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_CORRUPT,
+                       _("The history “%s” is damaged (the order of a conversation is broken)."),
+                       name);
+          goto fail;
+        }
+
+      stored = read_stored_message (stmt);
+      message = akc_stored_message_to_message (stored, &error);
+      if (message == NULL)
+        goto fail;
+      g_ptr_array_add (messages, message);
+
+      if (messages->len % CANCEL_CHECK_ROWS == 0 &&
+          g_cancellable_set_error_if_cancelled (g_task_get_cancellable (job->task), &error))
+        goto fail;
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      worker_fail (worker, rc, &error);
+      goto fail;
+    }
+
+  g_clear_pointer (&stmt, stmt_release);
+  if (!worker_commit (worker, &error))
+    goto fail;
+
+  job_return_pointer (job, g_steal_pointer (&messages), (GDestroyNotify) g_ptr_array_unref);
+  return;
+
+fail:
+  g_clear_pointer (&stmt, stmt_release);
+  worker_rollback (worker);
+  job_return_error (job, error);
+}
+
+typedef struct
+{
+  char      *conversation_id;
+  guint      position;
+  guint      n_removed;
+  GPtrArray *added;   /* of AkcStoredMessage */
+} SpliceData;
+
+static void
+splice_data_free (gpointer data)
+{
+  SpliceData *splice = data;
+
+  g_free (splice->conversation_id);
+  g_ptr_array_unref (splice->added);
+  g_free (splice);
+}
+
+static gboolean
+check_message_id (const char  *id,
+                  GError     **error)
+{
+  if (id == NULL || *id == '\0' || !g_utf8_validate (id, -1, NULL))
+    {
+      g_set_error_literal (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_INVALID,
+                           _("A message id must be non-empty text."));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+worker_splice (Worker      *worker,
+               SpliceData  *data,
+               GError     **error)
+{
+  gint64 count = 0;
+  gint64 position = data->position;
+  gint64 end;
+  gint64 delta;
+
+  if (!worker_check_conversation (worker, data->conversation_id, error) ||
+      !worker_count_messages (worker, data->conversation_id, &count, error))
+    return FALSE;
+
+  if (data->position == G_MAXUINT)
+    position = count;
+  end = data->n_removed == G_MAXUINT ? MAX (position, count) : position + (gint64) data->n_removed;
+
+  if (position > count || end > count)
+    {
+      g_set_error_literal (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_INVALID,
+                           _("The change does not fit the stored conversation."));
+      return FALSE;
+    }
+
+  delta = (gint64) data->added->len - (end - position);
+
+  if (end > position)
+    {
+      g_autoptr(sqlite3_stmt) stmt = worker_get_stmt (worker, STMT_DELETE_RANGE, error);
+
+      if (stmt == NULL)
+        return FALSE;
+
+      bind_text (stmt, 1, data->conversation_id);
+      sqlite3_bind_int64 (stmt, 2, position);
+      sqlite3_bind_int64 (stmt, 3, end);
+      if (!worker_step_done (worker, stmt, error))
+        return FALSE;
+    }
+
+  if (delta != 0 && end < count)
+    {
+      g_autoptr(sqlite3_stmt) out = worker_get_stmt (worker, STMT_SHIFT_OUT, error);
+      g_autoptr(sqlite3_stmt) back = NULL;
+
+      if (out == NULL)
+        return FALSE;
+
+      bind_text (out, 1, data->conversation_id);
+      sqlite3_bind_int64 (out, 2, end);
+      sqlite3_bind_int64 (out, 3, delta);
+      if (!worker_step_done (worker, out, error))
+        return FALSE;
+
+      back = worker_get_stmt (worker, STMT_SHIFT_BACK, error);
+      if (back == NULL)
+        return FALSE;
+
+      bind_text (back, 1, data->conversation_id);
+      if (!worker_step_done (worker, back, error))
+        return FALSE;
+    }
+
+  for (guint i = 0; i < data->added->len; i++)
+    {
+      const AkcStoredMessage *stored = g_ptr_array_index (data->added, i);
+      g_autoptr(sqlite3_stmt) stmt = NULL;
+      int rc;
+
+      if (!check_message_id (stored->id, error))
+        return FALSE;
+
+      stmt = worker_get_stmt (worker, STMT_INSERT, error);
+      if (stmt == NULL)
+        return FALSE;
+
+      bind_text (stmt, 1, data->conversation_id);
+      bind_message (stmt, stored);
+      sqlite3_bind_int64 (stmt, 11, position + i);
+
+      rc = sqlite3_step (stmt);
+      if (rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+        {
+          g_set_error_literal (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_EXISTS,
+                               _("The conversation already has a message with this id."));
+          return FALSE;
+        }
+      if (rc != SQLITE_DONE)
+        return worker_fail (worker, rc, error);
+    }
+
+  return worker_touch (worker, data->conversation_id, error);
+}
+
+static void
+job_splice (Worker *worker,
+            Job    *job)
+{
+  SpliceData *data = g_task_get_task_data (job->task);
+  GError *error = NULL;
+
+  if (!check_conversation_id (data->conversation_id, &error) ||
+      !worker_begin (worker, TRUE, &error))
+    goto fail;
+
+  if (!worker_splice (worker, data, &error) ||
+      !worker_commit (worker, &error))
+    {
+      worker_rollback (worker);
+      goto fail;
+    }
+
+  job_return_boolean (job, TRUE);
+  return;
+
+fail:
+  job_return_error (job, error);
+}
+
+typedef struct
+{
+  char             *conversation_id;
+  AkcStoredMessage *message;
+} SaveData;
+
+static void
+save_data_free (gpointer data)
+{
+  SaveData *save = data;
+
+  g_free (save->conversation_id);
+  akc_stored_message_free (save->message);
+  g_free (save);
+}
+
+static gboolean
+worker_save (Worker      *worker,
+             SaveData    *data,
+             GError     **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = worker_get_stmt (worker, STMT_SAVE, error);
+
+  if (stmt == NULL)
+    return FALSE;
+
+  bind_text (stmt, 1, data->conversation_id);
+  bind_message (stmt, data->message);
+  if (!worker_step_done (worker, stmt, error))
+    return FALSE;
+
+  if (sqlite3_changes (worker->db) == 0)
+    {
+      if (worker_check_conversation (worker, data->conversation_id, error))
+        g_set_error_literal (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_NOT_FOUND,
+                             _("The conversation has no message with this id."));
+      return FALSE;
+    }
+
+  return worker_touch (worker, data->conversation_id, error);
+}
+
+static void
+job_save (Worker *worker,
+          Job    *job)
+{
+  SaveData *data = g_task_get_task_data (job->task);
+  GError *error = NULL;
+
+  if (!check_conversation_id (data->conversation_id, &error) ||
+      !check_message_id (data->message->id, &error) ||
+      !worker_begin (worker, TRUE, &error))
+    goto fail;
+
+  if (!worker_save (worker, data, &error) ||
+      !worker_commit (worker, &error))
+    {
+      worker_rollback (worker);
+      goto fail;
+    }
+
+  job_return_boolean (job, TRUE);
+  return;
+
+fail:
+  job_return_error (job, error);
+}
+
+/* ------------------------------------------------------------------ */
+/* AkcChatMemory                                                       */
+/* ------------------------------------------------------------------ */
+
+static void
+akc_sqlite_chat_memory_list_conversations_async (AkcChatMemory       *memory,
+                                                 GCancellable        *cancellable,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data)
+{
+  AkcSqliteChatMemory *self = AKC_SQLITE_CHAT_MEMORY (memory);
+
+  queue_job (self,
+             new_read_task (self, cancellable, callback, user_data,
+                            akc_sqlite_chat_memory_list_conversations_async),
+             job_list);
+}
+
+static GListModel *
+akc_sqlite_chat_memory_list_conversations_finish (AkcChatMemory  *memory,
+                                                  GAsyncResult   *result,
+                                                  GError        **error)
+{
+  g_autoptr(GPtrArray) infos = NULL;
+  GListStore *store;
+
+  g_return_val_if_fail (g_task_is_valid (result, memory), NULL);
+
+  infos = g_task_propagate_pointer (G_TASK (result), error);
+  if (infos == NULL)
+    return NULL;
+
+  store = g_list_store_new (AKC_TYPE_CONVERSATION_INFO);
+  g_list_store_splice (store, 0, 0, infos->pdata, infos->len);
+
+  return G_LIST_MODEL (store);
+}
+
+static void
+akc_sqlite_chat_memory_create_conversation_async (AkcChatMemory       *memory,
+                                                  const char          *id,
+                                                  const char          *title,
+                                                  GCancellable        *cancellable,
+                                                  GAsyncReadyCallback  callback,
+                                                  gpointer             user_data)
+{
+  AkcSqliteChatMemory *self = AKC_SQLITE_CHAT_MEMORY (memory);
+  GTask *task;
+  ConversationData *data;
+
+  task = new_write_task (self, cancellable, callback, user_data,
+                         akc_sqlite_chat_memory_create_conversation_async);
+  data = g_new0 (ConversationData, 1);
+  data->id = id != NULL ? g_strdup (id) : g_uuid_string_random ();
+  data->title = g_strdup (title != NULL ? title : "");
+  g_task_set_task_data (task, data, conversation_data_free);
+
+  queue_job (self, task, job_create);
+}
+
+static AkcConversationInfo *
+akc_sqlite_chat_memory_create_conversation_finish (AkcChatMemory  *memory,
+                                                   GAsyncResult   *result,
+                                                   GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, memory), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+akc_sqlite_chat_memory_update_conversation_async (AkcChatMemory       *memory,
+                                                  const char          *id,
+                                                  const char          *title,
+                                                  const AkcUsage      *usage,
+                                                  GCancellable        *cancellable,
+                                                  GAsyncReadyCallback  callback,
+                                                  gpointer             user_data)
+{
+  AkcSqliteChatMemory *self = AKC_SQLITE_CHAT_MEMORY (memory);
+  GTask *task;
+  ConversationData *data;
+
+  task = new_write_task (self, cancellable, callback, user_data,
+                         akc_sqlite_chat_memory_update_conversation_async);
+  data = g_new0 (ConversationData, 1);
+  data->id = g_strdup (id);
+  data->title = g_strdup (title);
+  if (usage != NULL)
+    {
+      data->has_usage = TRUE;
+      data->usage = *usage;
+    }
+  g_task_set_task_data (task, data, conversation_data_free);
+
+  queue_job (self, task, job_update);
+}
+
+static gboolean
+akc_sqlite_chat_memory_boolean_finish (AkcChatMemory  *memory,
+                                       GAsyncResult   *result,
+                                       GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, memory), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+akc_sqlite_chat_memory_delete_conversation_async (AkcChatMemory       *memory,
+                                                  const char          *id,
+                                                  GCancellable        *cancellable,
+                                                  GAsyncReadyCallback  callback,
+                                                  gpointer             user_data)
+{
+  AkcSqliteChatMemory *self = AKC_SQLITE_CHAT_MEMORY (memory);
+  GTask *task;
+
+  task = new_write_task (self, cancellable, callback, user_data,
+                         akc_sqlite_chat_memory_delete_conversation_async);
+  g_task_set_task_data (task, g_strdup (id), g_free);
+
+  queue_job (self, task, job_delete);
+}
+
+static void
+akc_sqlite_chat_memory_load_messages_async (AkcChatMemory       *memory,
+                                            const char          *conversation_id,
+                                            GCancellable        *cancellable,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data)
+{
+  AkcSqliteChatMemory *self = AKC_SQLITE_CHAT_MEMORY (memory);
+  GTask *task;
+
+  task = new_read_task (self, cancellable, callback, user_data,
+                        akc_sqlite_chat_memory_load_messages_async);
+  g_task_set_task_data (task, g_strdup (conversation_id), g_free);
+
+  queue_job (self, task, job_load);
+}
+
+static GListModel *
+akc_sqlite_chat_memory_load_messages_finish (AkcChatMemory  *memory,
+                                             GAsyncResult   *result,
+                                             GError        **error)
+{
+  g_autoptr(GPtrArray) messages = NULL;
+  GListStore *store;
+
+  g_return_val_if_fail (g_task_is_valid (result, memory), NULL);
+
+  messages = g_task_propagate_pointer (G_TASK (result), error);
+  if (messages == NULL)
+    return NULL;
+
+  store = g_list_store_new (AKC_TYPE_MESSAGE);
+  g_list_store_splice (store, 0, 0, messages->pdata, messages->len);
+
+  return G_LIST_MODEL (store);
+}
+
+static void
+akc_sqlite_chat_memory_splice_messages_async (AkcChatMemory        *memory,
+                                              const char           *conversation_id,
+                                              guint                 position,
+                                              guint                 n_removed,
+                                              AkcMessage          **added,
+                                              guint                 n_added,
+                                              GCancellable         *cancellable,
+                                              GAsyncReadyCallback   callback,
+                                              gpointer              user_data)
+{
+  AkcSqliteChatMemory *self = AKC_SQLITE_CHAT_MEMORY (memory);
+  GTask *task;
+  SpliceData *data;
+
+  task = new_write_task (self, cancellable, callback, user_data,
+                         akc_sqlite_chat_memory_splice_messages_async);
+  data = g_new0 (SpliceData, 1);
+  data->conversation_id = g_strdup (conversation_id);
+  data->position = position;
+  data->n_removed = n_removed;
+  data->added = g_ptr_array_new_full (n_added, (GDestroyNotify) akc_stored_message_free);
+  for (guint i = 0; i < n_added; i++)
+    g_ptr_array_add (data->added, akc_stored_message_new_from_message (added[i]));
+  g_task_set_task_data (task, data, splice_data_free);
+
+  queue_job (self, task, job_splice);
+}
+
+static void
+akc_sqlite_chat_memory_save_message_async (AkcChatMemory       *memory,
+                                           const char          *conversation_id,
+                                           AkcMessage          *message,
+                                           GCancellable        *cancellable,
+                                           GAsyncReadyCallback  callback,
+                                           gpointer             user_data)
+{
+  AkcSqliteChatMemory *self = AKC_SQLITE_CHAT_MEMORY (memory);
+  GTask *task;
+  SaveData *data;
+
+  task = new_write_task (self, cancellable, callback, user_data,
+                         akc_sqlite_chat_memory_save_message_async);
+  data = g_new0 (SaveData, 1);
+  data->conversation_id = g_strdup (conversation_id);
+  data->message = akc_stored_message_new_from_message (message);
+  g_task_set_task_data (task, data, save_data_free);
+
+  queue_job (self, task, job_save);
+}
+
+static void
+akc_sqlite_chat_memory_iface_init (AkcChatMemoryInterface *iface)
+{
+  iface->list_conversations_async = akc_sqlite_chat_memory_list_conversations_async;
+  iface->list_conversations_finish = akc_sqlite_chat_memory_list_conversations_finish;
+  iface->create_conversation_async = akc_sqlite_chat_memory_create_conversation_async;
+  iface->create_conversation_finish = akc_sqlite_chat_memory_create_conversation_finish;
+  iface->update_conversation_async = akc_sqlite_chat_memory_update_conversation_async;
+  iface->update_conversation_finish = akc_sqlite_chat_memory_boolean_finish;
+  iface->delete_conversation_async = akc_sqlite_chat_memory_delete_conversation_async;
+  iface->delete_conversation_finish = akc_sqlite_chat_memory_boolean_finish;
+  iface->load_messages_async = akc_sqlite_chat_memory_load_messages_async;
+  iface->load_messages_finish = akc_sqlite_chat_memory_load_messages_finish;
+  iface->splice_messages_async = akc_sqlite_chat_memory_splice_messages_async;
+  iface->splice_messages_finish = akc_sqlite_chat_memory_boolean_finish;
+  iface->save_message_async = akc_sqlite_chat_memory_save_message_async;
+  iface->save_message_finish = akc_sqlite_chat_memory_boolean_finish;
+}
+
+/* ------------------------------------------------------------------ */
+/* GAsyncInitable                                                      */
+/* ------------------------------------------------------------------ */
+
+static void
+akc_sqlite_chat_memory_init_async (GAsyncInitable      *initable,
+                                   int                  io_priority,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  AkcSqliteChatMemory *self = AKC_SQLITE_CHAT_MEMORY (initable);
+  GTask *task;
+
+  if (self->worker == NULL)
+    {
+      Worker *worker = g_new0 (Worker, 1);
+
+      worker->queue = g_async_queue_new ();
+      worker->path = g_strdup (self->path);
+      self->worker = worker;
+      /* The thread frees the worker when it ends. */
+      self->thread = g_thread_new ("akc-history", worker_main, worker);
+    }
+
+  task = new_read_task (self, cancellable, callback, user_data, akc_sqlite_chat_memory_init_async);
+  g_task_set_priority (task, io_priority);
+  queue_job (self, task, job_open);
+}
+
+static gboolean
+akc_sqlite_chat_memory_init_finish (GAsyncInitable  *initable,
+                                    GAsyncResult    *result,
+                                    GError         **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, initable), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+akc_sqlite_chat_memory_async_initable_iface_init (GAsyncInitableIface *iface)
+{
+  iface->init_async = akc_sqlite_chat_memory_init_async;
+  iface->init_finish = akc_sqlite_chat_memory_init_finish;
+}
+
+/* ------------------------------------------------------------------ */
+/* GObject                                                             */
+/* ------------------------------------------------------------------ */
+
+static void
+akc_sqlite_chat_memory_finalize (GObject *object)
+{
+  AkcSqliteChatMemory *self = (AkcSqliteChatMemory *)object;
+
+  if (self->thread != NULL)
+    {
+      /* Every job holds a reference: the queue is empty but for jobs that
+       * finished. The worker closes the database and frees itself. When
+       * the last reference was dropped by the worker thread itself, it
+       * cannot be joined; it ends on its own. */
+      g_async_queue_push (self->worker->queue, &quit_job);
+      if (g_thread_self () == self->thread)
+        g_thread_unref (self->thread);
+      else
+        g_thread_join (self->thread);
+      self->thread = NULL;
+      self->worker = NULL;
+    }
+
+  g_clear_pointer (&self->path, g_free);
+
+  G_OBJECT_CLASS (akc_sqlite_chat_memory_parent_class)->finalize (object);
+}
+
+static void
+akc_sqlite_chat_memory_get_property (GObject    *object,
+                                     guint       prop_id,
+                                     GValue     *value,
+                                     GParamSpec *pspec)
+{
+  AkcSqliteChatMemory *self = AKC_SQLITE_CHAT_MEMORY (object);
+
+  switch (prop_id)
+    {
+    case PROP_PATH:
+      g_value_set_string (value, self->path);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+akc_sqlite_chat_memory_set_property (GObject      *object,
+                                     guint         prop_id,
+                                     const GValue *value,
+                                     GParamSpec   *pspec)
+{
+  AkcSqliteChatMemory *self = AKC_SQLITE_CHAT_MEMORY (object);
+
+  switch (prop_id)
+    {
+    case PROP_PATH:
+      self->path = g_value_dup_string (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+akc_sqlite_chat_memory_constructed (GObject *object)
+{
+  AkcSqliteChatMemory *self = (AkcSqliteChatMemory *)object;
+
+  G_OBJECT_CLASS (akc_sqlite_chat_memory_parent_class)->constructed (object);
+
+  if (self->path == NULL)
+    self->path = akc_sqlite_chat_memory_dup_default_path ();
+}
+
+static void
+akc_sqlite_chat_memory_class_init (AkcSqliteChatMemoryClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = akc_sqlite_chat_memory_finalize;
+  object_class->get_property = akc_sqlite_chat_memory_get_property;
+  object_class->set_property = akc_sqlite_chat_memory_set_property;
+  object_class->constructed = akc_sqlite_chat_memory_constructed;
+
+  /**
+   * AkcSqliteChatMemory:path:
+   *
+   * The file of the database. The default,
+   * [func@SqliteChatMemory.dup_default_path], is used when none is given.
+   */
+  props[PROP_PATH] =
+    g_param_spec_string ("path", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, props);
+}
+
+static void
+akc_sqlite_chat_memory_init (AkcSqliteChatMemory *self)
+{
+}
+
+/**
+ * akc_sqlite_chat_memory_dup_default_path:
+ *
+ * Gets the file of the history the application uses:
+ * `history.sqlite3` in the `agentskit-chat` folder of the user's data
+ * folder (`$XDG_DATA_HOME`, usually `~/.local/share`).
+ *
+ * Returns: (transfer full) (type filename): the path
+ */
+char *
+akc_sqlite_chat_memory_dup_default_path (void)
+{
+  return g_build_filename (g_get_user_data_dir (), "agentskit-chat", "history.sqlite3", NULL);
+}
+
+/**
+ * akc_sqlite_chat_memory_new_async:
+ * @path: (nullable) (type filename): the database file, or %NULL for
+ *   [func@SqliteChatMemory.dup_default_path]
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the history is open
+ * @user_data: data for @callback
+ *
+ * Opens the history in @path on a worker thread, creating the file and
+ * its folder when missing and bringing an older format up to date.
+ */
+void
+akc_sqlite_chat_memory_new_async (const char          *path,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  g_async_initable_new_async (AKC_TYPE_SQLITE_CHAT_MEMORY, G_PRIORITY_DEFAULT,
+                              cancellable, callback, user_data,
+                              "path", path,
+                              NULL);
+}
+
+/**
+ * akc_sqlite_chat_memory_new_finish:
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes opening a history. The error is in %AKC_CHAT_MEMORY_ERROR:
+ * %AKC_CHAT_MEMORY_ERROR_CORRUPT for a damaged file or one of another
+ * program, %AKC_CHAT_MEMORY_ERROR_NEWER_VERSION for a newer format,
+ * %AKC_CHAT_MEMORY_ERROR_FAILED when the file cannot be created or
+ * written; none of them changes the file.
+ *
+ * Returns: (transfer full): the open history, or %NULL on error
+ */
+AkcSqliteChatMemory *
+akc_sqlite_chat_memory_new_finish (GAsyncResult  *result,
+                                   GError       **error)
+{
+  g_autoptr(GObject) source = NULL;
+  GObject *object;
+
+  g_return_val_if_fail (G_IS_ASYNC_RESULT (result), NULL);
+
+  source = g_async_result_get_source_object (result);
+  object = g_async_initable_new_finish (G_ASYNC_INITABLE (source), result, error);
+
+  return object != NULL ? AKC_SQLITE_CHAT_MEMORY (object) : NULL;
+}
+
+/**
+ * akc_sqlite_chat_memory_get_path:
+ * @self: a #AkcSqliteChatMemory
+ *
+ * Gets the file of the database.
+ *
+ * Returns: (transfer none) (type filename): the path
+ */
+const char *
+akc_sqlite_chat_memory_get_path (AkcSqliteChatMemory *self)
+{
+  g_return_val_if_fail (AKC_IS_SQLITE_CHAT_MEMORY (self), NULL);
+
+  return self->path;
+}

@@ -1,0 +1,37 @@
+/* akc-sqlite-chat-memory.h: the conversation history in one SQLite database
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#pragma once
+
+#if !defined(__AKC_INSIDE__) && !defined(AKC_COMPILATION)
+#error "Only <akc.h> can be included directly."
+#endif
+
+#include <gio/gio.h>
+
+#include "akc-chat-memory.h"
+#include "akc-version-macros.h"
+
+G_BEGIN_DECLS
+
+#define AKC_TYPE_SQLITE_CHAT_MEMORY (akc_sqlite_chat_memory_get_type ())
+
+AKC_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (AkcSqliteChatMemory, akc_sqlite_chat_memory, AKC, SQLITE_CHAT_MEMORY, GObject)
+
+AKC_AVAILABLE_IN_ALL
+char                *akc_sqlite_chat_memory_dup_default_path (void);
+AKC_AVAILABLE_IN_ALL
+void                 akc_sqlite_chat_memory_new_async        (const char           *path,
+                                                              GCancellable         *cancellable,
+                                                              GAsyncReadyCallback   callback,
+                                                              gpointer              user_data);
+AKC_AVAILABLE_IN_ALL
+AkcSqliteChatMemory *akc_sqlite_chat_memory_new_finish       (GAsyncResult         *result,
+                                                              GError              **error);
+AKC_AVAILABLE_IN_ALL
+const char          *akc_sqlite_chat_memory_get_path         (AkcSqliteChatMemory  *self);
+
+G_END_DECLS

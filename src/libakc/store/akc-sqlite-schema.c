@@ -1,0 +1,445 @@
+/* akc-sqlite-schema.c: the history database, its schema and its migrations
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+
+#include "akc-chat-memory.h"
+#include "akc-sqlite-schema-private.h"
+
+/* How long a statement waits for a lock held by another connection (a
+ * second instance, a backup tool) before it fails with
+ * AKC_CHAT_MEMORY_ERROR_BUSY. */
+#define BUSY_TIMEOUT_MS 5000
+
+/* The schema, one step per version.
+ *
+ * Version 1
+ * ---------
+ * conversations: one row per conversation. Times are microseconds since
+ *   the Unix epoch, UTC. The token usage of the conversation (the
+ *   [property@ChatSource:usage] it accumulated) is kept in three columns;
+ *   usage counts are unsigned 64-bit and stored by bit pattern, so every
+ *   value survives.
+ * messages: one row per message, keyed by conversation and message id,
+ *   ordered by `position` (0 … n-1 in each conversation, kept dense by
+ *   every change). `role` and `status` are the wire strings
+ *   (protocol.md §2.9.2); `content` is text bound with its byte length,
+ *   U+0000 included; `tool_calls` is the JSON array of protocol.md §2.9.6
+ *   and `lineage` the JSON object of §2.5, both written by the canonical
+ *   writer, NULL when the message has none.
+ *
+ * Adding a version
+ * ----------------
+ * Append a step { N, "…" } below and bump AKC_SQLITE_SCHEMA_VERSION. A step
+ * only adds (ALTER TABLE … ADD COLUMN, CREATE TABLE, CREATE INDEX) or
+ * rebuilds a table by copy (CREATE new, INSERT … SELECT, DROP, RENAME),
+ * never edits shipped steps: a database at version k runs steps k+1 … N in
+ * one transaction, and older code refuses it (AKC_CHAT_MEMORY_ERROR_NEWER_VERSION)
+ * instead of misreading it.
+ *
+ * The session storage port (application.md §4.5) is planned as version 2:
+ *
+ *   CREATE TABLE sessions (
+ *     session_id TEXT    NOT NULL PRIMARY KEY,
+ *     cursor     INTEGER NOT NULL,
+ *     snapshot   TEXT    NOT NULL,   -- agentskit.chat.session v1, canonical JSON
+ *     updated_at INTEGER NOT NULL
+ *   );
+ *
+ * with save() as `INSERT … ON CONFLICT DO NOTHING` (create-only) or
+ * `UPDATE … WHERE session_id = ? AND cursor = ?`, and sqlite3_changes()
+ * telling whether the compare-and-set happened. Messages stay in
+ * `messages`: a session snapshot never holds them (§4.2).
+ */
+static const AkcSqliteMigration migrations[] = {
+  { 1,
+    "CREATE TABLE conversations ("
+    "  id                TEXT    NOT NULL PRIMARY KEY,"
+    "  title             TEXT    NOT NULL DEFAULT '',"
+    "  created_at        INTEGER NOT NULL,"
+    "  updated_at        INTEGER NOT NULL,"
+    "  prompt_tokens     INTEGER NOT NULL DEFAULT 0,"
+    "  completion_tokens INTEGER NOT NULL DEFAULT 0,"
+    "  total_tokens      INTEGER NOT NULL DEFAULT 0"
+    ");"
+    "CREATE INDEX conversations_by_update ON conversations (updated_at DESC, id);"
+    "CREATE TABLE messages ("
+    "  conversation_id TEXT    NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,"
+    "  position        INTEGER NOT NULL,"
+    "  id              TEXT    NOT NULL,"
+    "  role            TEXT    NOT NULL,"
+    "  status          TEXT    NOT NULL,"
+    "  stopped         INTEGER NOT NULL DEFAULT 0,"
+    "  content         TEXT    NOT NULL,"
+    "  created_at      INTEGER NOT NULL,"
+    "  tool_call_id    TEXT,"
+    "  tool_calls      TEXT,"
+    "  lineage         TEXT,"
+    "  PRIMARY KEY (conversation_id, id),"
+    "  UNIQUE (conversation_id, position)"
+    ");" },
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == AKC_SQLITE_SCHEMA_VERSION);
+
+const AkcSqliteMigration *
+akc_sqlite_schema_get_migrations (gsize *n_migrations)
+{
+  *n_migrations = G_N_ELEMENTS (migrations);
+  return migrations;
+}
+
+void
+akc_sqlite_set_error (GError     **error,
+                      sqlite3     *db,
+                      int          rc,
+                      const char  *path)
+{
+  g_autofree char *name = g_filename_display_name (path);
+  const char *detail = db != NULL ? sqlite3_errmsg (db) : sqlite3_errstr (rc);
+
+  switch (rc & 0xff)
+    {
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+      g_set_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_CORRUPT,
+                   _("The history “%s” is damaged (%s)."), name, sqlite3_errstr (rc));
+      break;
+
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      g_set_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_BUSY,
+                   _("The history “%s” is in use by another program."), name);
+      break;
+
+    case SQLITE_FULL:
+      g_set_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_FAILED,
+                   _("The disk that holds the history “%s” is full."), name);
+      break;
+
+    case SQLITE_CANTOPEN:
+    case SQLITE_PERM:
+    case SQLITE_READONLY:
+    case SQLITE_AUTH:
+      g_set_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_FAILED,
+                   _("The history “%s” cannot be opened for writing (%s)."), name, detail);
+      break;
+
+    default:
+      g_set_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_FAILED,
+                   _("The history “%s” could not be read or written (%s)."), name, detail);
+      break;
+    }
+}
+
+gboolean
+akc_sqlite_exec (sqlite3     *db,
+                 const char  *sql,
+                 const char  *path,
+                 GError     **error)
+{
+  int rc = sqlite3_exec (db, sql, NULL, NULL, NULL);
+
+  if (rc != SQLITE_OK)
+    {
+      akc_sqlite_set_error (error, db, rc, path);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+gboolean
+akc_sqlite_get_int_pragma (sqlite3     *db,
+                           const char  *pragma,
+                           const char  *path,
+                           gint64      *value,
+                           GError     **error)
+{
+  g_autofree char *sql = g_strdup_printf ("PRAGMA %s", pragma);
+  sqlite3_stmt *stmt = NULL;
+  int rc;
+
+  rc = sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_step (stmt);
+
+  if (rc == SQLITE_ROW)
+    {
+      *value = sqlite3_column_int64 (stmt, 0);
+      sqlite3_finalize (stmt);
+      return TRUE;
+    }
+
+  akc_sqlite_set_error (error, db, rc == SQLITE_DONE ? SQLITE_CORRUPT : rc, path);
+  sqlite3_finalize (stmt);
+  return FALSE;
+}
+
+static gboolean
+set_newer_version_error (GError     **error,
+                         const char  *path,
+                         gint64       version,
+                         int          known)
+{
+  g_autofree char *name = g_filename_display_name (path);
+  g_autofree char *format = g_strdup_printf ("%" G_GINT64_FORMAT, version);
+
+  g_set_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_NEWER_VERSION,
+               /* Translators: the first %s is a file, the second the format
+                * number of the file, %d the newest format this version reads. */
+               _("The history “%s” was written by a newer version of AgentsKit Chat "
+                 "(format %s, this version reads up to %d). It was left unchanged."),
+               name, format, known);
+  return FALSE;
+}
+
+static gboolean
+set_foreign_error (GError     **error,
+                   const char  *path)
+{
+  g_autofree char *name = g_filename_display_name (path);
+
+  g_set_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_CORRUPT,
+               _("The file “%s” is a database of another program, not an AgentsKit Chat history. "
+                 "It was left unchanged."),
+               name);
+  return FALSE;
+}
+
+/* A database that is not ours: another program's application id, or a
+ * version-0 database that already has tables. */
+static gboolean
+check_ours (sqlite3     *db,
+            const char  *path,
+            gint64       version,
+            GError     **error)
+{
+  gint64 application_id = 0;
+  gint64 n_tables = 0;
+  sqlite3_stmt *stmt = NULL;
+  int rc;
+
+  if (!akc_sqlite_get_int_pragma (db, "application_id", path, &application_id, error))
+    return FALSE;
+
+  if (application_id != 0 && application_id != AKC_SQLITE_APPLICATION_ID)
+    return set_foreign_error (error, path);
+
+  if (version < 0)
+    return set_foreign_error (error, path);
+
+  if (version != 0)
+    return TRUE;
+
+  rc = sqlite3_prepare_v2 (db, "SELECT count(*) FROM sqlite_schema", -1, &stmt, NULL);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    n_tables = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+
+  if (rc != SQLITE_ROW)
+    {
+      akc_sqlite_set_error (error, db, rc, path);
+      return FALSE;
+    }
+
+  if (n_tables > 0)
+    return set_foreign_error (error, path);
+
+  return TRUE;
+}
+
+gboolean
+akc_sqlite_migrate (sqlite3                   *db,
+                    const char                *path,
+                    const AkcSqliteMigration  *steps,
+                    gsize                      n_steps,
+                    GError                   **error)
+{
+  int latest = n_steps > 0 ? steps[n_steps - 1].version : 0;
+  gint64 version = 0;
+
+  /* IMMEDIATE takes the write lock first, so two programs opening the same
+   * new history cannot both create it. */
+  if (!akc_sqlite_exec (db, "BEGIN IMMEDIATE", path, error))
+    return FALSE;
+
+  if (!akc_sqlite_get_int_pragma (db, "user_version", path, &version, error))
+    goto rollback;
+
+  if (version > latest)
+    {
+      set_newer_version_error (error, path, version, latest);
+      goto rollback;
+    }
+
+  if (!check_ours (db, path, version, error))
+    goto rollback;
+
+  if (version == latest)
+    return akc_sqlite_exec (db, "COMMIT", path, error);
+
+  for (gsize i = 0; i < n_steps; i++)
+    {
+      g_autofree char *set_version = NULL;
+
+      g_assert (steps[i].version == (int) i + 1);
+
+      if (steps[i].version <= version)
+        continue;
+
+      if (!akc_sqlite_exec (db, steps[i].sql, path, error))
+        goto rollback;
+
+      set_version = g_strdup_printf ("PRAGMA user_version = %d", steps[i].version);
+      if (!akc_sqlite_exec (db, set_version, path, error))
+        goto rollback;
+    }
+
+  if (version == 0)
+    {
+      g_autofree char *set_id = g_strdup_printf ("PRAGMA application_id = %d", AKC_SQLITE_APPLICATION_ID);
+
+      if (!akc_sqlite_exec (db, set_id, path, error))
+        goto rollback;
+    }
+
+  return akc_sqlite_exec (db, "COMMIT", path, error);
+
+rollback:
+  sqlite3_exec (db, "ROLLBACK", NULL, NULL, NULL);
+  return FALSE;
+}
+
+static gboolean
+ensure_folder (const char  *path,
+               GError     **error)
+{
+  g_autofree char *folder = g_path_get_dirname (path);
+
+  if (g_mkdir_with_parents (folder, 0700) != 0)
+    {
+      int saved_errno = errno;
+      g_autofree char *name = g_filename_display_name (folder);
+
+      g_set_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_FAILED,
+                   _("The folder “%s” for the history cannot be created (%s)."),
+                   name, g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+use_wal (sqlite3     *db,
+         const char  *path,
+         GError     **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  gboolean is_wal = FALSE;
+  int rc;
+
+  rc = sqlite3_prepare_v2 (db, "PRAGMA journal_mode = WAL", -1, &stmt, NULL);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    is_wal = g_ascii_strcasecmp ((const char *) sqlite3_column_text (stmt, 0), "wal") == 0;
+  sqlite3_finalize (stmt);
+
+  if (rc != SQLITE_ROW)
+    {
+      akc_sqlite_set_error (error, db, rc, path);
+      return FALSE;
+    }
+
+  if (!is_wal)
+    {
+      g_autofree char *name = g_filename_display_name (path);
+
+      g_set_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_FAILED,
+                   _("The history “%s” cannot use write-ahead logging on this file system."), name);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+sqlite3 *
+akc_sqlite_open (const char                *path,
+                 const AkcSqliteMigration  *steps,
+                 gsize                      n_steps,
+                 GError                   **error)
+{
+  sqlite3 *db = NULL;
+  gint64 version = 0;
+  int latest = n_steps > 0 ? steps[n_steps - 1].version : 0;
+  int rc;
+
+  g_assert (path != NULL);
+
+  if (!ensure_folder (path, error))
+    return NULL;
+
+  /* One connection per history object, used by its worker thread only. */
+  rc = sqlite3_open_v2 (path, &db,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                        NULL);
+  if (rc != SQLITE_OK)
+    {
+      akc_sqlite_set_error (error, db, rc, path);
+      sqlite3_close (db);
+      return NULL;
+    }
+
+  sqlite3_extended_result_codes (db, 1);
+  sqlite3_busy_timeout (db, BUSY_TIMEOUT_MS);
+
+  /* The first read of the file: a file that is not a database fails here,
+   * before anything is written to it. A newer schema is refused before
+   * anything is written too. */
+  if (!akc_sqlite_get_int_pragma (db, "user_version", path, &version, error))
+    goto fail;
+  if (version > latest)
+    {
+      set_newer_version_error (error, path, version, latest);
+      goto fail;
+    }
+  if (!check_ours (db, path, version, error))
+    goto fail;
+
+  /* Write-ahead logging: a commit appends to the log and never rewrites
+   * the database in place, so a process killed at any moment leaves the
+   * last committed state, and readers never wait for the streaming
+   * writer.
+   *
+   * synchronous=FULL: each commit is fsync()ed before it is reported. A
+   * kill -9 would lose nothing with NORMAL either (the log is written
+   * before COMMIT returns; only the fsync is deferred), but with NORMAL a
+   * power cut or a kernel crash may drop the last commits, and a message
+   * reported as saved must stay saved. The cost, one fsync per commit on
+   * the worker thread, is small at our rate: one commit per message
+   * change plus at most one per checkpoint interval while a reply streams
+   * (AkcChatHistory:checkpoint-interval). */
+  if (!use_wal (db, path, error) ||
+      !akc_sqlite_exec (db, "PRAGMA synchronous = FULL", path, error) ||
+      !akc_sqlite_exec (db, "PRAGMA foreign_keys = ON", path, error) ||
+      !akc_sqlite_migrate (db, path, steps, n_steps, error))
+    goto fail;
+
+  return db;
+
+fail:
+  sqlite3_close (db);
+  return NULL;
+}
