@@ -134,6 +134,32 @@ def press_escape():
     Atspi.generate_keyboard_event(0xFF1B, None, Atspi.KeySynthType.SYM)
 
 
+def press_return():
+    Atspi.generate_keyboard_event(0xFF0D, None, Atspi.KeySynthType.SYM)
+
+
+# X modifier masks, locked around a key press (AT-SPI has no "hold this
+# key" for keysyms).
+SHIFT_MASK = 1 << 0
+CONTROL_MASK = 1 << 2
+
+
+def press_with_modifiers(keysym, control=True, shift=False):
+    """Presses keysym (an X keysym) with Control and/or Shift down."""
+    mask = (CONTROL_MASK if control else 0) | (SHIFT_MASK if shift else 0)
+    Atspi.generate_keyboard_event(mask, None, Atspi.KeySynthType.LOCKMODIFIERS)
+    try:
+        Atspi.generate_keyboard_event(keysym, None, Atspi.KeySynthType.SYM)
+    finally:
+        Atspi.generate_keyboard_event(mask, None, Atspi.KeySynthType.UNLOCKMODIFIERS)
+
+
+def type_text(text):
+    for char in text:
+        # Latin-1 characters have keysyms equal to their code points.
+        Atspi.generate_keyboard_event(ord(char), None, Atspi.KeySynthType.SYM)
+
+
 def stop_app(proc):
     proc.terminate()
     try:

@@ -1008,6 +1008,9 @@ new_button (const char *label,
                        NULL);
   gtk_label_set_mnemonic_widget (GTK_LABEL (face), button);
   gtk_button_set_child (GTK_BUTTON (button), face);
+  /* A mnemonic label also labels its widget for assistive technologies,
+   * which would read "Retry response Retry". */
+  gtk_accessible_reset_relation (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_RELATION_LABELLED_BY);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
   if (target != NULL)
     gtk_actionable_set_action_target_value (GTK_ACTIONABLE (button), target);
