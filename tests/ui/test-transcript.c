@@ -121,7 +121,7 @@ has_action (GtkWidget     *widget,
          gtk_widget_get_mapped (widget);
 }
 
-static G_GNUC_UNUSED gboolean
+static gboolean
 is_type (GtkWidget     *widget,
          gconstpointer  data)
 {
@@ -918,11 +918,29 @@ test_view_sticky_scroll (void)
   WAIT_FOR (settled_at_end, &fixture);
   g_assert_false (gtk_widget_get_visible (jump));
 
-  /* The reader scrolls up: new content does not move the view. */
+  /* The reader scrolls up a little, the growing reply still in sight: new
+   * content does not move the view. */
+  {
+    double upper = gtk_adjustment_get_upper (adjustment);
+    double value = upper - gtk_adjustment_get_page_size (adjustment) - 150;
+
+    gtk_adjustment_set_value (adjustment, value);
+    g_assert_false (akc_chat_view_get_at_bottom (fixture.view));
+    WAIT_FOR (jump_button_visible, &fixture);
+    for (guint i = 0; i < 10; i++)
+      {
+        akc_message_append_content (reply, "Still more.\n\n", -1);
+        wait_frames (fixture.window, 1);
+      }
+    wait_frames (fixture.window, 3);
+    g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), >, upper + 100);
+    g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), ==, value);
+    g_assert_false (akc_chat_view_get_at_bottom (fixture.view));
+  }
+
+  /* Far up, too. */
   gtk_adjustment_set_value (adjustment, 0);
-  g_assert_false (akc_chat_view_get_at_bottom (fixture.view));
-  WAIT_FOR (jump_button_visible, &fixture);
-  for (guint i = 0; i < 10; i++)
+  for (guint i = 0; i < 5; i++)
     {
       akc_message_append_content (reply, "Still more.\n\n", -1);
       wait_frames (fixture.window, 1);
@@ -950,6 +968,511 @@ test_view_sticky_scroll (void)
   fixture_clear (&fixture);
 }
 
+/* ------------------------------------------------------------------ */
+/* Input ownership (§12.4, §12.7)                                      */
+/* ------------------------------------------------------------------ */
+
+static char *
+frame_json (const char *key,
+            const char *instance_id,
+            const char *props)
+{
+  return g_strdup_printf ("{\"protocol\":\"agentskit.chat.component\",\"version\":1,\"type\":\"render\","
+                          "\"componentKey\":\"%s\",\"instanceId\":\"%s\",\"props\":%s,"
+                          "\"fallback\":{\"kind\":\"%s\",\"summary\":\"A %s.\"}}",
+                          key, instance_id, props, key, key);
+}
+
+#define CHOICES "{\"prompt\":\"Where to?\",\"choices\":[{\"id\":\"docs\",\"label\":\"Docs\"},{\"id\":\"demo\",\"label\":\"Demo\"}]}"
+#define BUTTONS "{\"label\":\"Actions\",\"buttons\":[{\"id\":\"save\",\"label\":\"Save\"}]}"
+
+/* A window on a conversation restored from @contents: user and assistant
+ * messages in turn, NULL-terminated. */
+static void
+fixture_init_with (Fixture     *fixture,
+                   const char **contents)
+{
+  g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(AkcComponentManifest) manifest = akc_component_manifest_new_standard ();
+  AkcAdapter *adapter = akc_scripted_adapter_new ();
+
+  fixture->script = AKC_SCRIPTED_ADAPTER (adapter);
+  fixture->chat = akc_chat_new (adapter);
+  g_object_unref (adapter);
+
+  for (guint i = 0; contents[i] != NULL; i++)
+    g_ptr_array_add (messages, new_message (i, i % 2 == 0 ? AKC_MESSAGE_ROLE_USER : AKC_MESSAGE_ROLE_ASSISTANT,
+                                            contents[i]));
+  akc_chat_restore (fixture->chat, (AkcMessage * const *) messages->pdata, messages->len);
+
+  fixture->view = AKC_CHAT_VIEW (akc_chat_view_new ());
+  akc_chat_view_set_manifest (fixture->view, manifest);
+  akc_chat_view_set_source (fixture->view, AKC_CHAT_SOURCE (fixture->chat));
+
+  fixture->scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (fixture->scroller), GTK_WIDGET (fixture->view));
+  fixture->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 600, 900);
+  gtk_window_set_child (GTK_WINDOW (fixture->window), fixture->scroller);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+  wait_frames (fixture->window, 3);
+}
+
+static AkcComponentView *
+view_of (Fixture *fixture,
+         guint    position)
+{
+  AkcMessageRow *row = akc_chat_view_get_row (fixture->view, message_at (AKC_CHAT_SOURCE (fixture->chat), position));
+
+  g_assert_nonnull (row);
+  g_assert_cmpint (akc_message_row_get_part_kind (row, 0), ==, AKC_MESSAGE_PART_COMPONENT);
+  return AKC_COMPONENT_VIEW (akc_message_row_get_part (row, 0));
+}
+
+static GtkWidget *
+first_button (AkcComponentView *view)
+{
+  GtkWidget *button = find_widget (akc_component_view_get_content (view), is_type, GSIZE_TO_POINTER (GTK_TYPE_BUTTON));
+
+  g_assert_nonnull (button);
+  return button;
+}
+
+typedef struct {
+  GtkWidget *window;
+  GtkWidget *widget;
+} FocusWait;
+
+static gboolean
+focus_is_inside (FocusWait *wait)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (wait->window));
+
+  return focus != NULL && (focus == wait->widget || gtk_widget_is_ancestor (focus, wait->widget));
+}
+
+static void
+record_event (AkcChatView      *view,
+              AkcComponentView *component,
+              AkcJsonValue     *event,
+              GPtrArray        *events)
+{
+  g_ptr_array_add (events, akc_json_value_to_canonical (event, NULL));
+}
+
+static void
+fail_interaction (AkcChatView      *view,
+                  AkcComponentView *component,
+                  AkcJsonValue     *event,
+                  gpointer          user_data)
+{
+  akc_component_view_fail (component, AKC_COMPONENT_FAILURE_INTERACTION, NULL);
+}
+
+static void
+count_notify (GObject    *object,
+              GParamSpec *pspec,
+              guint      *count)
+{
+  (*count)++;
+}
+
+static void
+test_view_input_ownership (void)
+{
+  g_autofree char *choices = frame_json ("choice-list", "where", CHOICES);
+  g_autofree char *buttons = frame_json ("button-group", "actions", BUTTONS);
+  g_autofree char *progress = frame_json ("progress", "upload", "{\"label\":\"Upload\",\"value\":3}");
+  const char *contents[] = { "hi", choices, "and?", buttons, "and then?", progress, NULL };
+  g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func (g_free);
+  Fixture fixture = { 0 };
+  AkcComponentView *older, *newer, *display;
+  guint owned_notifies = 0;
+  FocusWait wait;
+
+  fixture_init_with (&fixture, contents);
+  g_signal_connect (fixture.view, "component-interaction", G_CALLBACK (record_event), events);
+  g_signal_connect (fixture.view, "component-selection", G_CALLBACK (record_event), events);
+  g_signal_connect (fixture.view, "notify::input-owned", G_CALLBACK (count_notify), &owned_notifies);
+
+  older = view_of (&fixture, 1);
+  newer = view_of (&fixture, 3);
+  display = view_of (&fixture, 5);
+
+  /* The latest unresolved interactive component owns input: the button
+   * group (the progress bar after it is display only). It has the focus;
+   * the others are inert to keys but stay readable. */
+  g_assert_true (akc_chat_view_get_input_owned (fixture.view));
+  g_assert_true (akc_component_view_get_active (newer));
+  g_assert_false (akc_component_view_get_active (older));
+  g_assert_false (akc_component_view_get_active (display));
+  wait = (FocusWait) { fixture.window, GTK_WIDGET (newer) };
+  WAIT_FOR (focus_is_inside, &wait);
+  g_assert_true (gtk_widget_is_sensitive (first_button (older)));
+  g_assert_false (gtk_widget_grab_focus (first_button (older)));
+
+  /* Resolving it hands input to the older choice list. */
+  g_signal_emit_by_name (first_button (newer), "clicked");
+  g_assert_cmpuint (events->len, ==, 1);
+  g_assert_nonnull (strstr (g_ptr_array_index (events, 0), "\"instanceId\":\"actions\""));
+  g_assert_true (akc_component_view_get_resolved (newer));
+  g_assert_true (akc_input_ownership_is_resolved (akc_chat_view_get_ownership (fixture.view), "actions"));
+  g_assert_false (akc_component_view_get_active (newer));
+  g_assert_true (akc_component_view_get_active (older));
+  wait = (FocusWait) { fixture.window, GTK_WIDGET (older) };
+  WAIT_FOR (focus_is_inside, &wait);
+
+  /* A second click on a resolved instance is ignored (§12.7). */
+  g_signal_emit_by_name (first_button (newer), "clicked");
+  g_assert_cmpuint (events->len, ==, 1);
+
+  /* Selecting a choice resolves the last one: input returns to the host. */
+  g_signal_emit_by_name (first_button (older), "clicked");
+  g_assert_cmpuint (events->len, ==, 2);
+  g_assert_nonnull (strstr (g_ptr_array_index (events, 1), "\"choiceId\":\"docs\""));
+  g_assert_false (akc_chat_view_get_input_owned (fixture.view));
+  g_assert_cmpuint (owned_notifies, ==, 1);
+
+  akc_chat_view_set_source (fixture.view, NULL);
+  fixture_clear (&fixture);
+}
+
+/* Copies of one instance (§14, A14) resolve and un-resolve together. */
+static void
+test_view_duplicate_instances (void)
+{
+  g_autofree char *buttons = frame_json ("button-group", "same", BUTTONS);
+  const char *contents[] = { "hi", buttons, "again", buttons, NULL };
+  Fixture fixture = { 0 };
+  AkcComponentView *first, *second;
+  gulong handler;
+
+  fixture_init_with (&fixture, contents);
+  first = view_of (&fixture, 1);
+  second = view_of (&fixture, 3);
+  g_assert_true (akc_component_view_get_active (second));
+  g_assert_false (akc_component_view_get_active (first));
+
+  /* The host fails the interaction: both copies are usable again. */
+  handler = g_signal_connect (fixture.view, "component-interaction", G_CALLBACK (fail_interaction), NULL);
+  g_signal_emit_by_name (first_button (second), "clicked");
+  g_assert_false (akc_component_view_get_resolved (first));
+  g_assert_false (akc_component_view_get_resolved (second));
+  g_assert_true (akc_chat_view_get_input_owned (fixture.view));
+  g_assert_cmpstr (akc_component_view_get_error_message (second), ==, "Component interaction callback failed.");
+  g_signal_handler_disconnect (fixture.view, handler);
+
+  /* A pointer click on the inert older copy still works (§14, B1), and
+   * resolves both. */
+  g_signal_emit_by_name (first_button (first), "clicked");
+  g_assert_true (akc_component_view_get_resolved (first));
+  g_assert_true (akc_component_view_get_resolved (second));
+  g_assert_false (akc_component_view_get_active (second));
+  g_assert_false (akc_chat_view_get_input_owned (fixture.view));
+  g_assert_cmpuint (akc_input_ownership_get_n_resolved (akc_chat_view_get_ownership (fixture.view)), ==, 1);
+
+  /* A new source is a new session: nothing is resolved any more. */
+  akc_chat_view_set_source (fixture.view, AKC_CHAT_SOURCE (fixture.chat));
+  akc_chat_view_set_source (fixture.view, NULL);
+  g_assert_cmpuint (akc_input_ownership_get_n_resolved (akc_chat_view_get_ownership (fixture.view)), ==, 0);
+
+  fixture_clear (&fixture);
+}
+
+/* ------------------------------------------------------------------ */
+/* Tool confirmations (§12.8)                                          */
+/* ------------------------------------------------------------------ */
+
+static char *
+run_tool (AkcTool       *tool,
+          AkcJsonValue  *arguments,
+          gpointer       user_data,
+          GError       **error)
+{
+  (*(guint *) user_data)++;
+  return g_strdup ("deleted");
+}
+
+static gboolean
+has_no_confirmation (Fixture *fixture)
+{
+  return find_widget (GTK_WIDGET (fixture->view), has_action, "chat.approve") == NULL;
+}
+
+static gboolean
+has_confirmation (Fixture *fixture)
+{
+  return !has_no_confirmation (fixture);
+}
+
+static gboolean
+source_is_idle (Fixture *fixture)
+{
+  return !is_streaming (fixture->chat);
+}
+
+static void
+test_view_tool_confirmation (void)
+{
+  const char *contents[] = { NULL };
+  Fixture fixture = { 0 };
+  g_autoptr(AkcTool) tool = NULL;
+  AkcChatSource *source;
+  GtkWidget *approve, *deny, *group;
+  guint runs = 0;
+  AkcToolCall *call;
+  g_autoptr(AkcMessage) reply = NULL;
+
+  fixture_init_with (&fixture, contents);
+  source = AKC_CHAT_SOURCE (fixture.chat);
+  tool = akc_tool_new ("delete_file", TRUE, run_tool, &runs, NULL);
+  akc_chat_add_tool (fixture.chat, tool);
+
+  /* The model calls the tool; the call waits for the person. */
+  akc_scripted_adapter_begin_turn (fixture.script);
+  akc_scripted_adapter_add_text (fixture.script, "I will delete it.", 0);
+  akc_scripted_adapter_add_tool_call (fixture.script, "call-1", "delete_file", "{\"path\":\"/tmp/x\",\"force\":true}", 0);
+  akc_scripted_adapter_add_done (fixture.script, 0);
+  /* The continuation after the decision. */
+  akc_scripted_adapter_begin_turn (fixture.script);
+  akc_scripted_adapter_add_text (fixture.script, "Deleted.", 0);
+  akc_scripted_adapter_add_done (fixture.script, 0);
+
+  g_assert_true (akc_chat_source_send (source, "Delete /tmp/x", NULL));
+  WAIT_FOR (source_is_idle, &fixture);
+  WAIT_FOR (has_confirmation, &fixture);
+
+  reply = g_list_model_get_item (akc_chat_source_get_messages (source), 1);
+  call = akc_message_find_tool_call (reply, "call-1");
+  g_assert_nonnull (call);
+  g_assert_cmpint (akc_tool_call_get_status (call), ==, AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION);
+
+  /* Name, status, pretty arguments, Approve and Deny. */
+  approve = find_widget (GTK_WIDGET (fixture.view), has_action, "chat.approve");
+  deny = find_widget (GTK_WIDGET (fixture.view), has_action, "chat.deny");
+  g_assert_nonnull (deny);
+  gtk_test_accessible_assert_property (approve, GTK_ACCESSIBLE_PROPERTY_LABEL, "Approve");
+  gtk_test_accessible_assert_property (deny, GTK_ACCESSIBLE_PROPERTY_LABEL, "Deny");
+  g_assert_cmpstr (g_variant_get_string (gtk_actionable_get_action_target_value (GTK_ACTIONABLE (approve)), NULL), ==, "call-1");
+  group = gtk_widget_get_parent (gtk_widget_get_parent (approve));
+  gtk_test_accessible_assert_role (group, GTK_ACCESSIBLE_ROLE_GROUP);
+  gtk_test_accessible_assert_property (group, GTK_ACCESSIBLE_PROPERTY_LABEL, "Allow delete_file?");
+  g_assert_nonnull (find_widget (group, is_label_with_text, "delete_file"));
+  g_assert_nonnull (find_widget (group, is_label_with_text, "Requires confirmation"));
+  g_assert_nonnull (find_widget (group, is_label_with_text, "{\n  \"path\": \"/tmp/x\",\n  \"force\": true\n}"));
+
+  /* Approve runs the tool and the conversation goes on; the row goes. */
+  g_assert_true (gtk_widget_activate_action_variant (approve, "chat.approve", g_variant_new_string ("call-1")));
+  g_assert_cmpuint (runs, ==, 1);
+  g_assert_cmpint (akc_tool_call_get_status (call), ==, AKC_TOOL_CALL_STATUS_COMPLETE);
+  WAIT_FOR (has_no_confirmation, &fixture);
+  WAIT_FOR (source_is_idle, &fixture);
+  g_assert_null (akc_chat_view_get_action_error (fixture.view));
+
+  /* Approving it again fails with "Action approval failed." or the
+   * controller's message, shown as the error. */
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (fixture.view), "chat.approve", g_variant_new_string ("call-1")));
+  g_assert_nonnull (akc_chat_view_get_action_error (fixture.view));
+  g_assert_cmpuint (runs, ==, 1);
+
+  fixture_clear (&fixture);
+}
+
+static void
+test_view_tool_denial (void)
+{
+  const char *contents[] = { NULL };
+  Fixture fixture = { 0 };
+  g_autoptr(AkcTool) tool = NULL;
+  AkcChatSource *source;
+  guint runs = 0;
+  g_autoptr(AkcMessage) reply = NULL;
+  AkcToolCall *call;
+
+  fixture_init_with (&fixture, contents);
+  source = AKC_CHAT_SOURCE (fixture.chat);
+  tool = akc_tool_new ("delete_file", TRUE, run_tool, &runs, NULL);
+  akc_chat_add_tool (fixture.chat, tool);
+
+  akc_scripted_adapter_begin_turn (fixture.script);
+  akc_scripted_adapter_add_tool_call (fixture.script, "call-2", "delete_file", "{\"path\":\"/\"}", 0);
+  akc_scripted_adapter_add_done (fixture.script, 0);
+  akc_scripted_adapter_begin_turn (fixture.script);
+  akc_scripted_adapter_add_text (fixture.script, "Not deleted.", 0);
+  akc_scripted_adapter_add_done (fixture.script, 0);
+
+  g_assert_true (akc_chat_source_send (source, "Delete /", NULL));
+  WAIT_FOR (source_is_idle, &fixture);
+  WAIT_FOR (has_confirmation, &fixture);
+
+  g_assert_true (gtk_widget_activate_action_variant (find_widget (GTK_WIDGET (fixture.view), has_action, "chat.deny"),
+                                                     "chat.deny", g_variant_new_string ("call-2")));
+  reply = g_list_model_get_item (akc_chat_source_get_messages (source), 1);
+  call = akc_message_find_tool_call (reply, "call-2");
+  g_assert_cmpint (akc_tool_call_get_status (call), ==, AKC_TOOL_CALL_STATUS_ERROR);
+  g_assert_cmpstr (akc_tool_call_get_error (call), ==, "Permission denied: user denied access");
+  g_assert_cmpuint (runs, ==, 0);
+  WAIT_FOR (has_no_confirmation, &fixture);
+  WAIT_FOR (source_is_idle, &fixture);
+
+  fixture_clear (&fixture);
+}
+
+/* ------------------------------------------------------------------ */
+/* Lifecycle errors, Thinking..., announcements                        */
+/* ------------------------------------------------------------------ */
+
+static gboolean
+thinking_shown (Fixture *fixture)
+{
+  return find_widget (GTK_WIDGET (fixture->view), is_label_with_text, "Thinking...") != NULL;
+}
+
+static gboolean
+thinking_gone (Fixture *fixture)
+{
+  return !thinking_shown (fixture);
+}
+
+static gboolean
+has_alert_with (Fixture    *fixture,
+                const char *text)
+{
+  GtkWidget *label = find_widget (GTK_WIDGET (fixture->view), is_label_with_text, text);
+
+  return label != NULL && gtk_widget_get_mapped (label) &&
+         gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (gtk_widget_get_parent (label))) == GTK_ACCESSIBLE_ROLE_ALERT;
+}
+
+typedef struct {
+  Fixture    *fixture;
+  const char *text;
+} AlertWait;
+
+static gboolean
+alert_shown (AlertWait *wait)
+{
+  return has_alert_with (wait->fixture, wait->text);
+}
+
+static void
+test_view_thinking_and_errors (void)
+{
+  Fixture fixture = { 0 };
+  AkcChatSource *source;
+  AlertWait wait;
+
+  fixture_init (&fixture, 2, 600);
+  source = AKC_CHAT_SOURCE (fixture.chat);
+
+  /* Thinking... while the reply streams; a status for assistive
+   * technologies. */
+  start_open_reply (&fixture, "Slow one");
+  WAIT_FOR (thinking_shown, &fixture);
+  gtk_test_accessible_assert_role (gtk_widget_get_parent (find_widget (GTK_WIDGET (fixture.view), is_label_with_text, "Thinking...")),
+                                   GTK_ACCESSIBLE_ROLE_STATUS);
+  /* No response actions while streaming; Stop is enabled. */
+  g_assert_null (find_widget (GTK_WIDGET (fixture.view), has_action, "chat.retry"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.stop", NULL));
+  WAIT_FOR (thinking_gone, &fixture);
+
+  /* A failed turn: its error as an alert with Retry. */
+  akc_scripted_adapter_begin_turn (fixture.script);
+  akc_scripted_adapter_add_error (fixture.script, "AK_MODEL_DOWN", "The model is down.", 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.retry", NULL));
+  WAIT_FOR (source_is_idle, &fixture);
+  g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_ERROR);
+  wait = (AlertWait) { &fixture, "The model is down." };
+  WAIT_FOR (alert_shown, &wait);
+  g_assert_nonnull (find_widget (gtk_widget_get_parent (find_widget (GTK_WIDGET (fixture.view), is_label_with_text,
+                                                                     "The model is down.")),
+                                 has_action, "chat.retry"));
+
+  fixture_clear (&fixture);
+}
+
+/* §14 A12: after a tool continuation the targets exist but retry is
+ * inert; the failure is shown, and the next action clears it (§12.3). */
+static void
+test_view_action_error (void)
+{
+  Fixture fixture = { 0 };
+  g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func (g_object_unref);
+  AkcChatSource *source;
+  const char *error;
+  AlertWait wait;
+
+  fixture_init (&fixture, 0, 600);
+  source = AKC_CHAT_SOURCE (fixture.chat);
+  g_ptr_array_add (messages, new_message (0, AKC_MESSAGE_ROLE_USER, "Look it up"));
+  g_ptr_array_add (messages, new_message (1, AKC_MESSAGE_ROLE_ASSISTANT, "Looking."));
+  g_ptr_array_add (messages, new_message (2, AKC_MESSAGE_ROLE_TOOL, "{\"found\":true}"));
+  g_ptr_array_add (messages, new_message (3, AKC_MESSAGE_ROLE_ASSISTANT, "Found it."));
+  akc_chat_restore (fixture.chat, (AkcMessage * const *) messages->pdata, messages->len);
+  wait_frames (fixture.window, 2);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.retry", NULL));
+  g_assert_false (is_streaming (fixture.chat));
+  error = akc_chat_view_get_action_error (fixture.view);
+  g_assert_nonnull (error);
+  g_assert_null (akc_chat_source_get_error (source));
+  wait = (AlertWait) { &fixture, error };
+  WAIT_FOR (alert_shown, &wait);
+
+  /* Regenerate works, and clears the error first. */
+  akc_scripted_adapter_begin_turn (fixture.script);
+  akc_scripted_adapter_add_text (fixture.script, "Found it again.", 0);
+  akc_scripted_adapter_add_done (fixture.script, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.regenerate", NULL));
+  g_assert_null (akc_chat_view_get_action_error (fixture.view));
+  WAIT_FOR (source_is_idle, &fixture);
+  g_assert_cmpstr (akc_message_get_content (message_at (source, 3)), ==, "Found it again.");
+
+  fixture_clear (&fixture);
+}
+
+static void
+test_view_announces (void)
+{
+  Fixture fixture = { 0 };
+  GtkWidget *entry = gtk_text_view_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  AkcMessage *reply;
+
+  fixture_init (&fixture, 2, 600);
+  /* A composer of sorts below the transcript, with the focus. */
+  g_object_ref (fixture.scroller);
+  gtk_window_set_child (GTK_WINDOW (fixture.window), box);
+  gtk_widget_set_vexpand (fixture.scroller, TRUE);
+  gtk_box_append (GTK_BOX (box), fixture.scroller);
+  gtk_box_append (GTK_BOX (box), entry);
+  g_object_unref (fixture.scroller);
+  g_assert_true (gtk_widget_grab_focus (entry));
+
+  reply = start_open_reply (&fixture, "Hi");
+  akc_message_append_content (reply, "Some **bold** text and `code`.", -1);
+  akc_chat_source_stop (AKC_CHAT_SOURCE (fixture.chat));
+  spin ();
+#if GTK_CHECK_VERSION (4, 14, 0)
+  g_test_skip ("gtk_accessible_announce() is used");
+#else
+  /* Stopped: said so. */
+  gtk_test_accessible_assert_property (entry, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, "Reply stopped");
+
+  akc_scripted_adapter_begin_turn (fixture.script);
+  akc_scripted_adapter_add_text (fixture.script, "# Done\n\nSome **bold** text and `code`.", 0);
+  akc_scripted_adapter_add_done (fixture.script, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.retry", NULL));
+  WAIT_FOR (source_is_idle, &fixture);
+  spin ();
+  /* The text, without its Markdown, on the focused entry. */
+  gtk_test_accessible_assert_property (entry, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       "Assistant: Done\nSome bold text and code.");
+#endif
+
+  fixture_clear (&fixture);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -969,6 +1492,13 @@ main (int   argc,
   g_test_add_func ("/chat-view/streaming-coalesces", test_view_streaming_coalesces);
   g_test_add_func ("/chat-view/streaming-flushes-on-stop", test_view_streaming_flushes_on_stop);
   g_test_add_func ("/chat-view/sticky-scroll", test_view_sticky_scroll);
+  g_test_add_func ("/chat-view/input-ownership", test_view_input_ownership);
+  g_test_add_func ("/chat-view/duplicate-instances", test_view_duplicate_instances);
+  g_test_add_func ("/chat-view/tool-confirmation", test_view_tool_confirmation);
+  g_test_add_func ("/chat-view/tool-denial", test_view_tool_denial);
+  g_test_add_func ("/chat-view/thinking-and-errors", test_view_thinking_and_errors);
+  g_test_add_func ("/chat-view/action-error", test_view_action_error);
+  g_test_add_func ("/chat-view/announces", test_view_announces);
 
   return g_test_run ();
 }

@@ -128,6 +128,8 @@ struct _AkcChatView
   gulong                changed_handler;
   gboolean              stick_to_bottom;
   gboolean              at_bottom;
+  guint                 follow_tick;
+  gboolean              allocating;
 
   AkcMessage           *active_message;
   int                   active_presentation;
@@ -399,15 +401,49 @@ scroll_to_end (AkcChatView *self)
   gtk_adjustment_set_value (self->vadjustment, bottom_value (self->vadjustment));
 }
 
+static void schedule_follow (AkcChatView *self);
+
 static void
 on_value_changed (AkcChatView   *self,
                   GtkAdjustment *adjustment)
 {
   gboolean at_bottom = gtk_adjustment_get_value (adjustment) >= bottom_value (adjustment) - BOTTOM_SLACK;
 
+  /* The list view moves the value itself while it lays out rows whose
+   * height it had only estimated: that is not the reader scrolling. */
+  if (self->allocating)
+    {
+      if (self->stick_to_bottom)
+        schedule_follow (self);
+      else
+        set_at_bottom (self, at_bottom);
+      return;
+    }
+
   /* The reader moved (or we did): follow new content only from the end. */
   self->stick_to_bottom = at_bottom;
   set_at_bottom (self, at_bottom);
+}
+
+static gboolean
+follow_tick (GtkWidget     *widget,
+             GdkFrameClock *frame_clock,
+             gpointer       user_data)
+{
+  AkcChatView *self = AKC_CHAT_VIEW (widget);
+
+  self->follow_tick = 0;
+  if (self->stick_to_bottom)
+    scroll_to_end (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_follow (AkcChatView *self)
+{
+  if (self->follow_tick == 0)
+    self->follow_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), follow_tick, NULL, NULL);
 }
 
 static void
@@ -415,10 +451,15 @@ on_adjustment_changed (AkcChatView   *self,
                        GtkAdjustment *adjustment)
 {
   /* The content grew or shrank, or the view was resized: stay at the end
-   * only when the reader was there before. */
+   * only when the reader was there before.
+   *
+   * Not here and now: the list view configures its adjustment while it
+   * allocates its rows, with its own value handler blocked, so a value
+   * set from this handler would never reach it. The frame's update phase
+   * comes before its layout, so the end is in sight in the next frame. */
   if (self->stick_to_bottom)
     {
-      scroll_to_end (self);
+      schedule_follow (self);
       set_at_bottom (self, TRUE);
     }
   else
@@ -1533,7 +1574,9 @@ akc_chat_view_size_allocate (GtkWidget *widget,
 {
   AkcChatView *self = AKC_CHAT_VIEW (widget);
 
+  self->allocating = TRUE;
   gtk_widget_allocate (GTK_WIDGET (self->list_view), width, height, -1, NULL);
+  self->allocating = FALSE;
 
   /* The button floats over the bottom of what is in sight. */
   if (gtk_widget_get_visible (self->jump_button))
@@ -1560,6 +1603,11 @@ akc_chat_view_dispose (GObject *object)
 {
   AkcChatView *self = AKC_CHAT_VIEW (object);
 
+  if (self->follow_tick != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->follow_tick);
+      self->follow_tick = 0;
+    }
   g_clear_handle_id (&self->thinking_timeout, g_source_remove);
   g_clear_handle_id (&self->announce_idle, g_source_remove);
   g_clear_handle_id (&self->focus_idle, g_source_remove);
