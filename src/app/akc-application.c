@@ -6,16 +6,26 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <glib-unix.h>
 
 #include "akc-application.h"
 #include "akc-gallery-window.h"
 #include "akc-window.h"
 
+/* How long quitting waits for the history to write what it was given. */
+#define HISTORY_CLOSE_TIMEOUT_MS 5000
+
 struct _AkcApplication
 {
-  AdwApplication parent_instance;
+  AdwApplication  parent_instance;
 
-  gboolean       show_gallery;   /* --gallery */
+  /* The history, opened at startup on a worker thread; or why it could
+   * not be opened (the application runs without saving). */
+  AkcChatMemory  *memory;
+  GError         *memory_error;
+  GCancellable   *memory_cancellable;
+
+  gboolean        show_gallery;   /* --gallery */
 };
 
 G_DEFINE_FINAL_TYPE (AkcApplication, akc_application, ADW_TYPE_APPLICATION)
@@ -29,6 +39,48 @@ find_window (GApplication *app,
       return l->data;
 
   return NULL;
+}
+
+/* Hands the history to a main window, or tells it why there is none. */
+static void
+attach_history (AkcApplication *self,
+                GtkWindow      *window)
+{
+  if (!AKC_IS_WINDOW (window))
+    return;
+
+  if (self->memory != NULL)
+    akc_window_set_memory (AKC_WINDOW (window), self->memory);
+  else if (self->memory_error != NULL)
+    akc_window_show_history_error (AKC_WINDOW (window), self->memory_error);
+}
+
+static void
+on_memory_opened (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(AkcApplication) self = user_data;
+  g_autoptr(AkcSqliteChatMemory) memory = NULL;
+  g_autoptr(GError) error = NULL;
+
+  memory = akc_sqlite_chat_memory_new_finish (result, &error);
+  if (memory == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+
+      /* Never fatal: the application starts, and says it is not saving. */
+      g_message ("History: %s", error->message);
+      self->memory_error = g_steal_pointer (&error);
+    }
+  else
+    {
+      self->memory = AKC_CHAT_MEMORY (g_steal_pointer (&memory));
+    }
+
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    attach_history (self, l->data);
 }
 
 static void
@@ -56,7 +108,10 @@ akc_application_activate (GApplication *app)
 
   window = find_window (app, AKC_TYPE_WINDOW);
   if (window == NULL)
-    window = GTK_WINDOW (akc_window_new (ADW_APPLICATION (app)));
+    {
+      window = GTK_WINDOW (akc_window_new (ADW_APPLICATION (app)));
+      attach_history (AKC_APPLICATION (app), window);
+    }
 
   gtk_window_present (window);
 }
@@ -144,27 +199,102 @@ static const GActionEntry app_actions[] = {
   { .name = "quit", .activate = quit_action },
 };
 
+static gboolean
+on_quit_signal (gpointer user_data)
+{
+  /* As app.quit: the windows close and the history is written. */
+  g_action_group_activate_action (G_ACTION_GROUP (user_data), "quit", NULL);
+
+  return G_SOURCE_CONTINUE;
+}
+
 static void
 akc_application_startup (GApplication *app)
 {
   static const char *quit_accels[] = { "<Control>q", NULL };
   static const char *help_accels[] = { "<Control>question", NULL };
+  AkcApplication *self = AKC_APPLICATION (app);
 
   G_APPLICATION_CLASS (akc_application_parent_class)->startup (app);
+
+  /* The history of conversations, opened off the main thread. */
+  self->memory_cancellable = g_cancellable_new ();
+  akc_sqlite_chat_memory_new_async (NULL, self->memory_cancellable, on_memory_opened, g_object_ref (self));
+
+  g_unix_signal_add (SIGTERM, on_quit_signal, app);
+  g_unix_signal_add (SIGINT, on_quit_signal, app);
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.show-help-overlay", help_accels);
 }
 
+static gboolean
+on_history_close_timeout (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+akc_application_shutdown (GApplication *app)
+{
+  AkcApplication *self = AKC_APPLICATION (app);
+  GList *windows;
+
+  g_cancellable_cancel (self->memory_cancellable);
+
+  /* Closing the windows hands their last changes to the history. */
+  while ((windows = gtk_application_get_windows (GTK_APPLICATION (app))) != NULL)
+    gtk_window_destroy (windows->data);
+
+  /* The history writes them on its own thread, then closes the database
+   * when its last operation is done: wait for that, not forever. */
+  if (self->memory != NULL)
+    {
+      GObject *memory = G_OBJECT (self->memory);
+      gboolean timed_out = FALSE;
+      guint timeout;
+
+      g_object_add_weak_pointer (memory, (gpointer *) &memory);
+      g_clear_object (&self->memory);
+      timeout = g_timeout_add (HISTORY_CLOSE_TIMEOUT_MS, on_history_close_timeout, &timed_out);
+      while (memory != NULL && !timed_out)
+        g_main_context_iteration (NULL, TRUE);
+      if (memory != NULL)
+        g_object_remove_weak_pointer (memory, (gpointer *) &memory);
+      if (!timed_out)
+        g_source_remove (timeout);
+    }
+
+  G_APPLICATION_CLASS (akc_application_parent_class)->shutdown (app);
+}
+
+static void
+akc_application_finalize (GObject *object)
+{
+  AkcApplication *self = (AkcApplication *)object;
+
+  g_clear_object (&self->memory);
+  g_clear_object (&self->memory_cancellable);
+  g_clear_error (&self->memory_error);
+
+  G_OBJECT_CLASS (akc_application_parent_class)->finalize (object);
+}
+
 static void
 akc_application_class_init (AkcApplicationClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->finalize = akc_application_finalize;
 
   app_class->activate = akc_application_activate;
   app_class->handle_local_options = akc_application_handle_local_options;
   app_class->startup = akc_application_startup;
+  app_class->shutdown = akc_application_shutdown;
 }
 
 static void

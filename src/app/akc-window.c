@@ -10,6 +10,9 @@
 
 #include "akc-window.h"
 
+/* The stored conversation the demo chat lives in. */
+#define DEMO_CONVERSATION_ID "demo"
+
 struct _AkcWindow
 {
   AdwApplicationWindow  parent_instance;
@@ -22,6 +25,10 @@ struct _AkcWindow
 
   GSettings            *settings;
   AkcChatSource        *source;
+
+  /* Keeps the chat in the history once the application opened it. */
+  AkcChatHistory       *history;
+  GCancellable         *history_cancellable;
 };
 
 G_DEFINE_FINAL_TYPE (AkcWindow, akc_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -104,6 +111,11 @@ static void
 akc_window_dispose (GObject *object)
 {
   AkcWindow *self = (AkcWindow *)object;
+
+  /* The history hands its last checkpoints to the memory as it goes. */
+  g_cancellable_cancel (self->history_cancellable);
+  g_clear_object (&self->history_cancellable);
+  g_clear_object (&self->history);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), AKC_TYPE_WINDOW);
   g_clear_object (&self->source);
@@ -189,6 +201,98 @@ AkcWindow *
 akc_window_new (AdwApplication *application)
 {
   return g_object_new (AKC_TYPE_WINDOW, "application", application, NULL);
+}
+
+/**
+ * akc_window_show_history_error:
+ * @self: a #AkcWindow
+ * @error: why the history cannot be read or written
+ *
+ * Tells the person that the conversation is not being saved, and why. It
+ * stays until dismissed.
+ */
+void
+akc_window_show_history_error (AkcWindow    *self,
+                               const GError *error)
+{
+  g_autofree char *escaped = NULL;
+  g_autofree char *title = NULL;
+  AdwToast *toast;
+
+  g_return_if_fail (AKC_IS_WINDOW (self));
+  g_return_if_fail (error != NULL);
+
+  escaped = g_markup_escape_text (error->message, -1);
+  /* Translators: %s says why, such as "The history “…” is damaged (…)." */
+  title = g_strdup_printf (_("The conversation is not being saved. %s"), escaped);
+  toast = adw_toast_new (title);
+  adw_toast_set_timeout (toast, 0);
+  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
+on_history_error (AkcWindow *self)
+{
+  const GError *error = akc_chat_history_get_error (self->history);
+
+  if (error != NULL)
+    akc_window_show_history_error (self, error);
+}
+
+static void
+on_history_loaded (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(AkcWindow) self = user_data;
+
+  /* A failure is the history's error, shown by on_history_error. */
+  akc_chat_history_load_finish (AKC_CHAT_HISTORY (source), result, NULL);
+}
+
+/**
+ * akc_window_set_memory:
+ * @self: a #AkcWindow
+ * @memory: the open history
+ *
+ * Keeps the window's conversation in @memory: the demo conversation
+ * stored there is read into the chat (what was typed meanwhile comes
+ * after it), and every change is written from then on. It is set once.
+ */
+void
+akc_window_set_memory (AkcWindow     *self,
+                       AkcChatMemory *memory)
+{
+  g_return_if_fail (AKC_IS_WINDOW (self));
+  g_return_if_fail (AKC_IS_CHAT_MEMORY (memory));
+
+  if (self->history != NULL)
+    return;
+
+  self->history = akc_chat_history_new (AKC_CHAT (self->source), memory, DEMO_CONVERSATION_ID);
+  self->history_cancellable = g_cancellable_new ();
+  g_signal_connect_object (self->history, "notify::error",
+                           G_CALLBACK (on_history_error), self, G_CONNECT_SWAPPED);
+  akc_chat_history_load_async (self->history, self->history_cancellable,
+                               on_history_loaded, g_object_ref (self));
+}
+
+/**
+ * akc_window_get_history:
+ * @self: a #AkcWindow
+ *
+ * Gets what keeps the window's conversation stored.
+ *
+ * Returns: (transfer none) (nullable): the history, or %NULL before
+ *   [method@Window.set_memory]
+ */
+AkcChatHistory *
+akc_window_get_history (AkcWindow *self)
+{
+  g_return_val_if_fail (AKC_IS_WINDOW (self), NULL);
+
+  return self->history;
 }
 
 /**

@@ -17,4 +17,10 @@ G_DECLARE_FINAL_TYPE (AkcWindow, akc_window, AKC, WINDOW, AdwApplicationWindow)
 AkcWindow     *akc_window_new        (AdwApplication *application);
 AkcChatSource *akc_window_get_source (AkcWindow      *self);
 
+void            akc_window_set_memory          (AkcWindow     *self,
+                                                AkcChatMemory *memory);
+AkcChatHistory *akc_window_get_history         (AkcWindow     *self);
+void            akc_window_show_history_error  (AkcWindow     *self,
+                                                const GError  *error);
+
 G_END_DECLS

@@ -7,6 +7,7 @@ D-Bus session and an X display.
 
 import os
 import subprocess
+import tempfile
 import time
 
 import pyatspi
@@ -38,10 +39,18 @@ def wait_for(predicate, timeout=15.0, what="condition"):
 def start_app(exe, extra_env=None):
     env = dict(os.environ)
     env.setdefault("GSETTINGS_BACKEND", "memory")
+    data = None
+    if not extra_env or "XDG_DATA_HOME" not in extra_env:
+        # The app keeps its history in $XDG_DATA_HOME: an empty one of its
+        # own for each run, never the user's.
+        data = tempfile.TemporaryDirectory(prefix="akc-ui-data-")
+        env["XDG_DATA_HOME"] = data.name
     if extra_env:
         env.update(extra_env)
     env.pop("GTK_A11Y", None)  # the AT-SPI backend is the default
-    return subprocess.Popen([exe], env=env, stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen([exe], env=env, stdin=subprocess.DEVNULL)
+    proc.akc_data = data  # removed when the process object goes
+    return proc
 
 
 def find_app(proc, timeout=20.0):
