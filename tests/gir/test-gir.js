@@ -50,6 +50,30 @@ const records = Akc.turn_snapshot_messages(cursor.snapshot);
 check(applied.join() === 'true,true,false' && records.map(r => r.get_content()[0]).join('|') === 'hi|xy',
     'Akc.TurnCursor applies streamed snapshots; Akc.turn_snapshot_messages() gives their records');
 
+// The history, from GJS: a conversation stored and read back.
+function wait(start) {
+    let result = null;
+    start((_source, res) => {
+        result = res;
+    });
+    const context = GLib.MainContext.default();
+    while (result === null)
+        context.iteration(true);
+    return result;
+}
+
+const folder = GLib.dir_make_tmp('akc-gir-XXXXXX');
+const memory = Akc.SqliteChatMemory.new_finish(
+    wait(cb => Akc.SqliteChatMemory.new_async(`${folder}/history.sqlite3`, null, cb)));
+memory.create_conversation_finish(wait(cb => memory.create_conversation_async('gjs', null, null, cb)));
+memory.append_message_finish(wait(cb => memory.append_message_async('gjs', reply, null, cb)));
+const loaded = memory.load_messages_finish(wait(cb => memory.load_messages_async('gjs', null, cb)));
+check(loaded.get_n_items() === 1 && loaded.get_item(0).get_content() === reply.get_content() &&
+    loaded.get_item(0).get_id() === reply.get_id(), 'Akc.SqliteChatMemory stores a message and reads it back');
+for (const name of ['history.sqlite3', 'history.sqlite3-wal', 'history.sqlite3-shm'])
+    GLib.unlink(`${folder}/${name}`);
+GLib.rmdir(folder);
+
 Gtk.init();
 const composer = new AkcGtk.Composer({source: chat});
 composer.set_text('typed');

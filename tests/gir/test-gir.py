@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Akc and AkcGtk from Python through GObject Introspection (TAP)."""
 
+import os
 import sys
+import tempfile
 
 import gi
 
@@ -159,6 +161,56 @@ except GLib.Error as error:
     check(error.matches(Akc.error_quark(), Akc.Error.CONFIG_INVALID), "a cursor for an unsafe session id raises")
 session, diagnostic = Akc.session_snapshot_decode(b'{"version":9}')
 check(session is None and diagnostic.get_code() == "SESSION_UNSUPPORTED_VERSION", "Akc.session_snapshot_decode()")
+
+# The history: an SQLite memory in a temporary folder, asynchronous calls
+# waited for on the main context.
+def wait(start):
+    results = []
+    start(lambda *args: results.append(args[1]))
+    context = GLib.MainContext.default()
+    while not results:
+        context.iteration(True)
+    return results[0]
+
+
+with tempfile.TemporaryDirectory() as folder:
+    path = os.path.join(folder, "history.sqlite3")
+    memory = Akc.SqliteChatMemory.new_finish(wait(lambda cb: Akc.SqliteChatMemory.new_async(path, None, cb)))
+    check(memory.get_path() == path and isinstance(memory, Akc.ChatMemory), "Akc.SqliteChatMemory opens a history")
+    info = memory.create_conversation_finish(
+        wait(lambda cb: memory.create_conversation_async("py", "From Python", None, cb)))
+    check(info.get_id() == "py" and info.get_title() == "From Python", "create_conversation gives an Akc.ConversationInfo")
+
+    stored = Akc.Message.new("m1", Akc.MessageRole.USER, None, Akc.MessageStatus.COMPLETE)
+    stored.append_content("stored\0text \U0001F600".encode())
+    check(memory.splice_messages_finish(wait(lambda cb: memory.splice_messages_async("py", 0, 0, [stored], None, cb))),
+          "splice_messages takes a list of messages")
+    loaded = memory.load_messages_finish(wait(lambda cb: memory.load_messages_async("py", None, cb)))
+    check(loaded.get_n_items() == 1 and loaded.get_item(0).get_id() == "m1" and
+          loaded.get_item(0).get_content_length() == len("stored\0text \U0001F600".encode()),
+          "load_messages gives the messages back, U+0000 included")
+    listed = memory.list_conversations_finish(wait(lambda cb: memory.list_conversations_async(None, cb)))
+    check(listed.get_n_items() == 1 and listed.get_item(0).get_n_messages() == 1, "list_conversations")
+    try:
+        memory.load_messages_finish(wait(lambda cb: memory.load_messages_async("missing", None, cb)))
+        check(False, "loading a missing conversation raises")
+    except GLib.Error as error:
+        check(error.matches(Akc.chat_memory_error_quark(), Akc.ChatMemoryError.NOT_FOUND),
+              "loading a missing conversation raises Akc.ChatMemoryError.NOT_FOUND")
+
+    echo = Akc.EchoAdapter.new()
+    echo.set_chunk_interval(0)
+    kept = Akc.Chat.new(echo)
+    history = Akc.ChatHistory.new(kept, memory, "py")
+    check(history.load_finish(wait(lambda cb: history.load_async(None, cb))) and kept.get_messages().get_n_items() == 1,
+          "Akc.ChatHistory reads the stored conversation into a chat")
+    kept.send("more")
+    run_until_idle(kept)
+    check(history.flush_finish(wait(lambda cb: history.flush_async(None, cb))), "Akc.ChatHistory.flush")
+    loaded = memory.load_messages_finish(wait(lambda cb: memory.load_messages_async("py", None, cb)))
+    check(loaded.get_n_items() == 3 and loaded.get_item(2).get_content() == "AgentsKit received: more",
+          "and writes what the chat says")
+    del history, kept, memory
 
 # AkcGtk widgets bound to the chat.
 Gtk.init()
