@@ -680,6 +680,7 @@ test_corrupt (void)
                                                      AKC_MESSAGE_STATUS_COMPLETE);
 
     g_assert_no_error (error);
+    g_assert_nonnull (info);
     g_assert_true (akc_test_append (memory, "c", message, &error));
     g_assert_no_error (error);
   }
