@@ -642,12 +642,20 @@ on_loaded (GObject      *source,
 /* ------------------------------------------------------------------ */
 
 static void
-on_detached_write_done (GObject      *source,
-                        GAsyncResult *result,
-                        gpointer      user_data)
+on_detached_save_done (GObject      *source,
+                       GAsyncResult *result,
+                       gpointer      user_data)
 {
   /* Nobody is left to tell. */
   akc_chat_memory_save_message_finish (AKC_CHAT_MEMORY (source), result, NULL);
+}
+
+static void
+on_detached_splice_done (GObject      *source,
+                         GAsyncResult *result,
+                         gpointer      user_data)
+{
+  akc_chat_memory_splice_messages_finish (AKC_CHAT_MEMORY (source), result, NULL);
 }
 
 static void
@@ -655,9 +663,20 @@ akc_chat_history_dispose (GObject *object)
 {
   AkcChatHistory *self = (AkcChatHistory *)object;
 
-  /* Checkpoints still waiting are written now; the memory carries them
-   * out after the history is gone. */
-  if (self->loaded && !self->needs_resync)
+  /* What is still waiting is written now; the memory carries it out after
+   * the history is gone: the checkpoints, or all of the conversation when
+   * a write had failed. */
+  if (self->loaded && self->needs_resync)
+    {
+      g_autoptr(GPtrArray) messages = g_ptr_array_new ();
+
+      for (guint i = 0; i < self->watches->len; i++)
+        g_ptr_array_add (messages, ((Watch *) g_ptr_array_index (self->watches, i))->message);
+      akc_chat_memory_splice_messages_async (self->memory, self->conversation_id, 0, G_MAXUINT,
+                                             (AkcMessage **) messages->pdata, messages->len, NULL,
+                                             on_detached_splice_done, NULL);
+    }
+  else if (self->loaded)
     {
       for (guint i = 0; i < self->watches->len; i++)
         {
@@ -665,7 +684,7 @@ akc_chat_history_dispose (GObject *object)
 
           if (watch->save_source != 0)
             akc_chat_memory_save_message_async (self->memory, self->conversation_id, watch->message,
-                                                NULL, on_detached_write_done, NULL);
+                                                NULL, on_detached_save_done, NULL);
         }
     }
 

@@ -448,6 +448,36 @@ test_dispose_writes (Fixture       *fixture,
   akc_stream_finish (stream (fixture));
 }
 
+/* Dropped while out of step with the chat, the history rewrites all of
+ * the stored conversation. */
+static void
+test_dispose_resyncs (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(GListModel) messages = NULL;
+  g_autoptr(GError) error = NULL;
+
+  load (fixture);
+  send (fixture, "one");
+  akc_stream_push_text (stream (fixture), "answer");
+  akc_stream_finish (stream (fixture));
+  assert_stored_is_chat (fixture);
+
+  g_assert_true (akc_test_splice (fixture->memory, "demo", 0, G_MAXUINT, NULL, 0, &error));
+  g_assert_no_error (error);
+  akc_message_set_status (chat_message (fixture->chat, 1), AKC_MESSAGE_STATUS_ERROR);
+  g_assert_false (akc_test_history_flush (fixture->history, &error));
+  g_assert_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  akc_test_drain ();
+  g_assert_finalize_object (g_steal_pointer (&fixture->history));
+  fixture->history = akc_chat_history_new (fixture->chat, fixture->memory, "other");
+
+  messages = stored (fixture);
+  akc_test_assert_messages_equal (chat_messages (fixture->chat), messages);
+}
+
 /* A damaged history leaves the chat as it was. */
 static void
 test_load_error (Fixture       *fixture,
@@ -489,6 +519,7 @@ main (int   argc,
   ADD ("existing-messages", test_existing_messages);
   ADD ("resync", test_resync);
   ADD ("dispose-writes", test_dispose_writes);
+  ADD ("dispose-resyncs", test_dispose_resyncs);
   ADD ("load-error", test_load_error);
 
 #undef ADD
