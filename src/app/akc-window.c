@@ -245,10 +245,12 @@ on_history_loaded (GObject      *source,
                    GAsyncResult *result,
                    gpointer      user_data)
 {
-  g_autoptr(AkcWindow) self = user_data;
+  AkcWindow *self = user_data;
 
-  /* A failure is the history's error, shown by on_history_error. */
+  /* A failure is the history's error, shown by on_history_error. The
+   * window was kept alive for the load. */
   akc_chat_history_load_finish (AKC_CHAT_HISTORY (source), result, NULL);
+  g_object_unref (self);
 }
 
 /**
