@@ -938,14 +938,17 @@ test_view_sticky_scroll (void)
     g_assert_false (akc_chat_view_get_at_bottom (fixture.view));
   }
 
-  /* Far up, too. */
+  /* Far up, too (where older history is paged in above what is shown,
+   * which moves the value but not the view). */
   gtk_adjustment_set_value (adjustment, 0);
   for (guint i = 0; i < 5; i++)
     {
       akc_message_append_content (reply, "Still more.\n\n", -1);
       wait_frames (fixture.window, 1);
     }
-  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), ==, 0);
+  g_assert_false (akc_chat_view_get_at_bottom (fixture.view));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), <,
+                     gtk_adjustment_get_upper (adjustment) - 2 * gtk_adjustment_get_page_size (adjustment));
   g_assert_true (gtk_widget_get_visible (jump));
   gtk_test_accessible_assert_role (jump, GTK_ACCESSIBLE_ROLE_BUTTON);
   gtk_test_accessible_assert_property (jump, GTK_ACCESSIBLE_PROPERTY_LABEL, "Jump to newest");
@@ -965,6 +968,44 @@ test_view_sticky_scroll (void)
   WAIT_FOR (settled_at_end, &fixture);
 
   akc_chat_source_stop (AKC_CHAT_SOURCE (fixture.chat));
+  fixture_clear (&fixture);
+}
+
+static gboolean
+first_row_bound (Fixture *fixture)
+{
+  /* Keep scrolling up, as a reader would, until the oldest message is in. */
+  gtk_adjustment_set_value (vadjustment (fixture), 0);
+  return akc_chat_view_get_row (fixture->view, message_at (AKC_CHAT_SOURCE (fixture->chat), 0)) != NULL;
+}
+
+/* A long conversation is given to the list view a page at a time: the
+ * newest messages first, older ones as the reader nears the top. */
+static void
+test_view_history_paging (void)
+{
+  Fixture fixture = { 0 };
+  guint binds;
+
+  fixture_init (&fixture, 400, 600);
+  WAIT_FOR (settled_at_end, &fixture);
+
+  /* Far fewer rows than GTK's 200, and none of the oldest. */
+  binds = akc_chat_view_get_n_binds (fixture.view);
+  g_assert_cmpuint (binds, <, 60);
+  g_assert_null (akc_chat_view_get_row (fixture.view, message_at (AKC_CHAT_SOURCE (fixture.chat), 0)));
+  g_assert_nonnull (akc_chat_view_get_row (fixture.view, message_at (AKC_CHAT_SOURCE (fixture.chat), 399)));
+
+  /* Scrolling up pages the rest in, down to the first message. */
+  WAIT_FOR (first_row_bound, &fixture);
+  g_assert_false (akc_chat_view_get_at_bottom (fixture.view));
+
+  /* New messages still arrive at the end, and the end follows them again
+   * once the reader jumps there. */
+  akc_chat_view_scroll_to_bottom (fixture.view);
+  wait_frames (fixture.window, 3);
+  WAIT_FOR (settled_at_end, &fixture);
+
   fixture_clear (&fixture);
 }
 
@@ -1492,6 +1533,7 @@ main (int   argc,
   g_test_add_func ("/chat-view/streaming-coalesces", test_view_streaming_coalesces);
   g_test_add_func ("/chat-view/streaming-flushes-on-stop", test_view_streaming_flushes_on_stop);
   g_test_add_func ("/chat-view/sticky-scroll", test_view_sticky_scroll);
+  g_test_add_func ("/chat-view/history-paging", test_view_history_paging);
   g_test_add_func ("/chat-view/input-ownership", test_view_input_ownership);
   g_test_add_func ("/chat-view/duplicate-instances", test_view_duplicate_instances);
   g_test_add_func ("/chat-view/tool-confirmation", test_view_tool_confirmation);

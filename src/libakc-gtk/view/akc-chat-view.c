@@ -13,6 +13,7 @@
 #include "akc-gtk-main.h"
 #include "akc-markdown-private.h"
 #include "akc-message-row-private.h"
+#include "akc-message-window-private.h"
 
 /**
  * AkcChatView:
@@ -82,6 +83,10 @@
 #define ANNOUNCE_CLEAR_MS 1500
 /* How much of a reply is read out when it is finished. */
 #define ANNOUNCE_MAX_CHARS 2000
+/* Messages given to the list view at first, about a window's height, and
+ * added each time the reader nears the top (see AkcMessageWindow). */
+#define FIRST_PAGE 6
+#define HISTORY_PAGE 10
 /* Pixels from the end that still count as "at the end". */
 #define BOTTOM_SLACK 2.0
 #define JUMP_BUTTON_MARGIN 12
@@ -100,6 +105,11 @@ struct _AkcChatView
 
   AkcChatSource        *source;
   GListModel           *messages;
+  AkcMessageWindow     *window;
+  guint                 deferred_idle;
+  gulong                after_paint_handler;
+  gboolean              extend_pending;
+  gboolean              scan_pending;
   AkcComponentManifest *manifest;
   AkcInputOwnership    *ownership;
 
@@ -122,6 +132,7 @@ struct _AkcChatView
    * message and those waiting for a confirmation. */
   AkcMessage           *watched_message;
   GPtrArray            *watched_calls;
+  GPtrArray            *pending_calls;   /* AkcToolCall awaiting confirmation, in order */
 
   GtkAdjustment        *vadjustment;
   gulong                value_handler;
@@ -403,6 +414,67 @@ scroll_to_end (AkcChatView *self)
 
 static void schedule_follow (AkcChatView *self);
 
+static void scan_conversation (AkcChatView *self);
+
+static void
+run_deferred (AkcChatView *self)
+{
+  if (self->scan_pending)
+    {
+      self->scan_pending = FALSE;
+      scan_conversation (self);
+    }
+
+  if (self->extend_pending)
+    {
+      self->extend_pending = FALSE;
+      if (self->window != NULL)
+        akc_message_window_extend (self->window, HISTORY_PAGE);
+    }
+}
+
+static gboolean
+run_deferred_idle (gpointer user_data)
+{
+  AkcChatView *self = user_data;
+
+  self->deferred_idle = 0;
+  run_deferred (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_after_paint (AkcChatView *self)
+{
+  run_deferred (self);
+}
+
+/* Work that can wait until the frame being prepared is on screen: paging
+ * in older history, and passes over a whole conversation that was just
+ * loaded. Never from within a layout pass: the list view must not change
+ * under itself. */
+static void
+defer (AkcChatView *self)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+
+  if (clock != NULL && self->after_paint_handler != 0)
+    gdk_frame_clock_request_phase (clock, GDK_FRAME_CLOCK_PHASE_AFTER_PAINT);
+  else if (self->deferred_idle == 0)
+    self->deferred_idle = g_idle_add (run_deferred_idle, self);
+}
+
+static void
+schedule_extend (AkcChatView *self)
+{
+  if (self->window == NULL || akc_message_window_get_start (self->window) == 0 || self->extend_pending)
+    return;
+
+  self->extend_pending = TRUE;
+  defer (self);
+}
+
 static void
 on_value_changed (AkcChatView   *self,
                   GtkAdjustment *adjustment)
@@ -423,6 +495,11 @@ on_value_changed (AkcChatView   *self,
   /* The reader moved (or we did): follow new content only from the end. */
   self->stick_to_bottom = at_bottom;
   set_at_bottom (self, at_bottom);
+
+  /* Near the top of what is loaded: page in older messages. */
+  if (gtk_adjustment_get_value (adjustment) - gtk_adjustment_get_lower (adjustment) <
+      gtk_adjustment_get_page_size (adjustment))
+    schedule_extend (self);
 }
 
 static gboolean
@@ -450,6 +527,11 @@ static void
 on_adjustment_changed (AkcChatView   *self,
                        GtkAdjustment *adjustment)
 {
+  /* Too little history loaded to scroll up through: load more. */
+  if (gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_lower (adjustment) <
+      2 * gtk_adjustment_get_page_size (adjustment))
+    schedule_extend (self);
+
   /* The content grew or shrank, or the view was resized: stay at the end
    * only when the reader was there before.
    *
@@ -534,6 +616,60 @@ focus_active_component (AkcChatView *self)
   return FALSE;
 }
 
+/* A JSON object starts with "{" after JSON white space: text that does
+ * not is not parsed at all. */
+static gboolean
+may_be_json_object (const char *text,
+                    gssize      length)
+{
+  for (gssize i = 0; i < length; i++)
+    if (text[i] != ' ' && text[i] != '\t' && text[i] != '\n' && text[i] != '\r')
+      return text[i] == '{';
+
+  return FALSE;
+}
+
+/* akc_input_ownership_find_active() on the messages that can hold a
+ * component at all: assistant messages that are an ordered content or a
+ * component frame candidate (§12.2 rules 2 and 3); every other message is
+ * one plain bubble. The same answer, without presenting each of the
+ * thousands of plain messages of a long conversation. */
+static AkcPresentation *
+find_active (AkcChatView *self,
+             guint       *message_position,
+             guint       *presentation_position)
+{
+  g_autoptr(GListStore) one = NULL;
+
+  if (self->manifest == NULL)
+    return NULL;
+
+  one = g_list_store_new (AKC_TYPE_MESSAGE);
+  for (guint i = g_list_model_get_n_items (self->messages); i > 0; i--)
+    {
+      g_autoptr(AkcMessage) message = g_list_model_get_item (self->messages, i - 1);
+      const char *content = akc_message_get_content (message);
+      gssize length = (gssize) akc_message_get_content_length (message);
+      AkcPresentation *active;
+
+      if (akc_message_get_role (message) != AKC_MESSAGE_ROLE_ASSISTANT ||
+          (!akc_assistant_content_is_candidate (content, length) &&
+           !(may_be_json_object (content, length) && akc_component_frame_is_candidate (content, length))))
+        continue;
+
+      g_list_store_splice (one, 0, g_list_model_get_n_items (G_LIST_MODEL (one)), (gpointer *) &message, 1);
+      active = akc_input_ownership_find_active (self->ownership, G_LIST_MODEL (one), self->manifest,
+                                                NULL, presentation_position);
+      if (active != NULL)
+        {
+          *message_position = i - 1;
+          return active;
+        }
+    }
+
+  return NULL;
+}
+
 static gboolean
 focus_active_idle (gpointer user_data)
 {
@@ -558,8 +694,7 @@ akc_chat_view_sync_ownership (AkcChatView *self)
   gpointer row;
 
   if (self->messages != NULL)
-    active = akc_input_ownership_find_active (self->ownership, self->messages, self->manifest,
-                                              &message_position, &presentation_position);
+    active = find_active (self, &message_position, &presentation_position);
 
   if (active != NULL)
     {
@@ -586,7 +721,9 @@ akc_chat_view_sync_ownership (AkcChatView *self)
       if (!focus_active_component (self))
         {
           self->focus_active_pending = TRUE;
-          gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", message_position);
+          akc_message_window_include (self->window, message_position);
+          gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u",
+                                      message_position - akc_message_window_get_start (self->window));
         }
     }
 
@@ -852,9 +989,12 @@ actions_visible (AkcChatView *self)
   return !akc_chat_view_is_streaming (self) && lifecycle_targets (self, &user_id, NULL);
 }
 
+static void scan_tool_calls (AkcChatView *self);
+
 static void
 on_watched_call_changed (AkcChatView *self)
 {
+  scan_tool_calls (self);
   akc_chat_view_sync_extras (self);
 }
 
@@ -881,6 +1021,7 @@ watch_call (AkcChatView *self,
 static void
 on_last_tool_calls_changed (AkcChatView *self)
 {
+  scan_tool_calls (self);
   akc_chat_view_sync_extras (self);
 }
 
@@ -906,19 +1047,19 @@ watch_last_message (AkcChatView *self,
     }
 }
 
+/* §12.1, §12.8: every tool call of any message that waits for a
+ * confirmation, in order; and the calls to watch for changes. A pass over
+ * the whole conversation: done when the messages change, not on every
+ * status change. */
 static void
-akc_chat_view_sync_extras (AkcChatView *self)
+scan_tool_calls (AkcChatView *self)
 {
-  g_autoptr(GPtrArray) wanted = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(AkcMessage) last = NULL;
   guint n_messages = self->messages != NULL ? g_list_model_get_n_items (self->messages) : 0;
-  guint n_old, n_new, prefix = 0, suffix = 0;
-  const char *error;
 
   unwatch_calls (self);
+  g_ptr_array_set_size (self->pending_calls, 0);
 
-  /* §12.1, §12.8: every tool call of any message that waits for a
-   * confirmation, in order. */
   for (guint i = 0; i < n_messages; i++)
     {
       g_autoptr(AkcMessage) message = g_list_model_get_item (self->messages, i);
@@ -936,13 +1077,24 @@ akc_chat_view_sync_extras (AkcChatView *self)
             continue;
 
           watch_call (self, call);
-          g_ptr_array_add (wanted, g_steal_pointer (&call));
+          g_ptr_array_add (self->pending_calls, g_steal_pointer (&call));
         }
 
       if (i + 1 == n_messages)
         last = g_steal_pointer (&message);
     }
   watch_last_message (self, last);
+}
+
+static void
+akc_chat_view_sync_extras (AkcChatView *self)
+{
+  g_autoptr(GPtrArray) wanted = g_ptr_array_new_with_free_func (g_object_unref);
+  guint n_old, n_new, prefix = 0, suffix = 0;
+  const char *error;
+
+  for (guint i = 0; i < self->pending_calls->len; i++)
+    g_ptr_array_add (wanted, g_object_ref (g_ptr_array_index (self->pending_calls, i)));
 
   if (self->thinking_shown)
     {
@@ -1088,6 +1240,7 @@ build_confirmation (AkcChatView *self,
                        "xalign", 0.0f,
                        "hexpand", TRUE,
                        "wrap", TRUE,
+                       "natural-wrap-mode", GTK_NATURAL_WRAP_NONE,
                        "wrap-mode", PANGO_WRAP_WORD_CHAR,
                        "accessible-role", GTK_ACCESSIBLE_ROLE_HEADING,
                        NULL);
@@ -1107,6 +1260,7 @@ build_confirmation (AkcChatView *self,
                             "xalign", 0.0f,
                             "selectable", TRUE,
                             "wrap", TRUE,
+                            "natural-wrap-mode", GTK_NATURAL_WRAP_NONE,
                             "wrap-mode", PANGO_WRAP_CHAR,
                             NULL);
   gtk_widget_add_css_class (arguments, "monospace");
@@ -1185,6 +1339,7 @@ build_error (AkcChatView *self,
                         "hexpand", TRUE,
                         "xalign", 0.0f,
                         "wrap", TRUE,
+                        "natural-wrap-mode", GTK_NATURAL_WRAP_NONE,
                         "wrap-mode", PANGO_WRAP_WORD_CHAR,
                         "selectable", TRUE,
                         NULL);
@@ -1470,6 +1625,14 @@ akc_chat_view_sync (AkcChatView *self)
 }
 
 static void
+scan_conversation (AkcChatView *self)
+{
+  scan_tool_calls (self);
+  akc_chat_view_sync_extras (self);
+  akc_chat_view_sync_ownership (self);
+}
+
+static void
 on_messages_changed (AkcChatView *self,
                      guint        position,
                      guint        removed,
@@ -1479,7 +1642,7 @@ on_messages_changed (AkcChatView *self,
   guint n = g_list_model_get_n_items (messages);
 
   /* The person sent something: show it, wherever they were reading. */
-  if (added > 0 && position + added == n)
+  if (added > 0 && added <= HISTORY_PAGE && position + added == n)
     {
       for (guint i = position; i < n; i++)
         {
@@ -1494,6 +1657,18 @@ on_messages_changed (AkcChatView *self,
         }
     }
 
+  /* A whole conversation at once (restored, cleared): what needs a pass
+   * over all of it waits until its first frame is drawn. */
+  if (added > HISTORY_PAGE || removed > HISTORY_PAGE)
+    {
+      g_ptr_array_set_size (self->pending_calls, 0);
+      akc_chat_view_sync (self);
+      self->scan_pending = TRUE;
+      defer (self);
+      return;
+    }
+
+  scan_tool_calls (self);
   akc_chat_view_sync (self);
   akc_chat_view_sync_ownership (self);
 }
@@ -1535,6 +1710,10 @@ disconnect_source (AkcChatView *self)
   g_clear_signal_handler (&self->error_handler, self->source);
   unwatch_calls (self);
   watch_last_message (self, NULL);
+  self->extend_pending = FALSE;
+  self->scan_pending = FALSE;
+  g_ptr_array_set_size (self->pending_calls, 0);
+  g_clear_object (&self->window);
   g_clear_object (&self->messages);
   g_clear_object (&self->source);
 }
@@ -1555,8 +1734,16 @@ akc_chat_view_measure (GtkWidget      *widget,
   AkcChatView *self = AKC_CHAT_VIEW (widget);
   int button_min = 0, button_nat = 0;
 
-  gtk_widget_measure (GTK_WIDGET (self->list_view), orientation, for_size,
-                      minimum, natural, NULL, NULL);
+  /* A scrolled window asks its child for its height even when it scrolls
+   * it; for the list view that means laying out every row it holds (up
+   * to 200 in GTK 4.8) at every width it is asked about. The transcript
+   * always scrolls, so its height says nothing: only its width is
+   * measured, which the list view needs before it is allocated. */
+  if (orientation == GTK_ORIENTATION_VERTICAL)
+    *minimum = *natural = 0;
+  else
+    gtk_widget_measure (GTK_WIDGET (self->list_view), orientation, for_size,
+                        minimum, natural, NULL, NULL);
 
   if (gtk_widget_get_visible (self->jump_button))
     {
@@ -1592,6 +1779,36 @@ akc_chat_view_size_allocate (GtkWidget *widget,
     }
 }
 
+static void
+akc_chat_view_realize (GtkWidget *widget)
+{
+  AkcChatView *self = AKC_CHAT_VIEW (widget);
+  GdkFrameClock *clock;
+
+  GTK_WIDGET_CLASS (akc_chat_view_parent_class)->realize (widget);
+
+  clock = gtk_widget_get_frame_clock (widget);
+  self->after_paint_handler = g_signal_connect_object (clock, "after-paint",
+                                                       G_CALLBACK (on_after_paint),
+                                                       self, G_CONNECT_SWAPPED);
+  /* Now there are frames to wait for. */
+  g_clear_handle_id (&self->deferred_idle, g_source_remove);
+  if (self->extend_pending || self->scan_pending)
+    defer (self);
+}
+
+static void
+akc_chat_view_unrealize (GtkWidget *widget)
+{
+  AkcChatView *self = AKC_CHAT_VIEW (widget);
+
+  g_clear_signal_handler (&self->after_paint_handler, gtk_widget_get_frame_clock (widget));
+  if (self->extend_pending || self->scan_pending)
+    defer (self);
+
+  GTK_WIDGET_CLASS (akc_chat_view_parent_class)->unrealize (widget);
+}
+
 static gboolean
 akc_chat_view_grab_focus (GtkWidget *widget)
 {
@@ -1609,6 +1826,7 @@ akc_chat_view_dispose (GObject *object)
       self->follow_tick = 0;
     }
   g_clear_handle_id (&self->thinking_timeout, g_source_remove);
+  g_clear_handle_id (&self->deferred_idle, g_source_remove);
   g_clear_handle_id (&self->announce_idle, g_source_remove);
   g_clear_handle_id (&self->focus_idle, g_source_remove);
   g_clear_handle_id (&self->active_idle, g_source_remove);
@@ -1657,6 +1875,7 @@ akc_chat_view_finalize (GObject *object)
 
   g_hash_table_unref (self->rows);
   g_ptr_array_unref (self->watched_calls);
+  g_ptr_array_unref (self->pending_calls);
   g_weak_ref_clear (&self->announce_target);
   g_weak_ref_clear (&self->editor);
   g_free (self->action_error);
@@ -1774,6 +1993,8 @@ akc_chat_view_class_init (AkcChatViewClass *klass)
   widget_class->measure = akc_chat_view_measure;
   widget_class->size_allocate = akc_chat_view_size_allocate;
   widget_class->grab_focus = akc_chat_view_grab_focus;
+  widget_class->realize = akc_chat_view_realize;
+  widget_class->unrealize = akc_chat_view_unrealize;
 
   /**
    * AkcChatView:source:
@@ -1935,6 +2156,7 @@ akc_chat_view_init (AkcChatView *self)
 
   self->rows = g_hash_table_new (NULL, NULL);
   self->watched_calls = g_ptr_array_new_with_free_func (g_object_unref);
+  self->pending_calls = g_ptr_array_new_with_free_func (g_object_unref);
   g_weak_ref_init (&self->announce_target, NULL);
   g_weak_ref_init (&self->editor, NULL);
   self->ownership = akc_input_ownership_new ();
@@ -2043,7 +2265,8 @@ akc_chat_view_set_source (AkcChatView   *self,
       self->source = g_object_ref (source);
       self->messages = g_object_ref (akc_chat_source_get_messages (source));
       self->status = akc_chat_source_get_status (source);
-      g_list_store_append (self->sections, self->messages);
+      self->window = akc_message_window_new (self->messages, FIRST_PAGE);
+      g_list_store_append (self->sections, self->window);
       /* After the flattening model, which has to know of a change of the
        * messages before the rows below them move. */
       self->items_handler = g_signal_connect_object (self->messages, "items-changed",
@@ -2059,9 +2282,15 @@ akc_chat_view_set_source (AkcChatView   *self,
   g_list_store_append (self->sections, self->extras);
 
   self->stick_to_bottom = TRUE;
+  scan_tool_calls (self);
   akc_chat_view_sync (self);
   akc_chat_view_sync_ownership (self);
   scroll_to_end (self);
+  /* Anchor the list at its end before it is laid out, so the first frame
+   * already shows the newest messages (the adjustment knows no size yet). */
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->model)) > 0)
+    gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u",
+                                g_list_model_get_n_items (G_LIST_MODEL (self->model)) - 1);
 
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_SOURCE]);
 }

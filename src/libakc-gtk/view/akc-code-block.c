@@ -51,6 +51,7 @@ add_chunk (AkcCodeBlock *self,
                                    "xalign", 0.0f,
                                    "selectable", TRUE,
                                    "wrap", TRUE,
+                                   "natural-wrap-mode", GTK_NATURAL_WRAP_NONE,
                                    "wrap-mode", PANGO_WRAP_WORD_CHAR,
                                    NULL);
 

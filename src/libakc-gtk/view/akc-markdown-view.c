@@ -10,6 +10,7 @@
 
 #include "akc-code-block-private.h"
 #include "akc-gtk-main.h"
+#include "akc-markdown-item-private.h"
 #include "akc-markdown-view-private.h"
 
 /* AkcMarkdownView: the Markdown of one assistant text run, as a column of
@@ -32,8 +33,9 @@
  * "open-uri", whose default handler opens it with the desktop's browser.
  *
  * CSS: `markdownview` of `label.md-paragraph`, `label.md-heading.md-h1`…,
- * `codeblock`, `separator`; list items and quotes are a `box.md-item` or
- * `box.md-quote` around them with a `label.md-marker`. */
+ * `codeblock`, `separator`; list items and quotes are a
+ * `markdownitem.md-item` or `markdownitem.md-quote` around them with a
+ * `label.md-marker`. */
 
 /* An open part longer than this is cut at a line break, so a reply
  * without blank lines does not become one ever-growing label. */
@@ -135,6 +137,7 @@ create_content (AkcMarkdownView        *self,
       content = g_object_new (GTK_TYPE_LABEL,
                               "xalign", 0.0f,
                               "wrap", TRUE,
+                              "natural-wrap-mode", GTK_NATURAL_WRAP_NONE,
                               "wrap-mode", PANGO_WRAP_WORD_CHAR,
                               "selectable", TRUE,
                               "hexpand", TRUE,
@@ -162,42 +165,29 @@ create_content (AkcMarkdownView        *self,
     }
 }
 
-/* A list item or quote gets a box with the marker and the indentation;
- * anything else is its content alone. */
+/* A list item or quote gets an AkcMarkdownItem with the marker and the
+ * indentation; anything else is its content alone. */
 static GtkWidget *
 create_row (const AkcMarkdownBlock *block,
             GtkWidget              *content)
 {
-  GtkWidget *row, *marker;
+  GtkWidget *row;
   guint indent;
 
   if (block->marker == NULL && block->list_depth == 0 && block->quote_depth == 0)
     return content;
 
-  row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   indent = block->quote_depth * QUOTE_INDENT_PX;
-
   if (block->list_depth > 0)
-    {
-      gtk_widget_add_css_class (row, "md-item");
-      indent += (block->list_depth - 1) * INDENT_PX;
+    indent += (block->list_depth - 1) * INDENT_PX;
 
-      marker = g_object_new (GTK_TYPE_LABEL,
-                             "label", block->marker != NULL ? block->marker : "",
-                             "xalign", 0.0f,
-                             "yalign", 0.0f,
-                             "width-request", INDENT_PX,
-                             "accessible-role", GTK_ACCESSIBLE_ROLE_PRESENTATION,
-                             NULL);
-      gtk_widget_add_css_class (marker, "md-marker");
-      gtk_box_append (GTK_BOX (row), marker);
-    }
-
+  /* Inside a list, text lines up after the markers of its item. */
+  row = akc_markdown_item_new (block->marker, block->list_depth > 0 ? INDENT_PX : 0, content);
+  if (block->list_depth > 0)
+    gtk_widget_add_css_class (row, "md-item");
   if (block->quote_depth > 0)
     gtk_widget_add_css_class (row, "md-quote");
-
   gtk_widget_set_margin_start (row, (int) indent);
-  gtk_box_append (GTK_BOX (row), content);
 
   return row;
 }

@@ -42,8 +42,8 @@
  * `AkcMessageRow` has a main CSS node named `messagerow` with the style
  * classes `.user`, `.assistant`, `.system`, `.tool` after its role, and
  * `.pending`, `.streaming`, `.complete`, `.failed` and `.stopped` after its
- * status. Text runs are `box.bubble` nodes; diagnostics are
- * `label.diagnostic`.
+ * status. Text runs are `label.bubble` or `markdownview.bubble` nodes;
+ * diagnostics are `label.diagnostic`.
  *
  * ## Accessibility
  *
@@ -74,6 +74,7 @@ struct _AkcMessageRow
   int                   active_position;
   guint                 n_updates;
   guint                 dirty : 1;
+  guint                 has_components : 1;
 };
 
 typedef struct {
@@ -200,20 +201,20 @@ apply_component_states (AkcMessageRow *self)
     apply_component_state (self, i);
 }
 
+/* A text run is drawn as a bubble: the label or Markdown view itself,
+ * styled `.bubble` (no box around it: one widget less per message). */
 static GtkWidget *
-new_bubble (AkcMessageRow *self,
-            GtkWidget     *content)
+make_bubble (AkcMessageRow *self,
+             GtkWidget     *content)
 {
-  GtkWidget *bubble = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   AkcMessageRole role = akc_message_get_role (self->message);
 
-  gtk_widget_add_css_class (bubble, "bubble");
-  gtk_widget_set_halign (bubble, role == AKC_MESSAGE_ROLE_USER ? GTK_ALIGN_END
-                                 : role == AKC_MESSAGE_ROLE_ASSISTANT ? GTK_ALIGN_FILL
-                                 : GTK_ALIGN_START);
-  gtk_box_append (GTK_BOX (bubble), content);
+  gtk_widget_add_css_class (content, "bubble");
+  gtk_widget_set_halign (content, role == AKC_MESSAGE_ROLE_USER ? GTK_ALIGN_END
+                                  : role == AKC_MESSAGE_ROLE_ASSISTANT ? GTK_ALIGN_FILL
+                                  : GTK_ALIGN_START);
 
-  return bubble;
+  return content;
 }
 
 static GtkWidget *
@@ -222,6 +223,7 @@ new_text_label (void)
   return g_object_new (GTK_TYPE_LABEL,
                        "xalign", 0.0f,
                        "wrap", TRUE,
+                       "natural-wrap-mode", GTK_NATURAL_WRAP_NONE,
                        "wrap-mode", PANGO_WRAP_WORD_CHAR,
                        "selectable", TRUE,
                        NULL);
@@ -257,13 +259,13 @@ new_part (AkcMessageRow      *self,
     case AKC_MESSAGE_PART_PLAIN:
       part->content = new_text_label ();
       set_plain_text (GTK_LABEL (part->content), text, length);
-      part->widget = new_bubble (self, part->content);
+      part->widget = make_bubble (self, part->content);
       break;
 
     case AKC_MESSAGE_PART_MARKDOWN:
       part->content = akc_markdown_view_new ();
       akc_markdown_view_set_text (AKC_MARKDOWN_VIEW (part->content), text, length, streaming);
-      part->widget = new_bubble (self, part->content);
+      part->widget = make_bubble (self, part->content);
       break;
 
     case AKC_MESSAGE_PART_DIAGNOSTIC:
@@ -273,6 +275,7 @@ new_part (AkcMessageRow      *self,
                                     "accessible-role", GTK_ACCESSIBLE_ROLE_ALERT,
                                     "xalign", 0.0f,
                                     "wrap", TRUE,
+                                    "natural-wrap-mode", GTK_NATURAL_WRAP_NONE,
                                     "wrap-mode", PANGO_WRAP_WORD_CHAR,
                                     "tooltip-text", diagnostic != NULL ? akc_diagnostic_get_code (diagnostic) : NULL,
                                     NULL);
@@ -384,6 +387,22 @@ remove_parts_from (AkcMessageRow *self,
     }
 }
 
+static void
+update_has_components (AkcMessageRow *self)
+{
+  gboolean has_components = FALSE;
+
+  for (guint i = 0; i < self->parts->len; i++)
+    if (((Part *) g_ptr_array_index (self->parts, i))->kind == AKC_MESSAGE_PART_COMPONENT)
+      has_components = TRUE;
+
+  if (self->has_components != has_components)
+    {
+      self->has_components = has_components;
+      gtk_widget_queue_resize (GTK_WIDGET (self));
+    }
+}
+
 /* Brings the parts in line with the message's presentations (§12.2):
  * parts that still match are updated in place, the others are replaced. */
 static void
@@ -400,6 +419,7 @@ akc_message_row_sync_content (AkcMessageRow *self)
     {
       g_string_truncate (self->shown, 0);
       remove_parts_from (self, 0);
+      update_has_components (self);
       return;
     }
 
@@ -443,6 +463,7 @@ akc_message_row_sync_content (AkcMessageRow *self)
     }
 
   remove_parts_from (self, n);
+  update_has_components (self);
 }
 
 static gboolean
@@ -535,6 +556,39 @@ on_ownership_changed (AkcMessageRow *self)
   apply_component_states (self);
 }
 
+/* A row is always as wide as the transcript gives it, and its text wraps
+ * to that width: asking for the width its text would like would lay out
+ * every paragraph unwrapped, for each of the up to 200 rows a GTK 4.8
+ * list view keeps. Only components have a real minimum width. */
+static void
+akc_message_row_measure (GtkWidget      *widget,
+                         GtkOrientation  orientation,
+                         int             for_size,
+                         int            *minimum,
+                         int            *natural,
+                         int            *minimum_baseline,
+                         int            *natural_baseline)
+{
+  AkcMessageRow *self = AKC_MESSAGE_ROW (widget);
+
+  if (orientation == GTK_ORIENTATION_HORIZONTAL && !self->has_components)
+    {
+      *minimum = *natural = 0;
+      return;
+    }
+
+  gtk_widget_measure (self->column, orientation, for_size, minimum, natural, minimum_baseline, natural_baseline);
+}
+
+static void
+akc_message_row_size_allocate (GtkWidget *widget,
+                               int        width,
+                               int        height,
+                               int        baseline)
+{
+  gtk_widget_allocate (AKC_MESSAGE_ROW (widget)->column, width, height, baseline, NULL);
+}
+
 static void
 akc_message_row_map (GtkWidget *widget)
 {
@@ -624,6 +678,8 @@ akc_message_row_class_init (AkcMessageRowClass *klass)
   object_class->set_property = akc_message_row_set_property;
 
   widget_class->map = akc_message_row_map;
+  widget_class->measure = akc_message_row_measure;
+  widget_class->size_allocate = akc_message_row_size_allocate;
 
   /**
    * AkcMessageRow:message:
@@ -700,7 +756,6 @@ akc_message_row_class_init (AkcMessageRowClass *klass)
                                              G_STRUCT_OFFSET (AkcMessageRow, parts_box));
   gtk_widget_class_bind_template_child (widget_class, AkcMessageRow, note);
 
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "messagerow");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }

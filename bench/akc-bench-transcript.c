@@ -1,0 +1,531 @@
+/* akc-bench-transcript.c: cost of the transcript (AkcChatView) in a window
+ *
+ * SPDX-License-Identifier: MIT
+ *
+ * Run it under an X display (`xvfb-run -a bench/akc-bench-transcript`).
+ * Prints, measured on this machine, the application's main window (header
+ * bar, transcript as GtkScrolledWindow > AdwClampScrollable > AkcChatView,
+ * composer) on a conversation of user questions and Markdown answers:
+ *  - the time from building the window to its first painted frame, and the
+ *    resident memory after it settles, with 0, 1,000 and 10,000 messages
+ *    loaded (each case in a fresh process, median of 3);
+ *  - while a reply streams at 50 chunks/s into a 1,000-message transcript
+ *    (the demo adapter echoing 10 s of Markdown, a word a chunk:
+ *    paragraphs, a list, a code block), the p50 and p99 of the interval
+ *    between frames, the frame clock kept running;
+ *  - the CPU time of the process per streamed chunk, with and without the
+ *    cost of the frames it draws when nothing is streamed;
+ * and whether the targets are met: the first frame at 10,000 messages
+ * within 1.5x the empty window, less than 60 MiB more memory at 10,000
+ * messages, and a p99 frame interval of at most 20 ms while streaming.
+ *
+ * It runs everything with GTK's renderer (GL; in Xvfb that is Mesa's
+ * llvmpipe, drawing on the CPU) and again with the cairo renderer, unless
+ * GSK_RENDERER chooses one. `--case first-frame N` and `--case stream` run
+ * one case and print its figures as key=value lines (used by the parent
+ * run).
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <adwaita.h>
+#include <akc-gtk.h>
+
+#include "akc-window.h"
+
+#define WINDOW_WIDTH 800
+#define WINDOW_HEIGHT 900
+#define SETTLE_FRAMES 10
+#define REPEATS 5
+#define STREAM_MESSAGES 1000
+#define CHUNKS_PER_SECOND 50
+#define IDLE_SECONDS 2
+
+typedef struct {
+  GtkWidget     *window;
+  AkcChat       *chat;
+  GMainLoop     *loop;
+  gint64         start;
+  gint64         first_frame;
+  guint          frames_after_first;
+  /* streaming */
+  GArray        *frame_starts;   /* gint64 */
+  gboolean       recording;
+} Bench;
+
+static double
+cpu_seconds (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double
+rss_mib (void)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+    return 0;
+  line = strstr (status, "VmRSS:");
+  if (line == NULL)
+    return 0;
+  return g_ascii_strtod (line + 6, NULL) / 1024.0;
+}
+
+/* A user question or a Markdown answer, different for every message. */
+static char *
+message_text (guint i)
+{
+  if (i % 2 == 0)
+    return g_strdup_printf ("Question %u: how do I stream replies into a GTK transcript without "
+                            "laying the whole text out again for every token?", i);
+
+  if (i % 10 == 1)
+    return g_strdup_printf ("Answer %u. Split the text **into blocks** and update only the last one:\n\n"
+                            "```c\nstatic void\non_chunk (Row *row, const char *text)\n{\n"
+                            "  g_string_append (row->text, text);\n  queue_update (row);\n}\n```\n\n"
+                            "Then coalesce updates to *one per frame*.", i);
+
+  return g_strdup_printf ("Answer %u. A `GtkListView` only creates rows for the messages in sight, "
+                          "so a long conversation costs little:\n\n"
+                          "- rows are **recycled** while scrolling;\n"
+                          "- a message that changes updates *its own* row;\n"
+                          "- finished replies are frozen into their final widgets.\n\n"
+                          "See [the docs](https://docs.gtk.org/gtk4/class.ListView.html) for more.", i);
+}
+
+static GPtrArray *
+make_messages (guint n)
+{
+  GPtrArray *messages = g_ptr_array_new_full (n, g_object_unref);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("m%u", i);
+      g_autofree char *text = message_text (i);
+
+      g_ptr_array_add (messages, akc_message_new (id, i % 2 == 0 ? AKC_MESSAGE_ROLE_USER : AKC_MESSAGE_ROLE_ASSISTANT,
+                                                  text, AKC_MESSAGE_STATUS_COMPLETE));
+    }
+
+  return messages;
+}
+
+/* The main window of the app, on @messages. */
+static GtkWidget *
+build_window (GPtrArray  *messages,
+              AkcChat   **chat)
+{
+  GtkWidget *window = g_object_new (AKC_TYPE_WINDOW, NULL);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), WINDOW_WIDTH, WINDOW_HEIGHT);
+  *chat = AKC_CHAT (akc_window_get_source (AKC_WINDOW (window)));
+  akc_chat_restore (*chat, (AkcMessage * const *) messages->pdata, messages->len);
+
+  return window;
+}
+
+/* ------------------------------------------------------------------ */
+/* First frame                                                         */
+/* ------------------------------------------------------------------ */
+
+static void
+on_after_paint (GdkFrameClock *clock,
+                Bench         *bench)
+{
+  if (bench->first_frame == 0)
+    {
+      bench->first_frame = g_get_monotonic_time ();
+      return;
+    }
+
+  /* Let it settle (rows measured, scrolled to the end) before the memory
+   * is read. */
+  if (++bench->frames_after_first >= SETTLE_FRAMES)
+    g_main_loop_quit (bench->loop);
+}
+
+static gboolean
+keep_drawing (GtkWidget     *widget,
+              GdkFrameClock *clock,
+              gpointer       user_data)
+{
+  Bench *bench = user_data;
+
+  if (bench->recording)
+    g_array_append_val (bench->frame_starts, (gint64) { g_get_monotonic_time () });
+
+  return G_SOURCE_CONTINUE;
+}
+
+static int
+run_first_frame (guint n)
+{
+  Bench bench = { 0 };
+  g_autoptr(GPtrArray) messages = make_messages (n);
+
+  bench.loop = g_main_loop_new (NULL, FALSE);
+
+  /* The messages exist already (reading them is the history's cost); the
+   * clock starts when the window is built on them. */
+  bench.start = g_get_monotonic_time ();
+  bench.window = build_window (messages, &bench.chat);
+  gtk_widget_realize (bench.window);
+
+  g_signal_connect (gtk_widget_get_frame_clock (bench.window), "after-paint", G_CALLBACK (on_after_paint), &bench);
+  /* Frames keep coming while the window settles. */
+  gtk_widget_add_tick_callback (bench.window, keep_drawing, &bench, NULL);
+  gtk_window_present (GTK_WINDOW (bench.window));
+  g_main_loop_run (bench.loop);
+
+  printf ("first_frame_ms=%.3f\n", (bench.first_frame - bench.start) / 1e3);
+  printf ("rss_mib=%.3f\n", rss_mib ());
+  printf ("renderer=%s\n", G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (bench.window))));
+
+  gtk_window_destroy (GTK_WINDOW (bench.window));
+  g_main_loop_unref (bench.loop);
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Streaming                                                           */
+/* ------------------------------------------------------------------ */
+
+/* About 10,000 characters of Markdown: paragraphs, a list, and a 30-line
+ * code block in the middle. The demo adapter echoes it a word at a time;
+ * words are joined in threes by no-break spaces, so a chunk is about 20
+ * characters, as a fast model sends them, in paragraphs of about 800, and
+ * the reply grows to the size where laying a label out again per chunk
+ * would cost whole frames. */
+static char *
+reply_text (void)
+{
+  static const char * const words[] = { "the", "transcript", "streams", "each", "chunk", "into",
+                                        "**one**", "block", "and", "only", "its", "label", "changes",
+                                        "while", "`code`", "stays", "cheap", "to", "draw", "again" };
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < 1440; i++)
+    {
+      if (i > 0 && i % 40 == 0)
+        g_string_append (text, "\n\n");
+      if (i == 360)
+        g_string_append (text, "\n\n- first point\n- second point\n- third point\n\n");
+      if (i == 720)
+        {
+          g_string_append (text, "\n\n```python\n");
+          for (guint line = 0; line < 30; line++)
+            g_string_append_printf (text, "value_%u = compute(%u)\n", line, line * 7);
+          g_string_append (text, "```\n\n");
+        }
+      g_string_append (text, words[i % G_N_ELEMENTS (words)]);
+      g_string_append (text, i % 3 == 2 ? " " : "\u00a0");
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+count_chunk (AkcMessage *message,
+             GParamSpec *pspec,
+             guint      *n_chunks)
+{
+  (*n_chunks)++;
+}
+
+static int
+compare_gint64 (gconstpointer a,
+                gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static double
+percentile (GArray *sorted_ms,
+            double  p)
+{
+  guint index_ = (guint) (p * (sorted_ms->len - 1) + 0.5);
+
+  return g_array_index (sorted_ms, gint64, MIN (index_, sorted_ms->len - 1)) / 1e3;
+}
+
+/* The sorted intervals between successive frame starts. */
+static void
+frame_intervals (GArray *starts,
+                 GArray *intervals)
+{
+  for (guint i = 1; i < starts->len; i++)
+    {
+      gint64 interval = g_array_index (starts, gint64, i) - g_array_index (starts, gint64, i - 1);
+
+      g_array_append_val (intervals, interval);
+    }
+  g_array_sort (intervals, compare_gint64);
+}
+
+static gboolean
+quit_loop (gpointer user_data)
+{
+  g_main_loop_quit (user_data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_status (AkcChat    *chat,
+           GParamSpec *pspec,
+           Bench      *bench)
+{
+  if (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) != AKC_CHAT_STATUS_STREAMING)
+    g_main_loop_quit (bench->loop);
+}
+
+static int
+run_stream (void)
+{
+  Bench bench = { 0 };
+  g_autoptr(GPtrArray) messages = make_messages (STREAM_MESSAGES);
+  g_autoptr(GArray) intervals = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autofree char *text = reply_text ();
+  g_autoptr(AkcMessage) reply = NULL;
+  GListModel *model;
+  double cpu_idle, cpu_stream, wall_idle, wall_stream, t;
+  guint n_chunks = 0;
+
+  bench.frame_starts = g_array_new (FALSE, FALSE, sizeof (gint64));
+  bench.loop = g_main_loop_new (NULL, FALSE);
+  bench.window = build_window (messages, &bench.chat);
+  akc_echo_adapter_set_chunk_interval (AKC_ECHO_ADAPTER (akc_chat_get_adapter (bench.chat)),
+                                       1000 / CHUNKS_PER_SECOND);
+  gtk_widget_realize (bench.window);
+  g_signal_connect (gtk_widget_get_frame_clock (bench.window), "after-paint", G_CALLBACK (on_after_paint), &bench);
+  gtk_widget_add_tick_callback (bench.window, keep_drawing, &bench, NULL);
+  gtk_window_present (GTK_WINDOW (bench.window));
+  g_main_loop_run (bench.loop);
+  g_signal_handlers_disconnect_by_func (gtk_widget_get_frame_clock (bench.window), on_after_paint, &bench);
+
+  /* The cost of frames alone, nothing streaming. */
+  bench.recording = TRUE;
+  t = g_get_monotonic_time () / 1e6;
+  cpu_idle = cpu_seconds ();
+  g_timeout_add_seconds (IDLE_SECONDS, quit_loop, bench.loop);
+  g_main_loop_run (bench.loop);
+  cpu_idle = cpu_seconds () - cpu_idle;
+  wall_idle = g_get_monotonic_time () / 1e6 - t;
+  bench.recording = FALSE;
+  frame_intervals (bench.frame_starts, intervals);
+  printf ("idle_p50_ms=%.3f\n", percentile (intervals, 0.50));
+  printf ("idle_p99_ms=%.3f\n", percentile (intervals, 0.99));
+  g_array_set_size (bench.frame_starts, 0);
+  g_array_set_size (intervals, 0);
+
+  /* A reply at 50 chunks/s. */
+  g_signal_connect (bench.chat, "notify::status", G_CALLBACK (on_status), &bench);
+  bench.recording = TRUE;
+  t = g_get_monotonic_time () / 1e6;
+  cpu_stream = cpu_seconds ();
+  akc_chat_source_send (AKC_CHAT_SOURCE (bench.chat), text, NULL);
+  model = akc_chat_source_get_messages (AKC_CHAT_SOURCE (bench.chat));
+  reply = g_list_model_get_item (model, g_list_model_get_n_items (model) - 1);
+  g_signal_connect (reply, "notify::content", G_CALLBACK (count_chunk), &n_chunks);
+  g_main_loop_run (bench.loop);
+  cpu_stream = cpu_seconds () - cpu_stream;
+  wall_stream = g_get_monotonic_time () / 1e6 - t;
+  bench.recording = FALSE;
+
+  frame_intervals (bench.frame_starts, intervals);
+
+  printf ("chunks=%u\n", n_chunks);
+  printf ("characters=%zu\n", akc_message_get_content_length (reply));
+  printf ("frames=%u\n", intervals->len);
+  printf ("p50_ms=%.3f\n", percentile (intervals, 0.50));
+  printf ("p99_ms=%.3f\n", percentile (intervals, 0.99));
+  printf ("max_ms=%.3f\n", g_array_index (intervals, gint64, intervals->len - 1) / 1e3);
+  printf ("cpu_per_chunk_ms=%.4f\n", cpu_stream / MAX (n_chunks, 1) * 1e3);
+  printf ("idle_cpu_per_chunk_ms=%.4f\n", cpu_idle / wall_idle * wall_stream / MAX (n_chunks, 1) * 1e3);
+  printf ("stream_seconds=%.3f\n", wall_stream);
+  printf ("renderer=%s\n", G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (bench.window))));
+
+  gtk_window_destroy (GTK_WINDOW (bench.window));
+  g_array_unref (bench.frame_starts);
+  g_main_loop_unref (bench.loop);
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The parent run                                                      */
+/* ------------------------------------------------------------------ */
+
+static GHashTable *
+run_case (const char  *self_path,
+          const char  *name,
+          const char  *argument)
+{
+  const char *argv[] = { self_path, "--case", name, argument, NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  GHashTable *values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  int status = 0;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error) ||
+      !g_spawn_check_wait_status (status, &error))
+    {
+      fprintf (stderr, "akc-bench-transcript: case %s %s failed: %s\n%s", name, argument ? argument : "",
+               error->message, err != NULL ? err : "");
+      exit (1);
+    }
+
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      char *equals = strchr (lines[i], '=');
+
+      if (equals != NULL)
+        g_hash_table_insert (values, g_strndup (lines[i], equals - lines[i]), g_strdup (equals + 1));
+    }
+
+  return values;
+}
+
+static double
+value_of (GHashTable *values,
+          const char *key)
+{
+  const char *text = g_hash_table_lookup (values, key);
+
+  return text != NULL ? g_ascii_strtod (text, NULL) : 0;
+}
+
+static int
+compare_double (gconstpointer a,
+                gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+typedef struct {
+  double first_frame_ms;
+  double rss_mib;
+} FrameCase;
+
+static FrameCase
+first_frame_case (const char *self_path,
+                  guint       n,
+                  char      **renderer)
+{
+  g_autofree char *argument = g_strdup_printf ("%u", n);
+  double times[REPEATS], rss[REPEATS];
+  FrameCase result;
+
+  for (guint i = 0; i < REPEATS; i++)
+    {
+      g_autoptr(GHashTable) values = run_case (self_path, "first-frame", argument);
+
+      times[i] = value_of (values, "first_frame_ms");
+      rss[i] = value_of (values, "rss_mib");
+      if (*renderer == NULL)
+        *renderer = g_strdup (g_hash_table_lookup (values, "renderer"));
+    }
+  qsort (times, REPEATS, sizeof (double), compare_double);
+  qsort (rss, REPEATS, sizeof (double), compare_double);
+  result.first_frame_ms = times[REPEATS / 2];
+  result.rss_mib = rss[REPEATS / 2];
+
+  return result;
+}
+
+/* All the figures with one renderer (GSK_RENDERER as it is set now). */
+static void
+run_all (const char *self_path)
+{
+  static const guint sizes[] = { 0, 1000, 10000 };
+  FrameCase cases[G_N_ELEMENTS (sizes)];
+  g_autofree char *renderer = NULL;
+  g_autoptr(GHashTable) stream = NULL;
+  double p99, growth, limit;
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    cases[i] = first_frame_case (self_path, sizes[i], &renderer);
+  stream = run_case (self_path, "stream", NULL);
+
+  printf ("Transcript in the main window (GTK %u.%u.%u, %s, %dx%d)\n",
+          gtk_get_major_version (), gtk_get_minor_version (), gtk_get_micro_version (),
+          renderer != NULL ? renderer : "?", WINDOW_WIDTH, WINDOW_HEIGHT);
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    printf ("  first frame with %5u messages: %8.1f ms   RSS %6.1f MiB (%+.1f MiB)   [median of %d runs]\n",
+            sizes[i], cases[i].first_frame_ms, cases[i].rss_mib, cases[i].rss_mib - cases[0].rss_mib, REPEATS);
+
+  printf ("  streaming %u chunks/s into %u messages: %.0f chunks, %.0f characters, %.0f frames in %.1f s\n",
+          CHUNKS_PER_SECOND, STREAM_MESSAGES, value_of (stream, "chunks"), value_of (stream, "characters"),
+          value_of (stream, "frames"), value_of (stream, "stream_seconds"));
+  printf ("    frame interval p50 %.2f ms, p99 %.2f ms, max %.2f ms (idle, nothing streaming: p50 %.2f ms, p99 %.2f ms)\n",
+          value_of (stream, "p50_ms"), value_of (stream, "p99_ms"), value_of (stream, "max_ms"),
+          value_of (stream, "idle_p50_ms"), value_of (stream, "idle_p99_ms"));
+  printf ("    CPU per chunk %.3f ms (%.3f ms beyond the frames drawn when idle)\n",
+          value_of (stream, "cpu_per_chunk_ms"),
+          value_of (stream, "cpu_per_chunk_ms") - value_of (stream, "idle_cpu_per_chunk_ms"));
+
+  limit = 1.5 * cases[0].first_frame_ms;
+  growth = cases[2].rss_mib - cases[0].rss_mib;
+  p99 = value_of (stream, "p99_ms");
+  printf ("  targets:\n");
+  printf ("    first frame at 10,000 messages within 1.5x the empty window: %.1f ms <= %.1f ms: %s\n",
+          cases[2].first_frame_ms, limit, cases[2].first_frame_ms <= limit ? "met" : "NOT MET");
+  printf ("    RSS growth at 10,000 messages under 60 MiB: %.1f MiB: %s\n",
+          growth, growth < 60.0 ? "met" : "NOT MET");
+  printf ("    p99 frame interval while streaming <= 20 ms: %.2f ms: %s\n",
+          p99, p99 <= 20.0 ? "met" : "NOT MET");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  /* The window's settings: the build's schema, nothing written. */
+  g_setenv ("GSETTINGS_SCHEMA_DIR", BUILD_SCHEMA_DIR, FALSE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+
+  if (argc >= 3 && strcmp (argv[1], "--case") == 0)
+    {
+      gtk_init ();
+      adw_init ();
+
+      if (strcmp (argv[2], "first-frame") == 0 && argc >= 4)
+        return run_first_frame ((guint) g_ascii_strtoull (argv[3], NULL, 10));
+      if (strcmp (argv[2], "stream") == 0)
+        return run_stream ();
+      fprintf (stderr, "akc-bench-transcript: unknown case %s\n", argv[2]);
+      return 2;
+    }
+
+  /* GTK's own choice of renderer (GL: in Xvfb, Mesa's llvmpipe draws on the
+   * CPU), and, unless GSK_RENDERER chose one, the cairo renderer too: the
+   * work of the transcript itself shows best there, as the frames drawn
+   * when nothing changes cost next to nothing. */
+  if (g_getenv ("GSK_RENDERER") != NULL)
+    {
+      run_all (argv[0]);
+      return 0;
+    }
+
+  run_all (argv[0]);
+  g_setenv ("GSK_RENDERER", "cairo", TRUE);
+  run_all (argv[0]);
+  g_unsetenv ("GSK_RENDERER");
+
+  return 0;
+}
