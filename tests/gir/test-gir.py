@@ -227,6 +227,17 @@ check(row.get_text() == "TYPED", "AkcGtk.MessageRow shows its message")
 factory = AkcGtk.MessageRow.factory_new()
 check(isinstance(factory, Gtk.ListItemFactory), "AkcGtk.MessageRow.factory_new() returns a Gtk.ListItemFactory")
 
+row.set_manifest(manifest)
+check(row.props.manifest == manifest, "AkcGtk.MessageRow has the manifest frames resolve against")
+
+transcript = AkcGtk.ChatView.new()
+transcript.set_manifest(manifest)
+transcript.set_source(chat)
+check(isinstance(transcript, Gtk.Scrollable) and transcript.get_source() == chat and
+      transcript.get_manifest() == manifest and not transcript.props.input_owned and
+      not transcript.get_editing() and transcript.get_action_error() is None,
+      "AkcGtk.ChatView is a Gtk.Scrollable bound to the chat")
+
 view = AkcGtk.ComponentView.new(Akc.JsonValue.parse(FRAME), manifest)
 view.set_active(False)
 check(view.props.interactive and not view.props.active and not view.grab_focus(),
