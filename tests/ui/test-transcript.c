@@ -1302,6 +1302,19 @@ test_view_tool_confirmation (void)
   g_assert_nonnull (find_widget (group, is_label_with_text, "Requires confirmation"));
   g_assert_nonnull (find_widget (group, is_label_with_text, "{\n  \"path\": \"/tmp/x\",\n  \"force\": true\n}"));
 
+  /* The keyboard reaches Approve with Tab from the transcript. */
+  {
+    gboolean reached = FALSE;
+
+    g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (fixture.view)));
+    for (guint i = 0; i < 40 && !reached; i++)
+      {
+        gtk_widget_child_focus (fixture.window, GTK_DIR_TAB_FORWARD);
+        reached = gtk_widget_has_focus (approve);
+      }
+    g_assert_true (reached);
+  }
+
   /* Approve runs the tool and the conversation goes on; the row goes. */
   g_assert_true (gtk_widget_activate_action_variant (approve, "chat.approve", g_variant_new_string ("call-1")));
   g_assert_cmpuint (runs, ==, 1);
