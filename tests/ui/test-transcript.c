@@ -1317,7 +1317,7 @@ test_view_tool_confirmation (void)
   }
 
   /* Approve runs the tool and the conversation goes on; the row goes. */
-  g_assert_true (gtk_widget_activate_action_variant (approve, "chat.approve", g_variant_new_string ("call-1")));
+  g_assert_true (gtk_widget_activate_action (approve, "chat.approve", "s", "call-1"));
   g_assert_cmpuint (runs, ==, 1);
   g_assert_cmpint (akc_tool_call_get_status (call), ==, AKC_TOOL_CALL_STATUS_COMPLETE);
   WAIT_FOR (has_no_confirmation, &fixture);
@@ -1326,7 +1326,7 @@ test_view_tool_confirmation (void)
 
   /* Approving it again fails with "Action approval failed." or the
    * controller's message, shown as the error. */
-  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (fixture.view), "chat.approve", g_variant_new_string ("call-1")));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.approve", "s", "call-1"));
   g_assert_nonnull (akc_chat_view_get_action_error (fixture.view));
   g_assert_cmpuint (runs, ==, 1);
 
@@ -1360,8 +1360,8 @@ test_view_tool_denial (void)
   WAIT_FOR (source_is_idle, &fixture);
   WAIT_FOR (has_confirmation, &fixture);
 
-  g_assert_true (gtk_widget_activate_action_variant (find_widget (GTK_WIDGET (fixture.view), has_action, "chat.deny"),
-                                                     "chat.deny", g_variant_new_string ("call-2")));
+  g_assert_true (gtk_widget_activate_action (find_widget (GTK_WIDGET (fixture.view), has_action, "chat.deny"),
+                                             "chat.deny", "s", "call-2"));
   reply = g_list_model_get_item (akc_chat_source_get_messages (source), 1);
   call = akc_message_find_tool_call (reply, "call-2");
   g_assert_cmpint (akc_tool_call_get_status (call), ==, AKC_TOOL_CALL_STATUS_ERROR);
