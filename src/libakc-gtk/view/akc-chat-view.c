@@ -686,7 +686,7 @@ static void
 akc_chat_view_sync_ownership (AkcChatView *self)
 {
   g_autoptr(AkcPresentation) active = NULL;
-  AkcMessage *previous_message = self->active_message;
+  g_autoptr(AkcMessage) previous_message = g_steal_pointer (&self->active_message);
   int previous_presentation = self->active_presentation;
   gboolean was_owned = previous_message != NULL;
   guint message_position = 0, presentation_position = 0;
@@ -698,15 +698,11 @@ akc_chat_view_sync_ownership (AkcChatView *self)
 
   if (active != NULL)
     {
-      g_autoptr(AkcMessage) message = g_list_model_get_item (self->messages, message_position);
-
-      /* Compared by address only; the row holds its own reference. */
-      self->active_message = message;
+      self->active_message = g_list_model_get_item (self->messages, message_position);
       self->active_presentation = (int) presentation_position;
     }
   else
     {
-      self->active_message = NULL;
       self->active_presentation = -1;
     }
 
@@ -1864,6 +1860,7 @@ akc_chat_view_dispose (GObject *object)
   g_clear_object (&self->actions_item);
   g_clear_object (&self->manifest);
   g_clear_object (&self->ownership);
+  g_clear_object (&self->active_message);
 
   G_OBJECT_CLASS (akc_chat_view_parent_class)->dispose (object);
 }
