@@ -61,4 +61,7 @@
 #include "akc-conversation-info.h"
 #include "akc-sqlite-chat-memory.h"
 
+/* answers/ */
+#include "akc-knowledge-resolver.h"
+
 #undef __AKC_INSIDE__

@@ -177,5 +177,29 @@ with tempfile.TemporaryDirectory(prefix="akc-cli-") as tmp:
     r = akc("decode", "answer", write(tmp, "answer.json", answer))
     check("decode answer", r.returncode == 0 and json.loads(r.stdout) == {"ok": True, "value": answer}, show(r))
 
+    # -- akc knowledge resolve: every resolve vector of the application
+    # fixtures whose artifact is the reference fixture --------------------
+    with open(os.path.join(FIXTURES, "application", "deterministic.json"), encoding="utf-8") as f:
+        app_cases = [c for c in json.load(f) if c["input"]["op"] == "resolve" and c["input"]["artifact"] == "fixture"]
+    for case in app_cases:
+        query = case["input"]["query"]
+        if not isinstance(query, str):
+            continue  # compressed over-length queries are covered by the C tests
+        r = akc("knowledge", "resolve", fixture, "--", query, "--site", "agentskit-docs", "--hash", FIXTURE_HASH,
+                "--now", case["input"]["now"])
+        ok = r.returncode == 0 and json.loads(r.stdout) == case["expect"]["decision"]
+        check("knowledge resolve: " + case["name"], ok, show(r))
+
+    r = akc("knowledge", "resolve", fixture, "install cli", "--site", "agentskit-docs", "--hash", STALE_HASH,
+            "--now", "2026-07-13T12:00:00Z")
+    check("knowledge resolve: a hash mismatch is a corrupt escalation",
+          r.returncode == 0 and json.loads(r.stdout)["reason"] == "corrupt"
+          and b"does not match the configured content hash" in r.stderr, show(r))
+    r = akc("knowledge", "resolve", fixture, "install cli", "--site", "agentskit-docs", "--hash", FIXTURE_HASH,
+            "--now", "yesterday")
+    check("knowledge resolve: a bad --now is a usage error", r.returncode == 2, show(r))
+    r = akc("knowledge", "resolve", fixture, "--site", "agentskit-docs", "--hash", FIXTURE_HASH)
+    check("knowledge resolve without a query is a usage error", r.returncode == 2, show(r))
+
 print(f"1..{count}")
 sys.exit(1 if failed else 0)
