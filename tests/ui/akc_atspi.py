@@ -53,7 +53,7 @@ def start_app(exe, extra_env=None):
     return proc
 
 
-def find_app(proc, timeout=20.0):
+def find_app(proc, timeout=45.0):
     def lookup():
         desktop = pyatspi.Registry.getDesktop(0)
         for i in range(desktop.childCount):
