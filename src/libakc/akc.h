@@ -62,6 +62,7 @@
 #include "akc-sqlite-chat-memory.h"
 
 /* answers/ */
+#include "akc-choice-reservations.h"
 #include "akc-knowledge-resolver.h"
 
 #undef __AKC_INSIDE__
