@@ -65,4 +65,8 @@
 #include "akc-choice-reservations.h"
 #include "akc-knowledge-resolver.h"
 
+/* net/ */
+#include "akc-net-enum-types.h"
+#include "akc-credential-store.h"
+
 #undef __AKC_INSIDE__
