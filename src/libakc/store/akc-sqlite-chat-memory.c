@@ -422,6 +422,36 @@ worker_rollback (Worker *worker)
     sqlite3_exec (worker->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
+/* Runs @write in one write transaction and reports the outcome to @job:
+ * TRUE once committed, or the error after rolling everything back. */
+typedef gboolean (*WriteFunc) (Worker    *worker,
+                               gpointer   data,
+                               GError   **error);
+
+static void
+job_write (Worker    *worker,
+           Job       *job,
+           WriteFunc  write,
+           gpointer   data)
+{
+  GError *error = NULL;
+
+  if (!worker_begin (worker, TRUE, &error))
+    {
+      job_return_error (job, error);
+      return;
+    }
+
+  if (!write (worker, data, &error) || !worker_commit (worker, &error))
+    {
+      worker_rollback (worker);
+      job_return_error (job, error);
+      return;
+    }
+
+  job_return_boolean (job, TRUE);
+}
+
 static void
 bind_text (sqlite3_stmt *stmt,
            int           index,
@@ -731,10 +761,11 @@ add_saturating (guint64 a,
 }
 
 static gboolean
-worker_update (Worker            *worker,
-               ConversationData  *data,
-               GError           **error)
+worker_update (Worker    *worker,
+              gpointer   user_data,
+              GError   **error)
 {
+  ConversationData *data = user_data;
   g_autoptr(sqlite3_stmt) read = worker_get_stmt (worker, STMT_USAGE, error);
   g_autoptr(sqlite3_stmt) write = NULL;
   AkcUsage usage;
@@ -784,22 +815,10 @@ job_update (Worker *worker,
   ConversationData *data = g_task_get_task_data (job->task);
   GError *error = NULL;
 
-  if (!check_conversation_id (data->id, &error) ||
-      !worker_begin (worker, TRUE, &error))
-    goto fail;
-
-  if (!worker_update (worker, data, &error) ||
-      !worker_commit (worker, &error))
-    {
-      worker_rollback (worker);
-      goto fail;
-    }
-
-  job_return_boolean (job, TRUE);
-  return;
-
-fail:
-  job_return_error (job, error);
+  if (!check_conversation_id (data->id, &error))
+    job_return_error (job, error);
+  else
+    job_write (worker, job, worker_update, data);
 }
 
 static void
@@ -965,10 +984,11 @@ check_message_id (const char  *id,
 }
 
 static gboolean
-worker_splice (Worker      *worker,
-               SpliceData  *data,
-               GError     **error)
+worker_splice (Worker    *worker,
+              gpointer   user_data,
+              GError   **error)
 {
+  SpliceData *data = user_data;
   gint64 count = 0;
   gint64 position = data->position;
   gint64 end;
@@ -1066,22 +1086,10 @@ job_splice (Worker *worker,
   SpliceData *data = g_task_get_task_data (job->task);
   GError *error = NULL;
 
-  if (!check_conversation_id (data->conversation_id, &error) ||
-      !worker_begin (worker, TRUE, &error))
-    goto fail;
-
-  if (!worker_splice (worker, data, &error) ||
-      !worker_commit (worker, &error))
-    {
-      worker_rollback (worker);
-      goto fail;
-    }
-
-  job_return_boolean (job, TRUE);
-  return;
-
-fail:
-  job_return_error (job, error);
+  if (!check_conversation_id (data->conversation_id, &error))
+    job_return_error (job, error);
+  else
+    job_write (worker, job, worker_splice, data);
 }
 
 typedef struct
@@ -1101,10 +1109,11 @@ save_data_free (gpointer data)
 }
 
 static gboolean
-worker_save (Worker      *worker,
-             SaveData    *data,
-             GError     **error)
+worker_save (Worker    *worker,
+            gpointer   user_data,
+            GError   **error)
 {
+  SaveData *data = user_data;
   g_autoptr(sqlite3_stmt) stmt = worker_get_stmt (worker, STMT_SAVE, error);
 
   if (stmt == NULL)
@@ -1134,22 +1143,10 @@ job_save (Worker *worker,
   GError *error = NULL;
 
   if (!check_conversation_id (data->conversation_id, &error) ||
-      !check_message_id (data->message->id, &error) ||
-      !worker_begin (worker, TRUE, &error))
-    goto fail;
-
-  if (!worker_save (worker, data, &error) ||
-      !worker_commit (worker, &error))
-    {
-      worker_rollback (worker);
-      goto fail;
-    }
-
-  job_return_boolean (job, TRUE);
-  return;
-
-fail:
-  job_return_error (job, error);
+      !check_message_id (data->message->id, &error))
+    job_return_error (job, error);
+  else
+    job_write (worker, job, worker_save, data);
 }
 
 /* ------------------------------------------------------------------ */
