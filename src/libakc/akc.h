@@ -30,6 +30,7 @@
 /* core/ */
 #include "akc-enum-types.h"
 #include "akc-adapter.h"
+#include "akc-adapter-request.h"
 #include "akc-chat.h"
 #include "akc-chat-source.h"
 #include "akc-chunk.h"

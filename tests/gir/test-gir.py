@@ -88,16 +88,17 @@ except GLib.Error as error:
 
 # An adapter written in Python plugs into the controller.
 class PythonAdapter(GObject.Object, Akc.Adapter):
-    def do_stream(self, messages, stream):
-        text = messages.get_item(messages.get_n_items() - 1).get_content()
-        stream.push_text(text.upper())
+    def do_stream(self, request, stream):
+        text = request.get_latest_user_message().get_content()
+        stream.push_text(text.upper() + " " + (request.get_session_id() or "unscoped"))
         stream.finish()
 
 
-chat = Akc.Chat.new(PythonAdapter())
+chat = Akc.Chat(adapter=PythonAdapter(), session_id="py-session")
 chat.send("shout")
 run_until_idle(chat)
-check(chat.get_messages().get_item(1).get_content() == "SHOUT", "an adapter implemented in Python answers")
+check(chat.get_messages().get_item(1).get_content() == "SHOUT py-session",
+      "an adapter implemented in Python answers, with the request's session")
 
 # The component catalog: resolve a frame, create an interaction.
 FRAME = ('{"protocol":"agentskit.chat.component","version":1,"type":"render","componentKey":"button-group",'
@@ -223,7 +224,7 @@ run_until_idle(chat)
 
 row = AkcGtk.MessageRow.new()
 row.set_message(chat.get_messages().get_item(3))
-check(row.get_text() == "TYPED", "AkcGtk.MessageRow shows its message")
+check(row.get_text() == "TYPED py-session", "AkcGtk.MessageRow shows its message")
 factory = AkcGtk.MessageRow.factory_new()
 check(isinstance(factory, Gtk.ListItemFactory), "AkcGtk.MessageRow.factory_new() returns a Gtk.ListItemFactory")
 

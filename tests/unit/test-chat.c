@@ -1405,6 +1405,115 @@ record_chunk (AkcStream *stream,
 }
 
 static void
+test_adapter_request (void)
+{
+  g_autoptr(GListStore) messages = g_list_store_new (AKC_TYPE_MESSAGE);
+  g_autoptr(AkcMessage) first = akc_message_new ("u1", AKC_MESSAGE_ROLE_USER, "one", AKC_MESSAGE_STATUS_COMPLETE);
+  g_autoptr(AkcMessage) reply = akc_message_new ("a1", AKC_MESSAGE_ROLE_ASSISTANT, "two", AKC_MESSAGE_STATUS_COMPLETE);
+  g_autoptr(AkcMessage) second = akc_message_new ("u2", AKC_MESSAGE_ROLE_USER, "three", AKC_MESSAGE_STATUS_COMPLETE);
+  g_autoptr(AkcJsonValue) metadata = akc_json_value_parse ("{\"a\":1,\"b\":{\"c\":true}}", -1, NULL);
+  g_autoptr(AkcJsonValue) escalation = akc_json_value_parse ("{\"outcome\":\"escalation\"}", -1, NULL);
+  g_autoptr(AkcAdapterRequest) empty = akc_adapter_request_new (NULL, NULL, NULL, NULL);
+  g_autoptr(AkcAdapterRequest) request = NULL;
+  g_autoptr(AkcAdapterRequest) added = NULL;
+  g_autoptr(AkcAdapterRequest) replaced = NULL;
+  g_autoptr(AkcAdapterRequest) removed = NULL;
+  g_autoptr(AkcAdapterRequest) scoped = NULL;
+  g_autofree char *text = NULL;
+
+  g_assert_cmpuint (g_list_model_get_n_items (akc_adapter_request_get_messages (empty)), ==, 0);
+  g_assert_null (akc_adapter_request_get_latest_user_message (empty));
+  g_assert_null (akc_adapter_request_get_session_id (empty));
+  g_assert_null (akc_adapter_request_get_metadata (empty));
+
+  g_list_store_append (messages, first);
+  g_list_store_append (messages, reply);
+  g_list_store_append (messages, second);
+  request = akc_adapter_request_new (G_LIST_MODEL (messages), NULL, "Be brief.", metadata);
+  g_assert_true (akc_adapter_request_get_latest_user_message (request) == second);
+  g_assert_cmpstr (akc_adapter_request_get_system_prompt (request), ==, "Be brief.");
+
+  /* A new member comes last; the others keep their order and values. */
+  added = akc_adapter_request_with_metadata_member (request, "agentskit.chat.escalation", escalation);
+  text = akc_json_value_to_canonical (akc_adapter_request_get_metadata (added), NULL);
+  g_assert_cmpstr (text, ==, "{\"a\":1,\"b\":{\"c\":true},\"agentskit.chat.escalation\":{\"outcome\":\"escalation\"}}");
+  g_clear_pointer (&text, g_free);
+  g_assert_cmpstr (akc_adapter_request_get_system_prompt (added), ==, "Be brief.");
+  g_assert_true (akc_adapter_request_get_messages (added) == G_LIST_MODEL (messages));
+  /* The original is unchanged. */
+  text = akc_json_value_to_canonical (akc_adapter_request_get_metadata (request), NULL);
+  g_assert_cmpstr (text, ==, "{\"a\":1,\"b\":{\"c\":true}}");
+  g_clear_pointer (&text, g_free);
+
+  replaced = akc_adapter_request_with_metadata_member (added, "a", escalation);
+  text = akc_json_value_to_canonical (akc_adapter_request_get_metadata (replaced), NULL);
+  g_assert_cmpstr (text, ==, "{\"a\":{\"outcome\":\"escalation\"},\"b\":{\"c\":true},\"agentskit.chat.escalation\":{\"outcome\":\"escalation\"}}");
+  g_clear_pointer (&text, g_free);
+
+  removed = akc_adapter_request_with_metadata_member (replaced, "b", NULL);
+  text = akc_json_value_to_canonical (akc_adapter_request_get_metadata (removed), NULL);
+  g_assert_cmpstr (text, ==, "{\"a\":{\"outcome\":\"escalation\"},\"agentskit.chat.escalation\":{\"outcome\":\"escalation\"}}");
+  g_clear_pointer (&text, g_free);
+
+  scoped = akc_adapter_request_with_session_id (removed, "support-demo");
+  g_assert_cmpstr (akc_adapter_request_get_session_id (scoped), ==, "support-demo");
+  g_assert_true (akc_adapter_request_get_metadata (scoped) == akc_adapter_request_get_metadata (removed));
+  g_assert_true (akc_adapter_request_get_latest_user_message (scoped) == second);
+}
+
+static void
+test_chat_request_context (void)
+{
+  g_autoptr(AkcAdapter) adapter = akc_scripted_adapter_new ();
+  AkcScriptedAdapter *script = AKC_SCRIPTED_ADAPTER (adapter);
+  g_autoptr(AkcChat) chat = g_object_new (AKC_TYPE_CHAT,
+                                          "adapter", adapter,
+                                          "session-id", "support-demo",
+                                          "system-prompt", "Answer briefly.",
+                                          NULL);
+  AkcAdapterRequest *request;
+
+  akc_scripted_adapter_begin_turn (script);
+  akc_scripted_adapter_add_done (script, 0);
+  g_assert_cmpstr (akc_chat_get_session_id (chat), ==, "support-demo");
+  g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (chat), "hello", NULL));
+
+  g_assert_cmpuint (akc_scripted_adapter_get_n_calls (script), ==, 1);
+  request = akc_scripted_adapter_get_call_request (script, 0);
+  g_assert_cmpstr (akc_adapter_request_get_session_id (request), ==, "support-demo");
+  g_assert_cmpstr (akc_adapter_request_get_system_prompt (request), ==, "Answer briefly.");
+  g_assert_null (akc_adapter_request_get_metadata (request));
+  g_assert_cmpstr (akc_message_get_content (akc_adapter_request_get_latest_user_message (request)), ==, "hello");
+  /* The request holds the conversation up to the reply, not the reply. */
+  g_assert_cmpuint (g_list_model_get_n_items (akc_adapter_request_get_messages (request)), ==, 1);
+
+  while (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) == AKC_CHAT_STATUS_STREAMING)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+test_chunk_metadata (void)
+{
+  g_autoptr(AkcChunk) text = akc_chunk_new_text ("a\0b", 3);
+  g_autoptr(AkcJsonValue) answer = akc_json_value_parse ("{\"answer\":{\"outcome\":\"answer\"}}", -1, NULL);
+  g_autoptr(AkcChunk) annotated = NULL;
+  g_autoptr(AkcChunk) cleared = NULL;
+  const char *data;
+  gsize length;
+
+  g_assert_null (akc_chunk_get_metadata (text));
+  annotated = akc_chunk_with_metadata (text, answer);
+  g_assert_true (akc_chunk_get_metadata (annotated) == answer);
+  g_assert_null (akc_chunk_get_metadata (text));
+  g_assert_cmpint (akc_chunk_get_kind (annotated), ==, AKC_CHUNK_TEXT);
+  data = akc_chunk_get_text (annotated, &length);
+  g_assert_cmpmem (data, length, "a\0b", 3);
+
+  cleared = akc_chunk_with_metadata (annotated, NULL);
+  g_assert_null (akc_chunk_get_metadata (cleared));
+}
+
+static void
 test_scripted_adapter (void)
 {
   g_autoptr(AkcAdapter) adapter = akc_scripted_adapter_new ();
@@ -1414,6 +1523,7 @@ test_scripted_adapter (void)
   g_autoptr(AkcStream) first = akc_stream_new ();
   g_autoptr(AkcStream) second = akc_stream_new ();
   g_autoptr(AkcMessage) user = akc_message_new ("u", AKC_MESSAGE_ROLE_USER, "hi", AKC_MESSAGE_STATUS_COMPLETE);
+  g_autoptr(AkcAdapterRequest) request = NULL;
 
   akc_scripted_adapter_begin_turn (script);
   akc_scripted_adapter_add_text (script, "a", 20);
@@ -1423,21 +1533,25 @@ test_scripted_adapter (void)
   g_assert_cmpuint (akc_scripted_adapter_get_n_pending_turns (script), ==, 1);
 
   g_list_store_append (messages, user);
+  request = akc_adapter_request_new (G_LIST_MODEL (messages), "session-1", NULL, NULL);
   g_signal_connect (first, "chunk", G_CALLBACK (record_chunk), out);
-  akc_adapter_stream (adapter, G_LIST_MODEL (messages), first);
+  akc_adapter_stream (adapter, request, first);
   /* Never inside the call. */
   g_assert_cmpstr (out->str, ==, "");
   g_assert_cmpuint (akc_scripted_adapter_get_n_pending_turns (script), ==, 0);
   g_assert_cmpuint (akc_scripted_adapter_get_n_calls (script), ==, 1);
   g_assert_cmpstr (akc_scripted_adapter_get_call_input (script, 0), ==, "hi");
   g_assert_true (akc_scripted_adapter_get_call_messages (script, 0) == G_LIST_MODEL (messages));
+  g_assert_true (akc_scripted_adapter_get_call_request (script, 0) == request);
+  g_assert_cmpstr (akc_adapter_request_get_session_id (request), ==, "session-1");
+  g_assert_true (akc_adapter_request_get_latest_user_message (request) == user);
   while (!akc_stream_is_closed (first))
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpstr (out->str, ==, "ab|other|done");
 
   g_string_truncate (out, 0);
   g_signal_connect (second, "chunk", G_CALLBACK (record_chunk), out);
-  akc_adapter_stream (adapter, G_LIST_MODEL (messages), second);
+  akc_adapter_stream (adapter, request, second);
   while (!akc_stream_is_closed (second))
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpstr (out->str, ==, "|error SCRIPT_EXHAUSTED");
@@ -1471,6 +1585,9 @@ main (int   argc,
   g_test_add_func ("/chat/adapter-errors", test_chat_adapter_errors);
   g_test_add_func ("/chat/restore", test_chat_restore);
   g_test_add_func ("/scripted-adapter/plays-in-order", test_scripted_adapter);
+  g_test_add_func ("/adapter-request/context-and-metadata", test_adapter_request);
+  g_test_add_func ("/adapter-request/from-chat", test_chat_request_context);
+  g_test_add_func ("/chunk/attached-metadata", test_chunk_metadata);
 
   return g_test_run ();
 }

@@ -14,16 +14,22 @@
  * One streamed model turn.
  *
  * An adapter turns a conversation into a reply. The controller calls
- * [method@Adapter.stream] with the messages so far and an open
- * [class@Stream]; the adapter starts its work (a network request, a
+ * [method@Adapter.stream] with an [class@AdapterRequest] (the messages so
+ * far, the session and any request metadata) and an open [class@Stream];
+ * the adapter starts its work (a network request, a
  * script, a lookup) and returns at once, then pushes text, tool-call,
  * metadata and finally done or error chunks into the stream from the main
  * context. It must stop its work when the stream's cancellable is
  * cancelled; chunks pushed after that are dropped anyway.
  *
- * @messages is the conversation up to the message being answered; it does
- * not contain the reply being written. It is the adapter's to keep: the
- * controller does not change it afterwards.
+ * The request's messages are the conversation up to the message being
+ * answered; they do not contain the reply being written. The request is
+ * immutable and the adapter's to keep.
+ *
+ * Adapters compose: a layer in front of another adapter (a conversation's
+ * deterministic routes, the deterministic answer plane) answers some
+ * requests itself and hands the others, possibly with added metadata, to
+ * the adapter behind it.
  */
 
 G_DEFINE_INTERFACE (AkcAdapter, akc_adapter, G_TYPE_OBJECT)
@@ -36,23 +42,22 @@ akc_adapter_default_init (AkcAdapterInterface *iface)
 /**
  * akc_adapter_stream:
  * @self: a #AkcAdapter
- * @messages: (transfer none): a #GListModel of [class@Message], the conversation up to the message to answer
+ * @request: (transfer none): what to answer
  * @stream: (transfer none): the open stream to push chunks into
  *
  * Starts one model turn. See [iface@Adapter].
  */
 void
-akc_adapter_stream (AkcAdapter *self,
-                    GListModel *messages,
-                    AkcStream  *stream)
+akc_adapter_stream (AkcAdapter        *self,
+                    AkcAdapterRequest *request,
+                    AkcStream         *stream)
 {
   g_return_if_fail (AKC_IS_ADAPTER (self));
-  g_return_if_fail (G_IS_LIST_MODEL (messages));
-  g_return_if_fail (g_list_model_get_item_type (messages) == AKC_TYPE_MESSAGE);
+  g_return_if_fail (AKC_IS_ADAPTER_REQUEST (request));
   g_return_if_fail (AKC_IS_STREAM (stream));
 
   if (akc_stream_is_closed (stream))
     return;
 
-  AKC_ADAPTER_GET_IFACE (self)->stream (self, messages, stream);
+  AKC_ADAPTER_GET_IFACE (self)->stream (self, request, stream);
 }

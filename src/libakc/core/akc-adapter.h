@@ -11,6 +11,7 @@
 
 #include <gio/gio.h>
 
+#include "akc-adapter-request.h"
 #include "akc-stream.h"
 #include "akc-version-macros.h"
 
@@ -23,7 +24,7 @@ G_DECLARE_INTERFACE (AkcAdapter, akc_adapter, AKC, ADAPTER, GObject)
 
 /**
  * AkcAdapterInterface:
- * @stream: starts one model turn over @messages, pushing chunks into @stream
+ * @stream: starts one model turn answering @request, pushing chunks into @stream
  *
  * The virtual methods of [iface@Adapter].
  */
@@ -31,14 +32,14 @@ struct _AkcAdapterInterface
 {
   GTypeInterface parent_iface;
 
-  void (*stream) (AkcAdapter *self,
-                  GListModel *messages,
-                  AkcStream  *stream);
+  void (*stream) (AkcAdapter        *self,
+                  AkcAdapterRequest *request,
+                  AkcStream         *stream);
 };
 
 AKC_AVAILABLE_IN_ALL
-void akc_adapter_stream (AkcAdapter *self,
-                         GListModel *messages,
-                         AkcStream  *stream);
+void akc_adapter_stream (AkcAdapter        *self,
+                         AkcAdapterRequest *request,
+                         AkcStream         *stream);
 
 G_END_DECLS

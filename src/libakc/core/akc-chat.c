@@ -80,6 +80,8 @@ struct _AkcChat
   GObject               parent_instance;
 
   AkcAdapter           *adapter;
+  char                 *session_id;
+  char                 *system_prompt;
   GListStore           *messages;
   AkcDiagnostic        *error;
   char                 *input;
@@ -106,6 +108,8 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (AkcChat, akc_chat, G_TYPE_OBJECT,
 enum {
   PROP_0,
   PROP_ADAPTER,
+  PROP_SESSION_ID,
+  PROP_SYSTEM_PROMPT,
   N_PROPS,
 
   PROP_MESSAGES = N_PROPS,
@@ -547,6 +551,7 @@ akc_chat_stream_reply (AkcChat    *self,
 {
   g_autoptr(AkcStream) stream = NULL;
   g_autoptr(GListStore) history = NULL;
+  g_autoptr(AkcAdapterRequest) request = NULL;
   guint n = akc_chat_n_messages (self);
 
   g_assert (self->stream == NULL);
@@ -554,6 +559,8 @@ akc_chat_stream_reply (AkcChat    *self,
 
   /* The adapter sees the conversation up to the reply, not the reply. */
   history = akc_chat_copy_messages (self, n - 1);
+  request = akc_adapter_request_new (G_LIST_MODEL (history), self->session_id,
+                                     self->system_prompt, NULL);
 
   stream = akc_stream_new ();
   self->stream = g_object_ref (stream);
@@ -563,7 +570,7 @@ akc_chat_stream_reply (AkcChat    *self,
                                                  self, G_CONNECT_SWAPPED);
   akc_chat_set_status (self, AKC_CHAT_STATUS_STREAMING);
 
-  akc_adapter_stream (self->adapter, G_LIST_MODEL (history), stream);
+  akc_adapter_stream (self->adapter, request, stream);
 }
 
 static AkcMessage *
@@ -1020,6 +1027,8 @@ akc_chat_finalize (GObject *object)
   g_clear_object (&self->messages);
   g_clear_pointer (&self->error, akc_diagnostic_unref);
   g_clear_pointer (&self->input, g_free);
+  g_clear_pointer (&self->session_id, g_free);
+  g_clear_pointer (&self->system_prompt, g_free);
 
   G_OBJECT_CLASS (akc_chat_parent_class)->finalize (object);
 }
@@ -1036,6 +1045,12 @@ akc_chat_get_property (GObject    *object,
     {
     case PROP_ADAPTER:
       g_value_set_object (value, self->adapter);
+      break;
+    case PROP_SESSION_ID:
+      g_value_set_string (value, self->session_id);
+      break;
+    case PROP_SYSTEM_PROMPT:
+      g_value_set_string (value, self->system_prompt);
       break;
     case PROP_MESSAGES:
       g_value_set_object (value, self->messages);
@@ -1070,6 +1085,12 @@ akc_chat_set_property (GObject      *object,
     {
     case PROP_ADAPTER:
       self->adapter = g_value_dup_object (value);
+      break;
+    case PROP_SESSION_ID:
+      self->session_id = g_value_dup_string (value);
+      break;
+    case PROP_SYSTEM_PROMPT:
+      self->system_prompt = g_value_dup_string (value);
       break;
     case PROP_INPUT:
       input = g_value_get_string (value);
@@ -1107,6 +1128,28 @@ akc_chat_class_init (AkcChatClass *klass)
                          AKC_TYPE_ADAPTER,
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * AkcChat:session-id:
+   *
+   * The id of the session the conversation belongs to, given to the
+   * adapter with every request ([property@AdapterRequest:session-id]), or
+   * %NULL.
+   */
+  props[PROP_SESSION_ID] =
+    g_param_spec_string ("session-id", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcChat:system-prompt:
+   *
+   * The system prompt given to the adapter with every request, or %NULL.
+   */
+  props[PROP_SYSTEM_PROMPT] =
+    g_param_spec_string ("system-prompt", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, props);
 
   g_object_class_override_property (object_class, PROP_MESSAGES, "messages");
@@ -1139,6 +1182,38 @@ akc_chat_new (AkcAdapter *adapter)
   g_return_val_if_fail (AKC_IS_ADAPTER (adapter), NULL);
 
   return g_object_new (AKC_TYPE_CHAT, "adapter", adapter, NULL);
+}
+
+/**
+ * akc_chat_get_session_id:
+ * @self: a #AkcChat
+ *
+ * Gets the id of the session the conversation belongs to.
+ *
+ * Returns: (nullable): the session id, or %NULL
+ */
+const char *
+akc_chat_get_session_id (AkcChat *self)
+{
+  g_return_val_if_fail (AKC_IS_CHAT (self), NULL);
+
+  return self->session_id;
+}
+
+/**
+ * akc_chat_get_system_prompt:
+ * @self: a #AkcChat
+ *
+ * Gets the system prompt given to the adapter.
+ *
+ * Returns: (nullable): the system prompt, or %NULL
+ */
+const char *
+akc_chat_get_system_prompt (AkcChat *self)
+{
+  g_return_val_if_fail (AKC_IS_CHAT (self), NULL);
+
+  return self->system_prompt;
 }
 
 /**

@@ -41,6 +41,10 @@ typedef char *(*AkcToolAuthorizeFunc) (AkcChat      *chat,
 AKC_AVAILABLE_IN_ALL
 AkcChat    *akc_chat_new                 (AkcAdapter            *adapter);
 AKC_AVAILABLE_IN_ALL
+const char *akc_chat_get_session_id      (AkcChat               *self);
+AKC_AVAILABLE_IN_ALL
+const char *akc_chat_get_system_prompt   (AkcChat               *self);
+AKC_AVAILABLE_IN_ALL
 AkcAdapter *akc_chat_get_adapter         (AkcChat               *self);
 AKC_AVAILABLE_IN_ALL
 void        akc_chat_add_tool            (AkcChat               *self,

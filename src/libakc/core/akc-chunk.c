@@ -26,6 +26,10 @@
  * chunk ends the turn. The text of an error chunk is its human-readable
  * message.
  *
+ * Any chunk may also carry attached metadata, a JSON object about that
+ * chunk ([method@Chunk.get_metadata]): the deterministic answer plane puts
+ * the answer envelope of a reply on its text or done chunk this way.
+ *
  * Token usage travels as metadata of the form
  * `{"usage":{"promptTokens":P,"completionTokens":C,"totalTokens":T}}`
  * ([ctor@Chunk.new_usage], [method@Chunk.get_usage]); the controller adds
@@ -42,6 +46,7 @@ struct _AkcChunk
   char            *tool_name;
   char            *arguments;
   char            *error_code;
+  AkcJsonValue    *metadata;
 };
 
 G_DEFINE_BOXED_TYPE (AkcChunk, akc_chunk, akc_chunk_ref, akc_chunk_unref)
@@ -201,6 +206,59 @@ akc_chunk_new_error (const char *code,
 }
 
 /**
+ * akc_chunk_with_metadata:
+ * @self: a #AkcChunk
+ * @metadata: (nullable): a JSON object to attach, or %NULL to attach none
+ *
+ * Makes a copy of @self that carries @metadata in place of whatever
+ * metadata @self carries. @self is not changed.
+ *
+ * Returns: (transfer full): a new #AkcChunk
+ */
+AkcChunk *
+akc_chunk_with_metadata (AkcChunk     *self,
+                         AkcJsonValue *metadata)
+{
+  AkcChunk *copy;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (metadata == NULL ||
+                        akc_json_value_get_kind (metadata) == AKC_JSON_KIND_OBJECT, NULL);
+
+  copy = akc_chunk_alloc (self->kind);
+  if (self->text != NULL)
+    {
+      copy->text = g_malloc (self->length + 1);
+      memcpy (copy->text, self->text, self->length + 1);
+    }
+  copy->length = self->length;
+  copy->tool_call_id = g_strdup (self->tool_call_id);
+  copy->tool_name = g_strdup (self->tool_name);
+  copy->arguments = g_strdup (self->arguments);
+  copy->error_code = g_strdup (self->error_code);
+  copy->metadata = metadata != NULL ? akc_json_value_ref (metadata) : NULL;
+
+  return copy;
+}
+
+/**
+ * akc_chunk_get_metadata:
+ * @self: a #AkcChunk
+ *
+ * Gets the metadata attached to @self with [method@Chunk.with_metadata].
+ * This is not the JSON of a metadata chunk, which is its text.
+ *
+ * Returns: (transfer none) (nullable): the attached JSON object, or %NULL
+ */
+AkcJsonValue *
+akc_chunk_get_metadata (AkcChunk *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->metadata;
+}
+
+/**
  * akc_chunk_ref:
  * @self: a #AkcChunk
  *
@@ -237,6 +295,7 @@ akc_chunk_unref (AkcChunk *self)
   g_free (self->tool_name);
   g_free (self->arguments);
   g_free (self->error_code);
+  g_clear_pointer (&self->metadata, akc_json_value_unref);
   g_free (self);
 }
 

@@ -11,6 +11,7 @@
 
 #include <glib-object.h>
 
+#include "akc-json.h"
 #include "akc-usage.h"
 #include "akc-version-macros.h"
 
@@ -59,6 +60,11 @@ AkcChunk     *akc_chunk_new_done           (void);
 AKC_AVAILABLE_IN_ALL
 AkcChunk     *akc_chunk_new_error          (const char  *code,
                                             const char  *message);
+AKC_AVAILABLE_IN_ALL
+AkcChunk     *akc_chunk_with_metadata      (AkcChunk     *self,
+                                            AkcJsonValue *metadata);
+AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_chunk_get_metadata       (AkcChunk    *self);
 AKC_AVAILABLE_IN_ALL
 AkcChunk     *akc_chunk_ref                (AkcChunk    *self);
 AKC_AVAILABLE_IN_ALL

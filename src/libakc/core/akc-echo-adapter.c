@@ -112,29 +112,14 @@ turn_tick (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-static char *
-latest_user_input (GListModel *messages)
-{
-  guint n = g_list_model_get_n_items (messages);
-
-  for (guint i = n; i > 0; i--)
-    {
-      g_autoptr(AkcMessage) message = g_list_model_get_item (messages, i - 1);
-
-      if (akc_message_get_role (message) == AKC_MESSAGE_ROLE_USER)
-        return g_strdup (akc_message_get_content (message));
-    }
-
-  return g_strdup ("");
-}
-
 static void
-akc_echo_adapter_stream (AkcAdapter *adapter,
-                         GListModel *messages,
-                         AkcStream  *stream)
+akc_echo_adapter_stream (AkcAdapter        *adapter,
+                         AkcAdapterRequest *request,
+                         AkcStream         *stream)
 {
   AkcEchoAdapter *self = AKC_ECHO_ADAPTER (adapter);
-  g_autofree char *input = latest_user_input (messages);
+  AkcMessage *latest = akc_adapter_request_get_latest_user_message (request);
+  const char *input = latest != NULL ? akc_message_get_content (latest) : "";
   Turn *turn;
 
   /* Waits for the stream to be stopped; nothing to schedule. */

@@ -50,8 +50,8 @@ typedef struct
 
 typedef struct
 {
-  GListModel *messages;
-  char       *input;
+  AkcAdapterRequest *request;
+  char              *input;
 } Call;
 
 typedef struct _Run Run;
@@ -106,7 +106,7 @@ call_free (gpointer data)
 {
   Call *call = data;
 
-  g_object_unref (call->messages);
+  g_object_unref (call->request);
   g_free (call->input);
   g_free (call);
 }
@@ -206,9 +206,9 @@ latest_user_input (GListModel *messages)
 }
 
 static void
-akc_scripted_adapter_stream (AkcAdapter *adapter,
-                             GListModel *messages,
-                             AkcStream  *stream)
+akc_scripted_adapter_stream (AkcAdapter        *adapter,
+                             AkcAdapterRequest *request,
+                             AkcStream         *stream)
 {
   AkcScriptedAdapter *self = AKC_SCRIPTED_ADAPTER (adapter);
   GPtrArray *steps;
@@ -216,8 +216,8 @@ akc_scripted_adapter_stream (AkcAdapter *adapter,
   Run *run;
 
   call = g_new0 (Call, 1);
-  call->messages = g_object_ref (messages);
-  call->input = latest_user_input (messages);
+  call->request = g_object_ref (request);
+  call->input = latest_user_input (akc_adapter_request_get_messages (request));
   g_ptr_array_add (self->calls, call);
 
   steps = g_queue_pop_head (&self->turns);
@@ -553,7 +553,26 @@ akc_scripted_adapter_get_call_messages (AkcScriptedAdapter *self,
   g_return_val_if_fail (AKC_IS_SCRIPTED_ADAPTER (self), NULL);
   g_return_val_if_fail (call < self->calls->len, NULL);
 
-  return ((Call *) g_ptr_array_index (self->calls, call))->messages;
+  return akc_adapter_request_get_messages (((Call *) g_ptr_array_index (self->calls, call))->request);
+}
+
+/**
+ * akc_scripted_adapter_get_call_request:
+ * @self: a #AkcScriptedAdapter
+ * @call: the index of a call, from 0
+ *
+ * Gets the request the adapter was given on a call.
+ *
+ * Returns: (transfer none): the request
+ */
+AkcAdapterRequest *
+akc_scripted_adapter_get_call_request (AkcScriptedAdapter *self,
+                                       guint               call)
+{
+  g_return_val_if_fail (AKC_IS_SCRIPTED_ADAPTER (self), NULL);
+  g_return_val_if_fail (call < self->calls->len, NULL);
+
+  return ((Call *) g_ptr_array_index (self->calls, call))->request;
 }
 
 /**

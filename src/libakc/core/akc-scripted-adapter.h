@@ -60,6 +60,9 @@ AKC_AVAILABLE_IN_ALL
 GListModel *akc_scripted_adapter_get_call_messages    (AkcScriptedAdapter *self,
                                                        guint               call);
 AKC_AVAILABLE_IN_ALL
+AkcAdapterRequest *akc_scripted_adapter_get_call_request (AkcScriptedAdapter *self,
+                                                          guint               call);
+AKC_AVAILABLE_IN_ALL
 const char *akc_scripted_adapter_get_call_input       (AkcScriptedAdapter *self,
                                                        guint               call);
 AKC_AVAILABLE_IN_ALL

@@ -110,7 +110,7 @@ turn_tick (gpointer data)
 
 static void
 kill_adapter_stream (AkcAdapter *adapter,
-                     GListModel *messages,
+                     AkcAdapterRequest *request,
                      AkcStream  *stream)
 {
   Turn *turn = g_new0 (Turn, 1);

@@ -346,7 +346,7 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (AkcTestAdapter, akc_test_adapter, G_TYPE_OBJECT,
 
 static void
 akc_test_adapter_stream (AkcAdapter *adapter,
-                         GListModel *messages,
+                         AkcAdapterRequest *request,
                          AkcStream  *stream)
 {
   AkcTestAdapter *self = AKC_TEST_ADAPTER (adapter);
