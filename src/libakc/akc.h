@@ -36,6 +36,7 @@
 #include "akc-chunk.h"
 #include "akc-echo-adapter.h"
 #include "akc-error.h"
+#include "akc-json-schema.h"
 #include "akc-lineage.h"
 #include "akc-message.h"
 #include "akc-scripted-adapter.h"

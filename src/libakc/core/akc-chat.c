@@ -831,7 +831,7 @@ akc_chat_propose_tool_call (AkcChatSource  *source,
     arguments = empty = akc_json_value_new_object (NULL, NULL, 0);
 
   /* The order of application.md §5.4: identity, arguments, registration,
-   * confirmation, authorization. */
+   * confirmation, the tool's argument schema, authorization. */
   if (!is_identifier (id) || !is_identifier (name))
     {
       g_set_error_literal (error, AKC_ERROR, AKC_ERROR_TOOL_INVALID_INPUT,
@@ -864,6 +864,9 @@ akc_chat_propose_tool_call (AkcChatSource  *source,
                            "Tool does not require confirmation.");
       return NULL;
     }
+
+  if (!akc_tool_validate_arguments (tool, arguments, error))
+    return NULL;
 
   call = akc_tool_call_new (id, name, arguments, AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION);
   reason = akc_chat_authorize (self, call, AKC_TOOL_PHASE_PROPOSE);

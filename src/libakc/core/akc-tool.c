@@ -29,6 +29,7 @@ struct _AkcTool
   gpointer        user_data;
   GDestroyNotify  destroy;
   gboolean        requires_confirmation;
+  AkcJsonSchema  *argument_schema;
 };
 
 G_DEFINE_FINAL_TYPE (AkcTool, akc_tool, G_TYPE_OBJECT)
@@ -37,6 +38,7 @@ enum {
   PROP_0,
   PROP_NAME,
   PROP_REQUIRES_CONFIRMATION,
+  PROP_ARGUMENT_SCHEMA,
   N_PROPS
 };
 
@@ -50,6 +52,7 @@ akc_tool_finalize (GObject *object)
   if (self->destroy != NULL)
     g_clear_pointer (&self->user_data, self->destroy);
   g_clear_pointer (&self->name, g_free);
+  g_clear_pointer (&self->argument_schema, akc_json_schema_unref);
 
   G_OBJECT_CLASS (akc_tool_parent_class)->finalize (object);
 }
@@ -69,6 +72,9 @@ akc_tool_get_property (GObject    *object,
       break;
     case PROP_REQUIRES_CONFIRMATION:
       g_value_set_boolean (value, self->requires_confirmation);
+      break;
+    case PROP_ARGUMENT_SCHEMA:
+      g_value_set_boxed (value, self->argument_schema);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -91,6 +97,9 @@ akc_tool_set_property (GObject      *object,
       break;
     case PROP_REQUIRES_CONFIRMATION:
       self->requires_confirmation = g_value_get_boolean (value);
+      break;
+    case PROP_ARGUMENT_SCHEMA:
+      akc_tool_set_argument_schema (self, g_value_get_boxed (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -125,6 +134,18 @@ akc_tool_class_init (AkcToolClass *klass)
     g_param_spec_boolean ("requires-confirmation", NULL, NULL,
                           FALSE,
                           (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcTool:argument-schema:
+   *
+   * The JSON Schema a call's arguments must satisfy, or %NULL to accept
+   * any JSON object. The controller checks it before a call is proposed
+   * (application.md §5.4 step 4).
+   */
+  props[PROP_ARGUMENT_SCHEMA] =
+    g_param_spec_boxed ("argument-schema", NULL, NULL,
+                        AKC_TYPE_JSON_SCHEMA,
+                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, props);
 }
@@ -182,6 +203,72 @@ akc_tool_get_name (AkcTool *self)
   g_return_val_if_fail (AKC_IS_TOOL (self), NULL);
 
   return self->name;
+}
+
+/**
+ * akc_tool_get_argument_schema:
+ * @self: a #AkcTool
+ *
+ * Gets the schema a call's arguments must satisfy.
+ *
+ * Returns: (transfer none) (nullable): the schema, or %NULL
+ */
+AkcJsonSchema *
+akc_tool_get_argument_schema (AkcTool *self)
+{
+  g_return_val_if_fail (AKC_IS_TOOL (self), NULL);
+
+  return self->argument_schema;
+}
+
+/**
+ * akc_tool_set_argument_schema:
+ * @self: a #AkcTool
+ * @schema: (nullable): the schema, or %NULL to accept any JSON object
+ *
+ * Sets the schema a call's arguments must satisfy.
+ */
+void
+akc_tool_set_argument_schema (AkcTool       *self,
+                              AkcJsonSchema *schema)
+{
+  g_return_if_fail (AKC_IS_TOOL (self));
+
+  if (self->argument_schema == schema)
+    return;
+
+  g_clear_pointer (&self->argument_schema, akc_json_schema_unref);
+  if (schema != NULL)
+    self->argument_schema = akc_json_schema_ref (schema);
+
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_ARGUMENT_SCHEMA]);
+}
+
+/**
+ * akc_tool_validate_arguments:
+ * @self: a #AkcTool
+ * @arguments: a call's arguments
+ * @error: return location for a #GError
+ *
+ * Checks @arguments against the tool's argument schema. Without a schema
+ * any value passes.
+ *
+ * Returns: %TRUE if the arguments are valid; otherwise %FALSE with @error
+ *   set to %AKC_ERROR_TOOL_INVALID_INPUT
+ */
+gboolean
+akc_tool_validate_arguments (AkcTool       *self,
+                             AkcJsonValue  *arguments,
+                             GError       **error)
+{
+  g_return_val_if_fail (AKC_IS_TOOL (self), FALSE);
+  g_return_val_if_fail (arguments != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (self->argument_schema == NULL)
+    return TRUE;
+
+  return akc_json_schema_validate (self->argument_schema, arguments, error);
 }
 
 /**

@@ -12,6 +12,7 @@
 #include <glib-object.h>
 
 #include "akc-json.h"
+#include "akc-json-schema.h"
 #include "akc-version-macros.h"
 
 G_BEGIN_DECLS
@@ -62,6 +63,15 @@ AKC_AVAILABLE_IN_ALL
 const char *akc_tool_get_name                  (AkcTool        *self);
 AKC_AVAILABLE_IN_ALL
 gboolean    akc_tool_get_requires_confirmation (AkcTool        *self);
+AKC_AVAILABLE_IN_ALL
+AkcJsonSchema *akc_tool_get_argument_schema    (AkcTool        *self);
+AKC_AVAILABLE_IN_ALL
+void        akc_tool_set_argument_schema       (AkcTool        *self,
+                                                AkcJsonSchema  *schema);
+AKC_AVAILABLE_IN_ALL
+gboolean    akc_tool_validate_arguments        (AkcTool        *self,
+                                                AkcJsonValue   *arguments,
+                                                GError        **error);
 AKC_AVAILABLE_IN_ALL
 char       *akc_tool_execute                   (AkcTool        *self,
                                                 AkcJsonValue   *arguments,
