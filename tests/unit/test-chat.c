@@ -530,10 +530,17 @@ test_chat_retry (void)
   /* The adapter answered the same user message (same id and content). */
   g_assert_cmpuint (akc_scripted_adapter_get_n_calls (script), ==, 2);
   history = akc_scripted_adapter_get_call_messages (script, 1);
-  g_assert_cmpuint (g_list_model_get_n_items (history), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (history), ==, 2);
   {
     g_autoptr(AkcMessage) first = g_list_model_get_item (history, 0);
+    g_autoptr(AkcMessage) placeholder = g_list_model_get_item (history, 1);
+
     g_assert_true (first == user);
+    /* Last comes the reply being written, as it was when the call began. */
+    g_assert_cmpint (akc_message_get_role (placeholder), ==, AKC_MESSAGE_ROLE_ASSISTANT);
+    g_assert_cmpstr (akc_message_get_id (placeholder), ==, akc_message_get_id (message_at (chat, 1)));
+    g_assert_cmpstr (akc_message_get_content (placeholder), ==, "");
+    g_assert_false (placeholder == message_at (chat, 1));
   }
   g_assert_cmpstr (akc_scripted_adapter_get_call_input (script, 1), ==, "question");
 
@@ -574,7 +581,7 @@ test_chat_retry_requires_user_then_assistant (void)
   g_assert_true (akc_chat_source_retry (source (chat), NULL));
   assert_changes (log, 4, 1, 1, -1);
   wait_until_settled (chat);
-  g_assert_cmpuint (g_list_model_get_n_items (akc_scripted_adapter_get_call_messages (script, 0)), ==, 4);
+  g_assert_cmpuint (g_list_model_get_n_items (akc_scripted_adapter_get_call_messages (script, 0)), ==, 5);
   g_assert_cmpstr (akc_scripted_adapter_get_call_input (script, 0), ==, "c3");
   assert_lineage (message_at (chat, 4), AKC_LINEAGE_OPERATION_RETRY, "m4");
 
@@ -604,7 +611,7 @@ test_chat_regenerate (void)
   g_assert_cmpstr (akc_message_get_content (message_at (chat, 1)), ==, "one again");
   assert_lineage (message_at (chat, 1), AKC_LINEAGE_OPERATION_REGENERATE, "m1");
   history = akc_scripted_adapter_get_call_messages (script, 0);
-  g_assert_cmpuint (g_list_model_get_n_items (history), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (history), ==, 2);
   g_assert_cmpstr (akc_scripted_adapter_get_call_input (script, 0), ==, "c0");
 
   /* Without an id the target is the last message when it is an assistant;
@@ -621,7 +628,7 @@ test_chat_regenerate (void)
   g_assert_cmpstr (akc_message_get_id (message_at (chat, 3)), ==, "m3");
   assert_lineage (message_at (chat, 4), AKC_LINEAGE_OPERATION_REGENERATE, "m4");
   history = akc_scripted_adapter_get_call_messages (script, 1);
-  g_assert_cmpuint (g_list_model_get_n_items (history), ==, 4);
+  g_assert_cmpuint (g_list_model_get_n_items (history), ==, 5);
   g_assert_cmpstr (akc_scripted_adapter_get_call_input (script, 1), ==, "c1");
 
   /* No target: a user message, a last message that is not an assistant,
@@ -687,7 +694,7 @@ test_chat_edit (void)
   g_assert_cmpstr (akc_message_get_content (message_at (chat, 1)), ==, "answer to uno");
   assert_lineage (message_at (chat, 1), AKC_LINEAGE_OPERATION_EDIT, "m0");
   g_assert_cmpstr (akc_scripted_adapter_get_call_input (script, 0), ==, "uno");
-  g_assert_cmpuint (g_list_model_get_n_items (akc_scripted_adapter_get_call_messages (script, 0)), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (akc_scripted_adapter_get_call_messages (script, 0)), ==, 2);
 
   /* Editing the last user message drops only its answer. */
   restore_transcript (chat, "uaua");
@@ -893,7 +900,7 @@ test_chat_tool_call_approve (void)
   /* The adapter was called again with the same latest user message. */
   g_assert_cmpuint (akc_scripted_adapter_get_n_calls (script), ==, 2);
   history = akc_scripted_adapter_get_call_messages (script, 1);
-  g_assert_cmpuint (g_list_model_get_n_items (history), ==, 3);
+  g_assert_cmpuint (g_list_model_get_n_items (history), ==, 4);
   {
     g_autoptr(AkcMessage) first = g_list_model_get_item (history, 0);
     g_autoptr(AkcMessage) last = g_list_model_get_item (history, 2);
@@ -978,7 +985,7 @@ test_chat_tool_call_deny (void)
   g_assert_cmpstr (akc_message_get_content (message_at (chat, 4)), ==, "Permission denied: not now");
   wait_until_settled (chat);
   g_assert_cmpstr (akc_scripted_adapter_get_call_input (script, 2), ==, "two lookups");
-  g_assert_cmpuint (g_list_model_get_n_items (akc_scripted_adapter_get_call_messages (script, 2)), ==, 5);
+  g_assert_cmpuint (g_list_model_get_n_items (akc_scripted_adapter_get_call_messages (script, 2)), ==, 6);
 
   /* A denied tool never ran. */
   g_assert_cmpuint (runs, ==, 0);
@@ -1484,8 +1491,8 @@ test_chat_request_context (void)
   g_assert_cmpstr (akc_adapter_request_get_system_prompt (request), ==, "Answer briefly.");
   g_assert_null (akc_adapter_request_get_metadata (request));
   g_assert_cmpstr (akc_message_get_content (akc_adapter_request_get_latest_user_message (request)), ==, "hello");
-  /* The request holds the conversation up to the reply, not the reply. */
-  g_assert_cmpuint (g_list_model_get_n_items (akc_adapter_request_get_messages (request)), ==, 1);
+  /* The request holds the conversation and the reply being written. */
+  g_assert_cmpuint (g_list_model_get_n_items (akc_adapter_request_get_messages (request)), ==, 2);
 
   while (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) == AKC_CHAT_STATUS_STREAMING)
     g_main_context_iteration (NULL, TRUE);

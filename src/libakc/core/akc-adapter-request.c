@@ -12,7 +12,8 @@
  *
  * What an [iface@Adapter] is asked to answer.
  *
- * A request carries the conversation up to the message to answer, and the
+ * A request carries the conversation (for a [class@Chat], ending with the
+ * empty reply being written), and the
  * context the reference implementation passes beside it: the id of the
  * session the turn belongs to (%NULL when the caller has no session; the
  * session-aware adapters then use `unscoped`), an optional system prompt,
@@ -168,8 +169,9 @@ akc_adapter_request_class_init (AkcAdapterRequestClass *klass)
   /**
    * AkcAdapterRequest:messages:
    *
-   * The conversation up to the message to answer, a #GListModel of
-   * [class@Message]. It does not contain the reply being written.
+   * The conversation, a #GListModel of [class@Message]. A request made
+   * by [class@Chat] ends with the reply being written, an assistant
+   * message that has no content yet.
    */
   props[PROP_MESSAGES] =
     g_param_spec_object ("messages", NULL, NULL,
@@ -217,7 +219,7 @@ akc_adapter_request_init (AkcAdapterRequest *self)
 
 /**
  * akc_adapter_request_new:
- * @messages: (nullable): a #GListModel of [class@Message], the conversation up to the message to answer
+ * @messages: (nullable): a #GListModel of [class@Message], the conversation
  * @session_id: (nullable): the session the turn belongs to
  * @system_prompt: (nullable): a system prompt
  * @metadata: (nullable): a JSON object of request metadata
@@ -251,7 +253,7 @@ akc_adapter_request_new (GListModel   *messages,
  * akc_adapter_request_get_messages:
  * @self: a #AkcAdapterRequest
  *
- * Gets the conversation up to the message to answer.
+ * Gets the conversation the adapter answers.
  *
  * Returns: (transfer none): a #GListModel of [class@Message]
  */

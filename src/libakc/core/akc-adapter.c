@@ -22,9 +22,10 @@
  * context. It must stop its work when the stream's cancellable is
  * cancelled; chunks pushed after that are dropped anyway.
  *
- * The request's messages are the conversation up to the message being
- * answered; they do not contain the reply being written. The request is
- * immutable and the adapter's to keep.
+ * The request's messages are the conversation so far followed by the reply
+ * being written, as the reference controller passes them: an assistant
+ * message with the reply's id and, as it was when the call began, no
+ * content. The request is immutable and the adapter's to keep.
  *
  * Adapters compose: a layer in front of another adapter (a conversation's
  * deterministic routes, the deterministic answer plane) answers some

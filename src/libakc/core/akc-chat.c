@@ -557,8 +557,17 @@ akc_chat_stream_reply (AkcChat    *self,
   g_assert (self->stream == NULL);
   g_assert (n > 0 && akc_chat_message_at (self, n - 1) == reply);
 
-  /* The adapter sees the conversation up to the reply, not the reply. */
+  /* The adapter sees the conversation and, last, the reply it writes, as
+   * the reference controller passes it (the RAG demo names its frame after
+   * the reply's id, application.md §13.5). The reply is given as it is
+   * now, empty, so the request stays immutable while the reply streams. */
   history = akc_chat_copy_messages (self, n - 1);
+  {
+    g_autoptr(AkcMessage) placeholder = akc_message_new (akc_message_get_id (reply),
+                                                         AKC_MESSAGE_ROLE_ASSISTANT, "",
+                                                         AKC_MESSAGE_STATUS_STREAMING);
+    g_list_store_append (history, placeholder);
+  }
   request = akc_adapter_request_new (G_LIST_MODEL (history), self->session_id,
                                      self->system_prompt, NULL);
 
