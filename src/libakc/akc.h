@@ -71,4 +71,13 @@
 #include "akc-net-enum-types.h"
 #include "akc-credential-store.h"
 
+/* conversation/ */
+#include "akc-conversation-enum-types.h"
+#include "akc-conversation.h"
+#include "akc-definition.h"
+#include "akc-memory-session-storage.h"
+#include "akc-route.h"
+#include "akc-session.h"
+#include "akc-session-storage.h"
+
 #undef __AKC_INSIDE__

@@ -100,6 +100,65 @@ run_until_idle(chat)
 check(chat.get_messages().get_item(1).get_content() == "SHOUT py-session",
       "an adapter implemented in Python answers, with the request's session")
 
+# Deterministic routes written in Python drive a session (application.md §3).
+class GreetRoute(Akc.Route):
+    def do_match(self, text):
+        if text == "boom":
+            raise GLib.Error("matcher failed")
+        return text.startswith("hello")
+
+    def do_respond(self, text, session_id, message_id):
+        return f"hi {message_id or session_id}"
+
+
+routes_conversation = Akc.Conversation.new("idle")
+routes_conversation.add_state("idle", ["greet"])
+routes_conversation.add_state("greeted", None)
+routes_conversation.add_transition("idle", "greet", "greeted")
+routes_conversation.add_route(GreetRoute(id="greet", event="greet"))
+routes_conversation.add_route(Akc.Route(id="bye", command="/bye", event="greet", response="bye",
+                                        trace_kind=Akc.TraceKind.FALLBACK))
+routes_definition = Akc.Definition.new("python-demo", PythonAdapter())
+routes_definition.set_conversation(routes_conversation)
+routes_session = Akc.Session.new(routes_definition, "py-1")
+routes_traces = []
+routes_session.connect("trace", lambda _s, kind, route, from_state, to_state:
+                       routes_traces.append((kind, route, from_state, to_state)))
+routes_chat = routes_session.create_chat()
+routes_chat.send("hello there")
+run_until_idle(routes_chat)
+check(routes_chat.get_messages().get_item(1).get_content().startswith("hi ") and routes_session.get_state() == "greeted"
+      and routes_traces == [(Akc.TraceKind.DETERMINISTIC, "greet", "idle", "greeted")],
+      "a Python route answers without the model and fires its event")
+routes_snapshot = routes_session.get_conversation_snapshot()
+check(routes_snapshot.get_member("state").get_string()[0] == "greeted"
+      and routes_snapshot.get_member("events").get_length() == 0,
+      "Akc.Session.get_conversation_snapshot()")
+routes_chat.clear()
+routes_chat.send("boom")
+run_until_idle(routes_chat)
+check(routes_chat.get_error().get_message() == "Deterministic route failed." and routes_session.get_state() == "idle",
+      "a Python matcher that raises gives the error stream")
+routes_chat.send("other")
+run_until_idle(routes_chat)
+check(routes_chat.get_messages().get_item(3).get_content() == "OTHER py-1"
+      and routes_traces[-1][0] == Akc.TraceKind.AGENTIC,
+      "an unmatched turn goes to the upstream adapter with the session id")
+routes_storage = Akc.MemorySessionStorage.new()
+routes_loop = GLib.MainLoop()
+routes_resumed = []
+
+
+def on_resumed(_source, result):
+    routes_resumed.append(Akc.Session.resume_finish(result))
+    routes_loop.quit()
+
+
+Akc.Session.resume_async(routes_definition, "py-2", routes_storage, None, on_resumed)
+routes_loop.run()
+check(routes_resumed[0].get_id() == "py-2" and routes_resumed[0].get_cursor() == 0,
+      "Akc.Session.resume_async() with a storage")
+
 # The component catalog: resolve a frame, create an interaction.
 FRAME = ('{"protocol":"agentskit.chat.component","version":1,"type":"render","componentKey":"button-group",'
          '"instanceId":"actions","props":{"label":"Actions","buttons":[{"id":"save","label":"Save"}]},'
@@ -160,8 +219,8 @@ try:
     check(False, "a cursor for an unsafe session id raises")
 except GLib.Error as error:
     check(error.matches(Akc.error_quark(), Akc.Error.CONFIG_INVALID), "a cursor for an unsafe session id raises")
-session, diagnostic = Akc.session_snapshot_decode(b'{"version":9}')
-check(session is None and diagnostic.get_code() == "SESSION_UNSUPPORTED_VERSION", "Akc.session_snapshot_decode()")
+session, diagnostic = Akc.Session.snapshot_decode(b'{"version":9}')
+check(session is None and diagnostic.get_code() == "SESSION_UNSUPPORTED_VERSION", "Akc.Session.snapshot_decode()")
 
 # The history: an SQLite memory in a temporary folder, asynchronous calls
 # waited for on the main context.
