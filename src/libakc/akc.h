@@ -62,6 +62,7 @@
 #include "akc-chat-memory.h"
 #include "akc-conversation-info.h"
 #include "akc-sqlite-chat-memory.h"
+#include "akc-sqlite-session-storage.h"
 
 /* answers/ */
 #include "akc-choice-reservations.h"

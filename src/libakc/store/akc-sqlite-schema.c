@@ -36,6 +36,18 @@
  *   and `lineage` the JSON object of §2.5, both written by the canonical
  *   writer, NULL when the message has none.
  *
+ * Version 2
+ * ---------
+ * sessions: one row per session (application.md §4.5), for
+ *   AkcSqliteSessionStorage. `snapshot` is the canonical
+ *   `agentskit.chat.session` v1 text and `cursor` its cursor, kept in a
+ *   column so that a save is a compare-and-set in one statement:
+ *   `INSERT … ON CONFLICT DO NOTHING` (create only) or
+ *   `UPDATE … WHERE session_id = ? AND cursor = ?`, sqlite3_changes()
+ *   telling whether it happened. `updated_at` is microseconds since the
+ *   Unix epoch, UTC. Messages stay in `messages`: a session snapshot never
+ *   holds them (§4.2).
+ *
  * Adding a version
  * ----------------
  * Append a step { N, "…" } below and bump AKC_SQLITE_SCHEMA_VERSION. A step
@@ -44,20 +56,6 @@
  * never edits shipped steps: a database at version k runs steps k+1 … N in
  * one transaction, and older code refuses it (AKC_CHAT_MEMORY_ERROR_NEWER_VERSION)
  * instead of misreading it.
- *
- * The session storage port (application.md §4.5) is planned as version 2:
- *
- *   CREATE TABLE sessions (
- *     session_id TEXT    NOT NULL PRIMARY KEY,
- *     cursor     INTEGER NOT NULL,
- *     snapshot   TEXT    NOT NULL,   -- agentskit.chat.session v1, canonical JSON
- *     updated_at INTEGER NOT NULL
- *   );
- *
- * with save() as `INSERT … ON CONFLICT DO NOTHING` (create-only) or
- * `UPDATE … WHERE session_id = ? AND cursor = ?`, and sqlite3_changes()
- * telling whether the compare-and-set happened. Messages stay in
- * `messages`: a session snapshot never holds them (§4.2).
  */
 static const AkcSqliteMigration migrations[] = {
   { 1,
@@ -85,6 +83,13 @@ static const AkcSqliteMigration migrations[] = {
     "  lineage         TEXT,"
     "  PRIMARY KEY (conversation_id, id),"
     "  UNIQUE (conversation_id, position)"
+    ");" },
+  { 2,
+    "CREATE TABLE sessions ("
+    "  session_id TEXT    NOT NULL PRIMARY KEY,"
+    "  cursor     INTEGER NOT NULL,"
+    "  snapshot   TEXT    NOT NULL,"
+    "  updated_at INTEGER NOT NULL"
     ");" },
 };
 

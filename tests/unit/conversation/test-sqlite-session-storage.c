@@ -1,0 +1,381 @@
+/* test-sqlite-session-storage.c: session snapshots in the history
+ * database (application.md §4.5)
+ *
+ * SPDX-License-Identifier: MIT
+ *
+ * The compare-and-set contract in one process, the migration of a
+ * version 1 history, the history and the sessions sharing one file, and
+ * two processes that resumed one session racing their saves: in every
+ * round exactly one wins.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "akc-conversation-test.h"
+#include "akc-sqlite-schema-private.h"
+
+#define RACE_ROUNDS 25
+#define SESSION_ID  "shared"
+
+static void
+on_async (GObject      *source,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+static GAsyncResult *
+wait_result (GAsyncResult **result)
+{
+  while (*result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return *result;
+}
+
+static AkcSessionStorage *
+open_storage (const char *path)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  AkcSqliteSessionStorage *storage;
+
+  akc_sqlite_session_storage_new_async (path, NULL, on_async, &result);
+  storage = akc_sqlite_session_storage_new_finish (wait_result (&result), &error);
+  g_assert_no_error (error);
+  return AKC_SESSION_STORAGE (storage);
+}
+
+static AkcSession *
+resume (AkcDefinition     *definition,
+        AkcSessionStorage *storage,
+        GError           **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  akc_session_resume_async (definition, SESSION_ID, storage, NULL, on_async, &result);
+  return akc_session_resume_finish (wait_result (&result), error);
+}
+
+static gboolean
+persist (AkcSession  *session,
+         GError     **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  akc_session_persist_async (session, NULL, on_async, &result);
+  return akc_session_persist_finish (session, wait_result (&result), error);
+}
+
+static char *
+db_path (void)
+{
+  return g_build_filename (g_get_user_data_dir (), "agentskit-chat", "history.sqlite3", NULL);
+}
+
+static AkcJsonValue *
+load (AkcSessionStorage *storage,
+      const char        *session_id)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  AkcJsonValue *value;
+
+  akc_session_storage_load_async (storage, session_id, NULL, on_async, &result);
+  value = akc_session_storage_load_finish (storage, wait_result (&result), &error);
+  g_assert_no_error (error);
+  return value;
+}
+
+static gboolean
+save (AkcSessionStorage *storage,
+      AkcJsonValue      *snapshot,
+      gint64             expected)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean saved = TRUE;
+
+  akc_session_storage_save_async (storage, snapshot, expected, NULL, on_async, &result);
+  g_assert_true (akc_session_storage_save_finish (storage, wait_result (&result), &saved, &error));
+  g_assert_no_error (error);
+  return saved;
+}
+
+static AkcJsonValue *
+snapshot_at (gint64 cursor)
+{
+  g_autofree char *text = g_strdup_printf ("{\"protocol\":\"agentskit.chat.session\",\"version\":1,"
+                                           "\"sessionId\":\"s\",\"definitionId\":\"d\",\"definitionRevision\":1,"
+                                           "\"updatedAt\":\"2026-07-11T00:00:00.000Z\",\"cursor\":%" G_GINT64_FORMAT ","
+                                           "\"confirmations\":[]}", cursor);
+
+  return akc_json_value_parse (text, -1, NULL);
+}
+
+/* §4.5: create only, then compare-and-set on the stored cursor. */
+static void
+test_compare_and_set (void)
+{
+  g_autofree char *path = db_path ();
+  g_autoptr(AkcSessionStorage) storage = open_storage (path);
+  g_autoptr(AkcJsonValue) one = snapshot_at (1);
+  g_autoptr(AkcJsonValue) two = snapshot_at (2);
+  g_autoptr(AkcJsonValue) three = snapshot_at (3);
+  g_autoptr(AkcJsonValue) missing = load (storage, "s");
+  g_autoptr(AkcJsonValue) loaded = NULL;
+  g_autoptr(AkcJsonValue) decoded = NULL;
+  g_autofree char *expected_text = NULL;
+
+  g_assert_null (missing);
+  g_assert_true (save (storage, one, AKC_SESSION_STORAGE_CREATE_ONLY));
+  g_assert_false (save (storage, two, AKC_SESSION_STORAGE_CREATE_ONLY));
+  g_assert_false (save (storage, two, 0));
+  g_assert_false (save (storage, two, 2));
+  g_assert_true (save (storage, two, 1));
+  g_assert_false (save (storage, three, 1));
+
+  /* stored as canonical text */
+  loaded = load (storage, "s");
+  g_assert_cmpint (akc_json_value_get_kind (loaded), ==, AKC_JSON_KIND_STRING);
+  expected_text = akc_session_snapshot_encode (two, NULL, NULL);
+  g_assert_cmpstr (akc_json_value_get_string (loaded, NULL), ==, expected_text);
+  decoded = akc_session_snapshot_decode (akc_json_value_get_string (loaded, NULL), -1, NULL);
+  akc_assert_json_equal (decoded, two);
+
+  g_assert_finalize_object (g_steal_pointer (&storage));
+}
+
+/* An invalid snapshot is refused before anything is written. */
+static void
+test_invalid_snapshot (void)
+{
+  g_autofree char *path = db_path ();
+  g_autoptr(AkcSessionStorage) storage = open_storage (path);
+  g_autoptr(AkcJsonValue) bad = akc_json_value_parse ("{\"sessionId\":\"s\",\"cursor\":1}", -1, NULL);
+  g_autoptr(AkcJsonValue) missing = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean saved = TRUE;
+
+  akc_session_storage_save_async (storage, bad, AKC_SESSION_STORAGE_CREATE_ONLY, NULL, on_async, &result);
+  g_assert_false (akc_session_storage_save_finish (storage, wait_result (&result), &saved, &error));
+  g_assert_error (error, AKC_PROTOCOL_ERROR, AKC_PROTOCOL_ERROR_SESSION_INVALID_SNAPSHOT);
+  missing = load (storage, "s");
+  g_assert_null (missing);
+  g_clear_object (&result);
+  g_assert_finalize_object (g_steal_pointer (&storage));
+}
+
+/* The history and the sessions share one database: a version 1 history
+ * is migrated and keeps its conversations. */
+static void
+test_shared_database (void)
+{
+  g_autofree char *path = db_path ();
+  g_autoptr(AkcSqliteChatMemory) memory = NULL;
+  g_autoptr(AkcSessionStorage) storage = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GAsyncResult) listed = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AkcDefinition) definition = akc_definition_new ("plain", NULL);
+  g_autoptr(AkcSession) session = NULL;
+  g_autoptr(AkcSession) again = NULL;
+  g_autoptr(GListModel) conversations = NULL;
+  g_autofree char *folder = g_path_get_dirname (path);
+  sqlite3 *db;
+  int rc;
+
+  /* a history written by version 1 of the schema, with one conversation */
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  {
+    gsize n = 0;
+    const AkcSqliteMigration *steps = akc_sqlite_schema_get_migrations (&n);
+
+    sqlite3_close (db);
+    db = akc_sqlite_open (path, steps, 1, &error);
+    g_assert_no_error (error);
+  }
+  rc = sqlite3_exec (db, "INSERT INTO conversations (id, created_at, updated_at) VALUES ('kept', 1, 1)",
+                     NULL, NULL, NULL);
+  g_assert_cmpint (rc, ==, SQLITE_OK);
+  sqlite3_close (db);
+
+  storage = open_storage (path);
+  session = resume (definition, storage, &error);
+  g_assert_no_error (error);
+  g_assert_true (persist (session, &error));
+
+  akc_sqlite_chat_memory_new_async (path, NULL, on_async, &result);
+  memory = akc_sqlite_chat_memory_new_finish (wait_result (&result), &error);
+  g_assert_no_error (error);
+  akc_chat_memory_list_conversations_async (AKC_CHAT_MEMORY (memory), NULL, on_async, &listed);
+  conversations = akc_chat_memory_list_conversations_finish (AKC_CHAT_MEMORY (memory), wait_result (&listed), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (conversations), ==, 1);
+
+  again = resume (definition, storage, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (akc_session_get_cursor (again), ==, 1);
+
+  g_assert_finalize_object (g_steal_pointer (&session));
+  g_assert_finalize_object (g_steal_pointer (&again));
+  g_clear_object (&result);
+  g_clear_object (&listed);
+  g_assert_finalize_object (g_steal_pointer (&storage));
+}
+
+/* ------------------------------------------------------------------ */
+/* Two processes                                                       */
+/* ------------------------------------------------------------------ */
+
+/* The child: each round it resumes the session, says "ready «cursor»",
+ * waits for "go", saves, and says "won" or "lost". */
+static int
+child_main (const char *path)
+{
+  g_autoptr(AkcDefinition) definition = akc_definition_new ("race", NULL);
+  g_autoptr(AkcSessionStorage) storage = open_storage (path);
+  char line[64];
+
+  setvbuf (stdout, NULL, _IOLBF, 0);
+
+  for (;;)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(AkcSession) session = resume (definition, storage, &error);
+      gboolean won;
+
+      if (session == NULL)
+        {
+          printf ("error %s\n", error->message);
+          return 1;
+        }
+      printf ("ready %" G_GINT64_FORMAT "\n", akc_session_get_cursor (session));
+
+      if (fgets (line, sizeof line, stdin) == NULL || strcmp (line, "go\n") != 0)
+        return 0;
+
+      won = persist (session, &error);
+      if (!won && !g_error_matches (error, AKC_SESSION_ERROR, AKC_SESSION_ERROR_CONFLICT))
+        {
+          printf ("error %s\n", error->message);
+          return 1;
+        }
+      printf (won ? "won\n" : "lost\n");
+    }
+}
+
+static char *
+read_line (GDataInputStream *in)
+{
+  g_autoptr(GError) error = NULL;
+  char *line = g_data_input_stream_read_line_utf8 (in, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  return line;
+}
+
+static void
+test_two_processes (gconstpointer data)
+{
+  const char *self_exe = data;
+  g_autofree char *path = db_path ();
+  g_autoptr(AkcDefinition) definition = akc_definition_new ("race", NULL);
+  g_autoptr(AkcSessionStorage) storage = open_storage (path);
+  g_autoptr(AkcSession) creator = NULL;
+  g_autoptr(AkcSession) last = NULL;
+  g_autoptr(GError) error = NULL;
+  GSubprocess *children[2];
+  GDataInputStream *out[2];
+  guint wins[2] = { 0, 0 };
+
+  /* the session exists before the race (cursor 1) */
+  creator = resume (definition, storage, &error);
+  g_assert_no_error (error);
+  g_assert_true (persist (creator, &error));
+
+  for (guint c = 0; c < 2; c++)
+    {
+      children[c] = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error,
+                                      self_exe, "--race-child", path, NULL);
+      g_assert_no_error (error);
+      out[c] = g_data_input_stream_new (g_subprocess_get_stdout_pipe (children[c]));
+    }
+
+  for (guint round = 0; round < RACE_ROUNDS; round++)
+    {
+      g_autofree char *ready0 = read_line (out[0]);
+      g_autofree char *ready1 = read_line (out[1]);
+      g_autofree char *expected = g_strdup_printf ("ready %u", round + 1);
+      g_autofree char *result0 = NULL;
+      g_autofree char *result1 = NULL;
+
+      /* both resumed the same stored snapshot */
+      g_assert_cmpstr (ready0, ==, expected);
+      g_assert_cmpstr (ready1, ==, expected);
+
+      for (guint c = 0; c < 2; c++)
+        {
+          GOutputStream *in = g_subprocess_get_stdin_pipe (children[c]);
+
+          g_assert_true (g_output_stream_write_all (in, "go\n", 3, NULL, NULL, &error));
+          g_assert_true (g_output_stream_flush (in, NULL, &error));
+        }
+
+      result0 = read_line (out[0]);
+      result1 = read_line (out[1]);
+      g_test_message ("round %u: %s, %s", round, result0, result1);
+      g_assert_true ((strcmp (result0, "won") == 0 && strcmp (result1, "lost") == 0) ||
+                     (strcmp (result0, "lost") == 0 && strcmp (result1, "won") == 0));
+      wins[strcmp (result0, "won") == 0 ? 0 : 1]++;
+    }
+
+  for (guint c = 0; c < 2; c++)
+    {
+      g_autofree char *ready = read_line (out[c]);
+
+      g_assert_true (g_output_stream_close (g_subprocess_get_stdin_pipe (children[c]), NULL, &error));
+      g_assert_true (g_subprocess_wait_check (children[c], NULL, &error));
+      g_assert_no_error (error);
+      g_object_unref (out[c]);
+      g_object_unref (children[c]);
+    }
+  g_test_message ("wins: %u and %u", wins[0], wins[1]);
+
+  /* one save per round, and nothing else, reached the database */
+  last = resume (definition, storage, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (akc_session_get_cursor (last), ==, RACE_ROUNDS + 1);
+
+  g_assert_finalize_object (g_steal_pointer (&creator));
+  g_assert_finalize_object (g_steal_pointer (&last));
+  g_assert_finalize_object (g_steal_pointer (&storage));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *self_exe = NULL;
+
+  if (argc == 3 && strcmp (argv[1], "--race-child") == 0)
+    return child_main (argv[2]);
+
+  self_exe = g_canonicalize_filename (argv[0], NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/sqlite-session-storage/compare-and-set", test_compare_and_set);
+  g_test_add_func ("/sqlite-session-storage/invalid-snapshot", test_invalid_snapshot);
+  g_test_add_func ("/sqlite-session-storage/shared-database", test_shared_database);
+  g_test_add_data_func ("/sqlite-session-storage/two-processes", self_exe, test_two_processes);
+
+  return g_test_run ();
+}
