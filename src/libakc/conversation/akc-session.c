@@ -23,6 +23,7 @@
 #define IDENTITY_INVALID        "Chat session identity is invalid."
 #define METADATA_INCOMPATIBLE   "Session conversation metadata is incompatible with this chat definition."
 #define SNAPSHOT_INCOMPATIBLE   "Session snapshot is incompatible with this chat definition."
+#define PREPARED_INCOMPATIBLE   "Prepared session is incompatible with this chat definition."
 #define TURN_CLAIM_INVALID      "Turn claim is invalid."
 #define CONFLICT                "Session snapshot changed in another client."
 #define ROUTE_FAILED            "Deterministic route failed."
@@ -1016,6 +1017,41 @@ akc_session_new (AkcDefinition  *definition,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   return session_compile (definition, session_id, NULL, error);
+}
+
+/**
+ * akc_session_resolve:
+ * @definition: the definition
+ * @session: (nullable): a session prepared for @definition, or %NULL
+ * @error: return location for a #GError
+ *
+ * Gets the session to run @definition with (the reference's
+ * `resolveChatSession`, application.md §4.1): @session when its definition
+ * id and revision are @definition's, a new session (see
+ * [ctor@Session.new]) when @session is %NULL. A prepared session of
+ * another definition fails with %AKC_ERROR_CONFIG_INVALID, “Prepared
+ * session is incompatible with this chat definition.”
+ *
+ * Returns: (transfer full) (nullable): the session, or %NULL with @error
+ *   set
+ */
+AkcSession *
+akc_session_resolve (AkcDefinition  *definition,
+                     AkcSession     *session,
+                     GError        **error)
+{
+  g_return_val_if_fail (AKC_IS_DEFINITION (definition), NULL);
+  g_return_val_if_fail (session == NULL || AKC_IS_SESSION (session), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (session == NULL)
+    return akc_session_new (definition, NULL, error);
+
+  if (strcmp (session->definition_id, akc_definition_get_id (definition)) != 0 ||
+      session->revision != akc_definition_get_revision (definition))
+    return config_error (error, PREPARED_INCOMPATIBLE), NULL;
+
+  return g_object_ref (session);
 }
 
 static gint64

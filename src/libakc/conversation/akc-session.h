@@ -78,6 +78,10 @@ AkcSession        *akc_session_new                       (AkcDefinition        *
                                                           const char           *session_id,
                                                           GError              **error);
 AKC_AVAILABLE_IN_ALL
+AkcSession        *akc_session_resolve                   (AkcDefinition        *definition,
+                                                          AkcSession           *session,
+                                                          GError              **error);
+AKC_AVAILABLE_IN_ALL
 void               akc_session_resume_async              (AkcDefinition        *definition,
                                                           const char           *session_id,
                                                           AkcSessionStorage    *storage,

@@ -551,6 +551,43 @@ test_invalid_route_id (void)
   g_assert_finalize_object (g_steal_pointer (&session));
 }
 
+/* §4.1 resolveChatSession */
+static void
+test_resolve (void)
+{
+  g_autoptr(AkcDefinition) definition = akc_definition_new ("plain", NULL);
+  g_autoptr(AkcDefinition) newer = akc_definition_new ("plain", NULL);
+  g_autoptr(AkcDefinition) other = akc_definition_new ("other", NULL);
+  g_autoptr(AkcSession) prepared = akc_session_new (definition, "prepared", NULL);
+  g_autoptr(AkcSession) same = NULL;
+  g_autoptr(AkcSession) fresh = NULL;
+  g_autoptr(AkcSession) none = NULL;
+  g_autoptr(GError) error = NULL;
+
+  same = akc_session_resolve (definition, prepared, &error);
+  g_assert_no_error (error);
+  g_assert_true (same == prepared);
+  g_clear_object (&same);
+
+  fresh = akc_session_resolve (definition, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (fresh != prepared && g_str_has_prefix (akc_session_get_id (fresh), "plain:"));
+
+  none = akc_session_resolve (other, prepared, &error);
+  g_assert_null (none);
+  g_assert_error (error, AKC_ERROR, AKC_ERROR_CONFIG_INVALID);
+  g_assert_cmpstr (error->message, ==, "Prepared session is incompatible with this chat definition.");
+  g_clear_error (&error);
+
+  akc_definition_set_revision (newer, 2);
+  none = akc_session_resolve (newer, prepared, &error);
+  g_assert_null (none);
+  g_assert_error (error, AKC_ERROR, AKC_ERROR_CONFIG_INVALID);
+
+  g_assert_finalize_object (g_steal_pointer (&fresh));
+  g_assert_finalize_object (g_steal_pointer (&prepared));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -570,6 +607,7 @@ main (int   argc,
 
   g_test_add_func ("/session/two-clients", test_two_clients);
   g_test_add_func ("/session/invalid-route-id", test_invalid_route_id);
+  g_test_add_func ("/session/resolve", test_resolve);
 
   return g_test_run ();
 }
