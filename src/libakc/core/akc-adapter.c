@@ -35,9 +35,16 @@
 
 G_DEFINE_INTERFACE (AkcAdapter, akc_adapter, G_TYPE_OBJECT)
 
+static AkcJsonValue *
+akc_adapter_real_get_capabilities (AkcAdapter *self)
+{
+  return NULL;
+}
+
 static void
 akc_adapter_default_init (AkcAdapterInterface *iface)
 {
+  iface->get_capabilities = akc_adapter_real_get_capabilities;
 }
 
 /**
@@ -61,4 +68,30 @@ akc_adapter_stream (AkcAdapter        *self,
     return;
 
   AKC_ADAPTER_GET_IFACE (self)->stream (self, request, stream);
+}
+
+/**
+ * akc_adapter_get_capabilities:
+ * @self: a #AkcAdapter
+ *
+ * Gets what the adapter declares it can do, as a JSON object of named
+ * capabilities (`streaming`, `structuredOutput`, …). An adapter that does
+ * not implement [vfunc@Adapter.get_capabilities] declares nothing; a layer
+ * in front of it then uses its own defaults (application.md §9.4).
+ *
+ * Returns: (transfer full) (nullable): the capabilities, or %NULL when the
+ *   adapter declares none
+ */
+AkcJsonValue *
+akc_adapter_get_capabilities (AkcAdapter *self)
+{
+  AkcAdapterInterface *iface;
+
+  g_return_val_if_fail (AKC_IS_ADAPTER (self), NULL);
+
+  iface = AKC_ADAPTER_GET_IFACE (self);
+  if (iface->get_capabilities == NULL)
+    return NULL;
+
+  return iface->get_capabilities (self);
 }

@@ -25,6 +25,9 @@ G_DECLARE_INTERFACE (AkcAdapter, akc_adapter, AKC, ADAPTER, GObject)
 /**
  * AkcAdapterInterface:
  * @stream: starts one model turn answering @request, pushing chunks into @stream
+ * @get_capabilities: what the adapter declares it can do, as a JSON object
+ *   (for example `{"streaming":true}`), or %NULL when it declares nothing;
+ *   optional, the default declares nothing
  *
  * The virtual methods of [iface@Adapter].
  */
@@ -35,11 +38,15 @@ struct _AkcAdapterInterface
   void (*stream) (AkcAdapter        *self,
                   AkcAdapterRequest *request,
                   AkcStream         *stream);
+
+  AkcJsonValue *(*get_capabilities) (AkcAdapter *self);
 };
 
 AKC_AVAILABLE_IN_ALL
 void akc_adapter_stream (AkcAdapter        *self,
                          AkcAdapterRequest *request,
                          AkcStream         *stream);
+AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_adapter_get_capabilities (AkcAdapter *self);
 
 G_END_DECLS
