@@ -66,6 +66,7 @@
 
 /* answers/ */
 #include "akc-choice-reservations.h"
+#include "akc-deterministic-adapter.h"
 #include "akc-knowledge-resolver.h"
 
 /* net/ */
