@@ -8,16 +8,25 @@
 #include <glib/gi18n.h>
 #include <akc-gtk.h>
 
+#include "akc-knowledge-layer.h"
 #include "akc-window.h"
 
 /* The stored conversation the demo chat lives in. */
 #define DEMO_CONVERSATION_ID "demo"
+
+/* The remembered local knowledge: file paths, never their contents. */
+#define SETTING_SITE_CONFIG "knowledge-site-config"
+#define SETTING_ARTIFACT    "knowledge-artifact"
 
 struct _AkcWindow
 {
   AdwApplicationWindow  parent_instance;
 
   AdwToastOverlay      *toast_overlay;
+  AdwWindowTitle       *window_title;
+  GtkRevealer          *knowledge_revealer;
+  GtkWidget            *knowledge_banner;
+  GtkLabel             *knowledge_warning;
   GtkStack             *stack;
   GtkScrolledWindow    *scroller;
   AkcChatView          *transcript;
@@ -25,6 +34,8 @@ struct _AkcWindow
 
   GSettings            *settings;
   AkcChatSource        *source;
+  AkcKnowledgeLayer    *knowledge;
+  GFile                *chosen_site_config;  /* while choosing the artifact */
 
   /* Keeps the chat in the history once the application opened it. */
   AkcChatHistory       *history;
@@ -45,6 +56,8 @@ akc_window_sync_actions (AkcWindow *self)
   guint n = g_list_model_get_n_items (akc_window_get_messages (self));
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.new-chat", n > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.forget-knowledge",
+                                 akc_knowledge_layer_get_state (self->knowledge) != AKC_KNOWLEDGE_STATE_NONE);
 }
 
 static void
@@ -87,6 +100,229 @@ new_chat_action (GtkWidget  *widget,
   gtk_widget_grab_focus (GTK_WIDGET (self->composer));
 }
 
+/* The warning stays while the knowledge cannot answer; the title says
+ * which knowledge answers. */
+static void
+on_knowledge_changed (AkcWindow *self)
+{
+  const char *warning = akc_knowledge_layer_get_warning (self->knowledge);
+  const char *artifact_id = akc_knowledge_layer_get_artifact_id (self->knowledge);
+  g_autofree char *subtitle = NULL;
+
+  gtk_label_set_text (self->knowledge_warning, warning != NULL ? warning : "");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->knowledge_banner),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, warning != NULL ? warning : "",
+                                  -1);
+  gtk_revealer_set_reveal_child (self->knowledge_revealer, warning != NULL);
+  gtk_widget_set_visible (self->knowledge_banner, warning != NULL);
+
+  if (akc_knowledge_layer_get_state (self->knowledge) == AKC_KNOWLEDGE_STATE_READY && artifact_id != NULL)
+    /* Translators: %s is the id of a knowledge artifact. */
+    subtitle = g_strdup_printf (_("Local Knowledge: %s"), artifact_id);
+  adw_window_title_set_subtitle (self->window_title, subtitle != NULL ? subtitle : _("Hello World Demo"));
+
+  akc_window_sync_actions (self);
+}
+
+static GFile *
+setting_file (GSettings  *settings,
+              const char *key)
+{
+  g_autofree char *path = g_settings_get_string (settings, key);
+
+  return path[0] != '\0' ? g_file_new_for_commandline_arg (path) : NULL;
+}
+
+static char *
+file_setting (GFile *file)
+{
+  char *path = g_file_get_path (file);
+
+  return path != NULL ? path : g_file_get_uri (file);
+}
+
+/**
+ * akc_window_use_knowledge:
+ * @self: a #AkcWindow
+ * @site_config: (nullable): the site configuration file, or %NULL to stop
+ *   using local knowledge
+ * @artifact: (nullable): the knowledge artifact file the configuration pins
+ *
+ * Answers exact questions of the conversation from the local knowledge in
+ * @artifact, verified against @site_config, in front of the backend; the
+ * two paths are remembered for the next start. When they cannot be used,
+ * a warning says why and the backend answers.
+ */
+void
+akc_window_use_knowledge (AkcWindow *self,
+                          GFile     *site_config,
+                          GFile     *artifact)
+{
+  g_autofree char *site_path = NULL;
+  g_autofree char *artifact_path = NULL;
+
+  g_return_if_fail (AKC_IS_WINDOW (self));
+  g_return_if_fail (site_config == NULL || G_IS_FILE (site_config));
+  g_return_if_fail ((site_config == NULL) == (artifact == NULL));
+
+  if (site_config != NULL)
+    {
+      site_path = file_setting (site_config);
+      artifact_path = file_setting (artifact);
+    }
+
+  g_settings_delay (self->settings);
+  g_settings_set_string (self->settings, SETTING_SITE_CONFIG, site_path != NULL ? site_path : "");
+  g_settings_set_string (self->settings, SETTING_ARTIFACT, artifact_path != NULL ? artifact_path : "");
+  g_settings_apply (self->settings);
+
+  if (site_config != NULL)
+    akc_knowledge_layer_load (self->knowledge, site_config, artifact);
+  else
+    akc_knowledge_layer_clear (self->knowledge);
+}
+
+/**
+ * akc_window_get_knowledge:
+ * @self: a #AkcWindow
+ *
+ * Gets the adapter layer that holds the conversation's local knowledge.
+ *
+ * Returns: (transfer none): the knowledge layer
+ */
+AkcKnowledgeLayer *
+akc_window_get_knowledge (AkcWindow *self)
+{
+  g_return_val_if_fail (AKC_IS_WINDOW (self), NULL);
+
+  return self->knowledge;
+}
+
+static GtkFileChooserNative *
+new_json_chooser (AkcWindow  *self,
+                  const char *title)
+{
+  GtkFileChooserNative *chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self),
+                                                               GTK_FILE_CHOOSER_ACTION_OPEN,
+                                                               _("_Use"), _("_Cancel"));
+  g_autoptr(GtkFileFilter) json = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (json, _("JSON Files"));
+  gtk_file_filter_add_mime_type (json, "application/json");
+  gtk_file_filter_add_suffix (json, "json");
+  gtk_file_filter_set_name (all, _("All Files"));
+  gtk_file_filter_add_pattern (all, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), json);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+
+  return chooser;
+}
+
+static void
+on_artifact_chosen (GtkNativeDialog *dialog,
+                    int              response,
+                    AkcWindow       *self)
+{
+  g_autoptr(GFile) site_config = g_steal_pointer (&self->chosen_site_config);
+
+  if (response == GTK_RESPONSE_ACCEPT && site_config != NULL)
+    {
+      g_autoptr(GFile) artifact = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+      if (artifact != NULL)
+        akc_window_use_knowledge (self, site_config, artifact);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+on_site_config_chosen (GtkNativeDialog *dialog,
+                       int              response,
+                       AkcWindow       *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      GtkFileChooserNative *next;
+
+      g_set_object (&self->chosen_site_config, NULL);
+      self->chosen_site_config = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      next = new_json_chooser (self, _("Choose the Knowledge Artifact"));
+      g_signal_connect_object (next, "response", G_CALLBACK (on_artifact_chosen), self, 0);
+      gtk_native_dialog_show (GTK_NATIVE_DIALOG (next));
+    }
+  g_object_unref (dialog);
+}
+
+/* Two steps: the site configuration, then the knowledge artifact it pins. */
+static void
+choose_knowledge_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
+{
+  AkcWindow *self = AKC_WINDOW (widget);
+  GtkFileChooserNative *chooser = new_json_chooser (self, _("Choose the Site Configuration"));
+
+  g_signal_connect_object (chooser, "response", G_CALLBACK (on_site_config_chosen), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+forget_knowledge_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
+{
+  akc_window_use_knowledge (AKC_WINDOW (widget), NULL, NULL);
+}
+
+/* A choice of the transcript without a typed action goes through the
+ * deterministic adapter's reservations (application.md §2.8, §9.5): its
+ * value is sent as the next message exactly once. */
+static void
+on_component_selection (AkcWindow        *self,
+                        AkcComponentView *view,
+                        AkcJsonValue     *event)
+{
+  AkcResolvedComponent *resolved = akc_component_view_get_resolved_component (view);
+  AkcJsonValue *choice = akc_json_value_get_member (event, "choiceId");
+  const char *choice_id = choice != NULL ? akc_json_value_get_string (choice, NULL) : NULL;
+  const char *session_id = akc_chat_get_session_id (AKC_CHAT (self->source));
+  g_autoptr(AkcChoiceSubmission) submission = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (resolved == NULL || choice_id == NULL ||
+      akc_resolved_component_get_choice_action (resolved, choice_id) != NULL)
+    return;
+
+  submission = akc_choice_reservations_submission_func (akc_component_view_get_frame (view), choice_id,
+                                                        session_id != NULL ? session_id : AKC_DETERMINISTIC_UNSCOPED_SESSION,
+                                                        akc_knowledge_layer_get_reservations (self->knowledge),
+                                                        &error);
+  if (submission == NULL)
+    {
+      if (error != NULL)
+        akc_component_view_fail (view, AKC_COMPONENT_FAILURE_SUBMISSION_AUTHORIZATION, error->message);
+      return;
+    }
+
+  if (akc_choice_submission_get_kind (submission) == AKC_CHOICE_SUBMISSION_UNAVAILABLE)
+    {
+      akc_component_view_fail (view, AKC_COMPONENT_FAILURE_SUBMISSION_EXPIRED, NULL);
+      return;
+    }
+
+  if (!akc_chat_source_send (self->source, akc_choice_submission_get_value (submission), &error))
+    {
+      akc_choice_submission_release (submission, NULL);
+      akc_component_view_fail (view, AKC_COMPONENT_FAILURE_SUBMISSION, error->message);
+      return;
+    }
+
+  if (!akc_choice_submission_commit (submission, &error))
+    akc_component_view_fail (view, AKC_COMPONENT_FAILURE_SETTLEMENT, error->message);
+}
+
 static gboolean
 akc_window_close_request (GtkWindow *window)
 {
@@ -119,6 +355,8 @@ akc_window_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), AKC_TYPE_WINDOW);
   g_clear_object (&self->source);
+  g_clear_object (&self->knowledge);
+  g_clear_object (&self->chosen_site_config);
   g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (akc_window_parent_class)->dispose (object);
@@ -139,6 +377,10 @@ akc_window_class_init (AkcWindowClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/agentskit/Chat/akc-window.ui");
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, knowledge_revealer);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, knowledge_banner);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, knowledge_warning);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, scroller);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, transcript);
@@ -147,6 +389,8 @@ akc_window_class_init (AkcWindowClass *klass)
   /* Stop (Escape), retry (Ctrl+R), regenerate (Ctrl+Shift+R) and edit
    * (Ctrl+E) are the transcript's actions and shortcuts (AkcChatView). */
   gtk_widget_class_install_action (widget_class, "win.new-chat", NULL, new_chat_action);
+  gtk_widget_class_install_action (widget_class, "win.choose-knowledge", NULL, choose_knowledge_action);
+  gtk_widget_class_install_action (widget_class, "win.forget-knowledge", NULL, forget_knowledge_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK, "win.new-chat", NULL);
 }
@@ -156,6 +400,8 @@ akc_window_init (AkcWindow *self)
 {
   g_autoptr(AkcAdapter) adapter = NULL;
   g_autoptr(AkcComponentManifest) manifest = NULL;
+  g_autoptr(GFile) site_config = NULL;
+  g_autoptr(GFile) artifact = NULL;
   GListModel *messages;
 
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -167,9 +413,18 @@ akc_window_init (AkcWindow *self)
   if (g_settings_get_boolean (self->settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
 
-  /* The built-in hello-world demo: no network, no model. */
+  /* The built-in hello-world demo: no network, no model. Local knowledge,
+   * when the person chose some, answers exact questions in front of it. */
   adapter = akc_echo_adapter_new ();
-  self->source = AKC_CHAT_SOURCE (akc_chat_new (adapter));
+  self->knowledge = akc_knowledge_layer_new (adapter);
+  self->source = AKC_CHAT_SOURCE (akc_chat_new (AKC_ADAPTER (self->knowledge)));
+  g_signal_connect_object (self->knowledge, "notify::warning",
+                           G_CALLBACK (on_knowledge_changed), self, G_CONNECT_SWAPPED);
+  site_config = setting_file (self->settings, SETTING_SITE_CONFIG);
+  artifact = setting_file (self->settings, SETTING_ARTIFACT);
+  if (site_config != NULL && artifact != NULL)
+    akc_knowledge_layer_load (self->knowledge, site_config, artifact);
+  on_knowledge_changed (self);
   messages = akc_window_get_messages (self);
 
   /* Components of the standard catalog render natively. */
@@ -183,6 +438,9 @@ akc_window_init (AkcWindow *self)
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->transcript, "notify::input-owned",
                            G_CALLBACK (on_input_owned_changed),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->transcript, "component-selection",
+                           G_CALLBACK (on_component_selection),
                            self, G_CONNECT_SWAPPED);
 
   akc_window_sync_actions (self);

@@ -8,6 +8,8 @@
 #include <adwaita.h>
 #include <akc.h>
 
+#include "akc-knowledge-layer.h"
+
 G_BEGIN_DECLS
 
 #define AKC_TYPE_WINDOW (akc_window_get_type ())
@@ -22,5 +24,10 @@ void            akc_window_set_memory          (AkcWindow     *self,
 AkcChatHistory *akc_window_get_history         (AkcWindow     *self);
 void            akc_window_show_history_error  (AkcWindow     *self,
                                                 const GError  *error);
+
+void               akc_window_use_knowledge    (AkcWindow     *self,
+                                                GFile         *site_config,
+                                                GFile         *artifact);
+AkcKnowledgeLayer *akc_window_get_knowledge    (AkcWindow     *self);
 
 G_END_DECLS
