@@ -56,6 +56,7 @@
 #include "akc-lifecycle.h"
 #include "akc-presentation.h"
 #include "akc-resolved-component.h"
+#include "akc-theme.h"
 
 /* store/ */
 #include "akc-chat-history.h"
