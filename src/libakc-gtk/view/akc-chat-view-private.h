@@ -18,5 +18,7 @@ guint              akc_chat_view_get_n_binds     (AkcChatView *self);
 AkcMessageRow     *akc_chat_view_get_row         (AkcChatView *self,
                                                   AkcMessage  *message);
 AkcInputOwnership *akc_chat_view_get_ownership   (AkcChatView *self);
+GtkCssProvider    *akc_chat_view_get_theme_provider (AkcChatView *self);
+const char        *akc_chat_view_get_theme_class (AkcChatView *self);
 
 G_END_DECLS

@@ -14,6 +14,7 @@
 #include "akc-markdown-private.h"
 #include "akc-message-row-private.h"
 #include "akc-message-window-private.h"
+#include "akc-theme-css-private.h"
 
 /**
  * AkcChatView:
@@ -73,6 +74,15 @@
  * `listview.transcript` and a `button.jump-to-newest`. The rows below the
  * messages are `box.tool-confirmation`, `box.thinking`, `box.error-area`
  * and `box.response-actions`.
+ *
+ * ## Theme
+ *
+ * Without a theme the view follows the platform's style, light, dark or
+ * high contrast. [property@ChatView:theme] applies a semantic theme
+ * (application.md §6) instead: a style sheet generated from its tokens for
+ * this view only (a CSS class of its own, `akc-theme-N`, at application
+ * priority), which sets every colour inside the transcript, its spacings,
+ * corner radii and font family.
  *
  * Since: 0.1
  */
@@ -162,6 +172,11 @@ struct _AkcChatView
   guint                 announce_timeout;
 
   guint                 n_binds;
+
+  AkcTheme             *theme;
+  char                 *theme_class;    /* "akc-theme-N", unique to this view */
+  GtkCssProvider       *theme_provider;
+  GdkDisplay           *theme_display;  /* where theme_provider is installed */
 };
 
 static void akc_chat_view_scrollable_init (GtkScrollableInterface *iface);
@@ -177,6 +192,7 @@ enum {
   PROP_AT_BOTTOM,
   PROP_EDITING,
   PROP_ACTION_ERROR,
+  PROP_THEME,
   N_PROPS,
 
   PROP_HADJUSTMENT = N_PROPS,
@@ -1775,6 +1791,36 @@ akc_chat_view_size_allocate (GtkWidget *widget,
     }
 }
 
+/* The theme's provider is added to the display the view is on, and goes
+ * with it if the view moves to another. */
+static void
+uninstall_theme_provider (AkcChatView *self)
+{
+  if (self->theme_display == NULL)
+    return;
+
+  gtk_style_context_remove_provider_for_display (self->theme_display,
+                                                 GTK_STYLE_PROVIDER (self->theme_provider));
+  g_clear_object (&self->theme_display);
+}
+
+static void
+install_theme_provider (AkcChatView *self)
+{
+  GdkDisplay *display = gtk_widget_get_display (GTK_WIDGET (self));
+
+  if (self->theme_provider == NULL || display == self->theme_display)
+    return;
+
+  uninstall_theme_provider (self);
+  if (display == NULL)
+    return;
+  gtk_style_context_add_provider_for_display (display,
+                                              GTK_STYLE_PROVIDER (self->theme_provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  self->theme_display = g_object_ref (display);
+}
+
 static void
 akc_chat_view_realize (GtkWidget *widget)
 {
@@ -1783,6 +1829,7 @@ akc_chat_view_realize (GtkWidget *widget)
 
   GTK_WIDGET_CLASS (akc_chat_view_parent_class)->realize (widget);
 
+  install_theme_provider (self);
   clock = gtk_widget_get_frame_clock (widget);
   self->after_paint_handler = g_signal_connect_object (clock, "after-paint",
                                                        G_CALLBACK (on_after_paint),
@@ -1861,6 +1908,9 @@ akc_chat_view_dispose (GObject *object)
   g_clear_object (&self->manifest);
   g_clear_object (&self->ownership);
   g_clear_object (&self->active_message);
+  uninstall_theme_provider (self);
+  g_clear_object (&self->theme_provider);
+  g_clear_pointer (&self->theme, akc_theme_unref);
 
   G_OBJECT_CLASS (akc_chat_view_parent_class)->dispose (object);
 }
@@ -1878,6 +1928,7 @@ akc_chat_view_finalize (GObject *object)
   g_free (self->action_error);
   g_free (self->edit_message_id);
   g_free (self->edit_draft);
+  g_free (self->theme_class);
 
   G_OBJECT_CLASS (akc_chat_view_parent_class)->finalize (object);
 }
@@ -1910,6 +1961,9 @@ akc_chat_view_get_property (GObject    *object,
     case PROP_ACTION_ERROR:
       g_value_set_string (value, self->action_error);
       break;
+    case PROP_THEME:
+      g_value_set_boxed (value, self->theme);
+      break;
     case PROP_HADJUSTMENT:
     case PROP_VADJUSTMENT:
     case PROP_HSCROLL_POLICY:
@@ -1936,6 +1990,9 @@ akc_chat_view_set_property (GObject      *object,
       break;
     case PROP_MANIFEST:
       akc_chat_view_set_manifest (self, g_value_get_object (value));
+      break;
+    case PROP_THEME:
+      akc_chat_view_set_theme (self, g_value_get_boxed (value));
       break;
     case PROP_HADJUSTMENT:
     case PROP_VADJUSTMENT:
@@ -2072,6 +2129,29 @@ akc_chat_view_class_init (AkcChatViewClass *klass)
     g_param_spec_string ("action-error", NULL, NULL,
                          NULL,
                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcChatView:theme:
+   *
+   * The semantic theme the view is drawn with (application.md §6), or
+   * %NULL to follow the platform's style.
+   *
+   * The theme is already resolved, so it is valid: an invalid one fails
+   * in [func@Akc.Theme.resolve] and never reaches the view, which keeps
+   * the theme it has.
+   *
+   * A theme's colours are absolute. In the platform's dark style the view
+   * keeps the theme's background and text, which belong together, so it
+   * stays legible; to follow the platform, resolve a theme for each style
+   * and set the one that matches (for example on
+   * `notify::dark` of `AdwStyleManager`).
+   *
+   * Since: 0.1
+   */
+  props[PROP_THEME] =
+    g_param_spec_boxed ("theme", NULL, NULL,
+                        AKC_TYPE_THEME,
+                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, props);
 
@@ -2481,4 +2561,88 @@ akc_chat_view_get_ownership (AkcChatView *self)
   g_return_val_if_fail (AKC_IS_CHAT_VIEW (self), NULL);
 
   return self->ownership;
+}
+
+/**
+ * akc_chat_view_get_theme:
+ * @self: a #AkcChatView
+ *
+ * Gets the semantic theme of @self.
+ *
+ * Returns: (transfer none) (nullable): the theme, or %NULL when the view
+ *   follows the platform's style
+ *
+ * Since: 0.1
+ */
+AkcTheme *
+akc_chat_view_get_theme (AkcChatView *self)
+{
+  g_return_val_if_fail (AKC_IS_CHAT_VIEW (self), NULL);
+
+  return self->theme;
+}
+
+/**
+ * akc_chat_view_set_theme:
+ * @self: a #AkcChatView
+ * @theme: (nullable): a resolved theme, or %NULL to follow the platform's
+ *   style
+ *
+ * Draws @self with @theme (application.md §6.4), replacing the theme it
+ * had. See [property@ChatView:theme].
+ *
+ * Since: 0.1
+ */
+void
+akc_chat_view_set_theme (AkcChatView *self,
+                         AkcTheme    *theme)
+{
+  static guint n_themed_views;
+
+  g_return_if_fail (AKC_IS_CHAT_VIEW (self));
+
+  if (self->theme == theme ||
+      (self->theme != NULL && theme != NULL && akc_theme_equal (self->theme, theme)))
+    return;
+
+  g_clear_pointer (&self->theme, akc_theme_unref);
+  if (theme != NULL)
+    {
+      g_autofree char *css = NULL;
+
+      self->theme = akc_theme_ref (theme);
+      if (self->theme_class == NULL)
+        self->theme_class = g_strdup_printf ("akc-theme-%u", ++n_themed_views);
+      if (self->theme_provider == NULL)
+        self->theme_provider = gtk_css_provider_new ();
+
+      css = akc_theme_css_generate (theme, self->theme_class);
+      gtk_css_provider_load_from_data (self->theme_provider, css, -1);
+      install_theme_provider (self);
+      gtk_widget_add_css_class (GTK_WIDGET (self), self->theme_class);
+    }
+  else
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (self), self->theme_class);
+      uninstall_theme_provider (self);
+      g_clear_object (&self->theme_provider);
+    }
+
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_THEME]);
+}
+
+GtkCssProvider *
+akc_chat_view_get_theme_provider (AkcChatView *self)
+{
+  g_return_val_if_fail (AKC_IS_CHAT_VIEW (self), NULL);
+
+  return self->theme_provider;
+}
+
+const char *
+akc_chat_view_get_theme_class (AkcChatView *self)
+{
+  g_return_val_if_fail (AKC_IS_CHAT_VIEW (self), NULL);
+
+  return self->theme_class;
 }

@@ -43,5 +43,10 @@ AKC_GTK_AVAILABLE_IN_ALL
 gboolean              akc_chat_view_get_editing      (AkcChatView          *self);
 AKC_GTK_AVAILABLE_IN_ALL
 const char           *akc_chat_view_get_action_error (AkcChatView          *self);
+AKC_GTK_AVAILABLE_IN_ALL
+AkcTheme             *akc_chat_view_get_theme        (AkcChatView          *self);
+AKC_GTK_AVAILABLE_IN_ALL
+void                  akc_chat_view_set_theme        (AkcChatView          *self,
+                                                      AkcTheme             *theme);
 
 G_END_DECLS
