@@ -34,5 +34,6 @@ gboolean akc_cli_read_input (const char  *path,
 int akc_cmd_decode (int argc, char **argv);
 int akc_cmd_knowledge (int argc, char **argv);
 int akc_cmd_normalize (int argc, char **argv);
+int akc_cmd_theme (int argc, char **argv);
 
 G_END_DECLS

@@ -18,6 +18,7 @@ static const AkcCliCommand commands[] = {
   { "decode", N_("Decode a wire value and print the result as JSON"), akc_cmd_decode },
   { "knowledge", N_("Hash, verify or query a local knowledge artifact"), akc_cmd_knowledge },
   { "normalize", N_("Print the knowledge key of a text"), akc_cmd_normalize },
+  { "theme", N_("Resolve a semantic theme and print it as JSON"), akc_cmd_theme },
   { NULL, NULL, NULL },
 };
 
