@@ -10,7 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "akc-chat.h"
+#include "akc-chat-private.h"
 #include "akc-chunk.h"
 #include "akc-error.h"
 #include "akc-json-private.h"
@@ -1308,6 +1308,20 @@ akc_chat_set_tool_authorizer (AkcChat              *self,
   self->authorize = func;
   self->authorize_data = user_data;
   self->authorize_destroy = destroy;
+}
+
+void
+akc_chat_steal_tool_authorizer (AkcChat              *self,
+                                AkcToolAuthorizeFunc *func,
+                                gpointer             *user_data,
+                                GDestroyNotify       *destroy)
+{
+  g_return_if_fail (AKC_IS_CHAT (self));
+  g_return_if_fail (func != NULL && user_data != NULL && destroy != NULL);
+
+  *func = g_steal_pointer (&self->authorize);
+  *user_data = g_steal_pointer (&self->authorize_data);
+  *destroy = g_steal_pointer (&self->authorize_destroy);
 }
 
 /**
