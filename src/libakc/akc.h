@@ -83,4 +83,13 @@
 #include "akc-session.h"
 #include "akc-session-storage.h"
 
+/* actions/ */
+#include "akc-action-enum-types.h"
+#include "akc-action-confirmation.h"
+#include "akc-capability-policy.h"
+#include "akc-clock.h"
+#include "akc-confirmation-record.h"
+#include "akc-confirmation-store.h"
+#include "akc-policy-trace.h"
+
 #undef __AKC_INSIDE__

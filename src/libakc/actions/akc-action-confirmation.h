@@ -1,0 +1,119 @@
+/* akc-action-confirmation.h: the confirmation coordinator of typed actions
+ * (application.md §5.2)
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#pragma once
+
+#if !defined(__AKC_INSIDE__) && !defined(AKC_COMPILATION)
+#error "Only <akc.h> can be included directly."
+#endif
+
+#include <gio/gio.h>
+
+#include "akc-chat-source.h"
+#include "akc-clock.h"
+#include "akc-confirmation-record.h"
+#include "akc-confirmation-store.h"
+#include "akc-json.h"
+#include "akc-version-macros.h"
+
+G_BEGIN_DECLS
+
+/**
+ * AKC_ACTION_CONFIRMATION_DEFAULT_TTL_MS:
+ *
+ * How long a proposal waits for approval unless told otherwise: five
+ * minutes, in milliseconds (application.md §5.2).
+ */
+#define AKC_ACTION_CONFIRMATION_DEFAULT_TTL_MS 300000
+
+/**
+ * AkcConfirmationIdFunc:
+ * @user_data: the data given to [method@ActionConfirmation.set_id_func]
+ *
+ * Makes the id of a new proposal: the suffix of its token (`confirm-«id»`)
+ * and of its upstream tool call (`app-«id»`). It must match
+ * `^[A-Za-z0-9][A-Za-z0-9._:-]{0,119}$`.
+ *
+ * Returns: (transfer full): the id
+ */
+typedef char *(*AkcConfirmationIdFunc) (gpointer user_data);
+
+#define AKC_TYPE_ACTION_CONFIRMATION (akc_action_confirmation_get_type ())
+
+AKC_AVAILABLE_IN_ALL
+G_DECLARE_FINAL_TYPE (AkcActionConfirmation, akc_action_confirmation, AKC, ACTION_CONFIRMATION, GObject)
+
+AKC_AVAILABLE_IN_ALL
+AkcActionConfirmation *akc_action_confirmation_new               (const char             *session_id,
+                                                                  AkcChatSource          *chat,
+                                                                  gint64                  ttl_ms,
+                                                                  GPtrArray              *initial_records,
+                                                                  AkcConfirmationStore   *store,
+                                                                  GError                **error);
+AKC_AVAILABLE_IN_ALL
+const char            *akc_action_confirmation_get_session_id    (AkcActionConfirmation  *self);
+AKC_AVAILABLE_IN_ALL
+AkcChatSource         *akc_action_confirmation_get_chat          (AkcActionConfirmation  *self);
+AKC_AVAILABLE_IN_ALL
+gint64                 akc_action_confirmation_get_ttl_ms        (AkcActionConfirmation  *self);
+AKC_AVAILABLE_IN_ALL
+AkcConfirmationStore  *akc_action_confirmation_get_store         (AkcActionConfirmation  *self);
+AKC_AVAILABLE_IN_ALL
+void                   akc_action_confirmation_set_clock         (AkcActionConfirmation  *self,
+                                                                  AkcClockFunc            func,
+                                                                  gpointer                user_data,
+                                                                  GDestroyNotify          destroy);
+AKC_AVAILABLE_IN_ALL
+void                   akc_action_confirmation_set_id_func       (AkcActionConfirmation  *self,
+                                                                  AkcConfirmationIdFunc   func,
+                                                                  gpointer                user_data,
+                                                                  GDestroyNotify          destroy);
+
+AKC_AVAILABLE_IN_ALL
+void                   akc_action_confirmation_propose_async     (AkcActionConfirmation  *self,
+                                                                  const char             *action,
+                                                                  AkcJsonValue           *input,
+                                                                  GCancellable           *cancellable,
+                                                                  GAsyncReadyCallback     callback,
+                                                                  gpointer                user_data);
+AKC_AVAILABLE_IN_ALL
+AkcConfirmationRecord *akc_action_confirmation_propose_finish    (AkcActionConfirmation  *self,
+                                                                  GAsyncResult           *result,
+                                                                  GError                **error);
+AKC_AVAILABLE_IN_ALL
+void                   akc_action_confirmation_approve_async     (AkcActionConfirmation  *self,
+                                                                  const char             *token,
+                                                                  const char             *session_id,
+                                                                  GCancellable           *cancellable,
+                                                                  GAsyncReadyCallback     callback,
+                                                                  gpointer                user_data);
+AKC_AVAILABLE_IN_ALL
+AkcConfirmationRecord *akc_action_confirmation_approve_finish    (AkcActionConfirmation  *self,
+                                                                  GAsyncResult           *result,
+                                                                  GError                **error);
+AKC_AVAILABLE_IN_ALL
+void                   akc_action_confirmation_reject_async      (AkcActionConfirmation  *self,
+                                                                  const char             *token,
+                                                                  const char             *session_id,
+                                                                  const char             *reason,
+                                                                  GCancellable           *cancellable,
+                                                                  GAsyncReadyCallback     callback,
+                                                                  gpointer                user_data);
+AKC_AVAILABLE_IN_ALL
+AkcConfirmationRecord *akc_action_confirmation_reject_finish     (AkcActionConfirmation  *self,
+                                                                  GAsyncResult           *result,
+                                                                  GError                **error);
+
+AKC_AVAILABLE_IN_ALL
+AkcConfirmationRecord *akc_action_confirmation_get_by_tool_call  (AkcActionConfirmation  *self,
+                                                                  const char             *tool_call_id);
+AKC_AVAILABLE_IN_ALL
+AkcConfirmationRecord *akc_action_confirmation_get_by_token      (AkcActionConfirmation  *self,
+                                                                  const char             *token);
+AKC_AVAILABLE_IN_ALL
+GPtrArray             *akc_action_confirmation_get_snapshot      (AkcActionConfirmation  *self);
+
+G_END_DECLS

@@ -1,0 +1,1396 @@
+/* test-action-confirmation.c: AkcActionConfirmation, the confirmation
+ * coordinator of typed actions (application.md §5.2)
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "akc.h"
+#include "akc-fixture.h"
+
+/* ------------------------------------------------------------------ */
+/* An upstream that counts its calls and fails on demand                */
+/* ------------------------------------------------------------------ */
+
+#define TEST_TYPE_UPSTREAM (test_upstream_get_type ())
+G_DECLARE_FINAL_TYPE (TestUpstream, test_upstream, TEST, UPSTREAM, GObject)
+
+struct _TestUpstream
+{
+  GObject     parent_instance;
+
+  GListStore *messages;
+  GHashTable *calls;          /* id → AkcToolCall */
+  guint       proposes;
+  guint       approves;
+  guint       denies;
+  guint       approve_failures;
+  guint       deny_failures;
+  gboolean    ungated;        /* proposals do not wait for confirmation */
+  char       *last_reason;
+};
+
+static void test_upstream_source_init (AkcChatSourceInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TestUpstream, test_upstream, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (AKC_TYPE_CHAT_SOURCE, test_upstream_source_init))
+
+enum {
+  PROP_0,
+  PROP_MESSAGES,
+  PROP_STATUS,
+  PROP_ERROR,
+  PROP_INPUT,
+  PROP_USAGE,
+};
+
+static GListModel *
+test_upstream_get_messages (AkcChatSource *source)
+{
+  return G_LIST_MODEL (TEST_UPSTREAM (source)->messages);
+}
+
+static AkcChatStatus
+test_upstream_get_status (AkcChatSource *source)
+{
+  return AKC_CHAT_STATUS_IDLE;
+}
+
+static AkcDiagnostic *
+test_upstream_get_error (AkcChatSource *source)
+{
+  return NULL;
+}
+
+static const AkcUsage *
+test_upstream_get_usage (AkcChatSource *source)
+{
+  static const AkcUsage usage = { 0, 0, 0 };
+
+  return &usage;
+}
+
+static AkcToolCall *
+test_upstream_propose (AkcChatSource  *source,
+                       const char     *id,
+                       const char     *name,
+                       AkcJsonValue   *arguments,
+                       GError        **error)
+{
+  TestUpstream *self = TEST_UPSTREAM (source);
+  AkcToolCall *call;
+
+  self->proposes++;
+  call = akc_tool_call_new (id, name, arguments,
+                            self->ungated ? AKC_TOOL_CALL_STATUS_PENDING
+                                          : AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION);
+  g_hash_table_insert (self->calls, g_strdup (id), g_object_ref (call));
+
+  return call;
+}
+
+static gboolean
+test_upstream_approve (AkcChatSource  *source,
+                       const char     *tool_call_id,
+                       GError        **error)
+{
+  TestUpstream *self = TEST_UPSTREAM (source);
+
+  self->approves++;
+  g_assert_true (g_hash_table_contains (self->calls, tool_call_id));
+  if (self->approve_failures > 0)
+    {
+      self->approve_failures--;
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, "temporary");
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+test_upstream_deny (AkcChatSource  *source,
+                    const char     *tool_call_id,
+                    const char     *reason,
+                    GError        **error)
+{
+  TestUpstream *self = TEST_UPSTREAM (source);
+
+  self->denies++;
+  g_assert_true (g_hash_table_contains (self->calls, tool_call_id));
+  g_free (self->last_reason);
+  self->last_reason = g_strdup (reason);
+  if (self->deny_failures > 0)
+    {
+      self->deny_failures--;
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, "temporary");
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static void
+test_upstream_source_init (AkcChatSourceInterface *iface)
+{
+  iface->get_messages = test_upstream_get_messages;
+  iface->get_status = test_upstream_get_status;
+  iface->get_error = test_upstream_get_error;
+  iface->get_usage = test_upstream_get_usage;
+  iface->propose_tool_call = test_upstream_propose;
+  iface->approve = test_upstream_approve;
+  iface->deny = test_upstream_deny;
+}
+
+static void
+test_upstream_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  TestUpstream *self = TEST_UPSTREAM (object);
+
+  switch (prop_id)
+    {
+    case PROP_MESSAGES:
+      g_value_set_object (value, self->messages);
+      break;
+    case PROP_STATUS:
+      g_value_set_enum (value, AKC_CHAT_STATUS_IDLE);
+      break;
+    case PROP_ERROR:
+      g_value_set_boxed (value, NULL);
+      break;
+    case PROP_INPUT:
+      g_value_set_string (value, "");
+      break;
+    case PROP_USAGE:
+      g_value_set_boxed (value, test_upstream_get_usage (AKC_CHAT_SOURCE (self)));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+test_upstream_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  if (prop_id != PROP_INPUT)
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
+test_upstream_finalize (GObject *object)
+{
+  TestUpstream *self = TEST_UPSTREAM (object);
+
+  g_clear_object (&self->messages);
+  g_clear_pointer (&self->calls, g_hash_table_unref);
+  g_clear_pointer (&self->last_reason, g_free);
+
+  G_OBJECT_CLASS (test_upstream_parent_class)->finalize (object);
+}
+
+static void
+test_upstream_class_init (TestUpstreamClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->get_property = test_upstream_get_property;
+  object_class->set_property = test_upstream_set_property;
+  object_class->finalize = test_upstream_finalize;
+
+  g_object_class_override_property (object_class, PROP_MESSAGES, "messages");
+  g_object_class_override_property (object_class, PROP_STATUS, "status");
+  g_object_class_override_property (object_class, PROP_ERROR, "error");
+  g_object_class_override_property (object_class, PROP_INPUT, "input");
+  g_object_class_override_property (object_class, PROP_USAGE, "usage");
+}
+
+static void
+test_upstream_init (TestUpstream *self)
+{
+  self->messages = g_list_store_new (AKC_TYPE_MESSAGE);
+  self->calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+}
+
+/* ------------------------------------------------------------------ */
+/* Stores                                                               */
+/* ------------------------------------------------------------------ */
+
+/* Keeps the records it is given, answers on a later main-context
+ * iteration (as a store that writes away from the main thread does), and
+ * fails or refuses claims on demand. With claims enabled it keeps the
+ * status of each token it claimed, compare-and-set style: a claim wins
+ * only over the status it expects (pending → processing → terminal). */
+#define TEST_TYPE_STORE (test_store_get_type ())
+G_DECLARE_FINAL_TYPE (TestStore, test_store, TEST, STORE, GObject)
+
+struct _TestStore
+{
+  GObject     parent_instance;
+
+  GPtrArray  *saved;        /* the last records saved */
+  GHashTable *claimed;      /* token → status string */
+  GPtrArray  *claims;       /* "token:status" of each claim asked */
+  guint       saves;
+  guint       save_failures;
+  guint       claim_failures;
+  gboolean    refuse_claims;
+};
+
+static void test_store_iface_init (AkcConfirmationStoreInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TestStore, test_store, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (AKC_TYPE_CONFIRMATION_STORE, test_store_iface_init))
+
+static void
+test_store_save_records_async (AkcConfirmationStore *store,
+                               GPtrArray            *records,
+                               GCancellable         *cancellable,
+                               GAsyncReadyCallback   callback,
+                               gpointer              user_data)
+{
+  TestStore *self = TEST_STORE (store);
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+  self->saves++;
+  if (self->save_failures > 0)
+    {
+      self->save_failures--;
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NO_SPACE, "disk full");
+      return;
+    }
+
+  g_ptr_array_set_size (self->saved, 0);
+  for (guint i = 0; i < records->len; i++)
+    g_ptr_array_add (self->saved, akc_confirmation_record_ref (g_ptr_array_index (records, i)));
+  g_task_return_boolean (task, TRUE);
+}
+
+static gboolean
+test_store_save_records_finish (AkcConfirmationStore  *store,
+                                GAsyncResult          *result,
+                                GError               **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static AkcConfirmationStatus
+expected_before (AkcConfirmationStatus status)
+{
+  switch (status)
+    {
+    case AKC_CONFIRMATION_STATUS_APPROVED:
+      return AKC_CONFIRMATION_STATUS_APPROVING;
+    case AKC_CONFIRMATION_STATUS_REJECTED:
+      return AKC_CONFIRMATION_STATUS_REJECTING;
+    case AKC_CONFIRMATION_STATUS_EXPIRED:
+      return AKC_CONFIRMATION_STATUS_EXPIRING;
+    default:
+      return AKC_CONFIRMATION_STATUS_PENDING;
+    }
+}
+
+static void
+test_store_claim_status_async (AkcConfirmationStore  *store,
+                               AkcConfirmationRecord *record,
+                               GCancellable          *cancellable,
+                               GAsyncReadyCallback    callback,
+                               gpointer               user_data)
+{
+  TestStore *self = TEST_STORE (store);
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  const char *token = akc_confirmation_record_get_token (record);
+  AkcConfirmationStatus status = akc_confirmation_record_get_status (record);
+  const char *current = g_hash_table_lookup (self->claimed, token);
+  const char *expected = akc_confirmation_status_to_string (expected_before (status));
+
+  g_ptr_array_add (self->claims, g_strdup_printf ("%s:%s", token, akc_confirmation_status_to_string (status)));
+  if (self->claim_failures > 0)
+    {
+      self->claim_failures--;
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NO_SPACE, "disk full");
+      return;
+    }
+
+  if (self->refuse_claims || g_strcmp0 (current != NULL ? current : "pending", expected) != 0)
+    {
+      g_task_return_int (task, FALSE);
+      return;
+    }
+
+  g_hash_table_replace (self->claimed, g_strdup (token),
+                        g_strdup (akc_confirmation_status_to_string (status)));
+  g_task_return_int (task, TRUE);
+}
+
+static gboolean
+test_store_claim_status_finish (AkcConfirmationStore  *store,
+                                GAsyncResult          *result,
+                                gboolean              *claimed,
+                                GError               **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  gssize value = g_task_propagate_int (G_TASK (result), &local_error);
+
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+
+  *claimed = value != 0;
+  return TRUE;
+}
+
+static void
+test_store_iface_init (AkcConfirmationStoreInterface *iface)
+{
+  iface->save_records_async = test_store_save_records_async;
+  iface->save_records_finish = test_store_save_records_finish;
+}
+
+static void
+test_store_finalize (GObject *object)
+{
+  TestStore *self = TEST_STORE (object);
+
+  g_clear_pointer (&self->saved, g_ptr_array_unref);
+  g_clear_pointer (&self->claimed, g_hash_table_unref);
+  g_clear_pointer (&self->claims, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (test_store_parent_class)->finalize (object);
+}
+
+static void
+test_store_class_init (TestStoreClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = test_store_finalize;
+}
+
+static void
+test_store_init (TestStore *self)
+{
+  self->saved = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_confirmation_record_unref);
+  self->claimed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->claims = g_ptr_array_new_with_free_func (g_free);
+}
+
+/* The same store with the claim hook. */
+#define TEST_TYPE_CLAIMING_STORE (test_claiming_store_get_type ())
+G_DECLARE_FINAL_TYPE (TestClaimingStore, test_claiming_store, TEST, CLAIMING_STORE, GObject)
+
+struct _TestClaimingStore
+{
+  GObject    parent_instance;
+  TestStore *store;
+};
+
+static void test_claiming_store_iface_init (AkcConfirmationStoreInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TestClaimingStore, test_claiming_store, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (AKC_TYPE_CONFIRMATION_STORE, test_claiming_store_iface_init))
+
+/* The task's source object is the inner store; the finish functions only
+ * read the task, so both wrappers pass straight through. */
+static void
+test_claiming_store_save_records_async (AkcConfirmationStore *store,
+                                        GPtrArray            *records,
+                                        GCancellable         *cancellable,
+                                        GAsyncReadyCallback   callback,
+                                        gpointer              user_data)
+{
+  TestClaimingStore *self = TEST_CLAIMING_STORE (store);
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+
+  self->store->saves++;
+  if (self->store->save_failures > 0)
+    {
+      self->store->save_failures--;
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NO_SPACE, "disk full");
+      return;
+    }
+
+  g_ptr_array_set_size (self->store->saved, 0);
+  for (guint i = 0; i < records->len; i++)
+    g_ptr_array_add (self->store->saved, akc_confirmation_record_ref (g_ptr_array_index (records, i)));
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+on_inner_claimed (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  gssize value = g_task_propagate_int (G_TASK (result), &error);
+
+  if (error != NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_int (task, value);
+}
+
+static void
+test_claiming_store_claim_status_async (AkcConfirmationStore  *store,
+                                        AkcConfirmationRecord *record,
+                                        GCancellable          *cancellable,
+                                        GAsyncReadyCallback    callback,
+                                        gpointer               user_data)
+{
+  TestClaimingStore *self = TEST_CLAIMING_STORE (store);
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+
+  test_store_claim_status_async (AKC_CONFIRMATION_STORE (self->store), record, cancellable,
+                                 on_inner_claimed, task);
+}
+
+static void
+test_claiming_store_iface_init (AkcConfirmationStoreInterface *iface)
+{
+  iface->save_records_async = test_claiming_store_save_records_async;
+  iface->save_records_finish = test_store_save_records_finish;
+  iface->claim_status_async = test_claiming_store_claim_status_async;
+  iface->claim_status_finish = test_store_claim_status_finish;
+}
+
+static void
+test_claiming_store_finalize (GObject *object)
+{
+  g_clear_object (&TEST_CLAIMING_STORE (object)->store);
+
+  G_OBJECT_CLASS (test_claiming_store_parent_class)->finalize (object);
+}
+
+static void
+test_claiming_store_class_init (TestClaimingStoreClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = test_claiming_store_finalize;
+}
+
+static void
+test_claiming_store_init (TestClaimingStore *self)
+{
+  self->store = g_object_new (TEST_TYPE_STORE, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                              */
+/* ------------------------------------------------------------------ */
+
+typedef struct
+{
+  gint64 now;
+} Clock;
+
+static gint64
+clock_now (gpointer user_data)
+{
+  return ((Clock *) user_data)->now;
+}
+
+typedef struct
+{
+  AkcJsonValue *ids;
+  gsize         next;
+} Ids;
+
+static char *
+next_id (gpointer user_data)
+{
+  Ids *ids = user_data;
+  AkcJsonValue *id;
+
+  if (ids->next >= akc_json_value_get_length (ids->ids))
+    return g_strdup ("");
+
+  id = akc_json_value_get_element (ids->ids, ids->next++);
+  return g_strdup (akc_json_value_get_string (id, NULL));
+}
+
+static void
+on_result (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  GAsyncResult **slot = user_data;
+
+  g_assert_null (*slot);
+  *slot = g_object_ref (result);
+}
+
+/* Spins the main context until @slot is filled; a hang fails the test
+ * through meson's timeout. */
+static GAsyncResult *
+await_result (GAsyncResult **slot)
+{
+  while (*slot == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  return *slot;
+}
+
+static AkcConfirmationRecord *
+propose (AkcActionConfirmation  *coordinator,
+         const char             *action,
+         AkcJsonValue           *input,
+         GError                **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  akc_action_confirmation_propose_async (coordinator, action, input, NULL, on_result, &result);
+  return akc_action_confirmation_propose_finish (coordinator, await_result (&result), error);
+}
+
+static AkcConfirmationRecord *
+approve (AkcActionConfirmation  *coordinator,
+         const char             *token,
+         const char             *session_id,
+         GError                **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  akc_action_confirmation_approve_async (coordinator, token, session_id, NULL, on_result, &result);
+  return akc_action_confirmation_approve_finish (coordinator, await_result (&result), error);
+}
+
+static AkcConfirmationRecord *
+reject (AkcActionConfirmation  *coordinator,
+        const char             *token,
+        const char             *session_id,
+        const char             *reason,
+        GError                **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  akc_action_confirmation_reject_async (coordinator, token, session_id, reason, NULL, on_result, &result);
+  return akc_action_confirmation_reject_finish (coordinator, await_result (&result), error);
+}
+
+/* Builds an object from name/value pairs ending with NULL; the values are
+ * taken. */
+static AkcJsonValue *
+object_take (const char *name,
+             ...)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_json_value_unref);
+  va_list args;
+
+  va_start (args, name);
+  for (; name != NULL; name = va_arg (args, const char *))
+    {
+      g_ptr_array_add (names, (gpointer) name);
+      g_ptr_array_add (values, va_arg (args, AkcJsonValue *));
+    }
+  va_end (args);
+
+  return akc_json_value_new_object ((const char * const *) names->pdata,
+                                    (AkcJsonValue * const *) values->pdata, names->len);
+}
+
+static AkcJsonValue *
+string_value (const char *text)
+{
+  return text != NULL ? akc_json_value_new_string (text, -1) : akc_json_value_new_null ();
+}
+
+static const char *
+error_code (const GError *error)
+{
+  if (error->domain != AKC_ERROR)
+    return NULL;
+
+  switch (error->code)
+    {
+    case AKC_ERROR_CONFIG_INVALID:
+      return "AK_CONFIG_INVALID";
+    case AKC_ERROR_TOOL_NOT_FOUND:
+      return "AK_TOOL_NOT_FOUND";
+    case AKC_ERROR_TOOL_INVALID_INPUT:
+      return "AK_TOOL_INVALID_INPUT";
+    case AKC_ERROR_TOOL_FORBIDDEN:
+      return "AK_TOOL_FORBIDDEN";
+    default:
+      return "unknown";
+    }
+}
+
+static AkcJsonValue *
+error_json (const GError *error)
+{
+  return object_take ("code", string_value (error_code (error)),
+                      "message", string_value (error->message),
+                      NULL);
+}
+
+/* {record} or {error}. */
+static AkcJsonValue *
+result_json (AkcConfirmationRecord *record,
+             const GError          *error)
+{
+  if (record == NULL)
+    return object_take ("error", error_json (error), NULL);
+
+  return object_take ("record", akc_confirmation_record_to_json (record, TRUE), NULL);
+}
+
+static AkcJsonValue *
+token_statuses (AkcActionConfirmation *coordinator)
+{
+  g_autoptr(GPtrArray) records = akc_action_confirmation_get_snapshot (coordinator);
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_json_value_unref);
+
+  for (guint i = 0; i < records->len; i++)
+    {
+      AkcConfirmationRecord *record = g_ptr_array_index (records, i);
+
+      g_ptr_array_add (items,
+                       object_take ("token", string_value (akc_confirmation_record_get_token (record)),
+                                    "status", string_value (akc_confirmation_status_to_string (akc_confirmation_record_get_status (record))),
+                                    NULL));
+    }
+
+  return akc_json_value_new_array ((AkcJsonValue * const *) items->pdata, items->len);
+}
+
+static AkcJsonValue *
+upstream_calls (TestUpstream *upstream)
+{
+  return object_take ("propose", akc_json_value_new_number (upstream->proposes),
+                      "approve", akc_json_value_new_number (upstream->approves),
+                      "deny", akc_json_value_new_number (upstream->denies),
+                      NULL);
+}
+
+static const char *
+member_string (AkcJsonValue *object,
+               const char   *name)
+{
+  AkcJsonValue *member = akc_json_value_get_member (object, name);
+
+  if (member == NULL || akc_json_value_get_kind (member) != AKC_JSON_KIND_STRING)
+    return NULL;
+
+  return akc_json_value_get_string (member, NULL);
+}
+
+static gint64
+member_int (AkcJsonValue *object,
+            const char   *name,
+            gint64        fallback)
+{
+  AkcJsonValue *member = akc_json_value_get_member (object, name);
+
+  if (member == NULL)
+    return fallback;
+
+  g_assert_cmpint (akc_json_value_get_kind (member), ==, AKC_JSON_KIND_NUMBER);
+  return (gint64) akc_json_value_get_number (member);
+}
+
+/* ------------------------------------------------------------------ */
+/* §5.2 vectors                                                         */
+/* ------------------------------------------------------------------ */
+
+static void
+run_confirmation_scenario (const AkcFixtureCase *fc,
+                           gconstpointer         user_data)
+{
+  AkcJsonValue *input = fc->input;
+  AkcJsonValue *upstream_options = akc_json_value_get_member (input, "upstream");
+  AkcJsonValue *steps = akc_json_value_get_member (input, "steps");
+  AkcJsonValue *expected_steps = akc_fixture_expect (fc, "steps");
+  g_autoptr(TestUpstream) upstream = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+  g_autoptr(AkcActionConfirmation) coordinator = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *last = NULL;
+  Clock clock = { member_int (input, "clockStart", 0) };
+  Ids ids = { akc_json_value_get_member (input, "ids"), 0 };
+
+  if (upstream_options != NULL)
+    {
+      upstream->approve_failures = member_int (upstream_options, "approveFailures", 0);
+      upstream->deny_failures = member_int (upstream_options, "denyFailures", 0);
+      upstream->ungated = g_strcmp0 (member_string (upstream_options, "proposeStatus"), "pending") == 0;
+    }
+
+  coordinator = akc_action_confirmation_new (member_string (input, "sessionId"),
+                                             AKC_CHAT_SOURCE (upstream),
+                                             member_int (input, "ttlMs", AKC_ACTION_CONFIRMATION_DEFAULT_TTL_MS),
+                                             NULL, NULL, &error);
+  if (akc_fixture_expect (fc, "createError") != NULL)
+    {
+      g_autoptr(AkcJsonValue) actual = NULL;
+
+      g_assert_null (coordinator);
+      g_assert_nonnull (error);
+      actual = error_json (error);
+      akc_assert_json_equal (actual, akc_fixture_expect (fc, "createError"));
+      return;
+    }
+  g_assert_no_error (error);
+  g_assert_nonnull (coordinator);
+
+  akc_action_confirmation_set_clock (coordinator, clock_now, &clock, NULL);
+  akc_action_confirmation_set_id_func (coordinator, next_id, &ids, NULL);
+
+  g_assert_cmpuint (akc_json_value_get_length (steps), ==, akc_json_value_get_length (expected_steps));
+  for (gsize i = 0; i < akc_json_value_get_length (steps); i++)
+    {
+      AkcJsonValue *step = akc_json_value_get_element (steps, i);
+      AkcJsonValue *op;
+      g_autoptr(AkcJsonValue) result = NULL;
+      g_autoptr(AkcJsonValue) actual = NULL;
+      const char *token = NULL;
+
+      clock.now += member_int (step, "advanceMs", 0);
+
+      if ((op = akc_json_value_get_member (step, "propose")) != NULL)
+        {
+          g_autoptr(AkcConfirmationRecord) record = NULL;
+
+          record = propose (coordinator, member_string (op, "name"),
+                            akc_json_value_get_member (op, "input"), &error);
+          result = result_json (record, error);
+          if (record != NULL)
+            {
+              g_free (last);
+              last = g_strdup (akc_confirmation_record_get_token (record));
+            }
+        }
+      else
+        {
+          const char *name = (op = akc_json_value_get_member (step, "approve")) != NULL ? "approve"
+                             : (op = akc_json_value_get_member (step, "reject")) != NULL ? "reject"
+                             : (op = akc_json_value_get_member (step, "concurrentApprove")) != NULL ? "concurrentApprove"
+                             : NULL;
+
+          g_assert_nonnull (name);
+          token = member_string (op, "token");
+          if (g_strcmp0 (token, "$last") == 0)
+            token = last;
+
+          if (strcmp (name, "approve") == 0)
+            {
+              g_autoptr(AkcConfirmationRecord) record = approve (coordinator, token,
+                                                                 member_string (op, "sessionId"), &error);
+
+              result = result_json (record, error);
+            }
+          else if (strcmp (name, "reject") == 0)
+            {
+              g_autoptr(AkcConfirmationRecord) record = reject (coordinator, token,
+                                                                member_string (op, "sessionId"),
+                                                                member_string (op, "reason"), &error);
+
+              result = result_json (record, error);
+            }
+          else
+            {
+              /* Two approvals in flight at once. */
+              g_autoptr(GAsyncResult) first = NULL;
+              g_autoptr(GAsyncResult) second = NULL;
+              g_autoptr(AkcConfirmationRecord) a = NULL;
+              g_autoptr(AkcConfirmationRecord) b = NULL;
+
+              akc_action_confirmation_approve_async (coordinator, token, member_string (op, "sessionId"),
+                                                     NULL, on_result, &first);
+              akc_action_confirmation_approve_async (coordinator, token, member_string (op, "sessionId"),
+                                                     NULL, on_result, &second);
+              a = akc_action_confirmation_approve_finish (coordinator, await_result (&first), &error);
+              g_assert_no_error (error);
+              b = akc_action_confirmation_approve_finish (coordinator, await_result (&second), &error);
+              g_assert_no_error (error);
+              g_clear_object (&first);
+              g_clear_object (&second);
+              result = object_take ("value",
+                                    akc_json_value_new_array ((AkcJsonValue *[]) {
+                                        string_value (akc_confirmation_status_to_string (akc_confirmation_record_get_status (a))),
+                                        string_value (akc_confirmation_status_to_string (akc_confirmation_record_get_status (b))),
+                                      }, 2),
+                                    NULL);
+              /* The array took its own references. */
+              for (guint k = 0; k < 2; k++)
+                akc_json_value_unref (akc_json_value_get_element (akc_json_value_get_member (result, "value"), k));
+            }
+        }
+      g_clear_error (&error);
+
+      actual = object_take ("result", g_steal_pointer (&result),
+                            "upstreamCalls", upstream_calls (upstream),
+                            "records", token_statuses (coordinator),
+                            NULL);
+      akc_assert_json_equal (actual, akc_json_value_get_element (expected_steps, i));
+    }
+
+  g_assert_finalize_object (g_steal_pointer (&coordinator));
+}
+
+static void
+run_default_ids (const AkcFixtureCase *fc,
+                 gconstpointer         user_data)
+{
+  g_autoptr(TestUpstream) upstream = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+  g_autoptr(AkcActionConfirmation) coordinator = NULL;
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_json_value_unref);
+  g_autoptr(AkcJsonValue) actual = NULL;
+  g_autoptr(GError) error = NULL;
+  Clock clock = { member_int (fc->input, "clockStart", 0) };
+  gint64 proposals = member_int (fc->input, "proposals", 0);
+  gint64 step = member_int (fc->input, "clockStepMs", 0);
+
+  coordinator = akc_action_confirmation_new ("session", AKC_CHAT_SOURCE (upstream),
+                                             AKC_ACTION_CONFIRMATION_DEFAULT_TTL_MS,
+                                             NULL, NULL, &error);
+  g_assert_no_error (error);
+  akc_action_confirmation_set_clock (coordinator, clock_now, &clock, NULL);
+
+  for (gint64 i = 0; i < proposals; i++)
+    {
+      g_autoptr(AkcConfirmationRecord) record = propose (coordinator, "write", NULL, &error);
+
+      g_assert_no_error (error);
+      g_ptr_array_add (items,
+                       object_take ("token", string_value (akc_confirmation_record_get_token (record)),
+                                    "toolCallId", string_value (akc_confirmation_record_get_tool_call_id (record)),
+                                    "expiresAt", akc_json_value_new_number (akc_confirmation_record_get_expires_at (record)),
+                                    NULL));
+      clock.now += step;
+    }
+
+  actual = akc_json_value_new_array ((AkcJsonValue * const *) items->pdata, items->len);
+  akc_assert_json_equal (actual, akc_fixture_expect (fc, "records"));
+  g_assert_finalize_object (g_steal_pointer (&coordinator));
+}
+
+/* ------------------------------------------------------------------ */
+/* Own cases                                                            */
+/* ------------------------------------------------------------------ */
+
+static AkcActionConfirmation *
+new_coordinator (AkcChatSource        *chat,
+                 AkcConfirmationStore *store,
+                 Clock                *clock)
+{
+  g_autoptr(GError) error = NULL;
+  AkcActionConfirmation *coordinator;
+
+  coordinator = akc_action_confirmation_new ("session", chat, 1000, NULL, store, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (coordinator);
+  akc_action_confirmation_set_clock (coordinator, clock_now, clock, NULL);
+
+  return coordinator;
+}
+
+static AkcConfirmationStatus
+status_of (AkcActionConfirmation *coordinator,
+           const char            *token)
+{
+  g_autoptr(AkcConfirmationRecord) record = akc_action_confirmation_get_by_token (coordinator, token);
+
+  g_assert_nonnull (record);
+  return akc_confirmation_record_get_status (record);
+}
+
+/* Concurrent approvals share one operation: the upstream approves once and
+ * both callers get the approved record, with and without a claim hook. */
+static void
+test_concurrent_approve_runs_upstream_once (gconstpointer data)
+{
+  gboolean claiming = GPOINTER_TO_INT (data);
+  g_autoptr(TestUpstream) upstream = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+  g_autoptr(GObject) store = g_object_new (claiming ? TEST_TYPE_CLAIMING_STORE : TEST_TYPE_STORE, NULL);
+  g_autoptr(AkcActionConfirmation) coordinator = NULL;
+  g_autoptr(AkcConfirmationRecord) record = NULL;
+  g_autoptr(AkcConfirmationRecord) a = NULL;
+  g_autoptr(AkcConfirmationRecord) b = NULL;
+  g_autoptr(AkcConfirmationRecord) c = NULL;
+  g_autoptr(GAsyncResult) first = NULL;
+  g_autoptr(GAsyncResult) second = NULL;
+  g_autoptr(GAsyncResult) third = NULL;
+  g_autoptr(GError) error = NULL;
+  Clock clock = { 0 };
+  const char *token;
+
+  coordinator = new_coordinator (AKC_CHAT_SOURCE (upstream), AKC_CONFIRMATION_STORE (store), &clock);
+  record = propose (coordinator, "send-email", NULL, &error);
+  g_assert_no_error (error);
+  token = akc_confirmation_record_get_token (record);
+
+  akc_action_confirmation_approve_async (coordinator, token, "session", NULL, on_result, &first);
+  /* The claim is being stored: nothing has run upstream yet. */
+  g_assert_cmpuint (upstream->approves, ==, 0);
+  akc_action_confirmation_approve_async (coordinator, token, "session", NULL, on_result, &second);
+  akc_action_confirmation_approve_async (coordinator, token, "session", NULL, on_result, &third);
+
+  a = akc_action_confirmation_approve_finish (coordinator, await_result (&first), &error);
+  g_assert_no_error (error);
+  b = akc_action_confirmation_approve_finish (coordinator, await_result (&second), &error);
+  g_assert_no_error (error);
+  c = akc_action_confirmation_approve_finish (coordinator, await_result (&third), &error);
+  g_assert_no_error (error);
+  g_clear_object (&first);
+  g_clear_object (&second);
+  g_clear_object (&third);
+
+  g_assert_cmpuint (upstream->approves, ==, 1);
+  g_assert_cmpuint (upstream->denies, ==, 0);
+  g_assert_cmpint (akc_confirmation_record_get_status (a), ==, AKC_CONFIRMATION_STATUS_APPROVED);
+  g_assert_true (akc_confirmation_record_equal (a, b));
+  g_assert_true (akc_confirmation_record_equal (a, c));
+  /* The proposal and the record itself are unchanged. */
+  g_assert_cmpint (akc_confirmation_record_get_status (record), ==, AKC_CONFIRMATION_STATUS_PENDING);
+
+  if (claiming)
+    {
+      TestStore *inner = TEST_CLAIMING_STORE (store)->store;
+
+      /* The store claimed each status once; only the proposal was saved. */
+      g_assert_cmpuint (inner->claims->len, ==, 2);
+      g_assert_cmpstr (g_ptr_array_index (inner->claims, 0), ==, "confirm-1-0:approving");
+      g_assert_cmpstr (g_ptr_array_index (inner->claims, 1), ==, "confirm-1-0:approved");
+      g_assert_cmpuint (inner->saves, ==, 1);
+    }
+  else
+    {
+      TestStore *plain = TEST_STORE (store);
+
+      /* Proposal, approving, approved. */
+      g_assert_cmpuint (plain->saves, ==, 3);
+      g_assert_cmpuint (plain->saved->len, ==, 1);
+      g_assert_cmpint (akc_confirmation_record_get_status (g_ptr_array_index (plain->saved, 0)),
+                       ==, AKC_CONFIRMATION_STATUS_APPROVED);
+    }
+
+  g_assert_finalize_object (g_steal_pointer (&coordinator));
+}
+
+/* With a claim hook, an upstream failure leaves the processing claim: the
+ * record stays approving and later calls never reach the upstream. */
+static void
+test_upstream_failure_with_claim_hook (void)
+{
+  g_autoptr(TestUpstream) upstream = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+  g_autoptr(TestClaimingStore) store = g_object_new (TEST_TYPE_CLAIMING_STORE, NULL);
+  g_autoptr(AkcActionConfirmation) coordinator = NULL;
+  g_autoptr(AkcConfirmationRecord) record = NULL;
+  g_autoptr(AkcConfirmationRecord) again = NULL;
+  g_autoptr(AkcConfirmationRecord) rejected = NULL;
+  g_autoptr(GError) error = NULL;
+  Clock clock = { 0 };
+
+  coordinator = new_coordinator (AKC_CHAT_SOURCE (upstream), AKC_CONFIRMATION_STORE (store), &clock);
+  record = propose (coordinator, "charge", NULL, &error);
+  g_assert_no_error (error);
+
+  upstream->approve_failures = 1;
+  g_assert_null (approve (coordinator, "confirm-1-0", "session", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_FAILED);
+  g_assert_cmpstr (error->message, ==, "temporary");
+  g_clear_error (&error);
+  g_assert_cmpint (status_of (coordinator, "confirm-1-0"), ==, AKC_CONFIRMATION_STATUS_APPROVING);
+  g_assert_cmpstr (g_hash_table_lookup (store->store->claimed, "confirm-1-0"), ==, "approving");
+
+  again = approve (coordinator, "confirm-1-0", "session", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (akc_confirmation_record_get_status (again), ==, AKC_CONFIRMATION_STATUS_APPROVING);
+  rejected = reject (coordinator, "confirm-1-0", "session", "no", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (akc_confirmation_record_get_status (rejected), ==, AKC_CONFIRMATION_STATUS_APPROVING);
+  g_assert_cmpuint (upstream->approves, ==, 1);
+  g_assert_cmpuint (upstream->denies, ==, 0);
+  g_assert_cmpuint (store->store->claims->len, ==, 1);
+
+  g_assert_finalize_object (g_steal_pointer (&coordinator));
+}
+
+/* Without a claim hook, an upstream failure makes the record pending
+ * again, stored, and the next approval reaches the upstream. */
+static void
+test_upstream_failure_without_claim_hook (void)
+{
+  g_autoptr(TestUpstream) upstream = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+  g_autoptr(TestStore) store = g_object_new (TEST_TYPE_STORE, NULL);
+  g_autoptr(AkcActionConfirmation) coordinator = NULL;
+  g_autoptr(AkcConfirmationRecord) record = NULL;
+  g_autoptr(AkcConfirmationRecord) approved = NULL;
+  g_autoptr(GError) error = NULL;
+  Clock clock = { 0 };
+
+  coordinator = new_coordinator (AKC_CHAT_SOURCE (upstream), AKC_CONFIRMATION_STORE (store), &clock);
+  record = propose (coordinator, "charge", NULL, &error);
+  g_assert_no_error (error);
+
+  upstream->approve_failures = 1;
+  g_assert_null (approve (coordinator, "confirm-1-0", "session", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_FAILED);
+  g_clear_error (&error);
+  g_assert_cmpint (status_of (coordinator, "confirm-1-0"), ==, AKC_CONFIRMATION_STATUS_PENDING);
+  g_assert_cmpint (akc_confirmation_record_get_status (g_ptr_array_index (store->saved, 0)),
+                   ==, AKC_CONFIRMATION_STATUS_PENDING);
+
+  approved = approve (coordinator, "confirm-1-0", "session", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (akc_confirmation_record_get_status (approved), ==, AKC_CONFIRMATION_STATUS_APPROVED);
+  g_assert_cmpuint (upstream->approves, ==, 2);
+
+  g_assert_finalize_object (g_steal_pointer (&coordinator));
+}
+
+/* A claim another client won, or a claim that cannot be stored, fails
+ * before the upstream is called and leaves the record pending. */
+static void
+test_claim_lost_or_failed (void)
+{
+  g_autoptr(TestUpstream) upstream = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+  g_autoptr(TestClaimingStore) store = g_object_new (TEST_TYPE_CLAIMING_STORE, NULL);
+  g_autoptr(AkcActionConfirmation) coordinator = NULL;
+  g_autoptr(AkcConfirmationRecord) record = NULL;
+  g_autoptr(GError) error = NULL;
+  Clock clock = { 0 };
+
+  coordinator = new_coordinator (AKC_CHAT_SOURCE (upstream), AKC_CONFIRMATION_STORE (store), &clock);
+  record = propose (coordinator, "charge", NULL, &error);
+  g_assert_no_error (error);
+
+  store->store->refuse_claims = TRUE;
+  g_assert_null (approve (coordinator, "confirm-1-0", "session", &error));
+  g_assert_error (error, AKC_ERROR, AKC_ERROR_CONFIG_INVALID);
+  g_assert_cmpstr (error->message, ==, "Action confirmation was already resolved by another client.");
+  g_clear_error (&error);
+  g_assert_null (reject (coordinator, "confirm-1-0", "session", NULL, &error));
+  g_assert_error (error, AKC_ERROR, AKC_ERROR_CONFIG_INVALID);
+  g_clear_error (&error);
+  store->store->refuse_claims = FALSE;
+
+  store->store->claim_failures = 1;
+  g_assert_null (approve (coordinator, "confirm-1-0", "session", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+  g_clear_error (&error);
+
+  g_assert_cmpint (status_of (coordinator, "confirm-1-0"), ==, AKC_CONFIRMATION_STATUS_PENDING);
+  g_assert_cmpuint (upstream->approves, ==, 0);
+  g_assert_cmpuint (upstream->denies, ==, 0);
+
+  g_assert_finalize_object (g_steal_pointer (&coordinator));
+}
+
+/* Without a claim hook, a claim that cannot be saved is undone: the record
+ * is pending again and the upstream was never called. A failed save after
+ * a proposal is reported and the record is kept (the upstream call exists). */
+static void
+test_save_failure (void)
+{
+  g_autoptr(TestUpstream) upstream = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+  g_autoptr(TestStore) store = g_object_new (TEST_TYPE_STORE, NULL);
+  g_autoptr(AkcActionConfirmation) coordinator = NULL;
+  g_autoptr(AkcConfirmationRecord) record = NULL;
+  g_autoptr(AkcConfirmationRecord) approved = NULL;
+  g_autoptr(GError) error = NULL;
+  Clock clock = { 0 };
+
+  coordinator = new_coordinator (AKC_CHAT_SOURCE (upstream), AKC_CONFIRMATION_STORE (store), &clock);
+  store->save_failures = 1;
+  g_assert_null (propose (coordinator, "charge", NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+  g_clear_error (&error);
+  g_assert_cmpint (status_of (coordinator, "confirm-1-0"), ==, AKC_CONFIRMATION_STATUS_PENDING);
+
+  store->save_failures = 1;
+  g_assert_null (approve (coordinator, "confirm-1-0", "session", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+  g_clear_error (&error);
+  g_assert_cmpint (status_of (coordinator, "confirm-1-0"), ==, AKC_CONFIRMATION_STATUS_PENDING);
+  g_assert_cmpuint (upstream->approves, ==, 0);
+  g_assert_cmpint (akc_confirmation_record_get_status (g_ptr_array_index (store->saved, 0)),
+                   ==, AKC_CONFIRMATION_STATUS_PENDING);
+
+  approved = approve (coordinator, "confirm-1-0", "session", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (akc_confirmation_record_get_status (approved), ==, AKC_CONFIRMATION_STATUS_APPROVED);
+  g_assert_cmpuint (upstream->approves, ==, 1);
+
+  g_assert_finalize_object (g_steal_pointer (&coordinator));
+}
+
+/* A cancelled operation does nothing. */
+static void
+test_cancelled (void)
+{
+  g_autoptr(TestUpstream) upstream = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+  g_autoptr(AkcActionConfirmation) coordinator = NULL;
+  g_autoptr(AkcConfirmationRecord) record = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GAsyncResult) proposed = NULL;
+  g_autoptr(GAsyncResult) approved = NULL;
+  g_autoptr(GError) error = NULL;
+  Clock clock = { 0 };
+
+  coordinator = new_coordinator (AKC_CHAT_SOURCE (upstream), NULL, &clock);
+  record = propose (coordinator, "charge", NULL, &error);
+  g_assert_no_error (error);
+
+  g_cancellable_cancel (cancellable);
+  akc_action_confirmation_propose_async (coordinator, "charge", NULL, cancellable, on_result, &proposed);
+  g_assert_null (akc_action_confirmation_propose_finish (coordinator, await_result (&proposed), &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  akc_action_confirmation_approve_async (coordinator, "confirm-1-0", "session", cancellable, on_result, &approved);
+  g_assert_null (akc_action_confirmation_approve_finish (coordinator, await_result (&approved), &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+  g_assert_cmpuint (upstream->proposes, ==, 1);
+  g_assert_cmpuint (upstream->approves, ==, 0);
+  g_assert_cmpint (status_of (coordinator, "confirm-1-0"), ==, AKC_CONFIRMATION_STATUS_PENDING);
+
+  /* The results hold the coordinator. */
+  g_clear_object (&proposed);
+  g_clear_object (&approved);
+  g_assert_finalize_object (g_steal_pointer (&coordinator));
+}
+
+/* Restored records: bound to the session given, inert for another one,
+ * validated, unique. */
+static void
+test_initial_records (void)
+{
+  g_autoptr(TestUpstream) upstream = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+  g_autoptr(AkcActionConfirmation) coordinator = NULL;
+  g_autoptr(AkcActionConfirmation) duplicate = NULL;
+  g_autoptr(AkcConfirmationRecord) stored = NULL;
+  g_autoptr(AkcConfirmationRecord) found = NULL;
+  g_autoptr(AkcConfirmationRecord) approved = NULL;
+  g_autoptr(AkcJsonValue) value = NULL;
+  g_autoptr(AkcJsonValue) bad = NULL;
+  g_autoptr(AkcJsonValue) round_trip = NULL;
+  g_autoptr(GPtrArray) records = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_confirmation_record_unref);
+  g_autoptr(GError) error = NULL;
+  Clock clock = { 10 };
+
+  value = akc_json_value_parse ("{\"token\":\"confirm-one\",\"action\":\"charge\",\"input\":{\"amount\":5},"
+                                "\"toolCallId\":\"call-1\",\"expiresAt\":300001,\"status\":\"pending\"}", -1, &error);
+  g_assert_no_error (error);
+  stored = akc_confirmation_record_new_from_json (value, "shared", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (akc_confirmation_record_get_session_id (stored), ==, "shared");
+  round_trip = akc_confirmation_record_to_json (stored, FALSE);
+  g_assert_true (akc_json_value_equal (round_trip, value));
+
+  bad = akc_json_value_parse ("{\"token\":\"confirm-one\",\"action\":\"charge\",\"input\":[],"
+                              "\"toolCallId\":\"call-1\",\"expiresAt\":1,\"status\":\"pending\"}", -1, &error);
+  g_assert_no_error (error);
+  g_assert_null (akc_confirmation_record_new_from_json (bad, "shared", &error));
+  g_assert_error (error, AKC_ERROR, AKC_ERROR_CONFIG_INVALID);
+  g_assert_cmpstr (error->message, ==, "Action confirmation options are invalid.");
+  g_clear_error (&error);
+  g_assert_null (akc_confirmation_record_new ("confirm one", "shared", "charge", value, "call-1", 1,
+                                              AKC_CONFIRMATION_STATUS_PENDING, &error));
+  g_assert_error (error, AKC_ERROR, AKC_ERROR_CONFIG_INVALID);
+  g_clear_error (&error);
+
+  g_ptr_array_add (records, akc_confirmation_record_ref (stored));
+  coordinator = akc_action_confirmation_new ("shared", AKC_CHAT_SOURCE (upstream), 1000, records, NULL, &error);
+  g_assert_no_error (error);
+  akc_action_confirmation_set_clock (coordinator, clock_now, &clock, NULL);
+
+  found = akc_action_confirmation_get_by_tool_call (coordinator, "call-1");
+  g_assert_true (found == stored);
+  g_assert_null (akc_action_confirmation_get_by_tool_call (coordinator, "call-2"));
+
+  /* The restored call is known upstream under its own id. */
+  g_hash_table_insert (upstream->calls, g_strdup ("call-1"),
+                       akc_tool_call_new ("call-1", "charge", NULL, AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION));
+  g_assert_null (approve (coordinator, "confirm-one", "other", &error));
+  g_assert_error (error, AKC_ERROR, AKC_ERROR_CONFIG_INVALID);
+  g_assert_cmpstr (error->message, ==, "Action confirmation token is invalid for this session.");
+  g_clear_error (&error);
+  approved = approve (coordinator, "confirm-one", "shared", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (akc_confirmation_record_get_status (approved), ==, AKC_CONFIRMATION_STATUS_APPROVED);
+  g_assert_cmpuint (upstream->approves, ==, 1);
+
+  /* Two records with one token are not a valid start. */
+  g_ptr_array_add (records, akc_confirmation_record_ref (stored));
+  duplicate = akc_action_confirmation_new ("shared", AKC_CHAT_SOURCE (upstream), 1000, records, NULL, &error);
+  g_assert_null (duplicate);
+  g_assert_error (error, AKC_ERROR, AKC_ERROR_CONFIG_INVALID);
+
+  g_assert_finalize_object (g_steal_pointer (&coordinator));
+}
+
+/* Against the real controller: a rejected or expired action never runs its
+ * tool; an approved one runs it once. */
+typedef struct
+{
+  guint runs;
+} Runs;
+
+static char *
+count_tool (AkcTool       *tool,
+            AkcJsonValue  *arguments,
+            gpointer       user_data,
+            GError       **error)
+{
+  ((Runs *) user_data)->runs++;
+  return g_strdup ("sent");
+}
+
+static void
+script_reply (AkcScriptedAdapter *script,
+              const char         *text)
+{
+  akc_scripted_adapter_begin_turn (script);
+  akc_scripted_adapter_add_text (script, text, 0);
+  akc_scripted_adapter_add_done (script, 0);
+}
+
+static void
+wait_until_settled (AkcChat *chat)
+{
+  while (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) == AKC_CHAT_STATUS_STREAMING)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static AkcToolCall *
+find_call (AkcChat    *chat,
+           const char *id)
+{
+  GListModel *messages = akc_chat_source_get_messages (AKC_CHAT_SOURCE (chat));
+
+  for (guint i = 0; i < g_list_model_get_n_items (messages); i++)
+    {
+      g_autoptr(AkcMessage) message = g_list_model_get_item (messages, i);
+      GListModel *calls = akc_message_get_tool_calls (message);
+
+      for (guint j = 0; calls != NULL && j < g_list_model_get_n_items (calls); j++)
+        {
+          g_autoptr(AkcToolCall) call = g_list_model_get_item (calls, j);
+
+          if (strcmp (akc_tool_call_get_id (call), id) == 0)
+            return call; /* the message keeps it alive */
+        }
+    }
+
+  return NULL;
+}
+
+static void
+test_denied_or_expired_never_executes (void)
+{
+  g_autoptr(AkcAdapter) adapter = akc_scripted_adapter_new ();
+  AkcScriptedAdapter *script = AKC_SCRIPTED_ADAPTER (adapter);
+  g_autoptr(AkcChat) chat = akc_chat_new (adapter);
+  g_autoptr(AkcTool) tool = NULL;
+  g_autoptr(AkcActionConfirmation) coordinator = NULL;
+  g_autoptr(AkcConfirmationRecord) first = NULL;
+  g_autoptr(AkcConfirmationRecord) second = NULL;
+  g_autoptr(AkcConfirmationRecord) third = NULL;
+  g_autoptr(AkcConfirmationRecord) result = NULL;
+  g_autoptr(AkcJsonValue) input = akc_json_value_parse ("{\"to\":\"ada@example.com\"}", -1, NULL);
+  g_autoptr(GError) error = NULL;
+  Clock clock = { 0 };
+  Runs runs = { 0 };
+  AkcToolCall *call;
+
+  tool = akc_tool_new ("send-email", TRUE, count_tool, &runs, NULL);
+  akc_chat_add_tool (chat, tool);
+  coordinator = new_coordinator (AKC_CHAT_SOURCE (chat), NULL, &clock);
+
+  /* An unknown tool and a tool without confirmation pass the upstream's
+   * errors through and record nothing. */
+  g_assert_null (propose (coordinator, "unknown", input, &error));
+  g_assert_error (error, AKC_ERROR, AKC_ERROR_TOOL_NOT_FOUND);
+  g_clear_error (&error);
+
+  /* Rejected: the tool never runs; the conversation continues with the
+   * denial. */
+  first = propose (coordinator, "send-email", input, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (runs.runs, ==, 0);
+  g_assert_true (akc_json_value_equal (akc_confirmation_record_get_input (first), input));
+  script_reply (script, "Not sent.");
+  result = reject (coordinator, akc_confirmation_record_get_token (first), "session", "not now", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (akc_confirmation_record_get_status (result), ==, AKC_CONFIRMATION_STATUS_REJECTED);
+  wait_until_settled (chat);
+  call = find_call (chat, akc_confirmation_record_get_tool_call_id (first));
+  g_assert_cmpint (akc_tool_call_get_status (call), ==, AKC_TOOL_CALL_STATUS_ERROR);
+  g_assert_cmpstr (akc_tool_call_get_error (call), ==, "Permission denied: not now");
+  g_clear_pointer (&result, akc_confirmation_record_unref);
+
+  /* Approving a rejected record is inert. */
+  result = approve (coordinator, akc_confirmation_record_get_token (first), "session", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (akc_confirmation_record_get_status (result), ==, AKC_CONFIRMATION_STATUS_REJECTED);
+  g_clear_pointer (&result, akc_confirmation_record_unref);
+  g_assert_cmpuint (runs.runs, ==, 0);
+
+  /* Expired: approving after the time to live denies the call instead. */
+  clock.now = 5;
+  second = propose (coordinator, "send-email", input, &error);
+  g_assert_no_error (error);
+  clock.now = akc_confirmation_record_get_expires_at (second);
+  script_reply (script, "Too late.");
+  result = approve (coordinator, akc_confirmation_record_get_token (second), "session", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (akc_confirmation_record_get_status (result), ==, AKC_CONFIRMATION_STATUS_EXPIRED);
+  wait_until_settled (chat);
+  call = find_call (chat, akc_confirmation_record_get_tool_call_id (second));
+  g_assert_cmpint (akc_tool_call_get_status (call), ==, AKC_TOOL_CALL_STATUS_ERROR);
+  g_assert_cmpstr (akc_tool_call_get_error (call), ==, "Permission denied: confirmation expired");
+  g_clear_pointer (&result, akc_confirmation_record_unref);
+  g_assert_cmpuint (runs.runs, ==, 0);
+
+  /* Approved in time: the tool runs once, and only once. */
+  third = propose (coordinator, "send-email", input, &error);
+  g_assert_no_error (error);
+  script_reply (script, "Sent.");
+  result = approve (coordinator, akc_confirmation_record_get_token (third), "session", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (akc_confirmation_record_get_status (result), ==, AKC_CONFIRMATION_STATUS_APPROVED);
+  wait_until_settled (chat);
+  g_clear_pointer (&result, akc_confirmation_record_unref);
+  result = approve (coordinator, akc_confirmation_record_get_token (third), "session", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (runs.runs, ==, 1);
+  call = find_call (chat, akc_confirmation_record_get_tool_call_id (third));
+  g_assert_cmpint (akc_tool_call_get_status (call), ==, AKC_TOOL_CALL_STATUS_COMPLETE);
+
+  g_assert_finalize_object (g_steal_pointer (&coordinator));
+  g_assert_finalize_object (g_steal_pointer (&chat));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  akc_fixture_add_tests ("application/actions.json", "/action-confirmation/fixtures",
+                         "confirmationScenario", run_confirmation_scenario, NULL);
+  akc_fixture_add_tests ("application/actions.json", "/action-confirmation/fixtures",
+                         "defaultIds", run_default_ids, NULL);
+
+  g_test_add_data_func ("/action-confirmation/concurrent-approve-runs-upstream-once/store",
+                        GINT_TO_POINTER (FALSE), test_concurrent_approve_runs_upstream_once);
+  g_test_add_data_func ("/action-confirmation/concurrent-approve-runs-upstream-once/claiming-store",
+                        GINT_TO_POINTER (TRUE), test_concurrent_approve_runs_upstream_once);
+  g_test_add_func ("/action-confirmation/upstream-failure/with-claim-hook", test_upstream_failure_with_claim_hook);
+  g_test_add_func ("/action-confirmation/upstream-failure/without-claim-hook", test_upstream_failure_without_claim_hook);
+  g_test_add_func ("/action-confirmation/claim-lost-or-failed", test_claim_lost_or_failed);
+  g_test_add_func ("/action-confirmation/save-failure", test_save_failure);
+  g_test_add_func ("/action-confirmation/cancelled", test_cancelled);
+  g_test_add_func ("/action-confirmation/initial-records", test_initial_records);
+  g_test_add_func ("/action-confirmation/denied-or-expired-never-executes", test_denied_or_expired_never_executes);
+
+  return g_test_run ();
+}
