@@ -30,6 +30,8 @@ struct _TestUpstream
   guint       deny_failures;
   gboolean    ungated;        /* proposals do not wait for confirmation */
   char       *last_reason;
+  char       *call_id;        /* the id the upstream gives calls, if not the proposal's */
+  char       *approve_failure;  /* the message of the approval failures */
 };
 
 static void test_upstream_source_init (AkcChatSourceInterface *iface);
@@ -83,6 +85,8 @@ test_upstream_propose (AkcChatSource  *source,
   AkcToolCall *call;
 
   self->proposes++;
+  if (self->call_id != NULL)
+    id = self->call_id;
   call = akc_tool_call_new (id, name, arguments,
                             self->ungated ? AKC_TOOL_CALL_STATUS_PENDING
                                           : AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION);
@@ -103,7 +107,8 @@ test_upstream_approve (AkcChatSource  *source,
   if (self->approve_failures > 0)
     {
       self->approve_failures--;
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, "temporary");
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                           self->approve_failure != NULL ? self->approve_failure : "temporary");
       return FALSE;
     }
 
@@ -192,6 +197,8 @@ test_upstream_finalize (GObject *object)
   g_clear_object (&self->messages);
   g_clear_pointer (&self->calls, g_hash_table_unref);
   g_clear_pointer (&self->last_reason, g_free);
+  g_clear_pointer (&self->call_id, g_free);
+  g_clear_pointer (&self->approve_failure, g_free);
 
   G_OBJECT_CLASS (test_upstream_parent_class)->finalize (object);
 }
@@ -479,6 +486,227 @@ static void
 test_claiming_store_init (TestClaimingStore *self)
 {
   self->store = g_object_new (TEST_TYPE_STORE, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* A durable session store (application.md §5.3), in memory             */
+/* ------------------------------------------------------------------ */
+
+/* The storage port of a session: one snapshot and its cursor, written
+ * with compare-and-set. Shared by the clients that resume the session. */
+typedef struct
+{
+  AkcJsonValue *snapshot;     /* nullable: nothing stored yet */
+  gint64        cursor;
+  guint         writes;
+} SessionStorage;
+
+#define TEST_SESSION_CONFLICT (g_quark_from_static_string ("test-session-conflict"))
+
+/* One client's view of the session: the §5.3 hooks of a session with
+ * storage. onChange stores the records without sessionId and persists;
+ * claimStatus updates one token's status and persists; a persist is a
+ * CAS over the cursor this client last saw, and a failed one restores the
+ * previous list. Writes complete on a later main-context iteration. */
+#define TEST_TYPE_DURABLE_STORE (test_durable_store_get_type ())
+G_DECLARE_FINAL_TYPE (TestDurableStore, test_durable_store, TEST, DURABLE_STORE, GObject)
+
+struct _TestDurableStore
+{
+  GObject         parent_instance;
+
+  SessionStorage *storage;
+  char           *session_id;
+  gint64          cursor;         /* the cursor this client read or wrote */
+  AkcJsonValue   *confirmations;  /* this client's list, an array */
+};
+
+static void test_durable_store_iface_init (AkcConfirmationStoreInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TestDurableStore, test_durable_store, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (AKC_TYPE_CONFIRMATION_STORE, test_durable_store_iface_init))
+
+static AkcJsonValue *
+build_snapshot (TestDurableStore *self,
+                gint64            cursor,
+                AkcJsonValue     *confirmations)
+{
+  g_autoptr(AkcJsonValue) protocol = akc_json_value_new_string (AKC_SESSION_PROTOCOL, -1);
+  g_autoptr(AkcJsonValue) version = akc_json_value_new_number (AKC_SESSION_PROTOCOL_VERSION);
+  g_autoptr(AkcJsonValue) session_id = akc_json_value_new_string (self->session_id, -1);
+  g_autoptr(AkcJsonValue) definition_id = akc_json_value_new_string ("actions", -1);
+  g_autoptr(AkcJsonValue) revision = akc_json_value_new_number (1);
+  g_autoptr(AkcJsonValue) updated_at = akc_json_value_new_string ("2026-07-11T00:00:00.000Z", -1);
+  g_autoptr(AkcJsonValue) cursor_value = akc_json_value_new_number (cursor);
+
+  return akc_json_value_new_object ((const char *[]) { "protocol", "version", "sessionId", "definitionId",
+                                                       "definitionRevision", "updatedAt", "cursor",
+                                                       "confirmations" },
+                                    (AkcJsonValue *[]) { protocol, version, session_id, definition_id,
+                                                         revision, updated_at, cursor_value, confirmations },
+                                    8);
+}
+
+typedef struct
+{
+  TestDurableStore *self;
+  GTask            *task;
+  AkcJsonValue     *confirmations;
+  gboolean          claim;
+} Write;
+
+static gboolean
+run_write (gpointer user_data)
+{
+  Write *write = user_data;
+  TestDurableStore *self = write->self;
+  g_autoptr(AkcJsonValue) snapshot = NULL;
+  g_autoptr(AkcDiagnostic) diagnostic = NULL;
+  g_autoptr(AkcJsonValue) decoded = NULL;
+
+  if (self->storage->cursor != self->cursor)
+    {
+      /* Someone else wrote since this client read: nothing changes here. */
+      g_task_return_new_error (write->task, TEST_SESSION_CONFLICT, 1, "SessionConflictError");
+    }
+  else
+    {
+      snapshot = build_snapshot (self, self->cursor + 1, write->confirmations);
+      /* Building a snapshot validates it (application.md §4.2). */
+      decoded = akc_session_snapshot_decode_value (snapshot, &diagnostic);
+      g_assert_null (diagnostic);
+      g_assert_nonnull (decoded);
+
+      g_clear_pointer (&self->storage->snapshot, akc_json_value_unref);
+      self->storage->snapshot = g_steal_pointer (&snapshot);
+      self->storage->cursor++;
+      self->storage->writes++;
+      self->cursor = self->storage->cursor;
+      g_clear_pointer (&self->confirmations, akc_json_value_unref);
+      self->confirmations = akc_json_value_ref (write->confirmations);
+
+      if (write->claim)
+        g_task_return_int (write->task, TRUE);
+      else
+        g_task_return_boolean (write->task, TRUE);
+    }
+
+  g_object_unref (write->task);
+  g_object_unref (write->self);
+  akc_json_value_unref (write->confirmations);
+  g_free (write);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_write (TestDurableStore    *self,
+                AkcJsonValue        *confirmations,
+                gboolean             claim,
+                GCancellable        *cancellable,
+                GAsyncReadyCallback  callback,
+                gpointer             user_data)
+{
+  Write *write = g_new0 (Write, 1);
+
+  write->self = g_object_ref (self);
+  write->task = g_task_new (self, cancellable, callback, user_data);
+  write->confirmations = confirmations;
+  write->claim = claim;
+  g_idle_add (run_write, write);
+}
+
+static void
+test_durable_store_save_records_async (AkcConfirmationStore *store,
+                                       GPtrArray            *records,
+                                       GCancellable         *cancellable,
+                                       GAsyncReadyCallback   callback,
+                                       gpointer              user_data)
+{
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_json_value_unref);
+
+  for (guint i = 0; i < records->len; i++)
+    g_ptr_array_add (items, akc_confirmation_record_to_json (g_ptr_array_index (records, i), FALSE));
+
+  schedule_write (TEST_DURABLE_STORE (store),
+                  akc_json_value_new_array ((AkcJsonValue * const *) items->pdata, items->len),
+                  FALSE, cancellable, callback, user_data);
+}
+
+static void
+test_durable_store_claim_status_async (AkcConfirmationStore  *store,
+                                       AkcConfirmationRecord *record,
+                                       GCancellable          *cancellable,
+                                       GAsyncReadyCallback    callback,
+                                       gpointer               user_data)
+{
+  TestDurableStore *self = TEST_DURABLE_STORE (store);
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_json_value_unref);
+
+  for (gsize i = 0; i < akc_json_value_get_length (self->confirmations); i++)
+    {
+      AkcJsonValue *item = akc_json_value_get_element (self->confirmations, i);
+      const char *token = akc_json_value_get_string (akc_json_value_get_member (item, "token"), NULL);
+
+      if (strcmp (token, akc_confirmation_record_get_token (record)) == 0)
+        g_ptr_array_add (items, akc_confirmation_record_to_json (record, FALSE));
+      else
+        g_ptr_array_add (items, akc_json_value_ref (item));
+    }
+
+  schedule_write (self, akc_json_value_new_array ((AkcJsonValue * const *) items->pdata, items->len),
+                  TRUE, cancellable, callback, user_data);
+}
+
+static void
+test_durable_store_iface_init (AkcConfirmationStoreInterface *iface)
+{
+  iface->save_records_async = test_durable_store_save_records_async;
+  iface->save_records_finish = test_store_save_records_finish;
+  iface->claim_status_async = test_durable_store_claim_status_async;
+  iface->claim_status_finish = test_store_claim_status_finish;
+}
+
+static void
+test_durable_store_finalize (GObject *object)
+{
+  TestDurableStore *self = TEST_DURABLE_STORE (object);
+
+  g_clear_pointer (&self->session_id, g_free);
+  g_clear_pointer (&self->confirmations, akc_json_value_unref);
+
+  G_OBJECT_CLASS (test_durable_store_parent_class)->finalize (object);
+}
+
+static void
+test_durable_store_class_init (TestDurableStoreClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = test_durable_store_finalize;
+}
+
+static void
+test_durable_store_init (TestDurableStore *self)
+{
+  self->confirmations = akc_json_value_new_array (NULL, 0);
+}
+
+/* A client resumes the session: it reads the snapshot and its cursor. */
+static TestDurableStore *
+test_durable_store_resume (SessionStorage *storage,
+                           const char     *session_id)
+{
+  TestDurableStore *self = g_object_new (TEST_TYPE_DURABLE_STORE, NULL);
+
+  self->storage = storage;
+  self->session_id = g_strdup (session_id);
+  self->cursor = storage->cursor;
+  if (storage->snapshot != NULL)
+    {
+      g_clear_pointer (&self->confirmations, akc_json_value_unref);
+      self->confirmations = akc_json_value_ref (akc_json_value_get_member (storage->snapshot, "confirmations"));
+    }
+
+  return self;
 }
 
 /* ------------------------------------------------------------------ */
@@ -872,6 +1100,216 @@ run_default_ids (const AkcFixtureCase *fc,
 }
 
 /* ------------------------------------------------------------------ */
+/* §5.3 vectors                                                         */
+/* ------------------------------------------------------------------ */
+
+typedef struct
+{
+  const char *id;
+} FixedId;
+
+static char *
+fixed_id (gpointer user_data)
+{
+  return g_strdup (((FixedId *) user_data)->id);
+}
+
+/* A client of the session: a coordinator over its own upstream, resumed
+ * from the storage (records bound to the session, §5.3). */
+static AkcActionConfirmation *
+resume_client (SessionStorage *storage,
+               const char     *session_id,
+               TestUpstream   *upstream,
+               Clock          *clock)
+{
+  g_autoptr(TestDurableStore) store = test_durable_store_resume (storage, session_id);
+  g_autoptr(GPtrArray) records = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_confirmation_record_unref);
+  g_autoptr(GError) error = NULL;
+  AkcActionConfirmation *coordinator;
+
+  for (gsize i = 0; i < akc_json_value_get_length (store->confirmations); i++)
+    {
+      AkcConfirmationRecord *record =
+        akc_confirmation_record_new_from_json (akc_json_value_get_element (store->confirmations, i),
+                                               session_id, &error);
+
+      g_assert_no_error (error);
+      g_ptr_array_add (records, record);
+    }
+
+  coordinator = akc_action_confirmation_new (session_id, AKC_CHAT_SOURCE (upstream),
+                                             AKC_ACTION_CONFIRMATION_DEFAULT_TTL_MS,
+                                             records, AKC_CONFIRMATION_STORE (store), &error);
+  g_assert_no_error (error);
+  akc_action_confirmation_set_clock (coordinator, clock_now, clock, NULL);
+
+  return coordinator;
+}
+
+static AkcConfirmationStatus
+status_of (AkcActionConfirmation *coordinator,
+           const char            *token)
+{
+  g_autoptr(AkcConfirmationRecord) record = akc_action_confirmation_get_by_token (coordinator, token);
+
+  g_assert_nonnull (record);
+  return akc_confirmation_record_get_status (record);
+}
+
+static AkcJsonValue *
+status_json (AkcConfirmationRecord *record)
+{
+  return string_value (akc_confirmation_status_to_string (akc_confirmation_record_get_status (record)));
+}
+
+static void
+run_durable_confirmation (const AkcFixtureCase *fc,
+                          gconstpointer         user_data)
+{
+  AkcJsonValue *input = fc->input;
+  AkcJsonValue *proposal = akc_json_value_get_member (input, "proposal");
+  const char *plan = member_string (input, "plan");
+  const char *session_id = member_string (input, "sessionId");
+  g_autoptr(TestUpstream) upstream_a = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+  g_autoptr(TestUpstream) upstream_b = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+  g_autoptr(TestDurableStore) store = NULL;
+  g_autoptr(AkcActionConfirmation) proposer = NULL;
+  g_autoptr(AkcActionConfirmation) a = NULL;
+  g_autoptr(AkcActionConfirmation) b = NULL;
+  g_autoptr(AkcConfirmationRecord) proposed = NULL;
+  g_autoptr(AkcJsonValue) outcome = NULL;
+  g_autoptr(AkcJsonValue) calls = NULL;
+  g_autoptr(GError) error = NULL;
+  SessionStorage storage = { NULL, 0, 0 };
+  FixedId id = { member_string (input, "createId") };
+  Clock clock = { member_int (input, "proposeClock", 0) };
+  const char *token;
+
+  g_assert_cmpstr (member_string (input, "definitionId"), ==, "actions");
+  upstream_a->call_id = g_strdup (member_string (input, "upstreamToolCallId"));
+
+  /* Client A proposes in a new session. */
+  store = test_durable_store_resume (&storage, session_id);
+  proposer = akc_action_confirmation_new (session_id, AKC_CHAT_SOURCE (upstream_a),
+                                          AKC_ACTION_CONFIRMATION_DEFAULT_TTL_MS,
+                                          NULL, AKC_CONFIRMATION_STORE (store), &error);
+  g_assert_no_error (error);
+  akc_action_confirmation_set_clock (proposer, clock_now, &clock, NULL);
+  akc_action_confirmation_set_id_func (proposer, fixed_id, &id, NULL);
+  proposed = propose (proposer, member_string (proposal, "name"),
+                      akc_json_value_get_member (proposal, "input"), &error);
+  g_assert_no_error (error);
+  token = akc_confirmation_record_get_token (proposed);
+  akc_assert_json_equal (storage.snapshot, akc_fixture_expect (fc, "storedAfterPropose"));
+
+  if (strcmp (plan, "restore") == 0)
+    {
+      g_autoptr(AkcConfirmationRecord) restored = NULL;
+      g_autoptr(AkcConfirmationRecord) approved = NULL;
+      g_autoptr(AkcConfirmationRecord) replay = NULL;
+      g_autoptr(GPtrArray) records = NULL;
+
+      /* A resumes: the restored record is bound to the session. */
+      a = resume_client (&storage, session_id, upstream_a, &clock);
+      records = akc_action_confirmation_get_snapshot (a);
+      g_assert_cmpuint (records->len, ==, 1);
+      restored = akc_confirmation_record_ref (g_ptr_array_index (records, 0));
+      g_assert_cmpstr (akc_confirmation_record_get_session_id (restored), ==, session_id);
+      g_assert_null (approve (a, token, "another-session", &error));
+      g_assert_error (error, AKC_ERROR, AKC_ERROR_CONFIG_INVALID);
+      g_clear_error (&error);
+
+      approved = approve (a, token, session_id, &error);
+      g_assert_no_error (error);
+
+      /* B resumes after the approval: a terminal replay is inert. */
+      b = resume_client (&storage, session_id, upstream_b, &clock);
+      replay = approve (b, token, session_id, &error);
+      g_assert_no_error (error);
+
+      outcome = object_take ("restoredToken", string_value (akc_confirmation_record_get_token (restored)),
+                             "approved", status_json (approved),
+                             "replay", status_json (replay),
+                             NULL);
+    }
+  else if (strcmp (plan, "race") == 0)
+    {
+      g_autoptr(GAsyncResult) first = NULL;
+      g_autoptr(GAsyncResult) second = NULL;
+      g_autoptr(AkcConfirmationRecord) won = NULL;
+      g_autoptr(AkcConfirmationRecord) lost = NULL;
+      AkcJsonValue *items[2];
+
+      /* Both resume the same snapshot, then approve at once. */
+      a = resume_client (&storage, session_id, upstream_a, &clock);
+      b = resume_client (&storage, session_id, upstream_b, &clock);
+      akc_action_confirmation_approve_async (a, token, session_id, NULL, on_result, &first);
+      akc_action_confirmation_approve_async (b, token, session_id, NULL, on_result, &second);
+      won = akc_action_confirmation_approve_finish (a, await_result (&first), &error);
+      g_assert_no_error (error);
+      lost = akc_action_confirmation_approve_finish (b, await_result (&second), &error);
+      g_assert_null (lost);
+      g_assert_error (error, TEST_SESSION_CONFLICT, 1);
+      g_clear_object (&first);
+      g_clear_object (&second);
+
+      items[0] = object_take ("status", status_json (won), NULL);
+      items[1] = object_take ("error", string_value (error->message), NULL);
+      outcome = akc_json_value_new_array (items, 2);
+      akc_json_value_unref (items[0]);
+      akc_json_value_unref (items[1]);
+      g_clear_error (&error);
+
+      /* The loser's record did not move. */
+      g_assert_cmpint (status_of (b, token), ==, AKC_CONFIRMATION_STATUS_PENDING);
+    }
+  else
+    {
+      g_autoptr(AkcConfirmationRecord) second = NULL;
+      g_autofree char *first = NULL;
+      AkcJsonValue *stored;
+
+      g_assert_cmpstr (plan, ==, "crash");
+
+      /* A resumes and its upstream fails after the processing claim. */
+      a = resume_client (&storage, session_id, upstream_a, &clock);
+      upstream_a->approve_failures = 1;
+      upstream_a->approve_failure = g_strdup ("network lost");
+      g_assert_null (approve (a, token, session_id, &error));
+      g_assert_nonnull (error);
+      first = g_strdup (error->message);
+      g_clear_error (&error);
+      stored = akc_json_value_get_element (akc_json_value_get_member (storage.snapshot, "confirmations"), 0);
+
+      /* B resumes and approves again: a no-op. */
+      b = resume_client (&storage, session_id, upstream_b, &clock);
+      second = approve (b, token, session_id, &error);
+      g_assert_no_error (error);
+
+      outcome = object_take ("firstAttempt", string_value (first),
+                             "statusAfterFailure", string_value (member_string (stored, "status")),
+                             "secondAttempt", status_json (second),
+                             NULL);
+    }
+
+  akc_assert_json_equal (outcome, akc_fixture_expect (fc, "outcome"));
+  calls = object_take ("approveA", akc_json_value_new_number (upstream_a->approves),
+                       "approveB", akc_json_value_new_number (upstream_b->approves),
+                       "deny", akc_json_value_new_number (upstream_a->denies + upstream_b->denies),
+                       NULL);
+  akc_assert_json_equal (calls, akc_fixture_expect (fc, "upstreamCalls"));
+  akc_assert_json_equal (akc_json_value_get_member (storage.snapshot, "confirmations"),
+                         akc_fixture_expect (fc, "finalStoredConfirmations"));
+
+  g_assert_finalize_object (g_steal_pointer (&proposer));
+  if (a != NULL)
+    g_assert_finalize_object (g_steal_pointer (&a));
+  if (b != NULL)
+    g_assert_finalize_object (g_steal_pointer (&b));
+  g_clear_pointer (&storage.snapshot, akc_json_value_unref);
+}
+
+/* ------------------------------------------------------------------ */
 /* Own cases                                                            */
 /* ------------------------------------------------------------------ */
 
@@ -889,16 +1327,6 @@ new_coordinator (AkcChatSource        *chat,
   akc_action_confirmation_set_clock (coordinator, clock_now, clock, NULL);
 
   return coordinator;
-}
-
-static AkcConfirmationStatus
-status_of (AkcActionConfirmation *coordinator,
-           const char            *token)
-{
-  g_autoptr(AkcConfirmationRecord) record = akc_action_confirmation_get_by_token (coordinator, token);
-
-  g_assert_nonnull (record);
-  return akc_confirmation_record_get_status (record);
 }
 
 /* Concurrent approvals share one operation: the upstream approves once and
@@ -1379,6 +1807,8 @@ main (int    argc,
                          "confirmationScenario", run_confirmation_scenario, NULL);
   akc_fixture_add_tests ("application/actions.json", "/action-confirmation/fixtures",
                          "defaultIds", run_default_ids, NULL);
+  akc_fixture_add_tests ("application/actions.json", "/action-confirmation/fixtures",
+                         "durableConfirmation", run_durable_confirmation, NULL);
 
   g_test_add_data_func ("/action-confirmation/concurrent-approve-runs-upstream-once/store",
                         GINT_TO_POINTER (FALSE), test_concurrent_approve_runs_upstream_once);
