@@ -402,6 +402,8 @@ test_install_on_chat (void)
   g_autoptr(AkcJsonValue) requirements = NULL;
   g_autoptr(AkcJsonValue) arguments = akc_json_value_parse ("{\"id\":7}", -1, NULL);
   g_autoptr(AkcJsonValue) not_object = akc_json_value_parse ("[7]", -1, NULL);
+  g_autoptr(AkcJsonValue) wrong_type = akc_json_value_parse ("{\"id\":\"x\"}", -1, NULL);
+  g_autoptr(AkcJsonSchema) schema = NULL;
   g_autoptr(AkcToolCall) call = NULL;
   g_autoptr(GPtrArray) capabilities = g_ptr_array_new ();
   g_autoptr(GPtrArray) traces = NULL;
@@ -412,6 +414,10 @@ test_install_on_chat (void)
   gint64 now = 3;
 
   tool = akc_tool_new ("delete-user", TRUE, count_tool, &runs, NULL);
+  schema = akc_json_schema_new_from_string ("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}},"
+                                            "\"required\":[\"id\"]}", &error);
+  g_assert_no_error (error);
+  akc_tool_set_argument_schema (tool, schema);
   akc_chat_add_tool (chat, tool);
   akc_chat_set_tool_authorizer (chat, existing_authorizer, &existing, NULL);
 
@@ -423,12 +429,16 @@ test_install_on_chat (void)
   akc_capability_policy_set_context_func (policy, host_context, &host, NULL);
   akc_capability_policy_install (policy, chat);
 
-  /* Malformed arguments are reported before a missing capability. */
+  /* Malformed arguments, unknown tools and arguments the tool's schema
+   * refuses are reported before a missing capability. */
   g_assert_null (akc_chat_source_propose_tool_call (AKC_CHAT_SOURCE (chat), "c1", "delete-user", not_object, &error));
   g_assert_error (error, AKC_ERROR, AKC_ERROR_TOOL_INVALID_INPUT);
   g_clear_error (&error);
   g_assert_null (akc_chat_source_propose_tool_call (AKC_CHAT_SOURCE (chat), "c1", "unknown", arguments, &error));
   g_assert_error (error, AKC_ERROR, AKC_ERROR_TOOL_NOT_FOUND);
+  g_clear_error (&error);
+  g_assert_null (akc_chat_source_propose_tool_call (AKC_CHAT_SOURCE (chat), "c1", "delete-user", wrong_type, &error));
+  g_assert_error (error, AKC_ERROR, AKC_ERROR_TOOL_INVALID_INPUT);
   g_clear_error (&error);
   traces = akc_capability_policy_get_trace (policy);
   g_assert_cmpuint (traces->len, ==, 0);
