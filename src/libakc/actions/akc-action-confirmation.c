@@ -34,7 +34,10 @@
  *   [method@ActionConfirmation.reject_async] rejects it (expiry does not
  *   matter then). Both are idempotent: a record that is not pending is
  *   returned unchanged. Concurrent approvals of one token share one
- *   operation and one upstream call, and get the same result. A token
+ *   operation and one upstream call, and get the same result; a call that
+ *   comes while another kind of operation runs for the token waits for it
+ *   and then sees the record as it is, so an approval and a rejection
+ *   never both reach the upstream. A token
  *   that is unknown or bound to another session fails with
  *   %AKC_ERROR_CONFIG_INVALID, “Action confirmation token is invalid for
  *   this session.”
@@ -90,8 +93,8 @@ struct _AkcActionConfirmation
   GHashTable            *by_token;
   GHashTable            *by_tool_call;
 
-  /* Token → the approval in flight (single-flight). */
-  GHashTable            *approvals;
+  /* Token → the approval or rejection in flight: one at a time per token. */
+  GHashTable            *operations;
 };
 
 G_DEFINE_FINAL_TYPE (AkcActionConfirmation, akc_action_confirmation, G_TYPE_OBJECT)
@@ -190,7 +193,32 @@ struct _Operation
   OperationStep          next;
   /* The error to report once the record is restored. */
   GError                *error;
+  /* Calls for the same token that wait for this operation to end. */
+  GPtrArray             *deferred;
 };
+
+typedef struct
+{
+  OperationKind  kind;
+  GTask         *task;
+  char          *reason;
+} Deferred;
+
+static void
+deferred_free (gpointer data)
+{
+  Deferred *deferred = data;
+
+  g_clear_object (&deferred->task);
+  g_free (deferred->reason);
+  g_free (deferred);
+}
+
+static void start_operation (AkcActionConfirmation *self,
+                             OperationKind          kind,
+                             const char            *token,
+                             GTask                 *task,
+                             const char            *reason);
 
 static void
 operation_free (Operation *op)
@@ -199,6 +227,7 @@ operation_free (Operation *op)
   g_free (op->token);
   g_free (op->reason);
   g_clear_pointer (&op->tasks, g_ptr_array_unref);
+  g_clear_pointer (&op->deferred, g_ptr_array_unref);
   g_clear_error (&op->error);
   g_free (op);
 }
@@ -231,15 +260,16 @@ static void
 operation_complete (Operation *op,
                     GError    *error)
 {
-  AkcActionConfirmation *self = op->self;
+  g_autoptr(AkcActionConfirmation) self = g_object_ref (op->self);
+  g_autoptr(GPtrArray) deferred = g_steal_pointer (&op->deferred);
+  g_autofree char *token = g_strdup (op->token);
   AkcConfirmationRecord *record = NULL;
 
   if (error == NULL)
     record = operation_record (op, NULL);
 
-  if (op->kind == OPERATION_APPROVE &&
-      g_hash_table_lookup (self->approvals, op->token) == op)
-    g_hash_table_remove (self->approvals, op->token);
+  if (g_hash_table_lookup (self->operations, op->token) == op)
+    g_hash_table_remove (self->operations, op->token);
 
   for (guint i = 0; i < op->tasks->len; i++)
     {
@@ -254,6 +284,14 @@ operation_complete (Operation *op,
 
   g_clear_error (&error);
   operation_free (op);
+
+  /* The calls that came meanwhile see the record as it is now. */
+  for (guint i = 0; deferred != NULL && i < deferred->len; i++)
+    {
+      Deferred *next = g_ptr_array_index (deferred, i);
+
+      start_operation (self, next->kind, token, g_steal_pointer (&next->task), next->reason);
+    }
 }
 
 static void
@@ -457,7 +495,7 @@ akc_action_confirmation_finalize (GObject *object)
   g_clear_pointer (&self->records, g_ptr_array_unref);
   g_clear_pointer (&self->by_token, g_hash_table_unref);
   g_clear_pointer (&self->by_tool_call, g_hash_table_unref);
-  g_clear_pointer (&self->approvals, g_hash_table_unref);
+  g_clear_pointer (&self->operations, g_hash_table_unref);
 
   G_OBJECT_CLASS (akc_action_confirmation_parent_class)->finalize (object);
 }
@@ -478,7 +516,7 @@ akc_action_confirmation_init (AkcActionConfirmation *self)
   self->by_token = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->by_tool_call = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   /* An operation in flight holds a reference on the coordinator. */
-  self->approvals = g_hash_table_new (g_str_hash, g_str_equal);
+  self->operations = g_hash_table_new (g_str_hash, g_str_equal);
 }
 
 /**
@@ -725,7 +763,9 @@ is_confirmation_id (const char *id)
  * An id that does not match the confirmation-id grammar fails with
  * %AKC_ERROR_CONFIG_INVALID, “Action confirmation id is invalid.” (so are
  * an id that was already used); the upstream's errors pass through
- * unchanged (application.md §0.1).
+ * unchanged (application.md §0.1). When the store fails to keep the new
+ * record, the error is reported and the record stays (its upstream call
+ * exists and can still be approved or rejected).
  */
 void
 akc_action_confirmation_propose_async (AkcActionConfirmation *self,
@@ -863,6 +903,69 @@ operation_new (AkcActionConfirmation *self,
   return op;
 }
 
+/* Approves or rejects the record of @token, already checked for the
+ * session. One operation runs per token: an approval joins an approval in
+ * flight (single-flight: one upstream call, one result); any other call
+ * waits for it to end, then sees the record as it is then, so an approval
+ * and a rejection never both reach the upstream. Takes @task. */
+static void
+start_operation (AkcActionConfirmation *self,
+                 OperationKind          kind,
+                 const char            *token,
+                 GTask                 *task,
+                 const char            *reason)
+{
+  AkcConfirmationRecord *record = lookup (self, self->by_token, token, NULL);
+  Operation *op = g_hash_table_lookup (self->operations, token);
+
+  g_assert (record != NULL);
+
+  if (op != NULL)
+    {
+      if (kind == OPERATION_APPROVE && op->kind == OPERATION_APPROVE)
+        {
+          g_ptr_array_add (op->tasks, task);
+        }
+      else
+        {
+          Deferred *deferred = g_new0 (Deferred, 1);
+
+          deferred->kind = kind;
+          deferred->task = task;
+          deferred->reason = g_strdup (reason);
+          if (op->deferred == NULL)
+            op->deferred = g_ptr_array_new_with_free_func (deferred_free);
+          g_ptr_array_add (op->deferred, deferred);
+        }
+      return;
+    }
+
+  if (akc_confirmation_record_get_status (record) != AKC_CONFIRMATION_STATUS_PENDING)
+    {
+      g_task_return_pointer (task, akc_confirmation_record_ref (record),
+                             (GDestroyNotify) akc_confirmation_record_unref);
+      g_object_unref (task);
+      return;
+    }
+
+  op = operation_new (self, kind, token, task);
+  g_object_unref (task);
+  g_hash_table_insert (self->operations, op->token, op);
+
+  if (kind == OPERATION_APPROVE)
+    {
+      op->expire = akc_action_confirmation_now (self) >= akc_confirmation_record_get_expires_at (record);
+      operation_claim (op,
+                       op->expire ? AKC_CONFIRMATION_STATUS_EXPIRING : AKC_CONFIRMATION_STATUS_APPROVING,
+                       operation_call_upstream);
+    }
+  else
+    {
+      op->reason = g_strdup (reason);
+      operation_claim (op, AKC_CONFIRMATION_STATUS_REJECTING, operation_call_upstream);
+    }
+}
+
 /**
  * akc_action_confirmation_approve_async:
  * @self: a #AkcActionConfirmation
@@ -878,8 +981,9 @@ operation_new (AkcActionConfirmation *self,
  * the call with the reason `confirmation expired`, `expired`.
  *
  * A record that is not pending is returned unchanged. An approval of a
- * token that is being approved joins it: one upstream call, one result.
- * See [class@ActionConfirmation] for the failures.
+ * token that is being approved joins it: one upstream call, one result;
+ * one that comes while the token is being rejected waits for the
+ * rejection. See [class@ActionConfirmation] for the failures.
  */
 void
 akc_action_confirmation_approve_async (AkcActionConfirmation *self,
@@ -890,8 +994,6 @@ akc_action_confirmation_approve_async (AkcActionConfirmation *self,
                                        gpointer               user_data)
 {
   g_autoptr(GTask) task = NULL;
-  AkcConfirmationRecord *record;
-  Operation *op;
 
   g_return_if_fail (AKC_IS_ACTION_CONFIRMATION (self));
   g_return_if_fail (token != NULL);
@@ -901,30 +1003,10 @@ akc_action_confirmation_approve_async (AkcActionConfirmation *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, akc_action_confirmation_approve_async);
 
-  record = guard (self, task, token, session_id);
-  if (record == NULL)
+  if (guard (self, task, token, session_id) == NULL)
     return;
 
-  op = g_hash_table_lookup (self->approvals, token);
-  if (op != NULL)
-    {
-      g_ptr_array_add (op->tasks, g_steal_pointer (&task));
-      return;
-    }
-
-  if (akc_confirmation_record_get_status (record) != AKC_CONFIRMATION_STATUS_PENDING)
-    {
-      g_task_return_pointer (task, akc_confirmation_record_ref (record),
-                             (GDestroyNotify) akc_confirmation_record_unref);
-      return;
-    }
-
-  op = operation_new (self, OPERATION_APPROVE, token, task);
-  op->expire = akc_action_confirmation_now (self) >= akc_confirmation_record_get_expires_at (record);
-  g_hash_table_insert (self->approvals, op->token, op);
-  operation_claim (op,
-                   op->expire ? AKC_CONFIRMATION_STATUS_EXPIRING : AKC_CONFIRMATION_STATUS_APPROVING,
-                   operation_call_upstream);
+  start_operation (self, OPERATION_APPROVE, token, g_steal_pointer (&task), NULL);
 }
 
 /**
@@ -961,7 +1043,9 @@ akc_action_confirmation_approve_finish (AkcActionConfirmation  *self,
  *
  * Rejects a pending record: claims `rejecting`, denies the upstream tool
  * call with @reason, claims `rejected`. The expiry does not matter. A
- * record that is not pending is returned unchanged.
+ * record that is not pending is returned unchanged, and a rejection that
+ * comes while the token is being approved or rejected waits for that
+ * operation, then returns the record it left.
  */
 void
 akc_action_confirmation_reject_async (AkcActionConfirmation *self,
@@ -973,8 +1057,6 @@ akc_action_confirmation_reject_async (AkcActionConfirmation *self,
                                       gpointer               user_data)
 {
   g_autoptr(GTask) task = NULL;
-  AkcConfirmationRecord *record;
-  Operation *op;
 
   g_return_if_fail (AKC_IS_ACTION_CONFIRMATION (self));
   g_return_if_fail (token != NULL);
@@ -984,20 +1066,10 @@ akc_action_confirmation_reject_async (AkcActionConfirmation *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, akc_action_confirmation_reject_async);
 
-  record = guard (self, task, token, session_id);
-  if (record == NULL)
+  if (guard (self, task, token, session_id) == NULL)
     return;
 
-  if (akc_confirmation_record_get_status (record) != AKC_CONFIRMATION_STATUS_PENDING)
-    {
-      g_task_return_pointer (task, akc_confirmation_record_ref (record),
-                             (GDestroyNotify) akc_confirmation_record_unref);
-      return;
-    }
-
-  op = operation_new (self, OPERATION_REJECT, token, task);
-  op->reason = g_strdup (reason);
-  operation_claim (op, AKC_CONFIRMATION_STATUS_REJECTING, operation_call_upstream);
+  start_operation (self, OPERATION_REJECT, token, g_steal_pointer (&task), reason);
 }
 
 /**

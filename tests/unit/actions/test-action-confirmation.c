@@ -1402,6 +1402,66 @@ test_concurrent_approve_runs_upstream_once (gconstpointer data)
   g_assert_finalize_object (g_steal_pointer (&coordinator));
 }
 
+/* An approval and a rejection of one token in flight at once: the
+ * rejection waits, then sees the approved record; the upstream is called
+ * once and no second claim is made. */
+static void
+test_approve_and_reject_at_once (void)
+{
+  g_autoptr(TestUpstream) upstream = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+  g_autoptr(TestClaimingStore) store = g_object_new (TEST_TYPE_CLAIMING_STORE, NULL);
+  g_autoptr(AkcActionConfirmation) coordinator = NULL;
+  g_autoptr(AkcConfirmationRecord) record = NULL;
+  g_autoptr(AkcConfirmationRecord) approved = NULL;
+  g_autoptr(AkcConfirmationRecord) rejected = NULL;
+  g_autoptr(GAsyncResult) first = NULL;
+  g_autoptr(GAsyncResult) second = NULL;
+  g_autoptr(GError) error = NULL;
+  Clock clock = { 0 };
+
+  coordinator = new_coordinator (AKC_CHAT_SOURCE (upstream), AKC_CONFIRMATION_STORE (store), &clock);
+  record = propose (coordinator, "charge", NULL, &error);
+  g_assert_no_error (error);
+
+  akc_action_confirmation_approve_async (coordinator, "confirm-1-0", "session", NULL, on_result, &first);
+  akc_action_confirmation_reject_async (coordinator, "confirm-1-0", "session", "no", NULL, on_result, &second);
+  approved = akc_action_confirmation_approve_finish (coordinator, await_result (&first), &error);
+  g_assert_no_error (error);
+  rejected = akc_action_confirmation_reject_finish (coordinator, await_result (&second), &error);
+  g_assert_no_error (error);
+  g_clear_object (&first);
+  g_clear_object (&second);
+
+  g_assert_cmpint (akc_confirmation_record_get_status (approved), ==, AKC_CONFIRMATION_STATUS_APPROVED);
+  g_assert_cmpint (akc_confirmation_record_get_status (rejected), ==, AKC_CONFIRMATION_STATUS_APPROVED);
+  g_assert_cmpuint (upstream->approves, ==, 1);
+  g_assert_cmpuint (upstream->denies, ==, 0);
+  g_assert_cmpuint (store->store->claims->len, ==, 2);
+
+  /* The other way round: the approval waits for the rejection. */
+  g_clear_pointer (&record, akc_confirmation_record_unref);
+  g_clear_pointer (&approved, akc_confirmation_record_unref);
+  g_clear_pointer (&rejected, akc_confirmation_record_unref);
+  record = propose (coordinator, "charge", NULL, &error);
+  g_assert_no_error (error);
+  akc_action_confirmation_reject_async (coordinator, "confirm-2-0", "session", "no", NULL, on_result, &second);
+  akc_action_confirmation_approve_async (coordinator, "confirm-2-0", "session", NULL, on_result, &first);
+  approved = akc_action_confirmation_approve_finish (coordinator, await_result (&first), &error);
+  g_assert_no_error (error);
+  rejected = akc_action_confirmation_reject_finish (coordinator, await_result (&second), &error);
+  g_assert_no_error (error);
+  g_clear_object (&first);
+  g_clear_object (&second);
+
+  g_assert_cmpint (akc_confirmation_record_get_status (approved), ==, AKC_CONFIRMATION_STATUS_REJECTED);
+  g_assert_cmpint (akc_confirmation_record_get_status (rejected), ==, AKC_CONFIRMATION_STATUS_REJECTED);
+  g_assert_cmpuint (upstream->approves, ==, 1);
+  g_assert_cmpuint (upstream->denies, ==, 1);
+  g_assert_cmpuint (store->store->claims->len, ==, 4);
+
+  g_assert_finalize_object (g_steal_pointer (&coordinator));
+}
+
 /* With a claim hook, an upstream failure leaves the processing claim: the
  * record stays approving and later calls never reach the upstream. */
 static void
@@ -1814,6 +1874,7 @@ main (int    argc,
                         GINT_TO_POINTER (FALSE), test_concurrent_approve_runs_upstream_once);
   g_test_add_data_func ("/action-confirmation/concurrent-approve-runs-upstream-once/claiming-store",
                         GINT_TO_POINTER (TRUE), test_concurrent_approve_runs_upstream_once);
+  g_test_add_func ("/action-confirmation/approve-and-reject-at-once", test_approve_and_reject_at_once);
   g_test_add_func ("/action-confirmation/upstream-failure/with-claim-hook", test_upstream_failure_with_claim_hook);
   g_test_add_func ("/action-confirmation/upstream-failure/without-claim-hook", test_upstream_failure_without_claim_hook);
   g_test_add_func ("/action-confirmation/claim-lost-or-failed", test_claim_lost_or_failed);
