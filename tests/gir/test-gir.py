@@ -272,6 +272,53 @@ with tempfile.TemporaryDirectory() as folder:
           "and writes what the chat says")
     del history, kept, memory
 
+# Typed actions: a capability policy installed on a chat, and a confirmation
+# proposed and approved asynchronously.
+granted = []
+policy = Akc.CapabilityPolicy.new("py", Akc.JsonValue.parse(b'{"send-email":["email.send"]}'))
+policy.set_context_func(lambda _policy: Akc.policy_context_new("py", granted))
+reasons = []
+policy.connect("trace", lambda _policy, trace: reasons.append(Akc.policy_reason_to_string(trace.get_reason())))
+allowed, reason = policy.authorize_tool_call("c0", "send-email", Akc.ToolPhase.PROPOSE)
+check(not allowed and reason == Akc.PolicyReason.MISSING_CAPABILITY and reasons == ["missing-capability"],
+      "Akc.CapabilityPolicy decides from the host's context and emits its trace")
+acting_script = Akc.ScriptedAdapter.new()
+acting = Akc.Chat.new(acting_script)
+sent = []
+acting.add_tool(Akc.Tool.new("send-email", True, lambda _tool, _arguments, _data: sent.append(1) or "sent", None))
+policy.install(acting)
+coordinator = Akc.ActionConfirmation.new("py", acting, Akc.ACTION_CONFIRMATION_DEFAULT_TTL_MS, None, None)
+try:
+    coordinator.propose_finish(wait(lambda cb: coordinator.propose_async("send-email", None, None, cb)))
+    check(False, "a proposal without the capability raises")
+except GLib.Error as error:
+    check(error.matches(Akc.error_quark(), Akc.Error.TOOL_FORBIDDEN) and error.message == "missing-capability",
+          "a proposal without the capability is Akc.Error.TOOL_FORBIDDEN")
+granted.append("email.send")
+record = coordinator.propose_finish(
+    wait(lambda cb: coordinator.propose_async("send-email", Akc.JsonValue.parse(b'{"to":"ada"}'), None, cb)))
+check(record.get_status() == Akc.ConfirmationStatus.PENDING and record.get_token().startswith("confirm-")
+      and not sent, "Akc.ActionConfirmation.propose_async() records a pending confirmation and runs nothing")
+acting_script.begin_turn()
+acting_script.add_text("Sent.", 0)
+acting_script.add_done(0)
+approved = coordinator.approve_finish(wait(lambda cb: coordinator.approve_async(record.get_token(), "py", None, cb)))
+check(approved.get_status() == Akc.ConfirmationStatus.APPROVED and sent == [1]
+      and coordinator.get_by_tool_call(record.get_tool_call_id()).get_status() == Akc.ConfirmationStatus.APPROVED
+      and [trace.get_id() for trace in policy.get_trace()][-1] == "policy-4",
+      "approve_async() runs the tool once, authorized again before it runs")
+run_until_idle(acting)
+
+
+def unavailable(_policy):
+    raise GLib.Error("context unavailable")
+
+
+policy.set_context_func(unavailable)
+check(policy.authorize_tool_call("c9", "send-email", Akc.ToolPhase.EXECUTE)[1] == Akc.PolicyReason.POLICY_FAILURE,
+      "a context getter that raises is a policy failure")
+del coordinator, acting, policy
+
 # AkcGtk widgets bound to the chat.
 Gtk.init()
 composer = AkcGtk.Composer.new()

@@ -1144,9 +1144,10 @@ akc_action_confirmation_get_by_token (AkcActionConfirmation *self,
  * akc_action_confirmation_get_snapshot:
  * @self: a #AkcActionConfirmation
  *
- * Gets every record, in insertion order.
+ * Gets every record, in insertion order. The array owns its records (its
+ * free function releases them): free it with g_ptr_array_unref().
  *
- * Returns: (transfer full) (element-type AkcConfirmationRecord): the records
+ * Returns: (transfer container) (element-type AkcConfirmationRecord): the records
  */
 GPtrArray *
 akc_action_confirmation_get_snapshot (AkcActionConfirmation *self)

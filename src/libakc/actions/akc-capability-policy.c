@@ -604,9 +604,10 @@ akc_capability_policy_authorize_composed (AkcCapabilityPolicy   *self,
  * akc_capability_policy_get_trace:
  * @self: a #AkcCapabilityPolicy
  *
- * Gets every decision so far, oldest first.
+ * Gets every decision so far, oldest first. The array owns its traces
+ * (its free function releases them): free it with g_ptr_array_unref().
  *
- * Returns: (transfer full) (element-type AkcPolicyTrace): a copy of the traces
+ * Returns: (transfer container) (element-type AkcPolicyTrace): a copy of the traces
  */
 GPtrArray *
 akc_capability_policy_get_trace (AkcCapabilityPolicy *self)
