@@ -2,6 +2,18 @@
  * (application.md §5.2)
  *
  * SPDX-License-Identifier: MIT
+ *
+ * Design: the reference's onChange and claimStatus hooks persist a session
+ * (an SQLite write, away from the main thread) and are awaited, so they are
+ * the asynchronous methods of one interface, AkcConfirmationStore, and the
+ * coordinator's operations are _async/_finish with a GCancellable that is
+ * honoured until an operation starts. A session with storage implements
+ * the store with both methods (claim_status as a compare-and-set write);
+ * without a claim method the coordinator saves every record after each
+ * status change and undoes a claim whose upstream call failed. The
+ * upstream is the AkcChatSource propose/approve/deny, which run on the
+ * main context. The clock (`now`) and the id function (`createId`) are
+ * injectable for tests.
  */
 
 #pragma once
