@@ -337,6 +337,37 @@ check(isinstance(factory, Gtk.ListItemFactory), "AkcGtk.MessageRow.factory_new()
 row.set_manifest(manifest)
 check(row.props.manifest == manifest, "AkcGtk.MessageRow has the manifest frames resolve against")
 
+
+
+# The deterministic answer plane in front of a Python adapter: an artifact
+# that is missing never answers, the question escalates to the backend with
+# the escalation in the request metadata, and the backend's capabilities
+# show through.
+class BackendAdapter(GObject.Object, Akc.Adapter):
+    def do_stream(self, request, stream):
+        escalation = request.get_metadata().get_member("agentskit.chat.escalation")
+        stream.push_text("backend: " + escalation.get_member("reason").get_string()[0])
+        stream.finish()
+
+    def do_get_capabilities(self):
+        return Akc.JsonValue.parse(b'{"streaming":true}')
+
+
+decisions = []
+deterministic = Akc.DeterministicAdapter.new(None, None, None, Akc.DeterministicFallbackMode.BACKEND,
+                                             BackendAdapter())
+deterministic.set_clock(lambda *_: 0)
+deterministic.connect("decision", lambda _a, envelope: decisions.append(envelope.get_member("outcome").get_string()[0]))
+deterministic_chat = Akc.Chat(adapter=deterministic)
+deterministic_chat.send("install cli")
+run_until_idle(deterministic_chat)
+check(deterministic_chat.get_messages().get_item(1).get_content() == "backend: corrupt" and
+      decisions == ["escalation", "answer"] and not deterministic.get_resolver().is_verified() and
+      deterministic.get_capabilities().get_member("streaming").get_boolean() and
+      deterministic.get_capabilities().get_member("structuredOutput") is None and
+      deterministic.get_reservations().get_n_sessions() == 0,
+      "Akc.DeterministicAdapter escalates to a Python backend and reports its decisions")
+
 transcript = AkcGtk.ChatView.new()
 transcript.set_manifest(manifest)
 transcript.set_source(chat)
