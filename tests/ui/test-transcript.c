@@ -1334,6 +1334,238 @@ test_view_tool_confirmation (void)
 }
 
 static void
+store_result (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static gint64 coordinator_now = 0;
+
+static gint64
+coordinator_clock (gpointer user_data)
+{
+  return coordinator_now;
+}
+
+static AkcConfirmationRecord *
+propose_through (AkcActionConfirmation *confirmation,
+                 const char            *action)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(AkcJsonValue) input = akc_json_value_parse ("{\"path\":\"/tmp/x\"}", -1, NULL);
+  g_autoptr(GError) error = NULL;
+  AkcConfirmationRecord *record;
+
+  akc_action_confirmation_propose_async (confirmation, action, input, NULL, store_result, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  record = akc_action_confirmation_propose_finish (confirmation, result, &error);
+  g_assert_no_error (error);
+
+  return record;
+}
+
+static AkcConfirmationStatus
+status_of (AkcActionConfirmation *confirmation,
+           AkcConfirmationRecord *record)
+{
+  g_autoptr(AkcConfirmationRecord) now = akc_action_confirmation_get_by_token (confirmation, akc_confirmation_record_get_token (record));
+
+  return akc_confirmation_record_get_status (now);
+}
+
+typedef struct
+{
+  AkcActionConfirmation *confirmation;
+  AkcConfirmationRecord *record;
+  AkcConfirmationStatus  status;
+} Settled;
+
+static gboolean
+record_settled (Settled *settled)
+{
+  return status_of (settled->confirmation, settled->record) == settled->status;
+}
+
+/* The Approve and Deny buttons of a call the coordinator proposed go
+ * through the coordinator (§5.2): approval runs the tool once, an expired
+ * confirmation never runs it, denial rejects the record. */
+static void
+test_view_confirmation_coordinator (void)
+{
+  const char *contents[] = { NULL };
+  Fixture fixture = { 0 };
+  g_autoptr(AkcTool) tool = NULL;
+  g_autoptr(AkcActionConfirmation) confirmation = NULL;
+  g_autoptr(AkcConfirmationRecord) first = NULL;
+  g_autoptr(AkcConfirmationRecord) second = NULL;
+  g_autoptr(AkcConfirmationRecord) third = NULL;
+  g_autoptr(GError) error = NULL;
+  Settled settled;
+  guint runs = 0;
+
+  fixture_init_with (&fixture, contents);
+  tool = akc_tool_new ("delete_file", TRUE, run_tool, &runs, NULL);
+  akc_chat_add_tool (fixture.chat, tool);
+  confirmation = akc_action_confirmation_new ("session-1", AKC_CHAT_SOURCE (fixture.chat),
+                                              AKC_ACTION_CONFIRMATION_DEFAULT_TTL_MS, NULL, NULL, &error);
+  g_assert_no_error (error);
+  akc_action_confirmation_set_clock (confirmation, coordinator_clock, NULL, NULL);
+  akc_chat_view_set_confirmation (fixture.view, confirmation);
+  g_assert_true (akc_chat_view_get_confirmation (fixture.view) == confirmation);
+
+  /* Continuations after each decision. */
+  for (guint i = 0; i < 3; i++)
+    {
+      akc_scripted_adapter_begin_turn (fixture.script);
+      akc_scripted_adapter_add_text (fixture.script, "Noted.", 0);
+      akc_scripted_adapter_add_done (fixture.script, 0);
+    }
+
+  coordinator_now = 1000;
+  first = propose_through (confirmation, "delete_file");
+  WAIT_FOR (has_confirmation, &fixture);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.approve", "s",
+                                             akc_confirmation_record_get_tool_call_id (first)));
+  settled = (Settled) { confirmation, first, AKC_CONFIRMATION_STATUS_APPROVED };
+  WAIT_FOR (record_settled, &settled);
+  WAIT_FOR (source_is_idle, &fixture);
+  g_assert_cmpuint (runs, ==, 1);
+
+  /* Past its expiry the approval denies the call; the tool never runs. */
+  second = propose_through (confirmation, "delete_file");
+  coordinator_now += AKC_ACTION_CONFIRMATION_DEFAULT_TTL_MS;
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.approve", "s",
+                                             akc_confirmation_record_get_tool_call_id (second)));
+  settled = (Settled) { confirmation, second, AKC_CONFIRMATION_STATUS_EXPIRED };
+  WAIT_FOR (record_settled, &settled);
+  WAIT_FOR (source_is_idle, &fixture);
+  g_assert_cmpuint (runs, ==, 1);
+
+  third = propose_through (confirmation, "delete_file");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.deny", "s",
+                                             akc_confirmation_record_get_tool_call_id (third)));
+  settled = (Settled) { confirmation, third, AKC_CONFIRMATION_STATUS_REJECTED };
+  WAIT_FOR (record_settled, &settled);
+  WAIT_FOR (source_is_idle, &fixture);
+  g_assert_cmpuint (runs, ==, 1);
+  g_assert_null (akc_chat_view_get_action_error (fixture.view));
+
+  akc_chat_view_set_confirmation (fixture.view, NULL);
+  /* The coordinator holds the chat. */
+  g_assert_finalize_object (g_steal_pointer (&confirmation));
+  fixture_clear (&fixture);
+}
+
+static gboolean
+component_has_error (AkcComponentView *component)
+{
+  return akc_component_view_get_error_message (component) != NULL;
+}
+
+static char *
+deny_without_capability (AkcChat      *chat,
+                         AkcToolCall  *call,
+                         AkcToolPhase  phase,
+                         gpointer      user_data)
+{
+  gboolean *allowed = user_data;
+
+  return *allowed ? NULL : g_strdup ("missing-capability");
+}
+
+/* A choice with a typed action proposes it through the coordinator
+ * (§12.7 step 4): a denied proposal un-resolves the choice and says why; an
+ * allowed one waits for approval in the transcript. */
+static void
+test_view_choice_action (void)
+{
+  g_autofree char *choices = frame_json ("choice-list", "cleanup",
+                                         "{\"prompt\":\"Clean up?\",\"choices\":[{\"id\":\"delete\",\"label\":\"Delete it\","
+                                         "\"action\":{\"name\":\"delete_file\",\"input\":{\"path\":\"/tmp/x\"}}}]}");
+  const char *contents[] = { "tidy up", choices, NULL };
+  Fixture fixture = { 0 };
+  g_autoptr(AkcTool) tool = NULL;
+  g_autoptr(AkcActionConfirmation) confirmation = NULL;
+  g_autoptr(GError) error = NULL;
+  AkcComponentView *component;
+  gboolean allowed = FALSE;
+  guint runs = 0;
+
+  fixture_init_with (&fixture, contents);
+  tool = akc_tool_new ("delete_file", TRUE, run_tool, &runs, NULL);
+  akc_chat_add_tool (fixture.chat, tool);
+  akc_chat_set_tool_authorizer (fixture.chat, deny_without_capability, &allowed, NULL);
+  confirmation = akc_action_confirmation_new ("session-1", AKC_CHAT_SOURCE (fixture.chat),
+                                              AKC_ACTION_CONFIRMATION_DEFAULT_TTL_MS, NULL, NULL, &error);
+  g_assert_no_error (error);
+  akc_chat_view_set_confirmation (fixture.view, confirmation);
+  component = view_of (&fixture, 1);
+
+  g_signal_emit_by_name (first_button (component), "clicked");
+  WAIT_FOR (component_has_error, component);
+  g_assert_cmpstr (akc_component_view_get_error_message (component), ==, "missing-capability");
+  g_assert_false (akc_component_view_get_resolved (component));
+  g_assert_true (has_no_confirmation (&fixture));
+
+  allowed = TRUE;
+  akc_scripted_adapter_begin_turn (fixture.script);
+  akc_scripted_adapter_add_text (fixture.script, "Deleted.", 0);
+  akc_scripted_adapter_add_done (fixture.script, 0);
+  g_signal_emit_by_name (first_button (component), "clicked");
+  WAIT_FOR (has_confirmation, &fixture);
+  g_assert_true (akc_component_view_get_resolved (component));
+  g_assert_cmpuint (runs, ==, 0);
+  {
+    g_autoptr(GPtrArray) records = akc_action_confirmation_get_snapshot (confirmation);
+
+    g_assert_cmpuint (records->len, ==, 1);
+  }
+
+  /* The proposal settles once its record is kept. */
+  spin ();
+  akc_chat_view_set_confirmation (fixture.view, NULL);
+  g_assert_finalize_object (g_steal_pointer (&confirmation));
+  akc_chat_set_tool_authorizer (fixture.chat, NULL, NULL, NULL);
+  fixture_clear (&fixture);
+}
+
+/* Escape sets aside the component that owns input: no event, the instance
+ * becomes inert and input returns to the host. */
+static void
+test_view_set_aside (void)
+{
+  g_autofree char *choices = frame_json ("choice-list", "where", CHOICES);
+  const char *contents[] = { "hi", choices, NULL };
+  g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func (g_free);
+  Fixture fixture = { 0 };
+  AkcComponentView *component;
+
+  fixture_init_with (&fixture, contents);
+  g_signal_connect (fixture.view, "component-selection", G_CALLBACK (record_event), events);
+  component = view_of (&fixture, 1);
+  g_assert_true (akc_chat_view_get_input_owned (fixture.view));
+  g_assert_true (akc_component_view_get_active (component));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.set-aside", NULL));
+  g_assert_false (akc_chat_view_get_input_owned (fixture.view));
+  g_assert_false (akc_component_view_get_active (component));
+  g_assert_true (akc_component_view_get_resolved (component));
+  g_assert_cmpuint (events->len, ==, 0);
+
+  /* Nothing owns input any more: the action cannot act. */
+  g_assert_false (gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.set-aside", NULL) &&
+                  akc_chat_view_get_input_owned (fixture.view));
+  g_signal_emit_by_name (first_button (component), "clicked");
+  g_assert_cmpuint (events->len, ==, 0);
+
+  akc_chat_view_set_source (fixture.view, NULL);
+  fixture_clear (&fixture);
+}
+
+static void
 test_view_tool_denial (void)
 {
   const char *contents[] = { NULL };
@@ -1552,6 +1784,9 @@ main (int   argc,
   g_test_add_func ("/chat-view/duplicate-instances", test_view_duplicate_instances);
   g_test_add_func ("/chat-view/tool-confirmation", test_view_tool_confirmation);
   g_test_add_func ("/chat-view/tool-denial", test_view_tool_denial);
+  g_test_add_func ("/chat-view/confirmation-coordinator", test_view_confirmation_coordinator);
+  g_test_add_func ("/chat-view/choice-action", test_view_choice_action);
+  g_test_add_func ("/chat-view/set-aside", test_view_set_aside);
   g_test_add_func ("/chat-view/thinking-and-errors", test_view_thinking_and_errors);
   g_test_add_func ("/chat-view/action-error", test_view_action_error);
   g_test_add_func ("/chat-view/announces", test_view_announces);

@@ -48,10 +48,12 @@
  *
  * The view installs the actions `chat.stop`, `chat.retry`,
  * `chat.regenerate`, `chat.edit`, `chat.save-edit`, `chat.cancel-edit`,
- * `chat.jump-to-newest`, `chat.approve` and `chat.deny` (the last two with
- * the tool call id), each enabled only when it can act, and these
- * shortcuts, active anywhere in its window: Escape stops a reply, Ctrl+R
- * retries, Ctrl+Shift+R regenerates, Ctrl+E edits the last message and
+ * `chat.jump-to-newest`, `chat.set-aside`, `chat.approve` and `chat.deny`
+ * (the last two with the tool call id), each enabled only when it can act,
+ * and these shortcuts, active anywhere in its window: Escape stops a reply
+ * or, when no reply streams, sets aside the component that owns input
+ * (it becomes inert without an answer and input returns to the host),
+ * Ctrl+R retries, Ctrl+Shift+R regenerates, Ctrl+E edits the last message and
  * Ctrl+End jumps to the newest message. In the inline editor Enter saves
  * and Escape cancels.
  *
@@ -121,6 +123,10 @@ struct _AkcChatView
   gboolean              extend_pending;
   gboolean              scan_pending;
   AkcComponentManifest *manifest;
+  AkcActionConfirmation *confirmation;
+  /* A call proposed from a choice of this view: its confirmation takes the
+   * keyboard once it is shown. */
+  char                 *focus_call_id;
   AkcInputOwnership    *ownership;
 
   GListStore           *extras;       /* AkcToolCall, GtkStringObject */
@@ -153,6 +159,7 @@ struct _AkcChatView
   gboolean              allocating;
 
   AkcMessage           *active_message;
+  char                 *active_instance_id;
   int                   active_presentation;
   gboolean              focus_active_pending;
   guint                 active_idle;
@@ -193,6 +200,7 @@ enum {
   PROP_EDITING,
   PROP_ACTION_ERROR,
   PROP_THEME,
+  PROP_CONFIRMATION,
   N_PROPS,
 
   PROP_HADJUSTMENT = N_PROPS,
@@ -686,6 +694,8 @@ find_active (AkcChatView *self,
   return NULL;
 }
 
+static void akc_chat_view_sync_actions (AkcChatView *self);
+
 static gboolean
 focus_active_idle (gpointer user_data)
 {
@@ -712,15 +722,21 @@ akc_chat_view_sync_ownership (AkcChatView *self)
   if (self->messages != NULL)
     active = find_active (self, &message_position, &presentation_position);
 
+  g_clear_pointer (&self->active_instance_id, g_free);
   if (active != NULL)
     {
+      AkcJsonValue *frame = akc_presentation_get_frame (active);
+
       self->active_message = g_list_model_get_item (self->messages, message_position);
       self->active_presentation = (int) presentation_position;
+      if (frame != NULL)
+        self->active_instance_id = g_strdup (akc_json_value_get_string (akc_json_value_get_member (frame, "instanceId"), NULL));
     }
   else
     {
       self->active_presentation = -1;
     }
+  akc_chat_view_sync_actions (self);
 
   g_hash_table_iter_init (&iter, self->rows);
   while (g_hash_table_iter_next (&iter, &row, NULL))
@@ -802,6 +818,8 @@ akc_chat_view_sync_actions (AkcChatView *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "chat.cancel-edit", self->editing);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "chat.approve", self->source != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "chat.deny", self->source != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "chat.set-aside",
+                                 !streaming && self->active_instance_id != NULL);
 }
 
 static void
@@ -950,17 +968,108 @@ jump_action (GtkWidget  *widget,
   akc_chat_view_scroll_to_bottom (AKC_CHAT_VIEW (widget));
 }
 
+/* The record of a tool call the coordinator proposed, if any. */
+static AkcConfirmationRecord *
+lookup_record (AkcChatView *self,
+               const char  *tool_call_id)
+{
+  if (self->confirmation == NULL)
+    return NULL;
+
+  return akc_action_confirmation_get_by_tool_call (self->confirmation, tool_call_id);
+}
+
+typedef struct
+{
+  AkcChatView *view;
+  gboolean     approve;
+} Resolution;
+
+static void
+on_confirmation_resolved (GObject      *source,
+                          GAsyncResult *result,
+                          gpointer      user_data)
+{
+  Resolution *resolution = user_data;
+  AkcActionConfirmation *confirmation = AKC_ACTION_CONFIRMATION (source);
+  g_autoptr(AkcConfirmationRecord) record = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (resolution->approve)
+    record = akc_action_confirmation_approve_finish (confirmation, result, &error);
+  else
+    record = akc_action_confirmation_reject_finish (confirmation, result, &error);
+
+  if (record == NULL)
+    fail_action (resolution->view, error,
+                 resolution->approve ? _("Action approval failed.") : _("Action rejection failed."));
+
+  g_object_unref (resolution->view);
+  g_free (resolution);
+}
+
+/* Through the coordinator when it proposed the call (§5.2: single-flight,
+ * expiry, tokens bound to the session); the source's own approve and deny
+ * otherwise. */
+static void
+resolve_tool_call (AkcChatView *self,
+                   const char  *tool_call_id,
+                   gboolean     approve)
+{
+  g_autoptr(AkcConfirmationRecord) record = lookup_record (self, tool_call_id);
+  g_autoptr(GError) error = NULL;
+  Resolution *resolution;
+
+  set_action_error (self, NULL);
+
+  if (record == NULL)
+    {
+      gboolean ok = approve
+                    ? akc_chat_source_approve (self->source, tool_call_id, &error)
+                    /* No reason: the controller records the upstream default (§12.8). */
+                    : akc_chat_source_deny (self->source, tool_call_id, NULL, &error);
+
+      if (!ok)
+        fail_action (self, error, approve ? _("Action approval failed.") : _("Action rejection failed."));
+      return;
+    }
+
+  resolution = g_new0 (Resolution, 1);
+  resolution->view = g_object_ref (self);
+  resolution->approve = approve;
+  if (approve)
+    akc_action_confirmation_approve_async (self->confirmation,
+                                           akc_confirmation_record_get_token (record),
+                                           akc_action_confirmation_get_session_id (self->confirmation),
+                                           NULL, on_confirmation_resolved, resolution);
+  else
+    akc_action_confirmation_reject_async (self->confirmation,
+                                          akc_confirmation_record_get_token (record),
+                                          akc_action_confirmation_get_session_id (self->confirmation),
+                                          NULL, NULL, on_confirmation_resolved, resolution);
+}
+
+/* Escape on a component that owns input sets it aside without an answer:
+ * it becomes inert, as if resolved, and input returns to the host (the
+ * composer). A choice whose action was denied can be left this way. */
+static void
+set_aside_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  AkcChatView *self = AKC_CHAT_VIEW (widget);
+  g_autofree char *instance_id = g_strdup (self->active_instance_id);
+
+  if (instance_id != NULL)
+    akc_input_ownership_mark_resolved (self->ownership, instance_id);
+}
+
 static void
 approve_action (GtkWidget  *widget,
                 const char *action_name,
                 GVariant   *parameter)
 {
-  AkcChatView *self = AKC_CHAT_VIEW (widget);
-  g_autoptr(GError) error = NULL;
-
-  set_action_error (self, NULL);
-  if (!akc_chat_source_approve (self->source, g_variant_get_string (parameter, NULL), &error))
-    fail_action (self, error, _("Action approval failed."));
+  resolve_tool_call (AKC_CHAT_VIEW (widget), g_variant_get_string (parameter, NULL), TRUE);
 }
 
 static void
@@ -968,13 +1077,7 @@ deny_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
 {
-  AkcChatView *self = AKC_CHAT_VIEW (widget);
-  g_autoptr(GError) error = NULL;
-
-  set_action_error (self, NULL);
-  /* No reason: the controller records the upstream default (§12.8). */
-  if (!akc_chat_source_deny (self->source, g_variant_get_string (parameter, NULL), NULL, &error))
-    fail_action (self, error, _("Action rejection failed."));
+  resolve_tool_call (AKC_CHAT_VIEW (widget), g_variant_get_string (parameter, NULL), FALSE);
 }
 
 /* -------------------------------------------------------------------- */
@@ -1227,6 +1330,23 @@ new_button (const char *label,
   return button;
 }
 
+static void
+on_mapped_take_focus (GtkWidget *widget)
+{
+  g_signal_handlers_disconnect_by_func (widget, on_mapped_take_focus, NULL);
+  gtk_widget_grab_focus (widget);
+}
+
+/* Gives @widget the keyboard once it is on screen. */
+static void
+focus_when_mapped (GtkWidget *widget)
+{
+  if (gtk_widget_get_mapped (widget))
+    gtk_widget_grab_focus (widget);
+  else
+    g_signal_connect (widget, "map", G_CALLBACK (on_mapped_take_focus), NULL);
+}
+
 static GtkWidget *
 build_confirmation (AkcChatView *self,
                     AkcToolCall *call)
@@ -1284,6 +1404,13 @@ build_confirmation (AkcChatView *self,
   button = new_button (_("_Deny"), _("Deny"), NULL, "chat.deny", target);
   gtk_widget_add_css_class (button, "destructive-action");
   gtk_box_append (GTK_BOX (buttons), button);
+  /* The confirmation of a call the person just chose takes the keyboard,
+   * on the safe choice: Tab reaches Approve (Alt+A approves). */
+  if (g_strcmp0 (self->focus_call_id, akc_tool_call_get_id (call)) == 0)
+    {
+      g_clear_pointer (&self->focus_call_id, g_free);
+      focus_when_mapped (button);
+    }
   button = new_button (_("_Approve"), _("Approve"), NULL, "chat.approve", target);
   gtk_widget_add_css_class (button, "suggested-action");
   gtk_box_append (GTK_BOX (buttons), button);
@@ -1524,13 +1651,108 @@ on_row_interaction (AkcMessageRow    *row,
   g_signal_emit (self, signals[COMPONENT_INTERACTION], 0, view, event);
 }
 
+typedef struct
+{
+  AkcChatView      *view;
+  AkcComponentView *component;
+} Proposal;
+
+static void focus_when_mapped (GtkWidget *widget);
+
+/* The Deny button of the confirmation of @call_id, if it is built. */
+static GtkWidget *
+find_deny_button (GtkWidget  *widget,
+                  const char *call_id)
+{
+  if (GTK_IS_ACTIONABLE (widget) &&
+      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), "chat.deny") == 0)
+    {
+      GVariant *target = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (widget));
+
+      if (target != NULL && g_strcmp0 (g_variant_get_string (target, NULL), call_id) == 0)
+        return widget;
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_deny_button (child, call_id);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static void
+on_choice_action_proposed (GObject      *source,
+                           GAsyncResult *result,
+                           gpointer      user_data)
+{
+  Proposal *proposal = user_data;
+  g_autoptr(AkcConfirmationRecord) record = NULL;
+  g_autoptr(GError) error = NULL;
+
+  record = akc_action_confirmation_propose_finish (AKC_ACTION_CONFIRMATION (source), result, &error);
+  /* A denied or malformed proposal un-resolves the choice so the person
+   * can try again (§12.7 step 4). */
+  if (record == NULL)
+    akc_component_view_fail (proposal->component, AKC_COMPONENT_FAILURE_ACTION_PROPOSAL,
+                             error != NULL && error->message[0] != '\0' ? error->message : NULL);
+  else if (akc_confirmation_record_get_status (record) == AKC_CONFIRMATION_STATUS_PENDING)
+    {
+      /* The person chose the action: its confirmation is the next step,
+       * shown already or about to be. */
+      const char *call_id = akc_confirmation_record_get_tool_call_id (record);
+      GtkWidget *deny = find_deny_button (GTK_WIDGET (proposal->view), call_id);
+
+      g_free (proposal->view->focus_call_id);
+      proposal->view->focus_call_id = NULL;
+      if (deny != NULL)
+        focus_when_mapped (deny);
+      else
+        proposal->view->focus_call_id = g_strdup (call_id);
+    }
+
+  g_object_unref (proposal->component);
+  g_object_unref (proposal->view);
+  g_free (proposal);
+}
+
+/* §12.7 selection: the host's handlers first, then a choice's typed action
+ * is proposed through the confirmation coordinator, where it waits for
+ * the person's approval. */
 static void
 on_row_selection (AkcMessageRow    *row,
                   AkcComponentView *view,
                   AkcJsonValue     *event,
                   AkcChatView      *self)
 {
+  AkcResolvedComponent *resolved = akc_component_view_get_resolved_component (view);
+  AkcJsonValue *choice = akc_json_value_get_member (event, "choiceId");
+  AkcJsonValue *action = NULL;
+  Proposal *proposal;
+
   g_signal_emit (self, signals[COMPONENT_SELECTION], 0, view, event);
+
+  if (self->confirmation == NULL || resolved == NULL || choice == NULL ||
+      akc_json_value_get_kind (choice) != AKC_JSON_KIND_STRING)
+    return;
+
+  action = akc_resolved_component_get_choice_action (resolved, akc_json_value_get_string (choice, NULL));
+  if (action == NULL)
+    return;
+
+  set_action_error (self, NULL);
+  proposal = g_new0 (Proposal, 1);
+  proposal->view = g_object_ref (self);
+  proposal->component = g_object_ref (view);
+  akc_action_confirmation_propose_async (self->confirmation,
+                                         akc_json_value_get_string (akc_json_value_get_member (action, "name"), NULL),
+                                         akc_json_value_get_member (action, "input"),
+                                         NULL, on_choice_action_proposed, proposal);
 }
 
 static GtkWidget *
@@ -1906,11 +2128,14 @@ akc_chat_view_dispose (GObject *object)
   g_clear_object (&self->error_item);
   g_clear_object (&self->actions_item);
   g_clear_object (&self->manifest);
+  g_clear_object (&self->confirmation);
   g_clear_object (&self->ownership);
   g_clear_object (&self->active_message);
   uninstall_theme_provider (self);
   g_clear_object (&self->theme_provider);
   g_clear_pointer (&self->theme, akc_theme_unref);
+  g_clear_pointer (&self->active_instance_id, g_free);
+  g_clear_pointer (&self->focus_call_id, g_free);
 
   G_OBJECT_CLASS (akc_chat_view_parent_class)->dispose (object);
 }
@@ -1964,6 +2189,9 @@ akc_chat_view_get_property (GObject    *object,
     case PROP_THEME:
       g_value_set_boxed (value, self->theme);
       break;
+    case PROP_CONFIRMATION:
+      g_value_set_object (value, self->confirmation);
+      break;
     case PROP_HADJUSTMENT:
     case PROP_VADJUSTMENT:
     case PROP_HSCROLL_POLICY:
@@ -1993,6 +2221,9 @@ akc_chat_view_set_property (GObject      *object,
       break;
     case PROP_THEME:
       akc_chat_view_set_theme (self, g_value_get_boxed (value));
+      break;
+    case PROP_CONFIRMATION:
+      akc_chat_view_set_confirmation (self, g_value_get_object (value));
       break;
     case PROP_HADJUSTMENT:
     case PROP_VADJUSTMENT:
@@ -2153,6 +2384,20 @@ akc_chat_view_class_init (AkcChatViewClass *klass)
                         AKC_TYPE_THEME,
                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * AkcChatView:confirmation:
+   *
+   * The coordinator that resolves the confirmations of the tool calls it
+   * proposed (application.md §5.2), or %NULL. A choice with a typed
+   * action proposes it through the coordinator (§12.7); the transcript's
+   * Approve and Deny buttons go through it for the calls it proposed, and
+   * straight to the source for the others.
+   */
+  props[PROP_CONFIRMATION] =
+    g_param_spec_object ("confirmation", NULL, NULL,
+                         AKC_TYPE_ACTION_CONFIRMATION,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, props);
 
   g_object_class_override_property (object_class, PROP_HADJUSTMENT, "hadjustment");
@@ -2206,6 +2451,7 @@ akc_chat_view_class_init (AkcChatViewClass *klass)
                   AKC_TYPE_JSON_VALUE | G_SIGNAL_TYPE_STATIC_SCOPE);
 
   gtk_widget_class_install_action (widget_class, "chat.stop", NULL, stop_action);
+  gtk_widget_class_install_action (widget_class, "chat.set-aside", NULL, set_aside_action);
   gtk_widget_class_install_action (widget_class, "chat.retry", NULL, retry_action);
   gtk_widget_class_install_action (widget_class, "chat.regenerate", NULL, regenerate_action);
   gtk_widget_class_install_action (widget_class, "chat.edit", NULL, edit_action);
@@ -2265,6 +2511,7 @@ akc_chat_view_init (AkcChatView *self)
   shortcuts = gtk_shortcut_controller_new ();
   gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_GLOBAL);
   add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts), GDK_KEY_Escape, 0, "chat.stop");
+  add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts), GDK_KEY_Escape, 0, "chat.set-aside");
   add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts), GDK_KEY_r, GDK_CONTROL_MASK, "chat.retry");
   add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts), GDK_KEY_R, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "chat.regenerate");
   add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts), GDK_KEY_e, GDK_CONTROL_MASK, "chat.edit");
@@ -2370,6 +2617,41 @@ akc_chat_view_set_source (AkcChatView   *self,
                                 g_list_model_get_n_items (G_LIST_MODEL (self->model)) - 1);
 
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_SOURCE]);
+}
+
+/**
+ * akc_chat_view_get_confirmation:
+ * @self: a #AkcChatView
+ *
+ * Gets the coordinator that resolves confirmations.
+ *
+ * Returns: (transfer none) (nullable): the coordinator, or %NULL
+ */
+AkcActionConfirmation *
+akc_chat_view_get_confirmation (AkcChatView *self)
+{
+  g_return_val_if_fail (AKC_IS_CHAT_VIEW (self), NULL);
+
+  return self->confirmation;
+}
+
+/**
+ * akc_chat_view_set_confirmation:
+ * @self: a #AkcChatView
+ * @confirmation: (nullable): the coordinator, or %NULL
+ *
+ * Sets the coordinator that resolves the confirmations of the tool calls
+ * it proposed. It must coordinate the view's source.
+ */
+void
+akc_chat_view_set_confirmation (AkcChatView           *self,
+                                AkcActionConfirmation *confirmation)
+{
+  g_return_if_fail (AKC_IS_CHAT_VIEW (self));
+  g_return_if_fail (confirmation == NULL || AKC_IS_ACTION_CONFIRMATION (confirmation));
+
+  if (g_set_object (&self->confirmation, confirmation))
+    g_object_notify_by_pspec (G_OBJECT (self), props[PROP_CONFIRMATION]);
 }
 
 /**

@@ -34,6 +34,11 @@ AKC_GTK_AVAILABLE_IN_ALL
 void                  akc_chat_view_set_manifest     (AkcChatView          *self,
                                                       AkcComponentManifest *manifest);
 AKC_GTK_AVAILABLE_IN_ALL
+AkcActionConfirmation *akc_chat_view_get_confirmation (AkcChatView         *self);
+AKC_GTK_AVAILABLE_IN_ALL
+void                  akc_chat_view_set_confirmation (AkcChatView          *self,
+                                                      AkcActionConfirmation *confirmation);
+AKC_GTK_AVAILABLE_IN_ALL
 gboolean              akc_chat_view_get_input_owned  (AkcChatView          *self);
 AKC_GTK_AVAILABLE_IN_ALL
 gboolean              akc_chat_view_get_at_bottom    (AkcChatView          *self);
