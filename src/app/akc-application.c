@@ -26,6 +26,7 @@ struct _AkcApplication
   GCancellable   *memory_cancellable;
 
   gboolean        show_gallery;   /* --gallery */
+  char           *start_demo;     /* --demo */
 };
 
 G_DEFINE_FINAL_TYPE (AkcApplication, akc_application, ADW_TYPE_APPLICATION)
@@ -113,6 +114,13 @@ akc_application_activate (GApplication *app)
       attach_history (AKC_APPLICATION (app), window);
     }
 
+  if (AKC_APPLICATION (app)->start_demo != NULL)
+    {
+      g_autofree char *demo = g_steal_pointer (&AKC_APPLICATION (app)->start_demo);
+
+      akc_window_set_demo (AKC_WINDOW (window), demo);
+    }
+
   gtk_window_present (window);
 }
 
@@ -121,6 +129,24 @@ akc_application_handle_local_options (GApplication *app,
                                       GVariantDict *options)
 {
   g_autoptr(GError) error = NULL;
+  const char *demo = NULL;
+
+  /* --demo=ID: the main window shows that demo, in a running instance too. */
+  if (g_variant_dict_lookup (options, "demo", "&s", &demo))
+    {
+      if (!g_application_register (app, NULL, &error))
+        {
+          g_printerr ("%s\n", error->message);
+          return EXIT_FAILURE;
+        }
+      if (g_application_get_is_remote (app))
+        {
+          g_action_group_activate_action (G_ACTION_GROUP (app), "demo", g_variant_new_string (demo));
+          return EXIT_SUCCESS;
+        }
+      g_free (AKC_APPLICATION (app)->start_demo);
+      AKC_APPLICATION (app)->start_demo = g_strdup (demo);
+    }
 
   if (!g_variant_dict_contains (options, "gallery"))
     return -1;
@@ -140,6 +166,18 @@ akc_application_handle_local_options (GApplication *app,
 
   AKC_APPLICATION (app)->show_gallery = TRUE;
   return -1;
+}
+
+static void
+demo_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  AkcApplication *self = user_data;
+
+  g_free (self->start_demo);
+  self->start_demo = g_variant_dup_string (parameter, NULL);
+  g_application_activate (G_APPLICATION (self));
 }
 
 static void
@@ -196,6 +234,7 @@ quit_action (GSimpleAction *action,
 static const GActionEntry app_actions[] = {
   { .name = "about", .activate = about_action },
   { .name = "gallery", .activate = gallery_action },
+  { .name = "demo", .activate = demo_action, .parameter_type = "s" },
   { .name = "quit", .activate = quit_action },
 };
 
@@ -279,6 +318,7 @@ akc_application_finalize (GObject *object)
   g_clear_object (&self->memory);
   g_clear_object (&self->memory_cancellable);
   g_clear_error (&self->memory_error);
+  g_clear_pointer (&self->start_demo, g_free);
 
   G_OBJECT_CLASS (akc_application_parent_class)->finalize (object);
 }
@@ -303,6 +343,10 @@ akc_application_init (AkcApplication *self)
   g_application_add_main_option (G_APPLICATION (self), "gallery", 0,
                                  G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
                                  _("Show the gallery of the standard components"), NULL);
+  g_application_add_main_option (G_APPLICATION (self), "demo", 0,
+                                 G_OPTION_FLAG_NONE, G_OPTION_ARG_STRING,
+                                 _("Show an offline demo: hello-world, support, onboarding, operations or rag"),
+                                 _("DEMO"));
 }
 
 AkcApplication *

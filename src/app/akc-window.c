@@ -8,11 +8,14 @@
 #include <glib/gi18n.h>
 #include <akc-gtk.h>
 
+#include "akc-demo.h"
 #include "akc-knowledge-layer.h"
 #include "akc-window.h"
 
-/* The stored conversation the demo chat lives in. */
+/* The stored conversation the hello-world demo lives in; the other demos
+ * live in "demo-«id»". */
 #define DEMO_CONVERSATION_ID "demo"
+#define DEFAULT_DEMO "hello-world"
 
 /* The remembered local knowledge: file paths, never their contents. */
 #define SETTING_SITE_CONFIG "knowledge-site-config"
@@ -24,6 +27,7 @@ struct _AkcWindow
 
   AdwToastOverlay      *toast_overlay;
   AdwWindowTitle       *window_title;
+  AdwStatusPage        *status_page;
   GtkRevealer          *knowledge_revealer;
   GtkWidget            *knowledge_banner;
   GtkLabel             *knowledge_warning;
@@ -37,12 +41,31 @@ struct _AkcWindow
   AkcKnowledgeLayer    *knowledge;
   GFile                *chosen_site_config;  /* while choosing the artifact */
 
-  /* Keeps the chat in the history once the application opened it. */
+  /* The offline demos this window opened (id → AkcDemo), each with its
+   * own session and conversation, and the one it shows. */
+  GHashTable           *demos;
+  AkcDemo              *demo;
+  gulong                messages_handler;
+
+  /* Keeps the conversations in the history once the application opened
+   * it: one per demo (id → AkcChatHistory). */
+  AkcChatMemory        *memory;
+  GHashTable           *histories;
   AkcChatHistory       *history;
   GCancellable         *history_cancellable;
 };
 
 G_DEFINE_FINAL_TYPE (AkcWindow, akc_window, ADW_TYPE_APPLICATION_WINDOW)
+
+enum {
+  PROP_0,
+  PROP_DEMO,
+  N_PROPS
+};
+
+static GParamSpec *props[N_PROPS];
+
+static void akc_window_attach_history (AkcWindow *self);
 
 static GListModel *
 akc_window_get_messages (AkcWindow *self)
@@ -53,7 +76,7 @@ akc_window_get_messages (AkcWindow *self)
 static void
 akc_window_sync_actions (AkcWindow *self)
 {
-  guint n = g_list_model_get_n_items (akc_window_get_messages (self));
+  guint n = self->source != NULL ? g_list_model_get_n_items (akc_window_get_messages (self)) : 0;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.new-chat", n > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.forget-knowledge",
@@ -88,6 +111,40 @@ on_input_owned_changed (AkcWindow *self)
     gtk_widget_grab_focus (GTK_WIDGET (self->composer));
 }
 
+static gboolean
+focus_is_lost (AkcWindow *self)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+
+  /* Nowhere, gone, or the transcript's list itself, where GTK puts the
+   * focus of a row child that went away. */
+  return focus == NULL || !gtk_widget_get_mapped (focus) ||
+         (GTK_IS_LIST_VIEW (focus) && gtk_widget_is_ancestor (focus, GTK_WIDGET (self->transcript)));
+}
+
+/* The keyboard never stays nowhere: when the widget that had it goes (an
+ * approved confirmation, a reply's buttons rebuilt), it returns to the
+ * composer unless a component of the transcript owns input. */
+static gboolean
+restore_focus_idle (gpointer user_data)
+{
+  AkcWindow *self = user_data;
+
+  if (focus_is_lost (self) &&
+      !akc_chat_view_get_input_owned (self->transcript) &&
+      gtk_widget_is_sensitive (GTK_WIDGET (self->composer)))
+    gtk_widget_grab_focus (GTK_WIDGET (self->composer));
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_focus_widget_changed (AkcWindow *self)
+{
+  if (focus_is_lost (self))
+    g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, restore_focus_idle, g_object_ref (self), g_object_unref);
+}
+
 static void
 new_chat_action (GtkWidget  *widget,
                  const char *action_name,
@@ -119,7 +176,9 @@ on_knowledge_changed (AkcWindow *self)
   if (akc_knowledge_layer_get_state (self->knowledge) == AKC_KNOWLEDGE_STATE_READY && artifact_id != NULL)
     /* Translators: %s is the id of a knowledge artifact. */
     subtitle = g_strdup_printf (_("Local Knowledge: %s"), artifact_id);
-  adw_window_title_set_subtitle (self->window_title, subtitle != NULL ? subtitle : _("Hello World Demo"));
+  adw_window_title_set_subtitle (self->window_title,
+                                 subtitle != NULL ? subtitle :
+                                 self->demo != NULL ? akc_demo_get_title_for (akc_demo_get_id (self->demo)) : NULL);
 
   akc_window_sync_actions (self);
 }
@@ -295,6 +354,10 @@ on_component_selection (AkcWindow        *self,
       akc_resolved_component_get_choice_action (resolved, choice_id) != NULL)
     return;
 
+  /* A demo's own choice (§13.3): its intent handler keeps it. */
+  if (self->demo != NULL && akc_demo_select (self->demo, akc_component_view_get_frame (view), choice_id))
+    return;
+
   submission = akc_choice_reservations_submission_func (akc_component_view_get_frame (view), choice_id,
                                                         session_id != NULL ? session_id : AKC_DETERMINISTIC_UNSCOPED_SESSION,
                                                         akc_knowledge_layer_get_reservations (self->knowledge),
@@ -321,6 +384,153 @@ on_component_selection (AkcWindow        *self,
 
   if (!akc_choice_submission_commit (submission, &error))
     akc_component_view_fail (view, AKC_COMPONENT_FAILURE_SETTLEMENT, error->message);
+}
+
+/* The demos' intent handlers (application.md §13.3): a form submission
+ * goes to the demo, which keeps it in its application memory. The
+ * transcript already resolved the instance and proposes choices' typed
+ * actions through the demo's coordinator. */
+static void
+on_component_interaction (AkcWindow        *self,
+                          AkcComponentView *view,
+                          AkcJsonValue     *event)
+{
+  AkcJsonValue *name = akc_json_value_get_member (event, "event");
+
+  if (self->demo == NULL || name == NULL || akc_json_value_get_kind (name) != AKC_JSON_KIND_STRING)
+    return;
+
+  akc_demo_interact (self->demo, akc_component_view_get_frame (view),
+                     akc_json_value_get_string (name, NULL),
+                     akc_json_value_get_member (event, "value"));
+}
+
+/**
+ * akc_window_get_demo:
+ * @self: a #AkcWindow
+ *
+ * Gets the id of the offline demo the window shows.
+ *
+ * Returns: the demo id
+ */
+const char *
+akc_window_get_demo (AkcWindow *self)
+{
+  g_return_val_if_fail (AKC_IS_WINDOW (self), NULL);
+
+  return self->demo != NULL ? akc_demo_get_id (self->demo) : NULL;
+}
+
+/**
+ * akc_window_set_demo:
+ * @self: a #AkcWindow
+ * @id: a demo id (see akc_demo_get_ids())
+ *
+ * Shows one of the offline demos. Each keeps its own conversation for as
+ * long as the window lives, and in the history when there is one; the
+ * choice is remembered for the next start. Local knowledge, when chosen,
+ * answers exact questions in front of the stand-in model of every demo.
+ * An unknown id is refused with a message and the shown demo stays.
+ */
+void
+akc_window_set_demo (AkcWindow  *self,
+                     const char *id)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AkcComponentManifest) standard = NULL;
+  AkcComponentManifest *manifest;
+  AkcDemo *demo;
+  GListModel *messages;
+
+  g_return_if_fail (AKC_IS_WINDOW (self));
+  g_return_if_fail (id != NULL);
+
+  if (self->demo != NULL && g_strcmp0 (akc_demo_get_id (self->demo), id) == 0)
+    return;
+
+  demo = g_hash_table_lookup (self->demos, id);
+  if (demo == NULL)
+    {
+      demo = akc_demo_new_full (id, NULL, NULL, AKC_ADAPTER (self->knowledge), &error);
+      if (demo == NULL)
+        {
+          /* Translators: %s is the id of a demo that does not exist. */
+          g_autofree char *title = g_strdup_printf (_("There is no demo named “%s”."), id);
+
+          adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (title));
+          return;
+        }
+      g_hash_table_insert (self->demos, g_strdup (id), demo);
+    }
+
+  if (self->messages_handler != 0)
+    g_clear_signal_handler (&self->messages_handler, akc_window_get_messages (self));
+
+  self->demo = demo;
+  g_set_object (&self->source, AKC_CHAT_SOURCE (akc_demo_get_chat (demo)));
+  messages = akc_window_get_messages (self);
+
+  /* The definition's manifest, or the whole standard catalog. */
+  manifest = akc_definition_get_manifest (akc_session_get_definition (akc_demo_get_session (demo)));
+  if (manifest == NULL)
+    manifest = standard = akc_component_manifest_new_standard ();
+  akc_chat_view_set_manifest (self->transcript, manifest);
+  akc_chat_view_set_source (self->transcript, self->source);
+  akc_chat_view_set_confirmation (self->transcript, akc_demo_get_confirmation (demo));
+  akc_composer_set_source (self->composer, self->source);
+
+  on_knowledge_changed (self);
+  adw_status_page_set_title (self->status_page, akc_demo_get_title_for (id));
+  adw_status_page_set_description (self->status_page, akc_demo_get_summary_for (id));
+
+  self->messages_handler = g_signal_connect_object (messages, "items-changed",
+                                                    G_CALLBACK (on_messages_changed),
+                                                    self, G_CONNECT_SWAPPED);
+  on_messages_changed (self, 0, 0, 0, messages);
+
+  g_settings_set_string (self->settings, "demo", id);
+  akc_window_attach_history (self);
+
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_DEMO]);
+  gtk_widget_grab_focus (GTK_WIDGET (self->composer));
+}
+
+static void
+akc_window_get_property (GObject    *object,
+                         guint       prop_id,
+                         GValue     *value,
+                         GParamSpec *pspec)
+{
+  AkcWindow *self = AKC_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_DEMO:
+      /* The demo menu's state: a string, empty before the first demo. */
+      g_value_set_string (value, self->demo != NULL ? akc_demo_get_id (self->demo) : "");
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+akc_window_set_property (GObject      *object,
+                         guint         prop_id,
+                         const GValue *value,
+                         GParamSpec   *pspec)
+{
+  AkcWindow *self = AKC_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_DEMO:
+      if (g_value_get_string (value) != NULL)
+        akc_window_set_demo (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static gboolean
@@ -351,10 +561,14 @@ akc_window_dispose (GObject *object)
   /* The history hands its last checkpoints to the memory as it goes. */
   g_cancellable_cancel (self->history_cancellable);
   g_clear_object (&self->history_cancellable);
-  g_clear_object (&self->history);
+  self->history = NULL;
+  g_clear_pointer (&self->histories, g_hash_table_unref);
+  g_clear_object (&self->memory);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), AKC_TYPE_WINDOW);
   g_clear_object (&self->source);
+  self->demo = NULL;
+  g_clear_pointer (&self->demos, g_hash_table_unref);
   g_clear_object (&self->knowledge);
   g_clear_object (&self->chosen_site_config);
   g_clear_object (&self->settings);
@@ -370,7 +584,21 @@ akc_window_class_init (AkcWindowClass *klass)
   GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
 
   object_class->dispose = akc_window_dispose;
+  object_class->get_property = akc_window_get_property;
+  object_class->set_property = akc_window_set_property;
   window_class->close_request = akc_window_close_request;
+
+  /**
+   * AkcWindow:demo:
+   *
+   * The id of the offline demo the window shows.
+   */
+  props[PROP_DEMO] =
+    g_param_spec_string ("demo", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, props);
 
   g_type_ensure (AKC_TYPE_CHAT_VIEW);
   g_type_ensure (AKC_TYPE_COMPOSER);
@@ -378,6 +606,7 @@ akc_window_class_init (AkcWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/agentskit/Chat/akc-window.ui");
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, status_page);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, knowledge_revealer);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, knowledge_banner);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, knowledge_warning);
@@ -389,6 +618,8 @@ akc_window_class_init (AkcWindowClass *klass)
   /* Stop (Escape), retry (Ctrl+R), regenerate (Ctrl+Shift+R) and edit
    * (Ctrl+E) are the transcript's actions and shortcuts (AkcChatView). */
   gtk_widget_class_install_action (widget_class, "win.new-chat", NULL, new_chat_action);
+  /* The demo menu's radio items. */
+  gtk_widget_class_install_property_action (widget_class, "win.demo", "demo");
   gtk_widget_class_install_action (widget_class, "win.choose-knowledge", NULL, choose_knowledge_action);
   gtk_widget_class_install_action (widget_class, "win.forget-knowledge", NULL, forget_knowledge_action);
 
@@ -399,12 +630,14 @@ static void
 akc_window_init (AkcWindow *self)
 {
   g_autoptr(AkcAdapter) adapter = NULL;
-  g_autoptr(AkcComponentManifest) manifest = NULL;
   g_autoptr(GFile) site_config = NULL;
   g_autoptr(GFile) artifact = NULL;
-  GListModel *messages;
+  g_autofree char *demo = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->demos = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  self->histories = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
 
   self->settings = g_settings_new (APP_ID);
   gtk_window_set_default_size (GTK_WINDOW (self),
@@ -413,38 +646,34 @@ akc_window_init (AkcWindow *self)
   if (g_settings_get_boolean (self->settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
 
-  /* The built-in hello-world demo: no network, no model. Local knowledge,
+  /* The demos' stand-in model: no network, no model. Local knowledge,
    * when the person chose some, answers exact questions in front of it. */
   adapter = akc_echo_adapter_new ();
   self->knowledge = akc_knowledge_layer_new (adapter);
-  self->source = AKC_CHAT_SOURCE (akc_chat_new (AKC_ADAPTER (self->knowledge)));
   g_signal_connect_object (self->knowledge, "notify::warning",
                            G_CALLBACK (on_knowledge_changed), self, G_CONNECT_SWAPPED);
   site_config = setting_file (self->settings, SETTING_SITE_CONFIG);
   artifact = setting_file (self->settings, SETTING_ARTIFACT);
   if (site_config != NULL && artifact != NULL)
     akc_knowledge_layer_load (self->knowledge, site_config, artifact);
-  on_knowledge_changed (self);
-  messages = akc_window_get_messages (self);
 
-  /* Components of the standard catalog render natively. */
-  manifest = akc_component_manifest_new_standard ();
-  akc_chat_view_set_manifest (self->transcript, manifest);
-  akc_chat_view_set_source (self->transcript, self->source);
-  akc_composer_set_source (self->composer, self->source);
-
-  g_signal_connect_object (messages, "items-changed",
-                           G_CALLBACK (on_messages_changed),
-                           self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->transcript, "notify::input-owned",
                            G_CALLBACK (on_input_owned_changed),
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->transcript, "component-selection",
                            G_CALLBACK (on_component_selection),
                            self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->transcript, "component-interaction",
+                           G_CALLBACK (on_component_interaction),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect (self, "notify::focus-widget", G_CALLBACK (on_focus_widget_changed), NULL);
 
-  akc_window_sync_actions (self);
-  gtk_widget_grab_focus (GTK_WIDGET (self->composer));
+  /* The offline demo shown last, or hello-world. */
+  demo = g_settings_get_string (self->settings, "demo");
+  akc_window_set_demo (self, demo);
+  if (self->demo == NULL)
+    akc_window_set_demo (self, DEFAULT_DEMO);
+  on_knowledge_changed (self);
 }
 
 /**
@@ -490,9 +719,11 @@ akc_window_show_history_error (AkcWindow    *self,
 }
 
 static void
-on_history_error (AkcWindow *self)
+on_history_error (AkcWindow      *self,
+                  GParamSpec     *pspec,
+                  AkcChatHistory *history)
 {
-  const GError *error = akc_chat_history_get_error (self->history);
+  const GError *error = akc_chat_history_get_error (history);
 
   if (error != NULL)
     akc_window_show_history_error (self, error);
@@ -511,14 +742,43 @@ on_history_loaded (GObject      *source,
   g_object_unref (self);
 }
 
+/* Keeps the shown demo's conversation in the history, once there is one. */
+static void
+akc_window_attach_history (AkcWindow *self)
+{
+  const char *id = akc_demo_get_id (self->demo);
+  g_autofree char *conversation_id = NULL;
+  AkcChatHistory *history;
+
+  if (self->memory == NULL)
+    return;
+
+  history = g_hash_table_lookup (self->histories, id);
+  if (history == NULL)
+    {
+      conversation_id = g_strcmp0 (id, DEFAULT_DEMO) == 0
+                        ? g_strdup (DEMO_CONVERSATION_ID)
+                        : g_strconcat (DEMO_CONVERSATION_ID, "-", id, NULL);
+      history = akc_chat_history_new (akc_demo_get_chat (self->demo), self->memory, conversation_id);
+      g_hash_table_insert (self->histories, g_strdup (id), history);
+      g_signal_connect_object (history, "notify::error",
+                               G_CALLBACK (on_history_error), self, G_CONNECT_SWAPPED);
+      akc_chat_history_load_async (history, self->history_cancellable,
+                                   on_history_loaded, g_object_ref (self));
+    }
+
+  self->history = history;
+}
+
 /**
  * akc_window_set_memory:
  * @self: a #AkcWindow
  * @memory: the open history
  *
- * Keeps the window's conversation in @memory: the demo conversation
- * stored there is read into the chat (what was typed meanwhile comes
- * after it), and every change is written from then on. It is set once.
+ * Keeps the window's conversations in @memory: each demo's stored
+ * conversation is read into its chat when the demo is shown (what was
+ * typed meanwhile comes after it), and every change is written from then
+ * on. It is set once.
  */
 void
 akc_window_set_memory (AkcWindow     *self,
@@ -527,15 +787,12 @@ akc_window_set_memory (AkcWindow     *self,
   g_return_if_fail (AKC_IS_WINDOW (self));
   g_return_if_fail (AKC_IS_CHAT_MEMORY (memory));
 
-  if (self->history != NULL)
+  if (self->memory != NULL)
     return;
 
-  self->history = akc_chat_history_new (AKC_CHAT (self->source), memory, DEMO_CONVERSATION_ID);
+  self->memory = g_object_ref (memory);
   self->history_cancellable = g_cancellable_new ();
-  g_signal_connect_object (self->history, "notify::error",
-                           G_CALLBACK (on_history_error), self, G_CONNECT_SWAPPED);
-  akc_chat_history_load_async (self->history, self->history_cancellable,
-                               on_history_loaded, g_object_ref (self));
+  akc_window_attach_history (self);
 }
 
 /**

@@ -18,6 +18,9 @@ G_DECLARE_FINAL_TYPE (AkcWindow, akc_window, AKC, WINDOW, AdwApplicationWindow)
 
 AkcWindow     *akc_window_new        (AdwApplication *application);
 AkcChatSource *akc_window_get_source (AkcWindow      *self);
+const char    *akc_window_get_demo   (AkcWindow      *self);
+void           akc_window_set_demo   (AkcWindow      *self,
+                                      const char     *id);
 
 void            akc_window_set_memory          (AkcWindow     *self,
                                                 AkcChatMemory *memory);

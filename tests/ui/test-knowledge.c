@@ -305,9 +305,13 @@ test_choices_submit_once (void)
   GtkWidget *choices, *choice;
   g_autoptr(AkcJsonValue) event = NULL;
 
+  /* Reservations are kept per session: the shown demo's. */
+  const char *session_id = akc_chat_get_session_id (AKC_CHAT (akc_window_get_source (window)));
+
+  g_assert_nonnull (session_id);
   akc_window_use_knowledge (window, site, artifact);
   send_and_wait (window, "docs");
-  g_assert_cmpuint (akc_choice_reservations_get_n_instances (reservations, AKC_DETERMINISTIC_UNSCOPED_SESSION), ==, 1);
+  g_assert_cmpuint (akc_choice_reservations_get_n_instances (reservations, session_id), ==, 1);
 
   choices = wait_for_widget (root, is_component, "choice-list");
   choice = find_widget (choices, is_choice_labelled, "Registry documentation");
@@ -319,7 +323,7 @@ test_choices_submit_once (void)
   g_assert_cmpstr (message_content (window, 2), ==, "registry docs");
   wait_for ((Condition) is_idle, akc_window_get_source (window));
   g_assert_nonnull (wait_for_widget (root, is_label_containing, "Registry"));
-  g_assert_cmpuint (akc_choice_reservations_get_n_instances (reservations, AKC_DETERMINISTIC_UNSCOPED_SESSION), ==, 0);
+  g_assert_cmpuint (akc_choice_reservations_get_n_instances (reservations, session_id), ==, 0);
   g_assert_true (akc_component_view_get_resolved (AKC_COMPONENT_VIEW (choices)));
 
   /* The same selection again (a second click that reached the host) is

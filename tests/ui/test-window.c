@@ -519,12 +519,90 @@ test_window_translated (void)
   setlocale (LC_MESSAGES, "");
 
   window = new_window ();
-  g_assert_nonnull (find_widget (GTK_WIDGET (window), is_label_with_text, "Hallo-Welt-Demo"));
+  g_assert_nonnull (find_widget (GTK_WIDGET (window), is_label_with_text, "Hallo Welt"));
   gtk_test_accessible_assert_property (find_by_action (GTK_WIDGET (window), "composer.send"),
                                        GTK_ACCESSIBLE_PROPERTY_LABEL, "Senden");
   gtk_window_destroy (GTK_WINDOW (window));
 
   g_setenv ("LANGUAGE", "C", TRUE);
+}
+
+static gboolean
+has_confirmation (GtkWidget *window)
+{
+  return find_widget (window, has_action, "chat.approve") != NULL;
+}
+
+/* The demo menu switches the window between the offline demos; each keeps
+ * its conversation, and the support demo's ticket is proposed from its
+ * choice, confirmed in the transcript and created once (§13.2). */
+static void
+test_window_demos (void)
+{
+  AkcWindow *window = new_window ();
+  GtkWidget *root = GTK_WIDGET (window);
+  AkcChatSource *hello = NULL;
+  AkcChatSource *support;
+  AkcComposer *composer = AKC_COMPOSER (find_by_type (root, AKC_TYPE_COMPOSER));
+  AkcChatView *transcript = AKC_CHAT_VIEW (find_by_type (root, AKC_TYPE_CHAT_VIEW));
+  GListModel *messages;
+  GtkWidget *choice;
+  g_autoptr(AkcMessage) last = NULL;
+
+  g_assert_true (gtk_widget_activate_action (root, "win.demo", "s", "hello-world"));
+  g_assert_cmpstr (akc_window_get_demo (window), ==, "hello-world");
+  hello = akc_window_get_source (window);
+  akc_composer_set_text (composer, "/start");
+  g_assert_true (akc_composer_send (composer));
+  wait_until_idle (hello);
+  g_assert_nonnull (find_widget (root, is_label_with_text, "What is your name?"));
+
+  g_assert_true (gtk_widget_activate_action (root, "win.demo", "s", "support"));
+  g_assert_cmpstr (akc_window_get_demo (window), ==, "support");
+  support = akc_window_get_source (window);
+  g_assert_true (support != hello);
+  g_assert_nonnull (find_widget (root, is_label_with_text, "Support"));
+  g_assert_nonnull (akc_chat_view_get_confirmation (transcript));
+
+  akc_composer_set_text (composer, "/support");
+  g_assert_true (akc_composer_send (composer));
+  wait_until_idle (support);
+  spin_frames (root);
+  choice = find_widget (root, is_label_with_text, "Open support ticket");
+  g_assert_nonnull (choice);
+  while (choice != NULL && !GTK_IS_BUTTON (choice))
+    choice = gtk_widget_get_parent (choice);
+  g_assert_nonnull (choice);
+  g_signal_emit_by_name (choice, "clicked");
+  while (!has_confirmation (root))
+    g_main_context_iteration (NULL, TRUE);
+  {
+    GtkWidget *approve = find_by_action (root, "chat.approve");
+    GVariant *target = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (approve));
+
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (transcript), "chat.approve", "s",
+                                               g_variant_get_string (target, NULL)));
+  }
+  while (has_confirmation (root) || akc_chat_source_get_status (support) == AKC_CHAT_STATUS_STREAMING)
+    g_main_context_iteration (NULL, TRUE);
+  wait_until_idle (support);
+  messages = akc_chat_source_get_messages (support);
+  /* /support, its choice, the approved call, the tool's result and the
+   * continuation, which replays the choice. */
+  g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 5);
+  last = g_list_model_get_item (messages, 3);
+  g_assert_cmpstr (akc_message_get_content (last), ==, "Ticket SUP-1 created for follow-up.");
+
+  /* Back to hello-world: its conversation is where it was. */
+  g_assert_true (gtk_widget_activate_action (root, "win.demo", "s", "hello-world"));
+  g_assert_true (akc_window_get_source (window) == hello);
+  g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (hello)), ==, 2);
+
+  /* An unknown demo is refused; the shown one stays. */
+  akc_window_set_demo (window, "no-such-demo");
+  g_assert_cmpstr (akc_window_get_demo (window), ==, "hello-world");
+
+  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 int
@@ -544,6 +622,7 @@ main (int   argc,
   g_test_add_func ("/window/keyboard", test_window_keyboard);
   g_test_add_func ("/window/error-is-an-alert", test_window_error_is_an_alert);
   g_test_add_func ("/window/state-persists", test_window_state_persists);
+  g_test_add_func ("/window/demos", test_window_demos);
   g_test_add_func ("/window/translated", test_window_translated);
 
   return g_test_run ();
