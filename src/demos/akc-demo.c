@@ -79,6 +79,36 @@ static const char * const demo_ids[] = {
   "hello-world", "support", "onboarding", "operations", "rag", NULL
 };
 
+/* The launcher's words for each demo, in the order of demo_ids. */
+static const struct
+{
+  const char *title;
+  const char *summary;
+} demo_texts[] = {
+  { N_("Hello World"),
+    N_("Answers every message offline. Try /start, then /name Ada; /restricted shows an action the policy denies, /fail an error and /slow lets you try Stop.") },
+  { N_("Support"),
+    N_("A support ticket offered with /support, created after confirmation") },
+  { N_("Onboarding"),
+    N_("A guided form with /onboarding, a recommendation and a confirmed completion") },
+  { N_("Operations"),
+    N_("Read or restart an operation with /operations, behind capabilities") },
+  { N_("Grounded Answers"),
+    N_("Answers grounded in a local document, with their sources") },
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (demo_texts) == G_N_ELEMENTS (demo_ids) - 1);
+
+static int
+demo_index (const char *id)
+{
+  for (guint i = 0; demo_ids[i] != NULL; i++)
+    if (g_strcmp0 (id, demo_ids[i]) == 0)
+      return (int) i;
+
+  return -1;
+}
+
 /**
  * akc_demo_get_ids:
  *
@@ -102,17 +132,9 @@ akc_demo_get_ids (void)
 const char *
 akc_demo_get_title_for (const char *id)
 {
-  if (g_strcmp0 (id, "hello-world") == 0)
-    return _("Hello World");
-  if (g_strcmp0 (id, "support") == 0)
-    return _("Support");
-  if (g_strcmp0 (id, "onboarding") == 0)
-    return _("Onboarding");
-  if (g_strcmp0 (id, "operations") == 0)
-    return _("Operations");
-  if (g_strcmp0 (id, "rag") == 0)
-    return _("Grounded Answers");
-  return NULL;
+  int i = demo_index (id);
+
+  return i >= 0 ? _(demo_texts[i].title) : NULL;
 }
 
 /**
@@ -125,17 +147,9 @@ akc_demo_get_title_for (const char *id)
 const char *
 akc_demo_get_summary_for (const char *id)
 {
-  if (g_strcmp0 (id, "hello-world") == 0)
-    return _("Answers every message offline. Try /start, then /name Ada; /restricted shows an action the policy denies, /fail an error and /slow lets you try Stop.");
-  if (g_strcmp0 (id, "support") == 0)
-    return _("A support ticket offered with /support, created after confirmation");
-  if (g_strcmp0 (id, "onboarding") == 0)
-    return _("A guided form with /onboarding, a recommendation and a confirmed completion");
-  if (g_strcmp0 (id, "operations") == 0)
-    return _("Read or restart an operation with /operations, behind capabilities");
-  if (g_strcmp0 (id, "rag") == 0)
-    return _("Answers grounded in a local document, with their sources");
-  return NULL;
+  int i = demo_index (id);
+
+  return i >= 0 ? _(demo_texts[i].summary) : NULL;
 }
 
 /* JSON helpers ---------------------------------------------------------- */
