@@ -34,6 +34,7 @@
 #include "akc-chat.h"
 #include "akc-chat-source.h"
 #include "akc-chunk.h"
+#include "akc-controlled-source.h"
 #include "akc-echo-adapter.h"
 #include "akc-error.h"
 #include "akc-json-schema.h"

@@ -1,0 +1,1022 @@
+/* akc-controlled-source.c: a conversation whose state a host owns
+ * (application.md §7, §12.9)
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "akc-controlled-source.h"
+#include "akc-error.h"
+#include "akc-message.h"
+#include "akc-message-record.h"
+#include "akc-message-record-private.h"
+#include "akc-message-sync-private.h"
+#include "akc-schema-private.h"
+#include "akc-text-private.h"
+#include "akc-tool-call.h"
+#include "akc-usage.h"
+
+/**
+ * AkcControlledSource:
+ *
+ * A conversation whose state belongs to a host (application.md §7 and
+ * §12.9, `ControlledChatSource`).
+ *
+ * The host sets the whole state as a snapshot with
+ * [method@ControlledSource.set_snapshot] (or its text and #JsonNode
+ * forms), and a chat view bound to the source shows it. The source never
+ * runs a controller of its own: every action a person takes is emitted as
+ * a signal, and the host answers, when it wants to, with a new snapshot.
+ * The signals are the callbacks of application.md §7.3 (see
+ * [func@controlled_snapshot_get_callback_names]): [signal@ControlledSource::send],
+ * [signal@ControlledSource::stop], [signal@ControlledSource::retry],
+ * [signal@ControlledSource::edit], [signal@ControlledSource::regenerate],
+ * [signal@ControlledSource::set-input], [signal@ControlledSource::clear],
+ * [signal@ControlledSource::propose-tool-call],
+ * [signal@ControlledSource::approve] and [signal@ControlledSource::deny].
+ *
+ * A snapshot is validated strictly ([func@controlled_snapshot_parse]); an
+ * invalid one is rejected with its diagnostic and the previous state is
+ * kept. Messages whose record did not change keep their [class@Message]
+ * object, so a view does not rebuild their rows.
+ *
+ * The snapshot shell (application.md §7.1):
+ *
+ * |[
+ * { "sessionId": "an-identifier",
+ *   "messages": [ …serialized messages… ],
+ *   "status": "idle",            // or "streaming", "complete", "error"
+ *   "input": "the draft",
+ *   "error": null,               // or { "message": "…", "code": "CODE" }
+ *   "usage": { "promptTokens": 0, "completionTokens": 0, "totalTokens": 0 } }
+ * ]|
+ *
+ * Since: 0.1
+ */
+struct _AkcControlledSource
+{
+  GObject          parent_instance;
+
+  AkcMessageSync  *messages;
+  AkcJsonValue    *snapshot;     /* nullable, the parsed (hydrated) snapshot */
+  char            *session_id;   /* nullable */
+  AkcChatStatus    status;
+  AkcDiagnostic   *error;        /* nullable */
+  AkcUsage         usage;
+  char            *input;
+};
+
+static void akc_controlled_source_iface_init (AkcChatSourceInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (AkcControlledSource, akc_controlled_source, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (AKC_TYPE_CHAT_SOURCE, akc_controlled_source_iface_init))
+
+enum {
+  PROP_0,
+  PROP_SESSION_ID,
+  PROP_SNAPSHOT,
+  N_PROPS,
+
+  PROP_MESSAGES = N_PROPS,
+  PROP_STATUS,
+  PROP_ERROR,
+  PROP_INPUT,
+  PROP_USAGE,
+};
+
+static GParamSpec *props[N_PROPS];
+
+enum {
+  SIGNAL_SEND,
+  SIGNAL_STOP,
+  SIGNAL_RETRY,
+  SIGNAL_EDIT,
+  SIGNAL_REGENERATE,
+  SIGNAL_SET_INPUT,
+  SIGNAL_CLEAR,
+  SIGNAL_PROPOSE_TOOL_CALL,
+  SIGNAL_APPROVE,
+  SIGNAL_DENY,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+/* ------------------------------------------------------------------ */
+/* The snapshot shell (§7.1)                                           */
+/* ------------------------------------------------------------------ */
+
+#define SHELL_CODE "CONTROLLED_INVALID_SNAPSHOT"
+#define SHELL_MESSAGE "Controlled chat snapshot is invalid."
+#define SHELL_JSON_MESSAGE "Controlled chat snapshot is not valid JSON."
+#define RECORD_CODE "CONTROLLED_INVALID_MESSAGE"
+#define RECORD_MESSAGE "Serialized message record is invalid."
+
+static const char * const status_values[] = { "idle", "streaming", "complete", "error", NULL };
+
+static const AkcSchemaField usage_fields[] = {
+  { "promptTokens",     AKC_SCHEMA_INT (0, AKC_SCHEMA_INT_MAX) },
+  { "completionTokens", AKC_SCHEMA_INT (0, AKC_SCHEMA_INT_MAX) },
+  { "totalTokens",      AKC_SCHEMA_INT (0, AKC_SCHEMA_INT_MAX) },
+};
+static const AkcSchemaTable usage_table = AKC_SCHEMA_TABLE (usage_fields, AKC_SCHEMA_CLOSED);
+
+static const AkcSchemaField error_fields[] = {
+  { "message", AKC_SCHEMA_STRING (1, 4096) },
+  { "code",    AKC_SCHEMA_PATTERN (akc_text_is_safe_id), .optional = TRUE },
+};
+static const AkcSchemaTable error_table = AKC_SCHEMA_TABLE (error_fields, AKC_SCHEMA_CLOSED);
+
+/* `null`, or a strict error that hydrates to {message, name}: the name is
+ * the code when there is one (§7.3). */
+static gboolean
+validate_error (const AkcSchemaType  *type,
+                AkcJsonValue         *value,
+                const AkcJsonValue   *parent,
+                AkcJsonValue        **out)
+{
+  g_autoptr(AkcJsonValue) error = NULL;
+  AkcJsonValue *code;
+  const char *names[2] = { "message", "name" };
+  AkcJsonValue *values[2];
+
+  if (akc_json_value_get_kind (value) == AKC_JSON_KIND_NULL)
+    {
+      if (out != NULL)
+        *out = akc_json_value_ref (value);
+      return TRUE;
+    }
+
+  if (!akc_schema_validate_table (&error_table, value, &error))
+    return FALSE;
+
+  if (out != NULL)
+    {
+      code = akc_json_value_get_member (error, "code");
+      values[0] = akc_json_value_ref (akc_json_value_get_member (error, "message"));
+      values[1] = code != NULL ? akc_json_value_ref (code) : akc_json_value_new_string ("Error", -1);
+      *out = akc_json_value_new_object (names, values, 2);
+      akc_json_value_unref (values[0]);
+      akc_json_value_unref (values[1]);
+    }
+
+  return TRUE;
+}
+
+static const AkcSchemaField shell_fields[] = {
+  { "sessionId", AKC_SCHEMA_PATTERN (akc_text_is_safe_id) },
+  { "messages",  AKC_SCHEMA_ARRAY (&AKC_SCHEMA_TYPE (AKC_SCHEMA_ANY), 0, 10000) },
+  { "status",    AKC_SCHEMA_ENUM (status_values) },
+  { "input",     AKC_SCHEMA_STRING (0, 100000) },
+  { "error",     AKC_SCHEMA_CUSTOM (validate_error, NULL) },
+  { "usage",     AKC_SCHEMA_OBJECT (&usage_table) },
+};
+static const AkcSchemaTable shell_table = AKC_SCHEMA_TABLE (shell_fields, AKC_SCHEMA_CLOSED);
+
+static AkcJsonValue *
+replace_member (AkcJsonValue *object,
+                const char   *name,
+                AkcJsonValue *value)
+{
+  gsize n = akc_json_value_get_member_count (object);
+  g_autofree const char **names = g_new (const char *, n);
+  g_autofree AkcJsonValue **values = g_new (AkcJsonValue *, n);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      names[i] = akc_json_value_get_member_name (object, i, NULL);
+      values[i] = strcmp (names[i], name) == 0 ? value : akc_json_value_get_member_value (object, i);
+    }
+
+  return akc_json_value_new_object (names, values, n);
+}
+
+/* Parses @snapshot; on success also returns its message records. */
+static AkcJsonValue *
+parse_snapshot (AkcJsonValue   *snapshot,
+                GPtrArray     **records_out,
+                AkcDiagnostic **diagnostic)
+{
+  g_autoptr(AkcJsonValue) shell = NULL;
+  g_autoptr(AkcJsonValue) messages = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+
+  if (!akc_schema_validate_table (&shell_table, snapshot, &shell))
+    {
+      if (diagnostic != NULL)
+        *diagnostic = akc_diagnostic_new (SHELL_CODE, SHELL_MESSAGE, FALSE, NULL);
+      return NULL;
+    }
+
+  if (!akc_message_records_validate (akc_json_value_get_member (shell, "messages"), &messages))
+    {
+      if (diagnostic != NULL)
+        *diagnostic = akc_diagnostic_new (RECORD_CODE, RECORD_MESSAGE, FALSE, NULL);
+      return NULL;
+    }
+
+  records = g_ptr_array_new_full (akc_json_value_get_length (messages),
+                                  (GDestroyNotify) akc_message_record_unref);
+  for (gsize i = 0; i < akc_json_value_get_length (messages); i++)
+    {
+      AkcMessageRecord *record = akc_message_record_new_validated (akc_json_value_get_element (messages, i), NULL);
+
+      if (record == NULL)
+        {
+          if (diagnostic != NULL)
+            *diagnostic = akc_diagnostic_new (RECORD_CODE, RECORD_MESSAGE, FALSE, NULL);
+          return NULL;
+        }
+      g_ptr_array_add (records, record);
+    }
+
+  if (records_out != NULL)
+    *records_out = g_steal_pointer (&records);
+
+  return replace_member (shell, "messages", messages);
+}
+
+/**
+ * akc_controlled_snapshot_parse:
+ * @snapshot: a controlled snapshot as a value
+ * @diagnostic: (out) (optional) (nullable) (transfer full): return location
+ *   for the diagnostic when @snapshot is rejected
+ *
+ * Validates a controlled snapshot (application.md §7.1, §7.2) and returns
+ * it hydrated as §7.3 says: the shell with its messages projected (unknown
+ * message members dropped, members in canonical order) and the error, when
+ * there is one, as `{"message": …, "name": …}` whose name is the error's
+ * code, or `Error` when it has none.
+ *
+ * The shell is strict: an unknown member, a missing `error` (it must be
+ * `null` when there is none), a `pending` status, more than 10,000
+ * messages, an `input` over 100,000 UTF-16 units, a `sessionId` or error
+ * code that is not an Identifier, or a usage that is not three
+ * non-negative integers is rejected with the diagnostic
+ * `CONTROLLED_INVALID_SNAPSHOT` "Controlled chat snapshot is invalid.". A
+ * message that breaks the message-record rules is rejected with
+ * `CONTROLLED_INVALID_MESSAGE` "Serialized message record is invalid.".
+ *
+ * Returns: (transfer full) (nullable): the hydrated snapshot, or %NULL
+ *   with @diagnostic set
+ *
+ * Since: 0.1
+ */
+AkcJsonValue *
+akc_controlled_snapshot_parse (AkcJsonValue   *snapshot,
+                               AkcDiagnostic **diagnostic)
+{
+  g_return_val_if_fail (snapshot != NULL, NULL);
+  g_return_val_if_fail (diagnostic == NULL || *diagnostic == NULL, NULL);
+
+  return parse_snapshot (snapshot, NULL, diagnostic);
+}
+
+static const char * const callback_names[] = {
+  "send", "stop", "retry", "edit", "regenerate", "setInput", "clear", "proposeToolCall", "approve", "deny", NULL
+};
+
+/**
+ * akc_controlled_snapshot_get_callback_names:
+ *
+ * Gets the callbacks a controlled conversation offers its host, in the
+ * order of application.md §7.3: `send`, `stop`, `retry`, `edit`,
+ * `regenerate`, `setInput`, `clear`, `proposeToolCall`, `approve` and
+ * `deny`. [class@ControlledSource] emits each as the signal of the same
+ * name in GObject spelling (`setInput` is [signal@ControlledSource::set-input]).
+ *
+ * Returns: (transfer none) (array zero-terminated=1): the callback names
+ *
+ * Since: 0.1
+ */
+const char * const *
+akc_controlled_snapshot_get_callback_names (void)
+{
+  return callback_names;
+}
+
+/* ------------------------------------------------------------------ */
+/* The source                                                          */
+/* ------------------------------------------------------------------ */
+
+static AkcChatStatus
+chat_status (const char *status)
+{
+  if (g_strcmp0 (status, "streaming") == 0)
+    return AKC_CHAT_STATUS_STREAMING;
+  if (g_strcmp0 (status, "error") == 0)
+    return AKC_CHAT_STATUS_ERROR;
+  return AKC_CHAT_STATUS_IDLE;
+}
+
+static guint64
+member_uint (AkcJsonValue *object,
+             const char   *name)
+{
+  return (guint64) akc_json_value_get_number (akc_json_value_get_member (object, name));
+}
+
+static const char *
+member_string (AkcJsonValue *object,
+               const char   *name)
+{
+  return akc_json_value_get_string (akc_json_value_get_member (object, name), NULL);
+}
+
+static void
+apply_snapshot (AkcControlledSource *self,
+                AkcJsonValue        *snapshot,
+                GPtrArray           *records)
+{
+  AkcJsonValue *usage = akc_json_value_get_member (snapshot, "usage");
+  AkcJsonValue *error = akc_json_value_get_member (snapshot, "error");
+  AkcUsage new_usage = {
+    member_uint (usage, "promptTokens"),
+    member_uint (usage, "completionTokens"),
+    member_uint (usage, "totalTokens"),
+  };
+  g_autoptr(AkcDiagnostic) new_error = NULL;
+  AkcChatStatus status = chat_status (member_string (snapshot, "status"));
+  const char *session_id = member_string (snapshot, "sessionId");
+  const char *input = member_string (snapshot, "input");
+
+  if (akc_json_value_get_kind (error) == AKC_JSON_KIND_OBJECT)
+    new_error = akc_diagnostic_new (member_string (error, "name"), member_string (error, "message"), FALSE, NULL);
+
+  g_object_freeze_notify (G_OBJECT (self));
+
+  g_clear_pointer (&self->snapshot, akc_json_value_unref);
+  self->snapshot = akc_json_value_ref (snapshot);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_SNAPSHOT]);
+
+  if (g_strcmp0 (self->session_id, session_id) != 0)
+    {
+      g_free (self->session_id);
+      self->session_id = g_strdup (session_id);
+      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_SESSION_ID]);
+    }
+
+  akc_message_sync_apply (self->messages, records);
+
+  if (self->status != status)
+    {
+      self->status = status;
+      g_object_notify (G_OBJECT (self), "status");
+    }
+
+  if (!(self->error == NULL && new_error == NULL) &&
+      !(self->error != NULL && new_error != NULL && akc_diagnostic_equal (self->error, new_error)))
+    {
+      g_clear_pointer (&self->error, akc_diagnostic_unref);
+      self->error = g_steal_pointer (&new_error);
+      g_object_notify (G_OBJECT (self), "error");
+    }
+
+  if (!akc_usage_equal (&self->usage, &new_usage))
+    {
+      self->usage = new_usage;
+      g_object_notify (G_OBJECT (self), "usage");
+    }
+
+  if (g_strcmp0 (self->input, input) != 0)
+    {
+      g_free (self->input);
+      self->input = g_strdup (input);
+      g_object_notify (G_OBJECT (self), "input");
+    }
+
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/**
+ * akc_controlled_source_set_snapshot:
+ * @self: a controlled source
+ * @snapshot: the host's state, a controlled snapshot
+ * @error: return location for a #GError
+ *
+ * Replaces the state with @snapshot after validating it as
+ * [func@controlled_snapshot_parse] does. An invalid snapshot changes
+ * nothing and fails with the diagnostic as an %AKC_PROTOCOL_ERROR whose
+ * message is the diagnostic's.
+ *
+ * Returns: %TRUE if the snapshot was applied
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_controlled_source_set_snapshot (AkcControlledSource  *self,
+                                    AkcJsonValue         *snapshot,
+                                    GError              **error)
+{
+  g_autoptr(AkcDiagnostic) diagnostic = NULL;
+  g_autoptr(AkcJsonValue) parsed = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+
+  g_return_val_if_fail (AKC_IS_CONTROLLED_SOURCE (self), FALSE);
+  g_return_val_if_fail (snapshot != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  parsed = parse_snapshot (snapshot, &records, &diagnostic);
+  if (parsed == NULL)
+    {
+      g_propagate_error (error, akc_diagnostic_to_error (diagnostic));
+      return FALSE;
+    }
+
+  apply_snapshot (self, parsed, records);
+
+  return TRUE;
+}
+
+/**
+ * akc_controlled_source_set_snapshot_text:
+ * @self: a controlled source
+ * @text: (array length=length) (element-type guint8): the snapshot as JSON text
+ * @length: length of @text in bytes, or -1 if it is NUL-terminated
+ * @error: return location for a #GError
+ *
+ * Parses @text strictly and sets it as [method@ControlledSource.set_snapshot]
+ * does. Text that is not JSON fails with `CONTROLLED_INVALID_SNAPSHOT`
+ * "Controlled chat snapshot is not valid JSON." and changes nothing.
+ *
+ * Returns: %TRUE if the snapshot was applied
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_controlled_source_set_snapshot_text (AkcControlledSource  *self,
+                                         const char           *text,
+                                         gssize                length,
+                                         GError              **error)
+{
+  g_autoptr(AkcJsonValue) snapshot = NULL;
+
+  g_return_val_if_fail (AKC_IS_CONTROLLED_SOURCE (self), FALSE);
+  g_return_val_if_fail (text != NULL || length == 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  snapshot = akc_json_value_parse (text != NULL ? text : "", length, NULL);
+  if (snapshot == NULL)
+    {
+      g_autoptr(AkcDiagnostic) diagnostic = akc_diagnostic_new (SHELL_CODE, SHELL_JSON_MESSAGE, FALSE, NULL);
+
+      g_propagate_error (error, akc_diagnostic_to_error (diagnostic));
+      return FALSE;
+    }
+
+  return akc_controlled_source_set_snapshot (self, snapshot, error);
+}
+
+/**
+ * akc_controlled_source_set_snapshot_node:
+ * @self: a controlled source
+ * @snapshot: the snapshot as a json-glib node
+ * @error: return location for a #GError
+ *
+ * Sets @snapshot as [method@ControlledSource.set_snapshot] does (the
+ * `akc_chat_view_set_controlled_snapshot()` of application.md §7.4).
+ *
+ * Returns: %TRUE if the snapshot was applied
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_controlled_source_set_snapshot_node (AkcControlledSource  *self,
+                                         JsonNode             *snapshot,
+                                         GError              **error)
+{
+  g_autoptr(AkcJsonValue) value = NULL;
+
+  g_return_val_if_fail (AKC_IS_CONTROLLED_SOURCE (self), FALSE);
+  g_return_val_if_fail (snapshot != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  value = akc_json_value_new_from_json_node (snapshot);
+  if (value == NULL)
+    {
+      g_autoptr(AkcDiagnostic) diagnostic = akc_diagnostic_new (SHELL_CODE, SHELL_MESSAGE, FALSE, NULL);
+
+      g_propagate_error (error, akc_diagnostic_to_error (diagnostic));
+      return FALSE;
+    }
+
+  return akc_controlled_source_set_snapshot (self, value, error);
+}
+
+/**
+ * akc_controlled_source_new:
+ *
+ * Creates a controlled source with no session, no messages, an idle
+ * status and no usage, until the host sets a snapshot.
+ *
+ * Returns: (transfer full): a new controlled source
+ *
+ * Since: 0.1
+ */
+AkcControlledSource *
+akc_controlled_source_new (void)
+{
+  return g_object_new (AKC_TYPE_CONTROLLED_SOURCE, NULL);
+}
+
+/**
+ * akc_controlled_source_get_session_id:
+ * @self: a controlled source
+ *
+ * Gets the session of the current snapshot.
+ *
+ * Returns: (transfer none) (nullable): the session id, or %NULL before the
+ *   first snapshot
+ *
+ * Since: 0.1
+ */
+const char *
+akc_controlled_source_get_session_id (AkcControlledSource *self)
+{
+  g_return_val_if_fail (AKC_IS_CONTROLLED_SOURCE (self), NULL);
+
+  return self->session_id;
+}
+
+/**
+ * akc_controlled_source_get_snapshot:
+ * @self: a controlled source
+ *
+ * Gets the current snapshot, hydrated as [func@controlled_snapshot_parse]
+ * returns it.
+ *
+ * Returns: (transfer none) (nullable): the snapshot, or %NULL before the
+ *   first one
+ *
+ * Since: 0.1
+ */
+AkcJsonValue *
+akc_controlled_source_get_snapshot (AkcControlledSource *self)
+{
+  g_return_val_if_fail (AKC_IS_CONTROLLED_SOURCE (self), NULL);
+
+  return self->snapshot;
+}
+
+static GListModel *
+akc_controlled_source_get_messages (AkcChatSource *source)
+{
+  return akc_message_sync_get_model (AKC_CONTROLLED_SOURCE (source)->messages);
+}
+
+static AkcChatStatus
+akc_controlled_source_get_status (AkcChatSource *source)
+{
+  return AKC_CONTROLLED_SOURCE (source)->status;
+}
+
+static AkcDiagnostic *
+akc_controlled_source_get_error (AkcChatSource *source)
+{
+  return AKC_CONTROLLED_SOURCE (source)->error;
+}
+
+static const AkcUsage *
+akc_controlled_source_get_usage (AkcChatSource *source)
+{
+  return &AKC_CONTROLLED_SOURCE (source)->usage;
+}
+
+static gboolean
+akc_controlled_source_send (AkcChatSource  *source,
+                            const char     *text,
+                            GError        **error)
+{
+  AkcControlledSource *self = AKC_CONTROLLED_SOURCE (source);
+
+  if (akc_is_blank_input (text))
+    {
+      g_set_error_literal (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_EMPTY_INPUT, _("There is nothing to send."));
+      return FALSE;
+    }
+  if (self->status == AKC_CHAT_STATUS_STREAMING)
+    {
+      g_set_error_literal (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_BUSY, _("A reply is still arriving. Stop it first."));
+      return FALSE;
+    }
+
+  g_signal_emit (self, signals[SIGNAL_SEND], 0, text);
+
+  return TRUE;
+}
+
+static void
+akc_controlled_source_stop (AkcChatSource *source)
+{
+  g_signal_emit (source, signals[SIGNAL_STOP], 0);
+}
+
+static gboolean
+akc_controlled_source_retry (AkcChatSource  *source,
+                             GError        **error)
+{
+  g_signal_emit (source, signals[SIGNAL_RETRY], 0);
+
+  return TRUE;
+}
+
+static gboolean
+akc_controlled_source_regenerate (AkcChatSource  *source,
+                                  const char     *message_id,
+                                  GError        **error)
+{
+  g_signal_emit (source, signals[SIGNAL_REGENERATE], 0, message_id);
+
+  return TRUE;
+}
+
+static gboolean
+akc_controlled_source_edit (AkcChatSource  *source,
+                            const char     *message_id,
+                            const char     *text,
+                            GError        **error)
+{
+  if (akc_is_blank_input (text))
+    {
+      g_set_error_literal (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_EMPTY_INPUT, _("There is nothing to send."));
+      return FALSE;
+    }
+
+  g_signal_emit (source, signals[SIGNAL_EDIT], 0, message_id, text);
+
+  return TRUE;
+}
+
+static void
+akc_controlled_source_clear (AkcChatSource *source)
+{
+  g_signal_emit (source, signals[SIGNAL_CLEAR], 0);
+}
+
+static AkcToolCall *
+akc_controlled_source_propose_tool_call (AkcChatSource  *source,
+                                         const char     *id,
+                                         const char     *name,
+                                         AkcJsonValue   *arguments,
+                                         GError        **error)
+{
+  g_autoptr(AkcJsonValue) empty = NULL;
+
+  if (!akc_text_is_safe_id (id, strlen (id)) || !akc_text_is_safe_id (name, strlen (name)))
+    {
+      g_set_error_literal (error, AKC_ERROR, AKC_ERROR_TOOL_INVALID_INPUT, "Tool call identity is invalid.");
+      return NULL;
+    }
+  if (arguments != NULL && akc_json_value_get_kind (arguments) != AKC_JSON_KIND_OBJECT)
+    {
+      g_set_error_literal (error, AKC_ERROR, AKC_ERROR_TOOL_INVALID_INPUT, "Tool call arguments are invalid.");
+      return NULL;
+    }
+
+  if (arguments == NULL)
+    arguments = empty = akc_json_value_new_object (NULL, NULL, 0);
+
+  g_signal_emit (source, signals[SIGNAL_PROPOSE_TOOL_CALL], 0, id, name, arguments);
+
+  /* What the host was asked for; the call itself appears in the
+   * conversation when the host's snapshot holds it. */
+  return akc_tool_call_new (id, name, arguments, AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION);
+}
+
+static gboolean
+check_waiting (AkcControlledSource  *self,
+               const char           *tool_call_id,
+               GError              **error)
+{
+  AkcToolCall *call = akc_message_sync_find_tool_call (self->messages, tool_call_id);
+
+  if (call == NULL || akc_tool_call_get_status (call) != AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION)
+    {
+      g_set_error_literal (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_NO_TARGET,
+                           _("That tool call does not wait for confirmation."));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+akc_controlled_source_approve (AkcChatSource  *source,
+                               const char     *tool_call_id,
+                               GError        **error)
+{
+  if (!check_waiting (AKC_CONTROLLED_SOURCE (source), tool_call_id, error))
+    return FALSE;
+
+  g_signal_emit (source, signals[SIGNAL_APPROVE], 0, tool_call_id);
+
+  return TRUE;
+}
+
+static gboolean
+akc_controlled_source_deny (AkcChatSource  *source,
+                            const char     *tool_call_id,
+                            const char     *reason,
+                            GError        **error)
+{
+  if (!check_waiting (AKC_CONTROLLED_SOURCE (source), tool_call_id, error))
+    return FALSE;
+
+  g_signal_emit (source, signals[SIGNAL_DENY], 0, tool_call_id, reason);
+
+  return TRUE;
+}
+
+static void
+akc_controlled_source_iface_init (AkcChatSourceInterface *iface)
+{
+  iface->get_messages = akc_controlled_source_get_messages;
+  iface->get_status = akc_controlled_source_get_status;
+  iface->get_error = akc_controlled_source_get_error;
+  iface->get_usage = akc_controlled_source_get_usage;
+  iface->send = akc_controlled_source_send;
+  iface->stop = akc_controlled_source_stop;
+  iface->retry = akc_controlled_source_retry;
+  iface->regenerate = akc_controlled_source_regenerate;
+  iface->edit = akc_controlled_source_edit;
+  iface->clear = akc_controlled_source_clear;
+  iface->propose_tool_call = akc_controlled_source_propose_tool_call;
+  iface->approve = akc_controlled_source_approve;
+  iface->deny = akc_controlled_source_deny;
+}
+
+static void
+set_input (AkcControlledSource *self,
+           const char          *input)
+{
+  if (input == NULL)
+    input = "";
+  if (g_strcmp0 (self->input, input) == 0)
+    return;
+
+  /* The draft is kept here so that the composer does not flicker; the
+   * host hears of it and may answer with a snapshot of its own. */
+  g_free (self->input);
+  self->input = g_strdup (input);
+  g_object_notify (G_OBJECT (self), "input");
+  g_signal_emit (self, signals[SIGNAL_SET_INPUT], 0, input);
+}
+
+static void
+akc_controlled_source_finalize (GObject *object)
+{
+  AkcControlledSource *self = AKC_CONTROLLED_SOURCE (object);
+
+  g_clear_pointer (&self->messages, akc_message_sync_free);
+  g_clear_pointer (&self->snapshot, akc_json_value_unref);
+  g_clear_pointer (&self->session_id, g_free);
+  g_clear_pointer (&self->error, akc_diagnostic_unref);
+  g_clear_pointer (&self->input, g_free);
+
+  G_OBJECT_CLASS (akc_controlled_source_parent_class)->finalize (object);
+}
+
+static void
+akc_controlled_source_get_property (GObject    *object,
+                                    guint       prop_id,
+                                    GValue     *value,
+                                    GParamSpec *pspec)
+{
+  AkcControlledSource *self = AKC_CONTROLLED_SOURCE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION_ID:
+      g_value_set_string (value, self->session_id);
+      break;
+    case PROP_SNAPSHOT:
+      g_value_set_boxed (value, self->snapshot);
+      break;
+    case PROP_MESSAGES:
+      g_value_set_object (value, akc_message_sync_get_model (self->messages));
+      break;
+    case PROP_STATUS:
+      g_value_set_enum (value, self->status);
+      break;
+    case PROP_ERROR:
+      g_value_set_boxed (value, self->error);
+      break;
+    case PROP_INPUT:
+      g_value_set_string (value, self->input);
+      break;
+    case PROP_USAGE:
+      g_value_set_boxed (value, &self->usage);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+akc_controlled_source_set_property (GObject      *object,
+                                    guint         prop_id,
+                                    const GValue *value,
+                                    GParamSpec   *pspec)
+{
+  AkcControlledSource *self = AKC_CONTROLLED_SOURCE (object);
+
+  switch (prop_id)
+    {
+    case PROP_INPUT:
+      set_input (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+akc_controlled_source_class_init (AkcControlledSourceClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = akc_controlled_source_finalize;
+  object_class->get_property = akc_controlled_source_get_property;
+  object_class->set_property = akc_controlled_source_set_property;
+
+  /**
+   * AkcControlledSource:session-id:
+   *
+   * The session of the current snapshot, or %NULL before the first one.
+   * A view resets its local presentation state (resolved components, an
+   * open edit) when it changes (application.md §12.9).
+   *
+   * Since: 0.1
+   */
+  props[PROP_SESSION_ID] =
+    g_param_spec_string ("session-id", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcControlledSource:snapshot:
+   *
+   * The current snapshot, hydrated, or %NULL before the first one.
+   *
+   * Since: 0.1
+   */
+  props[PROP_SNAPSHOT] =
+    g_param_spec_boxed ("snapshot", NULL, NULL,
+                        AKC_TYPE_JSON_VALUE,
+                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, props);
+
+  g_object_class_override_property (object_class, PROP_MESSAGES, "messages");
+  g_object_class_override_property (object_class, PROP_STATUS, "status");
+  g_object_class_override_property (object_class, PROP_ERROR, "error");
+  g_object_class_override_property (object_class, PROP_INPUT, "input");
+  g_object_class_override_property (object_class, PROP_USAGE, "usage");
+
+  /**
+   * AkcControlledSource::send:
+   * @self: the source
+   * @text: what the person wrote, never blank
+   *
+   * The person sent a message (`send`). Nothing changes until the host
+   * sets a snapshot that holds it.
+   *
+   * Since: 0.1
+   */
+  signals[SIGNAL_SEND] =
+    g_signal_new ("send", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  /**
+   * AkcControlledSource::stop:
+   * @self: the source
+   *
+   * The person asked to stop the streaming reply (`stop`).
+   *
+   * Since: 0.1
+   */
+  signals[SIGNAL_STOP] =
+    g_signal_new ("stop", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
+  /**
+   * AkcControlledSource::retry:
+   * @self: the source
+   *
+   * The person asked for the last answer again (`retry`).
+   *
+   * Since: 0.1
+   */
+  signals[SIGNAL_RETRY] =
+    g_signal_new ("retry", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
+  /**
+   * AkcControlledSource::edit:
+   * @self: the source
+   * @message_id: the message to change
+   * @text: its new text, never blank
+   *
+   * The person edited a message (`edit`).
+   *
+   * Since: 0.1
+   */
+  signals[SIGNAL_EDIT] =
+    g_signal_new ("edit", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+
+  /**
+   * AkcControlledSource::regenerate:
+   * @self: the source
+   * @message_id: (nullable): the assistant message to replace, or %NULL for
+   *   the last message
+   *
+   * The person asked for a new answer (`regenerate`).
+   *
+   * Since: 0.1
+   */
+  signals[SIGNAL_REGENERATE] =
+    g_signal_new ("regenerate", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  /**
+   * AkcControlledSource::set-input:
+   * @self: the source
+   * @input: the draft
+   *
+   * The person changed the draft (`setInput`). The source keeps it in
+   * [property@ChatSource:input] until the host's next snapshot.
+   *
+   * Since: 0.1
+   */
+  signals[SIGNAL_SET_INPUT] =
+    g_signal_new ("set-input", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  /**
+   * AkcControlledSource::clear:
+   * @self: the source
+   *
+   * The person asked to clear the conversation (`clear`).
+   *
+   * Since: 0.1
+   */
+  signals[SIGNAL_CLEAR] =
+    g_signal_new ("clear", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
+  /**
+   * AkcControlledSource::propose-tool-call:
+   * @self: the source
+   * @id: the tool call id, an Identifier
+   * @name: the tool name, an Identifier
+   * @arguments: the arguments, a JSON object
+   *
+   * A tool call was proposed for confirmation (`proposeToolCall`).
+   *
+   * Since: 0.1
+   */
+  signals[SIGNAL_PROPOSE_TOOL_CALL] =
+    g_signal_new ("propose-tool-call", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_STRING, AKC_TYPE_JSON_VALUE);
+
+  /**
+   * AkcControlledSource::approve:
+   * @self: the source
+   * @tool_call_id: the tool call that waits for confirmation
+   *
+   * The person approved a tool call (`approve`).
+   *
+   * Since: 0.1
+   */
+  signals[SIGNAL_APPROVE] =
+    g_signal_new ("approve", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  /**
+   * AkcControlledSource::deny:
+   * @self: the source
+   * @tool_call_id: the tool call that waits for confirmation
+   * @reason: (nullable): why, or %NULL
+   *
+   * The person denied a tool call (`deny`).
+   *
+   * Since: 0.1
+   */
+  signals[SIGNAL_DENY] =
+    g_signal_new ("deny", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+}
+
+static void
+akc_controlled_source_init (AkcControlledSource *self)
+{
+  self->messages = akc_message_sync_new ();
+  self->input = g_strdup ("");
+  self->status = AKC_CHAT_STATUS_IDLE;
+}

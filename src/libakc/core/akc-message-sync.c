@@ -1,0 +1,339 @@
+/* akc-message-sync.c: a list of messages kept in line with the message
+ * records of successive snapshots
+ *
+ * SPDX-License-Identifier: MIT
+ *
+ * Sources whose state arrives as whole snapshots (a host's controlled
+ * snapshots, a turn server's stream) show the same conversation many times
+ * over, usually with only the last message changed. Rebuilding every
+ * AkcMessage each time would make the transcript rebind every row; here a
+ * message whose record did not change keeps its object, and a streamed
+ * reply grows in place.
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "akc-message.h"
+#include "akc-message-sync-private.h"
+#include "akc-tool-call.h"
+
+struct _AkcMessageSync
+{
+  GListStore *store;    /* AkcMessage */
+  GPtrArray  *records;  /* AkcMessageRecord, parallel to store */
+};
+
+AkcMessageSync *
+akc_message_sync_new (void)
+{
+  AkcMessageSync *self = g_new0 (AkcMessageSync, 1);
+
+  self->store = g_list_store_new (AKC_TYPE_MESSAGE);
+  self->records = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_message_record_unref);
+
+  return self;
+}
+
+void
+akc_message_sync_free (AkcMessageSync *self)
+{
+  if (self == NULL)
+    return;
+
+  g_clear_object (&self->store);
+  g_clear_pointer (&self->records, g_ptr_array_unref);
+  g_free (self);
+}
+
+GListModel *
+akc_message_sync_get_model (AkcMessageSync *self)
+{
+  return G_LIST_MODEL (self->store);
+}
+
+static gboolean
+role_from_string (const char     *role,
+                  AkcMessageRole *out)
+{
+  static const struct { const char *name; AkcMessageRole role; } roles[] = {
+    { "user", AKC_MESSAGE_ROLE_USER },
+    { "assistant", AKC_MESSAGE_ROLE_ASSISTANT },
+    { "system", AKC_MESSAGE_ROLE_SYSTEM },
+    { "tool", AKC_MESSAGE_ROLE_TOOL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (roles); i++)
+    if (g_strcmp0 (role, roles[i].name) == 0)
+      {
+        *out = roles[i].role;
+        return TRUE;
+      }
+
+  return FALSE;
+}
+
+static AkcMessageStatus
+status_from_string (const char *status)
+{
+  if (g_strcmp0 (status, "pending") == 0)
+    return AKC_MESSAGE_STATUS_PENDING;
+  if (g_strcmp0 (status, "streaming") == 0)
+    return AKC_MESSAGE_STATUS_STREAMING;
+  if (g_strcmp0 (status, "error") == 0)
+    return AKC_MESSAGE_STATUS_ERROR;
+  return AKC_MESSAGE_STATUS_COMPLETE;
+}
+
+static const char *
+member_string (AkcJsonValue *object,
+               const char   *name)
+{
+  AkcJsonValue *value = akc_json_value_get_member (object, name);
+
+  if (value == NULL || akc_json_value_get_kind (value) != AKC_JSON_KIND_STRING)
+    return NULL;
+  return akc_json_value_get_string (value, NULL);
+}
+
+/* The content of @message becomes @content (which may hold U+0000). */
+static void
+update_content (AkcMessage *message,
+                const char *content,
+                gsize       length)
+{
+  const char *old = akc_message_get_content (message);
+  gsize old_length = akc_message_get_content_length (message);
+
+  if (old_length == length && memcmp (old, content, length) == 0)
+    return;
+
+  /* A streamed reply grows: append only what is new. */
+  if (old_length < length && memcmp (old, content, old_length) == 0)
+    {
+      akc_message_append_content (message, content + old_length, length - old_length);
+      return;
+    }
+
+  if (memchr (content, '\0', length) == NULL)
+    akc_message_set_content (message, content);
+  else
+    {
+      akc_message_set_content (message, "");
+      akc_message_append_content (message, content, length);
+    }
+}
+
+static AkcToolCall *
+tool_call_new (AkcJsonValue *call)
+{
+  AkcToolCallStatus status = AKC_TOOL_CALL_STATUS_PENDING;
+  AkcToolCall *tool_call;
+
+  akc_tool_call_status_from_string (member_string (call, "status"), &status);
+  tool_call = akc_tool_call_new (member_string (call, "id"),
+                                 member_string (call, "name"),
+                                 akc_json_value_get_member (call, "args"),
+                                 status);
+  if (member_string (call, "result") != NULL)
+    akc_tool_call_set_result (tool_call, member_string (call, "result"));
+  if (member_string (call, "error") != NULL)
+    akc_tool_call_set_error (tool_call, member_string (call, "error"));
+
+  return tool_call;
+}
+
+/* Whether the existing calls of @message are a prefix of @calls with the
+ * same ids, names and arguments (only their progress may differ). */
+static gboolean
+tool_calls_compatible (AkcMessage   *message,
+                       AkcJsonValue *calls)
+{
+  GListModel *model = akc_message_get_tool_calls (message);
+  guint n = g_list_model_get_n_items (model);
+  gsize n_calls = calls != NULL ? akc_json_value_get_length (calls) : 0;
+
+  if (n > n_calls)
+    return FALSE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AkcToolCall) old = g_list_model_get_item (model, i);
+      AkcJsonValue *call = akc_json_value_get_element (calls, i);
+
+      if (g_strcmp0 (akc_tool_call_get_id (old), member_string (call, "id")) != 0 ||
+          g_strcmp0 (akc_tool_call_get_name (old), member_string (call, "name")) != 0 ||
+          !akc_json_value_equal (akc_tool_call_get_arguments (old), akc_json_value_get_member (call, "args")))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+static void
+update_tool_calls (AkcMessage   *message,
+                   AkcJsonValue *calls)
+{
+  GListModel *model = akc_message_get_tool_calls (message);
+  guint n = g_list_model_get_n_items (model);
+  gsize n_calls = calls != NULL ? akc_json_value_get_length (calls) : 0;
+
+  for (gsize i = 0; i < n_calls; i++)
+    {
+      AkcJsonValue *call = akc_json_value_get_element (calls, i);
+
+      if (i < n)
+        {
+          g_autoptr(AkcToolCall) old = g_list_model_get_item (model, i);
+          AkcToolCallStatus status = akc_tool_call_get_status (old);
+
+          akc_tool_call_status_from_string (member_string (call, "status"), &status);
+          akc_tool_call_set_status (old, status);
+          akc_tool_call_set_result (old, member_string (call, "result"));
+          akc_tool_call_set_error (old, member_string (call, "error"));
+        }
+      else
+        {
+          g_autoptr(AkcToolCall) tool_call = tool_call_new (call);
+
+          akc_message_add_tool_call (message, tool_call);
+        }
+    }
+}
+
+static AkcMessage *
+message_new (AkcMessageRecord *record)
+{
+  AkcMessageRole role = AKC_MESSAGE_ROLE_USER;
+  const char *content;
+  gsize length = 0;
+  AkcMessage *message;
+
+  role_from_string (akc_message_record_get_role (record), &role);
+  message = g_object_new (AKC_TYPE_MESSAGE,
+                          "id", akc_message_record_get_id (record, NULL),
+                          "role", role,
+                          "status", status_from_string (akc_message_record_get_status (record)),
+                          "created-at", akc_message_record_get_created_at (record),
+                          "tool-call-id", akc_message_record_get_tool_call_id (record, NULL),
+                          NULL);
+  content = akc_message_record_get_content (record, &length);
+  update_content (message, content, length);
+  update_tool_calls (message, akc_message_record_get_tool_calls (record));
+
+  return message;
+}
+
+/* Brings @message (built from @old) to @record, or returns FALSE when the
+ * change needs a new object. */
+static gboolean
+update_message (AkcMessage       *message,
+                AkcMessageRecord *old,
+                AkcMessageRecord *record)
+{
+  g_autoptr(AkcJsonValue) old_value = akc_message_record_to_value (old);
+  g_autoptr(AkcJsonValue) new_value = akc_message_record_to_value (record);
+  const char *content;
+  gsize length = 0;
+
+  if (old_value == new_value || akc_json_value_equal (old_value, new_value))
+    return TRUE;
+
+  if (g_strcmp0 (akc_message_record_get_role (old), akc_message_record_get_role (record)) != 0 ||
+      !g_date_time_equal (akc_message_record_get_created_at (old), akc_message_record_get_created_at (record)) ||
+      g_strcmp0 (akc_message_record_get_tool_call_id (old, NULL),
+                 akc_message_record_get_tool_call_id (record, NULL)) != 0 ||
+      !tool_calls_compatible (message, akc_message_record_get_tool_calls (record)))
+    return FALSE;
+
+  content = akc_message_record_get_content (record, &length);
+  update_content (message, content, length);
+  akc_message_set_status (message, status_from_string (akc_message_record_get_status (record)));
+  update_tool_calls (message, akc_message_record_get_tool_calls (record));
+
+  return TRUE;
+}
+
+/* The item at @position; the store keeps it alive. */
+static gpointer
+peek (GListStore *store,
+      guint       position)
+{
+  gpointer item = g_list_model_get_item (G_LIST_MODEL (store), position);
+
+  g_object_unref (item);
+  return item;
+}
+
+void
+akc_message_sync_apply (AkcMessageSync *self,
+                        GPtrArray      *records)
+{
+  g_autoptr(GHashTable) by_id = NULL;
+  g_autoptr(GPtrArray) objects = NULL;
+  guint n_old = self->records->len;
+  guint n_new = records->len;
+  guint prefix = 0, suffix = 0;
+
+  /* Old positions by id (the first of duplicate ids). */
+  by_id = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = n_old; i-- > 0;)
+    g_hash_table_insert (by_id,
+                         (gpointer) akc_message_record_get_id (g_ptr_array_index (self->records, i), NULL),
+                         GUINT_TO_POINTER (i + 1));
+
+  objects = g_ptr_array_new_full (n_new, g_object_unref);
+  for (guint i = 0; i < n_new; i++)
+    {
+      AkcMessageRecord *record = g_ptr_array_index (records, i);
+      guint old = GPOINTER_TO_UINT (g_hash_table_lookup (by_id, akc_message_record_get_id (record, NULL)));
+      AkcMessage *message = NULL;
+
+      if (old > 0)
+        {
+          g_autoptr(AkcMessage) candidate = g_list_model_get_item (G_LIST_MODEL (self->store), old - 1);
+
+          /* Each old message serves one new position. */
+          g_hash_table_remove (by_id, akc_message_record_get_id (record, NULL));
+          if (update_message (candidate, g_ptr_array_index (self->records, old - 1), record))
+            message = g_steal_pointer (&candidate);
+        }
+
+      g_ptr_array_add (objects, message != NULL ? message : message_new (record));
+    }
+
+  /* The smallest range of objects that differs. */
+  while (prefix < n_old && prefix < n_new &&
+         g_ptr_array_index (objects, prefix) == peek (self->store, prefix))
+    prefix++;
+  while (suffix < n_old - prefix && suffix < n_new - prefix &&
+         g_ptr_array_index (objects, n_new - 1 - suffix) == peek (self->store, n_old - 1 - suffix))
+    suffix++;
+
+  g_ptr_array_set_size (self->records, 0);
+  for (guint i = 0; i < n_new; i++)
+    g_ptr_array_add (self->records, akc_message_record_ref (g_ptr_array_index (records, i)));
+
+  if (prefix + suffix < n_old || prefix + suffix < n_new)
+    g_list_store_splice (self->store, prefix, n_old - prefix - suffix,
+                         objects->pdata + prefix, n_new - prefix - suffix);
+}
+
+AkcToolCall *
+akc_message_sync_find_tool_call (AkcMessageSync *self,
+                                 const char     *tool_call_id)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->store));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AkcMessage) message = g_list_model_get_item (G_LIST_MODEL (self->store), i);
+      AkcToolCall *call = akc_message_find_tool_call (message, tool_call_id);
+
+      if (call != NULL)
+        return call;
+    }
+
+  return NULL;
+}
