@@ -74,6 +74,7 @@
 /* net/ */
 #include "akc-net-enum-types.h"
 #include "akc-credential-store.h"
+#include "akc-turn-client.h"
 
 /* conversation/ */
 #include "akc-conversation-enum-types.h"

@@ -9,6 +9,7 @@
 #include <gio/gio.h>
 
 #include "akc-message-record.h"
+#include "akc-tool-call.h"
 
 G_BEGIN_DECLS
 
