@@ -785,10 +785,7 @@ on_sent (GObject      *source_object,
 
       if (turn->timed_out)
         {
-          message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                  "The turn endpoint did not answer within %u second.",
-                                                  "The turn endpoint did not answer within %u seconds.",
-                                                  turn->client->connect_timeout),
+          message = g_strdup_printf (_("The turn endpoint did not answer in time (the limit is %u s)."),
                                      turn->client->connect_timeout);
           turn_finish (turn, client_diagnostic ("TURN_TIMEOUT", message, TRUE));
           return;
