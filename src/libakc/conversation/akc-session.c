@@ -910,10 +910,20 @@ akc_session_stream (AkcAdapter        *adapter,
   stream_reply (stream, content);
 }
 
+/* A layer in front of the upstream declares what the upstream declares. */
+static AkcJsonValue *
+akc_session_get_capabilities (AkcAdapter *adapter)
+{
+  AkcSession *self = AKC_SESSION (adapter);
+
+  return self->upstream != NULL ? akc_adapter_get_capabilities (self->upstream) : NULL;
+}
+
 static void
 akc_session_adapter_iface_init (AkcAdapterInterface *iface)
 {
   iface->stream = akc_session_stream;
+  iface->get_capabilities = akc_session_get_capabilities;
 }
 
 /* ------------------------------------------------------------------ */

@@ -77,10 +77,17 @@ upstream_stream (AkcAdapter        *adapter,
   g_idle_add_full (G_PRIORITY_DEFAULT, pending_step, p, pending_free);
 }
 
+static AkcJsonValue *
+upstream_get_capabilities (AkcAdapter *adapter)
+{
+  return akc_json_value_parse ("{\"streaming\":true}", -1, NULL);
+}
+
 static void
 akc_test_upstream_iface_init (AkcAdapterInterface *iface)
 {
   iface->stream = upstream_stream;
+  iface->get_capabilities = upstream_get_capabilities;
 }
 
 static void

@@ -14,7 +14,8 @@ G_BEGIN_DECLS
 
 /* The fixtures' model: streams "AgentsKit received: «latest user
  * content»" then done, one chunk per main-loop iteration, and counts its
- * calls and the session ids it was called with. */
+ * calls and the session ids it was called with. It declares the
+ * capabilities {"streaming": true}. */
 #define AKC_TYPE_TEST_UPSTREAM (akc_test_upstream_get_type ())
 G_DECLARE_FINAL_TYPE (AkcTestUpstream, akc_test_upstream, AKC, TEST_UPSTREAM, GObject)
 

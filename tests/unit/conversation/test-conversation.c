@@ -321,9 +321,19 @@ test_no_conversation (void)
   g_assert_cmpuint (akc_json_value_get_length (chunks), ==, 2);
   g_assert_cmpstr (akc_test_upstream_get_session_id (upstream), ==, "plain-1");
 
+  /* the session declares what its upstream declares */
+  {
+    g_autoptr(AkcJsonValue) declared = akc_adapter_get_capabilities (AKC_ADAPTER (session));
+    g_autoptr(AkcJsonValue) expected = akc_json_value_parse ("{\"streaming\":true}", -1, NULL);
+
+    akc_assert_json_equal (declared, expected);
+  }
+
   /* updateChat never wraps the session in itself */
   akc_session_set_upstream (session, AKC_ADAPTER (session));
   g_assert_true (akc_session_get_upstream (session) == AKC_ADAPTER (upstream));
+  akc_session_set_upstream (session, NULL);
+  g_assert_null (akc_adapter_get_capabilities (AKC_ADAPTER (session)));
   g_assert_finalize_object (g_steal_pointer (&session));
 }
 
