@@ -12,7 +12,8 @@
 #include "akc-diagnostic.h"
 #include "akc-error.h"
 #include "akc-json-private.h"
-#include "akc-session.h"
+#include "akc-session-confirmation-store-private.h"
+#include "akc-session-private.h"
 #include "akc-session-snapshot.h"
 #include "akc-text-private.h"
 
@@ -139,6 +140,7 @@ enum {
 
 enum {
   TRACE,
+  CONFIRMATIONS_CHANGED,
   N_SIGNALS
 };
 
@@ -412,6 +414,24 @@ akc_session_class_init (AkcSessionClass *klass)
                   G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
                   G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
                   G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
+
+  /**
+   * AkcSession::confirmations-changed:
+   * @self: a #AkcSession
+   *
+   * Emitted when a confirmation coordinator of the session
+   * ([method@Session.create_confirmation]) stored a change of its records
+   * ([method@Session.get_confirmations]), after the change was saved.
+   * Handlers cannot change the coordinator's course.
+   */
+  signals[CONFIRMATIONS_CHANGED] =
+    g_signal_new ("confirmations-changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 0);
 }
 
 static void
@@ -1843,4 +1863,109 @@ akc_session_release_turn_finish (AkcSession    *self,
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
   return g_task_propagate_int (G_TASK (result), error) >= 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Session-bound confirmations (§5.3)                                  */
+/* ------------------------------------------------------------------ */
+
+static void
+on_confirmations_persisted (GObject      *source,
+                            GAsyncResult *result,
+                            gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AkcSession *self = AKC_SESSION (source);
+  GError *error = NULL;
+
+  if (!akc_session_persist_finish (self, result, &error))
+    {
+      /* the previous list comes back; the coordinator re-raises */
+      g_clear_pointer (&self->confirmations, akc_json_value_unref);
+      self->confirmations = akc_json_value_ref (g_task_get_task_data (task));
+      g_task_return_error (task, error);
+      return;
+    }
+
+  g_signal_emit (self, signals[CONFIRMATIONS_CHANGED], 0);
+  g_task_return_boolean (task, TRUE);
+}
+
+void
+akc_session_replace_confirmations_async (AkcSession          *self,
+                                         AkcJsonValue        *confirmations,
+                                         GCancellable        *cancellable,
+                                         GAsyncReadyCallback  callback,
+                                         gpointer             user_data)
+{
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, akc_session_replace_confirmations_async);
+  g_task_set_task_data (task, g_steal_pointer (&self->confirmations), (GDestroyNotify) akc_json_value_unref);
+  self->confirmations = akc_json_value_ref (confirmations);
+  akc_session_persist_async (self, cancellable, on_confirmations_persisted, task);
+}
+
+gboolean
+akc_session_replace_confirmations_finish (AkcSession    *self,
+                                          GAsyncResult  *result,
+                                          GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
+ * akc_session_create_confirmation:
+ * @self: a #AkcSession
+ * @chat: the conversation whose tool calls are confirmed
+ * @ttl_ms: how long a proposal waits for approval, in milliseconds
+ *   (%AKC_ACTION_CONFIRMATION_DEFAULT_TTL_MS is the reference's default)
+ * @error: return location for a #GError
+ *
+ * Creates the confirmation coordinator of typed actions bound to this
+ * session (application.md §5.3). It starts from the confirmations stored
+ * in the session, bound to this session id (a token of another session is
+ * inert), and keeps every change in the session snapshot, saved before
+ * the change is reported; [signal@Session::confirmations-changed] follows.
+ *
+ * When the session has storage, each new status is also claimed with an
+ * awaited compare-and-set save: of two clients that resumed the session
+ * and approve one token at once, exactly one wins and the other fails with
+ * %AKC_SESSION_ERROR_CONFLICT, so the upstream approval runs once; and a
+ * processing status (`approving`, …) left by a failed upstream call stays,
+ * so approving again is a no-op rather than a second execution.
+ *
+ * Returns: (transfer full) (nullable): the coordinator, or %NULL with
+ *   @error set (options that are not valid, or a stored confirmation that
+ *   is not)
+ */
+AkcActionConfirmation *
+akc_session_create_confirmation (AkcSession     *self,
+                                 AkcChatSource  *chat,
+                                 gint64          ttl_ms,
+                                 GError        **error)
+{
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(AkcConfirmationStore) store = NULL;
+
+  g_return_val_if_fail (AKC_IS_SESSION (self), NULL);
+  g_return_val_if_fail (AKC_IS_CHAT_SOURCE (chat), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  records = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_confirmation_record_unref);
+  for (gsize i = 0; i < akc_json_value_get_length (self->confirmations); i++)
+    {
+      AkcConfirmationRecord *record;
+
+      record = akc_confirmation_record_new_from_json (akc_json_value_get_element (self->confirmations, i),
+                                                      self->id, error);
+      if (record == NULL)
+        return NULL;
+      g_ptr_array_add (records, record);
+    }
+
+  store = akc_session_confirmation_store_new (self, self->storage != NULL);
+  return akc_action_confirmation_new (self->id, chat, ttl_ms, records, store, error);
 }

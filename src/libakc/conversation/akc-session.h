@@ -11,6 +11,7 @@
 
 #include <gio/gio.h>
 
+#include "akc-action-confirmation.h"
 #include "akc-adapter.h"
 #include "akc-chat.h"
 #include "akc-definition.h"
@@ -158,5 +159,10 @@ gboolean           akc_session_release_turn_finish       (AkcSession           *
                                                           GError              **error);
 AKC_AVAILABLE_IN_ALL
 AkcJsonValue      *akc_session_get_confirmations         (AkcSession           *self);
+AKC_AVAILABLE_IN_ALL
+AkcActionConfirmation *akc_session_create_confirmation   (AkcSession           *self,
+                                                          AkcChatSource        *chat,
+                                                          gint64                ttl_ms,
+                                                          GError              **error);
 
 G_END_DECLS
