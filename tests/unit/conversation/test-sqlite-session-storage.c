@@ -6,7 +6,9 @@
  * The compare-and-set contract in one process, the migration of a
  * version 1 history, the history and the sessions sharing one file, and
  * two processes that resumed one session racing their saves: in every
- * round exactly one wins.
+ * round exactly one wins. Two processes that resumed one session and
+ * approve the same pending confirmation: exactly one claims it, and the
+ * action runs once (application.md §5.3).
  */
 
 #include "config.h"
@@ -18,6 +20,7 @@
 #include "akc-sqlite-schema-private.h"
 
 #define RACE_ROUNDS 25
+#define CONFIRM_ROUNDS 8
 #define SESSION_ID  "shared"
 
 static void
@@ -360,6 +363,217 @@ test_two_processes (gconstpointer data)
   g_assert_finalize_object (g_steal_pointer (&storage));
 }
 
+/* ------------------------------------------------------------------ */
+/* Two processes approving one confirmation (§5.3)                      */
+/* ------------------------------------------------------------------ */
+
+static char *
+run_action (AkcTool       *tool,
+            AkcJsonValue  *arguments,
+            gpointer       user_data,
+            GError       **error)
+{
+  (*(guint *) user_data)++;
+  return g_strdup ("done");
+}
+
+static AkcDefinition *
+confirm_definition_new (guint *runs)
+{
+  AkcDefinition *definition = akc_definition_new ("race", NULL);
+  g_autoptr(AkcTool) tool = akc_tool_new ("act", TRUE, run_action, runs, NULL);
+
+  akc_definition_add_tool (definition, tool);
+  return definition;
+}
+
+/* The child: each round it reads "round «token» «call id»", resumes the
+ * session with the call waiting in its transcript, says "ready", waits
+ * for "go", approves the token and says "won «runs»" or "lost «runs»". */
+static int
+confirm_child_main (const char *path)
+{
+  guint runs = 0;
+  g_autoptr(AkcDefinition) definition = confirm_definition_new (&runs);
+  g_autoptr(AkcSessionStorage) storage = open_storage (path);
+  char line[512];
+
+  setvbuf (stdout, NULL, _IOLBF, 0);
+
+  while (fgets (line, sizeof line, stdin) != NULL)
+    {
+      g_auto(GStrv) words = g_strsplit (g_strchomp (line), " ", -1);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(AkcSession) session = NULL;
+      g_autoptr(AkcChat) chat = NULL;
+      g_autoptr(AkcActionConfirmation) confirmation = NULL;
+      g_autoptr(AkcMessage) message = NULL;
+      g_autoptr(AkcToolCall) call = NULL;
+      g_autoptr(AkcConfirmationRecord) record = NULL;
+      g_autoptr(GAsyncResult) result = NULL;
+
+      if (g_strv_length (words) != 3 || strcmp (words[0], "round") != 0)
+        return 0;
+
+      session = resume (definition, storage, &error);
+      if (session == NULL)
+        {
+          printf ("error %s\n", error->message);
+          return 1;
+        }
+      chat = akc_session_create_chat (session);
+      call = akc_tool_call_new (words[2], "act", NULL, AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION);
+      message = akc_message_new (NULL, AKC_MESSAGE_ROLE_ASSISTANT, "", AKC_MESSAGE_STATUS_COMPLETE);
+      akc_message_add_tool_call (message, call);
+      akc_chat_restore (chat, &message, 1);
+      confirmation = akc_session_create_confirmation (session, AKC_CHAT_SOURCE (chat),
+                                                      AKC_ACTION_CONFIRMATION_DEFAULT_TTL_MS, &error);
+      if (confirmation == NULL)
+        {
+          printf ("error %s\n", error->message);
+          return 1;
+        }
+      printf ("ready\n");
+
+      if (fgets (line, sizeof line, stdin) == NULL || strcmp (line, "go\n") != 0)
+        return 0;
+
+      runs = 0;
+      akc_action_confirmation_approve_async (confirmation, words[1], SESSION_ID, NULL, on_async, &result);
+      record = akc_action_confirmation_approve_finish (confirmation, wait_result (&result), &error);
+      if (record != NULL && akc_confirmation_record_get_status (record) == AKC_CONFIRMATION_STATUS_APPROVED)
+        printf ("won %u\n", runs);
+      else if (g_error_matches (error, AKC_SESSION_ERROR, AKC_SESSION_ERROR_CONFLICT))
+        printf ("lost %u\n", runs);
+      else
+        {
+          printf ("error %s\n", error != NULL ? error->message : "not approved");
+          return 1;
+        }
+
+      /* Let the conversation's continuation and its save finish. */
+      while (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) == AKC_CHAT_STATUS_STREAMING ||
+             akc_session_get_persisting (session))
+        g_main_context_iteration (NULL, TRUE);
+    }
+
+  return 0;
+}
+
+static void
+send_line (GSubprocess *child,
+           const char  *line)
+{
+  GOutputStream *in = g_subprocess_get_stdin_pipe (child);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_output_stream_write_all (in, line, strlen (line), NULL, NULL, &error));
+  g_assert_true (g_output_stream_flush (in, NULL, &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_two_processes_confirm (gconstpointer data)
+{
+  const char *self_exe = data;
+  g_autofree char *path = db_path ();
+  guint runs = 0;
+  g_autoptr(AkcDefinition) definition = confirm_definition_new (&runs);
+  g_autoptr(AkcSessionStorage) storage = open_storage (path);
+  g_autoptr(GError) error = NULL;
+  GSubprocess *children[2];
+  GDataInputStream *out[2];
+
+  for (guint c = 0; c < 2; c++)
+    {
+      children[c] = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error,
+                                      self_exe, "--confirm-child", path, NULL);
+      g_assert_no_error (error);
+      out[c] = g_data_input_stream_new (g_subprocess_get_stdout_pipe (children[c]));
+    }
+
+  for (guint round = 0; round < CONFIRM_ROUNDS; round++)
+    {
+      g_autoptr(AkcSession) session = NULL;
+      g_autoptr(AkcChat) chat = NULL;
+      g_autoptr(AkcActionConfirmation) confirmation = NULL;
+      g_autoptr(AkcConfirmationRecord) proposed = NULL;
+      g_autoptr(AkcConfirmationRecord) stored = NULL;
+      g_autoptr(AkcActionConfirmation) reread = NULL;
+      g_autoptr(AkcSession) after = NULL;
+      g_autoptr(AkcChat) after_chat = NULL;
+      g_autoptr(GAsyncResult) result = NULL;
+      g_autofree char *round_line = NULL;
+      g_autofree char *result0 = NULL;
+      g_autofree char *result1 = NULL;
+      gboolean first_won;
+
+      /* A pending confirmation, stored with the session. */
+      session = resume (definition, storage, &error);
+      g_assert_no_error (error);
+      chat = akc_session_create_chat (session);
+      confirmation = akc_session_create_confirmation (session, AKC_CHAT_SOURCE (chat),
+                                                      AKC_ACTION_CONFIRMATION_DEFAULT_TTL_MS, &error);
+      g_assert_no_error (error);
+      akc_action_confirmation_propose_async (confirmation, "act", NULL, NULL, on_async, &result);
+      proposed = akc_action_confirmation_propose_finish (confirmation, wait_result (&result), &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (akc_confirmation_record_get_status (proposed), ==, AKC_CONFIRMATION_STATUS_PENDING);
+
+      round_line = g_strdup_printf ("round %s %s\n", akc_confirmation_record_get_token (proposed),
+                                    akc_confirmation_record_get_tool_call_id (proposed));
+      for (guint c = 0; c < 2; c++)
+        send_line (children[c], round_line);
+      for (guint c = 0; c < 2; c++)
+        {
+          g_autofree char *ready = read_line (out[c]);
+
+          g_assert_cmpstr (ready, ==, "ready");
+        }
+      for (guint c = 0; c < 2; c++)
+        send_line (children[c], "go\n");
+
+      result0 = read_line (out[0]);
+      result1 = read_line (out[1]);
+      g_test_message ("round %u: %s, %s", round, result0, result1);
+      first_won = strcmp (result0, "won 1") == 0;
+      /* Exactly one approval ran the action, once; the other lost the claim
+       * and ran nothing. */
+      g_assert_true ((first_won && strcmp (result1, "lost 0") == 0) ||
+                     (strcmp (result0, "lost 0") == 0 && strcmp (result1, "won 1") == 0));
+
+      /* A third client sees the resolved record: approving again is inert. */
+      after = resume (definition, storage, &error);
+      g_assert_no_error (error);
+      after_chat = akc_session_create_chat (after);
+      reread = akc_session_create_confirmation (after, AKC_CHAT_SOURCE (after_chat),
+                                                AKC_ACTION_CONFIRMATION_DEFAULT_TTL_MS, &error);
+      g_assert_no_error (error);
+      stored = akc_action_confirmation_get_by_token (reread, akc_confirmation_record_get_token (proposed));
+      g_assert_nonnull (stored);
+      g_assert_cmpint (akc_confirmation_record_get_status (stored), ==, AKC_CONFIRMATION_STATUS_APPROVED);
+      g_clear_object (&result);
+      akc_action_confirmation_approve_async (reread, akc_confirmation_record_get_token (proposed), SESSION_ID,
+                                             NULL, on_async, &result);
+      g_clear_pointer (&stored, akc_confirmation_record_unref);
+      stored = akc_action_confirmation_approve_finish (reread, wait_result (&result), &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (akc_confirmation_record_get_status (stored), ==, AKC_CONFIRMATION_STATUS_APPROVED);
+      g_assert_cmpuint (runs, ==, 0);
+    }
+
+  for (guint c = 0; c < 2; c++)
+    {
+      g_assert_true (g_output_stream_close (g_subprocess_get_stdin_pipe (children[c]), NULL, &error));
+      g_assert_true (g_subprocess_wait_check (children[c], NULL, &error));
+      g_assert_no_error (error);
+      g_object_unref (out[c]);
+      g_object_unref (children[c]);
+    }
+
+  g_assert_finalize_object (g_steal_pointer (&storage));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -368,6 +582,8 @@ main (int   argc,
 
   if (argc == 3 && strcmp (argv[1], "--race-child") == 0)
     return child_main (argv[2]);
+  if (argc == 3 && strcmp (argv[1], "--confirm-child") == 0)
+    return confirm_child_main (argv[2]);
 
   self_exe = g_canonicalize_filename (argv[0], NULL);
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
@@ -376,6 +592,7 @@ main (int   argc,
   g_test_add_func ("/sqlite-session-storage/invalid-snapshot", test_invalid_snapshot);
   g_test_add_func ("/sqlite-session-storage/shared-database", test_shared_database);
   g_test_add_data_func ("/sqlite-session-storage/two-processes", self_exe, test_two_processes);
+  g_test_add_data_func ("/sqlite-session-storage/two-processes-one-confirmation", self_exe, test_two_processes_confirm);
 
   return g_test_run ();
 }
