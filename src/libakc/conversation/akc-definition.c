@@ -37,6 +37,12 @@ struct _AkcDefinition
   AkcChoiceSubmissionFunc  choice_func;
   gpointer                 choice_data;
   GDestroyNotify           choice_destroy;
+
+  /* The capability policy every session of the definition enforces. */
+  AkcJsonValue            *policy_requirements;
+  AkcPolicyContextFunc     policy_context;
+  gpointer                 policy_context_data;
+  GDestroyNotify           policy_context_destroy;
 };
 
 G_DEFINE_FINAL_TYPE (AkcDefinition, akc_definition, G_TYPE_OBJECT)
@@ -61,6 +67,9 @@ akc_definition_finalize (GObject *object)
 
   if (self->choice_destroy != NULL)
     self->choice_destroy (self->choice_data);
+  if (self->policy_context_destroy != NULL)
+    self->policy_context_destroy (self->policy_context_data);
+  g_clear_pointer (&self->policy_requirements, akc_json_value_unref);
   g_free (self->id);
   g_clear_object (&self->adapter);
   g_clear_object (&self->conversation);
@@ -532,4 +541,101 @@ akc_definition_submit_choice (AkcDefinition  *self,
     return NULL;
 
   return self->choice_func (frame, choice_id, session_id, self->choice_data, error);
+}
+
+/**
+ * akc_definition_set_policy:
+ * @self: a #AkcDefinition
+ * @requirements: (nullable): the capabilities each action needs, a JSON
+ *   object from action name to a list of capability names, or %NULL for no
+ *   policy
+ * @context: (nullable) (scope notified) (closure context_data) (destroy context_destroy):
+ *   returns the trusted host context of a session
+ * @context_data: data for @context
+ * @context_destroy: (nullable): frees @context_data
+ * @error: return location for a #GError
+ *
+ * Puts the actions of the definition behind a capability policy
+ * (application.md §5.4): every session builds an [class@CapabilityPolicy]
+ * for its own id from @requirements and @context and installs it on the
+ * conversations it creates ([method@Session.create_chat]). The
+ * requirements are checked now: invalid ones fail with
+ * %AKC_ERROR_CONFIG_INVALID and leave the definition as it was.
+ *
+ * Returns: %TRUE if the policy was set
+ */
+gboolean
+akc_definition_set_policy (AkcDefinition         *self,
+                           AkcJsonValue          *requirements,
+                           AkcPolicyContextFunc   context,
+                           gpointer               context_data,
+                           GDestroyNotify         context_destroy,
+                           GError               **error)
+{
+  g_return_val_if_fail (AKC_IS_DEFINITION (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (requirements != NULL)
+    {
+      /* The same checks as a session's policy will make. */
+      g_autoptr(AkcCapabilityPolicy) check = akc_capability_policy_new (self->id, requirements, error);
+
+      if (check == NULL)
+        {
+          if (context_destroy != NULL)
+            context_destroy (context_data);
+          return FALSE;
+        }
+    }
+
+  if (self->policy_context_destroy != NULL)
+    self->policy_context_destroy (self->policy_context_data);
+  g_clear_pointer (&self->policy_requirements, akc_json_value_unref);
+
+  self->policy_requirements = requirements != NULL ? akc_json_value_ref (requirements) : NULL;
+  self->policy_context = requirements != NULL ? context : NULL;
+  self->policy_context_data = context_data;
+  self->policy_context_destroy = context_destroy;
+  if (requirements == NULL && context_destroy != NULL)
+    {
+      context_destroy (context_data);
+      self->policy_context_data = NULL;
+      self->policy_context_destroy = NULL;
+    }
+
+  return TRUE;
+}
+
+/**
+ * akc_definition_new_policy:
+ * @self: a #AkcDefinition
+ * @session_id: the session the policy guards
+ *
+ * Builds the capability policy of one session, as
+ * [method@Definition.set_policy] describes it.
+ *
+ * Returns: (transfer full) (nullable): a new policy, or %NULL when the
+ *   definition has none
+ */
+AkcCapabilityPolicy *
+akc_definition_new_policy (AkcDefinition *self,
+                           const char    *session_id)
+{
+  g_autoptr(GError) error = NULL;
+  AkcCapabilityPolicy *policy;
+
+  g_return_val_if_fail (AKC_IS_DEFINITION (self), NULL);
+  g_return_val_if_fail (session_id != NULL, NULL);
+
+  if (self->policy_requirements == NULL)
+    return NULL;
+
+  policy = akc_capability_policy_new (session_id, self->policy_requirements, &error);
+  /* The requirements were checked when they were set; a session id is an
+   * Identifier, so it is not empty. */
+  g_assert_no_error (error);
+  if (self->policy_context != NULL)
+    akc_capability_policy_set_context_func (policy, self->policy_context, self->policy_context_data, NULL);
+
+  return policy;
 }

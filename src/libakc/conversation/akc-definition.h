@@ -12,6 +12,7 @@
 #include <gio/gio.h>
 
 #include "akc-adapter.h"
+#include "akc-capability-policy.h"
 #include "akc-choice-submission.h"
 #include "akc-component-manifest.h"
 #include "akc-conversation.h"
@@ -74,5 +75,16 @@ AkcChoiceSubmission  *akc_definition_submit_choice          (AkcDefinition      
                                                              const char              *choice_id,
                                                              const char              *session_id,
                                                              GError                 **error);
+
+AKC_AVAILABLE_IN_ALL
+gboolean              akc_definition_set_policy             (AkcDefinition           *self,
+                                                             AkcJsonValue            *requirements,
+                                                             AkcPolicyContextFunc     context,
+                                                             gpointer                 context_data,
+                                                             GDestroyNotify           context_destroy,
+                                                             GError                 **error);
+AKC_AVAILABLE_IN_ALL
+AkcCapabilityPolicy  *akc_definition_new_policy             (AkcDefinition           *self,
+                                                             const char              *session_id);
 
 G_END_DECLS

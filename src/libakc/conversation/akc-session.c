@@ -101,6 +101,7 @@ struct _AkcSession
   gint64               revision;
   AkcAdapter          *upstream;
   AkcSessionStorage   *storage;
+  AkcCapabilityPolicy *policy;         /* the definition's, for this session */
 
   char                *state;
   GPtrArray           *decisions;     /* Decision*, in insertion order */
@@ -255,6 +256,7 @@ akc_session_dispose (GObject *object)
 
   g_clear_object (&self->upstream);
   g_clear_object (&self->storage);
+  g_clear_object (&self->policy);
 
   G_OBJECT_CLASS (akc_session_parent_class)->dispose (object);
 }
@@ -1448,7 +1450,9 @@ akc_session_set_upstream (AkcSession *self,
  *
  * Creates a conversation controller answered by the session: its adapter
  * is @self, its [property@Chat:session-id] the session id, its system
- * prompt and tools those of the definition.
+ * prompt and tools those of the definition, and its tool calls behind the
+ * definition's capability policy, if it has one
+ * ([method@Session.get_policy]).
  *
  * Returns: (transfer full): a new #AkcChat
  */
@@ -1474,7 +1478,33 @@ akc_session_create_chat (AkcSession *self)
       akc_chat_add_tool (chat, tool);
     }
 
+  /* The definition's capability policy, built once for this session. */
+  if (self->policy == NULL)
+    self->policy = akc_definition_new_policy (self->definition, self->id);
+  if (self->policy != NULL)
+    akc_capability_policy_install (self->policy, chat);
+
   return chat;
+}
+
+/**
+ * akc_session_get_policy:
+ * @self: a #AkcSession
+ *
+ * Gets the capability policy of the session: the definition's
+ * ([method@Definition.set_policy]) built for this session's id, installed
+ * on every conversation [method@Session.create_chat] makes. Its traces
+ * record every decision.
+ *
+ * Returns: (transfer none) (nullable): the policy, or %NULL when the
+ *   definition has none or no conversation was created yet
+ */
+AkcCapabilityPolicy *
+akc_session_get_policy (AkcSession *self)
+{
+  g_return_val_if_fail (AKC_IS_SESSION (self), NULL);
+
+  return self->policy;
 }
 
 /**

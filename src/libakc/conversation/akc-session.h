@@ -110,6 +110,8 @@ void               akc_session_set_upstream              (AkcSession           *
 AKC_AVAILABLE_IN_ALL
 AkcChat           *akc_session_create_chat               (AkcSession           *self);
 AKC_AVAILABLE_IN_ALL
+AkcCapabilityPolicy *akc_session_get_policy              (AkcSession           *self);
+AKC_AVAILABLE_IN_ALL
 const char        *akc_session_get_state                 (AkcSession           *self);
 AKC_AVAILABLE_IN_ALL
 AkcJsonValue      *akc_session_get_conversation_snapshot (AkcSession           *self);

@@ -588,6 +588,101 @@ test_resolve (void)
   g_assert_finalize_object (g_steal_pointer (&prepared));
 }
 
+static char *
+run_act (AkcTool       *tool,
+         AkcJsonValue  *arguments,
+         gpointer       user_data,
+         GError       **error)
+{
+  (*(guint *) user_data)++;
+  return g_strdup ("done");
+}
+
+static AkcJsonValue *
+host_context (AkcCapabilityPolicy  *policy,
+              gpointer              user_data,
+              GError              **error)
+{
+  const char *granted = *(const char **) user_data;
+  g_autofree char *text = NULL;
+
+  if (granted == NULL)
+    return NULL;
+
+  text = g_strdup_printf ("{\"sessionId\":\"%s\",\"capabilities\":[\"%s\"]}",
+                          akc_capability_policy_get_session_id (policy), granted);
+  return akc_json_value_parse (text, -1, NULL);
+}
+
+/* A definition's policy guards every session's conversations, built for
+ * that session's id from the trusted host context (application.md §5.4). */
+static void
+test_definition_policy (void)
+{
+  g_autoptr(AkcDefinition) definition = akc_definition_new ("guarded", NULL);
+  g_autoptr(AkcJsonValue) requirements = akc_json_value_parse ("{\"act\":[\"act.run\",\"act.run\"]}", -1, NULL);
+  g_autoptr(AkcJsonValue) invalid = akc_json_value_parse ("{\"act\":[\"not an identifier\"]}", -1, NULL);
+  g_autoptr(AkcTool) tool = NULL;
+  g_autoptr(AkcSession) first = NULL;
+  g_autoptr(AkcSession) second = NULL;
+  g_autoptr(AkcChat) chat = NULL;
+  g_autoptr(AkcChat) other = NULL;
+  g_autoptr(AkcToolCall) call = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *granted = NULL;
+  guint runs = 0;
+
+  tool = akc_tool_new ("act", TRUE, run_act, &runs, NULL);
+  akc_definition_add_tool (definition, tool);
+
+  /* Invalid requirements are refused and change nothing. */
+  g_assert_false (akc_definition_set_policy (definition, invalid, host_context, &granted, NULL, &error));
+  g_assert_error (error, AKC_ERROR, AKC_ERROR_CONFIG_INVALID);
+  g_clear_error (&error);
+  g_assert_null (akc_definition_new_policy (definition, "s1"));
+
+  g_assert_true (akc_definition_set_policy (definition, requirements, host_context, &granted, NULL, &error));
+  g_assert_no_error (error);
+
+  first = akc_session_new (definition, "s1", &error);
+  g_assert_no_error (error);
+  g_assert_null (akc_session_get_policy (first));
+  chat = akc_session_create_chat (first);
+  g_assert_nonnull (akc_session_get_policy (first));
+  g_assert_cmpstr (akc_capability_policy_get_session_id (akc_session_get_policy (first)), ==, "s1");
+
+  /* No context: denied at proposal. */
+  call = akc_chat_source_propose_tool_call (AKC_CHAT_SOURCE (chat), "app-1", "act", NULL, &error);
+  g_assert_null (call);
+  g_assert_error (error, AKC_ERROR, AKC_ERROR_TOOL_FORBIDDEN);
+  g_assert_cmpstr (error->message, ==, "missing-context");
+  g_clear_error (&error);
+
+  /* Granted: proposed, and it runs once approved. */
+  granted = "act.run";
+  call = akc_chat_source_propose_tool_call (AKC_CHAT_SOURCE (chat), "app-2", "act", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (call);
+  g_assert_true (akc_chat_source_approve (AKC_CHAT_SOURCE (chat), "app-2", &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (runs, ==, 1);
+  while (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) == AKC_CHAT_STATUS_STREAMING)
+    g_main_context_iteration (NULL, TRUE);
+
+  /* Another session has a policy of its own: a context for s1 is a
+   * session mismatch there. */
+  second = akc_session_new (definition, "s2", &error);
+  g_assert_no_error (error);
+  other = akc_session_create_chat (second);
+  g_assert_true (akc_session_get_policy (second) != akc_session_get_policy (first));
+  {
+    g_autoptr(GPtrArray) trace = akc_capability_policy_get_trace (akc_session_get_policy (first));
+
+    /* propose (denied), propose and execute (allowed) */
+    g_assert_cmpuint (trace->len, ==, 3);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -608,6 +703,7 @@ main (int   argc,
   g_test_add_func ("/session/two-clients", test_two_clients);
   g_test_add_func ("/session/invalid-route-id", test_invalid_route_id);
   g_test_add_func ("/session/resolve", test_resolve);
+  g_test_add_func ("/session/definition-policy", test_definition_policy);
 
   return g_test_run ();
 }
