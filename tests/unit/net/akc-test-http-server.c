@@ -1,0 +1,407 @@
+/* akc-test-http-server.c: a loopback SoupServer that serves scripted
+ * responses, for tests of HTTP clients
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "akc-test-http-server.h"
+
+struct _AkcTestHttpServer
+{
+  SoupServer        *server;
+  char              *base_uri;
+  AkcTestResponse   *response;
+
+  /* The request being answered. */
+  SoupServerMessage *message;
+  guint              next_chunk;
+  gsize              written;
+  gsize              consumed;
+  gboolean           waiting_for_write;
+  gboolean           body_done;
+  guint              timeout_id;
+  guint              idle_id;
+
+  /* What the last request was. */
+  guint              n_requests;
+  char              *method;
+  char              *path_query;
+  GBytes            *body;
+  SoupMessageHeaders *headers;
+  gboolean           finished;
+  gboolean           completed;
+  guint              n_written;
+};
+
+AkcTestResponse *
+akc_test_response_new (guint       status,
+                       const char *content_type)
+{
+  AkcTestResponse *response = g_new0 (AkcTestResponse, 1);
+
+  response->status = status;
+  response->content_type = g_strdup (content_type);
+  response->chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+
+  return response;
+}
+
+void
+akc_test_response_add_chunk (AkcTestResponse *response,
+                             const char      *data,
+                             gssize           length)
+{
+  if (length < 0)
+    length = strlen (data);
+  g_ptr_array_add (response->chunks, g_bytes_new (data, length));
+}
+
+void
+akc_test_response_free (AkcTestResponse *response)
+{
+  if (response == NULL)
+    return;
+  g_free (response->content_type);
+  g_ptr_array_unref (response->chunks);
+  g_free (response);
+}
+
+static GBytes *
+chunk_at (AkcTestHttpServer *self,
+          guint              index)
+{
+  AkcTestResponse *response = self->response;
+
+  if (index < response->chunks->len)
+    return g_bytes_ref (g_ptr_array_index (response->chunks, index));
+  if (response->generate != NULL)
+    return response->generate (index, response->generate_data);
+  return NULL;
+}
+
+static void release_message (AkcTestHttpServer *self);
+
+static void
+write_next (AkcTestHttpServer *self);
+
+static gboolean
+write_next_cb (gpointer data)
+{
+  AkcTestHttpServer *self = data;
+
+  self->timeout_id = 0;
+  self->idle_id = 0;
+  write_next (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+disconnect_cb (gpointer data)
+{
+  AkcTestHttpServer *self = data;
+  g_autoptr(GIOStream) connection = NULL;
+
+  self->idle_id = 0;
+  if (self->message == NULL)
+    return G_SOURCE_REMOVE;
+
+  connection = soup_server_message_steal_connection (self->message);
+  if (connection != NULL)
+    g_io_stream_close (connection, NULL, NULL);
+  self->finished = TRUE;
+  release_message (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Queues the next chunk, or ends the body. */
+static void
+write_next (AkcTestHttpServer *self)
+{
+  AkcTestResponse *response = self->response;
+  SoupMessageBody *body;
+  g_autoptr(GBytes) chunk = NULL;
+
+  if (self->message == NULL || self->body_done)
+    return;
+
+  if (response->paced && self->consumed < self->written)
+    return;
+
+  body = soup_server_message_get_response_body (self->message);
+  chunk = chunk_at (self, self->next_chunk);
+
+  if (chunk == NULL)
+    {
+      self->body_done = TRUE;
+      switch (response->end)
+        {
+        case AKC_TEST_END_COMPLETE:
+          soup_message_body_complete (body);
+          soup_server_message_unpause (self->message);
+          break;
+        case AKC_TEST_END_DISCONNECT:
+          self->idle_id = g_idle_add (disconnect_cb, self);
+          break;
+        case AKC_TEST_END_OPEN:
+        case AKC_TEST_END_HANG_BEFORE_HEADERS:
+        default:
+          break;
+        }
+      return;
+    }
+
+  self->next_chunk++;
+  self->written += g_bytes_get_size (chunk);
+  self->waiting_for_write = TRUE;
+  soup_message_body_append_bytes (body, chunk);
+  soup_server_message_unpause (self->message);
+}
+
+static void
+schedule_next (AkcTestHttpServer *self)
+{
+  if (self->timeout_id != 0 || self->idle_id != 0)
+    return;
+  if (self->response->drip_ms > 0)
+    self->timeout_id = g_timeout_add (self->response->drip_ms, write_next_cb, self);
+  else
+    self->idle_id = g_idle_add (write_next_cb, self);
+}
+
+static void
+wrote_chunk_cb (SoupServerMessage *message,
+                gpointer           data)
+{
+  AkcTestHttpServer *self = data;
+
+  if (message != self->message)
+    return;
+
+  self->waiting_for_write = FALSE;
+  self->n_written++;
+  soup_server_message_pause (message);
+  schedule_next (self);
+}
+
+static void
+wrote_body_cb (SoupServerMessage *message,
+               gpointer           data)
+{
+  AkcTestHttpServer *self = data;
+
+  if (message == self->message)
+    self->completed = TRUE;
+}
+
+static void
+finished_cb (SoupServerMessage *message,
+             gpointer           data)
+{
+  AkcTestHttpServer *self = data;
+
+  if (message != self->message)
+    return;
+
+  self->finished = TRUE;
+  release_message (self);
+}
+
+static void
+release_message (AkcTestHttpServer *self)
+{
+  g_clear_handle_id (&self->timeout_id, g_source_remove);
+  g_clear_handle_id (&self->idle_id, g_source_remove);
+  if (self->message != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->message, self);
+      g_clear_object (&self->message);
+    }
+}
+
+static void
+handler (SoupServer        *server,
+         SoupServerMessage *message,
+         const char        *path,
+         GHashTable        *query,
+         gpointer           data)
+{
+  AkcTestHttpServer *self = data;
+  AkcTestResponse *response = self->response;
+  SoupMessageHeaders *headers;
+  SoupMessageBody *request_body;
+  GUri *uri = soup_server_message_get_uri (message);
+
+  /* A new request replaces the one being answered. */
+  release_message (self);
+
+  self->n_requests++;
+  g_free (self->method);
+  self->method = g_strdup (soup_server_message_get_method (message));
+  g_free (self->path_query);
+  self->path_query = g_uri_get_query (uri) != NULL
+    ? g_strconcat (g_uri_get_path (uri), "?", g_uri_get_query (uri), NULL)
+    : g_strdup (g_uri_get_path (uri));
+  request_body = soup_server_message_get_request_body (message);
+  g_clear_pointer (&self->body, g_bytes_unref);
+  self->body = soup_message_body_flatten (request_body);
+  g_clear_pointer (&self->headers, soup_message_headers_unref);
+  self->headers = soup_message_headers_ref (soup_server_message_get_request_headers (message));
+  self->finished = FALSE;
+  self->completed = FALSE;
+  self->n_written = 0;
+  self->next_chunk = 0;
+  self->written = 0;
+  self->consumed = 0;
+  self->body_done = FALSE;
+
+  self->message = g_object_ref (message);
+  g_signal_connect (message, "wrote-chunk", G_CALLBACK (wrote_chunk_cb), self);
+  g_signal_connect (message, "wrote-body", G_CALLBACK (wrote_body_cb), self);
+  g_signal_connect (message, "finished", G_CALLBACK (finished_cb), self);
+
+  if (response == NULL || response->end == AKC_TEST_END_HANG_BEFORE_HEADERS)
+    {
+      soup_server_message_pause (message);
+      return;
+    }
+
+  soup_server_message_set_status (message, response->status != 0 ? response->status : 200, NULL);
+  headers = soup_server_message_get_response_headers (message);
+  if (response->content_type != NULL)
+    soup_message_headers_replace (headers, "Content-Type", response->content_type);
+
+  if (response->content_length)
+    {
+      SoupMessageBody *body = soup_server_message_get_response_body (message);
+
+      for (guint i = 0; i < response->chunks->len; i++)
+        soup_message_body_append_bytes (body, g_ptr_array_index (response->chunks, i));
+      self->body_done = TRUE;
+      return;
+    }
+
+  soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
+  soup_server_message_pause (message);
+  schedule_next (self);
+}
+
+AkcTestHttpServer *
+akc_test_http_server_new (void)
+{
+  AkcTestHttpServer *self = g_new0 (AkcTestHttpServer, 1);
+  g_autoptr(GError) error = NULL;
+  GSList *uris;
+
+  self->server = soup_server_new (NULL, NULL);
+  soup_server_add_handler (self->server, NULL, handler, self, NULL);
+  soup_server_listen_local (self->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+
+  uris = soup_server_get_uris (self->server);
+  g_assert_nonnull (uris);
+  self->base_uri = g_strdup_printf ("http://127.0.0.1:%d", g_uri_get_port (uris->data));
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+
+  return self;
+}
+
+void
+akc_test_http_server_free (AkcTestHttpServer *self)
+{
+  if (self->message != NULL)
+    {
+      /* Let a paused message go before the server closes its socket. */
+      g_signal_handlers_disconnect_by_data (self->message, self);
+    }
+  g_clear_handle_id (&self->timeout_id, g_source_remove);
+  g_clear_handle_id (&self->idle_id, g_source_remove);
+  soup_server_disconnect (self->server);
+  g_clear_object (&self->message);
+  g_clear_object (&self->server);
+  akc_test_response_free (self->response);
+  g_clear_pointer (&self->body, g_bytes_unref);
+  g_clear_pointer (&self->headers, soup_message_headers_unref);
+  g_free (self->method);
+  g_free (self->path_query);
+  g_free (self->base_uri);
+  g_free (self);
+}
+
+const char *
+akc_test_http_server_get_base_uri (AkcTestHttpServer *self)
+{
+  return self->base_uri;
+}
+
+void
+akc_test_http_server_set_response (AkcTestHttpServer *self,
+                                   AkcTestResponse   *response)
+{
+  akc_test_response_free (self->response);
+  self->response = response;
+}
+
+void
+akc_test_http_server_consumed (AkcTestHttpServer *self,
+                               gsize              n_bytes)
+{
+  self->consumed += n_bytes;
+  if (self->message != NULL && self->response != NULL && self->response->paced &&
+      !self->waiting_for_write && self->consumed >= self->written)
+    schedule_next (self);
+}
+
+guint
+akc_test_http_server_get_n_requests (AkcTestHttpServer *self)
+{
+  return self->n_requests;
+}
+
+const char *
+akc_test_http_server_get_method (AkcTestHttpServer *self)
+{
+  return self->method;
+}
+
+const char *
+akc_test_http_server_get_path_query (AkcTestHttpServer *self)
+{
+  return self->path_query;
+}
+
+GBytes *
+akc_test_http_server_get_body (AkcTestHttpServer *self)
+{
+  return self->body;
+}
+
+const char *
+akc_test_http_server_get_header (AkcTestHttpServer *self,
+                                 const char        *name)
+{
+  return self->headers != NULL ? soup_message_headers_get_one (self->headers, name) : NULL;
+}
+
+gboolean
+akc_test_http_server_get_cut_off (AkcTestHttpServer *self)
+{
+  return self->finished && !self->completed;
+}
+
+gboolean
+akc_test_http_server_get_finished (AkcTestHttpServer *self)
+{
+  return self->finished;
+}
+
+guint
+akc_test_http_server_get_n_written (AkcTestHttpServer *self)
+{
+  return self->n_written;
+}
