@@ -74,6 +74,7 @@
 /* net/ */
 #include "akc-net-enum-types.h"
 #include "akc-ask-adapter.h"
+#include "akc-ask-session-memory.h"
 #include "akc-credential-store.h"
 #include "akc-turn-client.h"
 

@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 
 #include "akc-sqlite-chat-memory.h"
+#include "akc-sqlite-chat-memory-private.h"
 #include "akc-sqlite-schema-private.h"
 #include "akc-stored-message-private.h"
 #include "akc-text-private.h"
@@ -1147,6 +1148,91 @@ job_save (Worker *worker,
     job_return_error (job, error);
   else
     job_write (worker, job, worker_save, data);
+}
+
+/* ------------------------------------------------------------------ */
+/* Transactions for the other tables                                   */
+/* ------------------------------------------------------------------ */
+
+typedef struct
+{
+  AkcSqliteTransactionFunc func;
+  gpointer                 data;
+  GDestroyNotify           data_free;
+  GDestroyNotify           result_free;
+} RunData;
+
+static void
+run_data_free (gpointer data)
+{
+  RunData *run = data;
+
+  if (run->data_free != NULL)
+    run->data_free (run->data);
+  g_free (run);
+}
+
+static void
+job_run (Worker *worker,
+         Job    *job)
+{
+  RunData *run = g_task_get_task_data (job->task);
+  GError *error = NULL;
+  gpointer result;
+
+  if (!worker_begin (worker, TRUE, &error))
+    {
+      job_return_error (job, error);
+      return;
+    }
+
+  result = run->func (worker->db, worker->path, run->data, &error);
+  if (result == NULL || !worker_commit (worker, &error))
+    {
+      if (result != NULL && run->result_free != NULL)
+        run->result_free (result);
+      worker_rollback (worker);
+      if (error == NULL)
+        error = g_error_new_literal (AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_FAILED,
+                                     _("The history could not be changed."));
+      job_return_error (job, error);
+      return;
+    }
+
+  job_return_pointer (job, result, run->result_free);
+}
+
+void
+akc_sqlite_chat_memory_run_async (AkcSqliteChatMemory      *self,
+                                  AkcSqliteTransactionFunc  func,
+                                  gpointer                  data,
+                                  GDestroyNotify            data_free,
+                                  GDestroyNotify            result_free,
+                                  GCancellable             *cancellable,
+                                  GAsyncReadyCallback       callback,
+                                  gpointer                  user_data)
+{
+  RunData *run = g_new0 (RunData, 1);
+  GTask *task;
+
+  run->func = func;
+  run->data = data;
+  run->data_free = data_free;
+  run->result_free = result_free;
+
+  task = new_write_task (self, cancellable, callback, user_data, akc_sqlite_chat_memory_run_async);
+  g_task_set_task_data (task, run, run_data_free);
+  queue_job (self, task, job_run);
+}
+
+gpointer
+akc_sqlite_chat_memory_run_finish (AkcSqliteChatMemory  *self,
+                                   GAsyncResult         *result,
+                                   GError              **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 /* ------------------------------------------------------------------ */

@@ -48,6 +48,15 @@
  *   Unix epoch, UTC. Messages stay in `messages`: a session snapshot never
  *   holds them (§4.2).
  *
+ * Version 3
+ * ---------
+ * ask_sessions: the Ask session memory (application.md §8.6), one row per
+ *   key of its key/value port, for AkcAskSessionMemory: `value` is the
+ *   stored text as written (the canonical record
+ *   `{"version":1,"messages":[…]}`, or a legacy value imported from an
+ *   older client before its migration), `updated_at` microseconds since
+ *   the Unix epoch, UTC.
+ *
  * Adding a version
  * ----------------
  * Append a step { N, "…" } below and bump AKC_SQLITE_SCHEMA_VERSION. A step
@@ -89,6 +98,12 @@ static const AkcSqliteMigration migrations[] = {
     "  session_id TEXT    NOT NULL PRIMARY KEY,"
     "  cursor     INTEGER NOT NULL,"
     "  snapshot   TEXT    NOT NULL,"
+    "  updated_at INTEGER NOT NULL"
+    ");" },
+  { 3,
+    "CREATE TABLE ask_sessions ("
+    "  key        TEXT    NOT NULL PRIMARY KEY,"
+    "  value      TEXT    NOT NULL,"
     "  updated_at INTEGER NOT NULL"
     ");" },
 };
