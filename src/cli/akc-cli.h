@@ -31,6 +31,7 @@ gboolean akc_cli_read_input (const char  *path,
                              GBytes     **bytes,
                              GError     **error);
 
+int akc_cmd_ask (int argc, char **argv);
 int akc_cmd_decode (int argc, char **argv);
 int akc_cmd_knowledge (int argc, char **argv);
 int akc_cmd_normalize (int argc, char **argv);
