@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "akc-ask-events.h"
 #include "akc-ask-events-private.h"
 #include "akc-ask-response-private.h"
@@ -17,6 +19,9 @@
 #include "akc-text-private.h"
 
 #define SNIFF_LIMIT          AKC_ASK_EVENT_MAX_RECORD_BYTES
+/* An NDJSON line this long can only be dropped: past it, the answer is
+ * given up rather than read for ever. */
+#define MAX_LINE_BYTES       (16 * 1024 * 1024)
 #define MAX_ERROR_BODY_BYTES 65536
 
 #define MESSAGE_RECORD_LIMIT "Ask response exceeded the assistant content record limit."
@@ -33,6 +38,9 @@ struct _AkcAskResponse
 {
   Mode                        mode;
   gboolean                    stopped;
+
+  /* Bytes since the last line feed, outside text mode. */
+  gsize                       line_bytes;
 
   /* Text and undecided modes decode UTF-8 themselves: a sequence cut by
    * a read waits here for the next one. */
@@ -411,12 +419,14 @@ sniff (AkcAskResponse *self,
       return;
     }
 
-  lf = memchr (self->sniff->str, '\n', self->sniff->len);
+  /* The first line is the one the first non-blank character starts. */
+  rest_len = self->sniff->len - (start - self->sniff->str);
+  lf = memchr (start, '\n', rest_len);
   if (lf != NULL || at_end)
     {
-      gsize line_len = lf != NULL ? (gsize) (lf - self->sniff->str) : self->sniff->len;
+      gsize line_len = lf != NULL ? (gsize) (lf - start) : rest_len;
 
-      if (first_line_has_event (self->sniff->str, line_len))
+      if (first_line_has_event (start, line_len))
         become_ndjson (self);
       else
         become_text (self);
@@ -468,6 +478,25 @@ akc_ask_response_feed (AkcAskResponse *self,
 
   if (self->stopped || length == 0)
     return !self->stopped;
+
+  if (self->mode != MODE_TEXT)
+    {
+      gsize i = length;
+
+      while (i > 0 && data[i - 1] != '\n')
+        i--;
+      if (i > 0)
+        self->line_bytes = length - i;
+      else
+        self->line_bytes += length;
+
+      if (self->line_bytes > MAX_LINE_BYTES)
+        {
+          stop_with_error (self, AKC_ASK_ERROR_LIMIT,
+                           _("The Ask answer holds a line longer than 16 MiB, so reading it was stopped."));
+          return FALSE;
+        }
+    }
 
   switch (self->mode)
     {
