@@ -329,16 +329,35 @@ akc_test_http_server_new (void)
 void
 akc_test_http_server_free (AkcTestHttpServer *self)
 {
-  if (self->message != NULL)
-    {
-      /* Let a paused message go before the server closes its socket. */
-      g_signal_handlers_disconnect_by_data (self->message, self);
-    }
+  SoupServer *server = self->server;
+
   g_clear_handle_id (&self->timeout_id, g_source_remove);
   g_clear_handle_id (&self->idle_id, g_source_remove);
-  soup_server_disconnect (self->server);
-  g_clear_object (&self->message);
-  g_clear_object (&self->server);
+  if (self->message != NULL)
+    {
+      SoupServerMessage *message = g_steal_pointer (&self->message);
+
+      /* A message left paused (never answered, or left open) ends now. */
+      g_signal_handlers_disconnect_by_data (message, self);
+      if (!self->body_done)
+        {
+          self->body_done = TRUE;
+          soup_message_body_complete (soup_server_message_get_response_body (message));
+        }
+      soup_server_message_unpause (message);
+      g_object_unref (message);
+    }
+
+  /* The connections end once their sockets are read: let them. */
+  soup_server_disconnect (server);
+  g_object_add_weak_pointer (G_OBJECT (server), (gpointer *) &server);
+  g_object_unref (self->server);
+  self->server = NULL;
+  while (server != NULL && g_main_context_iteration (NULL, FALSE))
+    ;
+  if (server != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (server), (gpointer *) &server);
+
   akc_test_response_free (self->response);
   g_clear_pointer (&self->body, g_bytes_unref);
   g_clear_pointer (&self->headers, soup_message_headers_unref);

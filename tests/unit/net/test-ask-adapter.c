@@ -758,16 +758,16 @@ test_deadline_spares_slow_stream (void)
   for (guint i = 0; i < 5; i++)
     akc_test_response_add_chunk (r, "{\"type\":\"text\",\"delta\":\"slow \"}\n", -1);
   akc_test_response_add_chunk (r, "{\"type\":\"done\"}\n", -1);
-  r->drip_ms = 100;
+  r->drip_ms = 300;
   akc_test_http_server_set_response (server, r);
   akc_ask_adapter_set_base_uri (adapter, akc_test_http_server_get_base_uri (server));
-  akc_ask_adapter_set_connect_timeout (adapter, 150);
+  akc_ask_adapter_set_connect_timeout (adapter, 1000);
 
   start = g_get_monotonic_time ();
   run_adapter (adapter, request, &run);
 
   /* The answer took longer than the deadline, and nothing cut it. */
-  g_assert_cmpint (g_get_monotonic_time () - start, >=, 600 * 1000);
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, 1800 * 1000);
   content = text_content (run.chunks, &n_text);
   g_assert_cmpuint (n_text, ==, 5);
   g_assert_cmpint (akc_chunk_get_kind (g_ptr_array_index (run.chunks, run.chunks->len - 1)), ==,

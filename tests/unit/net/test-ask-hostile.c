@@ -286,10 +286,10 @@ test_slow_drip (Fixture       *fixture,
   for (guint i = 0; i < 8; i++)
     akc_test_response_add_chunk (r, "{\"type\":\"text\",\"delta\":\"drip \"}\n", -1);
   akc_test_response_add_chunk (r, "{\"type\":\"done\"}\n", -1);
-  r->drip_ms = 40;
+  r->drip_ms = 250;
   akc_test_http_server_set_response (server, r);
-  /* Much shorter than the whole answer: only the headers count. */
-  akc_ask_adapter_set_connect_timeout (fixture->adapter, 100);
+  /* Much shorter than the whole answer (over 2 s): only the headers count. */
+  akc_ask_adapter_set_connect_timeout (fixture->adapter, 1000);
 
   ask (fixture, "Hostile question");
   assert_idle (fixture);
