@@ -38,6 +38,9 @@ struct _AkcDefinition
   gpointer                 choice_data;
   GDestroyNotify           choice_destroy;
 
+  /* Where every session keeps its messages, or NULL. */
+  AkcChatMemory           *memory;
+
   /* The capability policy every session of the definition enforces. */
   AkcJsonValue            *policy_requirements;
   AkcPolicyContextFunc     policy_context;
@@ -70,6 +73,7 @@ akc_definition_finalize (GObject *object)
   if (self->policy_context_destroy != NULL)
     self->policy_context_destroy (self->policy_context_data);
   g_clear_pointer (&self->policy_requirements, akc_json_value_unref);
+  g_clear_object (&self->memory);
   g_free (self->id);
   g_clear_object (&self->adapter);
   g_clear_object (&self->conversation);
@@ -638,4 +642,41 @@ akc_definition_new_policy (AkcDefinition *self,
     akc_capability_policy_set_context_func (policy, self->policy_context, self->policy_context_data, NULL);
 
   return policy;
+}
+
+/**
+ * akc_definition_get_memory:
+ * @self: a #AkcDefinition
+ *
+ * Gets where the sessions of the definition keep their messages.
+ *
+ * Returns: (transfer none) (nullable): the message memory, or %NULL
+ */
+AkcChatMemory *
+akc_definition_get_memory (AkcDefinition *self)
+{
+  g_return_val_if_fail (AKC_IS_DEFINITION (self), NULL);
+
+  return self->memory;
+}
+
+/**
+ * akc_definition_set_memory:
+ * @self: a #AkcDefinition
+ * @memory: (nullable): the message memory, or %NULL to keep messages in
+ *   memory only
+ *
+ * Sets where the sessions of the definition keep their messages: each
+ * conversation a session creates ([method@Session.create_chat]) is read
+ * from and written to the stored conversation named after the session id,
+ * through an [class@ChatHistory] ([method@Session.get_history]).
+ */
+void
+akc_definition_set_memory (AkcDefinition *self,
+                           AkcChatMemory *memory)
+{
+  g_return_if_fail (AKC_IS_DEFINITION (self));
+  g_return_if_fail (memory == NULL || AKC_IS_CHAT_MEMORY (memory));
+
+  g_set_object (&self->memory, memory);
 }

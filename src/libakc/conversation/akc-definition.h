@@ -13,6 +13,7 @@
 
 #include "akc-adapter.h"
 #include "akc-capability-policy.h"
+#include "akc-chat-memory.h"
 #include "akc-choice-submission.h"
 #include "akc-component-manifest.h"
 #include "akc-conversation.h"
@@ -86,5 +87,11 @@ gboolean              akc_definition_set_policy             (AkcDefinition      
 AKC_AVAILABLE_IN_ALL
 AkcCapabilityPolicy  *akc_definition_new_policy             (AkcDefinition           *self,
                                                              const char              *session_id);
+
+AKC_AVAILABLE_IN_ALL
+AkcChatMemory        *akc_definition_get_memory             (AkcDefinition           *self);
+AKC_AVAILABLE_IN_ALL
+void                  akc_definition_set_memory             (AkcDefinition           *self,
+                                                             AkcChatMemory           *memory);
 
 G_END_DECLS

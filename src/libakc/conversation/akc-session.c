@@ -102,6 +102,7 @@ struct _AkcSession
   AkcAdapter          *upstream;
   AkcSessionStorage   *storage;
   AkcCapabilityPolicy *policy;         /* the definition's, for this session */
+  AkcChatHistory      *history;        /* of the last chat, with a memory */
 
   char                *state;
   GPtrArray           *decisions;     /* Decision*, in insertion order */
@@ -257,6 +258,7 @@ akc_session_dispose (GObject *object)
   g_clear_object (&self->upstream);
   g_clear_object (&self->storage);
   g_clear_object (&self->policy);
+  g_clear_object (&self->history);
 
   G_OBJECT_CLASS (akc_session_parent_class)->dispose (object);
 }
@@ -1452,7 +1454,8 @@ akc_session_set_upstream (AkcSession *self,
  * is @self, its [property@Chat:session-id] the session id, its system
  * prompt and tools those of the definition, and its tool calls behind the
  * definition's capability policy, if it has one
- * ([method@Session.get_policy]).
+ * ([method@Session.get_policy]). With the definition's message memory, its
+ * stored messages are loaded into it ([method@Session.get_history]).
  *
  * Returns: (transfer full): a new #AkcChat
  */
@@ -1484,7 +1487,36 @@ akc_session_create_chat (AkcSession *self)
   if (self->policy != NULL)
     akc_capability_policy_install (self->policy, chat);
 
+  /* The definition's message memory: the stored conversation named after
+   * the session is read into the chat, and every change written back. */
+  if (akc_definition_get_memory (self->definition) != NULL)
+    {
+      g_clear_object (&self->history);
+      self->history = akc_chat_history_new (chat, akc_definition_get_memory (self->definition), self->id);
+      akc_chat_history_load_async (self->history, NULL, NULL, NULL);
+    }
+
   return chat;
+}
+
+/**
+ * akc_session_get_history:
+ * @self: a #AkcSession
+ *
+ * Gets what keeps the last conversation [method@Session.create_chat] made
+ * in the definition's message memory ([method@Definition.set_memory]).
+ * Its load starts with the conversation; [property@ChatHistory:loaded] and
+ * [property@ChatHistory:error] tell how it went.
+ *
+ * Returns: (transfer none) (nullable): the history, or %NULL without a
+ *   memory
+ */
+AkcChatHistory *
+akc_session_get_history (AkcSession *self)
+{
+  g_return_val_if_fail (AKC_IS_SESSION (self), NULL);
+
+  return self->history;
 }
 
 /**

@@ -14,6 +14,7 @@
 #include "akc-action-confirmation.h"
 #include "akc-adapter.h"
 #include "akc-chat.h"
+#include "akc-chat-history.h"
 #include "akc-definition.h"
 #include "akc-json.h"
 #include "akc-session-storage.h"
@@ -111,6 +112,8 @@ AKC_AVAILABLE_IN_ALL
 AkcChat           *akc_session_create_chat               (AkcSession           *self);
 AKC_AVAILABLE_IN_ALL
 AkcCapabilityPolicy *akc_session_get_policy              (AkcSession           *self);
+AKC_AVAILABLE_IN_ALL
+AkcChatHistory    *akc_session_get_history               (AkcSession           *self);
 AKC_AVAILABLE_IN_ALL
 const char        *akc_session_get_state                 (AkcSession           *self);
 AKC_AVAILABLE_IN_ALL

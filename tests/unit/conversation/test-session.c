@@ -683,13 +683,105 @@ test_definition_policy (void)
   }
 }
 
+static void
+on_memory_result (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static gboolean
+history_settled (AkcChatHistory *history)
+{
+  return akc_chat_history_get_loaded (history) || akc_chat_history_get_error (history) != NULL;
+}
+
+static AkcChat *
+chat_with_history (AkcDefinition *definition,
+                   AkcSession   **session)
+{
+  g_autoptr(GError) error = NULL;
+  AkcChat *chat;
+  AkcChatHistory *history;
+
+  *session = akc_session_new (definition, "kept", &error);
+  g_assert_no_error (error);
+  chat = akc_session_create_chat (*session);
+  history = akc_session_get_history (*session);
+  g_assert_nonnull (history);
+  g_assert_cmpstr (akc_chat_history_get_conversation_id (history), ==, "kept");
+  while (!history_settled (history))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_null (akc_chat_history_get_error (history));
+
+  return chat;
+}
+
+/* A definition's message memory keeps each session's conversation under
+ * the session id: a later session with that id finds it again. */
+static void
+test_definition_memory (void)
+{
+  g_autofree char *path = g_build_filename (g_get_user_data_dir (), "memory.sqlite3", NULL);
+  g_autoptr(AkcAdapter) upstream = akc_scripted_adapter_new ();
+  g_autoptr(AkcDefinition) definition = akc_definition_new ("kept", upstream);
+  g_autoptr(AkcDefinition) plain = akc_definition_new ("plain", upstream);
+  g_autoptr(AkcChatMemory) memory = NULL;
+  g_autoptr(AkcSession) first = NULL;
+  g_autoptr(AkcSession) second = NULL;
+  g_autoptr(AkcSession) third = NULL;
+  g_autoptr(AkcChat) chat = NULL;
+  g_autoptr(AkcChat) again = NULL;
+  g_autoptr(AkcChat) none = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AkcMessage) reply = NULL;
+
+  akc_sqlite_chat_memory_new_async (path, NULL, on_memory_result, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  memory = AKC_CHAT_MEMORY (akc_sqlite_chat_memory_new_finish (result, &error));
+  g_assert_no_error (error);
+  g_clear_object (&result);
+
+  akc_definition_set_memory (definition, memory);
+  g_assert_true (akc_definition_get_memory (definition) == memory);
+
+  akc_scripted_adapter_begin_turn (AKC_SCRIPTED_ADAPTER (upstream));
+  akc_scripted_adapter_add_text (AKC_SCRIPTED_ADAPTER (upstream), "kept reply", 0);
+  akc_scripted_adapter_add_done (AKC_SCRIPTED_ADAPTER (upstream), 0);
+
+  chat = chat_with_history (definition, &first);
+  g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (chat), "remember me", &error));
+  g_assert_no_error (error);
+  while (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) == AKC_CHAT_STATUS_STREAMING)
+    g_main_context_iteration (NULL, TRUE);
+  akc_chat_history_flush_async (akc_session_get_history (first), NULL, on_memory_result, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (akc_chat_history_flush_finish (akc_session_get_history (first), result, &error));
+  g_assert_no_error (error);
+
+  again = chat_with_history (definition, &second);
+  g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (AKC_CHAT_SOURCE (again))), ==, 2);
+  reply = g_list_model_get_item (akc_chat_source_get_messages (AKC_CHAT_SOURCE (again)), 1);
+  g_assert_cmpstr (akc_message_get_content (reply), ==, "kept reply");
+
+  /* Without a memory there is no history. */
+  third = akc_session_new (plain, "kept", &error);
+  g_assert_no_error (error);
+  none = akc_session_create_chat (third);
+  g_assert_null (akc_session_get_history (third));
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   guint n;
 
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   n = akc_fixture_add_tests (FIXTURES, "/session/decode", "decodeSessionSnapshot", run_decode, NULL);
   g_assert_cmpuint (n, ==, 28);
@@ -704,6 +796,7 @@ main (int   argc,
   g_test_add_func ("/session/invalid-route-id", test_invalid_route_id);
   g_test_add_func ("/session/resolve", test_resolve);
   g_test_add_func ("/session/definition-policy", test_definition_policy);
+  g_test_add_func ("/session/definition-memory", test_definition_memory);
 
   return g_test_run ();
 }
