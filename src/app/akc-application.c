@@ -118,7 +118,7 @@ akc_application_activate (GApplication *app)
     {
       g_autofree char *demo = g_steal_pointer (&AKC_APPLICATION (app)->start_demo);
 
-      akc_window_set_demo (AKC_WINDOW (window), demo);
+      akc_window_set_conversation (AKC_WINDOW (window), demo);
     }
 
   gtk_window_present (window);
@@ -131,7 +131,8 @@ akc_application_handle_local_options (GApplication *app,
   g_autoptr(GError) error = NULL;
   const char *demo = NULL;
 
-  /* --demo=ID: the main window shows that demo, in a running instance too. */
+  /* --demo=ID: the main window shows that conversation, in a running
+   * instance too. */
   if (g_variant_dict_lookup (options, "demo", "&s", &demo))
     {
       if (!g_application_register (app, NULL, &error))
@@ -212,6 +213,26 @@ about_action (GSimpleAction *action,
 }
 
 static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  GtkWindow *window = find_window (G_APPLICATION (user_data), AKC_TYPE_WINDOW);
+  GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+
+  if (AKC_IS_WINDOW (active))
+    window = active;
+  if (window == NULL)
+    {
+      window = GTK_WINDOW (akc_window_new (ADW_APPLICATION (user_data)));
+      attach_history (AKC_APPLICATION (user_data), window);
+      gtk_window_present (window);
+    }
+
+  akc_window_show_preferences (AKC_WINDOW (window));
+}
+
+static void
 quit_action (GSimpleAction *action,
              GVariant      *parameter,
              gpointer       user_data)
@@ -234,6 +255,7 @@ quit_action (GSimpleAction *action,
 static const GActionEntry app_actions[] = {
   { .name = "about", .activate = about_action },
   { .name = "gallery", .activate = gallery_action },
+  { .name = "preferences", .activate = preferences_action },
   { .name = "demo", .activate = demo_action, .parameter_type = "s" },
   { .name = "quit", .activate = quit_action },
 };
@@ -252,6 +274,7 @@ akc_application_startup (GApplication *app)
 {
   static const char *quit_accels[] = { "<Control>q", NULL };
   static const char *help_accels[] = { "<Control>question", NULL };
+  static const char *preferences_accels[] = { "<Control>comma", NULL };
   AkcApplication *self = AKC_APPLICATION (app);
 
   G_APPLICATION_CLASS (akc_application_parent_class)->startup (app);
@@ -266,6 +289,7 @@ akc_application_startup (GApplication *app)
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.show-help-overlay", help_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences", preferences_accels);
 }
 
 static gboolean
@@ -345,7 +369,7 @@ akc_application_init (AkcApplication *self)
                                  _("Show the gallery of the standard components"), NULL);
   g_application_add_main_option (G_APPLICATION (self), "demo", 0,
                                  G_OPTION_FLAG_NONE, G_OPTION_ARG_STRING,
-                                 _("Show an offline demo: hello-world, support, onboarding, operations or rag"),
+                                 _("Show a conversation: the offline demo hello-world, support, onboarding, operations or rag, or ask (the Ask service) or turn (the turn server)"),
                                  _("DEMO"));
 }
 

@@ -8,14 +8,22 @@
 #include <glib/gi18n.h>
 #include <akc-gtk.h>
 
+#include "akc-backend.h"
 #include "akc-demo.h"
 #include "akc-knowledge-layer.h"
+#include "akc-preferences-window.h"
 #include "akc-window.h"
 
 /* The stored conversation the hello-world demo lives in; the other demos
  * live in "demo-«id»". */
 #define DEMO_CONVERSATION_ID "demo"
 #define DEFAULT_DEMO "hello-world"
+
+/* The conversations on network backends: an Ask service (stored in the
+ * history as "ask") and a turn server (which keeps it). */
+#define ASK_ID  "ask"
+#define TURN_ID "turn"
+#define ASK_CONVERSATION_ID "ask"
 
 /* The remembered local knowledge: file paths, never their contents. */
 #define SETTING_SITE_CONFIG "knowledge-site-config"
@@ -44,8 +52,18 @@ struct _AkcWindow
   /* The offline demos this window opened (id → AkcDemo), each with its
    * own session and conversation, and the one it shows. */
   GHashTable           *demos;
-  AkcDemo              *demo;
+  AkcDemo              *demo;               /* NULL on a backend */
+  char                 *conversation;       /* the shown conversation's id */
   gulong                messages_handler;
+
+  /* The backends the preferences set up, and the Ask conversation, with
+   * local knowledge in front of the Ask service as in front of the demos. */
+  AkcCredentialStore   *credentials;
+  AkcBackend           *ask_backend;
+  AkcBackend           *turn_backend;
+  AkcKnowledgeLayer    *ask_knowledge;
+  AkcChat              *ask_chat;
+  GtkWindow            *preferences;
 
   /* Keeps the conversations in the history once the application opened
    * it: one per demo (id → AkcChatHistory). */
@@ -59,13 +77,42 @@ G_DEFINE_FINAL_TYPE (AkcWindow, akc_window, ADW_TYPE_APPLICATION_WINDOW)
 
 enum {
   PROP_0,
-  PROP_DEMO,
+  PROP_CONVERSATION,
   N_PROPS
 };
 
 static GParamSpec *props[N_PROPS];
 
 static void akc_window_attach_history (AkcWindow *self);
+
+static gboolean
+is_conversation (AkcWindow  *self,
+                 const char *id)
+{
+  return g_strcmp0 (self->conversation, id) == 0;
+}
+
+/* The local knowledge in front of the shown conversation's model; the
+ * turn server answers on its own. */
+static AkcKnowledgeLayer *
+current_knowledge (AkcWindow *self)
+{
+  if (is_conversation (self, ASK_ID))
+    return self->ask_knowledge;
+  if (is_conversation (self, TURN_ID))
+    return NULL;
+  return self->knowledge;
+}
+
+static const char *
+conversation_title (const char *id)
+{
+  if (g_strcmp0 (id, ASK_ID) == 0)
+    return _("Ask Service");
+  if (g_strcmp0 (id, TURN_ID) == 0)
+    return _("Turn Server");
+  return akc_demo_get_title_for (id);
+}
 
 static GListModel *
 akc_window_get_messages (AkcWindow *self)
@@ -152,7 +199,11 @@ new_chat_action (GtkWidget  *widget,
 {
   AkcWindow *self = AKC_WINDOW (widget);
 
-  akc_chat_source_clear (self->source);
+  /* The turn server keeps its conversations: a new one is a new session. */
+  if (is_conversation (self, TURN_ID))
+    akc_backend_new_turn_session (self->turn_backend);
+  else
+    akc_chat_source_clear (self->source);
   akc_composer_set_text (self->composer, NULL);
   gtk_widget_grab_focus (GTK_WIDGET (self->composer));
 }
@@ -162,8 +213,9 @@ new_chat_action (GtkWidget  *widget,
 static void
 on_knowledge_changed (AkcWindow *self)
 {
-  const char *warning = akc_knowledge_layer_get_warning (self->knowledge);
-  const char *artifact_id = akc_knowledge_layer_get_artifact_id (self->knowledge);
+  AkcKnowledgeLayer *knowledge = current_knowledge (self);
+  const char *warning = knowledge != NULL ? akc_knowledge_layer_get_warning (knowledge) : NULL;
+  const char *artifact_id = knowledge != NULL ? akc_knowledge_layer_get_artifact_id (knowledge) : NULL;
   g_autofree char *subtitle = NULL;
 
   gtk_label_set_text (self->knowledge_warning, warning != NULL ? warning : "");
@@ -173,12 +225,12 @@ on_knowledge_changed (AkcWindow *self)
   gtk_revealer_set_reveal_child (self->knowledge_revealer, warning != NULL);
   gtk_widget_set_visible (self->knowledge_banner, warning != NULL);
 
-  if (akc_knowledge_layer_get_state (self->knowledge) == AKC_KNOWLEDGE_STATE_READY && artifact_id != NULL)
+  if (knowledge != NULL && akc_knowledge_layer_get_state (knowledge) == AKC_KNOWLEDGE_STATE_READY && artifact_id != NULL)
     /* Translators: %s is the id of a knowledge artifact. */
     subtitle = g_strdup_printf (_("Local Knowledge: %s"), artifact_id);
   adw_window_title_set_subtitle (self->window_title,
                                  subtitle != NULL ? subtitle :
-                                 self->demo != NULL ? akc_demo_get_title_for (akc_demo_get_id (self->demo)) : NULL);
+                                 self->conversation != NULL ? conversation_title (self->conversation) : NULL);
 
   akc_window_sync_actions (self);
 }
@@ -236,16 +288,23 @@ akc_window_use_knowledge (AkcWindow *self,
   g_settings_apply (self->settings);
 
   if (site_config != NULL)
-    akc_knowledge_layer_load (self->knowledge, site_config, artifact);
+    {
+      akc_knowledge_layer_load (self->knowledge, site_config, artifact);
+      akc_knowledge_layer_load (self->ask_knowledge, site_config, artifact);
+    }
   else
-    akc_knowledge_layer_clear (self->knowledge);
+    {
+      akc_knowledge_layer_clear (self->knowledge);
+      akc_knowledge_layer_clear (self->ask_knowledge);
+    }
 }
 
 /**
  * akc_window_get_knowledge:
  * @self: a #AkcWindow
  *
- * Gets the adapter layer that holds the conversation's local knowledge.
+ * Gets the adapter layer that holds the shown conversation's local
+ * knowledge (the demos share one; the Ask service has its own).
  *
  * Returns: (transfer none): the knowledge layer
  */
@@ -254,7 +313,7 @@ akc_window_get_knowledge (AkcWindow *self)
 {
   g_return_val_if_fail (AKC_IS_WINDOW (self), NULL);
 
-  return self->knowledge;
+  return current_knowledge (self) != NULL ? current_knowledge (self) : self->knowledge;
 }
 
 static GtkFileChooserNative *
@@ -346,7 +405,7 @@ on_component_selection (AkcWindow        *self,
   AkcResolvedComponent *resolved = akc_component_view_get_resolved_component (view);
   AkcJsonValue *choice = akc_json_value_get_member (event, "choiceId");
   const char *choice_id = choice != NULL ? akc_json_value_get_string (choice, NULL) : NULL;
-  const char *session_id = akc_chat_get_session_id (AKC_CHAT (self->source));
+  const char *session_id = AKC_IS_CHAT (self->source) ? akc_chat_get_session_id (AKC_CHAT (self->source)) : NULL;
   g_autoptr(AkcChoiceSubmission) submission = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -360,7 +419,7 @@ on_component_selection (AkcWindow        *self,
 
   submission = akc_choice_reservations_submission_func (akc_component_view_get_frame (view), choice_id,
                                                         session_id != NULL ? session_id : AKC_DETERMINISTIC_UNSCOPED_SESSION,
-                                                        akc_knowledge_layer_get_reservations (self->knowledge),
+                                                        akc_knowledge_layer_get_reservations (akc_window_get_knowledge (self)),
                                                         &error);
   if (submission == NULL)
     {
@@ -406,46 +465,144 @@ on_component_interaction (AkcWindow        *self,
 }
 
 /**
- * akc_window_get_demo:
+ * akc_window_get_conversation:
  * @self: a #AkcWindow
  *
- * Gets the id of the offline demo the window shows.
+ * Gets the id of the conversation the window shows: an offline demo's id,
+ * `ask` (the Ask service) or `turn` (the turn server).
  *
- * Returns: the demo id
+ * Returns: the conversation id
  */
 const char *
-akc_window_get_demo (AkcWindow *self)
+akc_window_get_conversation (AkcWindow *self)
 {
   g_return_val_if_fail (AKC_IS_WINDOW (self), NULL);
 
-  return self->demo != NULL ? akc_demo_get_id (self->demo) : NULL;
+  return self->conversation;
+}
+
+static void
+update_status_page (AkcWindow *self)
+{
+  const char *id = self->conversation;
+  g_autofree char *description = NULL;
+
+  if (g_strcmp0 (id, ASK_ID) == 0)
+    /* Translators: %s is a URL. */
+    description = g_strdup_printf (_("Questions go to the Ask service at %s."),
+                                   akc_backend_get_endpoint (self->ask_backend));
+  else if (g_strcmp0 (id, TURN_ID) == 0)
+    /* Translators: %s is a URL. */
+    description = g_strdup_printf (_("The turn server at %s keeps this conversation."),
+                                   akc_backend_get_endpoint (self->turn_backend));
+  else
+    description = g_strdup (akc_demo_get_summary_for (id));
+
+  adw_status_page_set_title (self->status_page, conversation_title (id));
+  adw_status_page_set_description (self->status_page, description);
+}
+
+/* Shows @source in the transcript and the composer. */
+static void
+show_conversation (AkcWindow             *self,
+                   const char            *id,
+                   AkcChatSource         *source,
+                   AkcDemo               *demo,
+                   AkcComponentManifest  *manifest,
+                   AkcActionConfirmation *confirmation)
+{
+  GListModel *messages;
+
+  if (self->messages_handler != 0)
+    g_clear_signal_handler (&self->messages_handler, akc_window_get_messages (self));
+
+  self->demo = demo;
+  g_set_object (&self->source, source);
+  if (!is_conversation (self, id))
+    {
+      g_free (self->conversation);
+      self->conversation = g_strdup (id);
+    }
+  messages = akc_window_get_messages (self);
+
+  akc_chat_view_set_manifest (self->transcript, manifest);
+  akc_chat_view_set_source (self->transcript, self->source);
+  akc_chat_view_set_confirmation (self->transcript, confirmation);
+  akc_composer_set_source (self->composer, self->source);
+
+  on_knowledge_changed (self);
+  update_status_page (self);
+
+  self->messages_handler = g_signal_connect_object (messages, "items-changed",
+                                                    G_CALLBACK (on_messages_changed),
+                                                    self, G_CONNECT_SWAPPED);
+  on_messages_changed (self, 0, 0, 0, messages);
+
+  g_settings_set_string (self->settings, "conversation", id);
+  akc_window_attach_history (self);
+
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_CONVERSATION]);
+  gtk_widget_grab_focus (GTK_WIDGET (self->composer));
+}
+
+static void
+refuse (AkcWindow  *self,
+        const char *title)
+{
+  AdwToast *toast = adw_toast_new (title);
+
+  adw_toast_set_button_label (toast, _("_Preferences"));
+  adw_toast_set_action_name (toast, "win.preferences");
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
 /**
- * akc_window_set_demo:
+ * akc_window_set_conversation:
  * @self: a #AkcWindow
- * @id: a demo id (see akc_demo_get_ids())
+ * @id: a demo id (see akc_demo_get_ids()), `ask` or `turn`
  *
- * Shows one of the offline demos. Each keeps its own conversation for as
- * long as the window lives, and in the history when there is one; the
- * choice is remembered for the next start. Local knowledge, when chosen,
- * answers exact questions in front of the stand-in model of every demo.
- * An unknown id is refused with a message and the shown demo stays.
+ * Shows one of the offline demos, the Ask service or the turn server. Each
+ * keeps its own conversation for as long as the window lives: the demos
+ * and the Ask service in the history too, when there is one, and the turn
+ * server on the server. The choice is remembered for the next start.
+ * Local knowledge, when chosen, answers exact questions in front of the
+ * demos' stand-in model and of the Ask service. An unknown id, or a
+ * backend that is not set up in the preferences, is refused with a
+ * message and the shown conversation stays.
  */
 void
-akc_window_set_demo (AkcWindow  *self,
-                     const char *id)
+akc_window_set_conversation (AkcWindow  *self,
+                             const char *id)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(AkcComponentManifest) standard = NULL;
   AkcComponentManifest *manifest;
+  AkcChatSource *source;
   AkcDemo *demo;
-  GListModel *messages;
 
   g_return_if_fail (AKC_IS_WINDOW (self));
   g_return_if_fail (id != NULL);
 
-  if (self->demo != NULL && g_strcmp0 (akc_demo_get_id (self->demo), id) == 0)
+  if (g_str_equal (id, ASK_ID) || g_str_equal (id, TURN_ID))
+    {
+      gboolean ask = g_str_equal (id, ASK_ID);
+
+      source = ask ? AKC_CHAT_SOURCE (self->ask_chat) : akc_backend_get_turn_client (self->turn_backend);
+      if (ask ? !akc_backend_get_configured (self->ask_backend) : source == NULL)
+        {
+          refuse (self, ask ? _("The Ask service is not set up yet. Enter its URL in Preferences.")
+                            : _("The turn server is not set up yet. Enter its URL in Preferences."));
+          return;
+        }
+      if (is_conversation (self, id) && self->source == source)
+        return;
+
+      standard = akc_component_manifest_new_standard ();
+      show_conversation (self, id, source, NULL, standard, NULL);
+      return;
+    }
+
+  if (self->demo != NULL && is_conversation (self, id))
     return;
 
   demo = g_hash_table_lookup (self->demos, id);
@@ -463,36 +620,85 @@ akc_window_set_demo (AkcWindow  *self,
       g_hash_table_insert (self->demos, g_strdup (id), demo);
     }
 
-  if (self->messages_handler != 0)
-    g_clear_signal_handler (&self->messages_handler, akc_window_get_messages (self));
-
-  self->demo = demo;
-  g_set_object (&self->source, AKC_CHAT_SOURCE (akc_demo_get_chat (demo)));
-  messages = akc_window_get_messages (self);
-
   /* The definition's manifest, or the whole standard catalog. */
   manifest = akc_definition_get_manifest (akc_session_get_definition (akc_demo_get_session (demo)));
   if (manifest == NULL)
     manifest = standard = akc_component_manifest_new_standard ();
-  akc_chat_view_set_manifest (self->transcript, manifest);
-  akc_chat_view_set_source (self->transcript, self->source);
-  akc_chat_view_set_confirmation (self->transcript, akc_demo_get_confirmation (demo));
-  akc_composer_set_source (self->composer, self->source);
+  show_conversation (self, id, AKC_CHAT_SOURCE (akc_demo_get_chat (demo)), demo,
+                     manifest, akc_demo_get_confirmation (demo));
+}
 
-  on_knowledge_changed (self);
-  adw_status_page_set_title (self->status_page, akc_demo_get_title_for (id));
-  adw_status_page_set_description (self->status_page, akc_demo_get_summary_for (id));
+/* A new endpoint or session is a new conversation on the turn server. */
+static void
+on_turn_client_changed (AkcWindow *self)
+{
+  if (!is_conversation (self, TURN_ID))
+    return;
 
-  self->messages_handler = g_signal_connect_object (messages, "items-changed",
-                                                    G_CALLBACK (on_messages_changed),
-                                                    self, G_CONNECT_SWAPPED);
-  on_messages_changed (self, 0, 0, 0, messages);
+  if (akc_backend_get_turn_client (self->turn_backend) != NULL)
+    akc_window_set_conversation (self, TURN_ID);
+  else
+    akc_window_set_conversation (self, DEFAULT_DEMO);
+}
 
-  g_settings_set_string (self->settings, "demo", id);
-  akc_window_attach_history (self);
+static void
+on_endpoint_changed (AkcWindow *self)
+{
+  if (is_conversation (self, ASK_ID) && !akc_backend_get_configured (self->ask_backend))
+    akc_window_set_conversation (self, DEFAULT_DEMO);
+  else if (self->conversation != NULL)
+    update_status_page (self);
+}
 
-  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_DEMO]);
-  gtk_widget_grab_focus (GTK_WIDGET (self->composer));
+/**
+ * akc_window_show_preferences:
+ * @self: a #AkcWindow
+ *
+ * Presents the preferences of the window's backends.
+ *
+ * Returns: (transfer none): the preferences window
+ */
+GtkWindow *
+akc_window_show_preferences (AkcWindow *self)
+{
+  g_return_val_if_fail (AKC_IS_WINDOW (self), NULL);
+
+  if (self->preferences == NULL)
+    {
+      self->preferences = GTK_WINDOW (akc_preferences_window_new (self->settings,
+                                                                  self->ask_backend,
+                                                                  self->turn_backend));
+      gtk_window_set_transient_for (self->preferences, GTK_WINDOW (self));
+      g_object_add_weak_pointer (G_OBJECT (self->preferences), (gpointer *) &self->preferences);
+    }
+
+  gtk_window_present (self->preferences);
+
+  return self->preferences;
+}
+
+static void
+preferences_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  akc_window_show_preferences (AKC_WINDOW (widget));
+}
+
+/**
+ * akc_window_get_backend:
+ * @self: a #AkcWindow
+ * @kind: which backend
+ *
+ * Returns: (transfer none): the backend the preferences set up
+ */
+AkcBackend *
+akc_window_get_backend (AkcWindow      *self,
+                        AkcBackendKind  kind)
+{
+  g_return_val_if_fail (AKC_IS_WINDOW (self), NULL);
+
+  return kind == AKC_BACKEND_KIND_ASK ? self->ask_backend : self->turn_backend;
 }
 
 static void
@@ -505,9 +711,9 @@ akc_window_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_DEMO:
-      /* The demo menu's state: a string, empty before the first demo. */
-      g_value_set_string (value, self->demo != NULL ? akc_demo_get_id (self->demo) : "");
+    case PROP_CONVERSATION:
+      /* The conversation menu's state: a string, empty before the first. */
+      g_value_set_string (value, self->conversation != NULL ? self->conversation : "");
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -524,9 +730,9 @@ akc_window_set_property (GObject      *object,
 
   switch (prop_id)
     {
-    case PROP_DEMO:
+    case PROP_CONVERSATION:
       if (g_value_get_string (value) != NULL)
-        akc_window_set_demo (self, g_value_get_string (value));
+        akc_window_set_conversation (self, g_value_get_string (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -566,9 +772,21 @@ akc_window_dispose (GObject *object)
   g_clear_object (&self->memory);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), AKC_TYPE_WINDOW);
+  if (self->preferences != NULL)
+    {
+      g_object_remove_weak_pointer (G_OBJECT (self->preferences), (gpointer *) &self->preferences);
+      gtk_window_destroy (self->preferences);
+      self->preferences = NULL;
+    }
   g_clear_object (&self->source);
   self->demo = NULL;
+  g_clear_pointer (&self->conversation, g_free);
   g_clear_pointer (&self->demos, g_hash_table_unref);
+  g_clear_object (&self->ask_chat);
+  g_clear_object (&self->ask_knowledge);
+  g_clear_object (&self->ask_backend);
+  g_clear_object (&self->turn_backend);
+  g_clear_object (&self->credentials);
   g_clear_object (&self->knowledge);
   g_clear_object (&self->chosen_site_config);
   g_clear_object (&self->settings);
@@ -589,12 +807,13 @@ akc_window_class_init (AkcWindowClass *klass)
   window_class->close_request = akc_window_close_request;
 
   /**
-   * AkcWindow:demo:
+   * AkcWindow:conversation:
    *
-   * The id of the offline demo the window shows.
+   * The id of the conversation the window shows: an offline demo's id,
+   * `ask` or `turn`.
    */
-  props[PROP_DEMO] =
-    g_param_spec_string ("demo", NULL, NULL,
+  props[PROP_CONVERSATION] =
+    g_param_spec_string ("conversation", NULL, NULL,
                          NULL,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
@@ -618,8 +837,9 @@ akc_window_class_init (AkcWindowClass *klass)
   /* Stop (Escape), retry (Ctrl+R), regenerate (Ctrl+Shift+R) and edit
    * (Ctrl+E) are the transcript's actions and shortcuts (AkcChatView). */
   gtk_widget_class_install_action (widget_class, "win.new-chat", NULL, new_chat_action);
-  /* The demo menu's radio items. */
-  gtk_widget_class_install_property_action (widget_class, "win.demo", "demo");
+  /* The conversation menu's radio items. */
+  gtk_widget_class_install_property_action (widget_class, "win.conversation", "conversation");
+  gtk_widget_class_install_action (widget_class, "win.preferences", NULL, preferences_action);
   gtk_widget_class_install_action (widget_class, "win.choose-knowledge", NULL, choose_knowledge_action);
   gtk_widget_class_install_action (widget_class, "win.forget-knowledge", NULL, forget_knowledge_action);
 
@@ -632,7 +852,7 @@ akc_window_init (AkcWindow *self)
   g_autoptr(AkcAdapter) adapter = NULL;
   g_autoptr(GFile) site_config = NULL;
   g_autoptr(GFile) artifact = NULL;
-  g_autofree char *demo = NULL;
+  g_autofree char *conversation = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
@@ -654,8 +874,28 @@ akc_window_init (AkcWindow *self)
                            G_CALLBACK (on_knowledge_changed), self, G_CONNECT_SWAPPED);
   site_config = setting_file (self->settings, SETTING_SITE_CONFIG);
   artifact = setting_file (self->settings, SETTING_ARTIFACT);
+
+  /* The Ask service and the turn server, as the preferences set them up;
+   * local knowledge answers in front of the Ask service too. */
+  self->credentials = akc_credential_store_new ();
+  self->ask_backend = akc_backend_new (AKC_BACKEND_KIND_ASK, self->settings, self->credentials);
+  self->turn_backend = akc_backend_new (AKC_BACKEND_KIND_TURN, self->settings, self->credentials);
+  self->ask_knowledge = akc_knowledge_layer_new (AKC_ADAPTER (self->ask_backend));
+  self->ask_chat = akc_chat_new (AKC_ADAPTER (self->ask_knowledge));
+  g_signal_connect_object (self->ask_knowledge, "notify::warning",
+                           G_CALLBACK (on_knowledge_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->turn_backend, "notify::turn-client",
+                           G_CALLBACK (on_turn_client_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->ask_backend, "notify::endpoint",
+                           G_CALLBACK (on_endpoint_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->turn_backend, "notify::endpoint",
+                           G_CALLBACK (on_endpoint_changed), self, G_CONNECT_SWAPPED);
+
   if (site_config != NULL && artifact != NULL)
-    akc_knowledge_layer_load (self->knowledge, site_config, artifact);
+    {
+      akc_knowledge_layer_load (self->knowledge, site_config, artifact);
+      akc_knowledge_layer_load (self->ask_knowledge, site_config, artifact);
+    }
 
   g_signal_connect_object (self->transcript, "notify::input-owned",
                            G_CALLBACK (on_input_owned_changed),
@@ -668,11 +908,11 @@ akc_window_init (AkcWindow *self)
                            self, G_CONNECT_SWAPPED);
   g_signal_connect (self, "notify::focus-widget", G_CALLBACK (on_focus_widget_changed), NULL);
 
-  /* The offline demo shown last, or hello-world. */
-  demo = g_settings_get_string (self->settings, "demo");
-  akc_window_set_demo (self, demo);
-  if (self->demo == NULL)
-    akc_window_set_demo (self, DEFAULT_DEMO);
+  /* The conversation shown last, or hello-world. */
+  conversation = g_settings_get_string (self->settings, "conversation");
+  akc_window_set_conversation (self, conversation);
+  if (self->conversation == NULL)
+    akc_window_set_conversation (self, DEFAULT_DEMO);
   on_knowledge_changed (self);
 }
 
@@ -746,20 +986,32 @@ on_history_loaded (GObject      *source,
 static void
 akc_window_attach_history (AkcWindow *self)
 {
-  const char *id = akc_demo_get_id (self->demo);
+  const char *id = self->conversation;
   g_autofree char *conversation_id = NULL;
   AkcChatHistory *history;
+  AkcChat *chat;
 
-  if (self->memory == NULL)
+  if (self->memory == NULL || id == NULL)
     return;
+
+  /* The turn server keeps its conversation itself. */
+  if (g_str_equal (id, TURN_ID))
+    {
+      self->history = NULL;
+      return;
+    }
+  chat = g_str_equal (id, ASK_ID) ? self->ask_chat : akc_demo_get_chat (self->demo);
 
   history = g_hash_table_lookup (self->histories, id);
   if (history == NULL)
     {
-      conversation_id = g_strcmp0 (id, DEFAULT_DEMO) == 0
-                        ? g_strdup (DEMO_CONVERSATION_ID)
-                        : g_strconcat (DEMO_CONVERSATION_ID, "-", id, NULL);
-      history = akc_chat_history_new (akc_demo_get_chat (self->demo), self->memory, conversation_id);
+      if (g_str_equal (id, ASK_ID))
+        conversation_id = g_strdup (ASK_CONVERSATION_ID);
+      else if (g_str_equal (id, DEFAULT_DEMO))
+        conversation_id = g_strdup (DEMO_CONVERSATION_ID);
+      else
+        conversation_id = g_strconcat (DEMO_CONVERSATION_ID, "-", id, NULL);
+      history = akc_chat_history_new (chat, self->memory, conversation_id);
       g_hash_table_insert (self->histories, g_strdup (id), history);
       g_signal_connect_object (history, "notify::error",
                                G_CALLBACK (on_history_error), self, G_CONNECT_SWAPPED);
@@ -775,10 +1027,10 @@ akc_window_attach_history (AkcWindow *self)
  * @self: a #AkcWindow
  * @memory: the open history
  *
- * Keeps the window's conversations in @memory: each demo's stored
- * conversation is read into its chat when the demo is shown (what was
- * typed meanwhile comes after it), and every change is written from then
- * on. It is set once.
+ * Keeps the window's conversations in @memory: the stored conversation of
+ * each demo, and of the Ask service, is read into its chat when it is
+ * shown (what was typed meanwhile comes after it), and every change is
+ * written from then on. The turn server keeps its own. It is set once.
  */
 void
 akc_window_set_memory (AkcWindow     *self,

@@ -8,6 +8,7 @@
 #include <adwaita.h>
 #include <akc.h>
 
+#include "akc-backend.h"
 #include "akc-knowledge-layer.h"
 
 G_BEGIN_DECLS
@@ -18,9 +19,12 @@ G_DECLARE_FINAL_TYPE (AkcWindow, akc_window, AKC, WINDOW, AdwApplicationWindow)
 
 AkcWindow     *akc_window_new        (AdwApplication *application);
 AkcChatSource *akc_window_get_source (AkcWindow      *self);
-const char    *akc_window_get_demo   (AkcWindow      *self);
-void           akc_window_set_demo   (AkcWindow      *self,
-                                      const char     *id);
+const char    *akc_window_get_conversation (AkcWindow  *self);
+void           akc_window_set_conversation (AkcWindow  *self,
+                                            const char *id);
+GtkWindow     *akc_window_show_preferences (AkcWindow  *self);
+AkcBackend    *akc_window_get_backend      (AkcWindow      *self,
+                                            AkcBackendKind  kind);
 
 void            akc_window_set_memory          (AkcWindow     *self,
                                                 AkcChatMemory *memory);

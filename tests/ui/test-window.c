@@ -549,16 +549,16 @@ test_window_demos (void)
   GtkWidget *choice;
   g_autoptr(AkcMessage) last = NULL;
 
-  g_assert_true (gtk_widget_activate_action (root, "win.demo", "s", "hello-world"));
-  g_assert_cmpstr (akc_window_get_demo (window), ==, "hello-world");
+  g_assert_true (gtk_widget_activate_action (root, "win.conversation", "s", "hello-world"));
+  g_assert_cmpstr (akc_window_get_conversation (window), ==, "hello-world");
   hello = akc_window_get_source (window);
   akc_composer_set_text (composer, "/start");
   g_assert_true (akc_composer_send (composer));
   wait_until_idle (hello);
   g_assert_nonnull (find_widget (root, is_label_with_text, "What is your name?"));
 
-  g_assert_true (gtk_widget_activate_action (root, "win.demo", "s", "support"));
-  g_assert_cmpstr (akc_window_get_demo (window), ==, "support");
+  g_assert_true (gtk_widget_activate_action (root, "win.conversation", "s", "support"));
+  g_assert_cmpstr (akc_window_get_conversation (window), ==, "support");
   support = akc_window_get_source (window);
   g_assert_true (support != hello);
   g_assert_nonnull (find_widget (root, is_label_with_text, "Support"));
@@ -594,13 +594,13 @@ test_window_demos (void)
   g_assert_cmpstr (akc_message_get_content (last), ==, "Ticket SUP-1 created for follow-up.");
 
   /* Back to hello-world: its conversation is where it was. */
-  g_assert_true (gtk_widget_activate_action (root, "win.demo", "s", "hello-world"));
+  g_assert_true (gtk_widget_activate_action (root, "win.conversation", "s", "hello-world"));
   g_assert_true (akc_window_get_source (window) == hello);
   g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (hello)), ==, 2);
 
   /* An unknown demo is refused; the shown one stays. */
-  akc_window_set_demo (window, "no-such-demo");
-  g_assert_cmpstr (akc_window_get_demo (window), ==, "hello-world");
+  akc_window_set_conversation (window, "no-such-demo");
+  g_assert_cmpstr (akc_window_get_conversation (window), ==, "hello-world");
 
   gtk_window_destroy (GTK_WINDOW (window));
 }

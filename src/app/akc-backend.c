@@ -1,0 +1,935 @@
+/* akc-backend.c: a conversation's network backend, configured in the
+ * preferences
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "akc-backend.h"
+
+/*
+ * AkcBackend:
+ *
+ * The Ask service or the turn server a conversation of the window talks
+ * to, as the preferences configure it: the endpoint URL (and, for Ask, the
+ * corpus and persona) in GSettings, the bearer token in the Secret Service
+ * through AkcCredentialStore and nowhere else.
+ *
+ * An Ask backend is itself the adapter of its conversation: it hands each
+ * turn to an AkcAskAdapter for the current endpoint, built again when the
+ * preferences change, so the conversation and its history outlive a new
+ * URL. A turn backend holds the AkcTurnClient of the current endpoint and
+ * session (the server keeps the conversation); a new endpoint or session
+ * gives a new client ([property@Backend:turn-client] is notified).
+ *
+ * The token is looked up when the endpoint is set, kept in memory only and
+ * given to the adapter or client, which send it as the `Authorization`
+ * header. Turns that start while it is being looked up wait for it.
+ *
+ * [property@Backend:state] and [property@Backend:status] say how the
+ * backend is doing, from the answers of its last requests, in words that
+ * say what to do.
+ */
+
+#define KEY_ASK_ENDPOINT  "ask-endpoint"
+#define KEY_ASK_CORPUS    "ask-corpus"
+#define KEY_ASK_PERSONA   "ask-persona"
+#define KEY_TURN_ENDPOINT "turn-endpoint"
+#define KEY_TURN_SESSION  "turn-session"
+
+typedef struct {
+  AkcAdapterRequest *request;
+  AkcStream         *stream;
+} Pending;
+
+struct _AkcBackend
+{
+  GObject             parent_instance;
+
+  AkcBackendKind      kind;
+  GSettings          *settings;
+  AkcCredentialStore *credentials;
+
+  char               *endpoint;      /* NULL when not configured */
+  char               *token;         /* never logged; NULL when none */
+  AkcBackendState     state;
+  char               *detail;        /* what the last failure said */
+  char               *status;
+
+  GCancellable       *lookup;        /* the token lookup in flight */
+  GArray             *pending;       /* Pending: Ask turns waiting for it */
+
+  AkcAskAdapter      *ask;
+  AkcTurnClient      *turn;
+};
+
+static void akc_backend_adapter_init (AkcAdapterInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (AkcBackend, akc_backend, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (AKC_TYPE_ADAPTER, akc_backend_adapter_init))
+
+G_DEFINE_ENUM_TYPE (AkcBackendState, akc_backend_state,
+  G_DEFINE_ENUM_VALUE (AKC_BACKEND_STATE_NOT_CONFIGURED, "not-configured"),
+  G_DEFINE_ENUM_VALUE (AKC_BACKEND_STATE_LOOKING_UP, "looking-up"),
+  G_DEFINE_ENUM_VALUE (AKC_BACKEND_STATE_READY, "ready"),
+  G_DEFINE_ENUM_VALUE (AKC_BACKEND_STATE_CONNECTED, "connected"),
+  G_DEFINE_ENUM_VALUE (AKC_BACKEND_STATE_UNAUTHORIZED, "unauthorized"),
+  G_DEFINE_ENUM_VALUE (AKC_BACKEND_STATE_FORBIDDEN, "forbidden"),
+  G_DEFINE_ENUM_VALUE (AKC_BACKEND_STATE_FAILED, "failed"),
+  G_DEFINE_ENUM_VALUE (AKC_BACKEND_STATE_NO_KEYRING, "no-keyring"))
+
+enum {
+  PROP_0,
+  PROP_ENDPOINT,
+  PROP_STATE,
+  PROP_STATUS,
+  PROP_TURN_CLIENT,
+  N_PROPS
+};
+
+static GParamSpec *props[N_PROPS];
+
+static void
+clear_secret (char **secret)
+{
+  if (*secret != NULL)
+    {
+      explicit_bzero (*secret, strlen (*secret));
+      g_clear_pointer (secret, g_free);
+    }
+}
+
+static char *
+status_text (AkcBackend *self)
+{
+  switch (self->state)
+    {
+    case AKC_BACKEND_STATE_NOT_CONFIGURED:
+      return g_strdup (self->kind == AKC_BACKEND_KIND_ASK
+                       ? _("Not configured: enter the URL of the Ask service.")
+                       : _("Not configured: enter the URL of the turn server."));
+    case AKC_BACKEND_STATE_LOOKING_UP:
+      return g_strdup (_("Looking up the token in the keyring…"));
+    case AKC_BACKEND_STATE_READY:
+      return g_strdup (self->token != NULL
+                       ? _("Not connected yet: the next message connects, with the stored token.")
+                       : _("Not connected yet: the next message connects, without a token."));
+    case AKC_BACKEND_STATE_CONNECTED:
+      return g_strdup (_("Connected"));
+    case AKC_BACKEND_STATE_UNAUTHORIZED:
+      return g_strdup (self->token != NULL
+                       ? _("The token was refused (401): enter a new token.")
+                       : _("The server needs a token (401): enter one."));
+    case AKC_BACKEND_STATE_FORBIDDEN:
+      return g_strdup (_("Access was denied (403): use a token that is allowed to use this endpoint."));
+    case AKC_BACKEND_STATE_FAILED:
+      /* Translators: %s says what went wrong, as a sentence. */
+      return g_strdup_printf (_("Cannot connect: %s Check the URL and that the server is running."),
+                              self->detail != NULL ? self->detail : "");
+    case AKC_BACKEND_STATE_NO_KEYRING:
+      /* Translators: %s says what to do, as a sentence. */
+      return g_strdup_printf (_("The token cannot be kept: %s"), self->detail != NULL ? self->detail : "");
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* Takes @detail. */
+static void
+set_state (AkcBackend      *self,
+           AkcBackendState  state,
+           char            *detail)
+{
+  g_autofree char *status = NULL;
+
+  g_free (self->detail);
+  self->detail = detail;
+
+  if (state == self->state && self->status != NULL)
+    {
+      status = status_text (self);
+      if (g_strcmp0 (status, self->status) == 0)
+        return;
+    }
+
+  self->state = state;
+  g_free (self->status);
+  self->status = status != NULL ? g_steal_pointer (&status) : status_text (self);
+
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_STATE]);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_STATUS]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Endpoints                                                           */
+/* ------------------------------------------------------------------ */
+
+/**
+ * akc_backend_check_endpoint:
+ * @text: what the person typed
+ * @error: return location for why it cannot be used
+ *
+ * Checks an endpoint URL: an absolute `http` or `https` URL with a host
+ * and without user information (a token belongs in the keyring, not in a
+ * URL that is saved in the settings). Leading and trailing spaces are
+ * ignored; an empty text means no endpoint.
+ *
+ * Returns: (transfer full) (nullable): the URL to save (`""` for none), or
+ *   %NULL with a %G_IO_ERROR_INVALID_ARGUMENT error that says what to fix
+ */
+char *
+akc_backend_check_endpoint (const char  *text,
+                            GError     **error)
+{
+  g_autofree char *trimmed = g_strstrip (g_strdup (text != NULL ? text : ""));
+  g_autoptr(GUri) uri = NULL;
+  const char *scheme;
+
+  if (trimmed[0] == '\0')
+    return g_steal_pointer (&trimmed);
+
+  uri = g_uri_parse (trimmed, G_URI_FLAGS_NONE, NULL);
+  if (uri == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           _("This is not a complete URL. Enter the whole address, starting with https:// or http://, for example https://example.com/v1/ask."));
+      return NULL;
+    }
+
+  scheme = g_uri_get_scheme (uri);
+  if (g_ascii_strcasecmp (scheme, "https") != 0 && g_ascii_strcasecmp (scheme, "http") != 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           _("Only web addresses work here. Start the URL with https:// or http://."));
+      return NULL;
+    }
+
+  if (g_uri_get_host (uri) == NULL || g_uri_get_host (uri)[0] == '\0')
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           _("The URL has no server name. Enter it after https://, for example https://example.com/v1/ask."));
+      return NULL;
+    }
+
+  if (g_uri_get_userinfo (uri) != NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           _("The URL contains a user name or password. Remove it, and enter the token in the Token field instead."));
+      return NULL;
+    }
+
+  return g_uri_to_string (uri);
+}
+
+static const char *
+endpoint_key (AkcBackend *self)
+{
+  return self->kind == AKC_BACKEND_KIND_ASK ? KEY_ASK_ENDPOINT : KEY_TURN_ENDPOINT;
+}
+
+/* The settings may hold anything (another program may write them): only
+ * a valid endpoint is used. */
+static char *
+configured_endpoint (AkcBackend *self)
+{
+  g_autofree char *text = g_settings_get_string (self->settings, endpoint_key (self));
+  g_autofree char *endpoint = akc_backend_check_endpoint (text, NULL);
+
+  return endpoint != NULL && endpoint[0] != '\0' ? g_steal_pointer (&endpoint) : NULL;
+}
+
+static char *
+setting_or_null (AkcBackend *self,
+                 const char *key)
+{
+  g_autofree char *value = g_settings_get_string (self->settings, key);
+
+  return value[0] != '\0' ? g_steal_pointer (&value) : NULL;
+}
+
+static void
+apply_ask_options (AkcBackend *self)
+{
+  g_autofree char *corpus = NULL;
+  g_autofree char *persona = NULL;
+
+  if (self->ask == NULL)
+    return;
+
+  corpus = setting_or_null (self, KEY_ASK_CORPUS);
+  persona = setting_or_null (self, KEY_ASK_PERSONA);
+  akc_ask_adapter_set_corpus (self->ask, corpus);
+  akc_ask_adapter_set_persona (self->ask, persona);
+}
+
+/* ------------------------------------------------------------------ */
+/* What the answers say about the connection                           */
+/* ------------------------------------------------------------------ */
+
+static void
+on_ask_chunk (AkcBackend *self,
+              AkcChunk   *chunk,
+              AkcStream  *stream)
+{
+  AkcJsonValue *metadata;
+  AkcJsonValue *status_value;
+  const char *code;
+  guint status = 0;
+
+  if (akc_chunk_get_kind (chunk) != AKC_CHUNK_ERROR)
+    {
+      set_state (self, AKC_BACKEND_STATE_CONNECTED, NULL);
+      return;
+    }
+
+  metadata = akc_chunk_get_metadata (chunk);
+  status_value = metadata != NULL ? akc_json_value_get_member (metadata, "status") : NULL;
+  if (status_value != NULL && akc_json_value_get_kind (status_value) == AKC_JSON_KIND_NUMBER)
+    status = (guint) akc_json_value_get_number (status_value);
+  code = akc_chunk_get_error_code (chunk);
+
+  if (status == 401)
+    set_state (self, AKC_BACKEND_STATE_UNAUTHORIZED, NULL);
+  else if (status == 403)
+    set_state (self, AKC_BACKEND_STATE_FORBIDDEN, NULL);
+  else if (status != 0)
+    /* Translators: %u is an HTTP status code such as 500. */
+    set_state (self, AKC_BACKEND_STATE_FAILED,
+               g_strdup_printf (_("The server answered with HTTP status %u."), status));
+  else if (g_strcmp0 (code, "ASK_NETWORK_FAILED") == 0 ||
+           g_strcmp0 (code, "ASK_TIMEOUT") == 0 ||
+           g_strcmp0 (code, "ASK_INVALID_ENDPOINT") == 0)
+    set_state (self, AKC_BACKEND_STATE_FAILED,
+               g_strdup (akc_chunk_get_text (chunk, NULL)));
+  else
+    /* The service answered, with an error of its own. */
+    set_state (self, AKC_BACKEND_STATE_CONNECTED, NULL);
+}
+
+static void
+on_turn_status (AkcBackend *self)
+{
+  AkcChatSource *source = AKC_CHAT_SOURCE (self->turn);
+  AkcDiagnostic *error;
+  const char *code;
+
+  switch (akc_chat_source_get_status (source))
+    {
+    case AKC_CHAT_STATUS_ERROR:
+      error = akc_chat_source_get_error (source);
+      code = error != NULL ? akc_diagnostic_get_code (error) : NULL;
+      if (g_strcmp0 (code, "HTTP_UNAUTHORIZED") == 0)
+        set_state (self, AKC_BACKEND_STATE_UNAUTHORIZED, NULL);
+      else if (g_strcmp0 (code, "HTTP_FORBIDDEN") == 0)
+        set_state (self, AKC_BACKEND_STATE_FORBIDDEN, NULL);
+      else if (g_strcmp0 (code, "HTTP_ERROR") == 0 ||
+               g_strcmp0 (code, "TURN_CONNECTION_FAILED") == 0 ||
+               g_strcmp0 (code, "TURN_TIMEOUT") == 0)
+        set_state (self, AKC_BACKEND_STATE_FAILED, g_strdup (akc_diagnostic_get_message (error)));
+      else
+        set_state (self, AKC_BACKEND_STATE_CONNECTED, NULL);
+      break;
+    case AKC_CHAT_STATUS_IDLE:
+    case AKC_CHAT_STATUS_STREAMING:
+    default:
+      /* A snapshot the server sent says it is connected (the messages). */
+      break;
+    }
+}
+
+static void
+on_turn_messages (AkcBackend *self)
+{
+  set_state (self, AKC_BACKEND_STATE_CONNECTED, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* The adapter (Ask)                                                   */
+/* ------------------------------------------------------------------ */
+
+static void
+start_turn (AkcBackend        *self,
+            AkcAdapterRequest *request,
+            AkcStream         *stream)
+{
+  if (akc_stream_is_closed (stream))
+    return;
+
+  if (self->ask == NULL)
+    {
+      akc_stream_fail (stream, "ASK_NOT_CONFIGURED",
+                       _("The Ask service is not configured. Enter its URL in Preferences (Ctrl+,)."));
+      return;
+    }
+
+  g_signal_connect_object (stream, "chunk", G_CALLBACK (on_ask_chunk), self, G_CONNECT_SWAPPED);
+  akc_adapter_stream (AKC_ADAPTER (self->ask), request, stream);
+}
+
+static void
+flush_pending (AkcBackend *self)
+{
+  g_autoptr(GArray) pending = g_steal_pointer (&self->pending);
+
+  self->pending = g_array_new (FALSE, FALSE, sizeof (Pending));
+  for (guint i = 0; pending != NULL && i < pending->len; i++)
+    {
+      Pending *p = &g_array_index (pending, Pending, i);
+
+      start_turn (self, p->request, p->stream);
+      g_clear_object (&p->request);
+      g_clear_object (&p->stream);
+    }
+}
+
+static void
+akc_backend_stream (AkcAdapter        *adapter,
+                    AkcAdapterRequest *request,
+                    AkcStream         *stream)
+{
+  AkcBackend *self = AKC_BACKEND (adapter);
+
+  if (self->lookup != NULL)
+    {
+      Pending p = { g_object_ref (request), g_object_ref (stream) };
+
+      g_array_append_val (self->pending, p);
+      return;
+    }
+
+  start_turn (self, request, stream);
+}
+
+static AkcJsonValue *
+akc_backend_get_capabilities (AkcAdapter *adapter)
+{
+  AkcBackend *self = AKC_BACKEND (adapter);
+
+  return self->ask != NULL ? akc_adapter_get_capabilities (AKC_ADAPTER (self->ask)) : NULL;
+}
+
+static void
+akc_backend_adapter_init (AkcAdapterInterface *iface)
+{
+  iface->stream = akc_backend_stream;
+  iface->get_capabilities = akc_backend_get_capabilities;
+}
+
+/* ------------------------------------------------------------------ */
+/* Configuration                                                       */
+/* ------------------------------------------------------------------ */
+
+static void
+apply_token (AkcBackend *self)
+{
+  if (self->ask != NULL)
+    akc_ask_adapter_set_bearer_token (self->ask, self->token);
+  if (self->turn != NULL)
+    akc_turn_client_set_token (self->turn, self->token);
+}
+
+static char *
+turn_session (AkcBackend *self)
+{
+  g_autofree char *session = g_settings_get_string (self->settings, KEY_TURN_SESSION);
+
+  if (session[0] == '\0')
+    {
+      g_free (session);
+      session = g_uuid_string_random ();
+      g_settings_set_string (self->settings, KEY_TURN_SESSION, session);
+    }
+
+  return g_steal_pointer (&session);
+}
+
+static void
+build_turn_client (AkcBackend *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *session = NULL;
+
+  if (self->turn != NULL)
+    {
+      akc_chat_source_stop (AKC_CHAT_SOURCE (self->turn));
+      g_signal_handlers_disconnect_by_data (self->turn, self);
+      g_signal_handlers_disconnect_by_data (akc_chat_source_get_messages (AKC_CHAT_SOURCE (self->turn)), self);
+      g_clear_object (&self->turn);
+    }
+
+  if (self->endpoint != NULL)
+    {
+      session = turn_session (self);
+      self->turn = akc_turn_client_new (self->endpoint, session, &error);
+      if (self->turn == NULL)
+        {
+          set_state (self, AKC_BACKEND_STATE_FAILED, g_strdup (error->message));
+        }
+      else
+        {
+          akc_turn_client_set_token (self->turn, self->token);
+          g_signal_connect_swapped (self->turn, "notify::status", G_CALLBACK (on_turn_status), self);
+          g_signal_connect_swapped (akc_chat_source_get_messages (AKC_CHAT_SOURCE (self->turn)),
+                                    "items-changed", G_CALLBACK (on_turn_messages), self);
+        }
+    }
+
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_TURN_CLIENT]);
+}
+
+static void
+on_token_found (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(AkcBackend) self = user_data;
+  g_autoptr(GError) error = NULL;
+  char *token;
+
+  token = akc_credential_store_lookup_finish (AKC_CREDENTIAL_STORE (source), result, &error);
+  if (error != NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  g_clear_object (&self->lookup);
+  clear_secret (&self->token);
+  self->token = token;
+  apply_token (self);
+
+  if (error != NULL)
+    set_state (self, AKC_BACKEND_STATE_NO_KEYRING, g_strdup (error->message));
+  else
+    set_state (self, AKC_BACKEND_STATE_READY, NULL);
+
+  flush_pending (self);
+}
+
+static void
+reconfigure (AkcBackend *self)
+{
+  g_autofree char *endpoint = configured_endpoint (self);
+
+  if (g_strcmp0 (endpoint, self->endpoint) == 0)
+    return;
+
+  g_free (self->endpoint);
+  self->endpoint = g_steal_pointer (&endpoint);
+  clear_secret (&self->token);
+  g_cancellable_cancel (self->lookup);
+  g_clear_object (&self->lookup);
+
+  if (self->kind == AKC_BACKEND_KIND_ASK)
+    {
+      g_clear_object (&self->ask);
+      if (self->endpoint != NULL)
+        {
+          self->ask = akc_ask_adapter_new (self->endpoint);
+          apply_ask_options (self);
+        }
+    }
+  else
+    {
+      build_turn_client (self);
+    }
+
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_ENDPOINT]);
+
+  if (self->endpoint == NULL)
+    {
+      set_state (self, AKC_BACKEND_STATE_NOT_CONFIGURED, NULL);
+      flush_pending (self);
+      return;
+    }
+
+  set_state (self, AKC_BACKEND_STATE_LOOKING_UP, NULL);
+  self->lookup = g_cancellable_new ();
+  akc_credential_store_lookup_async (self->credentials, self->endpoint,
+                                     AKC_CREDENTIAL_KIND_BEARER_TOKEN, self->lookup,
+                                     on_token_found, g_object_ref (self));
+}
+
+static void
+on_setting_changed (AkcBackend *self,
+                    const char *key)
+{
+  if (g_str_equal (key, endpoint_key (self)))
+    reconfigure (self);
+  else if (self->kind == AKC_BACKEND_KIND_ASK &&
+           (g_str_equal (key, KEY_ASK_CORPUS) || g_str_equal (key, KEY_ASK_PERSONA)))
+    apply_ask_options (self);
+}
+
+/* ------------------------------------------------------------------ */
+/* The token                                                           */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+  char *token;
+} SaveData;
+
+static void
+save_data_free (SaveData *data)
+{
+  clear_secret (&data->token);
+  g_free (data);
+}
+
+static void
+on_token_saved (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AkcBackend *self = g_task_get_source_object (task);
+  SaveData *data = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  if (data->token != NULL)
+    ok = akc_credential_store_store_finish (AKC_CREDENTIAL_STORE (source), result, &error);
+  else
+    ok = akc_credential_store_clear_finish (AKC_CREDENTIAL_STORE (source), result, &error);
+
+  if (!ok)
+    {
+      if (g_error_matches (error, AKC_CREDENTIAL_ERROR, AKC_CREDENTIAL_ERROR_NO_SERVICE) ||
+          g_error_matches (error, AKC_CREDENTIAL_ERROR, AKC_CREDENTIAL_ERROR_LOCKED))
+        set_state (self, AKC_BACKEND_STATE_NO_KEYRING, g_strdup (error->message));
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  /* The lookup in flight would bring the old token. */
+  g_cancellable_cancel (self->lookup);
+  g_clear_object (&self->lookup);
+  clear_secret (&self->token);
+  self->token = g_steal_pointer (&data->token);
+  apply_token (self);
+  set_state (self, AKC_BACKEND_STATE_READY, NULL);
+  flush_pending (self);
+
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * akc_backend_save_token_async:
+ * @self: a #AkcBackend
+ * @token: (nullable): the bearer token, or %NULL or empty to remove it
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the keyring is done
+ * @user_data: data for @callback
+ *
+ * Stores the bearer token of the configured endpoint in the keyring, or
+ * removes it, and uses it from the next request on.
+ */
+void
+akc_backend_save_token_async (AkcBackend          *self,
+                              const char          *token,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  SaveData *data;
+
+  g_return_if_fail (AKC_IS_BACKEND (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, akc_backend_save_token_async);
+
+  if (self->endpoint == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                               _("Enter and apply the URL first: the token is kept for that URL."));
+      return;
+    }
+
+  data = g_new0 (SaveData, 1);
+  data->token = token != NULL && token[0] != '\0' ? g_strdup (token) : NULL;
+  g_task_set_task_data (task, data, (GDestroyNotify) save_data_free);
+
+  if (data->token != NULL)
+    akc_credential_store_store_async (self->credentials, self->endpoint,
+                                      AKC_CREDENTIAL_KIND_BEARER_TOKEN, data->token,
+                                      cancellable, on_token_saved, g_steal_pointer (&task));
+  else
+    akc_credential_store_clear_async (self->credentials, self->endpoint,
+                                      AKC_CREDENTIAL_KIND_BEARER_TOKEN,
+                                      cancellable, on_token_saved, g_steal_pointer (&task));
+}
+
+/**
+ * akc_backend_save_token_finish:
+ * @self: a #AkcBackend
+ * @result: the result
+ * @error: return location for why the keyring did not keep it
+ *
+ * Returns: %TRUE when the token was stored or removed
+ */
+gboolean
+akc_backend_save_token_finish (AkcBackend    *self,
+                               GAsyncResult  *result,
+                               GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------ */
+/* GObject                                                             */
+/* ------------------------------------------------------------------ */
+
+static void
+akc_backend_dispose (GObject *object)
+{
+  AkcBackend *self = AKC_BACKEND (object);
+
+  g_cancellable_cancel (self->lookup);
+  g_clear_object (&self->lookup);
+  if (self->pending != NULL)
+    {
+      for (guint i = 0; i < self->pending->len; i++)
+        {
+          Pending *p = &g_array_index (self->pending, Pending, i);
+
+          akc_stream_cancel (p->stream);
+          g_clear_object (&p->request);
+          g_clear_object (&p->stream);
+        }
+      g_clear_pointer (&self->pending, g_array_unref);
+    }
+  if (self->turn != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->turn, self);
+      g_signal_handlers_disconnect_by_data (akc_chat_source_get_messages (AKC_CHAT_SOURCE (self->turn)), self);
+      g_clear_object (&self->turn);
+    }
+  g_clear_object (&self->ask);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->credentials);
+
+  G_OBJECT_CLASS (akc_backend_parent_class)->dispose (object);
+}
+
+static void
+akc_backend_finalize (GObject *object)
+{
+  AkcBackend *self = AKC_BACKEND (object);
+
+  clear_secret (&self->token);
+  g_free (self->endpoint);
+  g_free (self->detail);
+  g_free (self->status);
+
+  G_OBJECT_CLASS (akc_backend_parent_class)->finalize (object);
+}
+
+static void
+akc_backend_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  AkcBackend *self = AKC_BACKEND (object);
+
+  switch (prop_id)
+    {
+    case PROP_ENDPOINT:
+      g_value_set_string (value, self->endpoint);
+      break;
+    case PROP_STATE:
+      g_value_set_enum (value, self->state);
+      break;
+    case PROP_STATUS:
+      g_value_set_string (value, self->status);
+      break;
+    case PROP_TURN_CLIENT:
+      g_value_set_object (value, self->turn);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+akc_backend_class_init (AkcBackendClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = akc_backend_dispose;
+  object_class->finalize = akc_backend_finalize;
+  object_class->get_property = akc_backend_get_property;
+
+  props[PROP_ENDPOINT] =
+    g_param_spec_string ("endpoint", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  props[PROP_STATE] =
+    g_param_spec_enum ("state", NULL, NULL,
+                       AKC_TYPE_BACKEND_STATE, AKC_BACKEND_STATE_NOT_CONFIGURED,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  props[PROP_STATUS] =
+    g_param_spec_string ("status", NULL, NULL, NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  props[PROP_TURN_CLIENT] =
+    g_param_spec_object ("turn-client", NULL, NULL, AKC_TYPE_CHAT_SOURCE,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, props);
+}
+
+static void
+akc_backend_init (AkcBackend *self)
+{
+  self->pending = g_array_new (FALSE, FALSE, sizeof (Pending));
+}
+
+/**
+ * akc_backend_new:
+ * @kind: the protocol
+ * @settings: the application's settings
+ * @credentials: where the token is kept
+ *
+ * Creates the backend the settings configure, and looks its token up.
+ *
+ * Returns: (transfer full): a new #AkcBackend
+ */
+AkcBackend *
+akc_backend_new (AkcBackendKind      kind,
+                 GSettings          *settings,
+                 AkcCredentialStore *credentials)
+{
+  AkcBackend *self;
+
+  g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
+  g_return_val_if_fail (AKC_IS_CREDENTIAL_STORE (credentials), NULL);
+
+  self = g_object_new (AKC_TYPE_BACKEND, NULL);
+  self->kind = kind;
+  self->settings = g_object_ref (settings);
+  self->credentials = g_object_ref (credentials);
+  self->status = status_text (self);
+
+  g_signal_connect_object (settings, "changed", G_CALLBACK (on_setting_changed), self, G_CONNECT_SWAPPED);
+  reconfigure (self);
+
+  return self;
+}
+
+AkcBackendKind
+akc_backend_get_kind (AkcBackend *self)
+{
+  g_return_val_if_fail (AKC_IS_BACKEND (self), AKC_BACKEND_KIND_ASK);
+
+  return self->kind;
+}
+
+/**
+ * akc_backend_get_endpoint:
+ * @self: a #AkcBackend
+ *
+ * Returns: (nullable): the endpoint in use, or %NULL when not configured
+ */
+const char *
+akc_backend_get_endpoint (AkcBackend *self)
+{
+  g_return_val_if_fail (AKC_IS_BACKEND (self), NULL);
+
+  return self->endpoint;
+}
+
+gboolean
+akc_backend_get_configured (AkcBackend *self)
+{
+  g_return_val_if_fail (AKC_IS_BACKEND (self), FALSE);
+
+  return self->endpoint != NULL;
+}
+
+AkcBackendState
+akc_backend_get_state (AkcBackend *self)
+{
+  g_return_val_if_fail (AKC_IS_BACKEND (self), AKC_BACKEND_STATE_NOT_CONFIGURED);
+
+  return self->state;
+}
+
+/**
+ * akc_backend_get_status:
+ * @self: a #AkcBackend
+ *
+ * Returns: the connection state in words, saying what to do when
+ *   something is wrong
+ */
+const char *
+akc_backend_get_status (AkcBackend *self)
+{
+  g_return_val_if_fail (AKC_IS_BACKEND (self), NULL);
+
+  return self->status;
+}
+
+gboolean
+akc_backend_get_has_token (AkcBackend *self)
+{
+  g_return_val_if_fail (AKC_IS_BACKEND (self), FALSE);
+
+  return self->token != NULL;
+}
+
+/**
+ * akc_backend_dup_token:
+ * @self: a #AkcBackend
+ *
+ * Gets the token, for the preferences to show masked.
+ *
+ * Returns: (transfer full) (nullable): the token
+ */
+char *
+akc_backend_dup_token (AkcBackend *self)
+{
+  g_return_val_if_fail (AKC_IS_BACKEND (self), NULL);
+
+  return g_strdup (self->token);
+}
+
+/**
+ * akc_backend_get_turn_client:
+ * @self: a turn #AkcBackend
+ *
+ * Returns: (transfer none) (nullable): the conversation on the turn
+ *   server, or %NULL when not configured
+ */
+AkcChatSource *
+akc_backend_get_turn_client (AkcBackend *self)
+{
+  g_return_val_if_fail (AKC_IS_BACKEND (self), NULL);
+
+  return self->turn != NULL ? AKC_CHAT_SOURCE (self->turn) : NULL;
+}
+
+/**
+ * akc_backend_new_turn_session:
+ * @self: a turn #AkcBackend
+ *
+ * Starts a new conversation on the turn server: a new session id,
+ * remembered, and a new client.
+ */
+void
+akc_backend_new_turn_session (AkcBackend *self)
+{
+  g_autofree char *session = g_uuid_string_random ();
+
+  g_return_if_fail (AKC_IS_BACKEND (self));
+  g_return_if_fail (self->kind == AKC_BACKEND_KIND_TURN);
+
+  g_settings_set_string (self->settings, KEY_TURN_SESSION, session);
+  build_turn_client (self);
+  if (self->turn != NULL && self->state != AKC_BACKEND_STATE_NO_KEYRING &&
+      self->state != AKC_BACKEND_STATE_LOOKING_UP)
+    set_state (self, AKC_BACKEND_STATE_READY, NULL);
+}

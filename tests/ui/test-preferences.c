@@ -1,0 +1,539 @@
+/* test-preferences.c: the backends' preferences and the conversations on
+ * an Ask service and a turn server, in process, against a loopback server
+ *
+ *   test-preferences                 libsecret's file backend
+ *   test-preferences --no-service    no Secret Service at all
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include <locale.h>
+#include <string.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <akc-gtk.h>
+
+#include "akc-test-http-server.h"
+#include "akc-backend.h"
+#include "akc-window.h"
+
+#define TOKEN "akc-prefs-secret-token-7f3a"
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                             */
+/* ------------------------------------------------------------------ */
+
+typedef gboolean (*WidgetMatch) (GtkWidget *widget, gconstpointer data);
+
+static GtkWidget *
+find_widget (GtkWidget     *root,
+             WidgetMatch    match,
+             gconstpointer  data,
+             guint         *skip)
+{
+  if (match (root, data))
+    {
+      if (*skip == 0)
+        return root;
+      (*skip)--;
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, match, data, skip);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static gboolean
+is_row_titled (GtkWidget     *widget,
+               gconstpointer  data)
+{
+  return ADW_IS_PREFERENCES_ROW (widget) &&
+         g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), data) == 0;
+}
+
+static gboolean
+is_label_with_text (GtkWidget     *widget,
+                    gconstpointer  data)
+{
+  return GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), data) == 0;
+}
+
+/* The @nth row titled @title (the Ask group comes first). */
+static GtkWidget *
+find_row (GtkWindow  *window,
+          const char *title,
+          guint       nth)
+{
+  GtkWidget *row = find_widget (GTK_WIDGET (window), is_row_titled, title, &nth);
+
+  g_assert_nonnull (row);
+  return row;
+}
+
+static GtkWidget *
+find_label (GtkWidget  *root,
+            const char *text)
+{
+  guint skip = 0;
+
+  return find_widget (root, is_label_with_text, text, &skip);
+}
+
+static void
+spin (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static void
+wait_state_not (AkcBackend      *backend,
+                AkcBackendState  state)
+{
+  while (akc_backend_get_state (backend) == state)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+wait_state (AkcBackend      *backend,
+            AkcBackendState  state)
+{
+  while (akc_backend_get_state (backend) != state)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+wait_until_idle (AkcChatSource *source)
+{
+  while (akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+apply (GtkWidget  *row,
+       const char *text)
+{
+  gtk_editable_set_text (GTK_EDITABLE (row), text);
+  g_signal_emit_by_name (row, "apply");
+  spin ();
+}
+
+typedef struct {
+  char     *token;
+  GError   *error;
+  gboolean  done;
+} Lookup;
+
+static void
+on_lookup (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  Lookup *lookup = user_data;
+
+  lookup->token = akc_credential_store_lookup_finish (AKC_CREDENTIAL_STORE (source), result, &lookup->error);
+  lookup->done = TRUE;
+}
+
+static char *
+stored_token (const char *endpoint)
+{
+  g_autoptr(AkcCredentialStore) store = akc_credential_store_new ();
+  Lookup lookup = { 0 };
+
+  akc_credential_store_lookup_async (store, endpoint, AKC_CREDENTIAL_KIND_BEARER_TOKEN, NULL,
+                                     on_lookup, &lookup);
+  while (!lookup.done)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_no_error (lookup.error);
+  return lookup.token;
+}
+
+/* No setting holds the token (GSettings is never where secrets go). */
+static void
+assert_settings_clean (GSettings *settings)
+{
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_auto(GStrv) keys = NULL;
+
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i] != NULL; i++)
+    {
+      g_autoptr(GVariant) value = g_settings_get_value (settings, keys[i]);
+      g_autofree char *text = g_variant_print (value, FALSE);
+
+      g_assert_null (strstr (text, TOKEN));
+    }
+}
+
+static void
+respond_answer (AkcTestHttpServer *server,
+                const char        *answer)
+{
+  AkcTestResponse *response = akc_test_response_new (200, "application/x-ndjson");
+  g_autofree char *line = g_strdup_printf ("{\"type\":\"text\",\"delta\":\"%s\"}\n", answer);
+
+  akc_test_response_add_chunk (response, line, -1);
+  akc_test_response_add_chunk (response, "{\"type\":\"done\"}\n", -1);
+  akc_test_http_server_set_response (server, response);
+}
+
+static void
+respond_status (AkcTestHttpServer *server,
+                guint              status)
+{
+  AkcTestResponse *response = akc_test_response_new (status, "application/json");
+
+  akc_test_response_add_chunk (response, "{}", -1);
+  akc_test_http_server_set_response (server, response);
+}
+
+static AkcWindow *
+new_window (void)
+{
+  AkcWindow *window = g_object_new (AKC_TYPE_WINDOW, NULL);
+
+  gtk_window_present (GTK_WINDOW (window));
+  return window;
+}
+
+static void
+reset_settings (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  const char *keys[] = { "ask-endpoint", "ask-corpus", "ask-persona", "turn-endpoint", "turn-session", "conversation" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    g_settings_reset (settings, keys[i]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Tests                                                               */
+/* ------------------------------------------------------------------ */
+
+/* An invalid URL is never saved, and the row says what to fix; a valid
+ * one is saved; the token goes to the keyring, and an empty one removes
+ * it; the connection state follows the server's answers. */
+static void
+test_preferences_ask (void)
+{
+  AkcTestHttpServer *server = akc_test_http_server_new ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  AkcWindow *window;
+  AkcBackend *backend;
+  GtkWindow *prefs;
+  GtkWidget *url, *url_error, *token, *corpus, *status;
+  g_autofree char *endpoint = g_strconcat (akc_test_http_server_get_base_uri (server), "/v1/ask", NULL);
+  g_autofree char *bearer = g_strconcat ("Bearer ", TOKEN, NULL);
+  g_autofree char *saved = NULL;
+  g_autofree char *stored = NULL;
+  AkcChatSource *source;
+  struct { const char *text; const char *says; } invalid[] = {
+    { "example.com/v1/ask", "https://" },
+    { "/v1/ask", "https://" },
+    { "ftp://example.com/v1/ask", "https://" },
+    { "https://", "server name" },
+    { "https://user:" TOKEN "@example.com/v1/ask", "Token field" },
+  };
+
+  reset_settings ();
+  window = new_window ();
+  backend = akc_window_get_backend (window, AKC_BACKEND_KIND_ASK);
+  g_assert_cmpint (akc_backend_get_state (backend), ==, AKC_BACKEND_STATE_NOT_CONFIGURED);
+
+  /* Not set up: the conversation is refused, and says where to set it up. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "ask"));
+  g_assert_cmpstr (akc_window_get_conversation (window), ==, "hello-world");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.preferences", NULL));
+  prefs = akc_window_show_preferences (window);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (prefs)));
+  url = find_row (prefs, "URL", 0);
+  token = find_row (prefs, "Token", 0);
+  corpus = find_row (prefs, "Corpus", 0);
+  status = find_row (prefs, "Connection", 0);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (status)), ==,
+                   "Not configured: enter the URL of the Ask service.");
+
+  for (guint i = 0; i < G_N_ELEMENTS (invalid); i++)
+    {
+      g_autofree char *value = NULL;
+
+      apply (url, invalid[i].text);
+      url_error = gtk_widget_get_next_sibling (url);
+      g_assert_true (gtk_widget_get_visible (url_error));
+      g_assert_nonnull (strstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (url_error)), invalid[i].says));
+      g_assert_null (strstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (url_error)), TOKEN));
+      g_assert_true (gtk_widget_has_css_class (url, "error"));
+      value = g_settings_get_string (settings, "ask-endpoint");
+      g_assert_cmpstr (value, ==, "");
+      g_assert_false (akc_backend_get_configured (backend));
+    }
+
+  /* Editing clears the error. */
+  gtk_editable_set_text (GTK_EDITABLE (url), "https://");
+  g_assert_false (gtk_widget_get_visible (gtk_widget_get_next_sibling (url)));
+  g_assert_false (gtk_widget_has_css_class (url, "error"));
+
+  /* A valid URL is saved, and its token looked up (there is none). */
+  apply (url, endpoint);
+  saved = g_settings_get_string (settings, "ask-endpoint");
+  g_assert_cmpstr (saved, ==, endpoint);
+  wait_state_not (backend, AKC_BACKEND_STATE_LOOKING_UP);
+  g_assert_cmpint (akc_backend_get_state (backend), ==, AKC_BACKEND_STATE_READY);
+  g_assert_false (akc_backend_get_has_token (backend));
+
+  /* The corpus is a setting, sent as a query parameter. */
+  apply (corpus, "docs");
+  g_clear_pointer (&saved, g_free);
+  saved = g_settings_get_string (settings, "ask-corpus");
+  g_assert_cmpstr (saved, ==, "docs");
+
+  /* The token goes to the keyring, not the settings. */
+  apply (token, TOKEN);
+  while (!akc_backend_get_has_token (backend))
+    g_main_context_iteration (NULL, TRUE);
+  stored = stored_token (endpoint);
+  g_assert_cmpstr (stored, ==, TOKEN);
+  assert_settings_clean (settings);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (status)), ==,
+                   "Not connected yet: the next message connects, with the stored token.");
+
+  /* The Ask conversation answers from the server, with the token. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "ask"));
+  g_assert_cmpstr (akc_window_get_conversation (window), ==, "ask");
+  source = akc_window_get_source (window);
+  g_assert_true (AKC_IS_CHAT (source));
+  respond_answer (server, "Answer from the Ask service");
+  g_assert_true (akc_chat_source_send (source, "What is AgentsKit?", NULL));
+  wait_until_idle (source);
+  g_assert_cmpuint (akc_test_http_server_get_n_requests (server), ==, 1);
+  g_assert_cmpstr (akc_test_http_server_get_header (server, "Authorization"), ==, bearer);
+  g_assert_cmpstr (akc_test_http_server_get_path_query (server), ==, "/v1/ask?corpus=docs");
+  wait_state (backend, AKC_BACKEND_STATE_CONNECTED);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (status)), ==, "Connected");
+  while (find_label (GTK_WIDGET (window), "Answer from the Ask service") == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  /* A refused token: the state says to enter a new one. */
+  respond_status (server, 401);
+  g_assert_true (akc_chat_source_send (source, "Again?", NULL));
+  wait_until_idle (source);
+  wait_state (backend, AKC_BACKEND_STATE_UNAUTHORIZED);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (status)), ==,
+                   "The token was refused (401): enter a new token.");
+
+  /* The other conversations keep theirs; the Ask one is kept too. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "hello-world"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "ask"));
+  g_assert_true (akc_window_get_source (window) == source);
+  g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (source)), ==, 4);
+
+  /* An empty token removes it from the keyring. */
+  apply (token, "");
+  while (akc_backend_get_has_token (backend))
+    g_main_context_iteration (NULL, TRUE);
+  g_clear_pointer (&stored, g_free);
+  stored = stored_token (endpoint);
+  g_assert_null (stored);
+
+  /* Clearing the URL ends the Ask conversation's setup. */
+  apply (url, "");
+  g_assert_false (akc_backend_get_configured (backend));
+  g_assert_cmpstr (akc_window_get_conversation (window), ==, "hello-world");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
+  akc_test_http_server_free (server);
+}
+
+static char *
+snapshot_line (const char *session,
+               guint       sequence,
+               const char *question,
+               const char *answer)
+{
+  return g_strdup_printf ("{\"protocol\":\"agentskit.chat.turn\",\"version\":1,\"eventId\":\"e%u\","
+                          "\"sessionId\":\"%s\",\"turnId\":\"t1\",\"sequence\":%u,"
+                          "\"emittedAt\":\"2026-01-01T00:00:00.000Z\",\"event\":\"server.turn.snapshot\","
+                          "\"payload\":{\"messages\":["
+                          "{\"id\":\"m1\",\"role\":\"user\",\"content\":\"%s\",\"status\":\"complete\",\"createdAt\":\"2026-01-01T00:00:00.000Z\"},"
+                          "{\"id\":\"m2\",\"role\":\"assistant\",\"content\":\"%s\",\"status\":\"complete\",\"createdAt\":\"2026-01-01T00:00:00.001Z\"}],"
+                          "\"status\":\"complete\",\"usage\":{\"promptTokens\":1,\"completionTokens\":1,\"totalTokens\":2}}}\n",
+                          sequence, session, sequence, question, answer);
+}
+
+/* The turn conversation is the server's: its snapshots, with the token. */
+static void
+test_preferences_turn (void)
+{
+  AkcTestHttpServer *server = akc_test_http_server_new ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *endpoint = g_strconcat (akc_test_http_server_get_base_uri (server), "/turn", NULL);
+  g_autofree char *bearer = g_strconcat ("Bearer ", TOKEN, NULL);
+  g_autofree char *session = NULL;
+  g_autofree char *line = NULL;
+  AkcTestResponse *response;
+  AkcWindow *window;
+  AkcBackend *backend;
+  GtkWindow *prefs;
+  AkcChatSource *source;
+  GtkWidget *status;
+
+  reset_settings ();
+  window = new_window ();
+  backend = akc_window_get_backend (window, AKC_BACKEND_KIND_TURN);
+  prefs = akc_window_show_preferences (window);
+  status = find_row (prefs, "Connection", 1);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "turn"));
+  g_assert_cmpstr (akc_window_get_conversation (window), ==, "hello-world");
+
+  apply (find_row (prefs, "URL", 1), endpoint);
+  wait_state_not (backend, AKC_BACKEND_STATE_LOOKING_UP);
+  apply (find_row (prefs, "Token", 1), TOKEN);
+  while (!akc_backend_get_has_token (backend))
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "turn"));
+  g_assert_cmpstr (akc_window_get_conversation (window), ==, "turn");
+  source = akc_window_get_source (window);
+  g_assert_true (source == akc_backend_get_turn_client (backend));
+  session = g_settings_get_string (settings, "turn-session");
+  g_assert_cmpstr (session, !=, "");
+
+  response = akc_test_response_new (200, "application/x-ndjson");
+  line = snapshot_line (session, 1, "Hello turn", "Answer from the turn server");
+  akc_test_response_add_chunk (response, line, -1);
+  akc_test_http_server_set_response (server, response);
+  g_assert_true (akc_chat_source_send (source, "Hello turn", NULL));
+  while (g_list_model_get_n_items (akc_chat_source_get_messages (source)) < 2 ||
+         akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpstr (akc_test_http_server_get_header (server, "Authorization"), ==, bearer);
+  wait_state (backend, AKC_BACKEND_STATE_CONNECTED);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (status)), ==, "Connected");
+  while (find_label (GTK_WIDGET (window), "Answer from the turn server") == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  /* A refused token. */
+  respond_status (server, 401);
+  g_assert_true (akc_chat_source_send (source, "Again", NULL));
+  wait_state (backend, AKC_BACKEND_STATE_UNAUTHORIZED);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (status)), ==,
+                   "The token was refused (401): enter a new token.");
+  /* The server's conversation stays. */
+  g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (source)), ==, 2);
+
+  /* A new chat is a new session on the server. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.new-chat", NULL));
+  g_assert_true (akc_window_get_source (window) != source);
+  g_assert_true (akc_window_get_source (window) == akc_backend_get_turn_client (backend));
+  {
+    g_autofree char *next = g_settings_get_string (settings, "turn-session");
+
+    g_assert_cmpstr (next, !=, session);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
+  akc_test_http_server_free (server);
+}
+
+/* Without a Secret Service the state says so, and what to do. */
+static void
+test_preferences_no_service (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  AkcWindow *window;
+  AkcBackend *backend;
+  GtkWindow *prefs;
+  GtkWidget *status;
+  const char *description;
+
+  reset_settings ();
+  window = new_window ();
+  backend = akc_window_get_backend (window, AKC_BACKEND_KIND_ASK);
+  prefs = akc_window_show_preferences (window);
+  status = find_row (prefs, "Connection", 0);
+
+  apply (find_row (prefs, "URL", 0), "https://ask.example/v1/ask");
+  wait_state_not (backend, AKC_BACKEND_STATE_LOOKING_UP);
+  g_assert_cmpint (akc_backend_get_state (backend), ==, AKC_BACKEND_STATE_NO_KEYRING);
+  description = adw_action_row_get_subtitle (ADW_ACTION_ROW (status));
+  g_assert_true (g_str_has_prefix (description, "The token cannot be kept: No Secret Service"));
+  g_assert_nonnull (strstr (description, "GNOME Keyring"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *file = NULL;
+  gboolean no_service = argc > 1 && g_str_equal (argv[1], "--no-service");
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  g_unsetenv ("SECRET_BACKEND");
+  g_unsetenv ("SECRET_FILE_TEST_PATH");
+  g_unsetenv ("SECRET_FILE_TEST_PASSWORD");
+  if (no_service)
+    {
+      g_setenv ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/akc-dead-bus", TRUE);
+      argc--;
+      argv[1] = argv[0];
+      argv++;
+    }
+  else
+    {
+      dir = g_dir_make_tmp ("akc-preferences-XXXXXX", NULL);
+      g_assert_nonnull (dir);
+      file = g_build_filename (dir, "test.keyring", NULL);
+      g_unsetenv ("DBUS_SESSION_BUS_ADDRESS");
+      g_setenv ("SECRET_BACKEND", "file", TRUE);
+      g_setenv ("SECRET_FILE_TEST_PATH", file, TRUE);
+      g_setenv ("SECRET_FILE_TEST_PASSWORD", "akc-file-backend-password", TRUE);
+    }
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  if (no_service)
+    {
+      g_test_add_func ("/preferences/no-service", test_preferences_no_service);
+    }
+  else
+    {
+      g_test_add_func ("/preferences/ask", test_preferences_ask);
+      g_test_add_func ("/preferences/turn", test_preferences_turn);
+    }
+
+  {
+    int rc = g_test_run ();
+
+    if (file != NULL)
+      {
+        g_unlink (file);
+        g_rmdir (dir);
+      }
+    return rc;
+  }
+}
