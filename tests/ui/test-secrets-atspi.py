@@ -1,0 +1,254 @@
+#!/usr/bin/python3
+"""A bearer token reaches the Ask server and nothing else (TAP, over AT-SPI).
+
+Runs the real agentskit-chat in a private D-Bus session with gnome-keyring
+(its own HOME), GSettings on the keyfile backend and every XDG base folder
+in a temporary folder of its own, against a loopback Ask server:
+
+1. the token is typed into the preferences (with real key presses), next to
+   the Ask service's URL; the app quits with Ctrl+Q;
+2. the app starts again in the Ask conversation, looks the token up in the
+   keyring, and asks a question, which the server answers.
+
+The server must have received the token in the Authorization header, and
+the token must appear in no file under the app's XDG_DATA_HOME,
+XDG_CONFIG_HOME, XDG_CACHE_HOME and XDG_STATE_HOME (which hold its settings
+and history), in its /proc/PID/environ and cmdline, and in its stdout and
+stderr (with every debug message on).
+"""
+
+import http.server
+import json
+import os
+import secrets
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import pyatspi  # noqa: E402
+import gi  # noqa: E402
+
+gi.require_version("Atspi", "2.0")
+from gi.repository import Atspi  # noqa: E402
+
+import akc_atspi as ui  # noqa: E402
+
+checks = []
+tap = os.fdopen(int(os.environ["AKC_TAP_FD"]), "w") if "AKC_TAP_FD" in os.environ else sys.stdout
+
+TOKEN = "akc-e2e-" + secrets.token_hex(16)
+QUESTION = "what is the loopback"
+ANSWER = "The loopback answers " + QUESTION
+KEY_RETURN = 0xFF0D
+KEY_ESCAPE = 0xFF1B
+
+
+def check(ok, description):
+    checks.append((bool(ok), description))
+    print(f"{'ok' if ok else 'not ok'} {len(checks)} - {description}", file=tap, flush=True)
+
+
+def key(keysym):
+    Atspi.generate_keyboard_event(keysym, None, Atspi.KeySynthType.SYM)
+
+
+def focused(acc):
+    try:
+        return acc.getState().contains(pyatspi.STATE_FOCUSED)
+    except Exception:
+        return False
+
+
+class AskServer(http.server.ThreadingHTTPServer):
+    def __init__(self):
+        super().__init__(("127.0.0.1", 0), AskHandler)
+        self.requests = []
+
+
+class AskHandler(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        self.server.requests.append({"path": self.path,
+                                     "authorization": self.headers.get("Authorization"),
+                                     "body": body})
+        lines = [{"type": "text", "delta": ANSWER}, {"type": "done"}]
+        data = "".join(json.dumps(line) + "\n" for line in lines).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-ndjson")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+def start_keyring(home):
+    """A gnome-keyring of its own on the private session bus."""
+    env = {k: v for k, v in os.environ.items() if k not in ("G_DEBUG", "MALLOC_PERTURB_", "G_SLICE")}
+    env.update(HOME=home, XDG_DATA_HOME=os.path.join(home, ".local", "share"),
+               XDG_CONFIG_HOME=os.path.join(home, ".config"), XDG_CACHE_HOME=os.path.join(home, ".cache"))
+    daemon = subprocess.run(["gnome-keyring-daemon", "--unlock", "--components=secrets"],
+                            input=b"akc-keyring-test-password", stdout=subprocess.PIPE,
+                            env=env, timeout=30, check=True)
+    out = {}
+    for line in daemon.stdout.decode().splitlines():
+        name, sep, value = line.partition("=")
+        if sep:
+            out[name] = value
+    return out
+
+
+def scan(folders, needle):
+    """Every file under folders whose bytes contain needle."""
+    found = []
+    for folder in folders:
+        for root, _dirs, files in os.walk(folder):
+            for name in files:
+                path = os.path.join(root, name)
+                try:
+                    with open(path, "rb") as f:
+                        if needle in f.read():
+                            found.append(path)
+                except OSError:
+                    pass
+    return found
+
+
+def main():
+    exe = sys.argv[1]
+    for tool in ("gnome-keyring-daemon",):
+        if shutil.which(tool) is None:
+            print(f"1..0 # SKIP {tool} is not installed", file=tap, flush=True)
+            return 0
+
+    tmp = tempfile.TemporaryDirectory(prefix="akc-secrets-")
+    keyring_home = os.path.join(tmp.name, "keyring-home")
+    os.mkdir(keyring_home, 0o700)
+    xdg = {name: os.path.join(tmp.name, name.lower()) for name in
+           ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME")}
+    for folder in xdg.values():
+        os.mkdir(folder, 0o700)
+
+    server = AskServer()
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    endpoint = f"http://127.0.0.1:{server.server_address[1]}/v1/ask"
+
+    env = dict(xdg)
+    env.update(start_keyring(keyring_home))
+    env.update(GSETTINGS_BACKEND="keyfile", G_MESSAGES_DEBUG="all", HOME=os.path.join(tmp.name, "home"))
+    os.mkdir(env["HOME"], 0o700)
+    for name in ("SECRET_BACKEND", "SECRET_FILE_TEST_PATH", "SECRET_FILE_TEST_PASSWORD"):
+        os.environ.pop(name, None)
+    outputs = []
+    leaks = []
+
+    def run(args, body):
+        out = open(os.path.join(tmp.name, f"stdout-{len(outputs)}"), "wb")
+        err = open(os.path.join(tmp.name, f"stderr-{len(outputs)}"), "wb")
+        outputs.extend([out.name, err.name])
+        full_env = dict(os.environ)
+        full_env.update(env)
+        full_env.pop("GTK_A11Y", None)
+        proc = subprocess.Popen([exe] + args, env=full_env, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        try:
+            body(proc, ui.find_app(proc))
+        except ui.Timeout as e:
+            check(False, str(e))
+        finally:
+            if proc.poll() is None:
+                ui.stop_app(proc)
+            out.close()
+            err.close()
+
+    def check_process(proc):
+        for part in ("environ", "cmdline"):
+            with open(f"/proc/{proc.pid}/{part}", "rb") as f:
+                if TOKEN.encode() in f.read():
+                    leaks.append(f"/proc/PID/{part}")
+
+    def wait_description(app, name, text):
+        row = ui.wait_for(lambda: ui.find(app, name=name), what=f"the row {name!r}")
+        return ui.wait_for(lambda: text in (row.description or ""), timeout=30.0,
+                           what=f"{name!r} to say {text!r} (it says {row.description!r})")
+
+    def type_into(app, name, text):
+        """Clicks the row named name and types text into it. The row's own
+        text field takes the keyboard (the click comes before the keys in
+        the X event stream); the row shows what was typed."""
+        entry = ui.wait_for(lambda: ui.find(app, role="text", name=name), what=f"the field {name!r}")
+        frame = ui.wait_for(lambda: ui.find(app, role="frame", name="Preferences"), what="the preferences")
+        ui.wait_for(lambda: frame.getState().contains(pyatspi.STATE_ACTIVE), what="the preferences to be active")
+        ui.click(entry)
+        ui.type_text(text)
+        ui.wait_for(lambda: ui.text_of(entry) == text, what=f"the text typed in {name!r}")
+        key(KEY_RETURN)
+
+    def configure(proc, app):
+        composer = ui.wait_for(lambda: ui.find(app, role="text", name="Message"), what="the composer")
+        ui.wait_for(lambda: focused(composer), what="the composer to take the keyboard")
+        ui.press_with_modifiers(ord(","))
+        type_into(app, "Ask Service URL", endpoint)
+        check(wait_description(app, "Ask Service Connection", "without a token"),
+              "the URL typed into the preferences is applied with Enter")
+        type_into(app, "Ask Service Token", TOKEN)
+        check(wait_description(app, "Ask Service Connection", "with the stored token"),
+              "the token typed into the preferences is stored with Enter")
+        check_process(proc)
+        # Escape dismisses the toast that says the token is stored, then
+        # closes the preferences.
+        for attempt in range(3):
+            key(KEY_ESCAPE)
+            try:
+                ui.wait_for(lambda: ui.find(app, role="frame", name="Preferences") is None, timeout=3.0,
+                            what="Escape to close the preferences")
+                break
+            except ui.Timeout:
+                if attempt == 2:
+                    raise
+        proc.terminate()
+        check(proc.wait(timeout=20) == 0, "SIGTERM quits as Ctrl+Q does")
+
+    def ask(proc, app):
+        composer = ui.wait_for(lambda: ui.find(app, role="text", name="Message"), what="the composer")
+        ui.wait_for(lambda: focused(composer), what="the composer to take the keyboard")
+        ui.type_text(QUESTION)
+        ui.wait_for(lambda: ui.text_of(composer) == QUESTION, what="the typed question")
+        key(KEY_RETURN)
+        log = ui.wait_for(lambda: ui.find(app, role="log", name="Messages"), what="the transcript")
+        check(ui.wait_for(lambda: ANSWER in ui.texts_under(log), timeout=30.0, what="the answer"),
+              "the Ask conversation shows the loopback server's answer")
+        check_process(proc)
+        ui.press_with_modifiers(ord("q"))
+        check(proc.wait(timeout=20) == 0, "Ctrl+Q quits")
+
+    run([], configure)
+    run(["--demo=ask"], ask)
+
+    check(len(server.requests) == 1, f"the server got one question ({len(server.requests)})")
+    check(server.requests and server.requests[0]["authorization"] == "Bearer " + TOKEN,
+          "the server received the token from the keyring in the Authorization header")
+    check(server.requests and QUESTION.encode() in server.requests[0]["body"], "the question was posted")
+
+    folders = list(xdg.values())
+    keyfile = os.path.join(xdg["XDG_CONFIG_HOME"], "glib-2.0", "settings", "keyfile")
+    check(os.path.isfile(keyfile) and endpoint.encode() in open(keyfile, "rb").read(),
+          "the settings were written to the keyfile in XDG_CONFIG_HOME (with the URL)")
+    check(scan(folders, QUESTION.encode()),
+          "the conversation was written under the XDG folders (the scan reads what the app wrote)")
+    leaks += scan(folders, TOKEN.encode())
+    leaks += [path for path in outputs if TOKEN.encode() in open(path, "rb").read()]
+    check(not leaks, f"the token is in no file the app wrote, nor its environment, arguments or output {leaks}")
+
+    server.shutdown()
+    tmp.cleanup()
+    print(f"1..{len(checks)}", file=tap, flush=True)
+    return 0 if all(ok for ok, _ in checks) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
