@@ -83,6 +83,13 @@ enum {
 
 static GParamSpec *props[N_PROPS];
 
+enum {
+  OPEN_LINK,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 static void akc_window_attach_history (AkcWindow *self);
 
 static gboolean
@@ -449,14 +456,61 @@ on_component_selection (AkcWindow        *self,
  * goes to the demo, which keeps it in its application memory. The
  * transcript already resolved the instance and proposes choices' typed
  * actions through the demo's coordinator. */
+/* The address of the source @source_id of a source-list frame, when it is
+ * one a browser can open (absolute http or https). */
+static const char *
+source_address (AkcJsonValue *frame,
+                const char   *source_id)
+{
+  AkcJsonValue *frame_props = akc_json_value_get_member (frame, "props");
+  AkcJsonValue *sources = frame_props != NULL ? akc_json_value_get_member (frame_props, "sources") : NULL;
+
+  for (gsize i = 0; sources != NULL && i < akc_json_value_get_length (sources); i++)
+    {
+      AkcJsonValue *source = akc_json_value_get_element (sources, i);
+      AkcJsonValue *id = akc_json_value_get_member (source, "id");
+      AkcJsonValue *url = akc_json_value_get_member (source, "url");
+      const char *address;
+
+      if (id == NULL || url == NULL || g_strcmp0 (akc_json_value_get_string (id, NULL), source_id) != 0)
+        continue;
+      address = akc_json_value_get_string (url, NULL);
+      if (g_str_has_prefix (address, "https://") || g_str_has_prefix (address, "http://"))
+        return address;
+      return NULL;
+    }
+
+  return NULL;
+}
+
 static void
 on_component_interaction (AkcWindow        *self,
                           AkcComponentView *view,
                           AkcJsonValue     *event)
 {
   AkcJsonValue *name = akc_json_value_get_member (event, "event");
+  AkcJsonValue *value = akc_json_value_get_member (event, "value");
+  AkcJsonValue *frame = akc_component_view_get_frame (view);
+  AkcJsonValue *key = frame != NULL ? akc_json_value_get_member (frame, "componentKey") : NULL;
 
-  if (self->demo == NULL || name == NULL || akc_json_value_get_kind (name) != AKC_JSON_KIND_STRING)
+  if (name == NULL || akc_json_value_get_kind (name) != AKC_JSON_KIND_STRING)
+    return;
+
+  /* The window is the host of the transcript's links (§12.7): a source the
+   * person opens goes to the browser when its address is absolute. The
+   * view already checked that the source is one of the frame's, with an
+   * address. */
+  if (key != NULL && g_strcmp0 (akc_json_value_get_string (key, NULL), "source-list") == 0 &&
+      g_strcmp0 (akc_json_value_get_string (name, NULL), "open") == 0 &&
+      value != NULL && akc_json_value_get_kind (value) == AKC_JSON_KIND_STRING)
+    {
+      const char *address = source_address (frame, akc_json_value_get_string (value, NULL));
+
+      if (address != NULL)
+        g_signal_emit (self, signals[OPEN_LINK], 0, address);
+    }
+
+  if (self->demo == NULL)
     return;
 
   akc_demo_interact (self->demo, akc_component_view_get_frame (view),
@@ -739,6 +793,13 @@ akc_window_set_property (GObject      *object,
     }
 }
 
+static void
+akc_window_real_open_link (AkcWindow  *self,
+                           const char *uri)
+{
+  gtk_show_uri (GTK_WINDOW (self), uri, GDK_CURRENT_TIME);
+}
+
 static gboolean
 akc_window_close_request (GtkWindow *window)
 {
@@ -818,6 +879,24 @@ akc_window_class_init (AkcWindowClass *klass)
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, props);
+
+  /**
+   * AkcWindow::open-link:
+   * @self: the window
+   * @uri: an absolute http or https address
+   *
+   * The person opened a link of the transcript, such as a source of a
+   * source list. The default handler shows it in the browser.
+   */
+  signals[OPEN_LINK] =
+    g_signal_new_class_handler ("open-link",
+                                G_TYPE_FROM_CLASS (klass),
+                                G_SIGNAL_RUN_LAST,
+                                G_CALLBACK (akc_window_real_open_link),
+                                NULL, NULL,
+                                NULL,
+                                G_TYPE_NONE, 1,
+                                G_TYPE_STRING);
 
   g_type_ensure (AKC_TYPE_CHAT_VIEW);
   g_type_ensure (AKC_TYPE_COMPOSER);

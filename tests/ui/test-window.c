@@ -605,6 +605,50 @@ test_window_demos (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+is_link_button (GtkWidget     *widget,
+                gconstpointer  data)
+{
+  return GTK_IS_BUTTON (widget) && gtk_widget_has_css_class (widget, "link") &&
+         g_strcmp0 (gtk_widget_get_tooltip_text (widget), data) == 0;
+}
+
+static void
+record_link (AkcWindow  *window,
+             const char *uri,
+             GPtrArray  *opened)
+{
+  g_ptr_array_add (opened, g_strdup (uri));
+  /* No browser in a test. */
+  g_signal_stop_emission_by_name (window, "open-link");
+}
+
+/* A source the person opens goes to the browser through the window. */
+static void
+test_window_opens_sources (void)
+{
+  AkcWindow *window = new_window ();
+  GtkWidget *root = GTK_WIDGET (window);
+  AkcComposer *composer = AKC_COMPOSER (find_by_type (root, AKC_TYPE_COMPOSER));
+  g_autoptr(GPtrArray) opened = g_ptr_array_new_with_free_func (g_free);
+  GtkWidget *link = NULL;
+
+  g_signal_connect (window, "open-link", G_CALLBACK (record_link), opened);
+  g_assert_true (gtk_widget_activate_action (root, "win.conversation", "s", "rag"));
+  akc_composer_set_text (composer, "What is AgentsKit Chat?");
+  g_assert_true (akc_composer_send (composer));
+  wait_until_idle (akc_window_get_source (window));
+  while ((link = find_widget (root, is_link_button, "https://www.agentskit.io/docs/chat")) == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_signal_emit_by_name (link, "clicked");
+  g_assert_cmpuint (opened->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (opened, 0), ==, "https://www.agentskit.io/docs/chat");
+
+  g_assert_true (gtk_widget_activate_action (root, "win.conversation", "s", "hello-world"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -623,6 +667,7 @@ main (int   argc,
   g_test_add_func ("/window/error-is-an-alert", test_window_error_is_an_alert);
   g_test_add_func ("/window/state-persists", test_window_state_persists);
   g_test_add_func ("/window/demos", test_window_demos);
+  g_test_add_func ("/window/opens-sources", test_window_opens_sources);
   g_test_add_func ("/window/translated", test_window_translated);
 
   return g_test_run ();
