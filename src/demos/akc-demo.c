@@ -428,18 +428,44 @@ add_text_route (AkcConversation    *conversation,
   akc_conversation_add_route (conversation, route);
 }
 
+/* A route whose reply is one fixed choice-list frame. Its instance id is
+ * @prefix followed by the turn's id (§3.8), or @prefix alone when
+ * @per_turn is FALSE. */
+typedef struct
+{
+  const char *prefix;
+  gboolean    per_turn;
+  const char *props;
+  const char *summary;
+} ChoiceFrame;
+
+static char *
+respond_choice_frame (AkcRoute    *route,
+                      const char  *input,
+                      const char  *session_id,
+                      const char  *message_id,
+                      gpointer     user_data,
+                      GError     **error)
+{
+  const ChoiceFrame *choice = user_data;
+  g_autofree char *instance_id = choice->per_turn
+                                 ? g_strconcat (choice->prefix, turn_id (session_id, message_id), NULL)
+                                 : g_strdup (choice->prefix);
+
+  return frame_json ("choice-list", instance_id, choice->props, "choice-list", choice->summary);
+}
+
 static void
-add_frame_route (AkcConversation     *conversation,
-                 const char          *id,
-                 const char          *command,
-                 const char          *event,
-                 AkcRouteRespondFunc  respond,
-                 gpointer             user_data)
+add_frame_route (AkcConversation   *conversation,
+                 const char        *id,
+                 const char        *command,
+                 const char        *event,
+                 const ChoiceFrame *choice)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(AkcRoute) route = akc_route_new_command (id, command, event, NULL,
                                                      AKC_TRACE_KIND_DETERMINISTIC,
-                                                     respond, user_data, NULL, &error);
+                                                     respond_choice_frame, (gpointer) choice, NULL, &error);
 
   g_assert_no_error (error);
   akc_conversation_add_route (conversation, route);
@@ -480,19 +506,13 @@ tool_with_schema (const char  *name,
 
 /* hello-world (§13.1) -------------------------------------------------- */
 
-static char *
-respond_restricted (AkcRoute    *route,
-                    const char  *input,
-                    const char  *session_id,
-                    const char  *message_id,
-                    gpointer     user_data,
-                    GError     **error)
-{
-  return frame_json ("choice-list", "restricted-choice",
-                     "{\"prompt\":\"Restricted action\",\"choices\":[{\"id\":\"run\","
-                     "\"label\":\"Run restricted action\",\"action\":{\"name\":\"restricted-action\",\"input\":{}}}]}",
-                     "choice-list", "Restricted action is unavailable.");
-}
+static const ChoiceFrame restricted_choice = {
+  "restricted-choice", FALSE,
+  "{\"prompt\":\"Restricted action\",\"choices\":[{\"id\":\"run\","
+  "\"label\":\"Run restricted action\",\"action\":{\"name\":\"restricted-action\",\"input\":{}}}]}",
+  "Restricted action is unavailable.",
+};
+
 
 static char *
 run_restricted (AkcTool       *tool,
@@ -519,30 +539,22 @@ hello_world_conversation (void)
 
   add_text_route (conversation, "start", "/start", "start", NULL, "What is your name?");
   add_text_route (conversation, "finish", "/name Ada", "finish", collecting, "Welcome, Ada.");
-  add_frame_route (conversation, "restricted", "/restricted", "restricted", respond_restricted, NULL);
+  add_frame_route (conversation, "restricted", "/restricted", "restricted", &restricted_choice);
 
   return conversation;
 }
 
 /* support (§13.2) ------------------------------------------------------- */
 
-static char *
-respond_support_ticket (AkcRoute    *route,
-                        const char  *input,
-                        const char  *session_id,
-                        const char  *message_id,
-                        gpointer     user_data,
-                        GError     **error)
-{
-  g_autofree char *instance_id = g_strconcat ("support-ticket-choice-", turn_id (session_id, message_id), NULL);
+static const ChoiceFrame support_choice = {
+  "support-ticket-choice-", TRUE,
+  "{\"prompt\":\"Would you like a human support specialist to follow up?\",\"choices\":["
+  "{\"id\":\"create\",\"label\":\"Open support ticket\",\"description\":\"Requires confirmation before creation.\","
+  "\"action\":{\"name\":\"create-support-ticket\",\"input\":{\"subject\":\"Chat follow-up requested\",\"priority\":\"normal\"}}},"
+  "{\"id\":\"continue\",\"label\":\"Keep chatting\"}]}",
+  "Open a support ticket or keep chatting.",
+};
 
-  return frame_json ("choice-list", instance_id,
-                     "{\"prompt\":\"Would you like a human support specialist to follow up?\",\"choices\":["
-                     "{\"id\":\"create\",\"label\":\"Open support ticket\",\"description\":\"Requires confirmation before creation.\","
-                     "\"action\":{\"name\":\"create-support-ticket\",\"input\":{\"subject\":\"Chat follow-up requested\",\"priority\":\"normal\"}}},"
-                     "{\"id\":\"continue\",\"label\":\"Keep chatting\"}]}",
-                     "choice-list", "Open a support ticket or keep chatting.");
-}
 
 static char *
 run_create_ticket (AkcTool       *tool,
@@ -569,7 +581,7 @@ support_conversation (void)
 
   add_text_route (conversation, "start", "/start", "start", NULL, "What is your name?");
   add_text_route (conversation, "finish", "/name Ada", "finish", collecting, "Welcome, Ada.");
-  add_frame_route (conversation, "support-ticket", "/support", "support", respond_support_ticket, NULL);
+  add_frame_route (conversation, "support-ticket", "/support", "support", &support_choice);
 
   return conversation;
 }
@@ -768,27 +780,19 @@ onboarding_conversation (AkcDemo *demo)
 
 /* operations (§13.4) ---------------------------------------------------- */
 
+static const ChoiceFrame operations_choice = {
+  "operations-", TRUE,
+  "{\"prompt\":\"Operation checkout-api\",\"choices\":["
+  "{\"id\":\"status\",\"label\":\"Read status\",\"action\":{\"name\":\"read-operation-status\",\"input\":{\"id\":\"checkout-api\"}}},"
+  "{\"id\":\"restart\",\"label\":\"Restart operation\",\"description\":\"Requires restart capability and confirmation.\","
+  "\"action\":{\"name\":\"restart-operation\",\"input\":{\"id\":\"checkout-api\"}}}]}",
+  "Read or restart checkout-api.",
+};
+
 #define OPERATION_SCHEMA \
   "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9-]{0,63}$\"}}," \
   "\"required\":[\"id\"],\"additionalProperties\":false}"
 
-static char *
-respond_operations (AkcRoute    *route,
-                    const char  *input,
-                    const char  *session_id,
-                    const char  *message_id,
-                    gpointer     user_data,
-                    GError     **error)
-{
-  g_autofree char *instance_id = g_strconcat ("operations-", turn_id (session_id, message_id), NULL);
-
-  return frame_json ("choice-list", instance_id,
-                     "{\"prompt\":\"Operation checkout-api\",\"choices\":["
-                     "{\"id\":\"status\",\"label\":\"Read status\",\"action\":{\"name\":\"read-operation-status\",\"input\":{\"id\":\"checkout-api\"}}},"
-                     "{\"id\":\"restart\",\"label\":\"Restart operation\",\"description\":\"Requires restart capability and confirmation.\","
-                     "\"action\":{\"name\":\"restart-operation\",\"input\":{\"id\":\"checkout-api\"}}}]}",
-                     "choice-list", "Read or restart checkout-api.");
-}
 
 static const char *
 operation_id (AkcJsonValue *arguments)
@@ -851,7 +855,7 @@ operations_conversation (void)
 
   akc_conversation_add_state (conversation, "ready", (const char * const []) { "operations", NULL });
   akc_conversation_add_transition (conversation, "ready", "operations", "ready");
-  add_frame_route (conversation, "operations", "/operations", "operations", respond_operations, NULL);
+  add_frame_route (conversation, "operations", "/operations", "operations", &operations_choice);
 
   return conversation;
 }
