@@ -95,7 +95,7 @@ static const char * const stmt_sql[N_STMTS] = {
   [STMT_LIST] =
     "SELECT c.id, c.title, c.prompt_tokens, c.completion_tokens, c.total_tokens,"
     "       c.created_at, c.updated_at,"
-    "       (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id)"
+    "       (SELECT coalesce (max (m.position) + 1, 0) FROM messages m WHERE m.conversation_id = c.id)"
     "  FROM conversations c ORDER BY c.updated_at DESC, c.id",
   [STMT_CREATE] =
     "INSERT INTO conversations (id, title, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)"
@@ -113,8 +113,12 @@ static const char * const stmt_sql[N_STMTS] = {
     "UPDATE conversations SET updated_at = ?2 WHERE id = ?1",
   [STMT_DELETE] =
     "DELETE FROM conversations WHERE id = ?1",
+  /* Positions are dense (0 … n-1), so the count is one past the last
+   * position: one look-up at the end of the (conversation_id, position)
+   * index, where count(*) walks every entry of the conversation and made
+   * each append O(n). */
   [STMT_COUNT] =
-    "SELECT count(*) FROM messages WHERE conversation_id = ?1",
+    "SELECT coalesce (max (position) + 1, 0) FROM messages WHERE conversation_id = ?1",
   [STMT_LOAD] =
     "SELECT position, id, role, status, stopped, content, created_at, tool_call_id, tool_calls, lineage"
     "  FROM messages WHERE conversation_id = ?1 ORDER BY position",

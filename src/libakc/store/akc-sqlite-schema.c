@@ -30,7 +30,9 @@
  *   value survives.
  * messages: one row per message, keyed by conversation and message id,
  *   ordered by `position` (0 … n-1 in each conversation, kept dense by
- *   every change). `role` and `status` are the wire strings
+ *   every change, so a conversation's length is its last position + 1,
+ *   read at the end of the (conversation_id, position) index without a
+ *   scan). `role` and `status` are the wire strings
  *   (protocol.md §2.9.2); `content` is text bound with its byte length,
  *   U+0000 included; `tool_calls` is the JSON array of protocol.md §2.9.6
  *   and `lineage` the JSON object of §2.5, both written by the canonical

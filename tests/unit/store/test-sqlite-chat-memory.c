@@ -10,6 +10,7 @@
 
 #include <glib/gstdio.h>
 
+#include "akc-sqlite-chat-memory-private.h"
 #include "akc-sqlite-schema-private.h"
 #include "akc-store-test.h"
 
@@ -436,6 +437,128 @@ test_splice (void)
   /* Positions stay dense: 0 … n-1. */
   g_assert_cmpint (akc_test_sql_int (path, "SELECT sum(position) FROM messages WHERE conversation_id = 'c'"),
                    ==, 1);
+  akc_test_close (memory);
+}
+
+/* SQLite virtual-machine steps on the history's connection, counted by a
+ * progress handler installed on its worker thread. */
+static gint vm_steps;
+
+static int
+count_vm_step (void *data)
+{
+  g_atomic_int_inc (&vm_steps);
+  return 0;
+}
+
+static gpointer
+install_step_counter (sqlite3     *db,
+                      const char  *path,
+                      gpointer     data,
+                      GError     **error)
+{
+  sqlite3_progress_handler (db, 1, data != NULL ? count_vm_step : NULL, NULL);
+  return GINT_TO_POINTER (1);
+}
+
+static void
+set_step_counter (AkcChatMemory *memory,
+                  gboolean       enabled)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  akc_sqlite_chat_memory_run_async (AKC_SQLITE_CHAT_MEMORY (memory), install_step_counter,
+                                    enabled ? GINT_TO_POINTER (1) : NULL, NULL, NULL, NULL,
+                                    akc_test_store_result, &result);
+  g_assert_nonnull (akc_sqlite_chat_memory_run_finish (AKC_SQLITE_CHAT_MEMORY (memory),
+                                                       akc_test_wait (&result), &error));
+  g_assert_no_error (error);
+}
+
+static guint
+steps_of_append (AkcChatMemory *memory,
+                 const char    *conversation_id,
+                 const char    *message_id)
+{
+  g_autoptr(AkcMessage) message = akc_message_new (message_id, AKC_MESSAGE_ROLE_USER, "the end",
+                                                   AKC_MESSAGE_STATUS_COMPLETE);
+  g_autoptr(GError) error = NULL;
+
+  g_atomic_int_set (&vm_steps, 0);
+  g_assert_true (akc_test_append (memory, conversation_id, message, &error));
+  g_assert_no_error (error);
+
+  return (guint) g_atomic_int_get (&vm_steps);
+}
+
+/* Appending does not read the conversation: it costs the same number of
+ * SQLite steps after 3,000 messages as after 3 (issue 18 item 3; the
+ * count(*) it used to run took a few steps per message). The message
+ * still lands at the end, and the list still counts the messages. */
+static void
+test_append_cost (void)
+{
+  g_autofree char *path = akc_test_path ("history.sqlite3");
+  g_autoptr(GError) error = NULL;
+  AkcChatMemory *memory = akc_test_open (path);
+  guint small, large;
+  g_autoptr(AkcConversationInfo) small_info = akc_test_create (memory, "small", NULL, &error);
+  g_autoptr(AkcConversationInfo) large_info = NULL;
+
+  g_assert_no_error (error);
+  large_info = akc_test_create (memory, "c", NULL, &error);
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("s%u", i);
+      g_autoptr(AkcMessage) message = akc_message_new (id, AKC_MESSAGE_ROLE_USER, id, AKC_MESSAGE_STATUS_COMPLETE);
+
+      g_assert_true (akc_test_append (memory, "small", message, &error));
+      g_assert_no_error (error);
+    }
+  for (guint batch = 0; batch < 3; batch++)
+    {
+      g_autoptr(GString) ids = g_string_new (NULL);
+
+      for (guint i = 0; i < 1000; i++)
+        g_string_append_printf (ids, "%sm%u", i > 0 ? " " : "", batch * 1000 + i);
+      splice_ids (memory, G_MAXUINT, 0, ids->str, &error);
+      g_assert_no_error (error);
+    }
+
+  set_step_counter (memory, TRUE);
+  small = steps_of_append (memory, "small", "last");
+  large = steps_of_append (memory, "c", "last");
+  set_step_counter (memory, FALSE);
+
+  g_test_message ("SQLite steps per append: %u after 3 messages, %u after 3,000", small, large);
+  g_assert_cmpuint (small, >, 0);
+  g_assert_cmpuint (large, <=, small + 16);
+
+  g_assert_cmpint (akc_test_sql_int (path, "SELECT position FROM messages WHERE conversation_id = 'c' AND id = 'last'"),
+                   ==, 3000);
+  g_assert_cmpint (akc_test_sql_int (path, "SELECT position FROM messages WHERE conversation_id = 'small' AND id = 'last'"),
+                   ==, 3);
+  {
+    g_autoptr(GListModel) list = akc_test_list (memory, &error);
+    guint found = 0;
+
+    g_assert_no_error (error);
+    for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+      {
+        g_autoptr(AkcConversationInfo) info = g_list_model_get_item (list, i);
+        const char *id = akc_conversation_info_get_id (info);
+
+        if (g_str_equal (id, "c"))
+          g_assert_cmpuint (akc_conversation_info_get_n_messages (info), ==, 3001);
+        else
+          g_assert_cmpuint (akc_conversation_info_get_n_messages (info), ==, 4);
+        found++;
+      }
+    g_assert_cmpuint (found, ==, 2);
+  }
   akc_test_close (memory);
 }
 
@@ -1076,6 +1199,7 @@ main (int   argc,
   g_test_add_func ("/store/sqlite/reopen-exactly", test_reopen_exactly);
   g_test_add_func ("/store/sqlite/save", test_save);
   g_test_add_func ("/store/sqlite/splice", test_splice);
+  g_test_add_func ("/store/sqlite/append-cost", test_append_cost);
   g_test_add_func ("/store/sqlite/many-conversations", test_many_conversations);
   g_test_add_func ("/store/sqlite/usage", test_usage);
   g_test_add_func ("/store/sqlite/newer-version", test_newer_version);
