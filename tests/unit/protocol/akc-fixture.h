@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: MIT
  *
  * Loads a fixture file from $AKC_FIXTURES_DIR (tests/unit/meson.build sets
- * it to <repo>/../shared/fixtures), with our own strict parser (json-glib
+ * it to <repo>/tests/fixtures/reference), with our own strict parser (json-glib
  * would truncate strings at U+0000), expands the generators of
  * fixtures/protocol/README.md §2 ($repeat/count, $concat, $nest, $array)
  * and of fixtures/application/README.md ($repeat/times, $repeatItem), and
