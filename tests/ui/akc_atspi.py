@@ -21,8 +21,11 @@ class Timeout(Exception):
     pass
 
 
-def wait_for(predicate, timeout=15.0, what="condition"):
-    """Polls predicate() until it returns a true value, or raises Timeout."""
+def wait_for(predicate, timeout=30.0, what="condition"):
+    """Polls predicate() until it returns a true value, or raises Timeout.
+
+    The deadline is generous on purpose: it only bounds a hang, and a loaded
+    2-core machine can take seconds to deliver an accessibility event."""
     deadline = time.monotonic() + timeout
     while True:
         try:

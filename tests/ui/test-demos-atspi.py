@@ -189,9 +189,12 @@ def run_onboarding(demo):
     demo.pick_demo("o", "Onboarding")
     demo.send("/onboarding")
     demo.idle()
-    role = ui.wait_for(lambda: ui.find(demo.app, name="Primary role"), timeout=30.0, what="the form")
-    ui.wait_for(lambda: pyatspi.findDescendant(demo.app, focused) is not None and
-                not focused(demo.entry()), what="the form to take the keyboard")
+    role = ui.wait_for(lambda: ui.find(demo.app, role="combo box", name="Primary role"),
+                       timeout=30.0, what="the form")
+    # The select itself must hold the keyboard before the arrow key goes out:
+    # any other focused widget (the composer letting go, a row) would take it.
+    ui.wait_for(lambda: focused(role) or demo._focus_inside(role),
+                what="the form's first field to take the keyboard")
     check(role is not None, "onboarding: /onboarding shows the form, which takes the keyboard")
     key(KEY_DOWN)        # Primary role: Engineering
     key(KEY_RETURN)      # to First goal
