@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "akc-json-private.h"
+#include "akc-json-scan-private.h"
 
 /* ------------------------------------------------------------------ */
 /* Arena                                                               */
@@ -72,6 +73,24 @@ arena_free (AkcJsonArena *arena)
   g_free (arena);
 }
 
+/* Makes a new current chunk of at least @size bytes (8-aligned). */
+static Chunk *
+arena_push_chunk (AkcJsonArena *arena,
+                  gsize         size)
+{
+  gsize csize = ALIGN8 (MAX (arena->next_size, size));
+  Chunk *c = g_malloc (ALIGN8 (sizeof (Chunk)) + csize);
+
+  c->size = csize;
+  c->used = 0;
+  c->next = arena->chunks;
+  arena->chunks = c;
+  if (arena->next_size < 1024 * 1024)
+    arena->next_size *= 2;
+
+  return c;
+}
+
 static gpointer
 arena_alloc (AkcJsonArena *arena,
              gsize         size)
@@ -82,22 +101,53 @@ arena_alloc (AkcJsonArena *arena,
   size = ALIGN8 (size);
 
   if (G_UNLIKELY (c->size - c->used < size))
-    {
-      gsize csize = MAX (arena->next_size, size);
-
-      c = g_malloc (ALIGN8 (sizeof (Chunk)) + csize);
-      c->size = csize;
-      c->used = 0;
-      c->next = arena->chunks;
-      arena->chunks = c;
-      if (arena->next_size < 1024 * 1024)
-        arena->next_size *= 2;
-    }
+    c = arena_push_chunk (arena, size);
 
   p = CHUNK_DATA (c) + c->used;
   c->used += size;
 
   return p;
+}
+
+/* A string is written straight into the arena, at the end of its current
+ * chunk: arena_string_begin() finds room for @want bytes there (or starts
+ * a new chunk), arena_string_grow() moves the @len bytes written so far to
+ * a new chunk with room for @want more, and arena_string_end() keeps the
+ * string. Nothing else is allocated from the arena in between. *room is
+ * the space from the start of the string. */
+static guint8 *
+arena_string_begin (AkcJsonArena *arena,
+                    gsize         want,
+                    gsize        *room)
+{
+  Chunk *c = arena->chunks;
+
+  if (c->size - c->used < want)
+    c = arena_push_chunk (arena, want);
+
+  *room = c->size - c->used;
+  return (guint8 *) CHUNK_DATA (c) + c->used;
+}
+
+static guint8 *
+arena_string_grow (AkcJsonArena *arena,
+                   const guint8 *str,
+                   gsize         len,
+                   gsize         want,
+                   gsize        *room)
+{
+  Chunk *c = arena_push_chunk (arena, MAX (2 * len, len + want));
+
+  memcpy (CHUNK_DATA (c), str, len);
+  *room = c->size;
+  return (guint8 *) CHUNK_DATA (c);
+}
+
+static inline void
+arena_string_end (AkcJsonArena *arena,
+                  gsize         size)
+{
+  arena->chunks->used += ALIGN8 (size);
 }
 
 void
@@ -298,7 +348,7 @@ typedef struct {
   gsize   frames_cap;
   Frame   frames_inline[16];
 
-  GString *buf;    /* scratch for escaped strings */
+  const AkcJsonResume *resume;  /* nullable */
 
   AkcJsonParseStatus status;
 } Parser;
@@ -363,87 +413,93 @@ read_hex4 (Parser  *ps,
   return TRUE;
 }
 
-static void
-buf_append_unichar (GString *buf,
-                    guint32  c)
-{
-  char tmp[4];
-  int n = g_unichar_to_utf8 (c, tmp);
+/* Room kept free after a string's bytes for what one escape or one UTF-8
+ * character writes (at most 4 bytes) and the final NUL. */
+#define STRING_SLACK 5
 
-  g_string_append_len (buf, tmp, n);
-}
-
-/* Scans a string whose opening quote has been consumed. On success returns
- * a pointer to its bytes (in the arena, NUL-terminated) and the length. */
+/* Scans a string whose opening quote has been consumed, writing its value
+ * into the arena. Runs of plain bytes go through the vector scanner; the
+ * loop handles one escape, control byte, quote or non-ASCII character at a
+ * time. On success returns its bytes (NUL-terminated) and the length. */
 static const char *
 scan_string (Parser *ps,
              gsize  *out_len)
 {
-  const guint8 *s = ps->p;
-  const guint8 *q = s;
-  char *dst;
+  const guint8 *p = ps->p;
+  gsize rest = (gsize) (ps->end - p);
+  gsize want = MIN (rest, 64) + STRING_SLACK;
+  gsize room, len = 0;
+  guint8 *dst;
 
-  /* Fast path: printable ASCII without escapes. */
-  while (q < ps->end && *q >= 0x20 && *q != '"' && *q != '\\' && *q < 0x80)
-    q++;
-
-  if (G_LIKELY (q < ps->end && *q == '"'))
+  if (rest > 4096 && ps->arena->chunks->size - ps->arena->chunks->used < rest + STRING_SLACK)
     {
-      gsize len = (gsize) (q - s);
-
-      if (G_UNLIKELY (len > G_MAXUINT32))
-        goto syntax;
-      dst = arena_alloc (ps->arena, len + 1);
-      memcpy (dst, s, len);
-      dst[len] = '\0';
-      ps->p = q + 1;
-      *out_len = len;
-      return dst;
+      /* The rest of the text does not fit the chunk: a new one that holds
+       * it all (up to 4 MiB), so that a long string is written in one
+       * place instead of grown and moved. Later values use it too. */
+      want = MIN (rest, 4 * 1024 * 1024) + STRING_SLACK;
     }
+  dst = arena_string_begin (ps->arena, want, &room);
 
-  /* Slow path: escapes, non-ASCII, errors. */
-  if (ps->buf == NULL)
-    ps->buf = g_string_sized_new (64);
-  g_string_truncate (ps->buf, 0);
-  g_string_append_len (ps->buf, (const char *) s, q - s);
-  ps->p = q;
+  if (ps->resume != NULL && p == ps->start + ps->resume->offset && ps->resume->raw_len <= rest)
+    {
+      /* The caller knows how the first bytes of this string decode. */
+      const AkcJsonResume *r = ps->resume;
+
+      if (room < r->decoded_len + STRING_SLACK)
+        dst = arena_string_grow (ps->arena, dst, 0, r->decoded_len + MIN (rest - r->raw_len, 64) + STRING_SLACK, &room);
+      memcpy (dst, r->decoded, r->decoded_len);
+      len = r->decoded_len;
+      p += r->raw_len;
+    }
 
   for (;;)
     {
       guint8 c;
 
-      if (ps->p >= ps->end)
+      rest = (gsize) (ps->end - p);
+      if (room - len < rest + STRING_SLACK && room - len < 64 + STRING_SLACK)
+        dst = arena_string_grow (ps->arena, dst, len, rest + STRING_SLACK, &room);
+
+      {
+        gsize k = akc_json_scan_plain (p, MIN (rest, room - len - STRING_SLACK), dst + len);
+
+        p += k;
+        len += k;
+      }
+
+      if (G_UNLIKELY (p >= ps->end))
         goto syntax;
 
-      c = *ps->p;
-
+      c = *p;
       if (c == '"')
         {
-          ps->p++;
+          p++;
           break;
         }
-      else if (c < 0x20)
-        goto syntax;
       else if (c == '\\')
         {
-          ps->p++;
-          if (ps->p >= ps->end)
-            goto syntax;
-          c = *ps->p++;
+          if (ps->end - p < 2)
+            {
+              p = ps->end;
+              goto syntax;
+            }
+          c = p[1];
+          p += 2;
           switch (c)
             {
-            case '"': g_string_append_c (ps->buf, '"'); break;
-            case '\\': g_string_append_c (ps->buf, '\\'); break;
-            case '/': g_string_append_c (ps->buf, '/'); break;
-            case 'b': g_string_append_c (ps->buf, '\b'); break;
-            case 'f': g_string_append_c (ps->buf, '\f'); break;
-            case 'n': g_string_append_c (ps->buf, '\n'); break;
-            case 'r': g_string_append_c (ps->buf, '\r'); break;
-            case 't': g_string_append_c (ps->buf, '\t'); break;
+            case '"': dst[len++] = '"'; break;
+            case '\\': dst[len++] = '\\'; break;
+            case '/': dst[len++] = '/'; break;
+            case 'b': dst[len++] = '\b'; break;
+            case 'f': dst[len++] = '\f'; break;
+            case 'n': dst[len++] = '\n'; break;
+            case 'r': dst[len++] = '\r'; break;
+            case 't': dst[len++] = '\t'; break;
             case 'u':
               {
                 guint32 u, lo;
 
+                ps->p = p;
                 if (!read_hex4 (ps, &u))
                   goto syntax;
                 if (u >= 0xD800 && u <= 0xDBFF)
@@ -454,7 +510,7 @@ scan_string (Parser *ps,
 
                         ps->p += 2;
                         if (!read_hex4 (ps, &lo))
-                          goto syntax;
+                          goto syntax_here;
                         if (lo >= 0xDC00 && lo <= 0xDFFF)
                           u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
                         else
@@ -468,52 +524,52 @@ scan_string (Parser *ps,
                   }
                 else if (u >= 0xDC00 && u <= 0xDFFF)
                   goto lone;
-                buf_append_unichar (ps->buf, u);
+                len += (gsize) g_unichar_to_utf8 (u, (char *) dst + len);
+                p = ps->p;
                 break;
               }
             default:
               goto syntax;
             }
         }
-      else if (c < 0x80)
-        {
-          const guint8 *r = ps->p;
-
-          while (r < ps->end && *r >= 0x20 && *r != '"' && *r != '\\' && *r < 0x80)
-            r++;
-          g_string_append_len (ps->buf, (const char *) ps->p, r - ps->p);
-          ps->p = r;
-        }
-      else
+      else if (c < 0x20)
+        goto syntax;
+      else if (c >= 0x80)
         {
           gsize bad = 1;
-          gsize k = utf8_seq (ps->p, (gsize) (ps->end - ps->p), &bad);
+          gsize k = utf8_seq (p, (gsize) (ps->end - p), &bad);
 
           if (k > 0)
             {
-              g_string_append_len (ps->buf, (const char *) ps->p, k);
-              ps->p += k;
+              memcpy (dst + len, p, k);
+              len += k;
+              p += k;
             }
           else
             {
-              g_string_append_len (ps->buf, "\xEF\xBF\xBD", 3);
-              ps->p += bad;
+              memcpy (dst + len, "\xEF\xBF\xBD", 3);
+              len += 3;
+              p += bad;
             }
         }
+      /* else: a plain byte the scanner left for want of room */
     }
 
-  if (ps->buf->len > G_MAXUINT32)
+  if (G_UNLIKELY (len > G_MAXUINT32))
     goto syntax;
 
-  dst = arena_alloc (ps->arena, ps->buf->len + 1);
-  memcpy (dst, ps->buf->str, ps->buf->len + 1);
-  *out_len = ps->buf->len;
-  return dst;
+  dst[len] = '\0';
+  arena_string_end (ps->arena, len + 1);
+  ps->p = p;
+  *out_len = len;
+  return (const char *) dst;
 
 lone:
   ps->status = AKC_JSON_PARSE_LONE_SURROGATE;
   return NULL;
 syntax:
+  ps->p = p;
+syntax_here:
   ps->status = AKC_JSON_PARSE_SYNTAX;
   return NULL;
 }
@@ -797,6 +853,18 @@ akc_json_parse (const char          *data,
                 AkcJsonParseStatus  *status,
                 gsize               *error_offset)
 {
+  return akc_json_parse_resume (data, len, limits, NULL, NULL, status, error_offset);
+}
+
+AkcJsonValue *
+akc_json_parse_resume (const char          *data,
+                       gsize                len,
+                       const AkcJsonLimits *limits,
+                       const AkcJsonResume *resume,
+                       AkcJsonLongestString *longest,
+                       AkcJsonParseStatus  *status,
+                       gsize               *error_offset)
+{
   Parser ps;
   AkcJsonValue *v = NULL;
   AkcJsonValue *root = NULL;
@@ -823,7 +891,13 @@ akc_json_parse (const char          *data,
   ps.frames = ps.frames_inline;
   ps.n_frames = 0;
   ps.frames_cap = G_N_ELEMENTS (ps.frames_inline);
-  ps.buf = NULL;
+  ps.resume = resume;
+  if (longest != NULL)
+    {
+      longest->offset = 0;
+      longest->raw_len = 0;
+      longest->value = NULL;
+    }
   ps.status = AKC_JSON_PARSE_OK;
 
 value:
@@ -866,7 +940,8 @@ value:
         const char *s;
         gsize slen;
 
-        ps.p++;
+        const guint8 *start = ++ps.p;
+
         s = scan_string (&ps, &slen);
         if (s == NULL)
           goto fail;
@@ -874,6 +949,12 @@ value:
         v->kind = AKC_JSON_KIND_STRING;
         v->u.str = s;
         v->len = (guint32) slen;
+        if (longest != NULL && (longest->value == NULL || (gsize) (ps.p - start) - 1 > longest->raw_len))
+          {
+            longest->offset = (gsize) (start - ps.start);
+            longest->raw_len = (gsize) (ps.p - start) - 1;
+            longest->value = v;
+          }
         goto got_value;
       }
 
@@ -953,8 +1034,6 @@ out:
     g_free (ps.slots);
   if (ps.frames != ps.frames_inline)
     g_free (ps.frames);
-  if (ps.buf != NULL)
-    g_string_free (ps.buf, TRUE);
 
   if (status != NULL)
     *status = ps.status;

@@ -238,6 +238,41 @@ AkcJsonValue *akc_json_parse               (const char         *data,
                                             AkcJsonParseStatus *status,
                                             gsize              *error_offset);
 
+/* What a caller knows about one string of @data: the @raw_len bytes from
+ * @offset (just after the string's opening quote) decode to @decoded, and
+ * end where a decoder is between two characters (not inside an escape or a
+ * UTF-8 sequence, and no U+FFFD replacement was decided by a byte at or
+ * after @offset + @raw_len). Typically those bytes are identical to the
+ * start of a string parsed before, whose value began with @decoded. */
+typedef struct {
+  gsize       offset;
+  gsize       raw_len;
+  const char *decoded;
+  gsize       decoded_len;
+} AkcJsonResume;
+
+/* The longest string value of a parsed text (member names aside): its raw
+ * bytes run from @offset (after the opening quote) for @raw_len bytes (up
+ * to the closing quote), and @value is its node in the result. */
+typedef struct {
+  gsize               offset;
+  gsize               raw_len;
+  const AkcJsonValue *value;
+} AkcJsonLongestString;
+
+/* akc_json_parse(), taking the string at @resume->offset (when a string
+ * starts there) from @resume (nullable) instead of decoding its first
+ * bytes again, and reporting the longest string value in @longest
+ * (nullable; value NULL when there is none). The result is the one
+ * akc_json_parse() gives when @resume holds. */
+AkcJsonValue *akc_json_parse_resume        (const char         *data,
+                                            gsize               len,
+                                            const AkcJsonLimits *limits,
+                                            const AkcJsonResume *resume,
+                                            AkcJsonLongestString *longest,
+                                            AkcJsonParseStatus *status,
+                                            gsize              *error_offset);
+
 /* ------------------------------------------------------------------ */
 /* Canonical writer (§1.10)                                            */
 /* ------------------------------------------------------------------ */

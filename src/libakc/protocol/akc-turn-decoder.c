@@ -21,6 +21,16 @@
  *  4. The global §2.9.1 limits are summed from the per-record value counts,
  *     and the envelope is validated (§2.1–§2.5) with the records in place.
  *
+ * While a reply streams, the record that changed is usually the previous
+ * one with a few more characters at the end of its longest string (the
+ * content). The decoder keeps that string as it was parsed last time, with
+ * where its raw bytes were in the record; when the new record repeats
+ * those bytes up to the old closing quote, step 3 takes the string's
+ * decoded start from it and scans only what was added (the bytes are the
+ * same, so the strict parser would decode them the same way: the old
+ * string ended between two characters, unless its last character was a
+ * replacement that the closing quote decided, which is not reused).
+ *
  * Any failure, or anything the walk is not sure about (an escaped member
  * name at the top or payload level, a duplicate `payload` or `messages`),
  * falls back to the full decode, so diagnostics and their precedence are
@@ -69,6 +79,18 @@ typedef struct {
   guint32       raw_values;  /* §2.9.1 values of the record as sent */
 } Entry;
 
+/* The longest string of one remembered record, as parsed: reused when the
+ * next version of the record starts with the same bytes. */
+typedef struct {
+  gsize         index;       /* of the record */
+  AkcJsonValue *string;      /* (owned) its node in the record's raw parse, or NULL */
+  gsize         offset;      /* in the record's bytes, after the opening quote */
+  gsize         raw_len;     /* raw bytes up to the closing quote */
+} Hint;
+
+/* Strings shorter than this are scanned again: not worth keeping. */
+#define MIN_HINT_BYTES 256
+
 typedef struct {
   gsize    start;            /* offset in the text */
   gsize    len;
@@ -103,6 +125,7 @@ struct _AkcTurnDecoder
   GArray              *entries;   /* Entry: the previous snapshot's records */
   GArray              *spans;     /* Span: scratch */
   GString             *envelope;  /* scratch */
+  Hint                 hint;
   AkcTurnDecoderStats  stats;
 };
 
@@ -120,10 +143,17 @@ entry_clear (gpointer data)
 }
 
 static void
+hint_clear (Hint *hint)
+{
+  g_clear_pointer (&hint->string, akc_json_value_unref);
+}
+
+static void
 akc_turn_decoder_finalize (GObject *object)
 {
   AkcTurnDecoder *self = AKC_TURN_DECODER (object);
 
+  hint_clear (&self->hint);
   g_clear_pointer (&self->entries, g_array_unref);
   g_clear_pointer (&self->spans, g_array_unref);
   if (self->envelope != NULL)
@@ -491,6 +521,7 @@ remember (AkcTurnDecoder *self,
   gsize open, close, i, n;
 
   g_array_set_size (self->entries, 0);
+  hint_clear (&self->hint);
 
   if (!locate_messages (text, len, NULL, 0, self->spans, &open, &close))
     return;
@@ -524,6 +555,40 @@ typedef struct {
   Entry entry;
 } Pending;
 
+/* How the string of the hint decodes at the start of the record at @index,
+ * now @record (@len bytes): NULL when the hint does not hold there. */
+static const AkcJsonResume *
+resume_for (const Hint    *hint,
+            const Entry   *cache,
+            gsize          n_cache,
+            gsize          index,
+            const char    *record,
+            gsize          len,
+            AkcJsonResume *resume)
+{
+  gsize end = hint->offset + hint->raw_len;
+  const char *decoded;
+  gsize decoded_len;
+
+  if (hint->string == NULL || hint->index != index || index >= n_cache)
+    return NULL;
+  if (end >= len || end > cache[index].len || memcmp (record, cache[index].span, end) != 0)
+    return NULL;
+
+  decoded = AKC_JSON_STR (hint->string);
+  decoded_len = AKC_JSON_STR_LEN (hint->string);
+  /* A replacement at the end may have been decided by the closing quote
+   * (a sequence cut short): the new bytes could complete it. */
+  if (decoded_len >= 3 && memcmp (decoded + decoded_len - 3, "\xEF\xBF\xBD", 3) == 0)
+    return NULL;
+
+  resume->offset = hint->offset;
+  resume->raw_len = hint->raw_len;
+  resume->decoded = decoded;
+  resume->decoded_len = decoded_len;
+  return resume;
+}
+
 static void
 pending_clear (gpointer data)
 {
@@ -545,6 +610,9 @@ decode_incremental (AkcTurnDecoder *self,
   const Entry *cache = (const Entry *) (gpointer) self->entries->data;
   gsize open, close, i, n, n_reused = 0;
   guint64 sum = 0;
+  Hint hint = { 0, NULL, 0, 0 };
+  gboolean hinted_parsed = FALSE;
+  guint n_resumed = 0;
 
   if (!locate_messages (text, len, cache, self->entries->len, self->spans, &open, &close))
     return NULL;
@@ -584,16 +652,36 @@ decode_incremental (AkcTurnDecoder *self,
           continue;
         }
 
-      raw = akc_json_parse (text + span->start, span->len, NULL, NULL, NULL);
-      if (raw == NULL ||
-          !akc_message_record_check_limits (raw) ||
-          !akc_schema_validate_table (&akc_message_record_table, raw, &record))
-        {
-          while (i-- > 0)
-            akc_json_value_unref (records[i]);
-          g_free (records);
-          return NULL;
-        }
+      {
+        AkcJsonResume resume;
+        AkcJsonLongestString longest;
+        const AkcJsonResume *known = resume_for (&self->hint, cache, self->entries->len, i,
+                                                 text + span->start, span->len, &resume);
+
+        n_resumed += known != NULL;
+        raw = akc_json_parse_resume (text + span->start, span->len, NULL, known, &longest, NULL, NULL);
+        if (raw == NULL ||
+            !akc_message_record_check_limits (raw) ||
+            !akc_schema_validate_table (&akc_message_record_table, raw, &record))
+          {
+            while (i-- > 0)
+              akc_json_value_unref (records[i]);
+            g_free (records);
+            hint_clear (&hint);
+            return NULL;
+          }
+
+        hinted_parsed |= self->hint.string != NULL && self->hint.index == i;
+        if (longest.value != NULL && longest.raw_len >= MIN_HINT_BYTES)
+          {
+            /* The last changed record's: the one a reply streams into. */
+            hint_clear (&hint);
+            hint.index = i;
+            hint.string = akc_json_value_ref ((AkcJsonValue *) longest.value);
+            hint.offset = longest.offset;
+            hint.raw_len = longest.raw_len;
+          }
+      }
 
       records[i] = record;
       sum += raw->n_values;
@@ -611,13 +699,25 @@ decode_incremental (AkcTurnDecoder *self,
   g_free (records);
 
   if (!akc_message_records_check_totals (n, sum))
-    return NULL;
+    {
+      hint_clear (&hint);
+      return NULL;
+    }
 
   event = akc_turn_validate_with_messages (envelope, messages);
   if (event == NULL || !is_snapshot (event))
     {
       g_clear_pointer (&event, akc_json_value_unref);
+      hint_clear (&hint);
       return NULL;
+    }
+
+  /* The hint follows the record it describes: a new one, or none when
+   * its record was parsed again without one (or is gone). */
+  if (hint.string != NULL || hinted_parsed || self->hint.index >= n)
+    {
+      hint_clear (&self->hint);
+      self->hint = hint;
     }
 
   /* Commit: the cache now describes this snapshot. */
@@ -635,6 +735,7 @@ decode_incremental (AkcTurnDecoder *self,
   self->stats.incremental_decodes++;
   self->stats.records_reused += n_reused;
   self->stats.records_parsed += pending->len;
+  self->stats.strings_resumed += n_resumed;
 
   return event;
 }
@@ -734,6 +835,7 @@ akc_turn_decoder_reset (AkcTurnDecoder *self)
   g_return_if_fail (AKC_IS_TURN_DECODER (self));
 
   g_array_set_size (self->entries, 0);
+  hint_clear (&self->hint);
 }
 
 void

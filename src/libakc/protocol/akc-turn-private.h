@@ -39,6 +39,8 @@ typedef struct {
   guint64 incremental_decodes; /* texts decoded by reusing records */
   guint64 records_reused;      /* records taken from the previous snapshot */
   guint64 records_parsed;      /* records parsed and validated by the incremental path */
+  guint64 strings_resumed;     /* of those, records whose longest string was decoded
+                                * from where the previous version of it ended */
 } AkcTurnDecoderStats;
 
 void           akc_turn_decoder_get_stats         (AkcTurnDecoder      *self,

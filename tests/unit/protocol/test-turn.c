@@ -1408,6 +1408,82 @@ test_cursor (void)
 /* Incremental decoding: equal to a full decode, and actually reusing    */
 /* ------------------------------------------------------------------ */
 
+/* A reply that grows at the end of a long content string, piece by piece:
+ * each snapshot decodes through the decoder exactly as in full, and the
+ * decoder picks the string up where its previous version ended. The
+ * pieces cut escapes, surrogate pairs and UTF-8 sequences in two (the
+ * snapshot in between is then invalid, or ends in a replacement that the
+ * next bytes undo), and some snapshots rewrite the start of the string. */
+static char *
+growing_text (guint       sequence,
+              const char *content,
+              gsize       content_len)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  g_string_append_printf (s, ENVELOPE_HEAD, sequence, sequence);
+  g_string_append (s, "{\"id\":\"q\",\"role\":\"user\",\"content\":\"Tell me a long story.\","
+                      "\"status\":\"complete\",\"createdAt\":\"2026-07-11T03:00:00.000Z\"},"
+                      "{\"id\":\"a\",\"role\":\"assistant\",\"content\":\"");
+  g_string_append_len (s, content, content_len);
+  g_string_append (s, "\",\"status\":\"streaming\",\"createdAt\":\"2026-07-11T03:00:01.000Z\"}");
+  g_string_append (s, ENVELOPE_TAIL);
+
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+static void
+test_incremental_growing_string (void)
+{
+  static const char * const pieces[] = {
+    "plain words ", "\\n", "\\", "n", "\\\"quoted\\\" ", "\\u00", "e9 ", "\\ud83d", "\\ude00",
+    "\xE2\x82", "\xAC", " \xC3", "\xA9", " bad \x80 byte ", "\xF0\x9F", "\x98\x80", "\\\\", " tab\\t ",
+    "\xE2", "x", "\xED\xA0\x80", " end",
+  };
+  g_autoptr(AkcTurnDecoder) decoder = akc_turn_decoder_new ();
+  g_autoptr(GString) content = g_string_new (NULL);
+  AkcTurnDecoderStats stats;
+  guint seq = 0;
+  guint n_valid = 0;
+
+  /* Long enough for the decoder to keep the string. */
+  for (guint i = 0; i < 40; i++)
+    g_string_append (content, "Once upon a time ");
+
+  for (guint round = 0; round < 3; round++)
+    for (guint p = 0; p < G_N_ELEMENTS (pieces); p++)
+      {
+        g_autofree char *text = NULL;
+        g_autoptr(AkcJsonValue) event = NULL;
+        g_autoptr(AkcDiagnostic) diagnostic = NULL;
+
+        g_string_append (content, pieces[p]);
+        if (round == 1 && p == 5)
+          content->str[3] = content->str[3] == 'e' ? 'E' : 'e';  /* the start changes */
+        text = growing_text (++seq, content->str, content->len);
+        event = decode_both (decoder, text, strlen (text), &diagnostic);
+        n_valid += event != NULL;
+      }
+
+  akc_turn_decoder_get_stats (decoder, &stats);
+  g_test_message ("%u snapshots, %u valid; %" G_GUINT64_FORMAT " incremental, %" G_GUINT64_FORMAT
+                  " strings resumed", seq, n_valid, stats.incremental_decodes, stats.strings_resumed);
+  g_assert_cmpuint (n_valid, >, seq / 2);
+  g_assert_cmpuint (stats.strings_resumed, >, 0);
+  g_assert_cmpuint (stats.strings_resumed, <, stats.incremental_decodes);
+
+  /* After a reset, nothing is resumed. */
+  akc_turn_decoder_reset (decoder);
+  {
+    g_autofree char *text = growing_text (++seq, content->str, content->len);
+    g_autoptr(AkcJsonValue) event = decode_both (decoder, text, strlen (text), NULL);
+    AkcTurnDecoderStats after;
+
+    akc_turn_decoder_get_stats (decoder, &after);
+    g_assert_cmpuint (after.strings_resumed, ==, stats.strings_resumed);
+  }
+}
+
 static void
 test_incremental_stream (void)
 {
@@ -1967,6 +2043,7 @@ main (int    argc,
   g_test_add_func ("/turn/create-snapshot", test_create_snapshot);
   g_test_add_func ("/turn/cursor", test_cursor);
   g_test_add_func ("/turn/incremental/stream", test_incremental_stream);
+  g_test_add_func ("/turn/incremental/growing-string", test_incremental_growing_string);
   g_test_add_func ("/turn/incremental/immutable", test_incremental_values_immutable);
   g_test_add_func ("/turn/incremental/tricky", test_incremental_tricky);
   g_test_add_func ("/turn/incremental/limits", test_incremental_limits);
