@@ -392,6 +392,8 @@ usable (const Implementation *impl)
 #ifdef HAVE_AVX2_SCAN
   if (impl->func == scan_avx2)
     return __builtin_cpu_supports ("avx2");
+#else
+  (void) impl;
 #endif
   return TRUE;
 }
