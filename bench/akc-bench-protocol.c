@@ -536,7 +536,7 @@ bench_long_string (GHashTable *phases)
         }
       printf ("\n");
     }
-  if (BEFORE_LONG_STRING_BYTES_PER_INSTRUCTION > 0)
+  if (!counted && BEFORE_LONG_STRING_BYTES_PER_INSTRUCTION > 0)
     printf ("  figure from elsewhere: %.2f bytes/instruction on ASCII before the vector scanner\n",
             BEFORE_LONG_STRING_BYTES_PER_INSTRUCTION);
 }
