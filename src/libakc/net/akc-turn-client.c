@@ -19,6 +19,7 @@
 #include "akc-tool-call.h"
 #include "akc-turn.h"
 #include "akc-turn-client.h"
+#include "akc-turn-client-private.h"
 #include "akc-turn-cursor.h"
 #include "akc-usage.h"
 #include "akc-version.h"
@@ -274,6 +275,7 @@ struct _Turn
   GCancellable   *cancellable;
   SoupMessage    *message;
   GInputStream   *stream;
+  guint           status;        /* HTTP status of the response */
   GByteArray     *buffer;        /* received bytes not yet consumed */
   gsize           consumed;      /* bytes of buffer already handled */
   gsize           scanned;       /* bytes of buffer known to hold no newline */
@@ -696,7 +698,7 @@ handle_lines (Turn *turn)
 static AkcDiagnostic *
 http_error (Turn *turn)
 {
-  guint status = soup_message_get_status (turn->message);
+  guint status = turn->status;
   g_autoptr(AkcJsonValue) body = NULL;
   g_autofree char *message = NULL;
   AkcDiagnostic *diagnostic;
@@ -772,7 +774,6 @@ on_sent (GObject      *source_object,
 {
   g_autoptr(Turn) turn = user_data;
   g_autoptr(GError) error = NULL;
-  guint status;
 
   turn->stream = soup_session_send_finish (SOUP_SESSION (source_object), result, &error);
   g_clear_handle_id (&turn->deadline_id, g_source_remove);
@@ -796,8 +797,8 @@ on_sent (GObject      *source_object,
       return;
     }
 
-  status = soup_message_get_status (turn->message);
-  turn->error_body = !SOUP_STATUS_IS_SUCCESSFUL (status);
+  turn->status = soup_message_get_status (turn->message);
+  turn->error_body = !SOUP_STATUS_IS_SUCCESSFUL (turn->status);
   read_more (turn);
 }
 
@@ -863,9 +864,13 @@ submission (AkcTurnClient  *self,
   return g_bytes_new_take (encoded, length);
 }
 
+/* With @response, the response is @response_status and @response read
+ * from that stream, and nothing is sent. */
 static gboolean
 start_turn (AkcTurnClient  *self,
             const char     *text,
+            guint           response_status,
+            GInputStream   *response,
             GError        **error)
 {
   g_autofree char *turn_id = g_uuid_string_random ();
@@ -897,18 +902,29 @@ start_turn (AkcTurnClient  *self,
     }
 
   self->turn = turn;
-  if (self->connect_timeout > 0)
+  if (self->connect_timeout > 0 && response == NULL)
     turn->deadline_id = g_timeout_add_seconds_full (G_PRIORITY_DEFAULT, self->connect_timeout,
                                                     on_deadline, turn_ref (turn),
                                                     (GDestroyNotify) turn_unref);
-  soup_session_send_async (self->session, turn->message, G_PRIORITY_DEFAULT, turn->cancellable,
-                           on_sent, turn);
+  if (response == NULL)
+    soup_session_send_async (self->session, turn->message, G_PRIORITY_DEFAULT, turn->cancellable,
+                             on_sent, turn);
 
   g_object_freeze_notify (G_OBJECT (self));
   set_error (self, NULL);
   set_status (self, AKC_CHAT_STATUS_STREAMING);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_BUSY]);
   g_object_thaw_notify (G_OBJECT (self));
+
+  if (response != NULL)
+    {
+      turn->stream = g_object_ref (response);
+      turn->status = response_status;
+      turn->error_body = !SOUP_STATUS_IS_SUCCESSFUL (response_status);
+      read_more (turn);
+      /* the reference on_sent () would have released */
+      turn_unref (turn);
+    }
 
   return TRUE;
 }
@@ -942,12 +958,10 @@ akc_turn_client_get_usage (AkcChatSource *source)
 }
 
 static gboolean
-akc_turn_client_send (AkcChatSource  *source,
-                      const char     *text,
-                      GError        **error)
+check_can_send (AkcTurnClient  *self,
+                const char     *text,
+                GError        **error)
 {
-  AkcTurnClient *self = AKC_TURN_CLIENT (source);
-
   if (akc_is_blank_input (text))
     {
       g_set_error_literal (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_EMPTY_INPUT, _("There is nothing to send."));
@@ -960,7 +974,30 @@ akc_turn_client_send (AkcChatSource  *source,
       return FALSE;
     }
 
-  return start_turn (self, text, error);
+  return TRUE;
+}
+
+static gboolean
+akc_turn_client_send (AkcChatSource  *source,
+                      const char     *text,
+                      GError        **error)
+{
+  AkcTurnClient *self = AKC_TURN_CLIENT (source);
+
+  return check_can_send (self, text, error) && start_turn (self, text, 0, NULL, error);
+}
+
+gboolean
+akc_turn_client_submit_with_response (AkcTurnClient  *self,
+                                      const char     *text,
+                                      guint           status,
+                                      GInputStream   *response,
+                                      GError        **error)
+{
+  g_return_val_if_fail (AKC_IS_TURN_CLIENT (self), FALSE);
+  g_return_val_if_fail (G_IS_INPUT_STREAM (response), FALSE);
+
+  return check_can_send (self, text, error) && start_turn (self, text, status, response, error);
 }
 
 static void

@@ -882,6 +882,13 @@ akc_json_parse_resume (const char          *data,
       return NULL;
     }
 
+  /* An empty buffer may have no storage (an empty GByteArray's data). */
+  if (data == NULL)
+    {
+      g_return_val_if_fail (len == 0, NULL);
+      data = "";
+    }
+
   ps.start = ps.p = (const guint8 *) data;
   ps.end = ps.p + len;
   ps.arena = arena_new (MIN (MAX (len * 3 + 64, 256), 64 * 1024));

@@ -88,6 +88,17 @@ test_reject (void)
     }
 }
 
+/* An empty body without storage, as an empty GByteArray gives it: found
+ * by fuzz-turn-client (UBSan: applying zero offset to null pointer). */
+static void
+test_reject_null_empty (void)
+{
+  AkcJsonParseStatus status = AKC_JSON_PARSE_OK;
+
+  g_assert_null (akc_json_parse (NULL, 0, NULL, &status, NULL));
+  g_assert_cmpint (status, ==, AKC_JSON_PARSE_SYNTAX);
+}
+
 static void
 test_accept (void)
 {
@@ -589,6 +600,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/json/parse/reject", test_reject);
+  g_test_add_func ("/json/parse/reject-null-empty", test_reject_null_empty);
   g_test_add_func ("/json/parse/accept", test_accept);
   g_test_add_func ("/json/parse/overflow", test_overflow);
   g_test_add_func ("/json/parse/nul-preserved", test_nul_preserved);
