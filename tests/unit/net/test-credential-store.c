@@ -20,6 +20,23 @@
 
 #define SECRET_MARK "akc-test-secret-"
 
+/* LeakSanitizer (the asan test setup) reads these on top of
+ * tests/lsan.supp. libsecret 0.20.5's file backend loses the previous
+ * etag string on every write of its file. The string is allocated inside
+ * GIO's g_file_replace_contents_async () before libsecret's callback
+ * runs, so no frame of its stack names libsecret and nothing narrower
+ * than GIO matches it: in this program only, a leak allocated under GIO
+ * is not reported. valgrind (tests/valgrind.supp,
+ * libsecret-file-collection-etag) suppresses that leak by its whole stack
+ * instead and still checks every other leak here. */
+const char *__lsan_default_suppressions (void);
+
+const char *
+__lsan_default_suppressions (void)
+{
+  return "leak:libgio-2.0.so\n";
+}
+
 /* Checks the error before the result, so a failure shows the message. */
 #define assert_ok(call) \
   G_STMT_START { gboolean ok_ = (call); g_assert_no_error (error); g_assert_true (ok_); } G_STMT_END
