@@ -599,8 +599,14 @@ handle_lines (Turn *turn)
 
       if (newline == NULL)
         {
+          gsize partial = len - turn->consumed;
+
           turn->scanned = len;
-          if (len - turn->consumed > self->max_line_length)
+          /* A CR at the end may be the line's CRLF, which does not count:
+           * where a read cuts the stream changes nothing. */
+          if (partial > 0 && data[len - 1] == '\r')
+            partial--;
+          if (partial > self->max_line_length)
             {
               turn_finish (turn, client_diagnostic ("TURN_LINE_TOO_LONG",
                                                     _("The turn endpoint sent an event larger than the client accepts."),
