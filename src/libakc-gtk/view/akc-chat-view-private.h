@@ -1,17 +1,211 @@
-/* akc-chat-view-private.h: what the tests reach in an AkcChatView
+/* akc-chat-view-private.h: what the parts of an AkcChatView share, and
+ * what the tests reach in one
  *
  * SPDX-License-Identifier: MIT
  *
- * Internal to libakc-gtk (not installed, not scanned).
+ * Internal to libakc-gtk (not installed, not scanned). The view is split
+ * by job, the way GNOME Text Editor splits its window:
+ *
+ *   akc-chat-view.c           the type, its properties, the source
+ *   akc-chat-view-announce.c  what is said to assistive technologies
+ *   akc-chat-view-scroll.c    sticky scrolling, paging in history
+ *   akc-chat-view-input.c     input ownership (§12.4)
+ *   akc-chat-view-actions.c   the chat.* actions and confirmations
+ *   akc-chat-view-rows.c      the list factory, the rows below messages
+ *   akc-chat-view-theme.c     the semantic theme
  */
 
 #pragma once
 
 #include "akc-chat-view.h"
+#include "akc-component-view.h"
 #include "akc-message-row.h"
+#include "akc-message-window-private.h"
 
 G_BEGIN_DECLS
 
+/* Spinners appear only when a wait is noticeable. */
+#define THINKING_DELAY_MS 150
+/* How long an announcement stays in a description (GTK < 4.14). */
+#define ANNOUNCE_CLEAR_MS 1500
+/* How much of a reply is read out when it is finished. */
+#define ANNOUNCE_MAX_CHARS 2000
+/* Messages given to the list view at first, about a window's height, and
+ * added each time the reader nears the top (see AkcMessageWindow). */
+#define FIRST_PAGE 6
+#define HISTORY_PAGE 10
+/* Pixels from the end that still count as "at the end". */
+#define BOTTOM_SLACK 2.0
+#define JUMP_BUTTON_MARGIN 12
+
+/* The kinds of rows below the messages, as the strings of their items. */
+#define EXTRA_THINKING "thinking"
+#define EXTRA_ERROR "error"
+#define EXTRA_ACTIONS "actions"
+
+struct _AkcChatView
+{
+  GtkWidget             parent_instance;
+
+  GtkListView          *list_view;
+  GtkWidget            *jump_button;
+
+  AkcChatSource        *source;
+  GListModel           *messages;
+  AkcMessageWindow     *window;
+  guint                 deferred_idle;
+  gulong                after_paint_handler;
+  gboolean              extend_pending;
+  gboolean              scan_pending;
+  AkcComponentManifest *manifest;
+  AkcActionConfirmation *confirmation;
+  /* A call proposed from a choice of this view: its confirmation takes the
+   * keyboard once it is shown. */
+  char                 *focus_call_id;
+  AkcInputOwnership    *ownership;
+
+  GListStore           *extras;       /* AkcToolCall, GtkStringObject */
+  GListStore           *sections;     /* the messages, then the extras */
+  GtkFlattenListModel  *model;
+  GtkListItemFactory   *factory;
+  GHashTable           *rows;         /* bound AkcMessageRow → itself */
+  GtkStringObject      *thinking_item;
+  GtkStringObject      *error_item;
+  GtkStringObject      *actions_item;
+
+  gulong                items_handler;
+  gulong                status_handler;
+  gulong                error_handler;
+  gulong                ownership_handler;
+  AkcChatStatus         status;
+
+  /* Tool calls that may change what is confirmed: those of the last
+   * message and those waiting for a confirmation. */
+  AkcMessage           *watched_message;
+  GPtrArray            *watched_calls;
+  GPtrArray            *pending_calls;   /* AkcToolCall awaiting confirmation, in order */
+
+  GtkAdjustment        *vadjustment;
+  gulong                value_handler;
+  gulong                changed_handler;
+  gboolean              stick_to_bottom;
+  gboolean              at_bottom;
+  guint                 follow_tick;
+  gboolean              allocating;
+
+  AkcMessage           *active_message;
+  char                 *active_instance_id;
+  int                   active_presentation;
+  gboolean              focus_active_pending;
+  guint                 active_idle;
+
+  char                 *action_error;
+  gboolean              editing;
+  char                 *edit_message_id;
+  char                 *edit_draft;
+  gboolean              focus_editor_pending;
+  GWeakRef              editor;
+  guint                 focus_idle;
+
+  guint                 thinking_timeout;
+  gboolean              thinking_shown;
+  guint                 announce_idle;
+  GWeakRef              announce_target;
+  guint                 announce_timeout;
+
+  guint                 n_binds;
+
+  AkcTheme             *theme;
+  char                 *theme_class;    /* "akc-theme-N", unique to this view */
+  GtkCssProvider       *theme_provider;
+  GdkDisplay           *theme_display;  /* where theme_provider is installed */
+};
+
+enum {
+  PROP_0,
+  PROP_SOURCE,
+  PROP_MANIFEST,
+  PROP_INPUT_OWNED,
+  PROP_AT_BOTTOM,
+  PROP_EDITING,
+  PROP_ACTION_ERROR,
+  PROP_THEME,
+  PROP_CONFIRMATION,
+  N_PROPS,
+
+  PROP_HADJUSTMENT = N_PROPS,
+  PROP_VADJUSTMENT,
+  PROP_HSCROLL_POLICY,
+  PROP_VSCROLL_POLICY,
+};
+
+extern GParamSpec *akc_chat_view_props[N_PROPS];
+
+enum {
+  COMPONENT_INTERACTION,
+  COMPONENT_SELECTION,
+  N_SIGNALS
+};
+
+extern guint akc_chat_view_signals[N_SIGNALS];
+
+/* akc-chat-view.c */
+gboolean           akc_chat_view_is_streaming        (AkcChatView *self);
+void               akc_chat_view_sync                (AkcChatView *self);
+void               akc_chat_view_scan_conversation   (AkcChatView *self);
+
+/* akc-chat-view-announce.c */
+void               akc_chat_view_announce            (AkcChatView *self,
+                                                      const char  *message);
+gboolean           akc_chat_view_announce_turn_end   (gpointer     user_data);
+void               akc_chat_view_clear_announcements (AkcChatView *self);
+
+/* akc-chat-view-scroll.c */
+void               akc_chat_view_set_at_bottom       (AkcChatView *self,
+                                                      gboolean     at_bottom);
+void               akc_chat_view_scroll_to_end       (AkcChatView *self);
+void               akc_chat_view_defer               (AkcChatView *self);
+void               akc_chat_view_on_after_paint      (AkcChatView *self);
+void               akc_chat_view_track_vadjustment   (AkcChatView *self);
+
+/* akc-chat-view-input.c */
+void               akc_chat_view_apply_active_to_row (AkcChatView   *self,
+                                                      AkcMessageRow *row);
+gboolean           akc_chat_view_focus_active_idle   (gpointer       user_data);
+void               akc_chat_view_sync_ownership      (AkcChatView   *self);
+
+/* akc-chat-view-actions.c */
+void               akc_chat_view_class_install_actions (GtkWidgetClass *widget_class);
+void               akc_chat_view_set_action_error    (AkcChatView  *self,
+                                                      const char   *message);
+gboolean           akc_chat_view_lifecycle_targets   (AkcChatView  *self,
+                                                      char        **user_id,
+                                                      char        **assistant_id);
+void               akc_chat_view_sync_actions        (AkcChatView  *self);
+void               akc_chat_view_set_editing         (AkcChatView  *self,
+                                                      gboolean      editing,
+                                                      const char   *message_id,
+                                                      const char   *draft);
+void               akc_chat_view_on_row_selection    (AkcMessageRow    *row,
+                                                      AkcComponentView *view,
+                                                      AkcJsonValue     *event,
+                                                      AkcChatView      *self);
+
+/* akc-chat-view-rows.c */
+GtkListItemFactory *akc_chat_view_create_factory     (AkcChatView *self);
+void               akc_chat_view_sync_extras         (AkcChatView *self);
+void               akc_chat_view_sync_thinking       (AkcChatView *self);
+void               akc_chat_view_scan_tool_calls     (AkcChatView *self);
+void               akc_chat_view_unwatch_calls       (AkcChatView *self);
+void               akc_chat_view_watch_last_message  (AkcChatView *self,
+                                                      AkcMessage  *last);
+void               akc_chat_view_focus_when_mapped   (GtkWidget   *widget);
+
+/* akc-chat-view-theme.c */
+void               akc_chat_view_install_theme_provider   (AkcChatView *self);
+void               akc_chat_view_uninstall_theme_provider (AkcChatView *self);
+
+/* For the tests. */
 GtkListView       *akc_chat_view_get_list_view   (AkcChatView *self);
 GtkWidget         *akc_chat_view_get_jump_button (AkcChatView *self);
 guint              akc_chat_view_get_n_binds     (AkcChatView *self);

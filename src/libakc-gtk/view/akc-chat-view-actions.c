@@ -1,0 +1,489 @@
+/* akc-chat-view-actions.c: the chat.* actions, confirmations and proposed choices
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n-lib.h>
+
+#include "akc-chat-view-private.h"
+#include "akc-component-view.h"
+#include "akc-gtk-main.h"
+#include "akc-markdown-private.h"
+#include "akc-message-row-private.h"
+#include "akc-message-window-private.h"
+#include "akc-theme-css-private.h"
+
+void
+akc_chat_view_set_action_error (AkcChatView *self,
+                                const char  *message)
+{
+  if (g_strcmp0 (self->action_error, message) == 0)
+    return;
+
+  g_free (self->action_error);
+  self->action_error = g_strdup (message);
+  g_object_notify_by_pspec (G_OBJECT (self), akc_chat_view_props[PROP_ACTION_ERROR]);
+  akc_chat_view_sync_extras (self);
+
+  if (message != NULL)
+    akc_chat_view_announce (self, message);
+}
+
+/* §12.3: the error of a failed lifecycle operation, or the fixed text. */
+static void
+fail_action (AkcChatView  *self,
+             const GError *error,
+             const char   *fallback)
+{
+  akc_chat_view_set_action_error (self, error != NULL && error->message != NULL && *error->message != '\0'
+                          ? error->message : fallback);
+}
+
+gboolean
+akc_chat_view_lifecycle_targets (AkcChatView  *self,
+                                 char        **user_id,
+                                 char        **assistant_id)
+{
+  if (self->messages == NULL)
+    return FALSE;
+
+  return akc_get_lifecycle_targets (self->messages, user_id, assistant_id) &&
+         user_id != NULL && *user_id != NULL;
+}
+
+void
+akc_chat_view_sync_actions (AkcChatView *self)
+{
+  g_autofree char *user_id = NULL;
+  g_autofree char *assistant_id = NULL;
+  gboolean streaming = akc_chat_view_is_streaming (self);
+  gboolean has_user = !streaming && akc_chat_view_lifecycle_targets (self, &user_id, &assistant_id);
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "chat.stop", streaming);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "chat.retry", has_user && !self->editing);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "chat.regenerate",
+                                 has_user && assistant_id != NULL && !self->editing);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "chat.edit", has_user && !self->editing);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "chat.save-edit", self->editing);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "chat.cancel-edit", self->editing);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "chat.approve", self->source != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "chat.deny", self->source != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "chat.set-aside",
+                                 !streaming && self->active_instance_id != NULL);
+}
+
+void
+akc_chat_view_set_editing (AkcChatView *self,
+                           gboolean     editing,
+                           const char  *message_id,
+                           const char  *draft)
+{
+  if (!editing && !self->editing)
+    return;
+
+  self->editing = editing;
+  g_free (self->edit_message_id);
+  self->edit_message_id = g_strdup (editing ? message_id : NULL);
+  g_free (self->edit_draft);
+  self->edit_draft = g_strdup (editing ? draft : NULL);
+  self->focus_editor_pending = editing;
+
+  /* A new item: the row is made again, as the editor or the buttons. */
+  g_clear_object (&self->actions_item);
+  g_object_notify_by_pspec (G_OBJECT (self), akc_chat_view_props[PROP_EDITING]);
+  akc_chat_view_sync (self);
+
+  if (editing)
+    {
+      self->stick_to_bottom = TRUE;
+      akc_chat_view_scroll_to_end (self);
+    }
+}
+
+static void
+stop_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  AkcChatView *self = AKC_CHAT_VIEW (widget);
+
+  akc_chat_source_stop (self->source);
+}
+
+static void
+retry_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  AkcChatView *self = AKC_CHAT_VIEW (widget);
+  g_autoptr(GError) error = NULL;
+
+  akc_chat_view_set_action_error (self, NULL);
+  if (!akc_chat_source_retry (self->source, &error))
+    fail_action (self, error, _("Lifecycle operation failed."));
+}
+
+static void
+regenerate_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  AkcChatView *self = AKC_CHAT_VIEW (widget);
+  g_autofree char *user_id = NULL;
+  g_autofree char *assistant_id = NULL;
+  g_autoptr(GError) error = NULL;
+
+  akc_chat_view_set_action_error (self, NULL);
+  if (!akc_chat_view_lifecycle_targets (self, &user_id, &assistant_id) || assistant_id == NULL)
+    {
+      fail_action (self, NULL, _("Lifecycle operation failed."));
+      return;
+    }
+
+  if (!akc_chat_source_regenerate (self->source, assistant_id, &error))
+    fail_action (self, error, _("Lifecycle operation failed."));
+}
+
+static AkcMessage *
+find_message (AkcChatView *self,
+              const char  *id)
+{
+  guint n = g_list_model_get_n_items (self->messages);
+
+  for (guint i = n; i > 0; i--)
+    {
+      g_autoptr(AkcMessage) message = g_list_model_get_item (self->messages, i - 1);
+
+      if (g_strcmp0 (akc_message_get_id (message), id) == 0)
+        return g_steal_pointer (&message);
+    }
+
+  return NULL;
+}
+
+static void
+edit_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  AkcChatView *self = AKC_CHAT_VIEW (widget);
+  g_autofree char *user_id = NULL;
+  g_autoptr(AkcMessage) message = NULL;
+  g_autofree char *draft = NULL;
+
+  akc_chat_view_set_action_error (self, NULL);
+  if (!akc_chat_view_lifecycle_targets (self, &user_id, NULL) || (message = find_message (self, user_id)) == NULL)
+    return;
+
+  draft = akc_display_text (akc_message_get_content (message), (gssize) akc_message_get_content_length (message));
+  akc_chat_view_set_editing (self, TRUE, user_id, draft);
+}
+
+static void
+save_edit_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  AkcChatView *self = AKC_CHAT_VIEW (widget);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message_id = NULL;
+  g_autofree char *text = NULL;
+
+  /* §12.3: saving blank text is ignored (the editor stays open). */
+  if (!self->editing || akc_is_blank_input (self->edit_draft))
+    return;
+
+  message_id = g_strdup (self->edit_message_id);
+  text = g_strdup (self->edit_draft);
+
+  akc_chat_view_set_action_error (self, NULL);
+  akc_chat_view_set_editing (self, FALSE, NULL, NULL);
+  if (!akc_chat_source_edit (self->source, message_id, text, &error))
+    fail_action (self, error, _("Lifecycle operation failed."));
+}
+
+static void
+cancel_edit_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  akc_chat_view_set_editing (AKC_CHAT_VIEW (widget), FALSE, NULL, NULL);
+}
+
+static void
+jump_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  akc_chat_view_scroll_to_bottom (AKC_CHAT_VIEW (widget));
+}
+
+/* The record of a tool call the coordinator proposed, if any. */
+static AkcConfirmationRecord *
+lookup_record (AkcChatView *self,
+               const char  *tool_call_id)
+{
+  if (self->confirmation == NULL)
+    return NULL;
+
+  return akc_action_confirmation_get_by_tool_call (self->confirmation, tool_call_id);
+}
+
+typedef struct
+{
+  AkcChatView *view;
+  gboolean     approve;
+} Resolution;
+
+static void
+on_confirmation_resolved (GObject      *source,
+                          GAsyncResult *result,
+                          gpointer      user_data)
+{
+  Resolution *resolution = user_data;
+  AkcActionConfirmation *confirmation = AKC_ACTION_CONFIRMATION (source);
+  g_autoptr(AkcConfirmationRecord) record = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (resolution->approve)
+    record = akc_action_confirmation_approve_finish (confirmation, result, &error);
+  else
+    record = akc_action_confirmation_reject_finish (confirmation, result, &error);
+
+  if (record == NULL)
+    fail_action (resolution->view, error,
+                 resolution->approve ? _("Action approval failed.") : _("Action rejection failed."));
+
+  g_object_unref (resolution->view);
+  g_free (resolution);
+}
+
+/* Through the coordinator when it proposed the call (§5.2: single-flight,
+ * expiry, tokens bound to the session); the source's own approve and deny
+ * otherwise. */
+static void
+resolve_tool_call (AkcChatView *self,
+                   const char  *tool_call_id,
+                   gboolean     approve)
+{
+  g_autoptr(AkcConfirmationRecord) record = lookup_record (self, tool_call_id);
+  g_autoptr(GError) error = NULL;
+  Resolution *resolution;
+
+  akc_chat_view_set_action_error (self, NULL);
+
+  if (record == NULL)
+    {
+      gboolean ok = approve
+                    ? akc_chat_source_approve (self->source, tool_call_id, &error)
+                    /* No reason: the controller records the upstream default (§12.8). */
+                    : akc_chat_source_deny (self->source, tool_call_id, NULL, &error);
+
+      if (!ok)
+        fail_action (self, error, approve ? _("Action approval failed.") : _("Action rejection failed."));
+      return;
+    }
+
+  resolution = g_new0 (Resolution, 1);
+  resolution->view = g_object_ref (self);
+  resolution->approve = approve;
+  if (approve)
+    akc_action_confirmation_approve_async (self->confirmation,
+                                           akc_confirmation_record_get_token (record),
+                                           akc_action_confirmation_get_session_id (self->confirmation),
+                                           NULL, on_confirmation_resolved, resolution);
+  else
+    akc_action_confirmation_reject_async (self->confirmation,
+                                          akc_confirmation_record_get_token (record),
+                                          akc_action_confirmation_get_session_id (self->confirmation),
+                                          NULL, NULL, on_confirmation_resolved, resolution);
+}
+
+/* Escape on a component that owns input sets it aside without an answer:
+ * it becomes inert, as if resolved, and input returns to the host (the
+ * composer). A choice whose action was denied can be left this way. */
+static void
+set_aside_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  AkcChatView *self = AKC_CHAT_VIEW (widget);
+  g_autofree char *instance_id = g_strdup (self->active_instance_id);
+
+  if (instance_id != NULL)
+    akc_input_ownership_mark_resolved (self->ownership, instance_id);
+}
+
+static void
+approve_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  resolve_tool_call (AKC_CHAT_VIEW (widget), g_variant_get_string (parameter, NULL), TRUE);
+}
+
+static void
+deny_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  resolve_tool_call (AKC_CHAT_VIEW (widget), g_variant_get_string (parameter, NULL), FALSE);
+}
+
+typedef struct
+{
+  AkcChatView      *view;
+  AkcComponentView *component;
+} Proposal;
+
+
+/* The Deny button of the confirmation of @call_id, if it is built. */
+static GtkWidget *
+find_deny_button (GtkWidget  *widget,
+                  const char *call_id)
+{
+  if (GTK_IS_ACTIONABLE (widget) &&
+      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), "chat.deny") == 0)
+    {
+      GVariant *target = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (widget));
+
+      if (target != NULL && g_strcmp0 (g_variant_get_string (target, NULL), call_id) == 0)
+        return widget;
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_deny_button (child, call_id);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static void
+on_choice_action_proposed (GObject      *source,
+                           GAsyncResult *result,
+                           gpointer      user_data)
+{
+  Proposal *proposal = user_data;
+  g_autoptr(AkcConfirmationRecord) record = NULL;
+  g_autoptr(GError) error = NULL;
+
+  record = akc_action_confirmation_propose_finish (AKC_ACTION_CONFIRMATION (source), result, &error);
+  /* A denied or malformed proposal un-resolves the choice so the person
+   * can try again (§12.7 step 4). */
+  if (record == NULL)
+    akc_component_view_fail (proposal->component, AKC_COMPONENT_FAILURE_ACTION_PROPOSAL,
+                             error != NULL && error->message[0] != '\0' ? error->message : NULL);
+  else if (akc_confirmation_record_get_status (record) == AKC_CONFIRMATION_STATUS_PENDING)
+    {
+      /* The person chose the action: its confirmation is the next step,
+       * shown already or about to be. */
+      const char *call_id = akc_confirmation_record_get_tool_call_id (record);
+      GtkWidget *deny = find_deny_button (GTK_WIDGET (proposal->view), call_id);
+
+      g_free (proposal->view->focus_call_id);
+      proposal->view->focus_call_id = NULL;
+      if (deny != NULL)
+        akc_chat_view_focus_when_mapped (deny);
+      else
+        proposal->view->focus_call_id = g_strdup (call_id);
+    }
+
+  g_object_unref (proposal->component);
+  g_object_unref (proposal->view);
+  g_free (proposal);
+}
+
+/* §12.7 selection: the host's handlers first, then a choice's typed action
+ * is proposed through the confirmation coordinator, where it waits for
+ * the person's approval. */
+void
+akc_chat_view_on_row_selection (AkcMessageRow    *row,
+                                AkcComponentView *view,
+                                AkcJsonValue     *event,
+                                AkcChatView      *self)
+{
+  AkcResolvedComponent *resolved = akc_component_view_get_resolved_component (view);
+  AkcJsonValue *choice = akc_json_value_get_member (event, "choiceId");
+  AkcJsonValue *action = NULL;
+  Proposal *proposal;
+
+  g_signal_emit (self, akc_chat_view_signals[COMPONENT_SELECTION], 0, view, event);
+
+  if (self->confirmation == NULL || resolved == NULL || choice == NULL ||
+      akc_json_value_get_kind (choice) != AKC_JSON_KIND_STRING)
+    return;
+
+  action = akc_resolved_component_get_choice_action (resolved, akc_json_value_get_string (choice, NULL));
+  if (action == NULL)
+    return;
+
+  akc_chat_view_set_action_error (self, NULL);
+  proposal = g_new0 (Proposal, 1);
+  proposal->view = g_object_ref (self);
+  proposal->component = g_object_ref (view);
+  akc_action_confirmation_propose_async (self->confirmation,
+                                         akc_json_value_get_string (akc_json_value_get_member (action, "name"), NULL),
+                                         akc_json_value_get_member (action, "input"),
+                                         NULL, on_choice_action_proposed, proposal);
+}
+
+
+/**
+ * akc_chat_view_get_editing:
+ * @self: a #AkcChatView
+ *
+ * Gets whether the inline editor of the last user message is open.
+ *
+ * Returns: %TRUE while editing
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_chat_view_get_editing (AkcChatView *self)
+{
+  g_return_val_if_fail (AKC_IS_CHAT_VIEW (self), FALSE);
+
+  return self->editing;
+}
+
+/**
+ * akc_chat_view_get_action_error:
+ * @self: a #AkcChatView
+ *
+ * Gets the message of the last failed local action.
+ *
+ * Returns: (nullable): the message, or %NULL
+ *
+ * Since: 0.1
+ */
+const char *
+akc_chat_view_get_action_error (AkcChatView *self)
+{
+  g_return_val_if_fail (AKC_IS_CHAT_VIEW (self), NULL);
+
+  return self->action_error;
+}
+
+void
+akc_chat_view_class_install_actions (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "chat.stop", NULL, stop_action);
+  gtk_widget_class_install_action (widget_class, "chat.set-aside", NULL, set_aside_action);
+  gtk_widget_class_install_action (widget_class, "chat.retry", NULL, retry_action);
+  gtk_widget_class_install_action (widget_class, "chat.regenerate", NULL, regenerate_action);
+  gtk_widget_class_install_action (widget_class, "chat.edit", NULL, edit_action);
+  gtk_widget_class_install_action (widget_class, "chat.save-edit", NULL, save_edit_action);
+  gtk_widget_class_install_action (widget_class, "chat.cancel-edit", NULL, cancel_edit_action);
+  gtk_widget_class_install_action (widget_class, "chat.jump-to-newest", NULL, jump_action);
+  gtk_widget_class_install_action (widget_class, "chat.approve", "s", approve_action);
+  gtk_widget_class_install_action (widget_class, "chat.deny", "s", deny_action);
+}

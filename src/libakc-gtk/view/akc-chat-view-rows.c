@@ -1,0 +1,683 @@
+/* akc-chat-view-rows.c: the list factory and the rows below the messages
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n-lib.h>
+
+#include "akc-chat-view-private.h"
+#include "akc-component-view.h"
+#include "akc-gtk-main.h"
+#include "akc-markdown-private.h"
+#include "akc-message-row-private.h"
+#include "akc-message-window-private.h"
+#include "akc-theme-css-private.h"
+
+static const char *
+error_text (AkcChatView *self)
+{
+  AkcDiagnostic *error = self->source != NULL ? akc_chat_source_get_error (self->source) : NULL;
+
+  /* §12.1: the chat error, else the last local action error. */
+  if (error != NULL)
+    return akc_diagnostic_get_message (error);
+
+  return self->action_error;
+}
+
+static gboolean
+actions_visible (AkcChatView *self)
+{
+  g_autofree char *user_id = NULL;
+
+  return !akc_chat_view_is_streaming (self) && akc_chat_view_lifecycle_targets (self, &user_id, NULL);
+}
+
+
+static void
+on_watched_call_changed (AkcChatView *self)
+{
+  akc_chat_view_scan_tool_calls (self);
+  akc_chat_view_sync_extras (self);
+}
+
+void
+akc_chat_view_unwatch_calls (AkcChatView *self)
+{
+  for (guint i = 0; i < self->watched_calls->len; i++)
+    g_signal_handlers_disconnect_by_data (g_ptr_array_index (self->watched_calls, i), self);
+  g_ptr_array_set_size (self->watched_calls, 0);
+}
+
+static void
+watch_call (AkcChatView *self,
+            AkcToolCall *call)
+{
+  if (g_ptr_array_find (self->watched_calls, call, NULL))
+    return;
+
+  g_ptr_array_add (self->watched_calls, g_object_ref (call));
+  g_signal_connect_object (call, "notify::status", G_CALLBACK (on_watched_call_changed),
+                           self, G_CONNECT_SWAPPED);
+}
+
+static void
+on_last_tool_calls_changed (AkcChatView *self)
+{
+  akc_chat_view_scan_tool_calls (self);
+  akc_chat_view_sync_extras (self);
+}
+
+/* The tool calls of the last message may appear while it streams. */
+void
+akc_chat_view_watch_last_message (AkcChatView *self,
+                                  AkcMessage  *last)
+{
+  if (self->watched_message == last)
+    return;
+
+  if (self->watched_message != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (akc_message_get_tool_calls (self->watched_message), self);
+      g_clear_object (&self->watched_message);
+    }
+
+  if (last != NULL)
+    {
+      self->watched_message = g_object_ref (last);
+      g_signal_connect_object (akc_message_get_tool_calls (last), "items-changed",
+                               G_CALLBACK (on_last_tool_calls_changed), self, G_CONNECT_SWAPPED);
+    }
+}
+
+/* §12.1, §12.8: every tool call of any message that waits for a
+ * confirmation, in order; and the calls to watch for changes. A pass over
+ * the whole conversation: done when the messages change, not on every
+ * status change. */
+void
+akc_chat_view_scan_tool_calls (AkcChatView *self)
+{
+  g_autoptr(AkcMessage) last = NULL;
+  guint n_messages = self->messages != NULL ? g_list_model_get_n_items (self->messages) : 0;
+
+  akc_chat_view_unwatch_calls (self);
+  g_ptr_array_set_size (self->pending_calls, 0);
+
+  for (guint i = 0; i < n_messages; i++)
+    {
+      g_autoptr(AkcMessage) message = g_list_model_get_item (self->messages, i);
+      GListModel *calls = akc_message_get_tool_calls (message);
+      guint n_calls = g_list_model_get_n_items (calls);
+
+      for (guint j = 0; j < n_calls; j++)
+        {
+          g_autoptr(AkcToolCall) call = g_list_model_get_item (calls, j);
+
+          if (i + 1 == n_messages)
+            watch_call (self, call);
+
+          if (akc_tool_call_get_status (call) != AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION)
+            continue;
+
+          watch_call (self, call);
+          g_ptr_array_add (self->pending_calls, g_steal_pointer (&call));
+        }
+
+      if (i + 1 == n_messages)
+        last = g_steal_pointer (&message);
+    }
+  akc_chat_view_watch_last_message (self, last);
+}
+
+void
+akc_chat_view_sync_extras (AkcChatView *self)
+{
+  g_autoptr(GPtrArray) wanted = g_ptr_array_new_with_free_func (g_object_unref);
+  guint n_old, n_new, prefix = 0, suffix = 0;
+  const char *error;
+
+  for (guint i = 0; i < self->pending_calls->len; i++)
+    g_ptr_array_add (wanted, g_object_ref (g_ptr_array_index (self->pending_calls, i)));
+
+  if (self->thinking_shown)
+    {
+      if (self->thinking_item == NULL)
+        self->thinking_item = gtk_string_object_new (EXTRA_THINKING);
+      g_ptr_array_add (wanted, g_object_ref (self->thinking_item));
+    }
+
+  error = error_text (self);
+  if (error != NULL)
+    {
+      /* A new text is a new item, so the row is bound again. */
+      if (self->error_item == NULL || g_strcmp0 (g_object_get_data (G_OBJECT (self->error_item), "text"), error) != 0)
+        {
+          g_clear_object (&self->error_item);
+          self->error_item = gtk_string_object_new (EXTRA_ERROR);
+          g_object_set_data_full (G_OBJECT (self->error_item), "text", g_strdup (error), g_free);
+        }
+      g_ptr_array_add (wanted, g_object_ref (self->error_item));
+    }
+  else
+    {
+      g_clear_object (&self->error_item);
+    }
+
+  if (actions_visible (self) || self->editing)
+    {
+      if (self->actions_item == NULL)
+        self->actions_item = gtk_string_object_new (EXTRA_ACTIONS);
+      g_ptr_array_add (wanted, g_object_ref (self->actions_item));
+    }
+  else
+    {
+      g_clear_object (&self->actions_item);
+    }
+
+  /* Change only what differs, so that unchanged rows stay bound. */
+  n_old = g_list_model_get_n_items (G_LIST_MODEL (self->extras));
+  n_new = wanted->len;
+  while (prefix < MIN (n_old, n_new))
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (self->extras), prefix);
+
+      if (item != g_ptr_array_index (wanted, prefix))
+        break;
+      prefix++;
+    }
+  while (suffix < MIN (n_old, n_new) - prefix)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (self->extras), n_old - 1 - suffix);
+
+      if (item != g_ptr_array_index (wanted, n_new - 1 - suffix))
+        break;
+      suffix++;
+    }
+
+  if (prefix + suffix < n_old || prefix + suffix < n_new)
+    g_list_store_splice (self->extras, prefix, n_old - prefix - suffix,
+                         wanted->pdata + prefix, n_new - prefix - suffix);
+}
+
+static gboolean
+show_thinking (gpointer user_data)
+{
+  AkcChatView *self = user_data;
+
+  self->thinking_timeout = 0;
+  self->thinking_shown = TRUE;
+  akc_chat_view_sync_extras (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+void
+akc_chat_view_sync_thinking (AkcChatView *self)
+{
+  if (akc_chat_view_is_streaming (self))
+    {
+      if (!self->thinking_shown && self->thinking_timeout == 0)
+        self->thinking_timeout = g_timeout_add (THINKING_DELAY_MS, show_thinking, self);
+      return;
+    }
+
+  g_clear_handle_id (&self->thinking_timeout, g_source_remove);
+  self->thinking_shown = FALSE;
+}
+
+static GtkWidget *
+new_button (const char *label,
+            const char *accessible_label,
+            const char *tooltip,
+            const char *action,
+            GVariant   *target)
+{
+  GtkWidget *button = gtk_button_new ();
+  GtkWidget *face;
+
+  /* The face of the button; its name is @accessible_label alone (GTK 4.8
+   * would append the text of a child label to the name). */
+  face = g_object_new (GTK_TYPE_LABEL,
+                       "label", label,
+                       "use-underline", TRUE,
+                       "accessible-role", GTK_ACCESSIBLE_ROLE_PRESENTATION,
+                       NULL);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (face), button);
+  gtk_button_set_child (GTK_BUTTON (button), face);
+  /* A mnemonic label also labels its widget for assistive technologies,
+   * which would read "Retry response Retry". */
+  gtk_accessible_reset_relation (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
+  if (target != NULL)
+    gtk_actionable_set_action_target_value (GTK_ACTIONABLE (button), target);
+  if (tooltip != NULL)
+    gtk_widget_set_tooltip_text (button, tooltip);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, accessible_label,
+                                  -1);
+  return button;
+}
+
+static void
+on_mapped_take_focus (GtkWidget *widget)
+{
+  g_signal_handlers_disconnect_by_func (widget, on_mapped_take_focus, NULL);
+  gtk_widget_grab_focus (widget);
+}
+
+/* Gives @widget the keyboard once it is on screen. */
+void
+akc_chat_view_focus_when_mapped (GtkWidget *widget)
+{
+  if (gtk_widget_get_mapped (widget))
+    gtk_widget_grab_focus (widget);
+  else
+    g_signal_connect (widget, "map", G_CALLBACK (on_mapped_take_focus), NULL);
+}
+
+static GtkWidget *
+build_confirmation (AkcChatView *self,
+                    AkcToolCall *call)
+{
+  GtkWidget *box, *header, *name, *status, *arguments, *buttons, *button;
+  g_autofree char *json = NULL;
+  g_autofree char *title = NULL;
+  const char *tool = akc_tool_call_get_name (call);
+  GVariant *target = g_variant_new_string (akc_tool_call_get_id (call));
+
+  g_variant_ref_sink (target);
+
+  box = g_object_new (GTK_TYPE_BOX,
+                      "orientation", GTK_ORIENTATION_VERTICAL,
+                      "spacing", 8,
+                      "accessible-role", GTK_ACCESSIBLE_ROLE_GROUP,
+                      NULL);
+  gtk_widget_add_css_class (box, "tool-confirmation");
+
+  header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  name = g_object_new (GTK_TYPE_LABEL,
+                       "label", tool,
+                       "xalign", 0.0f,
+                       "hexpand", TRUE,
+                       "wrap", TRUE,
+                       "natural-wrap-mode", GTK_NATURAL_WRAP_NONE,
+                       "wrap-mode", PANGO_WRAP_WORD_CHAR,
+                       "accessible-role", GTK_ACCESSIBLE_ROLE_HEADING,
+                       NULL);
+  gtk_widget_add_css_class (name, "heading");
+  gtk_box_append (GTK_BOX (header), name);
+  status = gtk_label_new (_("Requires confirmation"));
+  gtk_widget_add_css_class (status, "status-badge");
+  gtk_box_append (GTK_BOX (header), status);
+  gtk_box_append (GTK_BOX (box), header);
+
+  /* §12.8: the arguments as 2-space pretty JSON, verbatim. */
+  json = akc_tool_call_get_arguments (call) != NULL
+         ? akc_component_dup_pretty_json (akc_tool_call_get_arguments (call))
+         : g_strdup ("{}");
+  arguments = g_object_new (GTK_TYPE_LABEL,
+                            "label", json,
+                            "xalign", 0.0f,
+                            "selectable", TRUE,
+                            "wrap", TRUE,
+                            "natural-wrap-mode", GTK_NATURAL_WRAP_NONE,
+                            "wrap-mode", PANGO_WRAP_CHAR,
+                            NULL);
+  gtk_widget_add_css_class (arguments, "monospace");
+  gtk_widget_add_css_class (arguments, "json");
+  gtk_box_append (GTK_BOX (box), arguments);
+
+  buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  gtk_widget_set_halign (buttons, GTK_ALIGN_END);
+  button = new_button (_("_Deny"), _("Deny"), NULL, "chat.deny", target);
+  gtk_widget_add_css_class (button, "destructive-action");
+  gtk_box_append (GTK_BOX (buttons), button);
+  /* The confirmation of a call the person just chose takes the keyboard,
+   * on the safe choice: Tab reaches Approve (Alt+A approves). */
+  if (g_strcmp0 (self->focus_call_id, akc_tool_call_get_id (call)) == 0)
+    {
+      g_clear_pointer (&self->focus_call_id, g_free);
+      akc_chat_view_focus_when_mapped (button);
+    }
+  button = new_button (_("_Approve"), _("Approve"), NULL, "chat.approve", target);
+  gtk_widget_add_css_class (button, "suggested-action");
+  gtk_box_append (GTK_BOX (buttons), button);
+  gtk_box_append (GTK_BOX (box), buttons);
+
+  /* Translators: the accessible name of a tool call that waits for the
+   * person's approval; %s is the tool's name. */
+  title = g_strdup_printf (_("Allow %s?"), tool);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (box),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, json,
+                                  -1);
+  g_variant_unref (target);
+
+  return box;
+}
+
+static GtkWidget *
+build_thinking (void)
+{
+  GtkWidget *box, *spinner, *label;
+
+  box = g_object_new (GTK_TYPE_BOX,
+                      "spacing", 8,
+                      "accessible-role", GTK_ACCESSIBLE_ROLE_STATUS,
+                      NULL);
+  gtk_widget_add_css_class (box, "thinking");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (box),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Thinking..."),
+                                  -1);
+
+  spinner = gtk_spinner_new ();
+  gtk_spinner_start (GTK_SPINNER (spinner));
+  gtk_box_append (GTK_BOX (box), spinner);
+  label = gtk_label_new (_("Thinking..."));
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_box_append (GTK_BOX (box), label);
+
+  return box;
+}
+
+static GtkWidget *
+build_error (AkcChatView *self,
+             const char  *text)
+{
+  GtkWidget *box, *icon, *label, *button;
+
+  box = g_object_new (GTK_TYPE_BOX,
+                      "spacing", 12,
+                      "accessible-role", GTK_ACCESSIBLE_ROLE_ALERT,
+                      NULL);
+  gtk_widget_add_css_class (box, "error-area");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (box),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Error"),
+                                  -1);
+
+  icon = g_object_new (GTK_TYPE_IMAGE,
+                       "icon-name", "dialog-error-symbolic",
+                       "accessible-role", GTK_ACCESSIBLE_ROLE_PRESENTATION,
+                       NULL);
+  gtk_box_append (GTK_BOX (box), icon);
+
+  label = g_object_new (GTK_TYPE_LABEL,
+                        "label", text,
+                        "hexpand", TRUE,
+                        "xalign", 0.0f,
+                        "wrap", TRUE,
+                        "natural-wrap-mode", GTK_NATURAL_WRAP_NONE,
+                        "wrap-mode", PANGO_WRAP_WORD_CHAR,
+                        "selectable", TRUE,
+                        NULL);
+  gtk_box_append (GTK_BOX (box), label);
+
+  button = new_button (_("_Retry"), _("Retry response"), _("Retry response (Ctrl+R)"), "chat.retry", NULL);
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  gtk_box_append (GTK_BOX (box), button);
+
+  return box;
+}
+
+static void
+on_editor_changed (GtkTextBuffer *buffer,
+                   AkcChatView   *self)
+{
+  GtkTextIter start, end;
+
+  if (!self->editing)
+    return;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  g_free (self->edit_draft);
+  self->edit_draft = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "chat.save-edit", !akc_is_blank_input (self->edit_draft));
+}
+
+static gboolean
+on_editor_key_pressed (GtkEventControllerKey *controller,
+                       guint                  keyval,
+                       guint                  keycode,
+                       GdkModifierType        state,
+                       AkcChatView           *self)
+{
+  if (keyval == GDK_KEY_Escape)
+    {
+      gtk_widget_activate_action (GTK_WIDGET (self), "chat.cancel-edit", NULL);
+      return GDK_EVENT_STOP;
+    }
+
+  /* Like the composer: Enter saves, Shift+Enter is a new line. */
+  if ((keyval == GDK_KEY_Return || keyval == GDK_KEY_KP_Enter || keyval == GDK_KEY_ISO_Enter) &&
+      (state & (GDK_SHIFT_MASK | GDK_CONTROL_MASK | GDK_ALT_MASK)) == 0)
+    {
+      gtk_widget_activate_action (GTK_WIDGET (self), "chat.save-edit", NULL);
+      return GDK_EVENT_STOP;
+    }
+
+  return GDK_EVENT_PROPAGATE;
+}
+
+static gboolean
+focus_editor (gpointer user_data)
+{
+  AkcChatView *self = user_data;
+  g_autoptr(GtkWidget) editor = g_weak_ref_get (&self->editor);
+
+  self->focus_idle = 0;
+  if (editor != NULL && self->focus_editor_pending && gtk_widget_grab_focus (editor))
+    self->focus_editor_pending = FALSE;
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_editor_map (GtkWidget   *editor,
+               AkcChatView *self)
+{
+  if (!self->focus_editor_pending)
+    return;
+
+  /* The row is mapped while the list lays its rows out: move the focus
+   * once that is done. */
+  g_weak_ref_set (&self->editor, editor);
+  if (self->focus_idle == 0)
+    self->focus_idle = g_idle_add (focus_editor, self);
+}
+
+static GtkWidget *
+build_actions (AkcChatView *self)
+{
+  g_autofree char *user_id = NULL;
+  g_autofree char *assistant_id = NULL;
+  GtkWidget *box, *buttons, *button, *frame, *editor;
+  GtkEventController *keys;
+  GtkTextBuffer *buffer;
+
+  box = g_object_new (GTK_TYPE_BOX,
+                      "orientation", GTK_ORIENTATION_VERTICAL,
+                      "spacing", 8,
+                      "accessible-role", GTK_ACCESSIBLE_ROLE_GROUP,
+                      NULL);
+  gtk_widget_add_css_class (box, "response-actions");
+
+  if (self->editing)
+    {
+      gtk_accessible_update_property (GTK_ACCESSIBLE (box),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _("Edit message"),
+                                      -1);
+
+      frame = gtk_frame_new (NULL);
+      gtk_widget_add_css_class (frame, "editor-frame");
+      editor = g_object_new (GTK_TYPE_TEXT_VIEW,
+                             "wrap-mode", GTK_WRAP_WORD_CHAR,
+                             "accepts-tab", FALSE,
+                             "top-margin", 8, "bottom-margin", 8,
+                             "left-margin", 10, "right-margin", 10,
+                             NULL);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (editor),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _("Edit message"),
+                                      GTK_ACCESSIBLE_PROPERTY_MULTI_LINE, TRUE,
+                                      -1);
+      buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor));
+      gtk_text_buffer_set_text (buffer, self->edit_draft != NULL ? self->edit_draft : "", -1);
+      g_signal_connect_object (buffer, "changed", G_CALLBACK (on_editor_changed), self, 0);
+      keys = gtk_event_controller_key_new ();
+      g_signal_connect_object (keys, "key-pressed", G_CALLBACK (on_editor_key_pressed), self, 0);
+      gtk_widget_add_controller (editor, keys);
+      g_signal_connect_object (editor, "map", G_CALLBACK (on_editor_map), self, 0);
+      gtk_frame_set_child (GTK_FRAME (frame), editor);
+      gtk_box_append (GTK_BOX (box), frame);
+
+      buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+      gtk_widget_set_halign (buttons, GTK_ALIGN_END);
+      button = new_button (_("_Cancel"), _("Cancel edit"), _("Cancel (Escape)"), "chat.cancel-edit", NULL);
+      gtk_box_append (GTK_BOX (buttons), button);
+      button = new_button (_("_Save"), _("Save edit"), _("Save and Answer Again (Enter)"), "chat.save-edit", NULL);
+      gtk_widget_add_css_class (button, "suggested-action");
+      gtk_box_append (GTK_BOX (buttons), button);
+      gtk_box_append (GTK_BOX (box), buttons);
+
+      return box;
+    }
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (box),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Response actions"),
+                                  -1);
+  akc_chat_view_lifecycle_targets (self, &user_id, &assistant_id);
+
+  buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  button = new_button (_("_Retry"), _("Retry response"), _("Retry response (Ctrl+R)"), "chat.retry", NULL);
+  gtk_widget_add_css_class (button, "flat");
+  gtk_box_append (GTK_BOX (buttons), button);
+  if (assistant_id != NULL)
+    {
+      button = new_button (_("Re_generate"), _("Regenerate response"),
+                           _("Regenerate Response (Ctrl+Shift+R)"), "chat.regenerate", NULL);
+      gtk_widget_add_css_class (button, "flat");
+      gtk_box_append (GTK_BOX (buttons), button);
+    }
+  button = new_button (_("_Edit Last Message"), _("Edit last message"),
+                       _("Edit Last Message (Ctrl+E)"), "chat.edit", NULL);
+  gtk_widget_add_css_class (button, "flat");
+  gtk_box_append (GTK_BOX (buttons), button);
+  gtk_box_append (GTK_BOX (box), buttons);
+
+  return box;
+}
+
+static void
+on_row_interaction (AkcMessageRow    *row,
+                    AkcComponentView *view,
+                    AkcJsonValue     *event,
+                    AkcChatView      *self)
+{
+  g_signal_emit (self, akc_chat_view_signals[COMPONENT_INTERACTION], 0, view, event);
+}
+
+static GtkWidget *
+new_row (AkcChatView *self)
+{
+  GtkWidget *row = akc_message_row_new ();
+
+  akc_message_row_set_ownership (AKC_MESSAGE_ROW (row), self->ownership);
+  g_signal_connect_object (row, "component-interaction", G_CALLBACK (on_row_interaction), self, 0);
+  g_signal_connect_object (row, "component-selection", G_CALLBACK (akc_chat_view_on_row_selection), self, 0);
+
+  return row;
+}
+
+static void
+factory_setup (GtkSignalListItemFactory *factory,
+               GtkListItem              *item,
+               AkcChatView              *self)
+{
+  gtk_list_item_set_activatable (item, FALSE);
+  gtk_list_item_set_selectable (item, FALSE);
+}
+
+static void
+factory_bind (GtkSignalListItemFactory *factory,
+              GtkListItem              *item,
+              AkcChatView              *self)
+{
+  GObject *object = gtk_list_item_get_item (item);
+  GtkWidget *child = gtk_list_item_get_child (item);
+  const char *kind;
+
+  if (AKC_IS_MESSAGE (object))
+    {
+      /* Rows are recycled; the extras below are few and made anew. */
+      if (!AKC_IS_MESSAGE_ROW (child))
+        {
+          child = new_row (self);
+          gtk_list_item_set_child (item, child);
+        }
+
+      self->n_binds++;
+      akc_message_row_set_manifest (AKC_MESSAGE_ROW (child), self->manifest);
+      akc_message_row_set_message (AKC_MESSAGE_ROW (child), AKC_MESSAGE (object));
+      g_hash_table_add (self->rows, child);
+      akc_chat_view_apply_active_to_row (self, AKC_MESSAGE_ROW (child));
+
+      /* Not while the list lays its rows out. */
+      if (self->focus_active_pending && AKC_MESSAGE (object) == self->active_message && self->active_idle == 0)
+        self->active_idle = g_idle_add (akc_chat_view_focus_active_idle, self);
+      return;
+    }
+
+  if (AKC_IS_TOOL_CALL (object))
+    {
+      gtk_list_item_set_child (item, build_confirmation (self, AKC_TOOL_CALL (object)));
+      return;
+    }
+
+  kind = gtk_string_object_get_string (GTK_STRING_OBJECT (object));
+  if (g_str_equal (kind, EXTRA_THINKING))
+    gtk_list_item_set_child (item, build_thinking ());
+  else if (g_str_equal (kind, EXTRA_ERROR))
+    gtk_list_item_set_child (item, build_error (self, g_object_get_data (object, "text")));
+  else
+    gtk_list_item_set_child (item, build_actions (self));
+}
+
+static void
+factory_unbind (GtkSignalListItemFactory *factory,
+                GtkListItem              *item,
+                AkcChatView              *self)
+{
+  GtkWidget *child = gtk_list_item_get_child (item);
+
+  if (AKC_IS_MESSAGE_ROW (child))
+    {
+      g_hash_table_remove (self->rows, child);
+      akc_message_row_set_message (AKC_MESSAGE_ROW (child), NULL);
+    }
+}
+
+static void
+factory_teardown (GtkSignalListItemFactory *factory,
+                  GtkListItem              *item,
+                  AkcChatView              *self)
+{
+  GtkWidget *child = gtk_list_item_get_child (item);
+
+  if (child != NULL)
+    g_hash_table_remove (self->rows, child);
+}
+
+GtkListItemFactory *
+akc_chat_view_create_factory (AkcChatView *self)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (factory_setup), self);
+  g_signal_connect (factory, "bind", G_CALLBACK (factory_bind), self);
+  g_signal_connect (factory, "unbind", G_CALLBACK (factory_unbind), self);
+  g_signal_connect (factory, "teardown", G_CALLBACK (factory_teardown), self);
+
+  return factory;
+}
