@@ -34,6 +34,7 @@ struct _AkcInputOwnership
   GObject     parent_instance;
 
   GHashTable *resolved;   /* instance id → itself */
+  gboolean    navigation_owns_input;
 };
 
 G_DEFINE_FINAL_TYPE (AkcInputOwnership, akc_input_ownership, G_TYPE_OBJECT)
@@ -89,6 +90,7 @@ static void
 akc_input_ownership_init (AkcInputOwnership *self)
 {
   self->resolved = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->navigation_owns_input = TRUE;
 }
 
 /**
@@ -225,8 +227,64 @@ akc_input_ownership_reset (AkcInputOwnership *self)
   g_signal_emit (self, signals[CHANGED], 0, NULL);
 }
 
+/**
+ * akc_input_ownership_set_navigation_owns_input:
+ * @self: a set of resolved instances
+ * @owns_input: whether a standard source list or link card may own input
+ *
+ * Sets whether the standard navigation components, `source-list` and
+ * `link-card`, may become the active component. They may by default, as
+ * application.md §12.4 says (they declare the `open` event). A host that
+ * treats them as navigation rather than questions, as the GTK port does
+ * (docs/port-decisions.md), passes %FALSE: they never own input then, and
+ * an older question is found behind them.
+ *
+ * Since: 0.1
+ */
+void
+akc_input_ownership_set_navigation_owns_input (AkcInputOwnership *self,
+                                               gboolean           owns_input)
+{
+  g_return_if_fail (AKC_IS_INPUT_OWNERSHIP (self));
+
+  owns_input = !!owns_input;
+  if (self->navigation_owns_input == owns_input)
+    return;
+
+  self->navigation_owns_input = owns_input;
+  g_signal_emit (self, signals[CHANGED], 0, NULL);
+}
+
+/**
+ * akc_input_ownership_get_navigation_owns_input:
+ * @self: a set of resolved instances
+ *
+ * Gets whether a standard source list or link card may own input.
+ *
+ * Returns: %TRUE if they may (the default)
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_input_ownership_get_navigation_owns_input (AkcInputOwnership *self)
+{
+  g_return_val_if_fail (AKC_IS_INPUT_OWNERSHIP (self), TRUE);
+
+  return self->navigation_owns_input;
+}
+
+static gboolean
+is_navigation (AkcResolvedComponent *resolved)
+{
+  const char *key = akc_resolved_component_get_component_key (resolved);
+
+  return akc_resolved_component_is_standard (resolved) &&
+         (g_strcmp0 (key, "source-list") == 0 || g_strcmp0 (key, "link-card") == 0);
+}
+
 /* A component presentation that may own input: it resolved against the
- * manifest, its definition declares an event, its instance is open. */
+ * manifest, its definition declares an event, its instance is open (and
+ * it is not navigation, when navigation does not own input). */
 static gboolean
 owns_input (AkcInputOwnership *self,
             AkcPresentation   *presentation)
@@ -240,6 +298,7 @@ owns_input (AkcInputOwnership *self,
 
   return resolved != NULL &&
          akc_resolved_component_is_interactive (resolved) &&
+         (self->navigation_owns_input || !is_navigation (resolved)) &&
          !g_hash_table_contains (self->resolved, akc_resolved_component_get_instance_id (resolved));
 }
 

@@ -27,6 +27,12 @@ AKC_AVAILABLE_IN_ALL
 AkcInputOwnership *akc_input_ownership_new             (void);
 
 AKC_AVAILABLE_IN_ALL
+void               akc_input_ownership_set_navigation_owns_input (AkcInputOwnership *self,
+                                                                  gboolean           owns_input);
+AKC_AVAILABLE_IN_ALL
+gboolean           akc_input_ownership_get_navigation_owns_input (AkcInputOwnership *self);
+
+AKC_AVAILABLE_IN_ALL
 gboolean           akc_input_ownership_mark_resolved   (AkcInputOwnership    *self,
                                                         const char           *instance_id);
 AKC_AVAILABLE_IN_ALL

@@ -660,6 +660,40 @@ test_custom_definitions (void)
   g_assert_finalize_object (ownership);
 }
 
+/* The GTK port's decision (docs/port-decisions.md): source lists and link
+ * cards are navigation, and never own input when the host says so; an
+ * older question behind them does. */
+static void
+test_navigation_does_not_own_input (void)
+{
+  AkcInputOwnership *ownership = akc_input_ownership_new ();
+  g_autoptr(AkcComponentManifest) manifest = akc_component_manifest_new_standard ();
+  GListStore *messages = g_list_store_new (AKC_TYPE_MESSAGE);
+  Changes changes = { 0, g_ptr_array_new_with_free_func (g_free) };
+
+  add (messages, assistant_frame ("choice-list", "question", CHOICES));
+  add (messages, assistant_frame ("source-list", "sources", SOURCES));
+  add (messages, assistant_frame ("link-card", "link", LINK_CARD));
+
+  g_assert_true (akc_input_ownership_get_navigation_owns_input (ownership));
+  assert_active (ownership, messages, manifest, "link", 2, 0);
+
+  g_signal_connect (ownership, "changed", G_CALLBACK (on_changed), &changes);
+  akc_input_ownership_set_navigation_owns_input (ownership, FALSE);
+  g_assert_cmpuint (changes.count, ==, 1);
+  akc_input_ownership_set_navigation_owns_input (ownership, FALSE);
+  g_assert_cmpuint (changes.count, ==, 1);
+  g_assert_false (akc_input_ownership_get_navigation_owns_input (ownership));
+  assert_active (ownership, messages, manifest, "question", 0, 0);
+
+  g_assert_true (akc_input_ownership_mark_resolved (ownership, "question"));
+  assert_active (ownership, messages, manifest, NULL, 0, 0);
+
+  g_ptr_array_unref (changes.ids);
+  g_assert_finalize_object (messages);
+  g_assert_finalize_object (ownership);
+}
+
 /* Two copies of one instance (§14 A14): the newest copy is the one shown
  * as active, and resolving the id resolves both. */
 static void
@@ -727,6 +761,7 @@ main (int    argc,
   g_test_add_func ("/components/input-ownership/unresolved-frames", test_unresolved_frames);
   g_test_add_func ("/components/input-ownership/custom-definitions", test_custom_definitions);
   g_test_add_func ("/components/input-ownership/duplicate-instances", test_duplicate_instances);
+  g_test_add_func ("/components/input-ownership/navigation", test_navigation_does_not_own_input);
   g_test_add_func ("/components/input-ownership/streaming", test_streaming);
 
   return g_test_run ();
