@@ -269,12 +269,40 @@ on_quit_signal (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* Every key of the shortcuts window that is not the composer's or the
+ * transcript's own: the application's and the windows' actions. */
+static const struct
+{
+  const char *action;
+  const char *accels[2];
+} accels[] = {
+  { "app.quit", { "<Control>q", NULL } },
+  { "app.preferences", { "<Control>comma", NULL } },
+  { "win.show-help-overlay", { "<Control>question", NULL } },
+  { "win.new-chat", { "<Control>n", NULL } },
+  { "win.retry", { "<Control>r", NULL } },
+  { "win.regenerate", { "<Control><Shift>r", NULL } },
+  { "win.edit", { "<Control>e", NULL } },
+  { "win.jump-to-newest", { "<Control>End", NULL } },
+};
+
+/**
+ * akc_application_add_accels:
+ * @application: an application with #AkcWindow windows
+ *
+ * Gives the actions of the application and of its windows their keys, the
+ * ones the shortcuts window shows.
+ */
+void
+akc_application_add_accels (GtkApplication *application)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (application, accels[i].action, accels[i].accels);
+}
+
 static void
 akc_application_startup (GApplication *app)
 {
-  static const char *quit_accels[] = { "<Control>q", NULL };
-  static const char *help_accels[] = { "<Control>question", NULL };
-  static const char *preferences_accels[] = { "<Control>comma", NULL };
   AkcApplication *self = AKC_APPLICATION (app);
 
   G_APPLICATION_CLASS (akc_application_parent_class)->startup (app);
@@ -287,9 +315,7 @@ akc_application_startup (GApplication *app)
   g_unix_signal_add (SIGINT, on_quit_signal, app);
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
-  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
-  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.show-help-overlay", help_accels);
-  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.preferences", preferences_accels);
+  akc_application_add_accels (GTK_APPLICATION (app));
 }
 
 static gboolean

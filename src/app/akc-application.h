@@ -14,5 +14,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (AkcApplication, akc_application, AKC, APPLICATION, AdwApplication)
 
 AkcApplication *akc_application_new (void);
+void            akc_application_add_accels (GtkApplication *application);
 
 G_END_DECLS

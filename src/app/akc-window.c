@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <string.h>
 #include <glib/gi18n.h>
 #include <akc-gtk.h>
 
@@ -150,19 +151,48 @@ on_messages_changed (AkcWindow  *self,
   akc_window_sync_actions (self);
 }
 
-/* §12.4: while a component of the transcript owns the keyboard (the
- * transcript gave it the focus), the composer is disabled; when it no
- * longer does, the composer takes input again. */
+/* §12.4 with its port decision (docs/port-decisions.md): a component of
+ * the transcript that owns input has the focus, but the composer stays
+ * enabled, for the pointer and for Tab; when no component owns input any
+ * more, the composer takes the keyboard back. */
 static void
 on_input_owned_changed (AkcWindow *self)
 {
   gboolean owned = akc_chat_view_get_input_owned (self->transcript);
   GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
 
-  gtk_widget_set_sensitive (GTK_WIDGET (self->composer), !owned);
-
   if (!owned && (focus == NULL || gtk_widget_is_ancestor (focus, GTK_WIDGET (self->transcript))))
     gtk_widget_grab_focus (GTK_WIDGET (self->composer));
+}
+
+/* Typing into the composer, or clicking it, sets the component that owns
+ * input aside: it stays unanswered, and the person writes instead. */
+static void
+set_component_aside (AkcWindow *self)
+{
+  if (akc_chat_view_get_input_owned (self->transcript))
+    gtk_widget_activate_action (GTK_WIDGET (self->transcript), "chat.set-aside", NULL);
+}
+
+static void
+on_composer_pressed (AkcWindow *self)
+{
+  set_component_aside (self);
+}
+
+static gboolean
+on_composer_key_pressed (AkcWindow       *self,
+                         guint            keyval,
+                         guint            keycode,
+                         GdkModifierType  state)
+{
+  /* A key that writes, not one that moves the focus on (Tab) or is a
+   * shortcut. */
+  if ((state & (GDK_CONTROL_MASK | GDK_ALT_MASK)) == 0 &&
+      (gdk_keyval_to_unicode (keyval) >= 0x20 || keyval == GDK_KEY_BackSpace || keyval == GDK_KEY_Delete))
+    set_component_aside (self);
+
+  return GDK_EVENT_PROPAGATE;
 }
 
 static gboolean
@@ -197,6 +227,20 @@ on_focus_widget_changed (AkcWindow *self)
 {
   if (focus_is_lost (self))
     g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, restore_focus_idle, g_object_ref (self), g_object_unref);
+}
+
+/* The window-wide keys of the conversation are the window's actions,
+ * which do what the transcript's do: the transcript's own shortcuts act
+ * only while the focus is in it. */
+static void
+forward_to_transcript (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  AkcWindow *self = AKC_WINDOW (widget);
+  g_autofree char *name = g_strconcat ("chat.", action_name + strlen ("win."), NULL);
+
+  gtk_widget_activate_action (GTK_WIDGET (self->transcript), name, NULL);
 }
 
 static void
@@ -913,16 +957,20 @@ akc_window_class_init (AkcWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, transcript);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, composer);
 
-  /* Stop (Escape), retry (Ctrl+R), regenerate (Ctrl+Shift+R) and edit
-   * (Ctrl+E) are the transcript's actions and shortcuts (AkcChatView). */
+  /* Escape stops a reply from the composer and the transcript; retry
+   * (Ctrl+R), regenerate (Ctrl+Shift+R), edit (Ctrl+E) and jump to the
+   * newest message (Ctrl+End) work from anywhere in the window, through
+   * these actions and their accels (akc_application_add_accels()). */
   gtk_widget_class_install_action (widget_class, "win.new-chat", NULL, new_chat_action);
+  gtk_widget_class_install_action (widget_class, "win.retry", NULL, forward_to_transcript);
+  gtk_widget_class_install_action (widget_class, "win.regenerate", NULL, forward_to_transcript);
+  gtk_widget_class_install_action (widget_class, "win.edit", NULL, forward_to_transcript);
+  gtk_widget_class_install_action (widget_class, "win.jump-to-newest", NULL, forward_to_transcript);
   /* The conversation menu's radio items. */
   gtk_widget_class_install_property_action (widget_class, "win.conversation", "conversation");
   gtk_widget_class_install_action (widget_class, "win.preferences", NULL, preferences_action);
   gtk_widget_class_install_action (widget_class, "win.choose-knowledge", NULL, choose_knowledge_action);
   gtk_widget_class_install_action (widget_class, "win.forget-knowledge", NULL, forget_knowledge_action);
-
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK, "win.new-chat", NULL);
 }
 
 static void
@@ -932,6 +980,8 @@ akc_window_init (AkcWindow *self)
   g_autoptr(GFile) site_config = NULL;
   g_autoptr(GFile) artifact = NULL;
   g_autofree char *conversation = NULL;
+  GtkEventController *composer_keys;
+  GtkGesture *composer_click;
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
@@ -975,6 +1025,18 @@ akc_window_init (AkcWindow *self)
       akc_knowledge_layer_load (self->knowledge, site_config, artifact);
       akc_knowledge_layer_load (self->ask_knowledge, site_config, artifact);
     }
+
+  /* Before the entry sees the key or the click. */
+  composer_keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (composer_keys, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (composer_keys, "key-pressed", G_CALLBACK (on_composer_key_pressed),
+                           self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->composer), composer_keys);
+  composer_click = gtk_gesture_click_new ();
+  gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (composer_click), GTK_PHASE_CAPTURE);
+  g_signal_connect_object (composer_click, "pressed", G_CALLBACK (on_composer_pressed),
+                           self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->composer), GTK_EVENT_CONTROLLER (composer_click));
 
   g_signal_connect_object (self->transcript, "notify::input-owned",
                            G_CALLBACK (on_input_owned_changed),

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 #include <akc-gtk.h>
 
+#include "akc-application.h"
 #include "akc-window.h"
 
 typedef gboolean (*WidgetMatch) (GtkWidget *widget, gconstpointer data);
@@ -141,6 +142,28 @@ try_global_shortcuts (GtkWidget       *widget,
   return FALSE;
 }
 
+/* The accels of the window's application (gtk_application_set_accels_for_action()). */
+static gboolean
+try_accels (GtkWindow       *window,
+            guint            keyval,
+            GdkModifierType  state)
+{
+  GtkApplication *application = gtk_window_get_application (window);
+  g_autofree char *accel = NULL;
+  g_auto(GStrv) actions = NULL;
+
+  if (application == NULL)
+    return FALSE;
+
+  accel = gtk_accelerator_name (keyval, state);
+  actions = gtk_application_get_actions_for_accel (application, accel);
+  for (guint i = 0; actions[i] != NULL; i++)
+    if (gtk_widget_activate_action (GTK_WIDGET (window), actions[i], NULL))
+      return TRUE;
+
+  return FALSE;
+}
+
 static gboolean
 press_key (GtkWindow       *window,
            guint            keyval,
@@ -168,7 +191,7 @@ press_key (GtkWindow       *window,
         return TRUE;
     }
 
-  return try_global_shortcuts (GTK_WIDGET (window), keyval, state);
+  return try_accels (window, keyval, state) || try_global_shortcuts (GTK_WIDGET (window), keyval, state);
 }
 
 static gboolean
@@ -216,10 +239,29 @@ spin_frames (GtkWidget *widget)
     }
 }
 
+/* An application for the windows, with the keys AkcApplication gives them. */
+static GtkApplication *
+test_application (void)
+{
+  static GtkApplication *application;
+
+  if (application == NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      application = gtk_application_new ("io.agentskit.Chat.TestWindow", G_APPLICATION_NON_UNIQUE);
+      g_assert_true (g_application_register (G_APPLICATION (application), NULL, &error));
+      g_assert_no_error (error);
+      akc_application_add_accels (application);
+    }
+
+  return application;
+}
+
 static AkcWindow *
 new_window (void)
 {
-  AkcWindow *window = g_object_new (AKC_TYPE_WINDOW, NULL);
+  AkcWindow *window = g_object_new (AKC_TYPE_WINDOW, "application", test_application (), NULL);
 
   gtk_window_present (GTK_WINDOW (window));
   return window;
@@ -282,8 +324,9 @@ test_window_stream_and_stop (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (composer), "composer.send", NULL));
   g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_STREAMING);
 
-  /* While streaming: the entry is disabled, Stop replaces Send. */
-  g_assert_false (gtk_widget_is_sensitive (entry));
+  /* While streaming: Stop replaces Send, and the entry stays editable
+   * (issue 13 item 1). */
+  g_assert_true (gtk_widget_is_sensitive (entry));
   g_assert_true (gtk_widget_get_visible (stop));
   text = akc_composer_dup_text (composer);
   g_assert_cmpstr (text, ==, "");
@@ -307,10 +350,28 @@ test_window_stream_and_stop (void)
   akc_composer_set_text (composer, "/slow");
   akc_composer_send (composer);
   g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_STREAMING);
+
+  /* What is typed meanwhile stays, and Enter keeps it: the hint says it
+   * waits for the end of the reply. */
+  g_assert_true (gtk_widget_has_focus (entry));
+  gtk_text_buffer_insert_at_cursor (gtk_text_view_get_buffer (GTK_TEXT_VIEW (entry)), "next", -1);
+  g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_Return, 0));
+  g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_STREAMING);
+  g_clear_pointer (&text, g_free);
+  text = akc_composer_dup_text (composer);
+  g_assert_cmpstr (text, ==, "next");
+  g_assert_true (gtk_widget_get_visible (find_widget (GTK_WIDGET (composer), is_label_with_text,
+                                                      _("Your message waits until the reply is finished: press "
+                                                        "Enter then to send it, or Escape to stop the reply."))));
   g_assert_true (gtk_widget_activate_action (find_by_type (GTK_WIDGET (window), AKC_TYPE_CHAT_VIEW), "chat.stop", NULL));
   g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_IDLE);
   slow = g_list_model_get_item (messages, 3);
   g_assert_true (akc_message_get_stopped (slow));
+  g_clear_pointer (&text, g_free);
+  text = akc_composer_dup_text (composer);
+  g_assert_cmpstr (text, ==, "next");
+  g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_Return, 0));
+  g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 6);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -364,8 +425,7 @@ test_window_keyboard (void)
   wait_for ((Condition) is_idle, source);
   g_assert_cmpstr (akc_message_get_content (last_message (source)), ==, "AgentsKit received: hello");
 
-  /* Escape stops (the entry is disabled while streaming, so the keys go
-   * to the window). */
+  /* Escape in the entry stops the reply. */
   wait_for ((Condition) has_focus, entry);
   akc_composer_set_text (composer, "/slow");
   g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_Return, 0));
@@ -474,6 +534,68 @@ test_window_error_is_an_alert (void)
                          "The deterministic adapter failed as requested.");
   g_assert_nonnull (message);
   gtk_test_accessible_assert_role (gtk_widget_get_parent (message), GTK_ACCESSIBLE_ROLE_ALERT);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+count_actionables (GtkWidget  *widget,
+                   const char *action,
+                   guint      *n)
+{
+  if (has_action (widget, action) && gtk_widget_get_mapped (widget))
+    (*n)++;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    count_actionables (child, action, n);
+}
+
+static guint
+n_retries (GtkWidget *transcript)
+{
+  guint n = 0;
+
+  spin_frames (transcript);
+  count_actionables (transcript, "chat.retry", &n);
+  return n;
+}
+
+/* Issue 13 item 7: an error stays in the transcript where it happened, a
+ * failure offers one Retry, and the response actions are flat icon
+ * buttons with tooltips and names. */
+static void
+test_window_errors_stay (void)
+{
+  AkcWindow *window = new_window ();
+  AkcChatSource *source = akc_window_get_source (window);
+  AkcComposer *composer = AKC_COMPOSER (find_by_type (GTK_WIDGET (window), AKC_TYPE_COMPOSER));
+  GtkWidget *transcript = find_by_type (GTK_WIDGET (window), AKC_TYPE_CHAT_VIEW);
+  const char *failure = "The deterministic adapter failed as requested.";
+  GtkWidget *message, *regenerate;
+
+  akc_composer_set_text (composer, "/fail");
+  akc_composer_send (composer);
+  wait_until_idle (source);
+  g_assert_nonnull (akc_chat_source_get_error (source));
+  g_assert_cmpuint (n_retries (transcript), ==, 1);
+
+  regenerate = find_by_action (transcript, "chat.regenerate");
+  g_assert_nonnull (gtk_button_get_icon_name (GTK_BUTTON (regenerate)));
+  g_assert_true (gtk_widget_has_css_class (regenerate, "flat"));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (regenerate), ==, "Regenerate Response (Ctrl+Shift+R)");
+  gtk_test_accessible_assert_property (regenerate, GTK_ACCESSIBLE_PROPERTY_LABEL, "Regenerate response");
+
+  /* The next message: the error stays, under the reply that failed. */
+  akc_composer_set_text (composer, "hello");
+  g_assert_true (akc_composer_send (composer));
+  wait_until_idle (source);
+  g_assert_null (akc_chat_source_get_error (source));
+  spin_frames (GTK_WIDGET (window));
+  message = find_widget (transcript, is_label_with_text, failure);
+  g_assert_nonnull (message);
+  g_assert_true (gtk_widget_is_visible (message));
+  g_assert_nonnull (gtk_widget_get_ancestor (message, AKC_TYPE_MESSAGE_ROW));
+  g_assert_cmpuint (n_retries (transcript), ==, 1);
+  g_assert_nonnull (gtk_button_get_icon_name (GTK_BUTTON (find_by_action (transcript, "chat.retry"))));
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -649,6 +771,107 @@ test_window_opens_sources (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Issue 13 item 10: every shortcut of the shortcuts window shows its key,
+ * and the keys of the conversation work from the composer. */
+static void
+test_window_shortcuts (void)
+{
+  AkcWindow *window = new_window ();
+  GtkApplication *application = gtk_window_get_application (GTK_WINDOW (window));
+  AkcChatSource *source = akc_window_get_source (window);
+  AkcComposer *composer = AKC_COMPOSER (find_by_type (GTK_WIDGET (window), AKC_TYPE_COMPOSER));
+  GtkWidget *entry = find_by_type (GTK_WIDGET (composer), GTK_TYPE_TEXT_VIEW);
+  g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/io/agentskit/Chat/gtk/help-overlay.ui");
+  g_autoptr(GSList) objects = gtk_builder_get_objects (builder);
+  guint n_shortcuts = 0;
+
+  for (GSList *l = objects; l != NULL; l = l->next)
+    {
+      g_autofree char *title = NULL;
+      g_autofree char *accelerator = NULL;
+      g_autofree char *action = NULL;
+      g_auto(GStrv) accels = NULL;
+
+      if (!GTK_IS_SHORTCUTS_SHORTCUT (l->data))
+        continue;
+      n_shortcuts++;
+      g_object_get (l->data, "title", &title, "accelerator", &accelerator, "action-name", &action, NULL);
+      if (action != NULL)
+        accels = gtk_application_get_accels_for_action (application, action);
+      if ((accelerator == NULL || *accelerator == '\0') && (accels == NULL || accels[0] == NULL))
+        g_error ("the shortcut '%s' shows no key", title);
+      for (guint i = 0; accels != NULL && accels[i] != NULL; i++)
+        {
+          guint keyval = 0;
+          GdkModifierType mods = 0;
+
+          g_assert_true (gtk_accelerator_parse (accels[i], &keyval, &mods));
+        }
+    }
+  g_assert_cmpuint (n_shortcuts, >=, 10);
+
+  /* Ctrl+N, from the composer, starts a new chat. */
+  akc_composer_set_text (composer, "hello");
+  g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_Return, 0));
+  wait_for ((Condition) is_idle, source);
+  g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (source)), >, 0);
+  wait_for ((Condition) has_focus, entry);
+  g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_n, GDK_CONTROL_MASK));
+  g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (source)), ==, 0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Issue 13 item 10: the chat view claims its keys only while the focus is
+ * in it, so a window that embeds it keeps Escape, Ctrl+R, Ctrl+E and
+ * Ctrl+End for its other widgets. */
+static void
+test_view_keys_are_local (void)
+{
+  g_autoptr(AkcAdapter) adapter = akc_echo_adapter_new ();
+  g_autoptr(AkcChat) chat = akc_chat_new (adapter);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *entry = gtk_entry_new ();
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *view = akc_chat_view_new ();
+  g_autoptr(GError) error = NULL;
+  guint n_messages;
+
+  akc_chat_view_set_source (AKC_CHAT_VIEW (view), AKC_CHAT_SOURCE (chat));
+  gtk_widget_set_vexpand (scroller, TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), view);
+  gtk_box_append (GTK_BOX (box), entry);
+  gtk_box_append (GTK_BOX (box), scroller);
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 400);
+  gtk_window_present (GTK_WINDOW (window));
+  gtk_widget_grab_focus (entry);
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)), entry));
+
+  g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (chat), "/slow", &error));
+  g_assert_no_error (error);
+  g_assert_true (is_streaming (AKC_CHAT_SOURCE (chat)));
+  /* Not the view's keys while the focus is elsewhere: the entry's. */
+  press_key (GTK_WINDOW (window), GDK_KEY_Escape, 0);
+  g_assert_true (is_streaming (AKC_CHAT_SOURCE (chat)));
+  akc_chat_source_stop (AKC_CHAT_SOURCE (chat));
+  n_messages = g_list_model_get_n_items (akc_chat_source_get_messages (AKC_CHAT_SOURCE (chat)));
+  press_key (GTK_WINDOW (window), GDK_KEY_r, GDK_CONTROL_MASK);
+  g_assert_false (is_streaming (AKC_CHAT_SOURCE (chat)));
+  g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (AKC_CHAT_SOURCE (chat))), ==, n_messages);
+  press_key (GTK_WINDOW (window), GDK_KEY_e, GDK_CONTROL_MASK);
+  g_assert_false (akc_chat_view_get_editing (AKC_CHAT_VIEW (view)));
+
+  /* In the view they are. */
+  gtk_widget_grab_focus (view);
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)), view));
+  g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_e, GDK_CONTROL_MASK));
+  g_assert_true (akc_chat_view_get_editing (AKC_CHAT_VIEW (view)));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -669,6 +892,9 @@ main (int   argc,
   g_test_add_func ("/window/demos", test_window_demos);
   g_test_add_func ("/window/opens-sources", test_window_opens_sources);
   g_test_add_func ("/window/translated", test_window_translated);
+  g_test_add_func ("/window/shortcuts", test_window_shortcuts);
+  g_test_add_func ("/window/errors-stay", test_window_errors_stay);
+  g_test_add_func ("/window/view-keys-are-local", test_view_keys_are_local);
 
   return g_test_run ();
 }

@@ -213,12 +213,19 @@ cancel_edit_action (GtkWidget  *widget,
   akc_chat_view_set_editing (AKC_CHAT_VIEW (widget), FALSE, NULL, NULL);
 }
 
+/* To the newest message: with the focus too when it is in the transcript
+ * (Ctrl+End, from anywhere in it). */
 static void
 jump_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
 {
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
   akc_chat_view_scroll_to_bottom (AKC_CHAT_VIEW (widget));
+  if (focus != NULL && gtk_widget_is_ancestor (focus, widget))
+    akc_chat_view_focus_newest (AKC_CHAT_VIEW (widget));
 }
 
 /* The record of a tool call the coordinator proposed, if any. */

@@ -165,8 +165,56 @@ akc_chat_view_sync_ownership (AkcChatView *self)
         }
     }
 
+  akc_chat_view_sync_focus_hint (self);
+
   if (was_owned != (self->active_message != NULL))
     g_object_notify_by_pspec (G_OBJECT (self), akc_chat_view_props[PROP_INPUT_OWNED]);
+}
+
+/* The hint over the transcript while the component that owns input has
+ * the keyboard: what answers it, and how to go back to the composer,
+ * which stays enabled (docs/port-decisions.md). */
+void
+akc_chat_view_sync_focus_hint (AkcChatView *self)
+{
+  GtkWidget *focus = self->focus_root != NULL ? gtk_root_get_focus (self->focus_root) : NULL;
+  GtkWidget *component = focus != NULL ? gtk_widget_get_ancestor (focus, AKC_TYPE_COMPONENT_VIEW) : NULL;
+  gboolean shown = FALSE;
+
+  if (self->focus_hint == NULL)
+    return;
+
+  if (self->active_message != NULL && component != NULL && gtk_widget_is_ancestor (component, GTK_WIDGET (self)))
+    {
+      GtkWidget *row = gtk_widget_get_ancestor (component, AKC_TYPE_MESSAGE_ROW);
+
+      shown = row != NULL && akc_message_row_get_active_view (AKC_MESSAGE_ROW (row)) == AKC_COMPONENT_VIEW (component);
+    }
+
+  if (gtk_widget_get_visible (self->focus_hint) == shown)
+    return;
+
+  gtk_widget_set_visible (self->focus_hint, shown);
+  if (shown)
+    akc_chat_view_announce (self, gtk_label_get_text (GTK_LABEL (self->focus_hint)));
+}
+
+/* Follows the focus of the window the view is in, for the hint. */
+void
+akc_chat_view_follow_focus (AkcChatView *self,
+                            GtkRoot     *root)
+{
+  if (self->focus_root == root)
+    return;
+
+  if (self->focus_root != NULL)
+    g_clear_signal_handler (&self->focus_handler, self->focus_root);
+  self->focus_root = root;
+  if (root != NULL)
+    self->focus_handler = g_signal_connect_object (root, "notify::focus-widget",
+                                                   G_CALLBACK (akc_chat_view_sync_focus_hint),
+                                                   self, G_CONNECT_SWAPPED);
+  akc_chat_view_sync_focus_hint (self);
 }
 
 /**
@@ -175,7 +223,7 @@ akc_chat_view_sync_ownership (AkcChatView *self)
  *
  * Gets whether a component owns the keyboard (application.md §12.4).
  *
- * Returns: %TRUE while the host's composer should be disabled
+ * Returns: %TRUE while a component owns input
  *
  * Since: 0.1
  */

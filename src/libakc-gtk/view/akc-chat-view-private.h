@@ -11,6 +11,7 @@
  *   akc-chat-view-scroll.c    sticky scrolling, paging in history
  *   akc-chat-view-input.c     input ownership (§12.4)
  *   akc-chat-view-actions.c   the chat.* actions and confirmations
+ *   akc-chat-view-keyboard.c  the transcript as a focus stop
  *   akc-chat-view-rows.c      the list factory, the rows below messages
  *   akc-chat-view-theme.c     the semantic theme
  */
@@ -49,6 +50,13 @@ struct _AkcChatView
 
   GtkListView          *list_view;
   GtkWidget            *jump_button;
+  GtkWidget            *focus_hint;
+  GHashTable           *items;          /* bound row → the object it shows */
+  GObject              *focus_pending;  /* the object whose row is to take the focus */
+  guint                 focus_pending_idle;
+  gboolean              leaving;
+  GtkRoot              *focus_root;     /* whose focus-widget is followed */
+  gulong                focus_handler;
 
   AkcChatSource        *source;
   GListModel           *messages;
@@ -72,6 +80,13 @@ struct _AkcChatView
   GtkStringObject      *thinking_item;
   GtkStringObject      *error_item;
   GtkStringObject      *actions_item;
+  gboolean              actions_retry;  /* whether actions_item offers Retry */
+
+  /* Errors stay where they happened: the message the current error came
+   * with, and the errors of earlier turns by message id. */
+  char                 *error_message_id;
+  char                 *error_shown;
+  GHashTable           *past_errors;    /* message id → error text */
 
   gulong                items_handler;
   gulong                status_handler;
@@ -153,6 +168,7 @@ extern guint akc_chat_view_signals[N_SIGNALS];
 gboolean           akc_chat_view_is_streaming        (AkcChatView *self);
 void               akc_chat_view_sync                (AkcChatView *self);
 void               akc_chat_view_scan_conversation   (AkcChatView *self);
+void               akc_chat_view_sync_error          (AkcChatView *self);
 
 /* akc-chat-view-announce.c */
 void               akc_chat_view_announce            (AkcChatView *self,
@@ -173,6 +189,9 @@ void               akc_chat_view_apply_active_to_row (AkcChatView   *self,
                                                       AkcMessageRow *row);
 gboolean           akc_chat_view_focus_active_idle   (gpointer       user_data);
 void               akc_chat_view_sync_ownership      (AkcChatView   *self);
+void               akc_chat_view_sync_focus_hint     (AkcChatView   *self);
+void               akc_chat_view_follow_focus        (AkcChatView   *self,
+                                                      GtkRoot       *root);
 
 /* akc-chat-view-actions.c */
 void               akc_chat_view_class_install_actions (GtkWidgetClass *widget_class);
@@ -200,6 +219,16 @@ void               akc_chat_view_unwatch_calls       (AkcChatView *self);
 void               akc_chat_view_watch_last_message  (AkcChatView *self,
                                                       AkcMessage  *last);
 void               akc_chat_view_focus_when_mapped   (GtkWidget   *widget);
+
+/* akc-chat-view-keyboard.c */
+void               akc_chat_view_init_keyboard       (AkcChatView      *self);
+gboolean           akc_chat_view_move_focus          (AkcChatView      *self,
+                                                      GtkDirectionType  direction,
+                                                      gboolean         *handled);
+void               akc_chat_view_item_bound          (AkcChatView      *self,
+                                                      GtkWidget        *item,
+                                                      GObject          *object);
+gboolean           akc_chat_view_focus_pending_idle  (gpointer          user_data);
 
 /* akc-chat-view-theme.c */
 void               akc_chat_view_install_theme_provider   (AkcChatView *self);

@@ -168,8 +168,14 @@ akc_chat_view_sync_extras (AkcChatView *self)
 
   if (actions_visible (self) || self->editing)
     {
+      /* One Retry: the error's, while there is one (§12.3 issue 13). */
+      gboolean retry = error == NULL;
+
+      if (self->actions_item != NULL && self->actions_retry != retry)
+        g_clear_object (&self->actions_item);
       if (self->actions_item == NULL)
         self->actions_item = gtk_string_object_new (EXTRA_ACTIONS);
+      self->actions_retry = retry;
       g_ptr_array_add (wanted, g_object_ref (self->actions_item));
     }
   else
@@ -255,6 +261,25 @@ new_button (const char *label,
     gtk_actionable_set_action_target_value (GTK_ACTIONABLE (button), target);
   if (tooltip != NULL)
     gtk_widget_set_tooltip_text (button, tooltip);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, accessible_label,
+                                  -1);
+  return button;
+}
+
+static GtkWidget *
+new_icon_button (const char *icon_name,
+                 const char *accessible_label,
+                 const char *tooltip,
+                 const char *action)
+{
+  GtkWidget *button = g_object_new (GTK_TYPE_BUTTON,
+                                    "icon-name", icon_name,
+                                    "tooltip-text", tooltip,
+                                    "action-name", action,
+                                    NULL);
+
+  gtk_widget_add_css_class (button, "flat");
   gtk_accessible_update_property (GTK_ACCESSIBLE (button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, accessible_label,
                                   -1);
@@ -549,21 +574,21 @@ build_actions (AkcChatView *self)
                                   -1);
   akc_chat_view_lifecycle_targets (self, &user_id, &assistant_id);
 
-  buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  button = new_button (_("_Retry"), _("Retry response"), _("Retry response (Ctrl+R)"), "chat.retry", NULL);
-  gtk_widget_add_css_class (button, "flat");
-  gtk_box_append (GTK_BOX (buttons), button);
+  /* §12.3 after every reply, as flat icon buttons that say what they do
+   * in their tooltips and names. Retry is the error's while the turn
+   * failed: one Retry. */
+  buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
+  if (self->actions_retry)
+    gtk_box_append (GTK_BOX (buttons),
+                    new_icon_button ("edit-redo-symbolic", _("Retry response"),
+                                     _("Retry response (Ctrl+R)"), "chat.retry"));
   if (assistant_id != NULL)
-    {
-      button = new_button (_("Re_generate"), _("Regenerate response"),
-                           _("Regenerate Response (Ctrl+Shift+R)"), "chat.regenerate", NULL);
-      gtk_widget_add_css_class (button, "flat");
-      gtk_box_append (GTK_BOX (buttons), button);
-    }
-  button = new_button (_("_Edit Last Message"), _("Edit last message"),
-                       _("Edit Last Message (Ctrl+E)"), "chat.edit", NULL);
-  gtk_widget_add_css_class (button, "flat");
-  gtk_box_append (GTK_BOX (buttons), button);
+    gtk_box_append (GTK_BOX (buttons),
+                    new_icon_button ("view-refresh-symbolic", _("Regenerate response"),
+                                     _("Regenerate Response (Ctrl+Shift+R)"), "chat.regenerate"));
+  gtk_box_append (GTK_BOX (buttons),
+                  new_icon_button ("document-edit-symbolic", _("Edit last message"),
+                                   _("Edit Last Message (Ctrl+E)"), "chat.edit"));
   gtk_box_append (GTK_BOX (box), buttons);
 
   return box;
@@ -582,6 +607,9 @@ static GtkWidget *
 new_row (AkcChatView *self)
 {
   GtkWidget *row = akc_message_row_new ();
+
+  /* A focus stop of its own: the arrow keys move between messages. */
+  gtk_widget_set_focusable (row, TRUE);
 
   akc_message_row_set_ownership (AKC_MESSAGE_ROW (row), self->ownership);
   g_signal_connect_object (row, "component-interaction", G_CALLBACK (on_row_interaction), self, 0);
@@ -620,28 +648,37 @@ factory_bind (GtkSignalListItemFactory *factory,
       self->n_binds++;
       akc_message_row_set_manifest (AKC_MESSAGE_ROW (child), self->manifest);
       akc_message_row_set_message (AKC_MESSAGE_ROW (child), AKC_MESSAGE (object));
+      akc_message_row_set_error (AKC_MESSAGE_ROW (child),
+                                 g_hash_table_lookup (self->past_errors, akc_message_get_id (AKC_MESSAGE (object))));
       g_hash_table_add (self->rows, child);
       akc_chat_view_apply_active_to_row (self, AKC_MESSAGE_ROW (child));
 
       /* Not while the list lays its rows out. */
       if (self->focus_active_pending && AKC_MESSAGE (object) == self->active_message && self->active_idle == 0)
         self->active_idle = g_idle_add (akc_chat_view_focus_active_idle, self);
+      akc_chat_view_item_bound (self, child, object);
       return;
     }
 
   if (AKC_IS_TOOL_CALL (object))
     {
-      gtk_list_item_set_child (item, build_confirmation (self, AKC_TOOL_CALL (object)));
-      return;
+      child = build_confirmation (self, AKC_TOOL_CALL (object));
+    }
+  else
+    {
+      kind = gtk_string_object_get_string (GTK_STRING_OBJECT (object));
+      if (g_str_equal (kind, EXTRA_THINKING))
+        child = build_thinking ();
+      else if (g_str_equal (kind, EXTRA_ERROR))
+        child = build_error (self, g_object_get_data (object, "text"));
+      else
+        child = build_actions (self);
     }
 
-  kind = gtk_string_object_get_string (GTK_STRING_OBJECT (object));
-  if (g_str_equal (kind, EXTRA_THINKING))
-    gtk_list_item_set_child (item, build_thinking ());
-  else if (g_str_equal (kind, EXTRA_ERROR))
-    gtk_list_item_set_child (item, build_error (self, g_object_get_data (object, "text")));
-  else
-    gtk_list_item_set_child (item, build_actions (self));
+  /* A stop of the arrow keys too, from which Tab reaches its buttons. */
+  gtk_widget_set_focusable (child, TRUE);
+  gtk_list_item_set_child (item, child);
+  akc_chat_view_item_bound (self, child, object);
 }
 
 static void
@@ -651,6 +688,8 @@ factory_unbind (GtkSignalListItemFactory *factory,
 {
   GtkWidget *child = gtk_list_item_get_child (item);
 
+  if (child != NULL)
+    g_hash_table_remove (self->items, child);
   if (AKC_IS_MESSAGE_ROW (child))
     {
       g_hash_table_remove (self->rows, child);
@@ -666,7 +705,10 @@ factory_teardown (GtkSignalListItemFactory *factory,
   GtkWidget *child = gtk_list_item_get_child (item);
 
   if (child != NULL)
-    g_hash_table_remove (self->rows, child);
+    {
+      g_hash_table_remove (self->rows, child);
+      g_hash_table_remove (self->items, child);
+    }
 }
 
 GtkListItemFactory *

@@ -28,7 +28,6 @@ akc_chat_view_set_at_bottom (AkcChatView *self,
                              gboolean     at_bottom)
 {
   gtk_widget_set_visible (self->jump_button, !at_bottom);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "chat.jump-to-newest", !at_bottom);
 
   if (self->at_bottom == at_bottom)
     return;

@@ -30,8 +30,11 @@
  * tool call that waits for one (§12.8: the tool's name, its arguments as
  * pretty JSON, Approve and Deny), a "Thinking..." indicator while a reply
  * streams, the error of the last turn or action as an alert with Retry,
- * and the response actions of §12.3: Retry, Regenerate and Edit last
- * message with its inline editor.
+ * and the response actions of §12.3 after every reply: Retry, Regenerate
+ * and Edit last message (flat icon buttons with tooltips and accessible
+ * names; Retry is the alert's alone while there is one) and the inline
+ * editor. An error stays where it happened: once the next turn clears it,
+ * it is shown under the message it came with.
  *
  * ## Scrolling
  *
@@ -50,20 +53,34 @@
  * `chat.regenerate`, `chat.edit`, `chat.save-edit`, `chat.cancel-edit`,
  * `chat.jump-to-newest`, `chat.set-aside`, `chat.approve` and `chat.deny`
  * (the last two with the tool call id), each enabled only when it can act,
- * and these shortcuts, active anywhere in its window: Escape stops a reply
- * or, when no reply streams, sets aside the component that owns input
- * (it becomes inert without an answer and input returns to the host),
- * Ctrl+R retries, Ctrl+Shift+R regenerates, Ctrl+E edits the last message and
- * Ctrl+End jumps to the newest message. In the inline editor Enter saves
- * and Escape cancels.
+ * and these shortcuts, active while the focus is in the view (their scope
+ * is local: a host makes them window-wide with actions of its own that
+ * activate the view's): Escape stops a reply or, when no reply streams,
+ * sets aside the component that owns input (it becomes inert without an
+ * answer and input returns to the host), Ctrl+R retries, Ctrl+Shift+R
+ * regenerates, Ctrl+E edits the last message and Ctrl+End jumps to the
+ * newest message. In the inline editor Enter saves and Escape cancels.
  *
  * Input ownership (§12.4): the latest unresolved interactive component
  * ([method@Akc.InputOwnership.find_active]) is the only
  * [class@ComponentView] that reacts to keys, and it gets the keyboard
- * focus; [property@ChatView:input-owned] tells the host to disable its
- * composer meanwhile. Every other component stays readable and clickable.
+ * focus; while it has it, a hint over the bottom of the transcript says
+ * how to answer or leave it. [property@ChatView:input-owned] tells the
+ * host a component owns input: the host keeps its composer enabled (the
+ * port decision of §14 B1) and sets the component aside (`chat.set-aside`)
+ * when the person types into the composer or clicks it. Every other
+ * component stays readable and clickable.
  * Resolved instances are kept by instance id for the life of the source,
  * so copies of one frame resolve together (§14, A14).
+ *
+ * The transcript is a focus stop between the widgets before and after it
+ * (a header, a composer): Tab and Shift+Tab enter it on its newest
+ * message ([method@ChatView.focus_newest]), ↑ and ↓, Page Up and Page Down,
+ * Home and End move between its messages and the rows below them, Tab
+ * goes through the focused message's own controls (copy buttons, links,
+ * sources, the response actions) and on out of the transcript, and Escape
+ * goes back to the widget after it. A message that gets the focus is
+ * announced with its author and its first words.
  *
  * ## Accessibility
  *
@@ -184,9 +201,53 @@ on_status_changed (AkcChatView *self)
   self->status = status;
 }
 
+/* An error stays in the transcript where it happened: while it is the
+ * conversation's error it is the alert below the messages, with Retry;
+ * when the next turn clears it, it goes under the message it came with. */
+void
+akc_chat_view_sync_error (AkcChatView *self)
+{
+  AkcDiagnostic *error = self->source != NULL ? akc_chat_source_get_error (self->source) : NULL;
+  const char *text = error != NULL ? akc_diagnostic_get_message (error) : NULL;
+  guint n = self->messages != NULL ? g_list_model_get_n_items (self->messages) : 0;
+
+  if (g_strcmp0 (text, self->error_shown) == 0)
+    return;
+
+  if (self->error_shown != NULL && self->error_message_id != NULL)
+    {
+      AkcMessageRow *row = NULL;
+      GHashTableIter iter;
+      gpointer bound;
+
+      g_hash_table_insert (self->past_errors, g_strdup (self->error_message_id), g_strdup (self->error_shown));
+      g_hash_table_iter_init (&iter, self->rows);
+      while (row == NULL && g_hash_table_iter_next (&iter, &bound, NULL))
+        {
+          AkcMessage *message = akc_message_row_get_message (bound);
+
+          if (message != NULL && g_strcmp0 (akc_message_get_id (message), self->error_message_id) == 0)
+            row = bound;
+        }
+      if (row != NULL)
+        akc_message_row_set_error (row, self->error_shown);
+    }
+
+  g_clear_pointer (&self->error_message_id, g_free);
+  g_free (self->error_shown);
+  self->error_shown = g_strdup (text);
+  if (text != NULL && n > 0)
+    {
+      g_autoptr(AkcMessage) last = g_list_model_get_item (self->messages, n - 1);
+
+      self->error_message_id = g_strdup (akc_message_get_id (last));
+    }
+}
+
 static void
 on_error_changed (AkcChatView *self)
 {
+  akc_chat_view_sync_error (self);
   akc_chat_view_sync_extras (self);
 }
 
@@ -242,6 +303,11 @@ akc_chat_view_measure (GtkWidget      *widget,
       *minimum = MAX (*minimum, button_min + 2 * JUMP_BUTTON_MARGIN);
       *natural = MAX (*natural, button_nat + 2 * JUMP_BUTTON_MARGIN);
     }
+  if (gtk_widget_get_visible (self->focus_hint) && orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      gtk_widget_measure (self->focus_hint, orientation, -1, &button_min, NULL, NULL, NULL);
+      *minimum = MAX (*minimum, button_min + 2 * JUMP_BUTTON_MARGIN);
+    }
 }
 
 static void
@@ -251,12 +317,27 @@ akc_chat_view_size_allocate (GtkWidget *widget,
                              int        baseline)
 {
   AkcChatView *self = AKC_CHAT_VIEW (widget);
+  int bottom = height - JUMP_BUTTON_MARGIN;
 
   self->allocating = TRUE;
   gtk_widget_allocate (GTK_WIDGET (self->list_view), width, height, -1, NULL);
   self->allocating = FALSE;
 
-  /* The button floats over the bottom of what is in sight. */
+  /* The hint floats over the bottom of what is in sight, the jump button
+   * above it. */
+  if (gtk_widget_get_visible (self->focus_hint))
+    {
+      int hint_width = MAX (0, width - 2 * JUMP_BUTTON_MARGIN), hint_height;
+
+      gtk_widget_measure (self->focus_hint, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &hint_width, NULL, NULL);
+      hint_width = MIN (hint_width, MAX (0, width - 2 * JUMP_BUTTON_MARGIN));
+      gtk_widget_measure (self->focus_hint, GTK_ORIENTATION_VERTICAL, hint_width, NULL, &hint_height, NULL, NULL);
+      bottom -= hint_height;
+      gtk_widget_allocate (self->focus_hint, hint_width, hint_height, -1,
+                           gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT ((width - hint_width) / 2.0f, bottom)));
+      bottom -= JUMP_BUTTON_MARGIN;
+    }
+
   if (gtk_widget_get_visible (self->jump_button))
     {
       int button_width, button_height;
@@ -266,7 +347,7 @@ akc_chat_view_size_allocate (GtkWidget *widget,
       button_width = MIN (button_width, width);
       gtk_widget_allocate (self->jump_button, button_width, button_height, -1,
                            gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT ((width - button_width) / 2.0f,
-                                                                                height - button_height - JUMP_BUTTON_MARGIN)));
+                                                                                bottom - button_height)));
     }
 }
 
@@ -301,10 +382,42 @@ akc_chat_view_unrealize (GtkWidget *widget)
   GTK_WIDGET_CLASS (akc_chat_view_parent_class)->unrealize (widget);
 }
 
+static void
+akc_chat_view_root (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (akc_chat_view_parent_class)->root (widget);
+
+  akc_chat_view_follow_focus (AKC_CHAT_VIEW (widget), gtk_widget_get_root (widget));
+}
+
+static void
+akc_chat_view_unroot (GtkWidget *widget)
+{
+  akc_chat_view_follow_focus (AKC_CHAT_VIEW (widget), NULL);
+
+  GTK_WIDGET_CLASS (akc_chat_view_parent_class)->unroot (widget);
+}
+
+static gboolean
+akc_chat_view_focus (GtkWidget        *widget,
+                     GtkDirectionType  direction)
+{
+  gboolean handled;
+  gboolean moved = akc_chat_view_move_focus (AKC_CHAT_VIEW (widget), direction, &handled);
+
+  if (handled)
+    return moved;
+
+  return GTK_WIDGET_CLASS (akc_chat_view_parent_class)->focus (widget, direction);
+}
+
+/* On the newest message, or the list when there is none. */
 static gboolean
 akc_chat_view_grab_focus (GtkWidget *widget)
 {
-  return gtk_widget_grab_focus (GTK_WIDGET (AKC_CHAT_VIEW (widget)->list_view));
+  AkcChatView *self = AKC_CHAT_VIEW (widget);
+
+  return akc_chat_view_focus_newest (self) || gtk_widget_grab_focus (GTK_WIDGET (self->list_view));
 }
 
 static void
@@ -322,6 +435,8 @@ akc_chat_view_dispose (GObject *object)
   g_clear_handle_id (&self->announce_idle, g_source_remove);
   g_clear_handle_id (&self->focus_idle, g_source_remove);
   g_clear_handle_id (&self->active_idle, g_source_remove);
+  g_clear_handle_id (&self->focus_pending_idle, g_source_remove);
+  g_clear_object (&self->focus_pending);
   akc_chat_view_clear_announcements (self);
 
   if (self->list_view != NULL)
@@ -340,6 +455,7 @@ akc_chat_view_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), AKC_TYPE_CHAT_VIEW);
   self->list_view = NULL;
   self->jump_button = NULL;
+  self->focus_hint = NULL;
 
   g_clear_object (&self->model);
   g_clear_object (&self->sections);
@@ -367,6 +483,10 @@ akc_chat_view_finalize (GObject *object)
   AkcChatView *self = AKC_CHAT_VIEW (object);
 
   g_hash_table_unref (self->rows);
+  g_hash_table_unref (self->items);
+  g_hash_table_unref (self->past_errors);
+  g_free (self->error_message_id);
+  g_free (self->error_shown);
   g_ptr_array_unref (self->watched_calls);
   g_ptr_array_unref (self->pending_calls);
   g_weak_ref_clear (&self->announce_target);
@@ -499,8 +619,11 @@ akc_chat_view_class_init (AkcChatViewClass *klass)
   widget_class->measure = akc_chat_view_measure;
   widget_class->size_allocate = akc_chat_view_size_allocate;
   widget_class->grab_focus = akc_chat_view_grab_focus;
+  widget_class->focus = akc_chat_view_focus;
   widget_class->realize = akc_chat_view_realize;
   widget_class->unrealize = akc_chat_view_unrealize;
+  widget_class->root = akc_chat_view_root;
+  widget_class->unroot = akc_chat_view_unroot;
 
   /**
    * AkcChatView:source:
@@ -531,9 +654,11 @@ akc_chat_view_class_init (AkcChatViewClass *klass)
   /**
    * AkcChatView:input-owned:
    *
-   * Whether a component owns the keyboard (application.md §12.4): the host
-   * disables its composer while it does, and gives it the focus back when
-   * it no longer does.
+   * Whether a component owns the keyboard (application.md §12.4). The
+   * host keeps its composer enabled meanwhile, sets the component aside
+   * (`chat.set-aside`) when the person types into the composer or clicks
+   * it, and gives the composer the focus back when no component owns
+   * input any more.
    *
    * Since: 0.1
    */
@@ -676,6 +801,7 @@ akc_chat_view_class_init (AkcChatViewClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/agentskit/AkcGtk/akc-chat-view.ui");
   gtk_widget_class_bind_template_child (widget_class, AkcChatView, list_view);
   gtk_widget_class_bind_template_child (widget_class, AkcChatView, jump_button);
+  gtk_widget_class_bind_template_child (widget_class, AkcChatView, focus_hint);
 
   gtk_widget_class_set_css_name (widget_class, "chatview");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_LOG);
@@ -690,11 +816,15 @@ akc_chat_view_init (AkcChatView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->rows = g_hash_table_new (NULL, NULL);
+  self->past_errors = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  akc_chat_view_init_keyboard (self);
   self->watched_calls = g_ptr_array_new_with_free_func (g_object_unref);
   self->pending_calls = g_ptr_array_new_with_free_func (g_object_unref);
   g_weak_ref_init (&self->announce_target, NULL);
   g_weak_ref_init (&self->editor, NULL);
   self->ownership = akc_input_ownership_new ();
+  /* Source lists and link cards are navigation (docs/port-decisions.md). */
+  akc_input_ownership_set_navigation_owns_input (self->ownership, FALSE);
   self->ownership_handler = g_signal_connect_object (self->ownership, "changed",
                                                      G_CALLBACK (akc_chat_view_sync_ownership),
                                                      self, G_CONNECT_SWAPPED);
@@ -714,10 +844,11 @@ akc_chat_view_init (AkcChatView *self)
   g_list_store_append (self->sections, self->extras);
   akc_chat_view_track_vadjustment (self);
 
-  /* Shortcuts for the whole window: the conversation is what the window
-   * is about, and the composer usually has the focus. */
+  /* The view's own keys, while the focus is in it: an application that
+   * embeds the view keeps its keys everywhere else, and makes them
+   * window-wide with actions of its own if it wants (as AkcWindow does). */
   shortcuts = gtk_shortcut_controller_new ();
-  gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_GLOBAL);
+  gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_LOCAL);
   add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts), GDK_KEY_Escape, 0, "chat.stop");
   add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts), GDK_KEY_Escape, 0, "chat.set-aside");
   add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts), GDK_KEY_r, GDK_CONTROL_MASK, "chat.retry");
@@ -790,6 +921,9 @@ akc_chat_view_set_source (AkcChatView   *self,
   akc_input_ownership_reset (self->ownership);
   akc_chat_view_set_editing (self, FALSE, NULL, NULL);
   g_clear_pointer (&self->action_error, g_free);
+  g_clear_pointer (&self->error_message_id, g_free);
+  g_clear_pointer (&self->error_shown, g_free);
+  g_hash_table_remove_all (self->past_errors);
   self->status = AKC_CHAT_STATUS_IDLE;
 
   if (source != NULL)
@@ -814,6 +948,7 @@ akc_chat_view_set_source (AkcChatView   *self,
   g_list_store_append (self->sections, self->extras);
 
   self->stick_to_bottom = TRUE;
+  akc_chat_view_sync_error (self);
   akc_chat_view_scan_tool_calls (self);
   akc_chat_view_sync (self);
   akc_chat_view_sync_ownership (self);

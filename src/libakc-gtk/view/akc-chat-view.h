@@ -45,6 +45,8 @@ gboolean              akc_chat_view_get_at_bottom    (AkcChatView          *self
 AKC_GTK_AVAILABLE_IN_ALL
 void                  akc_chat_view_scroll_to_bottom (AkcChatView          *self);
 AKC_GTK_AVAILABLE_IN_ALL
+gboolean              akc_chat_view_focus_newest     (AkcChatView          *self);
+AKC_GTK_AVAILABLE_IN_ALL
 gboolean              akc_chat_view_get_editing      (AkcChatView          *self);
 AKC_GTK_AVAILABLE_IN_ALL
 const char           *akc_chat_view_get_action_error (AkcChatView          *self);

@@ -16,9 +16,14 @@
  * The multi-line message entry of a chat, with its Send and Stop buttons.
  *
  * Enter sends the draft to [property@Composer:source]; Shift+Enter inserts
- * a newline. Blank drafts are never sent. While a reply streams in, the
- * entry is disabled and Stop replaces Send. The draft is kept in
+ * a newline. Blank drafts are never sent. The draft is kept in
  * [property@Akc.ChatSource:input], so it survives the widget.
+ *
+ * While a reply streams in, the entry stays editable, so that nothing
+ * typed meanwhile is lost, and Stop replaces Send. Enter then keeps the
+ * draft where it is and a hint below the entry says so: the draft waits
+ * until the person sends it, with Enter once the reply is finished.
+ * Escape in the entry stops the reply.
  *
  * The composer installs the actions `composer.send` and `composer.stop`;
  * each is enabled only when it can do something.
@@ -40,6 +45,7 @@ struct _AkcComposer
   GtkTextView   *text_view;
   GtkTextBuffer *buffer;
   GtkWidget     *placeholder;
+  GtkWidget     *hint;
   GtkWidget     *send_button;
   GtkWidget     *stop_button;
 
@@ -47,7 +53,6 @@ struct _AkcComposer
   gulong         status_handler;
   gulong         input_handler;
   gboolean       syncing_input;
-  gboolean       restore_focus;
 };
 
 G_DEFINE_FINAL_TYPE (AkcComposer, akc_composer, GTK_TYPE_WIDGET)
@@ -88,32 +93,37 @@ akc_composer_update_state (AkcComposer *self)
   gtk_widget_set_visible (self->send_button, !streaming);
   gtk_widget_set_visible (self->stop_button, streaming);
   gtk_widget_set_visible (self->placeholder, !has_text);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->text_view), self->source != NULL && !streaming);
+  /* Never insensitive while a reply streams: keys typed then would be
+   * dropped. What Enter does then is said next to the entry. */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->text_view), self->source != NULL);
+  if (gtk_widget_get_visible (self->hint) == (streaming && has_text))
+    return;
+
+  /* The hint is also the entry's description while it shows (only then:
+   * the chat view may announce through the description, GTK < 4.14). */
+  gtk_widget_set_visible (self->hint, streaming && has_text);
+  if (streaming && has_text)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->text_view),
+                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                    gtk_label_get_text (GTK_LABEL (self->hint)),
+                                    -1);
+  else
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (self->text_view), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
 }
 
 static void
 on_status_changed (AkcComposer *self)
 {
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkWidget *focus;
-
-  /* The entry is disabled while a reply streams, which takes the focus
-   * away from it: remember that the person was typing here. */
-  if (akc_composer_is_streaming (self) && gtk_widget_has_focus (GTK_WIDGET (self->text_view)))
-    self->restore_focus = TRUE;
+  gboolean stop_focused = gtk_widget_has_focus (self->stop_button);
 
   akc_composer_update_state (self);
 
   if (akc_composer_is_streaming (self))
     return;
 
-  /* Give the keyboard back to the entry when the reply ends, unless the
-   * person took it somewhere else meanwhile. */
-  focus = root != NULL ? gtk_root_get_focus (root) : NULL;
-  if (gtk_widget_has_focus (self->stop_button) ||
-      (self->restore_focus && (focus == NULL || focus == GTK_WIDGET (root))))
+  /* Stop, which had the keyboard, is gone: give it back to the entry. */
+  if (stop_focused)
     gtk_widget_grab_focus (GTK_WIDGET (self->text_view));
-  self->restore_focus = FALSE;
 }
 
 static void
@@ -153,6 +163,36 @@ on_key_pressed (GtkEventControllerKey *controller,
                 GdkModifierType        state,
                 AkcComposer           *self)
 {
+  /* Shift+Tab leaves the entry for the widget before the composer (the
+   * transcript). GtkTextView, in GTK 4.8, keeps the focus on Shift+Tab
+   * when it does not accept tabs: the move is made from outside it, with
+   * the composer out of the focus chain for a moment. */
+  if ((keyval == GDK_KEY_ISO_Left_Tab || ((keyval == GDK_KEY_Tab || keyval == GDK_KEY_KP_Tab) &&
+                                          (state & GDK_SHIFT_MASK) != 0)) &&
+      (state & (GDK_CONTROL_MASK | GDK_ALT_MASK)) == 0)
+    {
+      GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+      gboolean moved;
+
+      if (root == NULL)
+        return GDK_EVENT_PROPAGATE;
+      gtk_root_set_focus (root, NULL);
+      gtk_widget_set_can_focus (GTK_WIDGET (self), FALSE);
+      moved = gtk_widget_child_focus (GTK_WIDGET (root), GTK_DIR_TAB_BACKWARD);
+      gtk_widget_set_can_focus (GTK_WIDGET (self), TRUE);
+      if (!moved)
+        gtk_widget_grab_focus (GTK_WIDGET (self->text_view));
+      return GDK_EVENT_STOP;
+    }
+
+  /* Escape stops a reply from the entry, where the person types. */
+  if (keyval == GDK_KEY_Escape && (state & (GDK_SHIFT_MASK | GDK_CONTROL_MASK | GDK_ALT_MASK)) == 0 &&
+      akc_composer_is_streaming (self))
+    {
+      akc_chat_source_stop (self->source);
+      return GDK_EVENT_STOP;
+    }
+
   if (keyval != GDK_KEY_Return && keyval != GDK_KEY_KP_Enter && keyval != GDK_KEY_ISO_Enter)
     return GDK_EVENT_PROPAGATE;
 
@@ -160,6 +200,7 @@ on_key_pressed (GtkEventControllerKey *controller,
   if ((state & (GDK_SHIFT_MASK | GDK_CONTROL_MASK | GDK_ALT_MASK)) != 0)
     return GDK_EVENT_PROPAGATE;
 
+  /* While a reply streams the draft stays, and the hint says why. */
   akc_composer_send (self);
 
   /* Enter never inserts a newline, even when there is nothing to send. */
@@ -271,6 +312,7 @@ akc_composer_class_init (AkcComposerClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/agentskit/AkcGtk/akc-composer.ui");
   gtk_widget_class_bind_template_child (widget_class, AkcComposer, text_view);
   gtk_widget_class_bind_template_child (widget_class, AkcComposer, placeholder);
+  gtk_widget_class_bind_template_child (widget_class, AkcComposer, hint);
   gtk_widget_class_bind_template_child (widget_class, AkcComposer, send_button);
   gtk_widget_class_bind_template_child (widget_class, AkcComposer, stop_button);
   gtk_widget_class_bind_template_callback (widget_class, on_key_pressed);
@@ -417,8 +459,8 @@ akc_composer_set_text (AkcComposer *self,
  * @self: a #AkcComposer
  *
  * Sends the draft, as Enter does, and empties the entry. Nothing happens
- * when the draft is blank or a reply is streaming; the draft is kept when
- * the conversation refuses it.
+ * when the draft is blank or a reply is streaming: the draft stays in the
+ * entry then, as it does when the conversation refuses it.
  *
  * Returns: %TRUE if the draft was sent
  */

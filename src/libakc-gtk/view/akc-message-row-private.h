@@ -26,6 +26,8 @@ void                akc_message_row_set_active_position (AkcMessageRow     *self
                                                          int                presentation);
 AkcComponentView   *akc_message_row_get_active_view     (AkcMessageRow     *self);
 void                akc_message_row_flush               (AkcMessageRow     *self);
+void                akc_message_row_set_error           (AkcMessageRow     *self,
+                                                         const char        *error);
 
 guint               akc_message_row_get_n_parts         (AkcMessageRow     *self);
 AkcMessagePartKind  akc_message_row_get_part_kind       (AkcMessageRow     *self,
@@ -33,5 +35,7 @@ AkcMessagePartKind  akc_message_row_get_part_kind       (AkcMessageRow     *self
 GtkWidget          *akc_message_row_get_part            (AkcMessageRow     *self,
                                                          guint              position);
 guint               akc_message_row_get_n_updates       (AkcMessageRow     *self);
+
+const char         *akc_message_role_name               (AkcMessageRole     role);
 
 G_END_DECLS

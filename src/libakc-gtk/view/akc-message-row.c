@@ -59,6 +59,7 @@ struct _AkcMessageRow
   GtkLabel             *author;
   GtkBox               *parts_box;
   GtkLabel             *note;
+  char                 *error;   /* the error of the turn that ended here, or NULL */
 
   AkcMessage           *message;
   AkcComponentManifest *manifest;
@@ -113,8 +114,9 @@ part_free (Part *part)
   g_free (part);
 }
 
-static const char *
-role_name (AkcMessageRole role)
+/* The author of a message as the transcript names it. */
+const char *
+akc_message_role_name (AkcMessageRole role)
 {
   switch (role)
     {
@@ -525,7 +527,9 @@ akc_message_row_sync_status (AkcMessageRow *self)
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self), "stopped");
 
-  if (status == AKC_MESSAGE_STATUS_ERROR)
+  if (self->error != NULL)
+    note = self->error;
+  else if (status == AKC_MESSAGE_STATUS_ERROR)
     note = _("No answer");
   else if (stopped)
     note = _("Stopped");
@@ -537,6 +541,26 @@ akc_message_row_sync_status (AkcMessageRow *self)
                                GTK_ACCESSIBLE_STATE_BUSY,
                                status == AKC_MESSAGE_STATUS_PENDING || status == AKC_MESSAGE_STATUS_STREAMING,
                                -1);
+}
+
+/* The error of the turn that ended with this message, shown under it once
+ * it is no longer the conversation's current error (the chat view's). */
+void
+akc_message_row_set_error (AkcMessageRow *self,
+                           const char    *error)
+{
+  g_return_if_fail (AKC_IS_MESSAGE_ROW (self));
+
+  if (g_strcmp0 (self->error, error) == 0)
+    return;
+
+  g_free (self->error);
+  self->error = g_strdup (error);
+  if (error != NULL)
+    gtk_widget_add_css_class (GTK_WIDGET (self->note), "error");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->note), "error");
+  akc_message_row_sync_status (self);
 }
 
 static void
@@ -620,6 +644,7 @@ akc_message_row_finalize (GObject *object)
 
   g_ptr_array_unref (self->parts);
   g_string_free (self->shown, TRUE);
+  g_free (self->error);
 
   G_OBJECT_CLASS (akc_message_row_parent_class)->finalize (object);
 }
@@ -850,11 +875,11 @@ akc_message_row_set_message (AkcMessageRow *self,
         gtk_widget_remove_css_class (GTK_WIDGET (self), role_classes[i]);
       gtk_widget_add_css_class (GTK_WIDGET (self), role_classes[role]);
 
-      gtk_label_set_text (self->author, role_name (role));
+      gtk_label_set_text (self->author, akc_message_role_name (role));
       gtk_label_set_xalign (self->author, role == AKC_MESSAGE_ROLE_USER ? 1.0f : 0.0f);
       gtk_label_set_xalign (self->note, role == AKC_MESSAGE_ROLE_USER ? 1.0f : 0.0f);
       gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, role_name (role),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, akc_message_role_name (role),
                                       -1);
     }
 

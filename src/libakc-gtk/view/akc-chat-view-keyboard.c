@@ -1,0 +1,454 @@
+/* akc-chat-view-keyboard.c: the transcript as a focus stop
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "akc-chat-view-private.h"
+#include "akc-component-view.h"
+#include "akc-markdown-private.h"
+#include "akc-message-row-private.h"
+#include "akc-message-window-private.h"
+
+/* How much of a message is read out when it gets the focus. */
+#define PREVIEW_MAX_CHARS 80
+
+/* The row of the list (a message row, or one of the rows below the
+ * messages) that holds @widget, or %NULL. */
+static GtkWidget *
+item_of (AkcChatView *self,
+         GtkWidget   *widget)
+{
+  GtkWidget *list = GTK_WIDGET (self->list_view);
+
+  for (; widget != NULL && widget != list; widget = gtk_widget_get_parent (widget))
+    {
+      GtkWidget *parent = gtk_widget_get_parent (widget);
+
+      /* The list view's children are its own item widgets: ours are theirs. */
+      if (parent != NULL && gtk_widget_get_parent (parent) == list)
+        return widget;
+    }
+
+  return NULL;
+}
+
+static GtkWidget *
+current_focus (AkcChatView *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
+  if (focus == NULL || (focus != GTK_WIDGET (self) && !gtk_widget_is_ancestor (focus, GTK_WIDGET (self))))
+    return NULL;
+
+  return focus;
+}
+
+/* The position in the list of @item's object, or -1. */
+static int
+position_of (AkcChatView *self,
+             GtkWidget   *item)
+{
+  GObject *object = g_hash_table_lookup (self->items, item);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->model));
+
+  if (object == NULL)
+    return -1;
+
+  for (guint i = n; i > 0; i--)
+    {
+      g_autoptr(GObject) other = g_list_model_get_item (G_LIST_MODEL (self->model), i - 1);
+
+      if (other == object)
+        return (int) i - 1;
+    }
+
+  return -1;
+}
+
+/* The row bound to the list's object at @position, if it is built. */
+static GtkWidget *
+item_at (AkcChatView *self,
+         guint        position)
+{
+  g_autoptr(GObject) object = g_list_model_get_item (G_LIST_MODEL (self->model), position);
+  GHashTableIter iter;
+  gpointer item, bound;
+
+  g_hash_table_iter_init (&iter, self->items);
+  while (g_hash_table_iter_next (&iter, &item, &bound))
+    if (bound == object)
+      return item;
+
+  return NULL;
+}
+
+static gboolean
+takes_focus (GtkWidget *widget)
+{
+  return gtk_widget_get_visible (widget) && gtk_widget_get_mapped (widget) &&
+         gtk_widget_is_sensitive (widget) && gtk_widget_get_can_focus (widget) &&
+         gtk_widget_get_focusable (widget);
+}
+
+/* The widgets below @widget that Tab may stop at, in order: only below
+ * ancestors that let their children take the focus. *mark is how many
+ * come before @focus. */
+static void
+collect_focusable (GtkWidget *widget,
+                   GtkWidget *focus,
+                   GPtrArray *out,
+                   guint     *mark)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (child == focus)
+        *mark = out->len;
+      if (!gtk_widget_get_visible (child) || !gtk_widget_get_can_focus (child))
+        continue;
+      if (takes_focus (child))
+        g_ptr_array_add (out, child);
+      collect_focusable (child, focus, out, mark);
+    }
+}
+
+/* The control of @item after (or before) @focus, in the order of the
+ * widget tree, or %NULL. */
+static GtkWidget *
+next_control (GtkWidget        *item,
+              GtkWidget        *focus,
+              GtkDirectionType  direction)
+{
+  g_autoptr(GPtrArray) controls = g_ptr_array_new ();
+  guint mark = 0;
+  guint next;
+
+  collect_focusable (item, focus, controls, &mark);
+  if (focus == item)
+    return direction == GTK_DIR_TAB_FORWARD && controls->len > 0 ? g_ptr_array_index (controls, 0) : NULL;
+
+  if (direction == GTK_DIR_TAB_FORWARD)
+    {
+      next = mark < controls->len && g_ptr_array_index (controls, mark) == focus ? mark + 1 : mark;
+      return next < controls->len ? g_ptr_array_index (controls, next) : NULL;
+    }
+
+  return mark > 0 ? g_ptr_array_index (controls, mark - 1) : NULL;
+}
+
+static char *
+message_preview (AkcMessage *message)
+{
+  g_autofree char *plain = akc_markdown_to_plain_text (akc_message_get_content (message),
+                                                       akc_message_get_content_length (message));
+  g_autofree char *flat = g_strstrip (g_strdelimit (g_steal_pointer (&plain), "\n\t", ' '));
+
+  if (g_utf8_strlen (flat, -1) > PREVIEW_MAX_CHARS)
+    {
+      const char *end = g_utf8_offset_to_pointer (flat, PREVIEW_MAX_CHARS);
+
+      return g_strdup_printf ("%.*s…", (int) (end - flat), flat);
+    }
+
+  return g_steal_pointer (&flat);
+}
+
+/* Says which message has the focus: its author and the start of it. */
+static void
+announce_item (AkcChatView *self,
+               GtkWidget   *item)
+{
+  AkcMessage *message;
+  g_autofree char *preview = NULL;
+  g_autofree char *announcement = NULL;
+
+  if (!AKC_IS_MESSAGE_ROW (item) || (message = akc_message_row_get_message (AKC_MESSAGE_ROW (item))) == NULL)
+    return;
+
+  preview = message_preview (message);
+  /* Translators: read out when a message of the transcript gets the
+   * keyboard focus: its author ("You", "Assistant") and its first words. */
+  announcement = g_strdup_printf (_("%s: %s"), akc_message_role_name (akc_message_get_role (message)), preview);
+  akc_chat_view_announce (self, announcement);
+}
+
+static gboolean
+focus_item (AkcChatView *self,
+            GtkWidget   *item)
+{
+  if (item == NULL || !gtk_widget_grab_focus (item))
+    return FALSE;
+
+  announce_item (self, item);
+  return TRUE;
+}
+
+/* Moves the focus to the row at @position, bringing it in first when it
+ * is not built (it takes the focus once it is bound). */
+static void
+focus_position (AkcChatView *self,
+                guint        position)
+{
+  GtkWidget *item;
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->model));
+
+  if (n == 0)
+    return;
+  position = MIN (position, n - 1);
+
+  gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", position);
+  g_clear_object (&self->focus_pending);
+  item = item_at (self, position);
+  if (item != NULL && focus_item (self, item))
+    return;
+
+  self->focus_pending = g_list_model_get_item (G_LIST_MODEL (self->model), position);
+}
+
+/* The position of the newest message in the list (the rows below the
+ * messages come after it). */
+static guint
+newest_position (AkcChatView *self)
+{
+  guint n = self->window != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->window)) : 0;
+
+  return n > 0 ? n - 1 : 0;
+}
+
+/**
+ * akc_chat_view_focus_newest:
+ * @self: a #AkcChatView
+ *
+ * Gives the keyboard focus to the newest message of the transcript (and
+ * brings it in), as Shift+Tab from the composer does.
+ *
+ * Returns: %TRUE if there is a message to focus
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_chat_view_focus_newest (AkcChatView *self)
+{
+  g_return_val_if_fail (AKC_IS_CHAT_VIEW (self), FALSE);
+
+  if (self->window == NULL || g_list_model_get_n_items (G_LIST_MODEL (self->window)) == 0)
+    return FALSE;
+
+  akc_chat_view_scroll_to_bottom (self);
+  focus_position (self, newest_position (self));
+  return TRUE;
+}
+
+/* A row was bound: the one the focus was to move to takes it now. */
+void
+akc_chat_view_item_bound (AkcChatView *self,
+                          GtkWidget   *item,
+                          GObject     *object)
+{
+  g_hash_table_insert (self->items, item, object);
+
+  if (self->focus_pending == object && self->focus_pending_idle == 0)
+    self->focus_pending_idle = g_idle_add (akc_chat_view_focus_pending_idle, self);
+}
+
+gboolean
+akc_chat_view_focus_pending_idle (gpointer user_data)
+{
+  AkcChatView *self = user_data;
+  g_autoptr(GObject) object = g_steal_pointer (&self->focus_pending);
+  GHashTableIter iter;
+  gpointer item, bound;
+
+  self->focus_pending_idle = 0;
+  if (object == NULL)
+    return G_SOURCE_REMOVE;
+
+  g_hash_table_iter_init (&iter, self->items);
+  while (g_hash_table_iter_next (&iter, &item, &bound))
+    if (bound == object)
+      {
+        focus_item (self, item);
+        break;
+      }
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Tab and Shift+Tab: into the transcript on its newest message, through
+ * a message's own controls, and out again to the widgets before and after
+ * it (the header, the composer). Other directions are GTK's: *handled is
+ * %FALSE for them. */
+gboolean
+akc_chat_view_move_focus (AkcChatView      *self,
+                          GtkDirectionType  direction,
+                          gboolean         *handled)
+{
+  GtkWidget *focus = current_focus (self);
+  GtkWidget *item, *next;
+
+  *handled = direction == GTK_DIR_TAB_FORWARD || direction == GTK_DIR_TAB_BACKWARD;
+  if (!*handled || self->leaving)
+    return FALSE;
+
+  item = focus != NULL ? item_of (self, focus) : NULL;
+  if (item == NULL)
+    return focus == NULL || focus == GTK_WIDGET (self->list_view) ? akc_chat_view_focus_newest (self) : FALSE;
+
+  next = next_control (item, focus, direction);
+  if (next != NULL)
+    return gtk_widget_grab_focus (next);
+
+  /* Back from the first control to its message. */
+  if (direction == GTK_DIR_TAB_BACKWARD)
+    return focus != item ? focus_item (self, item) : FALSE;
+
+  /* On from the newest message through the rows below it (a confirmation,
+   * the response actions): they are its controls too. */
+  for (int position = position_of (self, item) + 1;
+       position > (int) newest_position (self) && position < (int) g_list_model_get_n_items (G_LIST_MODEL (self->model));
+       position++)
+    {
+      GtkWidget *below = item_at (self, (guint) position);
+
+      if (below != NULL && (next = next_control (below, below, GTK_DIR_TAB_FORWARD)) != NULL)
+        return gtk_widget_grab_focus (next);
+    }
+
+  return FALSE;
+}
+
+/* Keys that are not the view's here: those of an entry, and those of a
+ * component (a choice list's arrows). */
+static gboolean
+keys_belong_to_focus (GtkWidget *focus)
+{
+  return GTK_IS_TEXT_VIEW (focus) || GTK_IS_TEXT (focus) || GTK_IS_EDITABLE (focus) ||
+         gtk_widget_get_ancestor (focus, AKC_TYPE_COMPONENT_VIEW) != NULL;
+}
+
+/* Leaves the transcript for the widget after it (the composer), as Tab
+ * from its last control does. */
+static void
+leave (AkcChatView *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
+  self->leaving = TRUE;
+  gtk_widget_child_focus (GTK_WIDGET (root), GTK_DIR_TAB_FORWARD);
+  self->leaving = FALSE;
+}
+
+/* How many rows a page is: the rows in sight, less one to keep context. */
+static guint
+page_rows (AkcChatView *self)
+{
+  GHashTableIter iter;
+  gpointer item;
+  guint n = 0;
+  int height = gtk_widget_get_height (GTK_WIDGET (self->list_view));
+
+  g_hash_table_iter_init (&iter, self->items);
+  while (g_hash_table_iter_next (&iter, &item, NULL))
+    {
+      graphene_rect_t bounds;
+
+      if (gtk_widget_compute_bounds (item, GTK_WIDGET (self->list_view), &bounds) &&
+          bounds.origin.y + bounds.size.height > 0 && bounds.origin.y < height)
+        n++;
+    }
+
+  return MAX (1, n > 1 ? n - 1 : 1);
+}
+
+static gboolean
+on_key_pressed (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                AkcChatView           *self)
+{
+  GtkWidget *focus = current_focus (self);
+  GtkWidget *item;
+  int position;
+  guint n;
+
+  if (focus == NULL || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SHIFT_MASK)) != 0 ||
+      keys_belong_to_focus (focus))
+    return GDK_EVENT_PROPAGATE;
+
+  if (keyval == GDK_KEY_Escape)
+    {
+      /* Escape stops a reply or sets a component aside first (the view's
+       * shortcuts); otherwise it goes back to the composer. */
+      if (akc_chat_view_is_streaming (self) || self->active_instance_id != NULL)
+        return GDK_EVENT_PROPAGATE;
+      leave (self);
+      return GDK_EVENT_STOP;
+    }
+
+  item = item_of (self, focus);
+  position = item != NULL ? position_of (self, item) : -1;
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->model));
+  if (n == 0)
+    return GDK_EVENT_PROPAGATE;
+  if (position < 0)
+    position = (int) newest_position (self);
+
+  switch (keyval)
+    {
+    case GDK_KEY_Up:
+    case GDK_KEY_KP_Up:
+      if (position == 0 && self->window != NULL && akc_message_window_get_start (self->window) > 0)
+        {
+          /* Older history first: the row above is paged in. */
+          guint start = akc_message_window_get_start (self->window);
+
+          akc_message_window_include (self->window, start - 1);
+          position = (int) (start - akc_message_window_get_start (self->window));
+        }
+      focus_position (self, position > 0 ? (guint) position - 1 : 0);
+      return GDK_EVENT_STOP;
+    case GDK_KEY_Down:
+    case GDK_KEY_KP_Down:
+      focus_position (self, MIN ((guint) position + 1, n - 1));
+      return GDK_EVENT_STOP;
+    case GDK_KEY_Page_Up:
+    case GDK_KEY_KP_Page_Up:
+      focus_position (self, (guint) MAX (0, position - (int) page_rows (self)));
+      return GDK_EVENT_STOP;
+    case GDK_KEY_Page_Down:
+    case GDK_KEY_KP_Page_Down:
+      focus_position (self, MIN ((guint) position + page_rows (self), n - 1));
+      return GDK_EVENT_STOP;
+    case GDK_KEY_Home:
+    case GDK_KEY_KP_Home:
+      if (self->window != NULL)
+        akc_message_window_include (self->window, 0);
+      focus_position (self, 0);
+      return GDK_EVENT_STOP;
+    case GDK_KEY_End:
+    case GDK_KEY_KP_End:
+      focus_position (self, newest_position (self));
+      return GDK_EVENT_STOP;
+    default:
+      return GDK_EVENT_PROPAGATE;
+    }
+}
+
+/* The keys of the transcript, before the list view's own. */
+void
+akc_chat_view_init_keyboard (AkcChatView *self)
+{
+  GtkEventController *keys = gtk_event_controller_key_new ();
+
+  self->items = g_hash_table_new (NULL, NULL);
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (keys, "key-pressed", G_CALLBACK (on_key_pressed), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
+}

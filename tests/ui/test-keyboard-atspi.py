@@ -1,0 +1,289 @@
+#!/usr/bin/python3
+"""Out-of-process keyboard test of the transcript and the composer (TAP).
+
+Drives agentskit-chat with real key presses over AT-SPI, as a person
+without a pointer would (issue 13):
+
+* the composer stays editable while a reply streams: text typed then is
+  kept, Enter keeps it (Stop shows instead of Send, and a hint says what
+  Enter does), and it is sent once the reply ended;
+* a burst of messages typed and sent without waiting loses no keystroke:
+  what the history stored plus what is left in the entry is exactly what
+  was typed;
+* a component that has the keyboard never locks the composer: it stays
+  enabled, a hint says how to leave the component, and a click on the
+  composer and typing set the component aside;
+* the transcript is a focus stop between the header and the composer:
+  Tab and Shift+Tab reach it, the arrow keys and Home/End move between its
+  messages, a focused message is announced with its author and a preview,
+  Tab reaches a message's own controls, Escape returns to the composer;
+* the keys of the shortcuts window work from the composer (Ctrl+N).
+"""
+
+import os
+import sqlite3
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import akc_atspi as ui  # noqa: E402
+import pyatspi  # noqa: E402
+from gi.repository import Atspi, GLib  # noqa: E402
+
+checks = []
+tap = os.fdopen(int(os.environ["AKC_TAP_FD"]), "w") if "AKC_TAP_FD" in os.environ else sys.stdout
+
+TAB = 0xFF09
+UP = 0xFF52
+DOWN = 0xFF54
+HOME = 0xFF50
+END = 0xFF57
+COMPONENT_HINT = ("A question in the transcript has the keyboard: answer it, or press Escape or type a "
+                  "message to set it aside.")
+
+
+def check(ok, description):
+    checks.append((bool(ok), description))
+    print(f"{'ok' if ok else 'not ok'} {len(checks)} - {description}", file=tap, flush=True)
+
+
+def press(keysym):
+    Atspi.generate_keyboard_event(keysym, None, Atspi.KeySynthType.SYM)
+
+
+def focused(app):
+    """The object that has the keyboard focus, or None."""
+    return pyatspi.findDescendant(app, lambda a: a.getState().contains(pyatspi.STATE_FOCUSED))
+
+
+def focused_is(app, role=None, name=None):
+    def test():
+        acc = focused(app)
+        return acc is not None and (role is None or acc.getRoleName() == role) and \
+            (name is None or acc.name == name)
+    return test
+
+
+def within(acc, ancestor):
+    """Whether acc is ancestor or below it."""
+    while acc is not None:
+        if acc == ancestor:
+            return True
+        acc = acc.parent
+    return False
+
+
+def pump(predicate):
+    """predicate() after the pending AT-SPI events were dispatched."""
+    def run():
+        context = GLib.MainContext.default()
+        while context.iteration(False):
+            pass
+        return predicate()
+    return run
+
+
+def stored(db, role="user"):
+    with sqlite3.connect(db) as connection:
+        return [row[0] for row in connection.execute(
+            "SELECT content FROM messages WHERE conversation_id = 'demo' AND role = ? ORDER BY position",
+            (role,))]
+
+
+def idle(app):
+    return ui.find(app, role="push button", name="Send") is not None
+
+
+def typing_during_a_reply(app, entry, log):
+    ui.type_and_send(app, "/slow")
+    ui.wait_for(lambda: ui.find(app, role="push button", name="Stop"), what="the slow reply")
+    check(entry.getState().contains(pyatspi.STATE_SENSITIVE) and
+          entry.getState().contains(pyatspi.STATE_EDITABLE),
+          "while a reply streams, the composer's entry stays enabled and editable")
+    ui.wait_for(focused_is(app, role="text", name="Message"), what="the entry to keep the focus")
+    ui.type_text("typed while streaming")
+    check(ui.wait_for(lambda: ui.text_of(entry) == "typed while streaming", timeout=30,
+                      what="the text typed during the reply"),
+          "text typed while a reply streams stays in the entry")
+    ui.press_return()
+    hint = ui.wait_for(lambda: ui.find(app, name="Your message waits until the reply is finished: press Enter "
+                                                  "then to send it, or Escape to stop the reply."),
+                       timeout=30, what="the hint of the composer")
+    text = ui.text_of(entry)
+    check(hint is not None and text == "typed while streaming" and
+          ui.find(app, role="push button", name="Stop") is not None,
+          f"Enter during a reply keeps the draft, Stop stays, and a hint says what Enter does (draft {text!r})")
+    ui.press_escape()
+    ui.wait_for(lambda: idle(app), what="the reply to stop")
+    check(ui.text_of(entry) == "typed while streaming", "the draft survives the end of the reply")
+    ui.press_return()
+    check(ui.wait_for(lambda: "AgentsKit received: typed while streaming" in ui.texts_under(log),
+                      what="the kept draft to be answered"),
+          "once the reply ended, Enter sends the kept draft")
+
+
+def burst(app, entry, db, count=25):
+    ui.wait_for(lambda: idle(app), what="the composer to be idle")
+    before = stored(db)
+    typed = []
+    for i in range(1, count + 1):
+        text = f"message {i}"
+        typed.append(text)
+        ui.type_text(text)
+        ui.press_return()
+    # Whatever was typed while a reply streamed waits in the entry; the
+    # last Enter may have come while one did.
+    ui.wait_for(lambda: idle(app) and len(stored(db, "assistant")) >= len(before) + 1, timeout=120,
+                what="the burst to settle")
+    if ui.text_of(entry) != "":
+        ui.press_return()
+        ui.wait_for(lambda: ui.text_of(entry) == "" and idle(app), timeout=60, what="the rest of the burst to be sent")
+    ui.wait_for(lambda: idle(app) and len(stored(db, "assistant")) == len(stored(db)), timeout=60, what="every reply")
+    sent = stored(db)[len(before):]
+    check("".join(sent) == "".join(typed),
+          f"{count} messages typed and sent without waiting lose no keystroke "
+          f"({len(sent)} sends; first {sent[:3]!r})")
+
+
+def components_leave_the_composer_free(app, entry, log):
+    ui.wait_for(lambda: idle(app), what="the composer to be idle")
+    ui.type_and_send(app, "/restricted")
+    choice = ui.wait_for(lambda: ui.find(app, role="push button", name="Run restricted action"),
+                         what="the choice of /restricted")
+    ui.wait_for(lambda: choice.getState().contains(pyatspi.STATE_FOCUSED), what="the choice to take the keyboard")
+    check(entry.getState().contains(pyatspi.STATE_SENSITIVE) and entry.getState().contains(pyatspi.STATE_EDITABLE),
+          "while a choice has the keyboard, the composer stays enabled")
+    hint = ui.wait_for(lambda: (h := ui.find(app, role="label", name=COMPONENT_HINT)) is not None and
+                       h.getState().contains(pyatspi.STATE_VISIBLE) and h, timeout=30, what="the hint of the choice")
+    check(hint is not None, "a visible hint says the choice has the keyboard and how to leave it")
+    # A click on the composer and typing: the choice is set aside, the text is kept.
+    ui.wait_for(lambda: ui.click(entry) or entry.getState().contains(pyatspi.STATE_FOCUSED),
+                what="the entry to take the focus")
+    ui.type_text("mine")
+    check(ui.wait_for(lambda: ui.text_of(entry) == "mine", timeout=30, what="the text typed after the click"),
+          "a click on the composer takes the keyboard from the choice, and what is typed stays")
+    check(ui.wait_for(lambda: not choice.getState().contains(pyatspi.STATE_SENSITIVE) or
+                      not choice.getState().contains(pyatspi.STATE_ENABLED), timeout=30, what="the choice set aside"),
+          "typing into the composer sets the choice aside")
+    check(ui.wait_for(lambda: ui.find(app, role="label", name=COMPONENT_HINT) is None or
+                      not ui.find(app, role="label", name=COMPONENT_HINT).getState().contains(pyatspi.STATE_VISIBLE),
+                      timeout=30, what="the hint to go"),
+          "the hint goes with the choice")
+    ui.press_return()
+    check(ui.wait_for(lambda: "AgentsKit received: mine" in ui.texts_under(log), what="the reply to 'mine'"),
+          "the message typed over the choice is sent and answered")
+
+
+def transcript_focus(app, entry, log):
+    ui.wait_for(lambda: idle(app), what="the composer to be idle")
+    ui.wait_for(lambda: ui.click(entry) or entry.getState().contains(pyatspi.STATE_FOCUSED),
+                what="the entry to take the focus")
+    announcements = []
+
+    def on_description(event):
+        if event.any_data:
+            announcements.append(str(event.any_data))
+
+    pyatspi.Registry.registerEventListener(on_description, "object:property-change:accessible-description")
+    try:
+        # Shift+Tab from the entry goes up into the transcript, on the newest message.
+        ui.press_with_modifiers(TAB, control=False, shift=True)
+        newest = ui.wait_for(focused_is(app, name="Assistant"), timeout=30, what="Shift+Tab into the transcript")
+        check(newest, "Shift+Tab from the composer focuses the newest message of the transcript")
+        ui.wait_for(pump(lambda: any(a.startswith("Assistant: AgentsKit received:") for a in announcements)),
+                    timeout=30, what="the announcement of the focused message")
+        check(any(a.startswith("Assistant: AgentsKit received:") for a in announcements),
+              f"the focused message is announced with its author and a preview (got {announcements[-3:]!r})")
+
+        press(UP)
+        check(ui.wait_for(focused_is(app, name="You"), timeout=30, what="Up to the previous message"),
+              "Up moves to the previous message")
+        press(DOWN)
+        check(ui.wait_for(focused_is(app, name="Assistant"), timeout=30, what="Down to the next message"),
+              "Down moves to the next message")
+        press(HOME)
+        check(ui.wait_for(focused_is(app, name="You"), timeout=30, what="Home to the first message"),
+              "Home moves to the first message")
+        press(END)
+        check(ui.wait_for(focused_is(app, name="Assistant"), timeout=30, what="End to the last message"),
+              "End moves to the last message")
+        press(HOME)
+        ui.wait_for(focused_is(app, name="You"), timeout=30, what="Home to the first message")
+        ui.press_with_modifiers(END)
+        check(ui.wait_for(focused_is(app, name="Assistant"), timeout=30, what="Ctrl+End to the newest message"),
+              "Ctrl+End moves to the newest message")
+
+        # Tab goes into the message, to its own text and controls.
+        message = focused(app)
+        press(TAB)
+        inside = ui.wait_for(lambda: (f := focused(app)) is not None and f != message and
+                             within(f, message) and f, timeout=30, what="Tab into the message")
+        check(inside is not None, f"Tab from a message reaches its own content ({inside.getRoleName()!r})")
+        # Down goes on to the response actions below the reply, and Tab to their buttons.
+        press(DOWN)
+        ui.wait_for(focused_is(app, name="Response actions"), timeout=30, what="Down to the response actions")
+        press(TAB)
+        check(ui.wait_for(focused_is(app, role="push button", name="Retry response"), timeout=30,
+                          what="Tab to Retry"),
+              "Down from the reply reaches the response actions, and Tab their first button")
+
+        ui.press_escape()
+        check(ui.wait_for(focused_is(app, role="text", name="Message"), timeout=30, what="Escape to the composer"),
+              "Escape in the transcript returns to the composer")
+
+        # Tab from the header goes to the transcript, then to the composer.
+        ui.press_with_modifiers(TAB, control=False, shift=True)
+        ui.wait_for(focused_is(app, name="Assistant"), timeout=30, what="Shift+Tab into the transcript")
+        ui.press_with_modifiers(TAB, control=False, shift=True)
+        header = ui.wait_for(lambda: (f := focused(app)) is not None and f.getRoleName() in ("push button",
+                                                                                             "toggle button") and f,
+                             timeout=30, what="Shift+Tab out to the header")
+        check(header is not None and header.name in ("Main Menu", "New Chat"),
+              f"Shift+Tab from the transcript reaches the header (got {header.name!r})")
+        if header.name == "New Chat":
+            press(TAB)
+            ui.wait_for(focused_is(app, name="Main Menu"), timeout=30, what="Tab to the main menu")
+        press(TAB)
+        check(ui.wait_for(focused_is(app, name="Assistant"), timeout=30, what="Tab into the transcript"),
+              "Tab from the header enters the transcript")
+    finally:
+        pyatspi.Registry.deregisterEventListener(on_description, "object:property-change:accessible-description")
+
+
+def main():
+    exe = sys.argv[1]
+    with tempfile.TemporaryDirectory(prefix="akc-keyboard-") as data:
+        db = os.path.join(data, "agentskit-chat", "history.sqlite3")
+        proc = ui.start_app(exe, {"XDG_DATA_HOME": data})
+        try:
+            app = ui.find_app(proc)
+            entry = ui.wait_for(lambda: ui.find(app, role="text", name="Message"), what="the entry")
+            log = ui.wait_for(lambda: ui.find(app, role="log", name="Messages"), what="the transcript")
+            only = os.environ.get("AKC_TEST_PARTS")
+            if not only or "typing" in only:
+                typing_during_a_reply(app, entry, log)
+            if not only or "burst" in only:
+                burst(app, entry, db)
+            if not only or "components" in only:
+                components_leave_the_composer_free(app, entry, log)
+            if not only or "transcript" in only:
+                ui.type_and_send(app, "first words")
+                ui.wait_for(lambda: "AgentsKit received: first words" in ui.texts_under(log) and idle(app),
+                            what="the reply to 'first words'")
+                transcript_focus(app, entry, log)
+            ui.press_with_modifiers(ord("n"))
+            check(ui.wait_for(lambda: ui.find(app, role="push button", name="Send") and
+                              not ui.find(app, name="You"), timeout=10, what="Ctrl+N to start a new chat"),
+                  "Ctrl+N starts a new chat")
+        except ui.Timeout as e:
+            check(False, str(e))
+        finally:
+            ui.stop_app(proc)
+
+    print(f"1..{len(checks)}", file=tap, flush=True)
+    return 0 if all(ok for ok, _ in checks) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
