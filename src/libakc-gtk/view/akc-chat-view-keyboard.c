@@ -189,6 +189,16 @@ focus_item (AkcChatView *self,
   return TRUE;
 }
 
+/* The position of the newest message in the list (the rows below the
+ * messages come after it). */
+static guint
+newest_position (AkcChatView *self)
+{
+  guint n = self->window != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->window)) : 0;
+
+  return n > 0 ? n - 1 : 0;
+}
+
 /* Moves the focus to the row at @position, bringing it in first when it
  * is not built (it takes the focus once it is bound). */
 static void
@@ -202,6 +212,9 @@ focus_position (AkcChatView *self,
     return;
   position = MIN (position, n - 1);
 
+  /* The reader went up: new content must not pull the view back down
+   * before the row is in sight. */
+  self->stick_to_bottom = position >= newest_position (self);
   gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", position);
   g_clear_object (&self->focus_pending);
   item = item_at (self, position);
@@ -209,16 +222,6 @@ focus_position (AkcChatView *self,
     return;
 
   self->focus_pending = g_list_model_get_item (G_LIST_MODEL (self->model), position);
-}
-
-/* The position of the newest message in the list (the rows below the
- * messages come after it). */
-static guint
-newest_position (AkcChatView *self)
-{
-  guint n = self->window != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->window)) : 0;
-
-  return n > 0 ? n - 1 : 0;
 }
 
 /**
