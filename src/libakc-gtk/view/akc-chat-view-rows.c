@@ -9,6 +9,8 @@
 #include <glib/gi18n-lib.h>
 
 #include "akc-chat-view-private.h"
+#include "akc-response-actions-private.h"
+#include "akc-thinking-row-private.h"
 #include "akc-component-view.h"
 #include "akc-gtk-main.h"
 #include "akc-markdown-private.h"
@@ -267,25 +269,6 @@ new_button (const char *label,
   return button;
 }
 
-static GtkWidget *
-new_icon_button (const char *icon_name,
-                 const char *accessible_label,
-                 const char *tooltip,
-                 const char *action)
-{
-  GtkWidget *button = g_object_new (GTK_TYPE_BUTTON,
-                                    "icon-name", icon_name,
-                                    "tooltip-text", tooltip,
-                                    "action-name", action,
-                                    NULL);
-
-  gtk_widget_add_css_class (button, "flat");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, accessible_label,
-                                  -1);
-  return button;
-}
-
 static void
 on_mapped_take_focus (GtkWidget *widget)
 {
@@ -380,30 +363,6 @@ build_confirmation (AkcChatView *self,
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, json,
                                   -1);
   g_variant_unref (target);
-
-  return box;
-}
-
-static GtkWidget *
-build_thinking (void)
-{
-  GtkWidget *box, *spinner, *label;
-
-  box = g_object_new (GTK_TYPE_BOX,
-                      "spacing", 8,
-                      "accessible-role", GTK_ACCESSIBLE_ROLE_STATUS,
-                      NULL);
-  gtk_widget_add_css_class (box, "thinking");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (box),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Thinking..."),
-                                  -1);
-
-  spinner = gtk_spinner_new ();
-  gtk_spinner_start (GTK_SPINNER (spinner));
-  gtk_box_append (GTK_BOX (box), spinner);
-  label = gtk_label_new (_("Thinking..."));
-  gtk_widget_add_css_class (label, "dim-label");
-  gtk_box_append (GTK_BOX (box), label);
 
   return box;
 }
@@ -513,85 +472,32 @@ on_editor_map (GtkWidget   *editor,
     self->focus_idle = g_idle_add (focus_editor, self);
 }
 
+/* The response actions, or the inline editor while editing (§12.3). */
 static GtkWidget *
 build_actions (AkcChatView *self)
 {
   g_autofree char *user_id = NULL;
   g_autofree char *assistant_id = NULL;
-  GtkWidget *box, *buttons, *button, *frame, *editor;
+  GtkWidget *actions;
+  GtkTextView *editor;
   GtkEventController *keys;
-  GtkTextBuffer *buffer;
 
-  box = g_object_new (GTK_TYPE_BOX,
-                      "orientation", GTK_ORIENTATION_VERTICAL,
-                      "spacing", 8,
-                      "accessible-role", GTK_ACCESSIBLE_ROLE_GROUP,
-                      NULL);
-  gtk_widget_add_css_class (box, "response-actions");
-
-  if (self->editing)
+  if (!self->editing)
     {
-      gtk_accessible_update_property (GTK_ACCESSIBLE (box),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _("Edit message"),
-                                      -1);
-
-      frame = gtk_frame_new (NULL);
-      gtk_widget_add_css_class (frame, "editor-frame");
-      editor = g_object_new (GTK_TYPE_TEXT_VIEW,
-                             "wrap-mode", GTK_WRAP_WORD_CHAR,
-                             "accepts-tab", FALSE,
-                             "top-margin", 8, "bottom-margin", 8,
-                             "left-margin", 10, "right-margin", 10,
-                             NULL);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (editor),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _("Edit message"),
-                                      GTK_ACCESSIBLE_PROPERTY_MULTI_LINE, TRUE,
-                                      -1);
-      buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor));
-      gtk_text_buffer_set_text (buffer, self->edit_draft != NULL ? self->edit_draft : "", -1);
-      g_signal_connect_object (buffer, "changed", G_CALLBACK (on_editor_changed), self, 0);
-      keys = gtk_event_controller_key_new ();
-      g_signal_connect_object (keys, "key-pressed", G_CALLBACK (on_editor_key_pressed), self, 0);
-      gtk_widget_add_controller (editor, keys);
-      g_signal_connect_object (editor, "map", G_CALLBACK (on_editor_map), self, 0);
-      gtk_frame_set_child (GTK_FRAME (frame), editor);
-      gtk_box_append (GTK_BOX (box), frame);
-
-      buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-      gtk_widget_set_halign (buttons, GTK_ALIGN_END);
-      button = new_button (_("_Cancel"), _("Cancel edit"), _("Cancel (Escape)"), "chat.cancel-edit", NULL);
-      gtk_box_append (GTK_BOX (buttons), button);
-      button = new_button (_("_Save"), _("Save edit"), _("Save and Answer Again (Enter)"), "chat.save-edit", NULL);
-      gtk_widget_add_css_class (button, "suggested-action");
-      gtk_box_append (GTK_BOX (buttons), button);
-      gtk_box_append (GTK_BOX (box), buttons);
-
-      return box;
+      /* Retry is the error's alone while there is one: one Retry. */
+      akc_chat_view_lifecycle_targets (self, &user_id, &assistant_id);
+      return akc_response_actions_new (self->actions_retry, assistant_id != NULL);
     }
 
-  gtk_accessible_update_property (GTK_ACCESSIBLE (box),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Response actions"),
-                                  -1);
-  akc_chat_view_lifecycle_targets (self, &user_id, &assistant_id);
+  actions = akc_response_actions_new_editor (self->edit_draft);
+  editor = akc_response_actions_get_editor (AKC_RESPONSE_ACTIONS (actions));
+  g_signal_connect_object (gtk_text_view_get_buffer (editor), "changed", G_CALLBACK (on_editor_changed), self, 0);
+  keys = gtk_event_controller_key_new ();
+  g_signal_connect_object (keys, "key-pressed", G_CALLBACK (on_editor_key_pressed), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (editor), keys);
+  g_signal_connect_object (editor, "map", G_CALLBACK (on_editor_map), self, 0);
 
-  /* §12.3 after every reply, as flat icon buttons that say what they do
-   * in their tooltips and names. Retry is the error's while the turn
-   * failed: one Retry. */
-  buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
-  if (self->actions_retry)
-    gtk_box_append (GTK_BOX (buttons),
-                    new_icon_button ("edit-redo-symbolic", _("Retry response"),
-                                     _("Retry response (Ctrl+R)"), "chat.retry"));
-  if (assistant_id != NULL)
-    gtk_box_append (GTK_BOX (buttons),
-                    new_icon_button ("view-refresh-symbolic", _("Regenerate response"),
-                                     _("Regenerate Response (Ctrl+Shift+R)"), "chat.regenerate"));
-  gtk_box_append (GTK_BOX (buttons),
-                  new_icon_button ("document-edit-symbolic", _("Edit last message"),
-                                   _("Edit Last Message (Ctrl+E)"), "chat.edit"));
-  gtk_box_append (GTK_BOX (box), buttons);
-
-  return box;
+  return actions;
 }
 
 static void
@@ -668,7 +574,7 @@ factory_bind (GtkSignalListItemFactory *factory,
     {
       kind = gtk_string_object_get_string (GTK_STRING_OBJECT (object));
       if (g_str_equal (kind, EXTRA_THINKING))
-        child = build_thinking ();
+        child = akc_thinking_row_new ();
       else if (g_str_equal (kind, EXTRA_ERROR))
         child = build_error (self, g_object_get_data (object, "text"));
       else
