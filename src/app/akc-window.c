@@ -200,10 +200,9 @@ focus_is_lost (AkcWindow *self)
 {
   GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
 
-  /* Nowhere, gone, or the transcript's list itself, where GTK puts the
-   * focus of a row child that went away. */
-  return focus == NULL || !gtk_widget_get_mapped (focus) ||
-         (GTK_IS_LIST_VIEW (focus) && gtk_widget_is_ancestor (focus, GTK_WIDGET (self->transcript)));
+  /* Nowhere, or gone. (When a row of the transcript that had it goes, the
+   * transcript gives the keyboard back itself, unless it is moving it.) */
+  return focus == NULL || !gtk_widget_get_mapped (focus);
 }
 
 /* The keyboard never stays nowhere: when the widget that had it goes (an

@@ -264,19 +264,20 @@ gboolean
 akc_chat_view_focus_pending_idle (gpointer user_data)
 {
   AkcChatView *self = user_data;
-  g_autoptr(GObject) object = g_steal_pointer (&self->focus_pending);
   GHashTableIter iter;
   gpointer item, bound;
 
   self->focus_pending_idle = 0;
-  if (object == NULL)
+  if (self->focus_pending == NULL)
     return G_SOURCE_REMOVE;
 
+  /* The row may have gone again while the list laid itself out: then the
+   * next bind of the object tries again. */
   g_hash_table_iter_init (&iter, self->items);
   while (g_hash_table_iter_next (&iter, &item, &bound))
-    if (bound == object)
+    if (bound == self->focus_pending && focus_item (self, item))
       {
-        focus_item (self, item);
+        g_clear_object (&self->focus_pending);
         break;
       }
 
@@ -345,6 +346,36 @@ leave (AkcChatView *self)
   self->leaving = TRUE;
   gtk_widget_child_focus (GTK_WIDGET (root), GTK_DIR_TAB_FORWARD);
   self->leaving = FALSE;
+}
+
+/* The row that had the focus went (an approved confirmation, the
+ * response actions made again): the keyboard goes back to the composer,
+ * as when it is lost, unless a component or the editor took it meanwhile
+ * or the keyboard is on its way somewhere in the transcript. */
+static gboolean
+refocus_idle (gpointer user_data)
+{
+  AkcChatView *self = user_data;
+  GtkWidget *focus = current_focus (self);
+
+  self->refocus_idle = 0;
+  if (focus == NULL || self->focus_pending != NULL || self->editing ||
+      gtk_widget_get_ancestor (focus, AKC_TYPE_COMPONENT_VIEW) != NULL)
+    return G_SOURCE_REMOVE;
+
+  leave (self);
+  return G_SOURCE_REMOVE;
+}
+
+void
+akc_chat_view_item_unbound (AkcChatView *self,
+                            GtkWidget   *item)
+{
+  GtkWidget *focus = current_focus (self);
+
+  g_hash_table_remove (self->items, item);
+  if (focus != NULL && (focus == item || gtk_widget_is_ancestor (focus, item)) && self->refocus_idle == 0)
+    self->refocus_idle = g_idle_add (refocus_idle, self);
 }
 
 /* How many rows a page is: the rows in sight, less one to keep context. */

@@ -54,6 +54,7 @@ struct _AkcChatView
   GHashTable           *items;          /* bound row → the object it shows */
   GObject              *focus_pending;  /* the object whose row is to take the focus */
   guint                 focus_pending_idle;
+  guint                 refocus_idle;
   gboolean              leaving;
   GtkRoot              *focus_root;     /* whose focus-widget is followed */
   gulong                focus_handler;
@@ -168,7 +169,6 @@ extern guint akc_chat_view_signals[N_SIGNALS];
 gboolean           akc_chat_view_is_streaming        (AkcChatView *self);
 void               akc_chat_view_sync                (AkcChatView *self);
 void               akc_chat_view_scan_conversation   (AkcChatView *self);
-void               akc_chat_view_sync_error          (AkcChatView *self);
 
 /* akc-chat-view-announce.c */
 void               akc_chat_view_announce            (AkcChatView *self,
@@ -213,6 +213,7 @@ void               akc_chat_view_on_row_selection    (AkcMessageRow    *row,
 /* akc-chat-view-rows.c */
 GtkListItemFactory *akc_chat_view_create_factory     (AkcChatView *self);
 void               akc_chat_view_sync_extras         (AkcChatView *self);
+void               akc_chat_view_sync_error          (AkcChatView *self);
 void               akc_chat_view_sync_thinking       (AkcChatView *self);
 void               akc_chat_view_scan_tool_calls     (AkcChatView *self);
 void               akc_chat_view_unwatch_calls       (AkcChatView *self);
@@ -229,6 +230,8 @@ void               akc_chat_view_item_bound          (AkcChatView      *self,
                                                       GtkWidget        *item,
                                                       GObject          *object);
 gboolean           akc_chat_view_focus_pending_idle  (gpointer          user_data);
+void               akc_chat_view_item_unbound        (AkcChatView      *self,
+                                                      GtkWidget        *item);
 
 /* akc-chat-view-theme.c */
 void               akc_chat_view_install_theme_provider   (AkcChatView *self);

@@ -30,6 +30,49 @@ error_text (AkcChatView *self)
   return self->action_error;
 }
 
+/* An error stays in the transcript where it happened: while it is the
+ * conversation's error it is the alert below the messages, with Retry;
+ * when the next turn clears it, it goes under the message it came with. */
+void
+akc_chat_view_sync_error (AkcChatView *self)
+{
+  AkcDiagnostic *error = self->source != NULL ? akc_chat_source_get_error (self->source) : NULL;
+  const char *text = error != NULL ? akc_diagnostic_get_message (error) : NULL;
+  guint n = self->messages != NULL ? g_list_model_get_n_items (self->messages) : 0;
+
+  if (g_strcmp0 (text, self->error_shown) == 0)
+    return;
+
+  if (self->error_shown != NULL && self->error_message_id != NULL)
+    {
+      AkcMessageRow *row = NULL;
+      GHashTableIter iter;
+      gpointer bound;
+
+      g_hash_table_insert (self->past_errors, g_strdup (self->error_message_id), g_strdup (self->error_shown));
+      g_hash_table_iter_init (&iter, self->rows);
+      while (row == NULL && g_hash_table_iter_next (&iter, &bound, NULL))
+        {
+          AkcMessage *message = akc_message_row_get_message (bound);
+
+          if (message != NULL && g_strcmp0 (akc_message_get_id (message), self->error_message_id) == 0)
+            row = bound;
+        }
+      if (row != NULL)
+        akc_message_row_set_error (row, self->error_shown);
+    }
+
+  g_clear_pointer (&self->error_message_id, g_free);
+  g_free (self->error_shown);
+  self->error_shown = g_strdup (text);
+  if (text != NULL && n > 0)
+    {
+      g_autoptr(AkcMessage) last = g_list_model_get_item (self->messages, n - 1);
+
+      self->error_message_id = g_strdup (akc_message_get_id (last));
+    }
+}
+
 static gboolean
 actions_visible (AkcChatView *self)
 {
@@ -595,7 +638,7 @@ factory_unbind (GtkSignalListItemFactory *factory,
   GtkWidget *child = gtk_list_item_get_child (item);
 
   if (child != NULL)
-    g_hash_table_remove (self->items, child);
+    akc_chat_view_item_unbound (self, child);
   if (AKC_IS_MESSAGE_ROW (child))
     {
       g_hash_table_remove (self->rows, child);
@@ -613,7 +656,7 @@ factory_teardown (GtkSignalListItemFactory *factory,
   if (child != NULL)
     {
       g_hash_table_remove (self->rows, child);
-      g_hash_table_remove (self->items, child);
+      akc_chat_view_item_unbound (self, child);
     }
 }
 

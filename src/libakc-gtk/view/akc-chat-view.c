@@ -201,49 +201,6 @@ on_status_changed (AkcChatView *self)
   self->status = status;
 }
 
-/* An error stays in the transcript where it happened: while it is the
- * conversation's error it is the alert below the messages, with Retry;
- * when the next turn clears it, it goes under the message it came with. */
-void
-akc_chat_view_sync_error (AkcChatView *self)
-{
-  AkcDiagnostic *error = self->source != NULL ? akc_chat_source_get_error (self->source) : NULL;
-  const char *text = error != NULL ? akc_diagnostic_get_message (error) : NULL;
-  guint n = self->messages != NULL ? g_list_model_get_n_items (self->messages) : 0;
-
-  if (g_strcmp0 (text, self->error_shown) == 0)
-    return;
-
-  if (self->error_shown != NULL && self->error_message_id != NULL)
-    {
-      AkcMessageRow *row = NULL;
-      GHashTableIter iter;
-      gpointer bound;
-
-      g_hash_table_insert (self->past_errors, g_strdup (self->error_message_id), g_strdup (self->error_shown));
-      g_hash_table_iter_init (&iter, self->rows);
-      while (row == NULL && g_hash_table_iter_next (&iter, &bound, NULL))
-        {
-          AkcMessage *message = akc_message_row_get_message (bound);
-
-          if (message != NULL && g_strcmp0 (akc_message_get_id (message), self->error_message_id) == 0)
-            row = bound;
-        }
-      if (row != NULL)
-        akc_message_row_set_error (row, self->error_shown);
-    }
-
-  g_clear_pointer (&self->error_message_id, g_free);
-  g_free (self->error_shown);
-  self->error_shown = g_strdup (text);
-  if (text != NULL && n > 0)
-    {
-      g_autoptr(AkcMessage) last = g_list_model_get_item (self->messages, n - 1);
-
-      self->error_message_id = g_strdup (akc_message_get_id (last));
-    }
-}
-
 static void
 on_error_changed (AkcChatView *self)
 {
@@ -436,6 +393,7 @@ akc_chat_view_dispose (GObject *object)
   g_clear_handle_id (&self->focus_idle, g_source_remove);
   g_clear_handle_id (&self->active_idle, g_source_remove);
   g_clear_handle_id (&self->focus_pending_idle, g_source_remove);
+  g_clear_handle_id (&self->refocus_idle, g_source_remove);
   g_clear_object (&self->focus_pending);
   akc_chat_view_clear_announcements (self);
 
