@@ -199,6 +199,24 @@ newest_position (AkcChatView *self)
   return n > 0 ? n - 1 : 0;
 }
 
+static void
+on_pending_mapped (AkcChatView *self,
+                   GtkWidget   *item)
+{
+  g_signal_handlers_disconnect_by_func (item, on_pending_mapped, self);
+  if (self->focus_pending_idle == 0)
+    self->focus_pending_idle = g_idle_add (akc_chat_view_focus_pending_idle, self);
+}
+
+/* The row that is to take the focus takes it once it is on screen. */
+static void
+wait_for_map (AkcChatView *self,
+              GtkWidget   *item)
+{
+  g_signal_handlers_disconnect_by_func (item, on_pending_mapped, self);
+  g_signal_connect_object (item, "map", G_CALLBACK (on_pending_mapped), self, G_CONNECT_SWAPPED);
+}
+
 /* Moves the focus to the row at @position, bringing it in first when it
  * is not built (it takes the focus once it is bound). */
 static void
@@ -218,10 +236,13 @@ focus_position (AkcChatView *self,
   gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", position);
   g_clear_object (&self->focus_pending);
   item = item_at (self, position);
-  if (item != NULL && focus_item (self, item))
+  /* A row out of sight may be built already, but not on screen yet. */
+  if (item != NULL && gtk_widget_get_mapped (item) && focus_item (self, item))
     return;
 
   self->focus_pending = g_list_model_get_item (G_LIST_MODEL (self->model), position);
+  if (item != NULL)
+    wait_for_map (self, item);
 }
 
 /**
@@ -256,7 +277,11 @@ akc_chat_view_item_bound (AkcChatView *self,
 {
   g_hash_table_insert (self->items, item, object);
 
-  if (self->focus_pending == object && self->focus_pending_idle == 0)
+  if (self->focus_pending != object)
+    return;
+  if (!gtk_widget_get_mapped (item))
+    wait_for_map (self, item);
+  else if (self->focus_pending_idle == 0)
     self->focus_pending_idle = g_idle_add (akc_chat_view_focus_pending_idle, self);
 }
 
@@ -275,9 +300,12 @@ akc_chat_view_focus_pending_idle (gpointer user_data)
    * next bind of the object tries again. */
   g_hash_table_iter_init (&iter, self->items);
   while (g_hash_table_iter_next (&iter, &item, &bound))
-    if (bound == self->focus_pending && focus_item (self, item))
+    if (bound == self->focus_pending)
       {
-        g_clear_object (&self->focus_pending);
+        if (!gtk_widget_get_mapped (item))
+          wait_for_map (self, item);
+        else if (focus_item (self, item))
+          g_clear_object (&self->focus_pending);
         break;
       }
 
