@@ -16,6 +16,7 @@
 
 #include "akc.h"
 #include "akc-cli.h"
+#include "akc-cli-output.h"
 
 #define EXIT_INTERRUPTED 130
 
@@ -35,7 +36,7 @@ static void
 print_usage (FILE *out)
 {
   fprintf (out, "%s\n", _("Usage: akc ask --endpoint URL [--corpus C] [--persona P] [--session ID] [--json] QUESTION"));
-  fprintf (out, "\n%s\n", _("Asks an Ask backend QUESTION and streams the answer: text as it arrives, components as their fallback text. With --json, prints each chunk of the answer as one JSON line."));
+  fprintf (out, "\n%s\n", _("Asks an Ask backend QUESTION and streams the answer: text as it arrives, components as their fallback text. With --json, prints each chunk of the answer as one JSON line, an error with its code. An answer that ends without the server's “done” was cut off: akc ask then exits with status 1."));
   fprintf (out, "\n%s\n", _("The bearer token comes from the keyring (the credential stored for the endpoint), or is asked for on the terminal. It is never read from the command line or the environment."));
 }
 
@@ -125,10 +126,11 @@ prompt_token (const char *endpoint)
 static void
 print_json_chunk (AkcChunk *chunk)
 {
-  const char *names[3];
-  AkcJsonValue *values[3];
+  const char *names[4];
+  AkcJsonValue *values[4];
   g_autoptr(AkcJsonValue) type = NULL;
   g_autoptr(AkcJsonValue) content = NULL;
+  g_autoptr(AkcJsonValue) code = NULL;
   g_autoptr(AkcJsonValue) object = NULL;
   g_autofree char *line = NULL;
   AkcJsonValue *metadata = akc_chunk_get_metadata (chunk);
@@ -160,6 +162,12 @@ print_json_chunk (AkcChunk *chunk)
       names[n] = "content";
       values[n++] = content;
     }
+  if (akc_chunk_get_kind (chunk) == AKC_CHUNK_ERROR && akc_chunk_get_error_code (chunk) != NULL)
+    {
+      code = akc_json_value_new_string (akc_chunk_get_error_code (chunk), -1);
+      names[n] = "code";
+      values[n++] = code;
+    }
   if (metadata != NULL)
     {
       names[n] = "metadata";
@@ -168,7 +176,7 @@ print_json_chunk (AkcChunk *chunk)
 
   object = akc_json_value_new_object (names, values, n);
   line = akc_json_value_to_canonical (object, NULL);
-  printf ("%s\n", line);
+  akc_cli_print_untrusted (stdout, "%s\n", line);
   fflush (stdout);
 }
 
@@ -179,7 +187,7 @@ print_text (Ask        *ask,
 {
   if (length == 0)
     return;
-  fwrite (text, 1, length, stdout);
+  akc_cli_write_untrusted (stdout, text, length);
   ask->at_line_start = text[length - 1] == '\n';
 }
 
@@ -228,11 +236,24 @@ print_error (Ask      *ask,
   fflush (stdout);
 
   if (message != NULL)
-    /* Translators: the first %s is the error, the second what the server said */
-    fprintf (stderr, _("akc ask: %s The server said: %s\n"), akc_chunk_get_text (chunk, NULL),
-             akc_json_value_get_string (message, NULL));
+    /* Translators: the first %s is the error, the second what the server
+     * said, the third the error code (such as ASK_TIMEOUT) */
+    akc_cli_print_untrusted (stderr, _("akc ask: %s The server said: %s [%s]\n"), akc_chunk_get_text (chunk, NULL),
+                             akc_json_value_get_string (message, NULL), akc_chunk_get_error_code (chunk));
   else
-    fprintf (stderr, "akc ask: %s\n", akc_chunk_get_text (chunk, NULL));
+    akc_cli_print_untrusted (stderr, "akc ask: %s [%s]\n", akc_chunk_get_text (chunk, NULL),
+                             akc_chunk_get_error_code (chunk));
+}
+
+/* The done of an NDJSON answer whose server never sent `done`. */
+static gboolean
+is_cut_off (AkcChunk *chunk)
+{
+  AkcJsonValue *metadata = akc_chunk_get_metadata (chunk);
+  AkcJsonValue *synthetic = metadata != NULL ? akc_json_value_get_member (metadata, "synthetic") : NULL;
+
+  return akc_chunk_get_kind (chunk) == AKC_CHUNK_DONE && synthetic != NULL &&
+         akc_json_value_get_kind (synthetic) == AKC_JSON_KIND_BOOLEAN && akc_json_value_get_boolean (synthetic);
 }
 
 static void
@@ -244,6 +265,14 @@ on_chunk (AkcStream *stream,
 
   if (akc_chunk_get_kind (chunk) == AKC_CHUNK_ERROR)
     ask->failed = TRUE;
+  if (is_cut_off (chunk))
+    {
+      ask->failed = TRUE;
+      if (!ask->at_line_start && !ask->json)
+        print_text (ask, "\n", 1);
+      fflush (stdout);
+      fprintf (stderr, "%s\n", _("akc ask: the answer was cut off: the server ended it without “done”."));
+    }
 
   if (ask->json)
     {

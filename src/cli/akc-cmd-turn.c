@@ -10,9 +10,13 @@
 #include <termios.h>
 #include <unistd.h>
 #include <glib/gi18n.h>
+#include <glib-unix.h>
 
 #include "akc.h"
 #include "akc-cli.h"
+#include "akc-cli-output.h"
+
+#define EXIT_INTERRUPTED 130
 
 typedef struct {
   GMainLoop     *loop;
@@ -21,6 +25,9 @@ typedef struct {
   const char    *input;
   gboolean       json;
   AkcTurnClient *client;
+  GCancellable  *lookup;
+  gboolean       submitted;
+  gboolean       interrupted;
   int            status;
 } Turn;
 
@@ -74,7 +81,7 @@ on_accepted (AkcTurnClient *client,
 {
   g_autofree char *line = akc_json_value_to_canonical (snapshot, NULL);
 
-  printf ("%s\n", line);
+  akc_cli_print_untrusted (stdout, "%s\n", line);
   fflush (stdout);
 }
 
@@ -111,16 +118,40 @@ on_finished (AkcTurnClient *client,
       akc_json_value_unref (values[0]);
       akc_json_value_unref (values[1]);
       text = akc_json_value_to_canonical (line, NULL);
-      printf ("%s\n", text);
+      akc_cli_print_untrusted (stdout, "%s\n", text);
     }
   else if (error != NULL)
-    printf (_("Status: %s (%s: %s)\n"), status, akc_diagnostic_get_code (error), akc_diagnostic_get_message (error));
+    akc_cli_print_untrusted (stdout, _("Status: %s (%s: %s)\n"), status, akc_diagnostic_get_code (error),
+                             akc_diagnostic_get_message (error));
   else
-    printf (_("Status: %s\n"), status);
+    akc_cli_print_untrusted (stdout, _("Status: %s\n"), status);
   fflush (stdout);
 
-  turn->status = error != NULL ? AKC_CLI_EXIT_REJECTED : AKC_CLI_EXIT_OK;
+  if (turn->interrupted)
+    turn->status = EXIT_INTERRUPTED;
+  else
+    turn->status = error != NULL ? AKC_CLI_EXIT_REJECTED : AKC_CLI_EXIT_OK;
   g_main_loop_quit (turn->loop);
+}
+
+/* SIGINT and SIGTERM stop the turn, which closes the connection (the
+ * server stops it too, §11.1); before the turn is sent, they end the
+ * keyring lookup. Installed whatever the inherited disposition. */
+static gboolean
+on_interrupt (gpointer user_data)
+{
+  Turn *turn = user_data;
+
+  turn->interrupted = TRUE;
+  if (!turn->submitted)
+    {
+      g_cancellable_cancel (turn->lookup);
+      return G_SOURCE_CONTINUE;
+    }
+  if (akc_chat_source_get_status (AKC_CHAT_SOURCE (turn->client)) == AKC_CHAT_STATUS_STREAMING)
+    akc_chat_source_stop (AKC_CHAT_SOURCE (turn->client));
+
+  return G_SOURCE_CONTINUE;
 }
 
 static void
@@ -129,12 +160,13 @@ submit (Turn       *turn,
 {
   g_autoptr(GError) error = NULL;
 
+  turn->submitted = TRUE;
   akc_turn_client_set_token (turn->client, token);
   g_signal_connect (turn->client, "snapshot-accepted", G_CALLBACK (on_accepted), turn);
   g_signal_connect (turn->client, "turn-finished", G_CALLBACK (on_finished), turn);
   if (!akc_chat_source_send (AKC_CHAT_SOURCE (turn->client), turn->input, &error))
     {
-      fprintf (stderr, "akc turn: %s\n", error->message);
+      akc_cli_print_untrusted (stderr, "akc turn: %s\n", error->message);
       turn->status = AKC_CLI_EXIT_USAGE;
       g_main_loop_quit (turn->loop);
     }
@@ -150,6 +182,12 @@ on_token (GObject      *source,
   g_autofree char *token = NULL;
 
   token = akc_credential_store_lookup_finish (AKC_CREDENTIAL_STORE (source), result, &error);
+  if (turn->interrupted)
+    {
+      turn->status = EXIT_INTERRUPTED;
+      g_main_loop_quit (turn->loop);
+      return;
+    }
   if (error != NULL)
     fprintf (stderr, _("akc turn: the keyring is not available (%s)\n"), error->message);
 
@@ -168,8 +206,13 @@ akc_cmd_turn (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(AkcCredentialStore) store = NULL;
   g_autoptr(GMainLoop) loop = NULL;
-  Turn turn = { NULL, NULL, NULL, NULL, FALSE, NULL, AKC_CLI_EXIT_OK };
+  g_autoptr(GCancellable) lookup = g_cancellable_new ();
+  Turn turn = { 0 };
+  guint sigint_id, sigterm_id;
   int i;
+
+  turn.status = AKC_CLI_EXIT_OK;
+  turn.lookup = lookup;
 
   for (i = 1; i < argc; i++)
     {
@@ -215,8 +258,12 @@ akc_cmd_turn (int    argc,
   loop = g_main_loop_new (NULL, FALSE);
   turn.loop = loop;
   store = akc_credential_store_new ();
-  akc_credential_store_lookup_async (store, turn.endpoint, AKC_CREDENTIAL_KIND_BEARER_TOKEN, NULL, on_token, &turn);
+  sigint_id = g_unix_signal_add (SIGINT, on_interrupt, &turn);
+  sigterm_id = g_unix_signal_add (SIGTERM, on_interrupt, &turn);
+  akc_credential_store_lookup_async (store, turn.endpoint, AKC_CREDENTIAL_KIND_BEARER_TOKEN, lookup, on_token, &turn);
   g_main_loop_run (loop);
+  g_source_remove (sigint_id);
+  g_source_remove (sigterm_id);
 
   g_clear_object (&turn.client);
 

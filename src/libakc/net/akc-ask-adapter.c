@@ -15,6 +15,7 @@
 #include "akc-ask-adapter-private.h"
 #include "akc-ask-projection-private.h"
 #include "akc-ask-response-private.h"
+#include "akc-http-redirect-private.h"
 
 /* How much of a body one read asks for. */
 #define READ_SIZE            65536
@@ -48,8 +49,12 @@
  * [property@AskAdapter:connect-timeout] bounds the wait for the response
  * headers only: a slow answer that has started is never cut short.
  * Stopping the turn (cancelling the [class@Stream]) closes the connection
- * at once and ends the turn silently. A failed request ends the turn with
- * an error chunk: `Ask request failed (STATUS).` for an HTTP error, whose
+ * at once and ends the turn silently. Redirects are not followed: a 3xx
+ * ends the turn with an error that names the status and the origin of
+ * its `Location`. A body that ends without `done` (NDJSON) is cut off: its
+ * turn ends with an error, what arrived kept. A failed request ends the
+ * turn with an error chunk: `Ask request failed (STATUS).` for an HTTP
+ * error, whose
  * code and attached metadata (`{"status":…,"error":{"code","message",
  * "retryable"}}`) carry the server's Ask error when its body holds one.
  *
@@ -290,9 +295,16 @@ finish_http_error (Turn *turn)
 {
   g_autoptr(AkcChunk) chunk = NULL;
 
-  chunk = akc_ask_response_http_error (turn->status,
-                                       turn->error_body != NULL ? turn->error_body->data : NULL,
-                                       turn->error_body != NULL ? turn->error_body->len : 0);
+  if (AKC_HTTP_STATUS_IS_REDIRECT (turn->status))
+    {
+      g_autofree char *target = akc_http_dup_redirect_target (turn->message);
+
+      chunk = akc_ask_response_redirect_error (turn->status, target);
+    }
+  else
+    chunk = akc_ask_response_http_error (turn->status,
+                                         turn->error_body != NULL ? turn->error_body->data : NULL,
+                                         turn->error_body != NULL ? turn->error_body->len : 0);
   turn_push (turn, chunk);
   g_cancellable_cancel (turn->cancellable);
   turn_free (turn);
@@ -314,18 +326,24 @@ read_error_cb (GObject      *source,
       return;
     }
 
-  if (bytes != NULL && g_bytes_get_size (bytes) > 0 &&
-      turn->error_body->len + g_bytes_get_size (bytes) <= MAX_ERROR_BODY_BYTES)
+  if (bytes != NULL && g_bytes_get_size (bytes) > 0)
     {
-      g_byte_array_append (turn->error_body, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
-      g_input_stream_read_bytes_async (turn->body, MAX_ERROR_BODY_BYTES - turn->error_body->len,
-                                       G_PRIORITY_DEFAULT, turn->cancellable, read_error_cb, turn);
-      return;
+      gsize room = MAX_ERROR_BODY_BYTES - turn->error_body->len;
+
+      /* The body is capped by keeping its first bytes: what is past the
+       * cap is never asked for. */
+      g_byte_array_append (turn->error_body, g_bytes_get_data (bytes, NULL),
+                           MIN (g_bytes_get_size (bytes), room));
+      if (turn->error_body->len < MAX_ERROR_BODY_BYTES)
+        {
+          g_input_stream_read_bytes_async (turn->body, MAX_ERROR_BODY_BYTES - turn->error_body->len,
+                                           G_PRIORITY_DEFAULT, turn->cancellable, read_error_cb, turn);
+          return;
+        }
     }
 
-  /* The end, a read error or an oversized body: the status decides. */
-  if (bytes != NULL && g_bytes_get_size (bytes) > 0)
-    g_byte_array_set_size (turn->error_body, 0);
+  /* The end, a read error or the cap: the status decides, with the
+   * server's error when the body holds one. */
   g_clear_handle_id (&turn->deadline_id, g_source_remove);
   finish_http_error (turn);
 }
@@ -345,7 +363,18 @@ send_cb (GObject      *source,
 
   if (turn->body == NULL)
     {
-      if (!akc_stream_is_closed (turn->stream) || turn->timed_out)
+      turn->status = soup_message_get_status (turn->message);
+      if (akc_stream_is_closed (turn->stream) && !turn->timed_out)
+        ;
+      else if (turn->status >= 300)
+        {
+          /* An error status whose body never came (libsoup reads the
+           * body of a 401 before it returns) or was cut: the status
+           * tells what went wrong. */
+          finish_http_error (turn);
+          return;
+        }
+      else
         turn_fail_transport (turn, error);
       turn_free (turn);
       return;
@@ -479,6 +508,9 @@ akc_ask_adapter_stream (AkcAdapter        *adapter,
   turn->stream = g_object_ref (stream);
   turn->cancellable = g_cancellable_new ();
   turn->message = soup_message_new_from_uri (SOUP_METHOD_POST, uri);
+  /* A redirect is an error that names where it points: following it
+   * would turn the POST into a GET to another origin. */
+  soup_message_add_flags (turn->message, SOUP_MESSAGE_NO_REDIRECT);
   self->turns = g_list_prepend (self->turns, turn);
 
   soup_message_set_request_body_from_bytes (turn->message, "application/json", body_bytes);

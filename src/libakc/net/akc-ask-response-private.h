@@ -57,5 +57,9 @@ gsize           akc_ask_response_get_retained_size (AkcAskResponse *self);
 AkcChunk       *akc_ask_response_http_error (guint          status,
                                              const guint8  *body,
                                              gsize          body_length);
+/* The error of a 3xx, which is not followed: names the status and
+ * @target, the origin its Location points to. */
+AkcChunk       *akc_ask_response_redirect_error (guint       status,
+                                                 const char *target);
 
 G_END_DECLS

@@ -48,9 +48,13 @@ struct _AkcAskResponse
   gsize                       carry_len;
 
   /* Undecided: the decoded text so far, and whether the rest of an
-   * oversized first line is being dropped. */
+   * oversized first line is being dropped. Each byte is looked at once:
+   * sniff_blank bytes are known to be white space, and the buffer was
+   * searched for a line feed up to sniff_scanned. */
   GString                    *sniff;
   gboolean                    sniff_discarding;
+  gsize                       sniff_blank;
+  gsize                       sniff_scanned;
 
   AkcAskEventDecoder         *decoder;
   AkcAssistantContentEncoder *encoder;
@@ -145,6 +149,27 @@ stop_with_done (AkcAskResponse *self)
   emit_chunk (self, chunk);
 }
 
+/* An NDJSON body that ended without its `done`: §8.3 ends the turn as
+ * done all the same, and the chunk says so in its metadata
+ * (`{"synthetic":true}`), so a host can tell a cut-off answer (a server
+ * that died, a chunk size that libsoup reads as the last chunk) from a
+ * finished one. */
+static void
+stop_with_synthetic_done (AkcAskResponse *self)
+{
+  g_autoptr(AkcChunk) done = akc_chunk_new_done ();
+  g_autoptr(AkcJsonValue) flag = akc_json_value_new_boolean (TRUE);
+  g_autoptr(AkcJsonValue) metadata = NULL;
+  g_autoptr(AkcChunk) chunk = NULL;
+  const char *names[] = { "synthetic" };
+  AkcJsonValue *values[] = { flag };
+
+  metadata = akc_json_value_new_object (names, values, 1);
+  chunk = akc_chunk_with_metadata (done, metadata);
+  self->stopped = TRUE;
+  emit_chunk (self, chunk);
+}
+
 static void
 emit_record (AkcAskResponse *self,
              char           *record,
@@ -157,10 +182,16 @@ emit_record (AkcAskResponse *self,
       gboolean records = akc_assistant_content_encoder_get_n_records (self->encoder) >=
                          AKC_ASSISTANT_CONTENT_MAX_RECORDS;
 
-      g_assert (error != NULL);
-      stop_with_error (self, AKC_ASK_ERROR_LIMIT,
-                       records ? MESSAGE_RECORD_LIMIT : MESSAGE_BYTE_LIMIT);
-      g_error_free (error);
+      if (g_error_matches (error, AKC_PROTOCOL_ERROR, AKC_PROTOCOL_ERROR_ASSISTANT_CONTENT_LIMIT_EXCEEDED))
+        stop_with_error (self, AKC_ASK_ERROR_LIMIT,
+                         records ? MESSAGE_RECORD_LIMIT : MESSAGE_BYTE_LIMIT);
+      else
+        /* Not reached: text is sanitised and frames are projected. A
+         * refused record still ends the turn with an error, never a
+         * crash. */
+        stop_with_error (self, AKC_ASK_ERROR_STREAM,
+                         error != NULL ? error->message : _("The Ask answer could not be stored."));
+      g_clear_error (&error);
       return;
     }
 
@@ -218,7 +249,8 @@ emit_frame (AkcAskResponse *self,
   if (record == NULL && !g_error_matches (error, AKC_PROTOCOL_ERROR,
                                           AKC_PROTOCOL_ERROR_ASSISTANT_CONTENT_LIMIT_EXCEEDED))
     {
-      /* Not reached: projected frames are valid. */
+      /* A frame that does not encode is ignored, like one that does not
+       * decode. */
       g_clear_error (&error);
       return;
     }
@@ -335,9 +367,13 @@ decode_utf8 (AkcAskResponse *self,
       self->carry_len = 0;
     }
 
+  if (len == 0)
+    return;
+
   tail = flush ? 0 : unfinished_tail (buf, len);
   akc_utf8_sanitize_append (out, (const char *) buf, len - tail);
-  memcpy (self->carry, buf + len - tail, tail);
+  if (tail > 0)
+    memcpy (self->carry, buf + len - tail, tail);
   self->carry_len = tail;
 }
 
@@ -356,22 +392,36 @@ feed_ndjson (AkcAskResponse *self,
 }
 
 static void
+sniff_reset (AkcAskResponse *self,
+             gsize           keep)
+{
+  g_string_erase (self->sniff, 0, self->sniff->len - keep);
+  self->sniff_blank = MIN (self->sniff_blank, keep);
+  self->sniff_scanned = 0;
+}
+
+static void
 become_text (AkcAskResponse *self)
 {
   self->mode = MODE_TEXT;
   if (self->sniff->len > 0)
     emit_text (self, self->sniff->str, self->sniff->len);
-  g_string_truncate (self->sniff, 0);
+  sniff_reset (self, 0);
 }
 
 static void
 become_ndjson (AkcAskResponse *self)
 {
   g_autoptr(GString) buffer = g_steal_pointer (&self->sniff);
+  gsize blank = self->sniff_blank;
 
   self->sniff = g_string_new (NULL);
+  self->sniff_blank = 0;
+  self->sniff_scanned = 0;
   self->mode = MODE_NDJSON;
-  feed_ndjson (self, (const guint8 *) buffer->str, buffer->len);
+  /* The blank lines before the first event are inert: they are not fed,
+   * so they cannot use up the decoder's lines per call. */
+  feed_ndjson (self, (const guint8 *) buffer->str + blank, buffer->len - blank);
 
   /* A sequence the last read cut goes to the decoder, which carries it. */
   if (!self->stopped && self->carry_len > 0)
@@ -393,26 +443,56 @@ first_line_has_event (const char *line,
   return events->len > 0;
 }
 
-/* Decides the mode from the sniffing buffer when it can. */
+/* The sniffing buffer passed 1 MiB (SNIFF_LIMIT, every byte counted,
+ * line feeds included) without deciding. White space up to its last line
+ * feed is dropped: the rest of the buffer is where the first line may
+ * start. A line longer than the limit is cleared and dropped through its
+ * next line feed (§8.3). Either way the buffer stays under the limit, so
+ * undecided bodies take bounded memory and linear work. */
+static void
+sniff_overflow (AkcAskResponse *self)
+{
+  GString *buf = self->sniff;
+  const char *lf = NULL;
+
+  if (self->sniff_blank == buf->len)
+    for (gsize i = buf->len; i > 0 && lf == NULL; i--)
+      if (buf->str[i - 1] == '\n')
+        lf = buf->str + i - 1;
+
+  if (lf != NULL && (gsize) (buf->str + buf->len - (lf + 1)) <= SNIFF_LIMIT)
+    {
+      sniff_reset (self, buf->str + buf->len - (lf + 1));
+      return;
+    }
+
+  sniff_reset (self, 0);
+  self->sniff_discarding = TRUE;
+}
+
+/* Decides the mode from the sniffing buffer when it can. Only the bytes
+ * that arrived since the last call are looked at. */
 static void
 sniff (AkcAskResponse *self,
        gboolean        at_end)
 {
+  GString *buf = self->sniff;
   const char *start;
-  gsize rest_len;
   const char *lf;
+  gsize width;
 
-  start = akc_text_trim (self->sniff->str, self->sniff->len, &rest_len);
-  if (rest_len == 0)
+  while (self->sniff_blank < buf->len &&
+         (width = akc_text_ws_prefix_len (buf->str + self->sniff_blank, buf->len - self->sniff_blank)) > 0)
+    self->sniff_blank += width;
+
+  if (self->sniff_blank == buf->len)
     {
-      if (!at_end && self->sniff->len > SNIFF_LIMIT && memchr (self->sniff->str, '\n', self->sniff->len) == NULL)
-        {
-          g_string_truncate (self->sniff, 0);
-          self->sniff_discarding = TRUE;
-        }
+      if (!at_end && buf->len > SNIFF_LIMIT)
+        sniff_overflow (self);
       return;
     }
 
+  start = buf->str + self->sniff_blank;
   if (start[0] != '{')
     {
       become_text (self);
@@ -420,11 +500,12 @@ sniff (AkcAskResponse *self,
     }
 
   /* The first line is the one the first non-blank character starts. */
-  rest_len = self->sniff->len - (start - self->sniff->str);
-  lf = memchr (start, '\n', rest_len);
+  self->sniff_scanned = MAX (self->sniff_scanned, self->sniff_blank);
+  lf = memchr (buf->str + self->sniff_scanned, '\n', buf->len - self->sniff_scanned);
+  self->sniff_scanned = buf->len;
   if (lf != NULL || at_end)
     {
-      gsize line_len = lf != NULL ? (gsize) (lf - start) : rest_len;
+      gsize line_len = lf != NULL ? (gsize) (lf - start) : (gsize) (buf->str + buf->len - start);
 
       if (first_line_has_event (start, line_len))
         become_ndjson (self);
@@ -433,11 +514,8 @@ sniff (AkcAskResponse *self,
       return;
     }
 
-  if (self->sniff->len > SNIFF_LIMIT)
-    {
-      g_string_truncate (self->sniff, 0);
-      self->sniff_discarding = TRUE;
-    }
+  if (buf->len > SNIFF_LIMIT)
+    sniff_overflow (self);
 }
 
 static void
@@ -554,7 +632,9 @@ akc_ask_response_finish (AkcAskResponse *self)
         emit_text (self, text->str, text->len);
     }
 
-  if (!self->stopped)
+  if (!self->stopped && self->mode == MODE_NDJSON)
+    stop_with_synthetic_done (self);
+  else if (!self->stopped)
     stop_with_done (self);
 }
 
@@ -626,6 +706,27 @@ akc_ask_response_http_error (guint         status,
 
   chunk = akc_chunk_new_error (code, message);
   metadata = akc_json_value_new_object (names, values, error != NULL ? 2 : 1);
+
+  return akc_chunk_with_metadata (chunk, metadata);
+}
+
+AkcChunk *
+akc_ask_response_redirect_error (guint       status,
+                                 const char *target)
+{
+  g_autoptr(AkcJsonValue) status_value = akc_json_value_new_number (status);
+  g_autoptr(AkcJsonValue) metadata = NULL;
+  g_autoptr(AkcChunk) chunk = NULL;
+  g_autofree char *message = NULL;
+  const char *names[] = { "status" };
+  AkcJsonValue *values[] = { status_value };
+
+  /* Translators: %u is an HTTP status such as 302, %s where the server
+   * pointed, such as https://example.org */
+  message = g_strdup_printf (_("Ask request failed (%u): the server redirected it to %s, and redirects are not followed."),
+                             status, target);
+  chunk = akc_chunk_new_error (AKC_ASK_ERROR_HTTP, message);
+  metadata = akc_json_value_new_object (names, values, 1);
 
   return akc_chunk_with_metadata (chunk, metadata);
 }

@@ -12,6 +12,7 @@
 #include <libsoup/soup.h>
 
 #include "akc-error.h"
+#include "akc-http-redirect-private.h"
 #include "akc-json-private.h"
 #include "akc-message-record-private.h"
 #include "akc-message-sync-private.h"
@@ -714,6 +715,16 @@ http_error (Turn *turn)
   if (diagnostic != NULL)
     return diagnostic;
 
+  if (AKC_HTTP_STATUS_IS_REDIRECT (status))
+    {
+      g_autofree char *target = akc_http_dup_redirect_target (turn->message);
+
+      /* Translators: %u is an HTTP status such as 302, %s where the
+       * server pointed, such as https://example.org */
+      message = g_strdup_printf (_("The turn endpoint redirected the request (HTTP %u) to %s; redirects are not followed."),
+                                 status, target);
+      return client_diagnostic ("HTTP_REDIRECT", message, FALSE);
+    }
   if (status == SOUP_STATUS_UNAUTHORIZED)
     return client_diagnostic ("HTTP_UNAUTHORIZED",
                               _("The turn endpoint refused the access token (HTTP 401). Check the token for this endpoint."),
@@ -728,6 +739,8 @@ http_error (Turn *turn)
                             status == 429);
 }
 
+static gboolean on_deadline (gpointer user_data);
+
 static void
 on_read (GObject      *source_object,
          GAsyncResult *result,
@@ -740,6 +753,14 @@ on_read (GObject      *source_object,
   bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (source_object), result, &error);
   if (turn->client == NULL)
     return;
+
+  if (bytes == NULL && turn->error_body)
+    {
+      /* An error body that failed or did not come in time: the status
+       * tells what went wrong. */
+      turn_finish (turn, http_error (turn));
+      return;
+    }
 
   if (bytes == NULL)
     {
@@ -790,6 +811,16 @@ on_sent (GObject      *source_object,
     {
       g_autofree char *message = NULL;
 
+      /* An error status whose body never came (libsoup reads the body of
+       * a 401 before it returns) or was cut: the status tells what went
+       * wrong. */
+      turn->status = soup_message_get_status (turn->message);
+      if (turn->status >= 300)
+        {
+          turn_finish (turn, http_error (turn));
+          return;
+        }
+
       if (turn->timed_out)
         {
           message = g_strdup_printf (_("The turn endpoint did not answer in time (the limit is %u s)."),
@@ -805,6 +836,12 @@ on_sent (GObject      *source_object,
 
   turn->status = soup_message_get_status (turn->message);
   turn->error_body = !SOUP_STATUS_IS_SUCCESSFUL (turn->status);
+  /* The error body is read with the connection deadline again, so one
+   * that never ends cannot hold the turn. */
+  if (turn->error_body && turn->client->connect_timeout > 0)
+    turn->deadline_id = g_timeout_add_seconds_full (G_PRIORITY_DEFAULT, turn->client->connect_timeout,
+                                                    on_deadline, turn_ref (turn),
+                                                    (GDestroyNotify) turn_unref);
   read_more (turn);
 }
 
@@ -895,6 +932,9 @@ start_turn (AkcTurnClient  *self,
   turn->cancellable = g_cancellable_new ();
   turn->buffer = g_byte_array_new ();
   turn->message = soup_message_new_from_uri (SOUP_METHOD_POST, self->uri);
+  /* A redirect is an error that names where it points: following it
+   * would turn the POST into a GET to another origin. */
+  soup_message_add_flags (turn->message, SOUP_MESSAGE_NO_REDIRECT);
   soup_message_set_request_body_from_bytes (turn->message, "application/json", body);
   headers = soup_message_get_request_headers (turn->message);
   soup_message_headers_replace (headers, "Accept", "application/x-ndjson");

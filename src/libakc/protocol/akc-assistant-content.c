@@ -793,7 +793,8 @@ akc_assistant_content_encoder_encode (AkcAssistantContentEncoder *self,
 /**
  * akc_assistant_content_encoder_encode_text:
  * @self: an encoder
- * @text: (array length=text_length) (element-type guint8): UTF-8 text
+ * @text: (array length=text_length) (element-type guint8): UTF-8 text,
+ *   which may hold U+0000 when @text_length is given
  * @text_length: length of @text in bytes, or -1 if it is NUL-terminated
  * @length: (out) (optional): return location for the length of the result
  * @error: return location for a #GError
@@ -802,7 +803,11 @@ akc_assistant_content_encoder_encode (AkcAssistantContentEncoder *self,
  * code units (protocol.md §6.3 step 7), one record each. A cut never
  * splits a character: a piece ends one unit short rather than between the
  * two halves of a surrogate pair. Either every record is emitted or, when
- * one is refused, none. Empty text is refused, like an empty text part.
+ * one is refused, none. Empty text is refused, like an empty text part,
+ * and so is text that is not UTF-8, both with
+ * %AKC_PROTOCOL_ERROR_ASSISTANT_CONTENT_INVALID_RECORD. U+0000 is text
+ * like any other character (protocol.md §1.2): the record escapes it as
+ * `\u0000`.
  *
  * Returns: (transfer full) (nullable): the text to append to the content,
  *   or %NULL with @error set
@@ -826,9 +831,8 @@ akc_assistant_content_encoder_encode_text (AkcAssistantContentEncoder *self,
 
   if (text_length < 0)
     text_length = strlen (text);
-  g_return_val_if_fail (g_utf8_validate_len (text, text_length, NULL), NULL);
 
-  if (text_length == 0)
+  if (text_length == 0 || akc_utf8_valid_prefix (text, text_length) != (gsize) text_length)
     {
       set_invalid_part (error);
       return NULL;

@@ -6,12 +6,16 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
 #include "akc-chat-memory.h"
+#include "akc-sqlite-chat-memory.h"
 #include "akc-sqlite-schema-private.h"
 
 /* How long a statement waits for a lock held by another connection (a
@@ -349,6 +353,10 @@ ensure_folder (const char  *path,
 {
   g_autofree char *folder = g_path_get_dirname (path);
 
+  g_autofree char *default_path = akc_sqlite_chat_memory_dup_default_path ();
+  g_autofree char *default_folder = g_path_get_dirname (default_path);
+  GStatBuf st;
+
   if (g_mkdir_with_parents (folder, 0700) != 0)
     {
       int saved_errno = errno;
@@ -360,7 +368,43 @@ ensure_folder (const char  *path,
       return FALSE;
     }
 
+  /* The application's own data folder is private, also when an earlier
+   * version or another program made it readable by others; a folder the
+   * person chose keeps its mode. */
+  if (g_strcmp0 (folder, default_folder) == 0 && g_stat (folder, &st) == 0 && (st.st_mode & 077) != 0)
+    g_chmod (folder, st.st_mode & 0700);
+
   return TRUE;
+}
+
+/* The history and its write-ahead log and index are private to the
+ * user (0600), whatever the umask: the file is created before SQLite
+ * opens it, which gives its journal files the database's mode, and an
+ * existing one that others could read is tightened. Failures are left to
+ * sqlite3_open_v2(), which reports them. */
+static void
+make_private (const char *path)
+{
+  const char *suffixes[] = { "", "-wal", "-shm", "-journal" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    {
+      g_autofree char *file = g_strconcat (path, suffixes[i], NULL);
+      int fd = i == 0 ? g_open (file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0600)
+                      : g_open (file, O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0);
+      struct stat st;
+
+      if (fd < 0)
+        continue;
+      if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && (st.st_mode & 077) != 0)
+        {
+          if (fchmod (fd, st.st_mode & 0700) != 0)
+            {
+              /* Not ours to change: SQLite still opens it. */
+            }
+        }
+      close (fd);
+    }
 }
 
 static gboolean
@@ -412,6 +456,8 @@ akc_sqlite_open (const char                *path,
 
   if (!ensure_folder (path, error))
     return NULL;
+
+  make_private (path);
 
   /* One connection per history object, used by its worker thread only. */
   rc = sqlite3_open_v2 (path, &db,

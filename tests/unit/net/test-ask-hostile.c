@@ -18,7 +18,9 @@
 
 #include "akc.h"
 #include "akc-ask-adapter-private.h"
+#include "akc-ask-response-private.h"
 #include "akc-test-http-server.h"
+#include "akc-test-raw-peer.h"
 
 static AkcTestHttpServer *server;
 
@@ -324,74 +326,25 @@ test_disconnect_between_chunks (Fixture       *fixture,
   g_assert_cmpint (akc_message_get_status (message_at (fixture, 3)), !=, AKC_MESSAGE_STATUS_STREAMING);
 }
 
-/* A raw HTTP peer for what SoupServer will not do: a chunk cut short, or
- * a Content-Length body cut short, and then the connection closed. */
+/* What SoupServer will not do, a raw peer does: a chunk cut short, or a
+ * Content-Length body cut short, and then the connection closed. */
 typedef struct
 {
   const char *response;
   gsize       length;
 } RawReply;
 
-/* Runs on the service's own thread: the client shares the main loop. */
-static gboolean
-raw_run (GThreadedSocketService *service,
-         GSocketConnection      *connection,
-         GObject                *source_object,
-         gpointer                data)
-{
-  const RawReply *reply = data;
-  GInputStream *in = g_io_stream_get_input_stream (G_IO_STREAM (connection));
-  GOutputStream *out = g_io_stream_get_output_stream (G_IO_STREAM (connection));
-  g_autoptr(GString) request = g_string_new (NULL);
-  char buffer[4096];
-  gssize n;
-  const char *end = NULL;
-  gsize content_length = 0;
-
-  /* The request line, headers and body (the adapter sends Content-Length). */
-  while (end == NULL && (n = g_input_stream_read (in, buffer, sizeof buffer, NULL, NULL)) > 0)
-    {
-      g_string_append_len (request, buffer, n);
-      end = strstr (request->str, "\r\n\r\n");
-    }
-  g_assert_nonnull (end);
-  {
-    const char *cl = strstr (request->str, "Content-Length: ");
-
-    if (cl != NULL)
-      content_length = g_ascii_strtoull (cl + 16, NULL, 10);
-  }
-  while (request->len < (gsize) (end + 4 - request->str) + content_length &&
-         (n = g_input_stream_read (in, buffer, sizeof buffer, NULL, NULL)) > 0)
-    {
-      gsize offset = end - request->str;
-
-      g_string_append_len (request, buffer, n);
-      end = request->str + offset;
-    }
-
-  g_output_stream_write_all (out, reply->response, reply->length, NULL, NULL, NULL);
-  g_io_stream_close (G_IO_STREAM (connection), NULL, NULL);
-
-  return TRUE;
-}
-
 static void
 test_raw_cut (Fixture       *fixture,
               gconstpointer  data)
 {
-  g_autoptr(GSocketService) service = g_threaded_socket_service_new (1);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *base = NULL;
+  const RawReply *reply = data;
+  g_autoptr(AkcTestRawPeer) peer = akc_test_raw_peer_new ();
   g_autofree char *text = NULL;
-  guint16 port;
   guint n_parts;
 
-  port = g_socket_listener_add_any_inet_port (G_SOCKET_LISTENER (service), NULL, &error);
-  g_assert_no_error (error);
-  g_signal_connect (service, "run", G_CALLBACK (raw_run), (gpointer) data);
-  base = g_strdup_printf ("http://127.0.0.1:%u", port);
-  akc_ask_adapter_set_base_uri (fixture->adapter, base);
+  akc_test_raw_peer_set_reply (peer, reply->response, reply->length, NULL, NULL, 0, AKC_TEST_RAW_CLOSE);
+  akc_ask_adapter_set_base_uri (fixture->adapter, akc_test_raw_peer_get_base_uri (peer));
 
   ask (fixture, "Hostile question");
   assert_error (fixture, "ASK_NETWORK_FAILED", NULL);
@@ -399,9 +352,6 @@ test_raw_cut (Fixture       *fixture,
   /* What arrived before the cut stays. */
   text = last_answer_text (fixture, &n_parts);
   g_assert_cmpstr (text, ==, "kept ");
-
-  g_socket_service_stop (service);
-  g_socket_listener_close (G_SOCKET_LISTENER (service));
 }
 
 #define CUT_RECORD "{\"type\":\"text\",\"delta\":\"kept \"}\n{\"type\":\"text\",\"del"
@@ -629,6 +579,183 @@ test_error_body_metadata (void)
     }
 }
 
+/* U+0000 is text (protocol.md §1.2): an escaped one in an NDJSON delta
+ * and a raw one in a text/plain body are kept, never a crash (issue #12
+ * item 1). */
+typedef struct
+{
+  const char *content_type;
+  const char *body;
+  gssize      body_length;
+  const char *text;
+  gsize       text_length;
+} NulCase;
+
+static const NulCase nul_ndjson = {
+  "application/x-ndjson", "{\"type\":\"text\",\"delta\":\"a\\u0000b\"}\n{\"type\":\"done\"}\n", -1, "a\0b", 3,
+};
+static const NulCase nul_text_plain = { "text/plain", "raw \0 nul", 10, "raw \0 nul", 10 };
+
+static void
+test_nul (Fixture       *fixture,
+          gconstpointer  data)
+{
+  const NulCase *c = data;
+  AkcTestResponse *r = akc_test_response_new (200, c->content_type);
+  AkcMessage *answer;
+  g_autoptr(AkcJsonValue) parts = NULL;
+  const char *text;
+  gsize length;
+
+  akc_test_response_add_chunk (r, c->body, c->body_length);
+  akc_test_http_server_set_response (server, r);
+
+  ask (fixture, "Hostile question");
+  assert_idle (fixture);
+  assert_history_kept (fixture);
+  answer = message_at (fixture, 3);
+  parts = akc_assistant_content_decode (akc_message_get_content (answer), akc_message_get_content_length (answer),
+                                        NULL, NULL);
+  g_assert_nonnull (parts);
+  text = akc_json_value_get_string (akc_json_value_get_member (akc_json_value_get_element (parts, 0), "text"),
+                                    &length);
+  g_assert_cmpmem (text, length, c->text, c->text_length);
+}
+
+/* An error body of 65 536 bytes or more is capped by truncating it: the
+ * turn ends with the status at once (issue #12 item 2). */
+static void
+test_huge_error_body (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  gsize size = GPOINTER_TO_SIZE (data);
+  AkcTestResponse *r = akc_test_response_new (500, "text/plain");
+  g_autofree char *body = g_malloc (size);
+  guint n_parts;
+  g_autofree char *text = NULL;
+
+  memset (body, 'e', size);
+  akc_test_response_add_chunk (r, body, size);
+  /* Past the cap nothing more is read, so a body that never ends cannot
+   * hold the turn either. */
+  if (size > 65536)
+    r->end = AKC_TEST_END_OPEN;
+  else
+    r->content_length = TRUE;
+  akc_test_http_server_set_response (server, r);
+  akc_ask_adapter_set_connect_timeout (fixture->adapter, 0);
+
+  ask (fixture, "Hostile question");
+  assert_error (fixture, "ASK_HTTP_FAILED", "Ask request failed (500).");
+  assert_history_kept (fixture);
+  text = last_answer_text (fixture, &n_parts);
+  g_assert_cmpuint (n_parts, ==, 0);
+}
+
+static void
+stop_when_streaming (AkcChatSource *chat,
+                     GParamSpec    *pspec,
+                     gpointer       data)
+{
+  if (akc_chat_source_get_status (chat) == AKC_CHAT_STATUS_STREAMING)
+    akc_chat_source_stop (chat);
+}
+
+/* Stop ends a turn whose error body never comes (issue #12 item 2). */
+static void
+test_stop_during_error_body (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  AkcTestResponse *r = akc_test_response_new (401, "text/plain");
+  g_autoptr(GError) error = NULL;
+  gulong handler;
+
+  akc_test_response_add_chunk (r, "Unauth", -1);
+  r->end = AKC_TEST_END_OPEN;
+  akc_test_http_server_set_response (server, r);
+  akc_ask_adapter_set_connect_timeout (fixture->adapter, 0);
+
+  g_assert_true (akc_chat_source_send (source (fixture), "Hostile question", &error));
+  g_assert_no_error (error);
+  /* Once the server has written its first error chunk, stop. */
+  while (akc_test_http_server_get_n_written (server) < 1)
+    g_main_context_iteration (NULL, TRUE);
+  handler = g_signal_connect (fixture->chat, "notify::status", G_CALLBACK (stop_when_streaming), NULL);
+  stop_when_streaming (source (fixture), NULL, NULL);
+  while (akc_ask_adapter_get_n_turns (fixture->adapter) > 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_handler_disconnect (fixture->chat, handler);
+  g_assert_cmpint (akc_chat_source_get_status (source (fixture)), !=, AKC_CHAT_STATUS_STREAMING);
+  assert_history_kept (fixture);
+}
+
+static void
+collect_core_chunk (AkcChunk *chunk,
+                    gpointer  data)
+{
+  g_ptr_array_add (data, akc_chunk_ref (chunk));
+}
+
+/* While the mode is undecided, white space (line feeds included) takes
+ * bounded memory and linear work: 8 MiB of " \n" lines never hold more
+ * than the 1 MiB sniff limit, and an NDJSON line after them is still
+ * found (issue #12 item 3). */
+static void
+test_undecided_whitespace (void)
+{
+  g_autoptr(GPtrArray) chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_chunk_unref);
+  AkcAskResponse *response = akc_ask_response_new ("text/plain", NULL, NULL, collect_core_chunk, chunks);
+  g_autofree guint8 *block = g_malloc (65536);
+  const char *events = "{\"type\":\"text\",\"delta\":\"hi\"}\n{\"type\":\"done\"}\n";
+  gsize max_retained = 0;
+  AkcChunk *done;
+
+  for (gsize i = 0; i < 65536; i += 2)
+    memcpy (block + i, " \n", 2);
+  for (guint i = 0; i < 8 * 1024 * 1024 / 65536; i++)
+    {
+      g_assert_true (akc_ask_response_feed (response, block, 65536));
+      max_retained = MAX (max_retained, akc_ask_response_get_retained_size (response));
+    }
+  g_assert_cmpuint (chunks->len, ==, 0);
+  g_test_message ("retained at most %" G_GSIZE_FORMAT " bytes", max_retained);
+  g_assert_cmpuint (max_retained, <=, 2 * 1024 * 1024 + 65536);
+
+  akc_ask_response_feed (response, (const guint8 *) events, strlen (events));
+  akc_ask_response_finish (response);
+  for (guint i = 0; i < chunks->len; i++)
+    g_test_message ("chunk %u: kind %d %s", i, akc_chunk_get_kind (g_ptr_array_index (chunks, i)),
+                    akc_chunk_get_text (g_ptr_array_index (chunks, i), NULL));
+  g_assert_cmpuint (chunks->len, ==, 2);
+  g_assert_cmpint (akc_chunk_get_kind (g_ptr_array_index (chunks, 0)), ==, AKC_CHUNK_TEXT);
+  done = g_ptr_array_index (chunks, 1);
+  g_assert_cmpint (akc_chunk_get_kind (done), ==, AKC_CHUNK_DONE);
+  g_assert_null (akc_chunk_get_metadata (done));
+  akc_ask_response_free (response);
+}
+
+/* An NDJSON body that ends without `done` ends as done (§8.3), marked
+ * synthetic so a host can tell it was cut off (issue #12 item 6). */
+static void
+test_synthetic_done (void)
+{
+  g_autoptr(GPtrArray) chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_chunk_unref);
+  AkcAskResponse *response = akc_ask_response_new ("application/x-ndjson", NULL, NULL, collect_core_chunk, chunks);
+  const char *events = "{\"type\":\"text\",\"delta\":\"kept\"}\n";
+  AkcJsonValue *metadata;
+  AkcChunk *done;
+
+  akc_ask_response_feed (response, (const guint8 *) events, strlen (events));
+  akc_ask_response_finish (response);
+  g_assert_cmpuint (chunks->len, ==, 2);
+  done = g_ptr_array_index (chunks, 1);
+  g_assert_cmpint (akc_chunk_get_kind (done), ==, AKC_CHUNK_DONE);
+  metadata = akc_chunk_get_metadata (done);
+  g_assert_nonnull (metadata);
+  g_assert_true (akc_json_value_get_boolean (akc_json_value_get_member (metadata, "synthetic")));
+  akc_ask_response_free (response);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -663,6 +790,17 @@ main (int   argc,
       g_test_add (path, Fixture, &error_cases[i], fixture_set_up, test_error_body, fixture_tear_down);
     }
   g_test_add_func ("/ask-hostile/error-body-metadata", test_error_body_metadata);
+  g_test_add ("/ask-hostile/nul-ndjson", Fixture, &nul_ndjson, fixture_set_up, test_nul, fixture_tear_down);
+  g_test_add ("/ask-hostile/nul-text-plain", Fixture, &nul_text_plain, fixture_set_up, test_nul, fixture_tear_down);
+  g_test_add ("/ask-hostile/error-body-65535", Fixture, GSIZE_TO_POINTER (65535), fixture_set_up,
+              test_huge_error_body, fixture_tear_down);
+  g_test_add ("/ask-hostile/error-body-65536", Fixture, GSIZE_TO_POINTER (65536), fixture_set_up,
+              test_huge_error_body, fixture_tear_down);
+  g_test_add ("/ask-hostile/error-body-1-mib", Fixture, GSIZE_TO_POINTER (1024 * 1024), fixture_set_up,
+              test_huge_error_body, fixture_tear_down);
+  ADD ("stop-during-error-body", test_stop_during_error_body);
+  g_test_add_func ("/ask-hostile/undecided-whitespace", test_undecided_whitespace);
+  g_test_add_func ("/ask-hostile/synthetic-done", test_synthetic_done);
 
   status = g_test_run ();
 

@@ -163,7 +163,7 @@ check("error: status and the server's message",
 r = akc("--endpoint", BASE + "/unauthorized", "--json", "What?")
 lines = [json.loads(line) for line in r.stdout.decode().splitlines()]
 check("error: json chunk with the error body as metadata",
-      lines == [{"type": "error", "content": "Ask request failed (401).",
+      lines == [{"type": "error", "content": "Ask request failed (401).", "code": "ASK_UNAUTHORIZED",
                  "metadata": {"status": 401, "error": {"code": "ASK_UNAUTHORIZED",
                                                        "message": "A valid bearer token is required.",
                                                        "retryable": False}}}],

@@ -19,6 +19,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import gi
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hostile_peer import cli_env, turn_snapshot  # noqa: E402
+
 gi.require_version("Akc", "1")
 from gi.repository import Akc, GLib  # noqa: E402
 
@@ -42,17 +45,7 @@ def check(name, condition, detail=""):
 
 
 def snapshot(sequence, status, reply, session=SESSION):
-    return json.dumps({
-        "protocol": "agentskit.chat.turn", "version": 1, "eventId": f"e{sequence}", "sessionId": session,
-        "turnId": "t1", "sequence": sequence, "emittedAt": "2026-07-11T00:00:00.000Z",
-        "event": "server.turn.snapshot",
-        "payload": {"messages": [
-            {"id": "u1", "role": "user", "content": "hello", "status": "complete",
-             "createdAt": "2026-07-11T00:00:00.000Z"},
-            {"id": "a1", "role": "assistant", "content": reply, "status": status,
-             "createdAt": "2026-07-11T00:00:01.000Z"}],
-            "status": status, "lineage": {"operation": "submit"},
-            "usage": {"promptTokens": 1, "completionTokens": 2, "totalTokens": 3}}})
+    return json.dumps(turn_snapshot(session, sequence, status, reply))
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -95,11 +88,7 @@ threading.Thread(target=server.serve_forever, daemon=True).start()
 endpoint = f"http://127.0.0.1:{server.server_address[1]}/turn"
 
 folder = tempfile.TemporaryDirectory()
-env = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="", SECRET_BACKEND="file",
-           SECRET_FILE_TEST_PATH=os.path.join(folder.name, "keyring"),
-           SECRET_FILE_TEST_PASSWORD="akc-file-backend-password")
-env.pop("DBUS_SESSION_BUS_ADDRESS", None)
-env.pop("DISPLAY", None)
+env = cli_env(folder.name)
 
 
 def run(*args, stdin=subprocess.DEVNULL):

@@ -437,6 +437,35 @@ test_encode_text (void)
     }
 }
 
+/* U+0000 is text (protocol.md §1.2): it is encoded as \u0000 and decodes
+ * back; text that is not UTF-8 is refused with an error, never a NULL
+ * without one (issue #12 item 1). */
+static void
+test_encode_text_nul (void)
+{
+  g_autoptr(AkcAssistantContentEncoder) encoder = akc_assistant_content_encoder_new (TRUE);
+  g_autoptr(AkcJsonValue) parts = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *bad = NULL;
+  const char *text;
+  gsize len = 0, n;
+
+  out = akc_assistant_content_encoder_encode_text (encoder, "a\0b", 3, &len, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (out);
+  g_assert_nonnull (strstr (out, "\"a\\u0000b\""));
+  parts = akc_assistant_content_decode (out, len, NULL, NULL);
+  g_assert_nonnull (parts);
+  text = akc_json_value_get_string (akc_json_value_get_member (akc_json_value_get_element (parts, 0), "text"), &n);
+  g_assert_cmpmem (text, n, "a\0b", 3);
+
+  bad = akc_assistant_content_encoder_encode_text (encoder, "a\xff", 2, &len, &error);
+  g_assert_null (bad);
+  g_assert_error (error, AKC_PROTOCOL_ERROR, AKC_PROTOCOL_ERROR_ASSISTANT_CONTENT_INVALID_RECORD);
+  g_assert_cmpuint (akc_assistant_content_encoder_get_n_records (encoder), ==, 1);
+}
+
 /* A bounded encoder refuses the 513th record and a record that passes
  * 262144 bytes, exactly at the decoder's limits; an unbounded one does not. */
 static void
@@ -522,6 +551,7 @@ main (int   argc,
   g_test_add_func ("/assistant-content/limit-precedence", test_limit_precedence);
   g_test_add_func ("/assistant-content/encoder", test_encoder);
   g_test_add_func ("/assistant-content/encode-text", test_encode_text);
+  g_test_add_func ("/assistant-content/encode-text-nul", test_encode_text_nul);
   g_test_add_func ("/assistant-content/bounded", test_bounded);
   g_test_add_func ("/assistant-content/candidate", test_candidate);
 
