@@ -1,0 +1,153 @@
+/* akc-server-main.c: akc-server, the chat turn handler over HTTP
+ *
+ * SPDX-License-Identifier: MIT
+ *
+ *   akc-server --config FILE [--listen HOST:PORT]
+ *   akc-server --check-config FILE
+ *
+ * One process, one main loop: every request is answered asynchronously.
+ * When it listens it prints one line per address, `listening on URI`, on
+ * standard output. SIGTERM and SIGINT drain: no new turn is taken, the
+ * running ones end with their diagnostic and release their lease, and the
+ * process exits when they are done (at most 30 s later).
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib-unix.h>
+#include <locale.h>
+#include <stdio.h>
+
+#include "akc-server.h"
+
+#define DRAIN_LIMIT_MS 30000
+
+typedef struct
+{
+  GMainLoop    *loop;
+  AkcServer    *server;
+  GAsyncResult *result;
+  gint64        drain_deadline;
+  int           status;
+} App;
+
+static void
+on_created (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  App *app = user_data;
+
+  app->result = g_object_ref (result);
+  g_main_loop_quit (app->loop);
+}
+
+static gboolean
+check_drained (gpointer user_data)
+{
+  App *app = user_data;
+
+  if (akc_server_get_n_active (app->server) > 0 && g_get_monotonic_time () < app->drain_deadline)
+    return G_SOURCE_CONTINUE;
+  g_main_loop_quit (app->loop);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+on_signal (gpointer user_data)
+{
+  App *app = user_data;
+
+  if (app->drain_deadline != 0)
+    return G_SOURCE_CONTINUE;
+  g_message ("akc-server: draining");
+  app->drain_deadline = g_get_monotonic_time () + DRAIN_LIMIT_MS * G_TIME_SPAN_MILLISECOND;
+  akc_server_drain (app->server);
+  g_timeout_add (20, check_drained, app);
+  return G_SOURCE_CONTINUE;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *config = NULL;
+  g_autofree char *check = NULL;
+  g_autofree char *listen = NULL;
+  GOptionEntry entries[] = {
+    { "config", 0, 0, G_OPTION_ARG_FILENAME, &config, N_("Serve with the configuration FILE"), N_("FILE") },
+    { "listen", 0, 0, G_OPTION_ARG_STRING, &listen, N_("Listen on HOST:PORT instead of the configuration's addresses"),
+      N_("HOST:PORT") },
+    { "check-config", 0, 0, G_OPTION_ARG_FILENAME, &check, N_("Check the configuration FILE and exit"), N_("FILE") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
+  App app = { 0, };
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  context = g_option_context_new (NULL);
+  g_option_context_set_summary (context, _("Serve chat turns (agentskit.chat.turn) over HTTP."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("akc-server: %s\n", error->message);
+      return 2;
+    }
+  if ((config == NULL) == (check == NULL) || argc > 1 || (check != NULL && listen != NULL))
+    {
+      g_printerr (_("akc-server: give either --config FILE [--listen HOST:PORT] or --check-config FILE\n"));
+      return 2;
+    }
+
+  loop = g_main_loop_new (NULL, FALSE);
+  app.loop = loop;
+  akc_server_new_async (config != NULL ? config : check, NULL, on_created, &app);
+  g_main_loop_run (loop);
+  app.server = akc_server_new_finish (app.result, &error);
+  g_clear_object (&app.result);
+  if (app.server == NULL)
+    {
+      g_printerr (_("akc-server: the configuration is invalid: %s\n"), error->message);
+      return 1;
+    }
+
+  if (check != NULL)
+    {
+      g_print (_("akc-server: the configuration is valid\n"));
+      g_object_unref (app.server);
+      return 0;
+    }
+
+  if (!akc_server_listen (app.server, listen, &error))
+    {
+      g_printerr (_("akc-server: cannot listen: %s\n"), error->message);
+      g_object_unref (app.server);
+      return 1;
+    }
+  {
+    GSList *uris = soup_server_get_uris (akc_server_get_soup (app.server));
+
+    for (GSList *l = uris; l != NULL; l = l->next)
+      {
+        g_autofree char *text = g_uri_to_string (l->data);
+
+        printf ("listening on %s\n", text);
+      }
+    fflush (stdout);
+    g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  }
+
+  g_unix_signal_add (SIGTERM, on_signal, &app);
+  g_unix_signal_add (SIGINT, on_signal, &app);
+  g_main_loop_run (loop);
+
+  g_object_unref (app.server);
+  return app.status;
+}

@@ -1,0 +1,147 @@
+/* akc-server-util.c: strict reading of akc-server's JSON files
+ *
+ * SPDX-License-Identifier: MIT
+ *
+ * Files are parsed with libakc's strict parser (duplicate members, bad
+ * UTF-8 and trailing text are errors); every object is checked for
+ * unknown and missing members, so a typo is an error with its place
+ * rather than a silent default.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "akc-server-util.h"
+
+G_DEFINE_QUARK (akc-server-config-error-quark, akc_server_config_error)
+
+AkcJsonValue *
+akc_server_read_json (const char  *path,
+                      GError     **error)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *name = g_filename_display_name (path);
+  g_autoptr(GError) local = NULL;
+  gsize length = 0;
+  AkcJsonValue *value;
+
+  if (!g_file_get_contents (path, &text, &length, &local))
+    {
+      g_set_error (error, AKC_SERVER_CONFIG_ERROR, AKC_SERVER_CONFIG_ERROR_READ,
+                   _("“%s” cannot be read: %s"), name, local->message);
+      return NULL;
+    }
+  value = akc_json_value_parse (text, length, &local);
+  if (value == NULL)
+    g_set_error (error, AKC_SERVER_CONFIG_ERROR, AKC_SERVER_CONFIG_ERROR_INVALID,
+                 _("“%s” is not valid JSON: %s"), name, local->message);
+  return value;
+}
+
+gboolean
+akc_server_check_object (AkcJsonValue        *value,
+                         const char          *where,
+                         const char * const  *allowed,
+                         const char * const  *required,
+                         GError             **error)
+{
+  if (value == NULL || akc_json_value_get_kind (value) != AKC_JSON_KIND_OBJECT)
+    {
+      g_set_error (error, AKC_SERVER_CONFIG_ERROR, AKC_SERVER_CONFIG_ERROR_INVALID,
+                   _("%s must be an object."), where);
+      return FALSE;
+    }
+  for (gsize i = 0; i < akc_json_value_get_member_count (value); i++)
+    {
+      const char *name = akc_json_value_get_member_name (value, i, NULL);
+
+      if (!g_strv_contains (allowed, name))
+        {
+          g_set_error (error, AKC_SERVER_CONFIG_ERROR, AKC_SERVER_CONFIG_ERROR_INVALID,
+                       _("%s has an unknown member “%s”."), where, name);
+          return FALSE;
+        }
+    }
+  for (guint i = 0; required != NULL && required[i] != NULL; i++)
+    if (akc_json_value_get_member (value, required[i]) == NULL)
+      {
+        g_set_error (error, AKC_SERVER_CONFIG_ERROR, AKC_SERVER_CONFIG_ERROR_INVALID,
+                     _("%s lacks the member “%s”."), where, required[i]);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+const char *
+akc_server_get_string (AkcJsonValue  *object,
+                       const char    *member,
+                       const char    *where,
+                       gboolean       optional,
+                       GError       **error)
+{
+  AkcJsonValue *value = akc_json_value_get_member (object, member);
+  const char *text;
+  gsize length = 0;
+
+  if (value == NULL && optional)
+    return NULL;
+  if (value == NULL || akc_json_value_get_kind (value) != AKC_JSON_KIND_STRING ||
+      (text = akc_json_value_get_string (value, &length)) == NULL || strlen (text) != length)
+    {
+      g_set_error (error, AKC_SERVER_CONFIG_ERROR, AKC_SERVER_CONFIG_ERROR_INVALID,
+                   _("“%s” of %s must be a string."), member, where);
+      return NULL;
+    }
+  return text;
+}
+
+gboolean
+akc_server_get_integer (AkcJsonValue  *object,
+                        const char    *member,
+                        const char    *where,
+                        gint64         min,
+                        gint64         max,
+                        gint64        *out,
+                        GError       **error)
+{
+  AkcJsonValue *value = akc_json_value_get_member (object, member);
+  double number;
+
+  if (value == NULL)
+    return TRUE;
+  number = akc_json_value_get_kind (value) == AKC_JSON_KIND_NUMBER ? akc_json_value_get_number (value) : NAN;
+  if (!(number >= (double) min && number <= (double) max) || number != (double) (gint64) number)
+    {
+      g_set_error (error, AKC_SERVER_CONFIG_ERROR, AKC_SERVER_CONFIG_ERROR_INVALID,
+                   _("“%s” of %s must be a whole number from %lld to %lld."),
+                   member, where, (long long) min, (long long) max);
+      return FALSE;
+    }
+  *out = (gint64) number;
+  return TRUE;
+}
+
+gboolean
+akc_server_get_array (AkcJsonValue  *object,
+                      const char    *member,
+                      const char    *where,
+                      AkcJsonValue **array,
+                      GError       **error)
+{
+  AkcJsonValue *value = akc_json_value_get_member (object, member);
+
+  *array = NULL;
+  if (value == NULL)
+    return TRUE;
+  if (akc_json_value_get_kind (value) != AKC_JSON_KIND_ARRAY)
+    {
+      g_set_error (error, AKC_SERVER_CONFIG_ERROR, AKC_SERVER_CONFIG_ERROR_INVALID,
+                   _("“%s” of %s must be an array."), member, where);
+      return FALSE;
+    }
+  *array = value;
+  return TRUE;
+}

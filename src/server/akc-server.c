@@ -1,0 +1,894 @@
+/* akc-server.c: akc-server, built from its configuration file
+ *
+ * SPDX-License-Identifier: MIT
+ *
+ * The configuration (README "akc-server") is read strictly: unknown
+ * members, missing ones, wrong types, unknown definitions and files that
+ * cannot be read are errors naming their place, and nothing starts.
+ * Relative file names are resolved from the configuration's folder.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "akc-demo.h"
+#include "akc-json-private.h"
+#include "akc-server.h"
+#include "akc-server-memory.h"
+#include "akc-server-script.h"
+#include "akc-server-util.h"
+
+#define CONFIG_PROTOCOL "agentskit.chat.server-config"
+
+typedef struct
+{
+  char *sha256;   /* lowercase hex */
+  char *subject;
+} Token;
+
+typedef struct
+{
+  char          *prefix;
+  AkcDefinition *definition;
+} Rule;
+
+typedef struct
+{
+  AkcServer      *server;   /* unowned */
+  char           *path;
+  gboolean        authenticate;
+  GPtrArray      *tokens;   /* Token */
+  GPtrArray      *rules;    /* Rule */
+  AkcChatHandler *chat;
+} Mount;
+
+struct _AkcServer
+{
+  GObject            parent_instance;
+
+  char              *folder;
+  SoupServer        *soup;
+  GStrv              listen;
+  GHashTable        *definitions;  /* name → AkcDefinition */
+  GPtrArray         *demos;        /* AkcDemo kept for their definitions */
+  AkcSessionStorage *storage;
+  GPtrArray         *mounts;       /* Mount */
+  char              *sqlite_path;
+  AkcJsonValue      *seed;
+};
+
+G_DEFINE_FINAL_TYPE (AkcServer, akc_server, G_TYPE_OBJECT)
+
+static void
+token_free (gpointer data)
+{
+  Token *token = data;
+
+  g_free (token->sha256);
+  g_free (token->subject);
+  g_free (token);
+}
+
+static void
+rule_free (gpointer data)
+{
+  Rule *rule = data;
+
+  g_free (rule->prefix);
+  g_object_unref (rule->definition);
+  g_free (rule);
+}
+
+static void
+mount_free (gpointer data)
+{
+  Mount *mount = data;
+
+  g_free (mount->path);
+  g_ptr_array_unref (mount->tokens);
+  g_ptr_array_unref (mount->rules);
+  g_clear_object (&mount->chat);
+  g_free (mount);
+}
+
+static gboolean
+config_error (GError     **error,
+              const char  *format,
+              ...) G_GNUC_PRINTF (2, 3);
+
+static gboolean
+config_error (GError     **error,
+              const char  *format,
+              ...)
+{
+  va_list args;
+  g_autofree char *message = NULL;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error_literal (error, AKC_SERVER_CONFIG_ERROR, AKC_SERVER_CONFIG_ERROR_INVALID, message);
+  return FALSE;
+}
+
+static char *
+resolve_path (AkcServer  *self,
+              const char *path)
+{
+  if (g_path_is_absolute (path))
+    return g_strdup (path);
+  return g_build_filename (self->folder, path, NULL);
+}
+
+/* HOST:PORT with a literal IPv4 address, or [IPv6]:PORT. */
+static GSocketAddress *
+parse_address (const char  *text,
+               GError     **error)
+{
+  g_autofree char *host = NULL;
+  g_autoptr(GInetAddress) address = NULL;
+  const char *colon;
+  guint64 port = 0;
+
+  if (text[0] == '[')
+    {
+      const char *end = strchr (text, ']');
+
+      if (end == NULL || end[1] != ':')
+        goto invalid;
+      host = g_strndup (text + 1, end - text - 1);
+      colon = end + 1;
+    }
+  else
+    {
+      colon = strrchr (text, ':');
+      if (colon == NULL)
+        goto invalid;
+      host = g_strndup (text, colon - text);
+    }
+  if (!g_ascii_string_to_unsigned (colon + 1, 10, 0, 65535, &port, NULL))
+    goto invalid;
+  address = g_inet_address_new_from_string (host);
+  if (address == NULL)
+    goto invalid;
+  return g_inet_socket_address_new (address, (guint16) port);
+
+invalid:
+  config_error (error, _("The listen address “%s” is not HOST:PORT with a numeric IP address."), text);
+  return NULL;
+}
+
+static gboolean
+parse_listen (AkcServer     *self,
+              AkcJsonValue  *root,
+              GError       **error)
+{
+  AkcJsonValue *listen;
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  if (!akc_server_get_array (root, "listen", "the configuration", &listen, error))
+    return FALSE;
+  if (listen == NULL)
+    g_strv_builder_add (builder, "127.0.0.1:8080");
+  for (gsize i = 0; listen != NULL && i < akc_json_value_get_length (listen); i++)
+    {
+      AkcJsonValue *item = akc_json_value_get_element (listen, i);
+      g_autoptr(GSocketAddress) address = NULL;
+      const char *text = akc_json_value_get_kind (item) == AKC_JSON_KIND_STRING
+                         ? akc_json_value_get_string (item, NULL) : NULL;
+
+      if (text == NULL)
+        return config_error (error, _("Each listen address must be a string."));
+      if ((address = parse_address (text, error)) == NULL)
+        return FALSE;
+      g_strv_builder_add (builder, text);
+    }
+  self->listen = g_strv_builder_end (builder);
+  if (self->listen[0] == NULL)
+    return config_error (error, _("“listen” of the configuration is empty."));
+  return TRUE;
+}
+
+static const struct
+{
+  const char *name;
+  const char *id;
+} references[] = {
+  { "hello-world", "hello-world" },
+  { "support", "support-reference" },
+  { "onboarding", "onboarding-reference" },
+  { "operations", "operations-reference" },
+  { "rag", "rag-reference" },
+};
+
+static gboolean
+parse_capabilities (AkcJsonValue   *object,
+                    const char     *where,
+                    GStrv          *out,
+                    GError        **error)
+{
+  AkcJsonValue *array;
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  *out = NULL;
+  if (!akc_server_get_array (object, "capabilities", where, &array, error))
+    return FALSE;
+  if (array == NULL)
+    return TRUE;
+  for (gsize i = 0; i < akc_json_value_get_length (array); i++)
+    {
+      AkcJsonValue *item = akc_json_value_get_element (array, i);
+
+      if (akc_json_value_get_kind (item) != AKC_JSON_KIND_STRING)
+        return config_error (error, _("“capabilities” of %s must be strings."), where);
+      g_strv_builder_add (builder, akc_json_value_get_string (item, NULL));
+    }
+  *out = g_strv_builder_end (builder);
+  return TRUE;
+}
+
+static gboolean
+parse_definition (AkcServer     *self,
+                  AkcJsonValue  *value,
+                  gsize          index,
+                  GError       **error)
+{
+  static const char * const allowed[] = { "id", "revision", "adapter", "reference", "capabilities", "memory", NULL };
+  static const char * const required[] = { "id", NULL };
+  static const char * const adapter_allowed[] = { "kind", "file", NULL };
+  g_autofree char *where = g_strdup_printf (_("definition %u"), (guint) index + 1);
+  g_autoptr(AkcDefinition) definition = NULL;
+  const char *id, *reference, *memory;
+  gint64 revision = 1;
+
+  if (!akc_server_check_object (value, where, allowed, required, error) ||
+      (id = akc_server_get_string (value, "id", where, FALSE, error)) == NULL ||
+      !akc_server_get_integer (value, "revision", where, 1, G_MAXINT32, &revision, error))
+    return FALSE;
+  reference = akc_server_get_string (value, "reference", where, TRUE, error);
+  if (reference == NULL && akc_json_value_get_member (value, "reference") != NULL)
+    return FALSE;
+  memory = akc_server_get_string (value, "memory", where, TRUE, error);
+  if (memory == NULL && akc_json_value_get_member (value, "memory") != NULL)
+    return FALSE;
+  if (memory != NULL && strcmp (memory, "memory") != 0 && strcmp (memory, "none") != 0)
+    return config_error (error, _("“memory” of %s must be “memory” or “none”."), where);
+  if (g_hash_table_contains (self->definitions, id))
+    return config_error (error, _("The definition “%s” is declared twice."), id);
+
+  if (reference != NULL)
+    {
+      g_auto(GStrv) capabilities = NULL;
+      g_autoptr(AkcDemo) demo = NULL;
+      g_autoptr(GError) local = NULL;
+      const char *expected = NULL;
+
+      if (akc_json_value_get_member (value, "adapter") != NULL || akc_json_value_get_member (value, "revision") != NULL)
+        return config_error (error, _("%s is a reference application: it has no “adapter” or “revision”."), where);
+      for (guint i = 0; i < G_N_ELEMENTS (references); i++)
+        if (strcmp (references[i].name, reference) == 0)
+          expected = references[i].id;
+      if (expected == NULL)
+        return config_error (error, _("“reference” of %s must be hello-world, support, onboarding, operations or rag."),
+                             where);
+      if (strcmp (expected, id) != 0)
+        return config_error (error, _("The id of %s must be “%s”, the reference application's."), where, expected);
+      if (!parse_capabilities (value, where, &capabilities, error))
+        return FALSE;
+      demo = akc_demo_new_full (reference, NULL, (const char * const *) capabilities, NULL, &local);
+      if (demo == NULL)
+        return config_error (error, _("The reference application of %s cannot be built: %s"), where, local->message);
+      definition = g_object_ref (akc_session_get_definition (akc_demo_get_session (demo)));
+      g_ptr_array_add (self->demos, g_steal_pointer (&demo));
+    }
+  else
+    {
+      AkcJsonValue *adapter = akc_json_value_get_member (value, "adapter");
+      g_autofree char *adapter_where = g_strdup_printf (_("the adapter of %s"), where);
+      g_autofree char *file = NULL;
+      g_autoptr(AkcAdapter) script = NULL;
+      const char *kind, *name;
+
+      if (akc_json_value_get_member (value, "capabilities") != NULL)
+        return config_error (error, _("%s has “capabilities”, which only reference applications have."), where);
+      if (adapter == NULL)
+        return config_error (error, _("%s needs an “adapter” or a “reference”."), where);
+      if (!akc_server_check_object (adapter, adapter_where, adapter_allowed, adapter_allowed, error) ||
+          (kind = akc_server_get_string (adapter, "kind", adapter_where, FALSE, error)) == NULL ||
+          (name = akc_server_get_string (adapter, "file", adapter_where, FALSE, error)) == NULL)
+        return FALSE;
+      if (strcmp (kind, "script") != 0)
+        return config_error (error, _("“kind” of %s must be “script”."), adapter_where);
+      file = resolve_path (self, name);
+      script = akc_server_script_new_from_file (file, error);
+      if (script == NULL)
+        return FALSE;
+      definition = akc_definition_new (id, script);
+      akc_definition_set_revision (definition, revision);
+    }
+
+  if (memory == NULL || strcmp (memory, "memory") == 0)
+    {
+      g_autoptr(AkcChatMemory) messages = akc_server_memory_new ();
+
+      akc_definition_set_memory (definition, messages);
+    }
+
+  g_hash_table_insert (self->definitions, g_strdup (id), g_steal_pointer (&definition));
+  return TRUE;
+}
+
+static gboolean
+parse_store (AkcServer     *self,
+             AkcJsonValue  *root,
+             GError       **error)
+{
+  static const char * const allowed[] = { "kind", "path", "seed", NULL };
+  static const char * const required[] = { "kind", NULL };
+  static const char * const seed_allowed[] = { "sessionId", "definition", NULL };
+  AkcJsonValue *store = akc_json_value_get_member (root, "sessionStore");
+  const char *where = _("the session store");
+  AkcJsonValue *seed;
+  const char *kind;
+
+  if (store == NULL)
+    {
+      self->storage = akc_memory_session_storage_new ();
+      return TRUE;
+    }
+  if (!akc_server_check_object (store, where, allowed, required, error) ||
+      (kind = akc_server_get_string (store, "kind", where, FALSE, error)) == NULL ||
+      !akc_server_get_array (store, "seed", where, &seed, error))
+    return FALSE;
+
+  if (strcmp (kind, "sqlite") == 0)
+    {
+      const char *path = akc_server_get_string (store, "path", where, FALSE, error);
+
+      if (path == NULL)
+        return FALSE;
+      if (seed != NULL)
+        return config_error (error, _("Only a session store in memory has a “seed”."));
+      self->sqlite_path = resolve_path (self, path);
+      return TRUE;
+    }
+  if (strcmp (kind, "memory") != 0)
+    return config_error (error, _("“kind” of the session store must be “memory” or “sqlite”."));
+  if (akc_json_value_get_member (store, "path") != NULL)
+    return config_error (error, _("A session store in memory has no “path”."));
+
+  self->storage = akc_memory_session_storage_new ();
+  for (gsize i = 0; seed != NULL && i < akc_json_value_get_length (seed); i++)
+    {
+      AkcJsonValue *item = akc_json_value_get_element (seed, i);
+      g_autofree char *in = g_strdup_printf (_("seed %u of the session store"), (guint) i + 1);
+      g_autoptr(GString) text = g_string_new (NULL);
+      g_autoptr(AkcJsonValue) snapshot = NULL;
+      g_autoptr(AkcDiagnostic) diagnostic = NULL;
+      g_autoptr(AkcJsonValue) decoded = NULL;
+      g_autofree char *now = NULL;
+      g_autoptr(GDateTime) utc = g_date_time_new_now_utc ();
+      AkcDefinition *definition;
+      const char *session_id, *name;
+      AkcJsonWriter w;
+
+      if (!akc_server_check_object (item, in, seed_allowed, seed_allowed, error) ||
+          (session_id = akc_server_get_string (item, "sessionId", in, FALSE, error)) == NULL ||
+          (name = akc_server_get_string (item, "definition", in, FALSE, error)) == NULL)
+        return FALSE;
+      definition = g_hash_table_lookup (self->definitions, name);
+      if (definition == NULL)
+        return config_error (error, _("%s names the unknown definition “%s”."), in, name);
+
+      now = g_date_time_format (utc, "%Y-%m-%dT%H:%M:%S.000Z");
+      akc_json_writer_init (&w, text);
+      akc_json_writer_begin_object (&w);
+      akc_json_writer_member (&w, "protocol");
+      akc_json_writer_string (&w, "agentskit.chat.session", -1);
+      akc_json_writer_member (&w, "version");
+      akc_json_writer_int (&w, 1);
+      akc_json_writer_member (&w, "sessionId");
+      akc_json_writer_string (&w, session_id, -1);
+      akc_json_writer_member (&w, "definitionId");
+      akc_json_writer_string (&w, akc_definition_get_id (definition), -1);
+      akc_json_writer_member (&w, "definitionRevision");
+      akc_json_writer_int (&w, akc_definition_get_revision (definition));
+      akc_json_writer_member (&w, "updatedAt");
+      akc_json_writer_string (&w, now, -1);
+      akc_json_writer_member (&w, "cursor");
+      akc_json_writer_int (&w, 0);
+      akc_json_writer_member (&w, "confirmations");
+      akc_json_writer_begin_array (&w);
+      akc_json_writer_end_array (&w);
+      akc_json_writer_end_object (&w);
+
+      snapshot = akc_json_value_parse (text->str, text->len, NULL);
+      decoded = akc_session_snapshot_decode_value (snapshot, &diagnostic);
+      if (decoded == NULL)
+        return config_error (error, _("%s is not a valid session: %s"), in, akc_diagnostic_get_message (diagnostic));
+      akc_memory_session_storage_put (AKC_MEMORY_SESSION_STORAGE (self->storage), session_id, decoded);
+    }
+  return TRUE;
+}
+
+/* Authentication ---------------------------------------------------- */
+
+static gboolean
+equal_constant_time (const char *a,
+                     const char *b)
+{
+  gsize la = strlen (a), lb = strlen (b);
+  guint8 diff = la != lb;
+
+  for (gsize i = 0; i < la && i < lb; i++)
+    diff |= (guint8) (a[i] ^ b[i]);
+  return diff == 0;
+}
+
+static AkcJsonValue *
+bearer_auth (SoupServerMessage *message,
+             gpointer           user_data)
+{
+  Mount *mount = user_data;
+  const char *header = soup_message_headers_get_one (soup_server_message_get_request_headers (message),
+                                                     "Authorization");
+  SoupMessageHeaders *response = soup_server_message_get_response_headers (message);
+
+  if (header != NULL && g_str_has_prefix (header, "Bearer ") && header[7] != '\0')
+    {
+      g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, header + 7, -1);
+
+      for (guint i = 0; i < mount->tokens->len; i++)
+        {
+          Token *token = g_ptr_array_index (mount->tokens, i);
+
+          if (equal_constant_time (hash, token->sha256))
+            {
+              g_autoptr(GString) text = g_string_new (NULL);
+              AkcJsonWriter w;
+
+              akc_json_writer_init (&w, text);
+              akc_json_writer_begin_object (&w);
+              akc_json_writer_member (&w, "subject");
+              akc_json_writer_string (&w, token->subject, -1);
+              akc_json_writer_end_object (&w);
+              return akc_json_value_parse (text->str, text->len, NULL);
+            }
+        }
+    }
+
+  soup_server_message_set_status (message, 401, NULL);
+  soup_message_headers_replace (response, "WWW-Authenticate", "Bearer");
+  soup_server_message_set_response (message, "text/plain;charset=UTF-8", SOUP_MEMORY_STATIC, "Unauthorized", 12);
+  return NULL;
+}
+
+static AkcDefinition *
+resolve_definition (AkcJsonValue  *context,
+                    const char    *session_id,
+                    gpointer       user_data,
+                    GError       **error)
+{
+  Mount *mount = user_data;
+
+  for (guint i = 0; i < mount->rules->len; i++)
+    {
+      Rule *rule = g_ptr_array_index (mount->rules, i);
+
+      if (g_str_has_prefix (session_id, rule->prefix))
+        return g_object_ref (rule->definition);
+    }
+  g_set_error_literal (error, AKC_SERVER_ERROR, AKC_SERVER_ERROR_INTERNAL, "No definition answers the session.");
+  return NULL;
+}
+
+static gboolean
+is_sha256 (const char *text)
+{
+  if (strlen (text) != 64)
+    return FALSE;
+  for (const char *p = text; *p; p++)
+    if (!g_ascii_isxdigit (*p) || g_ascii_isupper (*p))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+parse_auth (Mount         *mount,
+            AkcJsonValue  *auth,
+            const char    *where,
+            GError       **error)
+{
+  static const char * const allowed[] = { "kind", "tokens", NULL };
+  static const char * const required[] = { "kind", NULL };
+  static const char * const token_allowed[] = { "sha256", "subject", NULL };
+  g_autofree char *in = g_strdup_printf (_("the authentication of %s"), where);
+  AkcJsonValue *tokens;
+  const char *kind;
+
+  if (!akc_server_check_object (auth, in, allowed, required, error) ||
+      (kind = akc_server_get_string (auth, "kind", in, FALSE, error)) == NULL ||
+      !akc_server_get_array (auth, "tokens", in, &tokens, error))
+    return FALSE;
+  if (strcmp (kind, "none") == 0)
+    {
+      if (tokens != NULL)
+        return config_error (error, _("%s is “none”: it has no “tokens”."), in);
+      return TRUE;
+    }
+  if (strcmp (kind, "bearer") != 0)
+    return config_error (error, _("“kind” of %s must be “bearer” or “none”."), in);
+  if (tokens == NULL || akc_json_value_get_length (tokens) == 0)
+    return config_error (error, _("%s needs at least one token."), in);
+
+  mount->authenticate = TRUE;
+  for (gsize i = 0; i < akc_json_value_get_length (tokens); i++)
+    {
+      AkcJsonValue *item = akc_json_value_get_element (tokens, i);
+      g_autofree char *token_where = g_strdup_printf (_("token %u of %s"), (guint) i + 1, in);
+      const char *sha256, *subject;
+      Token *token;
+
+      if (!akc_server_check_object (item, token_where, token_allowed, token_allowed, error) ||
+          (sha256 = akc_server_get_string (item, "sha256", token_where, FALSE, error)) == NULL ||
+          (subject = akc_server_get_string (item, "subject", token_where, FALSE, error)) == NULL)
+        return FALSE;
+      if (!is_sha256 (sha256))
+        return config_error (error, _("“sha256” of %s must be 64 lowercase hexadecimal digits (the token's "
+                                      "SHA-256; the token itself is never written in the configuration)."),
+                             token_where);
+      token = g_new0 (Token, 1);
+      token->sha256 = g_strdup (sha256);
+      token->subject = g_strdup (subject);
+      g_ptr_array_add (mount->tokens, token);
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_mount (AkcServer     *self,
+             AkcJsonValue  *value,
+             gsize          index,
+             GError       **error)
+{
+  static const char * const allowed[] = { "path", "handler", "auth", "sessions", "timeoutMs", "cleanupTimeoutMs",
+                                          "maxBodyBytes", NULL };
+  static const char * const required[] = { "path", "handler", "auth", "sessions", NULL };
+  static const char * const rule_allowed[] = { "prefix", "definition", NULL };
+  g_autofree char *where = g_strdup_printf (_("mount %u"), (guint) index + 1);
+  AkcChatHandlerOptions options;
+  AkcJsonValue *sessions;
+  const char *path, *kind;
+  Mount *mount;
+  g_autoptr(GError) local = NULL;
+
+  if (!akc_server_check_object (value, where, allowed, required, error) ||
+      (path = akc_server_get_string (value, "path", where, FALSE, error)) == NULL ||
+      (kind = akc_server_get_string (value, "handler", where, FALSE, error)) == NULL ||
+      !akc_server_get_array (value, "sessions", where, &sessions, error))
+    return FALSE;
+  if (path[0] != '/' || strcmp (path, "/healthz") == 0)
+    return config_error (error, _("“path” of %s must start with “/” and not be /healthz."), where);
+  for (guint i = 0; i < self->mounts->len; i++)
+    if (strcmp (((Mount *) g_ptr_array_index (self->mounts, i))->path, path) == 0)
+      return config_error (error, _("Two mounts have the path “%s”."), path);
+  if (strcmp (kind, "chat") != 0)
+    return config_error (error, _("“handler” of %s must be “chat”."), where);
+
+  mount = g_new0 (Mount, 1);
+  mount->server = self;
+  mount->path = g_strdup (path);
+  mount->tokens = g_ptr_array_new_with_free_func (token_free);
+  mount->rules = g_ptr_array_new_with_free_func (rule_free);
+  g_ptr_array_add (self->mounts, mount);
+
+  if (!parse_auth (mount, akc_json_value_get_member (value, "auth"), where, error))
+    return FALSE;
+
+  for (gsize i = 0; i < akc_json_value_get_length (sessions); i++)
+    {
+      AkcJsonValue *item = akc_json_value_get_element (sessions, i);
+      g_autofree char *in = g_strdup_printf (_("session rule %u of %s"), (guint) i + 1, where);
+      AkcDefinition *definition;
+      const char *prefix, *name;
+      Rule *rule;
+
+      if (!akc_server_check_object (item, in, rule_allowed, rule_allowed, error) ||
+          (prefix = akc_server_get_string (item, "prefix", in, FALSE, error)) == NULL ||
+          (name = akc_server_get_string (item, "definition", in, FALSE, error)) == NULL)
+        return FALSE;
+      definition = g_hash_table_lookup (self->definitions, name);
+      if (definition == NULL)
+        return config_error (error, _("%s names the unknown definition “%s”."), in, name);
+      rule = g_new0 (Rule, 1);
+      rule->prefix = g_strdup (prefix);
+      rule->definition = g_object_ref (definition);
+      g_ptr_array_add (mount->rules, rule);
+    }
+  if (mount->rules->len == 0)
+    return config_error (error, _("%s has no session rule."), where);
+
+  akc_chat_handler_options_init (&options);
+  {
+    static const char * const numbers[] = { "timeoutMs", "cleanupTimeoutMs", "maxBodyBytes" };
+    double *fields[] = { &options.timeout_ms, &options.cleanup_timeout_ms, &options.max_body_bytes };
+
+    for (guint i = 0; i < G_N_ELEMENTS (numbers); i++)
+      {
+        AkcJsonValue *number = akc_json_value_get_member (value, numbers[i]);
+
+        if (number == NULL)
+          continue;
+        if (akc_json_value_get_kind (number) != AKC_JSON_KIND_NUMBER)
+          return config_error (error, _("“%s” of %s must be a number."), numbers[i], where);
+        *fields[i] = akc_json_value_get_number (number);
+      }
+  }
+  mount->chat = akc_chat_handler_new (&options, self->storage != NULL ? self->storage : NULL,
+                                      resolve_definition, mount, &local);
+  if (mount->chat == NULL)
+    return config_error (error, _("The options of %s are invalid: %s"), where, local->message);
+  if (mount->authenticate)
+    akc_chat_handler_set_auth (mount->chat, bearer_auth, mount);
+  return TRUE;
+}
+
+static gboolean
+parse_config (AkcServer     *self,
+              AkcJsonValue  *root,
+              GError       **error)
+{
+  static const char * const allowed[] = { "protocol", "version", "listen", "sessionStore", "definitions", "mounts",
+                                          NULL };
+  static const char * const required[] = { "protocol", "version", "definitions", "mounts", NULL };
+  AkcJsonValue *definitions, *mounts;
+  const char *protocol;
+  gint64 version = 0;
+  const char *where = _("the configuration");
+
+  if (!akc_server_check_object (root, where, allowed, required, error) ||
+      (protocol = akc_server_get_string (root, "protocol", where, FALSE, error)) == NULL)
+    return FALSE;
+  if (strcmp (protocol, CONFIG_PROTOCOL) != 0)
+    return config_error (error, _("This is not an akc-server configuration (“protocol” must be “%s”)."),
+                         CONFIG_PROTOCOL);
+  if (!akc_server_get_integer (root, "version", where, 0, G_MAXINT32, &version, error))
+    return FALSE;
+  if (version != 1)
+    return config_error (error, _("The configuration has version %lld; this akc-server reads version 1."),
+                         (long long) version);
+  if (!parse_listen (self, root, error) ||
+      !akc_server_get_array (root, "definitions", where, &definitions, error) ||
+      !akc_server_get_array (root, "mounts", where, &mounts, error))
+    return FALSE;
+
+  for (gsize i = 0; i < akc_json_value_get_length (definitions); i++)
+    if (!parse_definition (self, akc_json_value_get_element (definitions, i), i, error))
+      return FALSE;
+  if (!parse_store (self, root, error))
+    return FALSE;
+  if (akc_json_value_get_length (mounts) == 0)
+    return config_error (error, _("The configuration has no mount."));
+  return TRUE;
+}
+
+static gboolean
+parse_mounts (AkcServer     *self,
+              AkcJsonValue  *root,
+              GError       **error)
+{
+  AkcJsonValue *mounts = akc_json_value_get_member (root, "mounts");
+
+  for (gsize i = 0; i < akc_json_value_get_length (mounts); i++)
+    if (!parse_mount (self, akc_json_value_get_element (mounts, i), i, error))
+      return FALSE;
+  return TRUE;
+}
+
+/* /healthz ----------------------------------------------------------- */
+
+static void
+healthz (SoupServer        *server,
+         SoupServerMessage *message,
+         const char        *path,
+         GHashTable        *query,
+         gpointer           user_data)
+{
+  static const char body[] = "{\"status\":\"ok\"}";
+  const char *method = soup_server_message_get_method (message);
+
+  if (strcmp (method, "GET") != 0 && strcmp (method, "HEAD") != 0)
+    {
+      soup_server_message_set_status (message, 405, NULL);
+      return;
+    }
+  soup_server_message_set_status (message, 200, NULL);
+  soup_message_headers_replace (soup_server_message_get_response_headers (message), "Cache-Control", "no-store");
+  soup_server_message_set_response (message, "application/json; charset=utf-8", SOUP_MEMORY_STATIC,
+                                    body, strlen (body));
+}
+
+static void
+not_found (SoupServer        *server,
+           SoupServerMessage *message,
+           const char        *path,
+           GHashTable        *query,
+           gpointer           user_data)
+{
+  soup_server_message_set_status (message, 404, NULL);
+}
+
+/* The object --------------------------------------------------------- */
+
+static void
+akc_server_finalize (GObject *object)
+{
+  AkcServer *self = AKC_SERVER (object);
+
+  if (self->soup != NULL)
+    soup_server_disconnect (self->soup);
+  g_clear_object (&self->soup);
+  g_clear_pointer (&self->mounts, g_ptr_array_unref);
+  g_clear_pointer (&self->definitions, g_hash_table_unref);
+  g_clear_pointer (&self->demos, g_ptr_array_unref);
+  g_clear_object (&self->storage);
+  g_clear_pointer (&self->listen, g_strfreev);
+  g_clear_pointer (&self->folder, g_free);
+  g_clear_pointer (&self->sqlite_path, g_free);
+  g_clear_pointer (&self->seed, akc_json_value_unref);
+  G_OBJECT_CLASS (akc_server_parent_class)->finalize (object);
+}
+
+static void
+akc_server_class_init (AkcServerClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = akc_server_finalize;
+}
+
+static void
+akc_server_init (AkcServer *self)
+{
+  self->definitions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  self->demos = g_ptr_array_new_with_free_func (g_object_unref);
+  self->mounts = g_ptr_array_new_with_free_func (mount_free);
+}
+
+static gboolean
+finish_setup (AkcServer     *self,
+              AkcJsonValue  *root,
+              GError       **error)
+{
+  if (!parse_mounts (self, root, error))
+    return FALSE;
+
+  self->soup = soup_server_new ("server-header", "akc-server", NULL);
+  soup_server_add_handler (self->soup, NULL, not_found, NULL, NULL);
+  soup_server_add_handler (self->soup, "/healthz", healthz, NULL, NULL);
+  for (guint i = 0; i < self->mounts->len; i++)
+    {
+      Mount *mount = g_ptr_array_index (self->mounts, i);
+
+      akc_chat_handler_attach (mount->chat, self->soup, mount->path);
+    }
+  return TRUE;
+}
+
+static void
+on_storage_opened (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AkcServer *self = g_task_get_source_object (task);
+  g_autoptr(GError) error = NULL;
+
+  self->storage = AKC_SESSION_STORAGE (akc_sqlite_session_storage_new_finish (result, &error));
+  if (self->storage == NULL || !finish_setup (self, self->seed, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+/* Reads the configuration in @config_path and builds the server, without
+ * listening yet. */
+void
+akc_server_new_async (const char          *config_path,
+                      GCancellable        *cancellable,
+                      GAsyncReadyCallback  callback,
+                      gpointer             user_data)
+{
+  g_autoptr(AkcServer) self = g_object_new (AKC_TYPE_SERVER, NULL);
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  g_autoptr(AkcJsonValue) root = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *absolute = g_canonicalize_filename (config_path, NULL);
+
+  g_task_set_source_tag (task, akc_server_new_async);
+  self->folder = g_path_get_dirname (absolute);
+
+  root = akc_server_read_json (config_path, &error);
+  if (root == NULL || !parse_config (self, root, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  if (self->sqlite_path != NULL)
+    {
+      self->seed = g_steal_pointer (&root);
+      akc_sqlite_session_storage_new_async (self->sqlite_path, cancellable, on_storage_opened,
+                                            g_steal_pointer (&task));
+      return;
+    }
+  if (!finish_setup (self, root, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+AkcServer *
+akc_server_new_finish (GAsyncResult  *result,
+                       GError       **error)
+{
+  g_autoptr(AkcServer) self = g_object_ref (g_task_get_source_object (G_TASK (result)));
+
+  if (!g_task_propagate_boolean (G_TASK (result), error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+/* Listens on @address (HOST:PORT), or on the configuration's addresses
+ * when it is NULL. */
+gboolean
+akc_server_listen (AkcServer   *self,
+                   const char  *address,
+                   GError     **error)
+{
+  g_return_val_if_fail (AKC_IS_SERVER (self), FALSE);
+
+  for (guint i = 0; address != NULL ? i == 0 : self->listen[i] != NULL; i++)
+    {
+      g_autoptr(GSocketAddress) socket_address = parse_address (address != NULL ? address : self->listen[i], error);
+
+      if (socket_address == NULL ||
+          !soup_server_listen (self->soup, socket_address, 0, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+SoupServer *
+akc_server_get_soup (AkcServer *self)
+{
+  g_return_val_if_fail (AKC_IS_SERVER (self), NULL);
+
+  return self->soup;
+}
+
+/* Takes no new turn and ends the running ones (SIGTERM). */
+void
+akc_server_drain (AkcServer *self)
+{
+  g_return_if_fail (AKC_IS_SERVER (self));
+
+  for (guint i = 0; i < self->mounts->len; i++)
+    akc_chat_handler_drain (((Mount *) g_ptr_array_index (self->mounts, i))->chat);
+}
+
+/* The requests being answered by every handler. */
+guint
+akc_server_get_n_active (AkcServer *self)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (AKC_IS_SERVER (self), 0);
+
+  for (guint i = 0; i < self->mounts->len; i++)
+    n += akc_chat_handler_get_n_active (((Mount *) g_ptr_array_index (self->mounts, i))->chat);
+  return n;
+}
