@@ -10,10 +10,13 @@
  *    "replies": [{"input"?: S, "chunks": [CHUNK, …]}, …]}
  *
  * A turn gets the first reply whose `input` equals the latest user
- * message, or the reply without `input` (there must be exactly one, the
- * last). A CHUNK is one of
+ * message (or whose `contains` is in it), or the reply without either
+ * (there must be exactly one, the last). A CHUNK is one of
  *
- *   {"text": S}                          a text chunk
+ *   {"text": S, "repeat"?: N}            a text chunk (S N times)
+ *   {"metadata": OBJECT}                 a metadata chunk (an Ask
+ *                                        generator's usage:
+ *                                        {"usage": {...}})
  *   {"part": PART}                       one record of ordered content
  *                                        (application.md §2.10), encoded
  *                                        when the file is read
@@ -37,6 +40,7 @@
 typedef enum
 {
   STEP_TEXT,
+  STEP_METADATA,
   STEP_USAGE,
   STEP_ERROR,
   STEP_WAIT,
@@ -55,6 +59,7 @@ typedef struct
 typedef struct
 {
   char   *input;      /* NULL: the default reply */
+  char   *contains;
   GArray *steps;      /* Step */
 } Reply;
 
@@ -85,6 +90,7 @@ reply_free (gpointer data)
   Reply *reply = data;
 
   g_free (reply->input);
+  g_free (reply->contains);
   g_array_unref (reply->steps);
   g_free (reply);
 }
@@ -128,6 +134,13 @@ turn_tick (gpointer data)
     case STEP_TEXT:
       {
         g_autoptr(AkcChunk) chunk = akc_chunk_new_text (step->text, step->length);
+
+        akc_stream_push (turn->stream, chunk);
+      }
+      break;
+    case STEP_METADATA:
+      {
+        g_autoptr(AkcChunk) chunk = akc_chunk_new_metadata (step->text);
 
         akc_stream_push (turn->stream, chunk);
       }
@@ -189,7 +202,8 @@ akc_server_script_stream (AkcAdapter        *adapter,
     {
       Reply *candidate = g_ptr_array_index (self->replies, i);
 
-      if (candidate->input == NULL || g_strcmp0 (candidate->input, input) == 0)
+      if ((candidate->input == NULL && candidate->contains == NULL) || g_strcmp0 (candidate->input, input) == 0 ||
+          (candidate->contains != NULL && strstr (input, candidate->contains) != NULL))
         reply = candidate;
     }
   g_assert (reply != NULL);
@@ -235,7 +249,8 @@ parse_step (AkcJsonValue                *value,
             Step                        *step,
             GError                     **error)
 {
-  static const char * const allowed[] = { "text", "part", "usage", "error", "waitForStop", "delayMs", NULL };
+  static const char * const allowed[] = { "text", "part", "usage", "error", "waitForStop", "metadata", "delayMs",
+                                          "repeat", NULL };
   AkcJsonValue *member;
   gint64 delay = 0;
   guint kinds = 0;
@@ -245,12 +260,19 @@ parse_step (AkcJsonValue                *value,
     return FALSE;
   step->delay_ms = (guint) delay;
 
-  for (guint i = 0; allowed[i + 1] != NULL; i++)
+  for (guint i = 0; i < 6; i++)
     kinds += akc_json_value_get_member (value, allowed[i]) != NULL;
   if (kinds != 1)
     {
       g_set_error (error, AKC_SERVER_CONFIG_ERROR, AKC_SERVER_CONFIG_ERROR_INVALID,
-                   _("%s must have exactly one of “text”, “part”, “usage”, “error” and “waitForStop”."), where);
+                   _("%s must have exactly one of “text”, “part”, “usage”, “error”, “waitForStop” and “metadata”."),
+                   where);
+      return FALSE;
+    }
+  if (akc_json_value_get_member (value, "repeat") != NULL && akc_json_value_get_member (value, "text") == NULL)
+    {
+      g_set_error (error, AKC_SERVER_CONFIG_ERROR, AKC_SERVER_CONFIG_ERROR_INVALID,
+                   _("%s has “repeat” without “text”."), where);
       return FALSE;
     }
 
@@ -264,9 +286,34 @@ parse_step (AkcJsonValue                *value,
                        _("“text” of %s must be a string."), where);
           return FALSE;
         }
+      gint64 repeat = 1;
+
+      if (!akc_server_get_integer (value, "repeat", where, 1, 1000000, &repeat, error))
+        return FALSE;
       text = akc_json_value_get_string (member, &step->length);
       step->kind = STEP_TEXT;
-      step->text = g_memdup2 (text, step->length + 1);
+      if (repeat == 1)
+        step->text = g_memdup2 (text, step->length + 1);
+      else
+        {
+          GString *repeated = g_string_sized_new (step->length * repeat);
+
+          for (gint64 i = 0; i < repeat; i++)
+            g_string_append_len (repeated, text, step->length);
+          step->length = repeated->len;
+          step->text = g_string_free (repeated, FALSE);
+        }
+    }
+  else if ((member = akc_json_value_get_member (value, "metadata")) != NULL)
+    {
+      if (akc_json_value_get_kind (member) != AKC_JSON_KIND_OBJECT)
+        {
+          g_set_error (error, AKC_SERVER_CONFIG_ERROR, AKC_SERVER_CONFIG_ERROR_INVALID,
+                       _("“metadata” of %s must be an object."), where);
+          return FALSE;
+        }
+      step->kind = STEP_METADATA;
+      step->text = akc_json_value_to_canonical (member, &step->length);
     }
   else if ((member = akc_json_value_get_member (value, "part")) != NULL)
     {
@@ -332,7 +379,7 @@ akc_server_script_new_from_value (AkcJsonValue  *script,
                                   GError       **error)
 {
   static const char * const allowed[] = { "protocol", "version", "replies", NULL };
-  static const char * const reply_allowed[] = { "input", "chunks", NULL };
+  static const char * const reply_allowed[] = { "input", "contains", "chunks", NULL };
   static const char * const reply_required[] = { "chunks", NULL };
   g_autoptr(AkcServerScript) self = g_object_new (AKC_TYPE_SERVER_SCRIPT, NULL);
   AkcJsonValue *replies;
@@ -357,7 +404,7 @@ akc_server_script_new_from_value (AkcJsonValue  *script,
       g_autofree char *in = g_strdup_printf (_("reply %u of %s"), (guint) i + 1, where);
       g_autoptr(AkcAssistantContentEncoder) encoder = akc_assistant_content_encoder_new (TRUE);
       AkcJsonValue *chunks;
-      const char *input;
+      const char *input, *contains;
       Reply *reply;
 
       if (!akc_server_check_object (value, in, reply_allowed, reply_required, error) ||
@@ -366,15 +413,21 @@ akc_server_script_new_from_value (AkcJsonValue  *script,
       input = akc_server_get_string (value, "input", in, TRUE, error);
       if (input == NULL && akc_json_value_get_member (value, "input") != NULL)
         return NULL;
-      if ((input == NULL) != (i + 1 == akc_json_value_get_length (replies)))
+      contains = akc_server_get_string (value, "contains", in, TRUE, error);
+      if (contains == NULL && akc_json_value_get_member (value, "contains") != NULL)
+        return NULL;
+      if ((input != NULL && contains != NULL) ||
+          ((input == NULL && contains == NULL) != (i + 1 == akc_json_value_get_length (replies))))
         {
           g_set_error (error, AKC_SERVER_CONFIG_ERROR, AKC_SERVER_CONFIG_ERROR_INVALID,
-                       _("%s: exactly the last reply has no “input”."), where);
+                       _("%s: each reply but the last has one of “input” and “contains”, the last has neither."),
+                       where);
           return NULL;
         }
 
       reply = g_new0 (Reply, 1);
       reply->input = g_strdup (input);
+      reply->contains = g_strdup (contains);
       reply->steps = g_array_new (FALSE, TRUE, sizeof (Step));
       g_array_set_clear_func (reply->steps, step_clear);
       g_ptr_array_add (self->replies, reply);

@@ -10,14 +10,18 @@
 
 #include "config.h"
 
+#include <gio/gunixoutputstream.h>
 #include <glib/gi18n-lib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "akc-ask-handler.h"
 #include "akc-demo.h"
 #include "akc-json-private.h"
 #include "akc-server.h"
 #include "akc-server-memory.h"
 #include "akc-server-script.h"
+#include "akc-ask-retriever.h"
 #include "akc-server-util.h"
 
 #define CONFIG_PROTOCOL "agentskit.chat.server-config"
@@ -26,7 +30,25 @@ typedef struct
 {
   char *sha256;   /* lowercase hex */
   char *subject;
+  char *site;     /* Ask mounts: the name of the token's site */
 } Token;
+
+typedef struct
+{
+  char         *name;
+  AkcJsonValue *site;         /* as configured; validated per request (§11.2 step 4) */
+  gboolean      refuse;       /* rate limit: refuse every request */
+  gint64        retry_after;  /* seconds, or -1 */
+  gint64        window_requests;
+  gint64        window_seconds;
+  GHashTable   *windows;      /* subject → Window */
+} Site;
+
+typedef struct
+{
+  gint64 start;   /* monotonic µs */
+  gint64 count;
+} Window;
 
 typedef struct
 {
@@ -42,6 +64,9 @@ typedef struct
   GPtrArray      *tokens;   /* Token */
   GPtrArray      *rules;    /* Rule */
   AkcChatHandler *chat;
+  gboolean        is_ask;
+  GPtrArray      *sites;    /* Site */
+  AkcAskHandler  *ask;
 } Mount;
 
 struct _AkcServer
@@ -57,6 +82,9 @@ struct _AkcServer
   GPtrArray         *mounts;       /* Mount */
   char              *sqlite_path;
   AkcJsonValue      *seed;
+  GOutputStream     *metrics;       /* NDJSON metric records, or NULL */
+  GQueue             metric_lines;  /* GBytes waiting to be written */
+  gboolean           writing;
 };
 
 G_DEFINE_FINAL_TYPE (AkcServer, akc_server, G_TYPE_OBJECT)
@@ -68,6 +96,7 @@ token_free (gpointer data)
 
   g_free (token->sha256);
   g_free (token->subject);
+  g_free (token->site);
   g_free (token);
 }
 
@@ -82,6 +111,17 @@ rule_free (gpointer data)
 }
 
 static void
+site_free (gpointer data)
+{
+  Site *site = data;
+
+  g_free (site->name);
+  akc_json_value_unref (site->site);
+  g_hash_table_unref (site->windows);
+  g_free (site);
+}
+
+static void
 mount_free (gpointer data)
 {
   Mount *mount = data;
@@ -89,7 +129,9 @@ mount_free (gpointer data)
   g_free (mount->path);
   g_ptr_array_unref (mount->tokens);
   g_ptr_array_unref (mount->rules);
+  g_ptr_array_unref (mount->sites);
   g_clear_object (&mount->chat);
+  g_clear_object (&mount->ask);
   g_free (mount);
 }
 
@@ -453,6 +495,11 @@ bearer_auth (SoupServerMessage *message,
               akc_json_writer_begin_object (&w);
               akc_json_writer_member (&w, "subject");
               akc_json_writer_string (&w, token->subject, -1);
+              if (token->site != NULL)
+                {
+                  akc_json_writer_member (&w, "site");
+                  akc_json_writer_string (&w, token->site, -1);
+                }
               akc_json_writer_end_object (&w);
               return akc_json_value_parse (text->str, text->len, NULL);
             }
@@ -461,8 +508,145 @@ bearer_auth (SoupServerMessage *message,
 
   soup_server_message_set_status (message, 401, NULL);
   soup_message_headers_replace (response, "WWW-Authenticate", "Bearer");
-  soup_server_message_set_response (message, "text/plain;charset=UTF-8", SOUP_MEMORY_STATIC, "Unauthorized", 12);
+  if (mount->ask != NULL)
+    {
+      static const char body[] = "{\"error\":{\"code\":\"ASK_UNAUTHORIZED\",\"message\":\"Authentication is required.\","
+                                 "\"retryable\":false}}";
+
+      soup_message_headers_replace (response, "Cache-Control", "no-store");
+      soup_server_message_set_response (message, "application/json; charset=utf-8", SOUP_MEMORY_STATIC,
+                                        body, strlen (body));
+    }
+  else
+    soup_server_message_set_response (message, "text/plain;charset=UTF-8", SOUP_MEMORY_STATIC, "Unauthorized", 12);
   return NULL;
+}
+
+static Site *
+mount_site (Mount        *mount,
+            AkcJsonValue *context)
+{
+  const char *name = akc_json_value_get_string (akc_json_value_get_member (context, "site"), NULL);
+
+  for (guint i = 0; name != NULL && i < mount->sites->len; i++)
+    {
+      Site *site = g_ptr_array_index (mount->sites, i);
+
+      if (strcmp (site->name, name) == 0)
+        return site;
+    }
+  return NULL;
+}
+
+static AkcJsonValue *
+ask_site (AkcJsonValue  *context,
+          gpointer       user_data,
+          GError       **error)
+{
+  Site *site = mount_site (user_data, context);
+
+  if (site == NULL)
+    {
+      g_set_error_literal (error, AKC_SERVER_ERROR, AKC_SERVER_ERROR_INTERNAL, "The token has no site.");
+      return NULL;
+    }
+  return akc_json_value_ref (site->site);
+}
+
+static char *
+ask_subject (AkcJsonValue *context,
+             gpointer      user_data)
+{
+  return g_strdup (akc_json_value_get_string (akc_json_value_get_member (context, "subject"), NULL));
+}
+
+/* A fixed window per subject, or a refusal for every request. */
+static gboolean
+ask_rate_limit (AkcJsonValue *context,
+                AkcJsonValue *site_value,
+                gint64       *retry_after,
+                gpointer      user_data)
+{
+  Site *site = mount_site (user_data, context);
+  const char *subject = akc_json_value_get_string (akc_json_value_get_member (context, "subject"), NULL);
+  gint64 now = g_get_monotonic_time ();
+  Window *window;
+
+  if (site == NULL)
+    return TRUE;
+  *retry_after = site->retry_after;
+  if (site->refuse)
+    return FALSE;
+  if (site->window_requests <= 0)
+    return TRUE;
+  window = g_hash_table_lookup (site->windows, subject);
+  if (window == NULL)
+    {
+      window = g_new0 (Window, 1);
+      g_hash_table_insert (site->windows, g_strdup (subject), window);
+    }
+  if (window->count == 0 || now - window->start >= site->window_seconds * G_USEC_PER_SEC)
+    {
+      window->start = now;
+      window->count = 0;
+    }
+  if (window->count >= site->window_requests)
+    {
+      *retry_after = (window->start + site->window_seconds * G_USEC_PER_SEC - now + G_USEC_PER_SEC - 1) /
+                     G_USEC_PER_SEC;
+      return FALSE;
+    }
+  window->count++;
+  return TRUE;
+}
+
+static void write_next_metric (AkcServer *self);
+
+static void
+on_metric_written (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(AkcServer) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_output_stream_write_all_finish (G_OUTPUT_STREAM (source), result, NULL, &error))
+    g_warning ("A metric record cannot be written: %s", error->message);
+  self->writing = FALSE;
+  write_next_metric (self);
+}
+
+static void
+write_next_metric (AkcServer *self)
+{
+  g_autoptr(GBytes) line = NULL;
+
+  if (self->writing || self->metrics == NULL || (line = g_queue_pop_head (&self->metric_lines)) == NULL)
+    return;
+  self->writing = TRUE;
+  g_output_stream_write_all_async (self->metrics, g_bytes_get_data (line, NULL), g_bytes_get_size (line),
+                                   G_PRIORITY_DEFAULT, NULL, on_metric_written, g_object_ref (self));
+  /* the data must live until the write is done */
+  g_object_set_data_full (G_OBJECT (self->metrics), "akc-line", g_steal_pointer (&line), (GDestroyNotify) g_bytes_unref);
+}
+
+static void
+ask_metric (AkcJsonValue *metric,
+            gpointer      user_data)
+{
+  Mount *mount = user_data;
+  AkcServer *self = mount->server;
+  gsize length = 0;
+  char *text;
+
+  if (self->metrics == NULL)
+    return;
+  text = akc_json_value_to_canonical (metric, &length);
+  text = g_realloc (text, length + 2);
+  text[length] = '\n';
+  text[length + 1] = '\0';
+  g_queue_push_tail (&self->metric_lines, g_bytes_new_take (text, length + 1));
+  write_next_metric (self);
 }
 
 static AkcDefinition *
@@ -503,7 +687,8 @@ parse_auth (Mount         *mount,
 {
   static const char * const allowed[] = { "kind", "tokens", NULL };
   static const char * const required[] = { "kind", NULL };
-  static const char * const token_allowed[] = { "sha256", "subject", NULL };
+  static const char * const token_allowed[] = { "sha256", "subject", "site", NULL };
+  static const char * const token_required[] = { "sha256", "subject", NULL };
   g_autofree char *in = g_strdup_printf (_("the authentication of %s"), where);
   AkcJsonValue *tokens;
   const char *kind;
@@ -531,7 +716,7 @@ parse_auth (Mount         *mount,
       const char *sha256, *subject;
       Token *token;
 
-      if (!akc_server_check_object (item, token_where, token_allowed, token_allowed, error) ||
+      if (!akc_server_check_object (item, token_where, token_allowed, token_required, error) ||
           (sha256 = akc_server_get_string (item, "sha256", token_where, FALSE, error)) == NULL ||
           (subject = akc_server_get_string (item, "subject", token_where, FALSE, error)) == NULL)
         return FALSE;
@@ -542,49 +727,55 @@ parse_auth (Mount         *mount,
       token = g_new0 (Token, 1);
       token->sha256 = g_strdup (sha256);
       token->subject = g_strdup (subject);
+      token->site = g_strdup (akc_server_get_string (item, "site", token_where, TRUE, NULL));
       g_ptr_array_add (mount->tokens, token);
+      if ((token->site != NULL) != mount->is_ask)
+        return config_error (error, mount->is_ask ? _("%s of an Ask mount needs its “site”.")
+                                                  : _("%s of a chat mount has no “site”."), token_where);
     }
   return TRUE;
 }
 
 static gboolean
-parse_mount (AkcServer     *self,
-             AkcJsonValue  *value,
-             gsize          index,
-             GError       **error)
+parse_numbers (AkcJsonValue        *value,
+               const char          *where,
+               const char * const  *numbers,
+               double             **fields,
+               GError             **error)
+{
+  for (guint i = 0; numbers[i] != NULL; i++)
+    {
+      AkcJsonValue *number = akc_json_value_get_member (value, numbers[i]);
+
+      if (number == NULL)
+        continue;
+      if (akc_json_value_get_kind (number) != AKC_JSON_KIND_NUMBER)
+        return config_error (error, _("“%s” of %s must be a number."), numbers[i], where);
+      *fields[i] = akc_json_value_get_number (number);
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_chat_mount (AkcServer     *self,
+                  Mount         *mount,
+                  AkcJsonValue  *value,
+                  const char    *where,
+                  GError       **error)
 {
   static const char * const allowed[] = { "path", "handler", "auth", "sessions", "timeoutMs", "cleanupTimeoutMs",
                                           "maxBodyBytes", NULL };
   static const char * const required[] = { "path", "handler", "auth", "sessions", NULL };
   static const char * const rule_allowed[] = { "prefix", "definition", NULL };
-  g_autofree char *where = g_strdup_printf (_("mount %u"), (guint) index + 1);
+  static const char * const numbers[] = { "timeoutMs", "cleanupTimeoutMs", "maxBodyBytes", NULL };
   AkcChatHandlerOptions options;
+  double *fields[] = { &options.timeout_ms, &options.cleanup_timeout_ms, &options.max_body_bytes };
   AkcJsonValue *sessions;
-  const char *path, *kind;
-  Mount *mount;
   g_autoptr(GError) local = NULL;
 
   if (!akc_server_check_object (value, where, allowed, required, error) ||
-      (path = akc_server_get_string (value, "path", where, FALSE, error)) == NULL ||
-      (kind = akc_server_get_string (value, "handler", where, FALSE, error)) == NULL ||
-      !akc_server_get_array (value, "sessions", where, &sessions, error))
-    return FALSE;
-  if (path[0] != '/' || strcmp (path, "/healthz") == 0)
-    return config_error (error, _("“path” of %s must start with “/” and not be /healthz."), where);
-  for (guint i = 0; i < self->mounts->len; i++)
-    if (strcmp (((Mount *) g_ptr_array_index (self->mounts, i))->path, path) == 0)
-      return config_error (error, _("Two mounts have the path “%s”."), path);
-  if (strcmp (kind, "chat") != 0)
-    return config_error (error, _("“handler” of %s must be “chat”."), where);
-
-  mount = g_new0 (Mount, 1);
-  mount->server = self;
-  mount->path = g_strdup (path);
-  mount->tokens = g_ptr_array_new_with_free_func (token_free);
-  mount->rules = g_ptr_array_new_with_free_func (rule_free);
-  g_ptr_array_add (self->mounts, mount);
-
-  if (!parse_auth (mount, akc_json_value_get_member (value, "auth"), where, error))
+      !akc_server_get_array (value, "sessions", where, &sessions, error) ||
+      !parse_auth (mount, akc_json_value_get_member (value, "auth"), where, error))
     return FALSE;
 
   for (gsize i = 0; i < akc_json_value_get_length (sessions); i++)
@@ -611,28 +802,281 @@ parse_mount (AkcServer     *self,
     return config_error (error, _("%s has no session rule."), where);
 
   akc_chat_handler_options_init (&options);
-  {
-    static const char * const numbers[] = { "timeoutMs", "cleanupTimeoutMs", "maxBodyBytes" };
-    double *fields[] = { &options.timeout_ms, &options.cleanup_timeout_ms, &options.max_body_bytes };
-
-    for (guint i = 0; i < G_N_ELEMENTS (numbers); i++)
-      {
-        AkcJsonValue *number = akc_json_value_get_member (value, numbers[i]);
-
-        if (number == NULL)
-          continue;
-        if (akc_json_value_get_kind (number) != AKC_JSON_KIND_NUMBER)
-          return config_error (error, _("“%s” of %s must be a number."), numbers[i], where);
-        *fields[i] = akc_json_value_get_number (number);
-      }
-  }
-  mount->chat = akc_chat_handler_new (&options, self->storage != NULL ? self->storage : NULL,
-                                      resolve_definition, mount, &local);
+  if (!parse_numbers (value, where, numbers, fields, error))
+    return FALSE;
+  mount->chat = akc_chat_handler_new (&options, self->storage, resolve_definition, mount, &local);
   if (mount->chat == NULL)
     return config_error (error, _("The options of %s are invalid: %s"), where, local->message);
   if (mount->authenticate)
     akc_chat_handler_set_auth (mount->chat, bearer_auth, mount);
   return TRUE;
+}
+
+/* {"kind": "script", "file": F}: a retriever or a generator. */
+static gboolean
+parse_component (AkcServer     *self,
+                 AkcJsonValue  *value,
+                 const char    *where,
+                 gboolean       retriever,
+                 GObject      **out,
+                 GError       **error)
+{
+  static const char * const allowed[] = { "kind", "file", NULL };
+  g_autofree char *file = NULL;
+  const char *kind, *name;
+
+  *out = NULL;
+  if (value == NULL)
+    return TRUE;
+  if (!akc_server_check_object (value, where, allowed, allowed, error) ||
+      (kind = akc_server_get_string (value, "kind", where, FALSE, error)) == NULL ||
+      (name = akc_server_get_string (value, "file", where, FALSE, error)) == NULL)
+    return FALSE;
+  if (strcmp (kind, "script") != 0)
+    return config_error (error, _("“kind” of %s must be “script”."), where);
+  file = resolve_path (self, name);
+  if (retriever)
+    *out = G_OBJECT (akc_ask_script_retriever_new_from_file (file, error));
+  else
+    *out = G_OBJECT (akc_server_script_new_from_file (file, error));
+  return *out != NULL;
+}
+
+static gboolean
+parse_sites (Mount         *mount,
+             AkcJsonValue  *value,
+             const char    *where,
+             GError       **error)
+{
+  static const char * const allowed[] = { "name", "site", "rateLimit", NULL };
+  static const char * const required[] = { "name", "site", NULL };
+  static const char * const limit_allowed[] = { "kind", "retryAfterSeconds", "requests", "perSeconds", NULL };
+  static const char * const limit_required[] = { "kind", NULL };
+  AkcJsonValue *sites;
+
+  if (!akc_server_get_array (value, "sites", where, &sites, error))
+    return FALSE;
+  for (gsize i = 0; sites != NULL && i < akc_json_value_get_length (sites); i++)
+    {
+      AkcJsonValue *item = akc_json_value_get_element (sites, i);
+      g_autofree char *in = g_strdup_printf (_("site %u of %s"), (guint) i + 1, where);
+      AkcJsonValue *limit;
+      const char *name;
+      Site *site;
+
+      if (!akc_server_check_object (item, in, allowed, required, error) ||
+          (name = akc_server_get_string (item, "name", in, FALSE, error)) == NULL)
+        return FALSE;
+      if (akc_json_value_get_kind (akc_json_value_get_member (item, "site")) != AKC_JSON_KIND_OBJECT)
+        return config_error (error, _("“site” of %s must be an object."), in);
+      site = g_new0 (Site, 1);
+      site->name = g_strdup (name);
+      site->site = akc_json_value_ref (akc_json_value_get_member (item, "site"));
+      site->retry_after = -1;
+      site->windows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      g_ptr_array_add (mount->sites, site);
+
+      limit = akc_json_value_get_member (item, "rateLimit");
+      if (limit != NULL)
+        {
+          g_autofree char *limit_where = g_strdup_printf (_("the rate limit of %s"), in);
+          const char *kind;
+
+          if (!akc_server_check_object (limit, limit_where, limit_allowed, limit_required, error) ||
+              (kind = akc_server_get_string (limit, "kind", limit_where, FALSE, error)) == NULL ||
+              !akc_server_get_integer (limit, "retryAfterSeconds", limit_where, 0, 86400, &site->retry_after, error) ||
+              !akc_server_get_integer (limit, "requests", limit_where, 1, G_MAXINT32, &site->window_requests, error) ||
+              !akc_server_get_integer (limit, "perSeconds", limit_where, 1, 86400, &site->window_seconds, error))
+            return FALSE;
+          if (strcmp (kind, "refuse") == 0)
+            site->refuse = TRUE;
+          else if (strcmp (kind, "window") != 0 || site->window_requests <= 0 || site->window_seconds <= 0)
+            return config_error (error, _("%s must be {“kind”: “refuse”} or {“kind”: “window”, “requests”, "
+                                          "“perSeconds”}."), limit_where);
+        }
+    }
+  for (guint i = 0; i < mount->tokens->len; i++)
+    {
+      Token *token = g_ptr_array_index (mount->tokens, i);
+      g_autoptr(AkcJsonValue) context = NULL;
+      g_autofree char *text = g_strdup_printf ("{\"site\":\"%s\"}", token->site);
+
+      context = akc_json_value_parse (text, -1, NULL);
+      if (context == NULL || mount_site (mount, context) == NULL)
+        return config_error (error, _("A token of %s names the unknown site “%s”."), where, token->site);
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_ask_mount (AkcServer     *self,
+                 Mount         *mount,
+                 AkcJsonValue  *value,
+                 const char    *where,
+                 GError       **error)
+{
+  static const char * const allowed[] = { "path", "handler", "auth", "sites", "retrievers", "generator", "store",
+                                          "maxBodyBytes", "bootstrapTimeoutMs", NULL };
+  static const char * const required[] = { "path", "handler", "auth", "sites", "generator", NULL };
+  static const char * const retrievers_allowed[] = { "local", "federated", NULL };
+  static const char * const store_allowed[] = { "kind", "refuse", NULL };
+  static const char * const numbers[] = { "maxBodyBytes", "bootstrapTimeoutMs", NULL };
+  AkcAskHandlerOptions options;
+  double *fields[] = { &options.max_body_bytes, &options.bootstrap_timeout_ms };
+  AkcJsonValue *retrievers = akc_json_value_get_member (value, "retrievers");
+  AkcJsonValue *store = akc_json_value_get_member (value, "store");
+  g_autoptr(GObject) local_retriever = NULL;
+  g_autoptr(GObject) federated = NULL;
+  g_autoptr(GObject) generator = NULL;
+  g_autofree char *retrievers_where = g_strdup_printf (_("the retrievers of %s"), where);
+  g_autofree char *generator_where = g_strdup_printf (_("the generator of %s"), where);
+  g_autoptr(GError) local = NULL;
+
+  mount->is_ask = TRUE;
+  if (!akc_server_check_object (value, where, allowed, required, error) ||
+      !parse_auth (mount, akc_json_value_get_member (value, "auth"), where, error))
+    return FALSE;
+  if (!mount->authenticate)
+    return config_error (error, _("An Ask mount needs bearer authentication (%s)."), where);
+  if (!parse_sites (mount, value, where, error))
+    return FALSE;
+  if (retrievers != NULL)
+    {
+      g_autofree char *local_where = g_strdup_printf (_("the local retriever of %s"), where);
+      g_autofree char *federated_where = g_strdup_printf (_("the federated retriever of %s"), where);
+
+      if (!akc_server_check_object (retrievers, retrievers_where, retrievers_allowed, NULL, error) ||
+          !parse_component (self, akc_json_value_get_member (retrievers, "local"), local_where, TRUE,
+                            &local_retriever, error) ||
+          !parse_component (self, akc_json_value_get_member (retrievers, "federated"), federated_where, TRUE,
+                            &federated, error))
+        return FALSE;
+    }
+  if (!parse_component (self, akc_json_value_get_member (value, "generator"), generator_where, FALSE, &generator,
+                        error))
+    return FALSE;
+
+  akc_ask_handler_options_init (&options);
+  if (!parse_numbers (value, where, numbers, fields, error))
+    return FALSE;
+  mount->ask = akc_ask_handler_new (&options, ask_site, ask_subject, mount, &local);
+  if (mount->ask == NULL)
+    return config_error (error, _("The options of %s are invalid: %s"), where, local->message);
+  akc_ask_handler_set_auth (mount->ask, bearer_auth, mount);
+  akc_ask_handler_set_retrievers (mount->ask, AKC_ASK_RETRIEVER (local_retriever), AKC_ASK_RETRIEVER (federated));
+  akc_ask_handler_set_generator (mount->ask, AKC_ADAPTER (generator));
+  akc_ask_handler_set_rate_limit (mount->ask, ask_rate_limit, mount);
+  akc_ask_handler_set_metrics (mount->ask, ask_metric, mount);
+
+  if (store != NULL)
+    {
+      g_autofree char *store_where = g_strdup_printf (_("the store of %s"), where);
+      g_autoptr(AkcAskStore) ask_store = NULL;
+      AkcJsonValue *refuse;
+      const char *kind;
+
+      if (!akc_server_check_object (store, store_where, store_allowed, (const char * const []) { "kind", NULL }, error) ||
+          (kind = akc_server_get_string (store, "kind", store_where, FALSE, error)) == NULL ||
+          !akc_server_get_array (store, "refuse", store_where, &refuse, error))
+        return FALSE;
+      if (strcmp (kind, "memory") != 0)
+        return config_error (error, _("“kind” of %s must be “memory”."), store_where);
+      ask_store = akc_ask_memory_store_new ();
+      for (gsize i = 0; refuse != NULL && i < akc_json_value_get_length (refuse); i++)
+        {
+          AkcJsonValue *item = akc_json_value_get_element (refuse, i);
+
+          if (akc_json_value_get_kind (item) != AKC_JSON_KIND_STRING)
+            return config_error (error, _("“refuse” of %s must list session ids."), store_where);
+          akc_ask_memory_store_refuse (AKC_ASK_MEMORY_STORE (ask_store), akc_json_value_get_string (item, NULL));
+        }
+      akc_ask_handler_set_store (mount->ask, ask_store);
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_mount (AkcServer     *self,
+             AkcJsonValue  *value,
+             gsize          index,
+             GError       **error)
+{
+  static const char * const any[] = { "path", "handler", "auth", "sessions", "timeoutMs", "cleanupTimeoutMs",
+                                      "maxBodyBytes", "sites", "retrievers", "generator", "store",
+                                      "bootstrapTimeoutMs", NULL };
+  static const char * const required[] = { "path", "handler", NULL };
+  g_autofree char *where = g_strdup_printf (_("mount %u"), (guint) index + 1);
+  const char *path, *kind;
+  Mount *mount;
+
+  if (!akc_server_check_object (value, where, any, required, error) ||
+      (path = akc_server_get_string (value, "path", where, FALSE, error)) == NULL ||
+      (kind = akc_server_get_string (value, "handler", where, FALSE, error)) == NULL)
+    return FALSE;
+  if (path[0] != '/' || strcmp (path, "/healthz") == 0 || strcmp (path, "/metrics") == 0)
+    return config_error (error, _("“path” of %s must start with “/” and not be /healthz or /metrics."), where);
+  for (guint i = 0; i < self->mounts->len; i++)
+    if (strcmp (((Mount *) g_ptr_array_index (self->mounts, i))->path, path) == 0)
+      return config_error (error, _("Two mounts have the path “%s”."), path);
+  if (strcmp (kind, "chat") != 0 && strcmp (kind, "ask") != 0)
+    return config_error (error, _("“handler” of %s must be “chat” or “ask”."), where);
+
+  mount = g_new0 (Mount, 1);
+  mount->server = self;
+  mount->path = g_strdup (path);
+  mount->tokens = g_ptr_array_new_with_free_func (token_free);
+  mount->rules = g_ptr_array_new_with_free_func (rule_free);
+  mount->sites = g_ptr_array_new_with_free_func (site_free);
+  mount->is_ask = strcmp (kind, "ask") == 0;
+  g_ptr_array_add (self->mounts, mount);
+
+  if (mount->is_ask)
+    return parse_ask_mount (self, mount, value, where, error);
+  return parse_chat_mount (self, mount, value, where, error);
+}
+
+/* "metrics": {"kind": "stdout"} or {"kind": "file", "path": P}: every
+ * Ask metric record (§11.3) as one NDJSON line. */
+static gboolean
+parse_metrics (AkcServer     *self,
+               AkcJsonValue  *root,
+               GError       **error)
+{
+  static const char * const allowed[] = { "kind", "path", NULL };
+  static const char * const required[] = { "kind", NULL };
+  AkcJsonValue *metrics = akc_json_value_get_member (root, "metrics");
+  const char *where = _("the metrics");
+  const char *kind;
+
+  if (metrics == NULL)
+    return TRUE;
+  if (!akc_server_check_object (metrics, where, allowed, required, error) ||
+      (kind = akc_server_get_string (metrics, "kind", where, FALSE, error)) == NULL)
+    return FALSE;
+  if (strcmp (kind, "stdout") == 0)
+    {
+      if (akc_json_value_get_member (metrics, "path") != NULL)
+        return config_error (error, _("Metrics on standard output have no “path”."));
+      self->metrics = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
+      return TRUE;
+    }
+  if (strcmp (kind, "file") == 0)
+    {
+      const char *path = akc_server_get_string (metrics, "path", where, FALSE, error);
+      g_autofree char *file_path = NULL;
+      g_autoptr(GFile) file = NULL;
+      g_autoptr(GError) local = NULL;
+
+      if (path == NULL)
+        return FALSE;
+      file_path = resolve_path (self, path);
+      file = g_file_new_for_path (file_path);
+      self->metrics = G_OUTPUT_STREAM (g_file_append_to (file, G_FILE_CREATE_PRIVATE, NULL, &local));
+      if (self->metrics == NULL)
+        return config_error (error, _("The metrics file cannot be opened: %s"), local->message);
+      return TRUE;
+    }
+  return config_error (error, _("“kind” of the metrics must be “stdout” or “file”."));
 }
 
 static gboolean
@@ -641,7 +1085,7 @@ parse_config (AkcServer     *self,
               GError       **error)
 {
   static const char * const allowed[] = { "protocol", "version", "listen", "sessionStore", "definitions", "mounts",
-                                          NULL };
+                                          "metrics", NULL };
   static const char * const required[] = { "protocol", "version", "definitions", "mounts", NULL };
   AkcJsonValue *definitions, *mounts;
   const char *protocol;
@@ -667,7 +1111,7 @@ parse_config (AkcServer     *self,
   for (gsize i = 0; i < akc_json_value_get_length (definitions); i++)
     if (!parse_definition (self, akc_json_value_get_element (definitions, i), i, error))
       return FALSE;
-  if (!parse_store (self, root, error))
+  if (!parse_store (self, root, error) || !parse_metrics (self, root, error))
     return FALSE;
   if (akc_json_value_get_length (mounts) == 0)
     return config_error (error, _("The configuration has no mount."));
@@ -738,6 +1182,8 @@ akc_server_finalize (GObject *object)
   g_clear_pointer (&self->folder, g_free);
   g_clear_pointer (&self->sqlite_path, g_free);
   g_clear_pointer (&self->seed, akc_json_value_unref);
+  g_queue_clear_full (&self->metric_lines, (GDestroyNotify) g_bytes_unref);
+  g_clear_object (&self->metrics);
   G_OBJECT_CLASS (akc_server_parent_class)->finalize (object);
 }
 
@@ -770,7 +1216,10 @@ finish_setup (AkcServer     *self,
     {
       Mount *mount = g_ptr_array_index (self->mounts, i);
 
-      akc_chat_handler_attach (mount->chat, self->soup, mount->path);
+      if (mount->ask != NULL)
+        akc_ask_handler_attach (mount->ask, self->soup, mount->path);
+      else
+        akc_chat_handler_attach (mount->chat, self->soup, mount->path);
     }
   return TRUE;
 }
@@ -877,7 +1326,14 @@ akc_server_drain (AkcServer *self)
   g_return_if_fail (AKC_IS_SERVER (self));
 
   for (guint i = 0; i < self->mounts->len; i++)
-    akc_chat_handler_drain (((Mount *) g_ptr_array_index (self->mounts, i))->chat);
+    {
+      Mount *mount = g_ptr_array_index (self->mounts, i);
+
+      if (mount->ask != NULL)
+        akc_ask_handler_drain (mount->ask);
+      else
+        akc_chat_handler_drain (mount->chat);
+    }
 }
 
 /* The requests being answered by every handler. */
@@ -889,6 +1345,10 @@ akc_server_get_n_active (AkcServer *self)
   g_return_val_if_fail (AKC_IS_SERVER (self), 0);
 
   for (guint i = 0; i < self->mounts->len; i++)
-    n += akc_chat_handler_get_n_active (((Mount *) g_ptr_array_index (self->mounts, i))->chat);
+    {
+      Mount *mount = g_ptr_array_index (self->mounts, i);
+
+      n += mount->ask != NULL ? akc_ask_handler_get_n_active (mount->ask) : akc_chat_handler_get_n_active (mount->chat);
+    }
   return n;
 }
