@@ -88,6 +88,8 @@ struct _AkcChatHandler
   gpointer                    clock_data;
 
   gboolean                    draining;
+  gboolean                    manual_deadlines;
+  guint                       n_lines;
   guint                       n_active;
   guint                       n_cleanups;
   GHashTable                 *turns;   /* Turn, active ones */
@@ -321,6 +323,7 @@ turn_write_line (Turn       *turn,
   copy[length] = '\n';
   soup_message_body_append (body, SOUP_MEMORY_TAKE, copy, length + 1);
   soup_server_message_unpause (turn->message);
+  turn->handler->n_lines++;
 }
 
 static void
@@ -1280,7 +1283,8 @@ early_handler (SoupServer        *server,
   g_signal_connect (message, "got-chunk", G_CALLBACK (on_got_chunk), turn);
   g_signal_connect (message, "disconnected", G_CALLBACK (on_disconnected), turn);
   g_signal_connect (message, "finished", G_CALLBACK (on_finished), turn);
-  turn->deadline_id = g_timeout_add (self->timeout_ms, on_deadline, turn);
+  if (!self->manual_deadlines)
+    turn->deadline_id = g_timeout_add (self->timeout_ms, on_deadline, turn);
 
   /* the message holds the turn until it is gone */
   g_object_set_data_full (G_OBJECT (message), "akc-turn", turn, (GDestroyNotify) turn_unref);
@@ -1435,6 +1439,39 @@ akc_chat_handler_drain (AkcChatHandler *self)
       if (turn->phase != PHASE_BODY)
         turn_abort (turn, ERR_CANCELLED);
     }
+}
+
+/* With @manual, turns get no deadline timer: their deadline is
+ * akc_chat_handler_expire (). For tests that must not depend on timing. */
+void
+akc_chat_handler_set_manual_deadlines (AkcChatHandler *self,
+                                       gboolean        manual)
+{
+  g_return_if_fail (AKC_IS_CHAT_HANDLER (self));
+
+  self->manual_deadlines = manual;
+}
+
+/* The deadline of every running turn is now (SERVER_TIMEOUT). */
+void
+akc_chat_handler_expire (AkcChatHandler *self)
+{
+  g_autoptr(GList) turns = NULL;
+
+  g_return_if_fail (AKC_IS_CHAT_HANDLER (self));
+
+  turns = g_hash_table_get_keys (self->turns);
+  for (GList *l = turns; l != NULL; l = l->next)
+    turn_abort (l->data, ERR_TIMEOUT);
+}
+
+/* How many NDJSON lines the handler wrote, ever. */
+guint
+akc_chat_handler_get_n_lines (AkcChatHandler *self)
+{
+  g_return_val_if_fail (AKC_IS_CHAT_HANDLER (self), 0);
+
+  return self->n_lines;
 }
 
 /* The requests being answered, cleanup included. */

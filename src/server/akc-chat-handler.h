@@ -74,5 +74,9 @@ void            akc_chat_handler_attach           (AkcChatHandler              *
 void            akc_chat_handler_drain            (AkcChatHandler              *self);
 guint           akc_chat_handler_get_n_active     (AkcChatHandler              *self);
 guint           akc_chat_handler_get_n_cleanups   (AkcChatHandler              *self);
+void            akc_chat_handler_set_manual_deadlines (AkcChatHandler          *self,
+                                                   gboolean                     manual);
+void            akc_chat_handler_expire           (AkcChatHandler              *self);
+guint           akc_chat_handler_get_n_lines      (AkcChatHandler              *self);
 
 G_END_DECLS
