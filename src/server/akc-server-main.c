@@ -4,6 +4,7 @@
  *
  *   akc-server --config FILE [--listen HOST:PORT]
  *   akc-server --check-config FILE
+ *   akc-server index --corpus ID --database FILE [--base-href HREF] DIR…
  *
  * One process, one main loop: every request is answered asynchronously.
  * When it listens it prints one line per address, `listening on URI`, on
@@ -19,6 +20,7 @@
 #include <locale.h>
 #include <stdio.h>
 
+#include "akc-fts-corpus.h"
 #include "akc-server.h"
 
 #define DRAIN_LIMIT_MS 30000
@@ -68,6 +70,47 @@ on_signal (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+static int
+run_index (int   argc,
+           char *argv[])
+{
+  g_autofree char *corpus = NULL;
+  g_autofree char *database = NULL;
+  g_autofree char *base_href = NULL;
+  g_auto(GStrv) folders = NULL;
+  GOptionEntry entries[] = {
+    { "corpus", 0, 0, G_OPTION_ARG_STRING, &corpus, N_("The corpus id the sites name"), N_("ID") },
+    { "database", 0, 0, G_OPTION_ARG_FILENAME, &database, N_("Write the index to FILE"), N_("FILE") },
+    { "base-href", 0, 0, G_OPTION_ARG_STRING, &base_href, N_("Put HREF before each document's path (default /)"),
+      N_("HREF") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &folders, NULL, N_("DIR…") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (N_("DIR…"));
+  g_autoptr(GError) error = NULL;
+  guint n = 0;
+
+  g_option_context_set_summary (context, _("Index the Markdown and text files under DIR for an Ask corpus."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("akc-server index: %s\n", error->message);
+      return 2;
+    }
+  if (corpus == NULL || database == NULL || folders == NULL || folders[0] == NULL)
+    {
+      g_printerr (_("akc-server index: give --corpus ID --database FILE and at least one folder\n"));
+      return 2;
+    }
+  if (!akc_fts_corpus_index (database, corpus, base_href, (const char * const *) folders, &n, &error))
+    {
+      g_printerr ("akc-server index: %s\n", error->message);
+      return 1;
+    }
+  g_print (_("akc-server: indexed %u documents\n"), n);
+  return 0;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -91,6 +134,9 @@ main (int   argc,
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
+
+  if (argc > 1 && g_strcmp0 (argv[1], "index") == 0)
+    return run_index (argc - 1, argv + 1);
 
   context = g_option_context_new (NULL);
   g_option_context_set_summary (context, _("Serve chat turns (agentskit.chat.turn) over HTTP."));
@@ -148,6 +194,7 @@ main (int   argc,
   g_unix_signal_add (SIGINT, on_signal, &app);
   g_main_loop_run (loop);
 
+  akc_server_flush_metrics (app.server);
   g_object_unref (app.server);
   return app.status;
 }

@@ -22,6 +22,7 @@
 #include "akc-server-memory.h"
 #include "akc-server-script.h"
 #include "akc-ask-retriever.h"
+#include "akc-fts-corpus.h"
 #include "akc-server-util.h"
 
 #define CONFIG_PROTOCOL "agentskit.chat.server-config"
@@ -822,18 +823,32 @@ parse_component (AkcServer     *self,
                  GError       **error)
 {
   static const char * const allowed[] = { "kind", "file", NULL };
+  static const char * const fts_allowed[] = { "kind", "database", "corpus", NULL };
   g_autofree char *file = NULL;
   const char *kind, *name;
 
   *out = NULL;
   if (value == NULL)
     return TRUE;
+  if (retriever && g_strcmp0 (akc_json_value_get_string (akc_json_value_get_member (value, "kind"), NULL), "fts") == 0)
+    {
+      const char *database, *corpus;
+
+      if (!akc_server_check_object (value, where, fts_allowed, fts_allowed, error) ||
+          (database = akc_server_get_string (value, "database", where, FALSE, error)) == NULL ||
+          (corpus = akc_server_get_string (value, "corpus", where, FALSE, error)) == NULL)
+        return FALSE;
+      file = resolve_path (self, database);
+      *out = G_OBJECT (akc_fts_retriever_new (file, corpus, error));
+      return *out != NULL;
+    }
   if (!akc_server_check_object (value, where, allowed, allowed, error) ||
       (kind = akc_server_get_string (value, "kind", where, FALSE, error)) == NULL ||
       (name = akc_server_get_string (value, "file", where, FALSE, error)) == NULL)
     return FALSE;
   if (strcmp (kind, "script") != 0)
-    return config_error (error, _("“kind” of %s must be “script”."), where);
+    return config_error (error, retriever ? _("“kind” of %s must be “script” or “fts”.")
+                                          : _("“kind” of %s must be “script”."), where);
   file = resolve_path (self, name);
   if (retriever)
     *out = G_OBJECT (akc_ask_script_retriever_new_from_file (file, error));
@@ -1334,6 +1349,26 @@ akc_server_drain (AkcServer *self)
       else
         akc_chat_handler_drain (mount->chat);
     }
+}
+
+/* Writes the metric records still queued, before the process exits. */
+void
+akc_server_flush_metrics (AkcServer *self)
+{
+  GBytes *line;
+
+  g_return_if_fail (AKC_IS_SERVER (self));
+
+  while (self->writing)
+    g_main_context_iteration (NULL, TRUE);
+  while ((line = g_queue_pop_head (&self->metric_lines)) != NULL)
+    {
+      g_output_stream_write_all (self->metrics, g_bytes_get_data (line, NULL), g_bytes_get_size (line), NULL, NULL,
+                                 NULL);
+      g_bytes_unref (line);
+    }
+  if (self->metrics != NULL)
+    g_output_stream_flush (self->metrics, NULL, NULL);
 }
 
 /* The requests being answered by every handler. */

@@ -27,5 +27,6 @@ gboolean    akc_server_listen       (AkcServer            *self,
 SoupServer *akc_server_get_soup     (AkcServer            *self);
 void        akc_server_drain        (AkcServer            *self);
 guint       akc_server_get_n_active (AkcServer            *self);
+void        akc_server_flush_metrics (AkcServer           *self);
 
 G_END_DECLS
