@@ -23,6 +23,7 @@
 #include "akc-server-script.h"
 #include "akc-ask-retriever.h"
 #include "akc-fts-corpus.h"
+#include "akc-pg-storage.h"
 #include "akc-server-util.h"
 
 #define CONFIG_PROTOCOL "agentskit.chat.server-config"
@@ -82,6 +83,7 @@ struct _AkcServer
   AkcSessionStorage *storage;
   GPtrArray         *mounts;       /* Mount */
   char              *sqlite_path;
+  char              *conninfo;
   AkcJsonValue      *seed;
   GOutputStream     *metrics;       /* NDJSON metric records, or NULL */
   GQueue             metric_lines;  /* GBytes waiting to be written */
@@ -368,7 +370,7 @@ parse_store (AkcServer     *self,
              AkcJsonValue  *root,
              GError       **error)
 {
-  static const char * const allowed[] = { "kind", "path", "seed", NULL };
+  static const char * const allowed[] = { "kind", "path", "seed", "conninfo", NULL };
   static const char * const required[] = { "kind", NULL };
   static const char * const seed_allowed[] = { "sessionId", "definition", NULL };
   AkcJsonValue *store = akc_json_value_get_member (root, "sessionStore");
@@ -386,6 +388,19 @@ parse_store (AkcServer     *self,
       !akc_server_get_array (store, "seed", where, &seed, error))
     return FALSE;
 
+  if (strcmp (kind, "postgresql") == 0)
+    {
+      const char *conninfo = akc_server_get_string (store, "conninfo", where, FALSE, error);
+
+      if (conninfo == NULL)
+        return FALSE;
+      if (seed != NULL || akc_json_value_get_member (store, "path") != NULL)
+        return config_error (error, _("A session store in PostgreSQL has a “conninfo” only."));
+      self->conninfo = g_strdup (conninfo);
+      return TRUE;
+    }
+  if (akc_json_value_get_member (store, "conninfo") != NULL)
+    return config_error (error, _("Only a session store in PostgreSQL has a “conninfo”."));
   if (strcmp (kind, "sqlite") == 0)
     {
       const char *path = akc_server_get_string (store, "path", where, FALSE, error);
@@ -398,7 +413,7 @@ parse_store (AkcServer     *self,
       return TRUE;
     }
   if (strcmp (kind, "memory") != 0)
-    return config_error (error, _("“kind” of the session store must be “memory” or “sqlite”."));
+    return config_error (error, _("“kind” of the session store must be “memory”, “sqlite” or “postgresql”."));
   if (akc_json_value_get_member (store, "path") != NULL)
     return config_error (error, _("A session store in memory has no “path”."));
 
@@ -994,8 +1009,16 @@ parse_ask_mount (AkcServer     *self,
           (kind = akc_server_get_string (store, "kind", store_where, FALSE, error)) == NULL ||
           !akc_server_get_array (store, "refuse", store_where, &refuse, error))
         return FALSE;
+      if (strcmp (kind, "postgresql") == 0)
+        {
+          if (self->conninfo == NULL || refuse != NULL)
+            return config_error (error, _("%s is in PostgreSQL only with a session store in PostgreSQL, and "
+                                          "refuses nothing."), store_where);
+          akc_ask_handler_set_store (mount->ask, AKC_ASK_STORE (self->storage));
+          return TRUE;
+        }
       if (strcmp (kind, "memory") != 0)
-        return config_error (error, _("“kind” of %s must be “memory”."), store_where);
+        return config_error (error, _("“kind” of %s must be “memory” or “postgresql”."), store_where);
       ask_store = akc_ask_memory_store_new ();
       for (gsize i = 0; refuse != NULL && i < akc_json_value_get_length (refuse); i++)
         {
@@ -1196,6 +1219,7 @@ akc_server_finalize (GObject *object)
   g_clear_pointer (&self->listen, g_strfreev);
   g_clear_pointer (&self->folder, g_free);
   g_clear_pointer (&self->sqlite_path, g_free);
+  g_clear_pointer (&self->conninfo, g_free);
   g_clear_pointer (&self->seed, akc_json_value_unref);
   g_queue_clear_full (&self->metric_lines, (GDestroyNotify) g_bytes_unref);
   g_clear_object (&self->metrics);
@@ -1257,6 +1281,24 @@ on_storage_opened (GObject      *source,
   g_task_return_boolean (task, TRUE);
 }
 
+static void
+on_pg_opened (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AkcServer *self = g_task_get_source_object (task);
+  g_autoptr(GError) error = NULL;
+
+  self->storage = AKC_SESSION_STORAGE (akc_pg_storage_new_finish (result, &error));
+  if (self->storage == NULL || !finish_setup (self, self->seed, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
 /* Reads the configuration in @config_path and builds the server, without
  * listening yet. */
 void
@@ -1285,6 +1327,12 @@ akc_server_new_async (const char          *config_path,
       self->seed = g_steal_pointer (&root);
       akc_sqlite_session_storage_new_async (self->sqlite_path, cancellable, on_storage_opened,
                                             g_steal_pointer (&task));
+      return;
+    }
+  if (self->conninfo != NULL)
+    {
+      self->seed = g_steal_pointer (&root);
+      akc_pg_storage_new_async (self->conninfo, cancellable, on_pg_opened, g_steal_pointer (&task));
       return;
     }
   if (!finish_setup (self, root, &error))
