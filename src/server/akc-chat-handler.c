@@ -234,6 +234,8 @@ typedef struct
   gboolean           send_finished;
   gboolean           diagnostic_written;
 
+  GSource           *hangup;         /* the client's socket, while streaming */
+
   /* cleanup */
   gboolean           cleanup_started;
   gboolean           stop_requested;
@@ -247,6 +249,7 @@ typedef struct
 static void turn_schedule (Turn *turn);
 static void turn_cleanup (Turn *turn, gboolean stop);
 static void turn_abort (Turn *turn, ErrorKind kind);
+static void turn_gone (Turn *turn);
 
 static Turn *
 turn_ref (Turn *turn)
@@ -257,7 +260,7 @@ turn_ref (Turn *turn)
 static void
 turn_clear (Turn *turn)
 {
-  g_assert (turn->idle_id == 0 && turn->deadline_id == 0 && turn->cleanup_timer == 0);
+  g_assert (turn->idle_id == 0 && turn->deadline_id == 0 && turn->cleanup_timer == 0 && turn->hangup == NULL);
   g_clear_object (&turn->handler);
   g_clear_object (&turn->message);
   g_clear_pointer (&turn->context, akc_json_value_unref);
@@ -403,6 +406,11 @@ turn_finish (Turn *turn)
   if (turn->phase == PHASE_DONE)
     return;
 
+  if (turn->hangup != NULL)
+    {
+      g_source_destroy (turn->hangup);
+      g_clear_pointer (&turn->hangup, g_source_unref);
+    }
   if (turn->phase == PHASE_STREAM && !turn->gone)
     {
       soup_message_body_complete (soup_server_message_get_response_body (turn->message));
@@ -977,6 +985,45 @@ on_finished (SoupServerMessage *message,
 /* The turn                                                            */
 /* ------------------------------------------------------------------ */
 
+/* While a turn waits for its adapter nothing is written, so libsoup would
+ * not notice a client that went away until the deadline: the socket is
+ * watched, and an end of input means the client is gone. */
+static gboolean
+on_socket_ready (GSocket      *socket,
+                 GIOCondition  condition,
+                 gpointer      user_data)
+{
+  Turn *turn = user_data;
+  char byte;
+  gssize n;
+
+  if ((condition & (G_IO_HUP | G_IO_ERR)) == 0)
+    {
+      n = g_socket_receive_with_blocking (socket, &byte, 1, FALSE, NULL, NULL);
+      if (n != 0)
+        {
+          /* data (a pipelined request) or nothing yet: stop watching */
+          g_clear_pointer (&turn->hangup, g_source_unref);
+          return G_SOURCE_REMOVE;
+        }
+    }
+  g_clear_pointer (&turn->hangup, g_source_unref);
+  turn_gone (turn);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+turn_watch_socket (Turn *turn)
+{
+  GSocket *socket = soup_server_message_get_socket (turn->message);
+
+  if (socket == NULL)
+    return;
+  turn->hangup = g_socket_create_source (socket, G_IO_IN | G_IO_HUP | G_IO_ERR, NULL);
+  g_source_set_callback (turn->hangup, (GSourceFunc) (void (*) (void)) on_socket_ready, turn, NULL);
+  g_source_attach (turn->hangup, NULL);
+}
+
 static void
 turn_start_stream (Turn *turn)
 {
@@ -992,6 +1039,7 @@ turn_start_stream (Turn *turn)
   soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
   soup_message_body_set_accumulate (soup_server_message_get_response_body (turn->message), FALSE);
   soup_server_message_unpause (turn->message);
+  turn_watch_socket (turn);
 
   messages = akc_chat_source_get_messages (AKC_CHAT_SOURCE (turn->chat));
   turn->items_id = g_signal_connect (messages, "items-changed", G_CALLBACK (on_items_changed), turn);

@@ -1,0 +1,266 @@
+/* test-chat-hostile.c: the chat turn handler against hostile clients
+ *
+ * SPDX-License-Identifier: MIT
+ *
+ * Over a raw loopback socket: a client that disconnects in the middle of
+ * a streamed turn (cleanup runs once, the lease is released, the next
+ * turn of the session works), a body that is not UTF-8, a body that never
+ * ends (slowloris: the deadline closes the connection), and bodies over
+ * the limit, declared and streamed.
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "akc-chat-handler.h"
+#include "akc-server-memory.h"
+#include "akc-server-script.h"
+
+typedef struct
+{
+  AkcDefinition     *definition;
+  AkcSessionStorage *storage;
+  AkcChatHandler    *handler;
+  SoupServer        *server;
+  guint16            port;
+} Fixture;
+
+static AkcDefinition *
+resolve (AkcJsonValue *context, const char *session_id, gpointer user_data, GError **error)
+{
+  return g_object_ref (((Fixture *) user_data)->definition);
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  static const char script[] =
+    "{\"protocol\":\"agentskit.chat.server-script\",\"version\":1,\"replies\":["
+    "{\"input\":\"/slow\",\"chunks\":[{\"text\":\"first words \"},{\"waitForStop\":true}]},"
+    "{\"chunks\":[{\"text\":\"Hello\"},{\"text\":\" there\",\"delayMs\":5}]}]}";
+  g_autoptr(AkcJsonValue) value = akc_json_value_parse (script, -1, NULL);
+  g_autoptr(AkcAdapter) adapter = NULL;
+  g_autoptr(AkcChatMemory) memory = akc_server_memory_new ();
+  g_autoptr(GError) error = NULL;
+  AkcChatHandlerOptions options;
+  GSList *uris;
+
+  adapter = akc_server_script_new_from_value (value, "the test", &error);
+  g_assert_no_error (error);
+  fixture->definition = akc_definition_new ("hostile", adapter);
+  akc_definition_set_memory (fixture->definition, memory);
+  fixture->storage = akc_memory_session_storage_new ();
+
+  akc_chat_handler_options_init (&options);
+  options.timeout_ms = GPOINTER_TO_UINT (data) != 0 ? GPOINTER_TO_UINT (data) : 30000;
+  options.max_body_bytes = 4096;
+  fixture->handler = akc_chat_handler_new (&options, fixture->storage, resolve, fixture, &error);
+  g_assert_no_error (error);
+
+  fixture->server = soup_server_new (NULL, NULL);
+  akc_chat_handler_attach (fixture->handler, fixture->server, "/chat");
+  soup_server_listen_local (fixture->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (fixture->server);
+  fixture->port = (guint16) g_uri_get_port (uris->data);
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  while (akc_chat_handler_get_n_active (fixture->handler) > 0)
+    g_main_context_iteration (NULL, TRUE);
+  soup_server_disconnect (fixture->server);
+  g_clear_object (&fixture->server);
+  g_clear_object (&fixture->handler);
+  g_clear_object (&fixture->storage);
+  g_clear_object (&fixture->definition);
+}
+
+static char *
+submit_body (const char *session_id,
+             const char *turn_id,
+             const char *input)
+{
+  return g_strdup_printf ("{\"protocol\":\"agentskit.chat.turn\",\"version\":1,\"eventId\":\"e-%s\","
+                          "\"sessionId\":\"%s\",\"turnId\":\"%s\",\"sequence\":0,"
+                          "\"emittedAt\":\"2026-07-11T00:00:00.000Z\",\"event\":\"client.turn.submit\","
+                          "\"payload\":{\"input\":\"%s\"}}", turn_id, session_id, turn_id, input);
+}
+
+static GSocketConnection *
+connect_raw (Fixture *fixture)
+{
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GError) error = NULL;
+  GSocketConnection *connection = g_socket_client_connect_to_host (client, "127.0.0.1", fixture->port, NULL, &error);
+
+  g_assert_no_error (error);
+  return connection;
+}
+
+static void
+on_read (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* Reads what the server sends until @needle is in it, or the end. */
+static GString *
+read_until (GSocketConnection *connection,
+            const char        *needle)
+{
+  GInputStream *in = g_io_stream_get_input_stream (G_IO_STREAM (connection));
+  GString *text = g_string_new (NULL);
+
+  for (;;)
+    {
+      g_autoptr(GAsyncResult) result = NULL;
+      g_autoptr(GError) error = NULL;
+      char buffer[4096];
+      gssize n;
+
+      if (needle != NULL && strstr (text->str, needle) != NULL)
+        return text;
+      g_input_stream_read_async (in, buffer, sizeof buffer, G_PRIORITY_DEFAULT, NULL, on_read, &result);
+      while (result == NULL)
+        g_main_context_iteration (NULL, TRUE);
+      n = g_input_stream_read_finish (in, result, &error);
+      if (n <= 0)
+        return text;
+      g_string_append_len (text, buffer, n);
+    }
+}
+
+static void
+write_all (GSocketConnection *connection,
+           const char        *data,
+           gsize              length)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (connection)), data, length, NULL, NULL,
+                             &error);
+  g_assert_no_error (error);
+}
+
+static void
+send_request (GSocketConnection *connection,
+              const char        *body,
+              gssize             declared)
+{
+  g_autofree char *head = g_strdup_printf ("POST /chat HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                                           "Content-Length: %" G_GSSIZE_FORMAT "\r\n\r\n",
+                                           declared >= 0 ? declared : (gssize) strlen (body));
+
+  write_all (connection, head, strlen (head));
+  write_all (connection, body, strlen (body));
+}
+
+static void
+test_disconnect (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autofree char *slow = submit_body ("hostile-1", "turn-1", "/slow");
+  g_autofree char *next = submit_body ("hostile-1", "turn-2", "hello");
+  g_autoptr(GSocketConnection) first = connect_raw (fixture);
+  g_autoptr(GSocketConnection) second = NULL;
+  g_autoptr(GString) streamed = NULL;
+  g_autoptr(GString) answer = NULL;
+  AkcJsonValue *stored;
+
+  /* no deadline: only the client going away ends the turn */
+  akc_chat_handler_set_manual_deadlines (fixture->handler, TRUE);
+  send_request (first, slow, -1);
+  /* the turn is streaming: its first words are out */
+  streamed = read_until (first, "first words");
+  g_assert_nonnull (strstr (streamed->str, "200 OK"));
+  g_io_stream_close (G_IO_STREAM (first), NULL, NULL);
+
+  while (akc_chat_handler_get_n_active (fixture->handler) > 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (akc_chat_handler_get_n_cleanups (fixture->handler), ==, 1);
+  stored = akc_memory_session_storage_lookup (AKC_MEMORY_SESSION_STORAGE (fixture->storage), "hostile-1");
+  g_assert_null (akc_json_value_get_member (stored, "activeTurn"));
+
+  second = connect_raw (fixture);
+  send_request (second, next, -1);
+  answer = read_until (second, "\"status\":\"complete\",\"usage\"");
+  g_assert_nonnull (strstr (answer->str, "Hello there"));
+  g_assert_nonnull (strstr (answer->str, "first words"));  /* the stopped reply was kept */
+}
+
+static void
+test_not_utf8 (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(GSocketConnection) connection = connect_raw (fixture);
+  g_autoptr(GString) answer = NULL;
+
+  send_request (connection, "{\"protocol\":\"\xff\xfe\"}", -1);
+  answer = read_until (connection, "}}");
+  g_assert_nonnull (strstr (answer->str, "400 Bad Request"));
+  g_assert_nonnull (strstr (answer->str, "REQUEST_INVALID_JSON"));
+}
+
+static void
+test_slowloris (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(GSocketConnection) connection = connect_raw (fixture);
+  g_autoptr(GString) answer = NULL;
+
+  /* 10 of the 100 bytes declared, then nothing: the deadline closes it */
+  send_request (connection, "{\"protocol", 100);
+  answer = read_until (connection, NULL);
+  g_assert_cmpuint (answer->len, ==, 0);
+  while (akc_chat_handler_get_n_active (fixture->handler) > 0)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+test_over_limit (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autofree char *big = g_strnfill (5000, 'x');
+  g_autoptr(GSocketConnection) declared = connect_raw (fixture);
+  g_autoptr(GSocketConnection) streamed = connect_raw (fixture);
+  g_autoptr(GString) answer = NULL;
+  static const char head[] = "POST /chat HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                             "Transfer-Encoding: chunked\r\n\r\n";
+
+  send_request (declared, big, -1);
+  answer = read_until (declared, "}}");
+  g_assert_nonnull (strstr (answer->str, "413"));
+  g_assert_nonnull (strstr (answer->str, "REQUEST_TOO_LARGE"));
+  g_string_free (g_steal_pointer (&answer), TRUE);
+
+  /* chunked, no length: the limit is counted as the bytes arrive */
+  write_all (streamed, head, strlen (head));
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *chunk = g_strdup_printf ("7d0\r\n%s\r\n", big + 3000);   /* 2000 bytes */
+
+      write_all (streamed, chunk, strlen (chunk));
+    }
+  write_all (streamed, "0\r\n\r\n", 5);
+  answer = read_until (streamed, "}}");
+  g_assert_nonnull (strstr (answer->str, "413"));
+  g_assert_nonnull (strstr (answer->str, "REQUEST_TOO_LARGE"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add ("/server/hostile/disconnect", Fixture, NULL, fixture_set_up, test_disconnect, fixture_tear_down);
+  g_test_add ("/server/hostile/not-utf8", Fixture, NULL, fixture_set_up, test_not_utf8, fixture_tear_down);
+  g_test_add ("/server/hostile/slowloris", Fixture, GUINT_TO_POINTER (300), fixture_set_up, test_slowloris,
+              fixture_tear_down);
+  g_test_add ("/server/hostile/over-limit", Fixture, NULL, fixture_set_up, test_over_limit, fixture_tear_down);
+  return g_test_run ();
+}
