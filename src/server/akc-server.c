@@ -27,6 +27,7 @@
 #include "akc-server-util.h"
 
 #define CONFIG_PROTOCOL "agentskit.chat.server-config"
+#define LISTEN_BACKLOG 1024
 
 typedef struct
 {
@@ -1366,9 +1367,19 @@ akc_server_listen (AkcServer   *self,
   for (guint i = 0; address != NULL ? i == 0 : self->listen[i] != NULL; i++)
     {
       g_autoptr(GSocketAddress) socket_address = parse_address (address != NULL ? address : self->listen[i], error);
+      g_autoptr(GSocket) socket = NULL;
 
-      if (socket_address == NULL ||
-          !soup_server_listen (self->soup, socket_address, 0, error))
+      if (socket_address == NULL)
+        return FALSE;
+      /* our own socket, for a backlog that takes a burst of clients (the
+       * default of 10 drops their connections for a second) */
+      socket = g_socket_new (g_socket_address_get_family (socket_address), G_SOCKET_TYPE_STREAM,
+                             G_SOCKET_PROTOCOL_TCP, error);
+      if (socket == NULL)
+        return FALSE;
+      g_socket_set_listen_backlog (socket, LISTEN_BACKLOG);
+      if (!g_socket_bind (socket, socket_address, TRUE, error) || !g_socket_listen (socket, error) ||
+          !soup_server_listen_socket (self->soup, socket, 0, error))
         return FALSE;
     }
   return TRUE;
