@@ -178,16 +178,11 @@ main (int   argc,
       return 1;
     }
   {
-    GSList *uris = soup_server_get_uris (akc_server_get_soup (app.server));
+    GPtrArray *uris = akc_server_get_uris (app.server);
 
-    for (GSList *l = uris; l != NULL; l = l->next)
-      {
-        g_autofree char *text = g_uri_to_string (l->data);
-
-        printf ("listening on %s\n", text);
-      }
+    for (guint i = 0; i < uris->len; i++)
+      printf ("listening on %s\n", (const char *) g_ptr_array_index (uris, i));
     fflush (stdout);
-    g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
   }
 
   g_unix_signal_add (SIGTERM, on_signal, &app);

@@ -86,12 +86,21 @@ struct _AkcServer
   char              *sqlite_path;
   char              *conninfo;
   AkcJsonValue      *seed;
+  GSocketService    *service;
+  GPtrArray         *uris;          /* char *, what it listens on */
+  GHashTable        *connections;   /* GSocket → Connection */
+  guint              sweep_id;
+  gint64             max_connections;
+  gint64             idle_timeout_ms;
+  guint64            n_refused;
   GOutputStream     *metrics;       /* NDJSON metric records, or NULL */
   GQueue             metric_lines;  /* GBytes waiting to be written */
   gboolean           writing;
 };
 
 G_DEFINE_FINAL_TYPE (AkcServer, akc_server, G_TYPE_OBJECT)
+
+static void connection_free (gpointer data);
 
 static void
 token_free (gpointer data)
@@ -1124,7 +1133,7 @@ parse_config (AkcServer     *self,
               GError       **error)
 {
   static const char * const allowed[] = { "protocol", "version", "listen", "sessionStore", "definitions", "mounts",
-                                          "metrics", NULL };
+                                          "metrics", "maxConnections", "idleTimeoutMs", NULL };
   static const char * const required[] = { "protocol", "version", "definitions", "mounts", NULL };
   AkcJsonValue *definitions, *mounts;
   const char *protocol;
@@ -1142,6 +1151,9 @@ parse_config (AkcServer     *self,
   if (version != 1)
     return config_error (error, _("The configuration has version %lld; this akc-server reads version 1."),
                          (long long) version);
+  if (!akc_server_get_integer (root, "maxConnections", where, 1, 1000000, &self->max_connections, error) ||
+      !akc_server_get_integer (root, "idleTimeoutMs", where, 100, 3600000, &self->idle_timeout_ms, error))
+    return FALSE;
   if (!parse_listen (self, root, error) ||
       !akc_server_get_array (root, "definitions", where, &definitions, error) ||
       !akc_server_get_array (root, "mounts", where, &mounts, error))
@@ -1210,6 +1222,15 @@ akc_server_finalize (GObject *object)
 {
   AkcServer *self = AKC_SERVER (object);
 
+  if (self->service != NULL)
+    {
+      g_socket_service_stop (self->service);
+      g_socket_listener_close (G_SOCKET_LISTENER (self->service));
+    }
+  g_clear_object (&self->service);
+  g_clear_handle_id (&self->sweep_id, g_source_remove);
+  g_clear_pointer (&self->uris, g_ptr_array_unref);
+  g_clear_pointer (&self->connections, g_hash_table_unref);
   if (self->soup != NULL)
     soup_server_disconnect (self->soup);
   g_clear_object (&self->soup);
@@ -1239,6 +1260,10 @@ akc_server_init (AkcServer *self)
   self->definitions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->demos = g_ptr_array_new_with_free_func (g_object_unref);
   self->mounts = g_ptr_array_new_with_free_func (mount_free);
+  self->uris = g_ptr_array_new_with_free_func (g_free);
+  self->connections = g_hash_table_new_full (NULL, NULL, NULL, connection_free);
+  self->max_connections = 4096;
+  self->idle_timeout_ms = 15000;
 }
 
 static gboolean
@@ -1355,6 +1380,131 @@ akc_server_new_finish (GAsyncResult  *result,
   return g_steal_pointer (&self);
 }
 
+/* Connections ---------------------------------------------------------- */
+
+/* One accepted connection: it is closed when it has been idle (no request
+ * whose headers and body arrived) for idleTimeoutMs, so a client that
+ * never finishes its headers (slowloris) holds nothing for long. */
+typedef struct
+{
+  AkcServer         *server;
+  GSocketConnection *connection;
+  guint              idle_id;
+} Connection;
+
+static void
+connection_free (gpointer data)
+{
+  Connection *connection = data;
+
+  g_clear_handle_id (&connection->idle_id, g_source_remove);
+  g_object_unref (connection->connection);
+  g_free (connection);
+}
+
+/* libsoup closes a connection without a signal: closed ones are swept
+ * every half second, so the limit counts open connections. */
+static gboolean
+sweep_connections (gpointer user_data)
+{
+  AkcServer *self = user_data;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, self->connections);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      Connection *connection = value;
+
+      if (g_socket_is_closed (key) || g_io_stream_is_closed (G_IO_STREAM (connection->connection)))
+        g_hash_table_iter_remove (&iter);
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+on_idle_timeout (gpointer user_data)
+{
+  Connection *connection = user_data;
+
+  connection->idle_id = 0;
+  g_debug ("akc-server: an idle connection is closed");
+  /* the socket, not the stream: libsoup notices and ends its side */
+  g_socket_shutdown (g_socket_connection_get_socket (connection->connection), TRUE, TRUE, NULL);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+connection_arm (Connection *connection)
+{
+  g_clear_handle_id (&connection->idle_id, g_source_remove);
+  connection->idle_id = g_timeout_add (connection->server->idle_timeout_ms, on_idle_timeout, connection);
+}
+
+static Connection *
+connection_of (AkcServer         *self,
+               SoupServerMessage *message)
+{
+  GSocket *socket = soup_server_message_get_socket (message);
+
+  return socket != NULL ? g_hash_table_lookup (self->connections, socket) : NULL;
+}
+
+static void
+on_request_read (SoupServer        *soup,
+                 SoupServerMessage *message,
+                 gpointer           user_data)
+{
+  Connection *connection = connection_of (user_data, message);
+
+  if (connection != NULL)
+    g_clear_handle_id (&connection->idle_id, g_source_remove);
+}
+
+static void
+on_request_finished (SoupServer        *soup,
+                     SoupServerMessage *message,
+                     gpointer           user_data)
+{
+  Connection *connection = connection_of (user_data, message);
+
+  if (connection != NULL)
+    connection_arm (connection);
+}
+
+static gboolean
+on_incoming (GSocketService    *service,
+             GSocketConnection *socket_connection,
+             GObject           *source,
+             gpointer           user_data)
+{
+  AkcServer *self = user_data;
+  g_autoptr(GSocketAddress) local = g_socket_connection_get_local_address (socket_connection, NULL);
+  g_autoptr(GSocketAddress) remote = g_socket_connection_get_remote_address (socket_connection, NULL);
+  g_autoptr(GError) error = NULL;
+  Connection *connection;
+
+  if ((gint64) g_hash_table_size (self->connections) >= self->max_connections)
+    {
+      /* over the connection limit: refused at once */
+      self->n_refused++;
+      g_io_stream_close (G_IO_STREAM (socket_connection), NULL, NULL);
+      return TRUE;
+    }
+
+  connection = g_new0 (Connection, 1);
+  connection->server = self;
+  connection->connection = g_object_ref (socket_connection);
+  g_hash_table_insert (self->connections, g_socket_connection_get_socket (socket_connection), connection);
+  connection_arm (connection);
+  if (!soup_server_accept_iostream (self->soup, G_IO_STREAM (socket_connection), local, remote, &error))
+    {
+      g_warning ("akc-server: a connection cannot be served: %s", error->message);
+      g_io_stream_close (G_IO_STREAM (socket_connection), NULL, NULL);
+    }
+  return TRUE;
+}
+
 /* Listens on @address (HOST:PORT), or on the configuration's addresses
  * when it is NULL. */
 gboolean
@@ -1364,10 +1514,23 @@ akc_server_listen (AkcServer   *self,
 {
   g_return_val_if_fail (AKC_IS_SERVER (self), FALSE);
 
+  if (self->service == NULL)
+    {
+      self->service = g_socket_service_new ();
+      g_signal_connect (self->service, "incoming", G_CALLBACK (on_incoming), self);
+      g_signal_connect (self->soup, "request-read", G_CALLBACK (on_request_read), self);
+      g_signal_connect (self->soup, "request-finished", G_CALLBACK (on_request_finished), self);
+      g_signal_connect (self->soup, "request-aborted", G_CALLBACK (on_request_finished), self);
+      self->sweep_id = g_timeout_add (500, sweep_connections, self);
+    }
+
   for (guint i = 0; address != NULL ? i == 0 : self->listen[i] != NULL; i++)
     {
       g_autoptr(GSocketAddress) socket_address = parse_address (address != NULL ? address : self->listen[i], error);
       g_autoptr(GSocket) socket = NULL;
+      g_autoptr(GSocketAddress) bound = NULL;
+      g_autofree char *host = NULL;
+      GInetAddress *inet;
 
       if (socket_address == NULL)
         return FALSE;
@@ -1379,10 +1542,40 @@ akc_server_listen (AkcServer   *self,
         return FALSE;
       g_socket_set_listen_backlog (socket, LISTEN_BACKLOG);
       if (!g_socket_bind (socket, socket_address, TRUE, error) || !g_socket_listen (socket, error) ||
-          !soup_server_listen_socket (self->soup, socket, 0, error))
+          !g_socket_listener_add_socket (G_SOCKET_LISTENER (self->service), socket, NULL, error))
         return FALSE;
+      bound = g_socket_get_local_address (socket, error);
+      if (bound == NULL)
+        return FALSE;
+      inet = g_inet_socket_address_get_address (G_INET_SOCKET_ADDRESS (bound));
+      host = g_inet_address_to_string (inet);
+      g_ptr_array_add (self->uris, g_strdup_printf (g_inet_address_get_family (inet) == G_SOCKET_FAMILY_IPV6
+                                                    ? "http://[%s]:%u/" : "http://%s:%u/", host,
+                                                    g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound))));
     }
+  g_socket_service_start (self->service);
   return TRUE;
+}
+
+/* The URIs it listens on, `http://HOST:PORT/`. */
+GPtrArray *
+akc_server_get_uris (AkcServer *self)
+{
+  g_return_val_if_fail (AKC_IS_SERVER (self), NULL);
+
+  return self->uris;
+}
+
+/* Open connections, and connections refused over the limit. */
+guint
+akc_server_get_n_connections (AkcServer *self,
+                              guint64   *n_refused)
+{
+  g_return_val_if_fail (AKC_IS_SERVER (self), 0);
+
+  if (n_refused != NULL)
+    *n_refused = self->n_refused;
+  return g_hash_table_size (self->connections);
 }
 
 SoupServer *

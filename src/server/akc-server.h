@@ -25,6 +25,9 @@ gboolean    akc_server_listen       (AkcServer            *self,
                                      const char           *address,
                                      GError              **error);
 SoupServer *akc_server_get_soup     (AkcServer            *self);
+GPtrArray  *akc_server_get_uris     (AkcServer            *self);
+guint       akc_server_get_n_connections (AkcServer       *self,
+                                          guint64         *n_refused);
 void        akc_server_drain        (AkcServer            *self);
 guint       akc_server_get_n_active (AkcServer            *self);
 void        akc_server_flush_metrics (AkcServer           *self);

@@ -1,0 +1,150 @@
+/* test-server-limits.c: akc-server's connection limit and idle timeout
+ *
+ * SPDX-License-Identifier: MIT
+ *
+ * An AkcServer in this process, from a configuration with
+ * `maxConnections` 2 and `idleTimeoutMs` 300: a third connection is closed
+ * at once, idle connections (one that never finishes its headers among
+ * them) are closed after the timeout, and a new client is then served.
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "akc-server.h"
+
+static void
+on_result (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static GSocketConnection *
+connect_to (guint16 port)
+{
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  GSocketConnection *connection;
+
+  g_socket_client_connect_to_host_async (client, "127.0.0.1", port, NULL, on_result, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  connection = g_socket_client_connect_to_host_finish (client, result, &error);
+  g_assert_no_error (error);
+  return connection;
+}
+
+/* Reads until the server closes the connection; returns what it sent. */
+static GString *
+read_to_end (GSocketConnection *connection)
+{
+  GInputStream *in = g_io_stream_get_input_stream (G_IO_STREAM (connection));
+  GString *text = g_string_new (NULL);
+
+  for (;;)
+    {
+      g_autoptr(GAsyncResult) result = NULL;
+      char buffer[1024];
+      gssize n;
+
+      g_input_stream_read_async (in, buffer, sizeof buffer, G_PRIORITY_DEFAULT, NULL, on_result, &result);
+      while (result == NULL)
+        g_main_context_iteration (NULL, TRUE);
+      n = g_input_stream_read_finish (in, result, NULL);
+      if (n <= 0)
+        return text;
+      g_string_append_len (text, buffer, n);
+    }
+}
+
+static void
+test_limits (void)
+{
+  g_autofree char *folder = g_dir_make_tmp ("akc-limits-XXXXXX", NULL);
+  g_autofree char *config = g_build_filename (folder, "limits.json", NULL);
+  g_autofree char *script = g_build_filename (folder, "s.json", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(AkcServer) server = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSocketConnection) first = NULL;
+  g_autoptr(GSocketConnection) second = NULL;
+  g_autoptr(GSocketConnection) third = NULL;
+  g_autoptr(GSocketConnection) later = NULL;
+  g_autoptr(GString) refused = NULL;
+  g_autoptr(GString) idle = NULL;
+  g_autoptr(GString) slow = NULL;
+  g_autoptr(GString) served = NULL;
+  static const char health[] = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+  guint64 n_refused = 0;
+  guint16 port;
+
+  g_assert_true (g_file_set_contents (script, "{\"protocol\":\"agentskit.chat.server-script\",\"version\":1,"
+                                              "\"replies\":[{\"chunks\":[{\"text\":\"hi\"}]}]}", -1, &error));
+  text = g_strdup_printf ("{\"protocol\":\"agentskit.chat.server-config\",\"version\":1,\"maxConnections\":2,"
+                          "\"idleTimeoutMs\":300,\"listen\":[\"127.0.0.1:0\"],"
+                          "\"definitions\":[{\"id\":\"d\",\"adapter\":{\"kind\":\"script\",\"file\":\"s.json\"}}],"
+                          "\"mounts\":[{\"path\":\"/chat\",\"handler\":\"chat\",\"auth\":{\"kind\":\"none\"},"
+                          "\"sessions\":[{\"prefix\":\"\",\"definition\":\"d\"}]}]}");
+  g_assert_true (g_file_set_contents (config, text, -1, &error));
+
+  akc_server_new_async (config, NULL, on_result, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  server = akc_server_new_finish (result, &error);
+  g_assert_no_error (error);
+  g_assert_true (akc_server_listen (server, NULL, &error));
+  g_assert_no_error (error);
+  port = (guint16) g_ascii_strtoull (strrchr (g_ptr_array_index (akc_server_get_uris (server), 0), ':') + 1, NULL, 10);
+
+  first = connect_to (port);
+  second = connect_to (port);
+  /* half a request line, then nothing */
+  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (second)), "POST /chat HT", 13, NULL, NULL,
+                             &error);
+  g_assert_no_error (error);
+  while (akc_server_get_n_connections (server, NULL) < 2)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_test_message ("two connections");
+  third = connect_to (port);
+  refused = read_to_end (third);
+  g_assert_cmpuint (refused->len, ==, 0);
+  g_assert_cmpuint (akc_server_get_n_connections (server, &n_refused), ==, 2);
+  g_assert_cmpuint (n_refused, ==, 1);
+
+  g_test_message ("third refused");
+  /* both are closed once idle for 300 ms */
+  idle = read_to_end (first);
+  g_test_message ("first closed");
+  slow = read_to_end (second);
+  g_test_message ("second closed");
+  g_assert_cmpuint (idle->len, ==, 0);
+  g_assert_cmpuint (slow->len, ==, 0);
+  while (akc_server_get_n_connections (server, NULL) > 0)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_test_message ("idle ones closed");
+  later = connect_to (port);
+  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (later)), health, strlen (health), NULL, NULL,
+                             &error);
+  g_assert_no_error (error);
+  served = read_to_end (later);
+  g_assert_nonnull (strstr (served->str, "200 OK"));
+  g_assert_nonnull (strstr (served->str, "{\"status\":\"ok\"}"));
+
+  g_unlink (config);
+  g_unlink (script);
+  g_rmdir (folder);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/server/limits", test_limits);
+  return g_test_run ();
+}
