@@ -93,6 +93,8 @@ struct _AkcServer
   gint64             max_connections;
   gint64             idle_timeout_ms;
   guint64            n_refused;
+  char              *prometheus;    /* the /metrics path, or NULL */
+  GHashTable        *aggregates;    /* "name\nsite\noutcome" → Aggregate */
   GOutputStream     *metrics;       /* NDJSON metric records, or NULL */
   GQueue             metric_lines;  /* GBytes waiting to be written */
   gboolean           writing;
@@ -656,14 +658,33 @@ write_next_metric (AkcServer *self)
   g_object_set_data_full (G_OBJECT (self->metrics), "akc-line", g_steal_pointer (&line), (GDestroyNotify) g_bytes_unref);
 }
 
+typedef struct
+{
+  guint64 count;
+  double  sum;
+} Aggregate;
+
 static void
 ask_metric (AkcJsonValue *metric,
             gpointer      user_data)
 {
   Mount *mount = user_data;
   AkcServer *self = mount->server;
+  const char *name = akc_json_value_get_string (akc_json_value_get_member (metric, "name"), NULL);
+  const char *site = akc_json_value_get_string (akc_json_value_get_member (metric, "siteId"), NULL);
+  const char *outcome = akc_json_value_get_string (akc_json_value_get_member (metric, "outcome"), NULL);
+  g_autofree char *key = g_strdup_printf ("%s\n%s\n%s", name, site, outcome);
+  Aggregate *aggregate = g_hash_table_lookup (self->aggregates, key);
   gsize length = 0;
   char *text;
+
+  if (aggregate == NULL)
+    {
+      aggregate = g_new0 (Aggregate, 1);
+      g_hash_table_insert (self->aggregates, g_steal_pointer (&key), aggregate);
+    }
+  aggregate->count++;
+  aggregate->sum += akc_json_value_get_number (akc_json_value_get_member (metric, "value"));
 
   if (self->metrics == NULL)
     return;
@@ -1061,8 +1082,9 @@ parse_mount (AkcServer     *self,
       (path = akc_server_get_string (value, "path", where, FALSE, error)) == NULL ||
       (kind = akc_server_get_string (value, "handler", where, FALSE, error)) == NULL)
     return FALSE;
-  if (path[0] != '/' || strcmp (path, "/healthz") == 0 || strcmp (path, "/metrics") == 0)
-    return config_error (error, _("“path” of %s must start with “/” and not be /healthz or /metrics."), where);
+  if (path[0] != '/' || strcmp (path, "/healthz") == 0 || g_strcmp0 (path, self->prometheus) == 0)
+    return config_error (error, _("“path” of %s must start with “/” and not be /healthz or the Prometheus path."),
+                         where);
   for (guint i = 0; i < self->mounts->len; i++)
     if (strcmp (((Mount *) g_ptr_array_index (self->mounts, i))->path, path) == 0)
       return config_error (error, _("Two mounts have the path “%s”."), path);
@@ -1133,7 +1155,7 @@ parse_config (AkcServer     *self,
               GError       **error)
 {
   static const char * const allowed[] = { "protocol", "version", "listen", "sessionStore", "definitions", "mounts",
-                                          "metrics", "maxConnections", "idleTimeoutMs", NULL };
+                                          "metrics", "maxConnections", "idleTimeoutMs", "prometheus", NULL };
   static const char * const required[] = { "protocol", "version", "definitions", "mounts", NULL };
   AkcJsonValue *definitions, *mounts;
   const char *protocol;
@@ -1164,6 +1186,20 @@ parse_config (AkcServer     *self,
       return FALSE;
   if (!parse_store (self, root, error) || !parse_metrics (self, root, error))
     return FALSE;
+  if (akc_json_value_get_member (root, "prometheus") != NULL)
+    {
+      static const char * const prometheus_allowed[] = { "path", NULL };
+      AkcJsonValue *value = akc_json_value_get_member (root, "prometheus");
+      const char *in = _("the Prometheus endpoint");
+      const char *path;
+
+      if (!akc_server_check_object (value, in, prometheus_allowed, prometheus_allowed, error) ||
+          (path = akc_server_get_string (value, "path", in, FALSE, error)) == NULL)
+        return FALSE;
+      if (path[0] != '/' || strcmp (path, "/healthz") == 0)
+        return config_error (error, _("“path” of the Prometheus endpoint must start with “/” and not be /healthz."));
+      self->prometheus = g_strdup (path);
+    }
   if (akc_json_value_get_length (mounts) == 0)
     return config_error (error, _("The configuration has no mount."));
   return TRUE;
@@ -1205,6 +1241,86 @@ healthz (SoupServer        *server,
                                     body, strlen (body));
 }
 
+/* Prometheus text format: the Ask metric records as sums and counts per
+ * name, site and outcome, the chat turns of each mount, and connections.
+ * Label values are site ids and outcomes: never prompts, answers,
+ * tokens or subjects. */
+static void
+append_label (GString    *out,
+              const char *value)
+{
+  for (const char *p = value; *p != '\0'; p++)
+    {
+      if (*p == '\\' || *p == '"')
+        g_string_append_c (out, '\\');
+      if (*p == '\n')
+        g_string_append (out, "\\n");
+      else
+        g_string_append_c (out, *p);
+    }
+}
+
+static void
+prometheus (SoupServer        *soup,
+            SoupServerMessage *message,
+            const char        *path,
+            GHashTable        *query,
+            gpointer           user_data)
+{
+  AkcServer *self = user_data;
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GList) keys = NULL;
+  guint64 refused = 0;
+  guint open;
+
+  if (strcmp (soup_server_message_get_method (message), "GET") != 0)
+    {
+      soup_server_message_set_status (message, 405, NULL);
+      return;
+    }
+
+  keys = g_list_sort (g_hash_table_get_keys (self->aggregates), (GCompareFunc) strcmp);
+  for (GList *l = keys; l != NULL; l = l->next)
+    {
+      g_auto(GStrv) parts = g_strsplit (l->data, "\n", 3);
+      Aggregate *aggregate = g_hash_table_lookup (self->aggregates, l->data);
+      g_autofree char *metric = g_strdelimit (g_strconcat ("akc_ask_", parts[0], NULL), ".", '_');
+      g_autoptr(GString) labels = g_string_new ("{site=\"");
+
+      append_label (labels, parts[1]);
+      g_string_append (labels, "\",outcome=\"");
+      append_label (labels, parts[2]);
+      g_string_append (labels, "\"}");
+      g_string_append_printf (out, "%s_sum%s %.17g\n%s_count%s %" G_GUINT64_FORMAT "\n", metric, labels->str,
+                              aggregate->sum, metric, labels->str, aggregate->count);
+    }
+  for (guint i = 0; i < self->mounts->len; i++)
+    {
+      Mount *mount = g_ptr_array_index (self->mounts, i);
+      g_autoptr(GString) label = g_string_new ("{mount=\"");
+
+      append_label (label, mount->path);
+      g_string_append (label, "\"}");
+      if (mount->chat != NULL)
+        g_string_append_printf (out, "akc_chat_turns_active%s %u\nakc_chat_turns_total%s %u\n"
+                                "akc_chat_lines_total%s %u\n", label->str,
+                                akc_chat_handler_get_n_active (mount->chat), label->str,
+                                akc_chat_handler_get_n_cleanups (mount->chat), label->str,
+                                akc_chat_handler_get_n_lines (mount->chat));
+      else
+        g_string_append_printf (out, "akc_ask_requests_active%s %u\n", label->str,
+                                akc_ask_handler_get_n_active (mount->ask));
+    }
+  open = akc_server_get_n_connections (self, &refused);
+  g_string_append_printf (out, "akc_connections_open %u\nakc_connections_refused_total %" G_GUINT64_FORMAT "\n",
+                          open, refused);
+
+  soup_server_message_set_status (message, 200, NULL);
+  soup_message_headers_replace (soup_server_message_get_response_headers (message), "Cache-Control", "no-store");
+  soup_server_message_set_response (message, "text/plain; version=0.0.4; charset=utf-8", SOUP_MEMORY_COPY,
+                                    out->str, out->len);
+}
+
 static void
 not_found (SoupServer        *server,
            SoupServerMessage *message,
@@ -1242,6 +1358,8 @@ akc_server_finalize (GObject *object)
   g_clear_pointer (&self->folder, g_free);
   g_clear_pointer (&self->sqlite_path, g_free);
   g_clear_pointer (&self->conninfo, g_free);
+  g_clear_pointer (&self->prometheus, g_free);
+  g_clear_pointer (&self->aggregates, g_hash_table_unref);
   g_clear_pointer (&self->seed, akc_json_value_unref);
   g_queue_clear_full (&self->metric_lines, (GDestroyNotify) g_bytes_unref);
   g_clear_object (&self->metrics);
@@ -1262,6 +1380,7 @@ akc_server_init (AkcServer *self)
   self->mounts = g_ptr_array_new_with_free_func (mount_free);
   self->uris = g_ptr_array_new_with_free_func (g_free);
   self->connections = g_hash_table_new_full (NULL, NULL, NULL, connection_free);
+  self->aggregates = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->max_connections = 4096;
   self->idle_timeout_ms = 15000;
 }
@@ -1277,6 +1396,8 @@ finish_setup (AkcServer     *self,
   self->soup = soup_server_new ("server-header", "akc-server", NULL);
   soup_server_add_handler (self->soup, NULL, not_found, NULL, NULL);
   soup_server_add_handler (self->soup, "/healthz", healthz, NULL, NULL);
+  if (self->prometheus != NULL)
+    soup_server_add_handler (self->soup, self->prometheus, prometheus, self, NULL);
   for (guint i = 0; i < self->mounts->len; i++)
     {
       Mount *mount = g_ptr_array_index (self->mounts, i);

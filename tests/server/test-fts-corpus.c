@@ -178,7 +178,7 @@ test_server (void)
   g_assert_no_error (error);
 
   text = g_strdup_printf ("{\"protocol\":\"agentskit.chat.server-config\",\"version\":1,\"definitions\":[],"
-                          "\"metrics\":{\"kind\":\"file\",\"path\":\"%s\"},"
+                          "\"metrics\":{\"kind\":\"file\",\"path\":\"%s\"},\"prometheus\":{\"path\":\"/metrics\"},"
                           "\"mounts\":[{\"path\":\"/ask\",\"handler\":\"ask\","
                           "\"auth\":{\"kind\":\"bearer\",\"tokens\":[{\"sha256\":\"%s\",\"subject\":\"subject-zz9\",\"site\":\"d\"}]},"
                           "\"sites\":[{\"name\":\"d\",\"site\":{\"protocol\":\"agentskit.chat.backend-site\",\"version\":1,"
@@ -213,6 +213,26 @@ test_server (void)
   answer = g_strndup (g_bytes_get_data (response, NULL), g_bytes_get_size (response));
   g_assert_nonnull (strstr (answer, "\"name\":\"cite\",\"args\":{\"sources\":[{\"id\":\"install\","
                                     "\"title\":\"Installing AgentsKit Chat\",\"path\":\"/docs/install\"}"));
+
+  /* the same records, aggregated for Prometheus */
+  {
+    g_autofree char *metrics_url = g_strconcat (line + strlen ("listening on "), "metrics", NULL);
+    g_autoptr(SoupMessage) get = soup_message_new ("GET", metrics_url);
+    g_autoptr(GAsyncResult) got = NULL;
+    g_autoptr(GBytes) exposition = NULL;
+    g_autofree char *exposition_text = NULL;
+
+    soup_session_send_and_read_async (session, get, G_PRIORITY_DEFAULT, NULL, on_sent, &got);
+    while (got == NULL)
+      g_main_context_iteration (NULL, TRUE);
+    exposition = soup_session_send_and_read_finish (session, got, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (soup_message_get_status (get), ==, 200);
+    exposition_text = g_strndup (g_bytes_get_data (exposition, NULL), g_bytes_get_size (exposition));
+    g_assert_nonnull (strstr (exposition_text, "akc_ask_request_total_ms_count{site=\"docs\",outcome=\"ok\"} 1\n"));
+    g_assert_nonnull (strstr (exposition_text, "akc_ask_retrieval_documents_sum{site=\"docs\",outcome=\"ok\"} 2\n"));
+    g_assert_nonnull (strstr (exposition_text, "akc_connections_open "));
+  }
 
   /* SIGTERM: the metric records are in the file when the process ends */
   g_subprocess_send_signal (server, SIGTERM);
