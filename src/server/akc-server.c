@@ -94,6 +94,7 @@ struct _AkcServer
   gint64             idle_timeout_ms;
   guint64            n_refused;
   char              *prometheus;    /* the /metrics path, or NULL */
+  gboolean           log_requests;
   GHashTable        *aggregates;    /* "name\nsite\noutcome" → Aggregate */
   GOutputStream     *metrics;       /* NDJSON metric records, or NULL */
   GQueue             metric_lines;  /* GBytes waiting to be written */
@@ -1155,7 +1156,8 @@ parse_config (AkcServer     *self,
               GError       **error)
 {
   static const char * const allowed[] = { "protocol", "version", "listen", "sessionStore", "definitions", "mounts",
-                                          "metrics", "maxConnections", "idleTimeoutMs", "prometheus", NULL };
+                                          "metrics", "maxConnections", "idleTimeoutMs", "prometheus", "logRequests",
+                                          NULL };
   static const char * const required[] = { "protocol", "version", "definitions", "mounts", NULL };
   AkcJsonValue *definitions, *mounts;
   const char *protocol;
@@ -1186,6 +1188,14 @@ parse_config (AkcServer     *self,
       return FALSE;
   if (!parse_store (self, root, error) || !parse_metrics (self, root, error))
     return FALSE;
+  if (akc_json_value_get_member (root, "logRequests") != NULL)
+    {
+      AkcJsonValue *value = akc_json_value_get_member (root, "logRequests");
+
+      if (akc_json_value_get_kind (value) != AKC_JSON_KIND_BOOLEAN)
+        return config_error (error, _("“logRequests” of the configuration must be true or false."));
+      self->log_requests = akc_json_value_get_boolean (value);
+    }
   if (akc_json_value_get_member (root, "prometheus") != NULL)
     {
       static const char * const prometheus_allowed[] = { "path", NULL };
@@ -1582,12 +1592,37 @@ on_request_read (SoupServer        *soup,
     g_clear_handle_id (&connection->idle_id, g_source_remove);
 }
 
+/* One structured record per request: method, path (without its query),
+ * status and request id; never a header, a body, a token or a subject. */
+static void
+log_request (SoupServerMessage *message)
+{
+  GUri *uri = soup_server_message_get_uri (message);
+  const char *request_id = soup_message_headers_get_one (soup_server_message_get_response_headers (message),
+                                                         "X-Request-Id");
+  g_autofree char *status = g_strdup_printf ("%u", soup_server_message_get_status (message));
+  const GLogField fields[] = {
+    { "MESSAGE", "akc-server: request", -1 },
+    { "PRIORITY", "6", -1 },
+    { "GLIB_DOMAIN", G_LOG_DOMAIN, -1 },
+    { "AKC_METHOD", soup_server_message_get_method (message), -1 },
+    { "AKC_PATH", uri != NULL ? g_uri_get_path (uri) : "", -1 },
+    { "AKC_STATUS", status, -1 },
+    { "AKC_REQUEST_ID", request_id != NULL ? request_id : "", -1 },
+  };
+
+  g_log_structured_array (G_LOG_LEVEL_INFO, fields, G_N_ELEMENTS (fields));
+}
+
 static void
 on_request_finished (SoupServer        *soup,
                      SoupServerMessage *message,
                      gpointer           user_data)
 {
   Connection *connection = connection_of (user_data, message);
+
+  if (AKC_SERVER (user_data)->log_requests)
+    log_request (message);
 
   if (connection != NULL)
     connection_arm (connection);

@@ -15,6 +15,26 @@
 
 #include "akc-server.h"
 
+static GPtrArray *records;
+
+/* Keeps the request records (AKC_PATH and AKC_STATUS) and every field's
+ * value, to check that no header or body is logged. */
+static GLogWriterOutput
+writer (GLogLevelFlags   level,
+        const GLogField *fields,
+        gsize            n_fields,
+        gpointer         user_data)
+{
+  g_autoptr(GString) record = g_string_new (NULL);
+
+  for (gsize i = 0; i < n_fields; i++)
+    if (fields[i].length < 0)
+      g_string_append_printf (record, "%s=%s;", fields[i].key, (const char *) fields[i].value);
+  if (strstr (record->str, "AKC_PATH=") != NULL)
+    g_ptr_array_add (records, g_string_free (g_steal_pointer (&record), FALSE));
+  return G_LOG_WRITER_HANDLED;
+}
+
 static void
 on_result (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -78,13 +98,14 @@ test_limits (void)
   g_autoptr(GString) idle = NULL;
   g_autoptr(GString) slow = NULL;
   g_autoptr(GString) served = NULL;
-  static const char health[] = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+  static const char health[] = "GET /healthz?secret=q HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                               "Authorization: Bearer hidden-token\r\n\r\n";
   guint64 n_refused = 0;
   guint16 port;
 
   g_assert_true (g_file_set_contents (script, "{\"protocol\":\"agentskit.chat.server-script\",\"version\":1,"
                                               "\"replies\":[{\"chunks\":[{\"text\":\"hi\"}]}]}", -1, &error));
-  text = g_strdup_printf ("{\"protocol\":\"agentskit.chat.server-config\",\"version\":1,\"maxConnections\":2,"
+  text = g_strdup_printf ("{\"protocol\":\"agentskit.chat.server-config\",\"version\":1,\"maxConnections\":2,\"logRequests\":true,"
                           "\"idleTimeoutMs\":300,\"listen\":[\"127.0.0.1:0\"],"
                           "\"definitions\":[{\"id\":\"d\",\"adapter\":{\"kind\":\"script\",\"file\":\"s.json\"}}],"
                           "\"mounts\":[{\"path\":\"/chat\",\"handler\":\"chat\",\"auth\":{\"kind\":\"none\"},"
@@ -136,6 +157,14 @@ test_limits (void)
   g_assert_nonnull (strstr (served->str, "200 OK"));
   g_assert_nonnull (strstr (served->str, "{\"status\":\"ok\"}"));
 
+  /* the request's record: path and status, not the query or the token */
+  while (records->len == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (strstr (g_ptr_array_index (records, 0), "AKC_PATH=/healthz;"));
+  g_assert_nonnull (strstr (g_ptr_array_index (records, 0), "AKC_STATUS=200;"));
+  g_assert_null (strstr (g_ptr_array_index (records, 0), "secret"));
+  g_assert_null (strstr (g_ptr_array_index (records, 0), "hidden-token"));
+
   g_unlink (config);
   g_unlink (script);
   g_rmdir (folder);
@@ -145,6 +174,8 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  records = g_ptr_array_new_with_free_func (g_free);
+  g_log_set_writer_func (writer, NULL, NULL);
   g_test_add_func ("/server/limits", test_limits);
   return g_test_run ();
 }
