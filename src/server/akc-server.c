@@ -94,6 +94,7 @@ struct _AkcServer
   gint64             idle_timeout_ms;
   guint64            n_refused;
   char              *prometheus;    /* the /metrics path, or NULL */
+  GTlsCertificate   *tls;           /* HTTPS on every address, or NULL */
   gboolean           log_requests;
   GHashTable        *aggregates;    /* "name\nsite\noutcome" → Aggregate */
   GOutputStream     *metrics;       /* NDJSON metric records, or NULL */
@@ -1157,7 +1158,7 @@ parse_config (AkcServer     *self,
 {
   static const char * const allowed[] = { "protocol", "version", "listen", "sessionStore", "definitions", "mounts",
                                           "metrics", "maxConnections", "idleTimeoutMs", "prometheus", "logRequests",
-                                          NULL };
+                                          "tls", NULL };
   static const char * const required[] = { "protocol", "version", "definitions", "mounts", NULL };
   AkcJsonValue *definitions, *mounts;
   const char *protocol;
@@ -1188,6 +1189,26 @@ parse_config (AkcServer     *self,
       return FALSE;
   if (!parse_store (self, root, error) || !parse_metrics (self, root, error))
     return FALSE;
+  if (akc_json_value_get_member (root, "tls") != NULL)
+    {
+      static const char * const tls_allowed[] = { "certificate", "key", NULL };
+      AkcJsonValue *value = akc_json_value_get_member (root, "tls");
+      const char *in = _("the TLS settings");
+      const char *certificate, *key;
+      g_autofree char *certificate_path = NULL;
+      g_autofree char *key_path = NULL;
+      g_autoptr(GError) local = NULL;
+
+      if (!akc_server_check_object (value, in, tls_allowed, tls_allowed, error) ||
+          (certificate = akc_server_get_string (value, "certificate", in, FALSE, error)) == NULL ||
+          (key = akc_server_get_string (value, "key", in, FALSE, error)) == NULL)
+        return FALSE;
+      certificate_path = resolve_path (self, certificate);
+      key_path = resolve_path (self, key);
+      self->tls = g_tls_certificate_new_from_files (certificate_path, key_path, &local);
+      if (self->tls == NULL)
+        return config_error (error, _("The TLS certificate or key cannot be used: %s"), local->message);
+    }
   if (akc_json_value_get_member (root, "logRequests") != NULL)
     {
       AkcJsonValue *value = akc_json_value_get_member (root, "logRequests");
@@ -1369,6 +1390,7 @@ akc_server_finalize (GObject *object)
   g_clear_pointer (&self->sqlite_path, g_free);
   g_clear_pointer (&self->conninfo, g_free);
   g_clear_pointer (&self->prometheus, g_free);
+  g_clear_object (&self->tls);
   g_clear_pointer (&self->aggregates, g_hash_table_unref);
   g_clear_pointer (&self->seed, akc_json_value_unref);
   g_queue_clear_full (&self->metric_lines, (GDestroyNotify) g_bytes_unref);
@@ -1628,6 +1650,42 @@ on_request_finished (SoupServer        *soup,
     connection_arm (connection);
 }
 
+typedef struct
+{
+  AkcServer      *server;
+  GSocket        *socket;
+  GSocketAddress *local;
+  GSocketAddress *remote;
+} Handshake;
+
+static void
+on_handshake (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  Handshake *handshake = user_data;
+  g_autoptr(GError) error = NULL;
+
+  Connection *connection = g_hash_table_lookup (handshake->server->connections, handshake->socket);
+
+  /* libsoup does not tell which TLS connection a request is on: the idle
+   * timeout bounds the handshake only */
+  if (connection != NULL)
+    g_clear_handle_id (&connection->idle_id, g_source_remove);
+  if (!g_tls_connection_handshake_finish (G_TLS_CONNECTION (source), result, &error) ||
+      !soup_server_accept_iostream (handshake->server->soup, G_IO_STREAM (source), handshake->local,
+                                    handshake->remote, &error))
+    {
+      g_debug ("akc-server: a TLS connection failed: %s", error->message);
+      g_io_stream_close (G_IO_STREAM (source), NULL, NULL);
+    }
+  g_object_unref (handshake->server);
+  g_object_unref (handshake->socket);
+  g_clear_object (&handshake->local);
+  g_clear_object (&handshake->remote);
+  g_free (handshake);
+}
+
 static gboolean
 on_incoming (GSocketService    *service,
              GSocketConnection *socket_connection,
@@ -1653,6 +1711,28 @@ on_incoming (GSocketService    *service,
   connection->connection = g_object_ref (socket_connection);
   g_hash_table_insert (self->connections, g_socket_connection_get_socket (socket_connection), connection);
   connection_arm (connection);
+
+  if (self->tls != NULL)
+    {
+      /* HTTPS: the handshake first (the idle timeout bounds it too) */
+      g_autoptr(GIOStream) tls = g_tls_server_connection_new (G_IO_STREAM (socket_connection), self->tls, &error);
+      Handshake *handshake;
+
+      if (tls == NULL)
+        {
+          g_warning ("akc-server: TLS is not available: %s", error->message);
+          g_io_stream_close (G_IO_STREAM (socket_connection), NULL, NULL);
+          return TRUE;
+        }
+      handshake = g_new0 (Handshake, 1);
+      handshake->server = g_object_ref (self);
+      handshake->socket = g_object_ref (g_socket_connection_get_socket (socket_connection));
+      handshake->local = g_steal_pointer (&local);
+      handshake->remote = g_steal_pointer (&remote);
+      g_tls_connection_handshake_async (G_TLS_CONNECTION (tls), G_PRIORITY_DEFAULT, NULL, on_handshake, handshake);
+      return TRUE;
+    }
+
   if (!soup_server_accept_iostream (self->soup, G_IO_STREAM (socket_connection), local, remote, &error))
     {
       g_warning ("akc-server: a connection cannot be served: %s", error->message);
@@ -1706,7 +1786,8 @@ akc_server_listen (AkcServer   *self,
       inet = g_inet_socket_address_get_address (G_INET_SOCKET_ADDRESS (bound));
       host = g_inet_address_to_string (inet);
       g_ptr_array_add (self->uris, g_strdup_printf (g_inet_address_get_family (inet) == G_SOCKET_FAMILY_IPV6
-                                                    ? "http://[%s]:%u/" : "http://%s:%u/", host,
+                                                    ? "%s://[%s]:%u/" : "%s://%s:%u/",
+                                                    self->tls != NULL ? "https" : "http", host,
                                                     g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound))));
     }
   g_socket_service_start (self->service);

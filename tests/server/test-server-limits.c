@@ -5,13 +5,16 @@
  * An AkcServer in this process, from a configuration with
  * `maxConnections` 2 and `idleTimeoutMs` 300: a third connection is closed
  * at once, idle connections (one that never finishes its headers among
- * them) are closed after the timeout, and a new client is then served.
+ * them) are closed after the timeout, and a new client is then served;
+ * and the same server over TLS from certificate and key files.
  */
 
 #include "config.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
+
+#include <libsoup/soup.h>
 
 #include "akc-server.h"
 
@@ -170,6 +173,79 @@ test_limits (void)
   g_rmdir (folder);
 }
 
+static gboolean
+accept_any (SoupMessage          *message,
+            GTlsCertificate      *certificate,
+            GTlsCertificateFlags  errors,
+            gpointer              user_data)
+{
+  /* the test's own self-signed certificate */
+  return TRUE;
+}
+
+static void
+test_tls (void)
+{
+  g_autofree char *folder = g_dir_make_tmp ("akc-tls-XXXXXX", NULL);
+  g_autofree char *config = g_build_filename (folder, "tls.json", NULL);
+  g_autofree char *script = g_build_filename (folder, "s.json", NULL);
+  g_autofree char *cert = g_build_filename (folder, "cert.pem", NULL);
+  g_autofree char *key = g_build_filename (folder, "key.pem", NULL);
+  g_autofree char *url = NULL;
+  g_autoptr(GSubprocess) openssl = NULL;
+  g_autoptr(AkcServer) server = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GAsyncResult) sent = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SoupSession) session = soup_session_new ();
+  g_autoptr(SoupMessage) message = NULL;
+  g_autoptr(GBytes) body = NULL;
+  const char *uri;
+
+  openssl = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error,
+                              "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                              "-days", "1", "-subj", "/CN=127.0.0.1", NULL);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_wait_check (openssl, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (script, "{\"protocol\":\"agentskit.chat.server-script\",\"version\":1,"
+                                              "\"replies\":[{\"chunks\":[{\"text\":\"hi\"}]}]}", -1, &error));
+  g_assert_true (g_file_set_contents (config,
+                                      "{\"protocol\":\"agentskit.chat.server-config\",\"version\":1,"
+                                      "\"tls\":{\"certificate\":\"cert.pem\",\"key\":\"key.pem\"},"
+                                      "\"listen\":[\"127.0.0.1:0\"],"
+                                      "\"definitions\":[{\"id\":\"d\",\"adapter\":{\"kind\":\"script\",\"file\":\"s.json\"}}],"
+                                      "\"mounts\":[{\"path\":\"/chat\",\"handler\":\"chat\",\"auth\":{\"kind\":\"none\"},"
+                                      "\"sessions\":[{\"prefix\":\"\",\"definition\":\"d\"}]}]}", -1, &error));
+
+  akc_server_new_async (config, NULL, on_result, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  server = akc_server_new_finish (result, &error);
+  g_assert_no_error (error);
+  g_assert_true (akc_server_listen (server, NULL, &error));
+  uri = g_ptr_array_index (akc_server_get_uris (server), 0);
+  g_assert_true (g_str_has_prefix (uri, "https://127.0.0.1:"));
+
+  url = g_strconcat (uri, "healthz", NULL);
+  message = soup_message_new ("GET", url);
+  g_signal_connect (message, "accept-certificate", G_CALLBACK (accept_any), NULL);
+  soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL, on_result, &sent);
+  while (sent == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  body = soup_session_send_and_read_finish (session, sent, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (soup_message_get_status (message), ==, 200);
+  g_assert_cmpmem (g_bytes_get_data (body, NULL), g_bytes_get_size (body), "{\"status\":\"ok\"}", 15);
+  g_assert_nonnull (soup_message_get_tls_peer_certificate (message));
+
+  g_unlink (config);
+  g_unlink (script);
+  g_unlink (cert);
+  g_unlink (key);
+  g_rmdir (folder);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -177,5 +253,6 @@ main (int argc, char **argv)
   records = g_ptr_array_new_with_free_func (g_free);
   g_log_set_writer_func (writer, NULL, NULL);
   g_test_add_func ("/server/limits", test_limits);
+  g_test_add_func ("/server/tls", test_tls);
   return g_test_run ();
 }
