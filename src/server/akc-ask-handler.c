@@ -25,10 +25,10 @@
 
 #include "akc-ask-handler.h"
 #include "akc-json-private.h"
+#include "akc-server-util.h"
 
 #define MAX_ANSWER_UNITS 16384
 #define MAX_HISTORY 64
-#define MAX_SAFE_INTEGER 9007199254740991.0
 
 void
 akc_ask_handler_options_init (AkcAskHandlerOptions *options)
@@ -166,19 +166,6 @@ handler_now (AkcAskHandler *self)
   return g_get_real_time () / 1000;
 }
 
-static char *
-format_time (gint64 ms)
-{
-  g_autoptr(GDateTime) utc = g_date_time_new_from_unix_utc (ms / 1000);
-
-  if (utc == NULL)
-    utc = g_date_time_new_from_unix_utc (0);
-  return g_strdup_printf ("%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
-                          g_date_time_get_year (utc), g_date_time_get_month (utc),
-                          g_date_time_get_day_of_month (utc), g_date_time_get_hour (utc),
-                          g_date_time_get_minute (utc), g_date_time_get_second (utc),
-                          (int) (((ms % 1000) + 1000) % 1000));
-}
 
 static gboolean
 matches_grammar (const char *text,
@@ -259,7 +246,7 @@ request_metric (Request    *request,
   if (!isfinite (value) || value < 0)
     value = 0;
 
-  emitted_at = format_time (handler_now (self));
+  emitted_at = akc_server_format_time (handler_now (self));
   akc_json_writer_init (&w, text);
   akc_json_writer_begin_object (&w);
   akc_json_writer_member (&w, "protocol");
@@ -1209,13 +1196,6 @@ new_request_id (AkcAskHandler *self)
   return g_uuid_string_random ();
 }
 
-static gboolean
-is_json_type (const char *content_type)
-{
-  g_autofree char *lower = content_type != NULL ? g_ascii_strdown (content_type, -1) : NULL;
-
-  return lower != NULL && g_str_has_prefix (lower, "application/json");
-}
 
 static void
 early_handler (SoupServer        *server,
@@ -1250,7 +1230,7 @@ early_handler (SoupServer        *server,
                           FALSE, -1);
       return;
     }
-  if (!is_json_type (soup_message_headers_get_one (headers, "Content-Type")))
+  if (!akc_server_is_json_type (soup_message_headers_get_one (headers, "Content-Type")))
     {
       set_error_response (message, request->request_id, 415, "ASK_INVALID_REQUEST",
                           "Content-Type must be application/json.", FALSE, -1);
@@ -1382,11 +1362,6 @@ akc_ask_handler_init (AkcAskHandler *self)
   self->requests = g_hash_table_new (NULL, NULL);
 }
 
-static gboolean
-positive_safe_integer (double value)
-{
-  return value >= 1 && value <= MAX_SAFE_INTEGER && value == (double) (gint64) value;
-}
 
 /* Returns a handler, or NULL with AKC_SERVER_ERROR_ASK_INVALID_CONFIG ("The
  * Ask handler configuration is invalid.") when a number of @options is
@@ -1402,7 +1377,8 @@ akc_ask_handler_new (const AkcAskHandlerOptions  *options,
 
   g_return_val_if_fail (options != NULL && site != NULL && subject != NULL, NULL);
 
-  if (!positive_safe_integer (options->max_body_bytes) || !positive_safe_integer (options->bootstrap_timeout_ms))
+  if (!akc_server_is_positive_safe_integer (options->max_body_bytes) ||
+      !akc_server_is_positive_safe_integer (options->bootstrap_timeout_ms))
     {
       g_set_error_literal (error, AKC_SERVER_ERROR, AKC_SERVER_ERROR_ASK_INVALID_CONFIG,
                            "The Ask handler configuration is invalid.");

@@ -33,9 +33,9 @@
 
 #include "akc-chat-handler.h"
 #include "akc-json-private.h"
+#include "akc-server-util.h"
 #include "akc-stored-message-private.h"
 
-#define MAX_SAFE_INTEGER 9007199254740991.0
 
 G_DEFINE_QUARK (akc-server-error-quark, akc_server_error)
 
@@ -173,20 +173,6 @@ respond_error (SoupServerMessage *message,
                                     SOUP_MEMORY_COPY, body->str, body->len);
 }
 
-static char *
-format_time (gint64 ms)
-{
-  g_autoptr(GDateTime) utc = g_date_time_new_from_unix_utc (ms / 1000);
-
-  if (utc == NULL)
-    utc = g_date_time_new_from_unix_utc (0);
-
-  return g_strdup_printf ("%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
-                          g_date_time_get_year (utc), g_date_time_get_month (utc),
-                          g_date_time_get_day_of_month (utc), g_date_time_get_hour (utc),
-                          g_date_time_get_minute (utc), g_date_time_get_second (utc),
-                          (int) (((ms % 1000) + 1000) % 1000));
-}
 
 /* ------------------------------------------------------------------ */
 /* One turn                                                            */
@@ -370,7 +356,7 @@ turn_write_diagnostic (Turn      *turn,
   turn->diagnostic_written = TRUE;
 
   event_id = handler_create_id (turn->handler);
-  emitted_at = format_time (handler_now (turn->handler));
+  emitted_at = akc_server_format_time (handler_now (turn->handler));
 
   akc_json_writer_init (&w, text);
   akc_json_writer_begin_object (&w);
@@ -472,7 +458,7 @@ message_record (AkcMessage  *message,
   g_autoptr(AkcStoredMessage) row = akc_stored_message_new_from_message (message);
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(AkcJsonValue) value = NULL;
-  g_autofree char *created_at = format_time (row->created_at / 1000);
+  g_autofree char *created_at = akc_server_format_time (row->created_at / 1000);
   AkcJsonWriter w;
 
   akc_json_writer_init (&w, text);
@@ -612,7 +598,7 @@ on_persisted (GObject      *source,
     return;
 
   event_id = handler_create_id (turn->handler);
-  emitted_at = format_time (handler_now (turn->handler));
+  emitted_at = akc_server_format_time (handler_now (turn->handler));
   lineage = akc_json_value_parse ("{\"operation\":\"submit\"}", -1, NULL);
   if (capture->has_error)
     error_payload = akc_json_value_parse ("{\"version\":1,\"code\":\"CHAT_TURN_FAILED\","
@@ -1247,16 +1233,6 @@ on_got_chunk (SoupServerMessage *message,
   g_byte_array_append (turn->body, g_bytes_get_data (chunk, NULL), size);
 }
 
-static gboolean
-is_json_type (const char *content_type)
-{
-  g_autofree char *lower = NULL;
-
-  if (content_type == NULL)
-    return FALSE;
-  lower = g_ascii_strdown (content_type, -1);
-  return g_str_has_prefix (lower, "application/json");
-}
 
 static gboolean
 declared_too_large (AkcChatHandler     *self,
@@ -1289,7 +1265,7 @@ early_handler (SoupServer        *server,
       return;
     }
   /* 2.: the raw header, only its prefix */
-  if (!is_json_type (soup_message_headers_get_one (headers, "Content-Type")))
+  if (!akc_server_is_json_type (soup_message_headers_get_one (headers, "Content-Type")))
     {
       respond_error (message, ERR_MEDIA_TYPE);
       return;
@@ -1383,11 +1359,6 @@ akc_chat_handler_init (AkcChatHandler *self)
   self->turns = g_hash_table_new (NULL, NULL);
 }
 
-static gboolean
-positive_safe_integer (double value)
-{
-  return value >= 1 && value <= MAX_SAFE_INTEGER && value == (double) (gint64) value;
-}
 
 /* Returns a handler, or NULL with AKC_SERVER_ERROR_INVALID_CONFIG ("Chat
  * handler configuration is invalid.") when a number of @options, or the
@@ -1407,8 +1378,10 @@ akc_chat_handler_new (const AkcChatHandlerOptions *options,
   g_return_val_if_fail (resolve != NULL, NULL);
 
   lease = options->timeout_ms + 3 * options->cleanup_timeout_ms;
-  if (!positive_safe_integer (options->timeout_ms) || !positive_safe_integer (options->cleanup_timeout_ms) ||
-      !positive_safe_integer (options->max_body_bytes) || !positive_safe_integer (lease) ||
+  if (!akc_server_is_positive_safe_integer (options->timeout_ms) ||
+      !akc_server_is_positive_safe_integer (options->cleanup_timeout_ms) ||
+      !akc_server_is_positive_safe_integer (options->max_body_bytes) ||
+      !akc_server_is_positive_safe_integer (lease) ||
       options->timeout_ms > G_MAXUINT || options->cleanup_timeout_ms > G_MAXUINT)
     {
       g_set_error_literal (error, AKC_SERVER_ERROR, AKC_SERVER_ERROR_INVALID_CONFIG,

@@ -145,3 +145,31 @@ akc_server_get_array (AkcJsonValue  *object,
   *array = value;
   return TRUE;
 }
+
+char *
+akc_server_format_time (gint64 ms)
+{
+  g_autoptr(GDateTime) utc = g_date_time_new_from_unix_utc (ms / 1000);
+
+  if (utc == NULL)
+    utc = g_date_time_new_from_unix_utc (0);
+  return g_strdup_printf ("%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
+                          g_date_time_get_year (utc), g_date_time_get_month (utc),
+                          g_date_time_get_day_of_month (utc), g_date_time_get_hour (utc),
+                          g_date_time_get_minute (utc), g_date_time_get_second (utc),
+                          (int) (((ms % 1000) + 1000) % 1000));
+}
+
+gboolean
+akc_server_is_json_type (const char *content_type)
+{
+  g_autofree char *lower = content_type != NULL ? g_ascii_strdown (content_type, -1) : NULL;
+
+  return lower != NULL && g_str_has_prefix (lower, "application/json");
+}
+
+gboolean
+akc_server_is_positive_safe_integer (double value)
+{
+  return value >= 1 && value <= 9007199254740991.0 && value == (double) (gint64) value;
+}

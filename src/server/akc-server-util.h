@@ -46,4 +46,11 @@ gboolean      akc_server_get_array      (AkcJsonValue        *object,
                                          AkcJsonValue       **array,
                                          GError             **error);
 
+/* Shared by the handlers: `YYYY-MM-DDTHH:mm:ss.sssZ` of epoch milliseconds,
+ * the `application/json` prefix test of §11.1/§11.2 (case-insensitive), and
+ * the positive safe integers their options must be. */
+char         *akc_server_format_time              (gint64               ms);
+gboolean      akc_server_is_json_type             (const char          *content_type);
+gboolean      akc_server_is_positive_safe_integer (double               value);
+
 G_END_DECLS
