@@ -35,7 +35,9 @@ static char *base;
 static char *tmp;
 static guint next_session;
 
-static G_NORETURN void
+static G_NORETURN void fail (const char *format, ...) G_GNUC_PRINTF (1, 2);
+
+static void
 fail (const char *format,
       ...)
 {

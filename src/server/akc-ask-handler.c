@@ -695,6 +695,8 @@ on_chunk (AkcStream *stream,
   Request *request = user_data;
   g_autoptr(Request) hold = request_ref (request);
 
+  (void) hold;  /* kept alive until the end of the chunk */
+
   switch (akc_chunk_get_kind (chunk))
     {
     case AKC_CHUNK_TEXT:

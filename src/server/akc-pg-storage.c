@@ -135,6 +135,8 @@ load_thread (GTask        *task,
   const char *params[] = { op->key };
   g_autoptr(GError) error = NULL;
   g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->lock);
+
+  (void) locker;  /* held to the end of the statement */
   PGresult *result = run (self,
                           op->kind == 0 ? "SELECT snapshot FROM akc_sessions WHERE session_id = $1"
                                         : "SELECT record FROM akc_ask_sessions WHERE key = $1",
@@ -174,6 +176,8 @@ save_thread (GTask        *task,
   Op *op = data;
   g_autoptr(GError) error = NULL;
   g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->lock);
+
+  (void) locker;  /* held to the end of the statement */
   PGresult *result;
   gboolean saved;
 

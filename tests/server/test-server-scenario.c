@@ -128,7 +128,6 @@ static void
 test_sources (void)
 {
   g_autoptr(AkcTurnClient) client = client_for ("/chat-noauth", "scenario-sources", NULL);
-  g_autoptr(AkcJsonValue) decoded = NULL;
   const char *content;
 
   turn (client, "/sources");
