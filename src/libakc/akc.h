@@ -76,6 +76,7 @@
 #include "akc-ask-adapter.h"
 #include "akc-ask-session-memory.h"
 #include "akc-credential-store.h"
+#include "akc-provider-adapter.h"
 #include "akc-turn-client.h"
 
 /* conversation/ */

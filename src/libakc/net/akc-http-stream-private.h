@@ -1,0 +1,171 @@
+/* akc-http-stream-private.h: one streaming POST over libsoup 3 and the
+ * line framing of its body (NDJSON, Server-Sent Events, or raw bytes)
+ *
+ * SPDX-License-Identifier: MIT
+ *
+ * Shared by every client that reads a body as it arrives: the provider
+ * adapters today; the Ask adapter and the turn client can move onto it
+ * (issue 16 item 10). Internal to libakc: not installed, not scanned.
+ *
+ * Two layers:
+ *
+ *  - AkcLineFramer is pure (no I/O): bytes in, frames out. It is what the
+ *    fuzz targets drive.
+ *  - AkcHttpStream sends one SoupMessage on a SoupSession, applies the
+ *    connection deadline (headers only: a body that has started streams for
+ *    as long as it takes), refuses redirects (SOUP_MESSAGE_NO_REDIRECT; a 3xx
+ *    is an error naming the status and the Location origin), reads a failed
+ *    response's body up to a cap by truncation (never a zero-length read),
+ *    feeds a successful one through an AkcLineFramer, and reports a body
+ *    that ends before its protocol end as cut off. Cancelling closes the
+ *    connection at once.
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+#include <libsoup/soup.h>
+
+G_BEGIN_DECLS
+
+#define AKC_HTTP_STREAM_ERROR (akc_http_stream_error_quark ())
+
+/* Error codes of AKC_HTTP_STREAM_ERROR. A stop is G_IO_ERROR_CANCELLED. */
+typedef enum
+{
+  AKC_HTTP_STREAM_ERROR_TIMEOUT,         /* no response headers in time */
+  AKC_HTTP_STREAM_ERROR_CONNECT,         /* the request could not be sent */
+  AKC_HTTP_STREAM_ERROR_REDIRECT,        /* a 3xx answer (not followed) */
+  AKC_HTTP_STREAM_ERROR_STATUS,          /* a status other than 2xx; see get_error_body */
+  AKC_HTTP_STREAM_ERROR_CUT_OFF,         /* the body ended (or broke) before its protocol end */
+  AKC_HTTP_STREAM_ERROR_LINE_TOO_LONG,   /* a line over the framer's bound */
+  AKC_HTTP_STREAM_ERROR_EVENT_TOO_LARGE, /* an SSE event's data over the bound */
+  AKC_HTTP_STREAM_ERROR_TOO_MANY_FRAMES, /* more frames than the bound */
+} AkcHttpStreamError;
+
+GQuark akc_http_stream_error_quark (void);
+
+typedef enum
+{
+  AKC_FRAMING_RAW,     /* each read as it comes; the end of the body is the protocol end */
+  AKC_FRAMING_NDJSON,  /* one frame per non-blank line (LF or CRLF) */
+  AKC_FRAMING_SSE,     /* one frame per Server-Sent Event (WHATWG HTML §9.2.6) */
+} AkcFraming;
+
+typedef struct
+{
+  const char *event;         /* SSE: the `event:` field, NULL when absent or empty */
+  const char *data;          /* the line, the event's data (lines joined with LF), or the raw bytes; NUL-terminated */
+  gsize       length;
+  gboolean    unterminated;  /* the body ended inside this frame (no newline, or no blank line) */
+} AkcFrame;
+
+typedef enum
+{
+  AKC_FRAME_CONTINUE,  /* more frames wanted */
+  AKC_FRAME_END,       /* the protocol end: the rest of the body is not wanted */
+  AKC_FRAME_FAILED,    /* the error is set; nothing more is delivered */
+} AkcFrameResult;
+
+typedef AkcFrameResult (*AkcFrameFunc) (const AkcFrame  *frame,
+                                        gpointer         user_data,
+                                        GError         **error);
+
+/* ------------------------------------------------------------------ */
+/* AkcLineFramer                                                       */
+/* ------------------------------------------------------------------ */
+
+#define AKC_LINE_FRAMER_DEFAULT_MAX_LINE   (1024 * 1024)
+#define AKC_LINE_FRAMER_DEFAULT_MAX_EVENT  (4 * 1024 * 1024)
+#define AKC_LINE_FRAMER_DEFAULT_MAX_FRAMES 1000000
+
+typedef struct _AkcLineFramer AkcLineFramer;
+
+AkcLineFramer  *akc_line_framer_new             (AkcFraming      framing,
+                                                 AkcFrameFunc    func,
+                                                 gpointer        user_data);
+void            akc_line_framer_free            (AkcLineFramer  *self);
+/* Bounds: the longest line in bytes (NDJSON, SSE), the largest SSE event
+ * data, the most frames (0: no bound). */
+void            akc_line_framer_set_limits      (AkcLineFramer  *self,
+                                                 gsize           max_line,
+                                                 gsize           max_event,
+                                                 guint           max_frames);
+/* Feeds @length bytes. Returns CONTINUE when more bytes are wanted, END
+ * when a frame said so, FAILED with @error set. After END or FAILED the
+ * framer takes nothing more. Linear in the bytes fed; holds at most one
+ * line and one event. */
+AkcFrameResult  akc_line_framer_feed            (AkcLineFramer  *self,
+                                                 const guint8   *data,
+                                                 gsize           length,
+                                                 GError        **error);
+/* The body ended: delivers what is pending (marked unterminated). Returns
+ * END when the protocol ended (for AKC_FRAMING_RAW always), CONTINUE when
+ * the body ended without it, FAILED with @error set. */
+AkcFrameResult  akc_line_framer_finish          (AkcLineFramer  *self,
+                                                 GError        **error);
+/* Bytes held for an incomplete line or event. */
+gsize           akc_line_framer_get_retained    (AkcLineFramer  *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (AkcLineFramer, akc_line_framer_free)
+
+/* ------------------------------------------------------------------ */
+/* AkcHttpStream                                                       */
+/* ------------------------------------------------------------------ */
+
+#define AKC_HTTP_STREAM_DEFAULT_MAX_ERROR_BODY (64 * 1024)
+
+#define AKC_TYPE_HTTP_STREAM (akc_http_stream_get_type ())
+G_DECLARE_FINAL_TYPE (AkcHttpStream, akc_http_stream, AKC, HTTP_STREAM, GObject)
+
+/* The response headers of a 2xx answer arrived. Return FALSE with @error
+ * set to refuse the body (it is then not read). */
+typedef gboolean (*AkcHttpStreamResponseFunc) (AkcHttpStream  *stream,
+                                               SoupMessage    *message,
+                                               gpointer        user_data,
+                                               GError        **error);
+
+/* Called exactly once: @error is NULL when the protocol end was reached;
+ * G_IO_ERROR_CANCELLED after a stop; an AKC_HTTP_STREAM_ERROR, or the
+ * error a frame or response function set, otherwise. */
+typedef void (*AkcHttpStreamDoneFunc) (AkcHttpStream *stream,
+                                       const GError  *error,
+                                       gpointer       user_data);
+
+/* Sets SOUP_MESSAGE_NO_REDIRECT on @message. */
+AkcHttpStream  *akc_http_stream_new                 (SoupSession    *session,
+                                                     SoupMessage    *message,
+                                                     AkcFraming      framing);
+AkcLineFramer  *akc_http_stream_get_framer          (AkcHttpStream  *self);
+/* Milliseconds until the response headers must have arrived; 0 for ever.
+ * The same deadline bounds reading a failed response's body. */
+void            akc_http_stream_set_connect_timeout (AkcHttpStream  *self,
+                                                     guint           timeout_ms);
+void            akc_http_stream_set_max_error_body  (AkcHttpStream  *self,
+                                                     gsize           max_bytes);
+/* Starts the request. @cancellable (nullable) is the stop: cancelling it
+ * closes the connection at once and reports G_IO_ERROR_CANCELLED. The
+ * stream keeps itself alive until @done has been called. */
+void            akc_http_stream_start               (AkcHttpStream             *self,
+                                                     GCancellable              *cancellable,
+                                                     AkcHttpStreamResponseFunc  on_response,
+                                                     AkcFrameFunc               on_frame,
+                                                     AkcHttpStreamDoneFunc      on_done,
+                                                     gpointer                   user_data);
+/* Stops at once (as cancelling the cancellable given to start does). */
+void            akc_http_stream_cancel              (AkcHttpStream  *self);
+
+SoupMessage    *akc_http_stream_get_message         (AkcHttpStream  *self);
+guint           akc_http_stream_get_status          (AkcHttpStream  *self);
+/* The body of a failed response, at most the cap (nullable). */
+GBytes         *akc_http_stream_get_error_body      (AkcHttpStream  *self,
+                                                     gboolean       *truncated);
+/* The origin (scheme://host[:port]) of a redirect's Location, or NULL. */
+const char     *akc_http_stream_get_redirect_origin (AkcHttpStream  *self);
+/* Bytes read from the body so far. */
+guint64         akc_http_stream_get_bytes_read      (AkcHttpStream  *self);
+
+/* scheme://host[:port] of @uri (brackets around IPv6 hosts). */
+char           *akc_http_origin_of_uri              (GUri           *uri);
+
+G_END_DECLS
