@@ -20,6 +20,10 @@
  * corpus and persona) in GSettings, the bearer token in the Secret Service
  * through AkcCredentialStore and nowhere else.
  *
+ * A provider backend works like an Ask backend, with an
+ * AkcProviderAdapter of the kind, base URL and model the preferences set
+ * and the API key (kind `api-key`) of the base URL.
+ *
  * An Ask backend is itself the adapter of its conversation: it hands each
  * turn to an AkcAskAdapter for the current endpoint, built again when the
  * preferences change, so the conversation and its history outlive a new
@@ -41,6 +45,9 @@
 #define KEY_ASK_PERSONA   "ask-persona"
 #define KEY_TURN_ENDPOINT "turn-endpoint"
 #define KEY_TURN_SESSION  "turn-session"
+#define KEY_PROVIDER_KIND  "provider-kind"
+#define KEY_PROVIDER_URL   "provider-url"
+#define KEY_PROVIDER_MODEL "provider-model"
 
 typedef struct {
   AkcAdapterRequest *request;
@@ -66,6 +73,7 @@ struct _AkcBackend
 
   AkcAskAdapter      *ask;
   AkcTurnClient      *turn;
+  AkcProviderAdapter *provider;
 };
 
 static void akc_backend_adapter_init (AkcAdapterInterface *iface);
@@ -89,6 +97,7 @@ enum {
   PROP_STATE,
   PROP_STATUS,
   PROP_TURN_CLIENT,
+  PROP_MODEL,
   N_PROPS
 };
 
@@ -110,18 +119,28 @@ status_text (AkcBackend *self)
   switch (self->state)
     {
     case AKC_BACKEND_STATE_NOT_CONFIGURED:
+      if (self->kind == AKC_BACKEND_KIND_PROVIDER)
+        return g_strdup (_("Not configured: choose the kind of provider and enter its base URL."));
       return g_strdup (self->kind == AKC_BACKEND_KIND_ASK
                        ? _("Not configured: enter the URL of the Ask service.")
                        : _("Not configured: enter the URL of the turn server."));
     case AKC_BACKEND_STATE_LOOKING_UP:
       return g_strdup (_("Looking up the token in the keyring…"));
     case AKC_BACKEND_STATE_READY:
+      if (self->kind == AKC_BACKEND_KIND_PROVIDER)
+        return g_strdup (self->token != NULL
+                         ? _("Not connected yet: the next message connects, with the stored API key.")
+                         : _("Not connected yet: the next message connects, without an API key (a model on this computer needs none)."));
       return g_strdup (self->token != NULL
                        ? _("Not connected yet: the next message connects, with the stored token.")
                        : _("Not connected yet: the next message connects, without a token."));
     case AKC_BACKEND_STATE_CONNECTED:
       return g_strdup (_("Connected"));
     case AKC_BACKEND_STATE_UNAUTHORIZED:
+      if (self->kind == AKC_BACKEND_KIND_PROVIDER)
+        return g_strdup (self->token != NULL
+                         ? _("The API key was refused (401): enter a new key.")
+                         : _("The provider needs an API key (401): enter one."));
       return g_strdup (self->token != NULL
                        ? _("The token was refused (401): enter a new token.")
                        : _("The server needs a token (401): enter one."));
@@ -229,7 +248,32 @@ akc_backend_check_endpoint (const char  *text,
 static const char *
 endpoint_key (AkcBackend *self)
 {
+  if (self->kind == AKC_BACKEND_KIND_PROVIDER)
+    return KEY_PROVIDER_URL;
   return self->kind == AKC_BACKEND_KIND_ASK ? KEY_ASK_ENDPOINT : KEY_TURN_ENDPOINT;
+}
+
+static char *setting_or_null (AkcBackend *self,
+                              const char *key);
+
+static AkcCredentialKind
+credential_kind (AkcBackend *self)
+{
+  return self->kind == AKC_BACKEND_KIND_PROVIDER ? AKC_CREDENTIAL_KIND_API_KEY : AKC_CREDENTIAL_KIND_BEARER_TOKEN;
+}
+
+static void
+apply_model (AkcBackend *self)
+{
+  g_autofree char *model = NULL;
+
+  if (self->provider == NULL)
+    return;
+  model = setting_or_null (self, KEY_PROVIDER_MODEL);
+  if (g_strcmp0 (model, akc_provider_adapter_get_model (self->provider)) == 0)
+    return;
+  akc_provider_adapter_set_model (self->provider, model);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_MODEL]);
 }
 
 /* The settings may hold anything (another program may write them): only
@@ -303,7 +347,11 @@ on_ask_chunk (AkcBackend *self,
                g_strdup_printf (_("The server answered with HTTP status %u."), status));
   else if (g_strcmp0 (code, "ASK_NETWORK_FAILED") == 0 ||
            g_strcmp0 (code, "ASK_TIMEOUT") == 0 ||
-           g_strcmp0 (code, "ASK_INVALID_ENDPOINT") == 0)
+           g_strcmp0 (code, "ASK_INVALID_ENDPOINT") == 0 ||
+           g_strcmp0 (code, "PROVIDER_CONNECTION_FAILED") == 0 ||
+           g_strcmp0 (code, "PROVIDER_TIMEOUT") == 0 ||
+           g_strcmp0 (code, "PROVIDER_REDIRECT") == 0 ||
+           g_strcmp0 (code, "PROVIDER_INVALID_ENDPOINT") == 0)
     set_state (self, AKC_BACKEND_STATE_FAILED,
                g_strdup (akc_chunk_get_text (chunk, NULL)));
   else
@@ -360,6 +408,19 @@ start_turn (AkcBackend        *self,
   if (akc_stream_is_closed (stream))
     return;
 
+  if (self->kind == AKC_BACKEND_KIND_PROVIDER)
+    {
+      if (self->provider == NULL)
+        {
+          akc_stream_fail (stream, "PROVIDER_NOT_CONFIGURED",
+                           _("No model provider is configured. Set one up in Preferences (Ctrl+,), on the Providers page."));
+          return;
+        }
+      g_signal_connect_object (stream, "chunk", G_CALLBACK (on_ask_chunk), self, G_CONNECT_SWAPPED);
+      akc_adapter_stream (AKC_ADAPTER (self->provider), request, stream);
+      return;
+    }
+
   if (self->ask == NULL)
     {
       akc_stream_fail (stream, "ASK_NOT_CONFIGURED",
@@ -410,6 +471,8 @@ akc_backend_get_capabilities (AkcAdapter *adapter)
 {
   AkcBackend *self = AKC_BACKEND (adapter);
 
+  if (self->provider != NULL)
+    return akc_adapter_get_capabilities (AKC_ADAPTER (self->provider));
   return self->ask != NULL ? akc_adapter_get_capabilities (AKC_ADAPTER (self->ask)) : NULL;
 }
 
@@ -431,6 +494,8 @@ apply_token (AkcBackend *self)
     akc_ask_adapter_set_bearer_token (self->ask, self->token);
   if (self->turn != NULL)
     akc_turn_client_set_token (self->turn, self->token);
+  if (self->provider != NULL)
+    akc_provider_adapter_set_api_key (self->provider, self->token);
 }
 
 static char *
@@ -509,11 +574,12 @@ on_token_found (GObject      *source,
 }
 
 static void
-reconfigure (AkcBackend *self)
+reconfigure (AkcBackend *self,
+             gboolean    force)
 {
   g_autofree char *endpoint = configured_endpoint (self);
 
-  if (g_strcmp0 (endpoint, self->endpoint) == 0)
+  if (!force && g_strcmp0 (endpoint, self->endpoint) == 0)
     return;
 
   g_free (self->endpoint);
@@ -522,7 +588,22 @@ reconfigure (AkcBackend *self)
   g_cancellable_cancel (self->lookup);
   g_clear_object (&self->lookup);
 
-  if (self->kind == AKC_BACKEND_KIND_ASK)
+  if (self->kind == AKC_BACKEND_KIND_PROVIDER)
+    {
+      g_autofree char *kind_name = g_settings_get_string (self->settings, KEY_PROVIDER_KIND);
+      AkcProviderKind kind = AKC_PROVIDER_KIND_OLLAMA;
+
+      g_clear_object (&self->provider);
+      akc_provider_adapter_kind_from_string (kind_name, &kind);
+      if (self->endpoint != NULL)
+        {
+          g_autoptr(GError) error = NULL;
+
+          self->provider = akc_provider_adapter_new (kind, self->endpoint, NULL, &error);
+          apply_model (self);
+        }
+    }
+  else if (self->kind == AKC_BACKEND_KIND_ASK)
     {
       g_clear_object (&self->ask);
       if (self->endpoint != NULL)
@@ -548,7 +629,7 @@ reconfigure (AkcBackend *self)
   set_state (self, AKC_BACKEND_STATE_LOOKING_UP, NULL);
   self->lookup = g_cancellable_new ();
   akc_credential_store_lookup_async (self->credentials, self->endpoint,
-                                     AKC_CREDENTIAL_KIND_BEARER_TOKEN, self->lookup,
+                                     credential_kind (self), self->lookup,
                                      on_token_found, g_object_ref (self));
 }
 
@@ -557,7 +638,11 @@ on_setting_changed (AkcBackend *self,
                     const char *key)
 {
   if (g_str_equal (key, endpoint_key (self)))
-    reconfigure (self);
+    reconfigure (self, FALSE);
+  else if (self->kind == AKC_BACKEND_KIND_PROVIDER && g_str_equal (key, KEY_PROVIDER_KIND))
+    reconfigure (self, TRUE);
+  else if (self->kind == AKC_BACKEND_KIND_PROVIDER && g_str_equal (key, KEY_PROVIDER_MODEL))
+    apply_model (self);
   else if (self->kind == AKC_BACKEND_KIND_ASK &&
            (g_str_equal (key, KEY_ASK_CORPUS) || g_str_equal (key, KEY_ASK_PERSONA)))
     apply_ask_options (self);
@@ -654,11 +739,11 @@ akc_backend_save_token_async (AkcBackend          *self,
 
   if (data->token != NULL)
     akc_credential_store_store_async (self->credentials, self->endpoint,
-                                      AKC_CREDENTIAL_KIND_BEARER_TOKEN, data->token,
+                                      credential_kind (self), data->token,
                                       cancellable, on_token_saved, g_steal_pointer (&task));
   else
     akc_credential_store_clear_async (self->credentials, self->endpoint,
-                                      AKC_CREDENTIAL_KIND_BEARER_TOKEN,
+                                      credential_kind (self),
                                       cancellable, on_token_saved, g_steal_pointer (&task));
 }
 
@@ -710,6 +795,7 @@ akc_backend_dispose (GObject *object)
       g_clear_object (&self->turn);
     }
   g_clear_object (&self->ask);
+  g_clear_object (&self->provider);
   g_clear_object (&self->settings);
   g_clear_object (&self->credentials);
 
@@ -751,6 +837,9 @@ akc_backend_get_property (GObject    *object,
     case PROP_TURN_CLIENT:
       g_value_set_object (value, self->turn);
       break;
+    case PROP_MODEL:
+      g_value_set_string (value, akc_backend_get_model (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -777,6 +866,10 @@ akc_backend_class_init (AkcBackendClass *klass)
                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   props[PROP_TURN_CLIENT] =
     g_param_spec_object ("turn-client", NULL, NULL, AKC_TYPE_CHAT_SOURCE,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  props[PROP_MODEL] =
+    g_param_spec_string ("model", NULL, NULL, NULL,
                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, props);
@@ -815,7 +908,7 @@ akc_backend_new (AkcBackendKind      kind,
   self->status = status_text (self);
 
   g_signal_connect_object (settings, "changed", G_CALLBACK (on_setting_changed), self, G_CONNECT_SWAPPED);
-  reconfigure (self);
+  reconfigure (self, FALSE);
 
   return self;
 }
@@ -932,4 +1025,33 @@ akc_backend_new_turn_session (AkcBackend *self)
   if (self->turn != NULL && self->state != AKC_BACKEND_STATE_NO_KEYRING &&
       self->state != AKC_BACKEND_STATE_LOOKING_UP)
     set_state (self, AKC_BACKEND_STATE_READY, NULL);
+}
+
+/**
+ * akc_backend_get_provider_adapter:
+ * @self: a provider #AkcBackend
+ *
+ * Returns: (transfer none) (nullable): the adapter of the configured
+ *   provider, with its API key, or %NULL when not configured
+ */
+AkcProviderAdapter *
+akc_backend_get_provider_adapter (AkcBackend *self)
+{
+  g_return_val_if_fail (AKC_IS_BACKEND (self), NULL);
+
+  return self->provider;
+}
+
+/**
+ * akc_backend_get_model:
+ * @self: a provider #AkcBackend
+ *
+ * Returns: (nullable): the model the provider conversation asks for
+ */
+const char *
+akc_backend_get_model (AkcBackend *self)
+{
+  g_return_val_if_fail (AKC_IS_BACKEND (self), NULL);
+
+  return self->provider != NULL ? akc_provider_adapter_get_model (self->provider) : NULL;
 }

@@ -14,12 +14,15 @@ G_BEGIN_DECLS
  * AkcBackendKind:
  * @AKC_BACKEND_KIND_ASK: an Ask service (application.md §8)
  * @AKC_BACKEND_KIND_TURN: a turn server (protocol.md §2)
+ * @AKC_BACKEND_KIND_PROVIDER: a model provider (OpenAI-compatible, Ollama,
+ *   Anthropic), through an AkcProviderAdapter
  *
  * Which protocol a backend speaks.
  */
 typedef enum {
   AKC_BACKEND_KIND_ASK,
   AKC_BACKEND_KIND_TURN,
+  AKC_BACKEND_KIND_PROVIDER,
 } AkcBackendKind;
 
 /**
@@ -66,6 +69,8 @@ gboolean         akc_backend_get_has_token       (AkcBackend           *self);
 char            *akc_backend_dup_token           (AkcBackend           *self);
 AkcChatSource   *akc_backend_get_turn_client     (AkcBackend           *self);
 void             akc_backend_new_turn_session    (AkcBackend           *self);
+AkcProviderAdapter *akc_backend_get_provider_adapter (AkcBackend        *self);
+const char      *akc_backend_get_model           (AkcBackend           *self);
 
 char            *akc_backend_check_endpoint      (const char           *text,
                                                   GError              **error);

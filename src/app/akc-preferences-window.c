@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "akc-preferences-window.h"
+#include "akc-provider-page.h"
 
 /*
  * AkcPreferencesWindow:
@@ -315,19 +316,22 @@ show_setting (AkcPreferencesWindow *self,
  * @settings: the application's settings
  * @ask: the Ask backend
  * @turn: the turn backend
+ * @provider: the model provider backend
  *
  * Returns: (transfer full): new preferences
  */
 AkcPreferencesWindow *
 akc_preferences_window_new (GSettings  *settings,
                             AkcBackend *ask,
-                            AkcBackend *turn)
+                            AkcBackend *turn,
+                            AkcBackend *provider)
 {
   AkcPreferencesWindow *self;
 
   g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
   g_return_val_if_fail (AKC_IS_BACKEND (ask), NULL);
   g_return_val_if_fail (AKC_IS_BACKEND (turn), NULL);
+  g_return_val_if_fail (AKC_IS_BACKEND (provider), NULL);
 
   self = g_object_new (AKC_TYPE_PREFERENCES_WINDOW, NULL);
   self->settings = g_object_ref (settings);
@@ -338,6 +342,8 @@ akc_preferences_window_new (GSettings  *settings,
   show_setting (self, self->ask_corpus_row, "ask-corpus");
   show_setting (self, self->ask_persona_row, "ask-persona");
   show_setting (self, self->turn_url_row, "turn-endpoint");
+  adw_preferences_window_add (ADW_PREFERENCES_WINDOW (self),
+                              ADW_PREFERENCES_PAGE (akc_provider_page_new (settings, provider)));
 
   for (guint i = 0; i < 2; i++)
     {

@@ -17,6 +17,7 @@ G_DECLARE_FINAL_TYPE (AkcPreferencesWindow, akc_preferences_window, AKC, PREFERE
 
 AkcPreferencesWindow *akc_preferences_window_new (GSettings  *settings,
                                                   AkcBackend *ask,
-                                                  AkcBackend *turn);
+                                                  AkcBackend *turn,
+                                                  AkcBackend *provider);
 
 G_END_DECLS

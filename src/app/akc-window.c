@@ -24,6 +24,7 @@
  * history as "ask") and a turn server (which keeps it). */
 #define ASK_ID  "ask"
 #define TURN_ID "turn"
+#define PROVIDER_ID "provider"
 #define ASK_CONVERSATION_ID "ask"
 
 /* The remembered local knowledge: file paths, never their contents. */
@@ -64,6 +65,8 @@ struct _AkcWindow
   AkcBackend           *turn_backend;
   AkcKnowledgeLayer    *ask_knowledge;
   AkcChat              *ask_chat;
+  AkcBackend           *provider_backend;
+  AkcChat              *provider_chat;
   GtkWindow            *preferences;
 
   /* Keeps the conversations in the history once the application opened
@@ -107,7 +110,7 @@ current_knowledge (AkcWindow *self)
 {
   if (is_conversation (self, ASK_ID))
     return self->ask_knowledge;
-  if (is_conversation (self, TURN_ID))
+  if (is_conversation (self, TURN_ID) || is_conversation (self, PROVIDER_ID))
     return NULL;
   return self->knowledge;
 }
@@ -119,6 +122,8 @@ conversation_title (const char *id)
     return _("Ask Service");
   if (g_strcmp0 (id, TURN_ID) == 0)
     return _("Turn Server");
+  if (g_strcmp0 (id, PROVIDER_ID) == 0)
+    return _("Model Provider");
   return akc_demo_get_title_for (id);
 }
 
@@ -278,6 +283,9 @@ on_knowledge_changed (AkcWindow *self)
   if (knowledge != NULL && akc_knowledge_layer_get_state (knowledge) == AKC_KNOWLEDGE_STATE_READY && artifact_id != NULL)
     /* Translators: %s is the id of a knowledge artifact. */
     subtitle = g_strdup_printf (_("Local Knowledge: %s"), artifact_id);
+  else if (is_conversation (self, PROVIDER_ID) && akc_backend_get_model (self->provider_backend) != NULL)
+    /* Translators: %s is the name of a model, such as llama3.2 */
+    subtitle = g_strdup_printf (_("Model Provider: %s"), akc_backend_get_model (self->provider_backend));
   adw_window_title_set_subtitle (self->window_title,
                                  subtitle != NULL ? subtitle :
                                  self->conversation != NULL ? conversation_title (self->conversation) : NULL);
@@ -592,6 +600,12 @@ update_status_page (AkcWindow *self)
     /* Translators: %s is a URL. */
     description = g_strdup_printf (_("The turn server at %s keeps this conversation."),
                                    akc_backend_get_endpoint (self->turn_backend));
+  else if (g_strcmp0 (id, PROVIDER_ID) == 0)
+    /* Translators: the first %s is a model name, the second a URL. */
+    description = g_strdup_printf (_("The model %s at %s answers."),
+                                   akc_backend_get_model (self->provider_backend) != NULL
+                                     ? akc_backend_get_model (self->provider_backend) : "?",
+                                   akc_backend_get_endpoint (self->provider_backend));
   else
     description = g_strdup (akc_demo_get_summary_for (id));
 
@@ -680,6 +694,21 @@ akc_window_set_conversation (AkcWindow  *self,
   g_return_if_fail (AKC_IS_WINDOW (self));
   g_return_if_fail (id != NULL);
 
+  if (g_str_equal (id, PROVIDER_ID))
+    {
+      if (!akc_backend_get_configured (self->provider_backend) ||
+          akc_backend_get_model (self->provider_backend) == NULL)
+        {
+          refuse (self, _("The model provider is not set up yet. Enter its base URL and model in Preferences."));
+          return;
+        }
+      if (is_conversation (self, id) && self->source == AKC_CHAT_SOURCE (self->provider_chat))
+        return;
+      standard = akc_component_manifest_new_standard ();
+      show_conversation (self, id, AKC_CHAT_SOURCE (self->provider_chat), NULL, standard, NULL);
+      return;
+    }
+
   if (g_str_equal (id, ASK_ID) || g_str_equal (id, TURN_ID))
     {
       gboolean ask = g_str_equal (id, ASK_ID);
@@ -764,7 +793,8 @@ akc_window_show_preferences (AkcWindow *self)
     {
       self->preferences = GTK_WINDOW (akc_preferences_window_new (self->settings,
                                                                   self->ask_backend,
-                                                                  self->turn_backend));
+                                                                  self->turn_backend,
+                                                                  self->provider_backend));
       gtk_window_set_transient_for (self->preferences, GTK_WINDOW (self));
       g_object_add_weak_pointer (G_OBJECT (self->preferences), (gpointer *) &self->preferences);
     }
@@ -795,6 +825,8 @@ akc_window_get_backend (AkcWindow      *self,
 {
   g_return_val_if_fail (AKC_IS_WINDOW (self), NULL);
 
+  if (kind == AKC_BACKEND_KIND_PROVIDER)
+    return self->provider_backend;
   return kind == AKC_BACKEND_KIND_ASK ? self->ask_backend : self->turn_backend;
 }
 
@@ -887,6 +919,8 @@ akc_window_dispose (GObject *object)
   g_clear_pointer (&self->conversation, g_free);
   g_clear_pointer (&self->demos, g_hash_table_unref);
   g_clear_object (&self->ask_chat);
+  g_clear_object (&self->provider_chat);
+  g_clear_object (&self->provider_backend);
   g_clear_object (&self->ask_knowledge);
   g_clear_object (&self->ask_backend);
   g_clear_object (&self->turn_backend);
@@ -1008,6 +1042,10 @@ akc_window_init (AkcWindow *self)
   self->credentials = akc_credential_store_new ();
   self->ask_backend = akc_backend_new (AKC_BACKEND_KIND_ASK, self->settings, self->credentials);
   self->turn_backend = akc_backend_new (AKC_BACKEND_KIND_TURN, self->settings, self->credentials);
+  self->provider_backend = akc_backend_new (AKC_BACKEND_KIND_PROVIDER, self->settings, self->credentials);
+  self->provider_chat = akc_chat_new (AKC_ADAPTER (self->provider_backend));
+  g_signal_connect_object (self->provider_backend, "notify::model",
+                           G_CALLBACK (on_knowledge_changed), self, G_CONNECT_SWAPPED);
   self->ask_knowledge = akc_knowledge_layer_new (AKC_ADAPTER (self->ask_backend));
   self->ask_chat = akc_chat_new (AKC_ADAPTER (self->ask_knowledge));
   g_signal_connect_object (self->ask_knowledge, "notify::warning",
@@ -1140,13 +1178,20 @@ akc_window_attach_history (AkcWindow *self)
       self->history = NULL;
       return;
     }
-  chat = g_str_equal (id, ASK_ID) ? self->ask_chat : akc_demo_get_chat (self->demo);
+  if (g_str_equal (id, ASK_ID))
+    chat = self->ask_chat;
+  else if (g_str_equal (id, PROVIDER_ID))
+    chat = self->provider_chat;
+  else
+    chat = akc_demo_get_chat (self->demo);
 
   history = g_hash_table_lookup (self->histories, id);
   if (history == NULL)
     {
       if (g_str_equal (id, ASK_ID))
         conversation_id = g_strdup (ASK_CONVERSATION_ID);
+      else if (g_str_equal (id, PROVIDER_ID))
+        conversation_id = g_strdup (PROVIDER_ID);
       else if (g_str_equal (id, DEFAULT_DEMO))
         conversation_id = g_strdup (DEMO_CONVERSATION_ID);
       else

@@ -1,0 +1,21 @@
+/* akc-provider-page.h: the Providers page of the preferences
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+#include "akc-backend.h"
+
+G_BEGIN_DECLS
+
+#define AKC_TYPE_PROVIDER_PAGE (akc_provider_page_get_type ())
+
+G_DECLARE_FINAL_TYPE (AkcProviderPage, akc_provider_page, AKC, PROVIDER_PAGE, AdwPreferencesPage)
+
+AkcProviderPage *akc_provider_page_new (GSettings  *settings,
+                                        AkcBackend *provider);
+
+G_END_DECLS

@@ -1,0 +1,309 @@
+/* test-provider-preferences.c: the Providers page of the preferences and
+ * the Model Provider conversation, in process, against a loopback server
+ * that answers as Ollama does (issue 15 item 4); the key in libsecret's
+ * file backend
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include <locale.h>
+#include <string.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <akc-gtk.h>
+
+#include "akc-test-http-server.h"
+#include "akc-backend.h"
+#include "akc-window.h"
+
+#define KEY "sk-provider-prefs-key-62d0"
+
+typedef gboolean (*WidgetMatch) (GtkWidget *widget, gconstpointer data);
+
+static GtkWidget *
+find_widget (GtkWidget     *root,
+             WidgetMatch    match,
+             gconstpointer  data)
+{
+  if (match (root, data))
+    return root;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, match, data);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+is_row_titled (GtkWidget     *widget,
+               gconstpointer  data)
+{
+  return ADW_IS_PREFERENCES_ROW (widget) &&
+         g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), data) == 0;
+}
+
+static gboolean
+is_button (GtkWidget     *widget,
+           gconstpointer  data)
+{
+  return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), data) == 0;
+}
+
+static GtkWidget *
+find_row (GtkWindow  *window,
+          const char *title)
+{
+  GtkWidget *row = find_widget (GTK_WIDGET (window), is_row_titled, title);
+
+  g_assert_nonnull (row);
+  return row;
+}
+
+static void
+spin (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static void
+apply (GtkWidget  *row,
+       const char *text)
+{
+  gtk_editable_set_text (GTK_EDITABLE (row), text);
+  g_signal_emit_by_name (row, "apply");
+  spin ();
+}
+
+static void
+wait_state_not (AkcBackend      *backend,
+                AkcBackendState  state)
+{
+  while (akc_backend_get_state (backend) == state)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* Waits until the row's subtitle no longer starts with @prefix. */
+static const char *
+wait_subtitle_not (GtkWidget  *row,
+                   const char *prefix)
+{
+  while (g_str_has_prefix (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), prefix))
+    g_main_context_iteration (NULL, TRUE);
+  return adw_action_row_get_subtitle (ADW_ACTION_ROW (row));
+}
+
+static void
+respond (AkcTestHttpServer *server,
+         guint              status,
+         const char        *content_type,
+         const char        *body)
+{
+  AkcTestResponse *response = akc_test_response_new (status, content_type);
+
+  akc_test_response_add_chunk (response, body, -1);
+  akc_test_http_server_set_response (server, response);
+}
+
+typedef struct {
+  char     *secret;
+  GError   *error;
+  gboolean  done;
+} Lookup;
+
+static void
+on_lookup (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  Lookup *lookup = user_data;
+
+  lookup->secret = akc_credential_store_lookup_finish (AKC_CREDENTIAL_STORE (source), result, &lookup->error);
+  lookup->done = TRUE;
+}
+
+static char *
+stored_key (const char *endpoint)
+{
+  g_autoptr(AkcCredentialStore) store = akc_credential_store_new ();
+  Lookup lookup = { 0 };
+
+  akc_credential_store_lookup_async (store, endpoint, AKC_CREDENTIAL_KIND_API_KEY, NULL, on_lookup, &lookup);
+  while (!lookup.done)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_no_error (lookup.error);
+  return lookup.secret;
+}
+
+static void
+test_provider_page (void)
+{
+  AkcTestHttpServer *server = akc_test_http_server_new ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  const char *keys[] = { "provider-kind", "provider-url", "provider-model", "conversation" };
+  const char *base = akc_test_http_server_get_base_uri (server);
+  g_autofree char *bearer = g_strconcat ("Bearer ", KEY, NULL);
+  g_autofree char *value = NULL;
+  g_autofree char *key = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWidget *kind, *url, *key_row, *model, *test, *button, *status;
+  AkcChatSource *source;
+  AkcBackend *backend;
+  AkcWindow *window;
+  GtkWindow *prefs;
+  const char *said;
+  GListModel *messages;
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    g_settings_reset (settings, keys[i]);
+
+  window = g_object_new (AKC_TYPE_WINDOW, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  backend = akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER);
+  g_assert_cmpint (akc_backend_get_state (backend), ==, AKC_BACKEND_STATE_NOT_CONFIGURED);
+
+  /* Not set up: refused, and the menu's conversation stays. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "provider"));
+  g_assert_cmpstr (akc_window_get_conversation (window), ==, "hello-world");
+
+  prefs = akc_window_show_preferences (window);
+  kind = find_row (prefs, "Kind");
+  url = find_row (prefs, "Base URL");
+  key_row = find_row (prefs, "API Key");
+  model = find_row (prefs, "Default Model");
+  test = find_row (prefs, "Test Connection");
+  /* The page's own Connection row, after the test (the Ask group has one too). */
+  status = gtk_widget_get_next_sibling (test);
+  g_assert_true (is_row_titled (status, "Connection"));
+  button = find_widget (test, is_button, "_Test");
+  g_assert_nonnull (button);
+  g_assert_cmpstr (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (button)) == GTK_ACCESSIBLE_ROLE_BUTTON
+                   ? "button" : "other", ==, "button");
+
+  /* Testing before a URL says what to do. */
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (test)), ==, "Enter and apply the base URL first.");
+
+  /* The kind is Ollama; an invalid URL is not saved. */
+  adw_combo_row_set_selected (ADW_COMBO_ROW (kind), 1);
+  value = g_settings_get_string (settings, "provider-kind");
+  g_assert_cmpstr (value, ==, "ollama");
+  apply (url, "ftp://127.0.0.1/");
+  g_assert_true (gtk_widget_get_visible (gtk_widget_get_next_sibling (url)));
+  g_clear_pointer (&value, g_free);
+  value = g_settings_get_string (settings, "provider-url");
+  g_assert_cmpstr (value, ==, "");
+
+  apply (url, base);
+  wait_state_not (backend, AKC_BACKEND_STATE_LOOKING_UP);
+  g_assert_cmpint (akc_backend_get_state (backend), ==, AKC_BACKEND_STATE_READY);
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (status)), "without an API key"));
+
+  /* A refused key: the test says so, exactly. */
+  respond (server, 401, "application/json", "{\"error\":\"unauthorized\"}");
+  g_signal_emit_by_name (button, "clicked");
+  said = wait_subtitle_not (test, "Asking");
+  g_assert_nonnull (strstr (said, "refused the API key (401)"));
+  g_assert_cmpstr (akc_test_http_server_get_path_query (server), ==, "/api/tags");
+
+  /* The key goes to the keyring (kind api-key, the base URL) and nowhere else. */
+  apply (key_row, KEY);
+  while ((key = stored_key (base)) == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpstr (key, ==, KEY);
+  {
+    g_autoptr(GSettingsSchema) schema = NULL;
+    g_auto(GStrv) names = NULL;
+
+    g_object_get (settings, "settings-schema", &schema, NULL);
+    names = g_settings_schema_list_keys (schema);
+    for (guint i = 0; names[i] != NULL; i++)
+      {
+        g_autoptr(GVariant) setting = g_settings_get_value (settings, names[i]);
+        g_autofree char *text = g_variant_print (setting, FALSE);
+
+        g_assert_null (strstr (text, KEY));
+      }
+  }
+
+  /* Models listed; the first becomes the default model. */
+  respond (server, 200, "application/json",
+           "{\"models\":[{\"name\":\"qwen3:8b\",\"model\":\"qwen3:8b\"},{\"name\":\"llama3.2:latest\",\"model\":\"llama3.2:latest\"}]}");
+  g_signal_emit_by_name (button, "clicked");
+  said = wait_subtitle_not (test, "Asking");
+  g_assert_cmpstr (said, ==, "Connected: 2 models. llama3.2:latest, qwen3:8b");
+  g_assert_cmpstr (akc_test_http_server_get_header (server, "Authorization"), ==, bearer);
+  g_clear_pointer (&value, g_free);
+  value = g_settings_get_string (settings, "provider-model");
+  g_assert_cmpstr (value, ==, "llama3.2:latest");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (model)), ==, "llama3.2:latest");
+  apply (model, "qwen3:8b");
+  g_assert_cmpstr (akc_backend_get_model (backend), ==, "qwen3:8b");
+  gtk_window_destroy (prefs);
+  spin ();
+
+  /* The conversation: the model in the header, the reply streamed. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "provider"));
+  g_assert_cmpstr (akc_window_get_conversation (window), ==, "provider");
+  source = akc_window_get_source (window);
+  respond (server, 200, "application/x-ndjson",
+           "{\"message\":{\"role\":\"assistant\",\"content\":\"Hello\"},\"done\":false}\n"
+           "{\"message\":{\"role\":\"assistant\",\"content\":\" there\"},\"done\":true,\"done_reason\":\"stop\",\"prompt_eval_count\":4,\"eval_count\":2}\n");
+  g_assert_true (akc_chat_source_send (source, "hi", &error));
+  g_assert_no_error (error);
+  while (akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING)
+    g_main_context_iteration (NULL, TRUE);
+  messages = akc_chat_source_get_messages (source);
+  g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 2);
+  {
+    g_autoptr(AkcMessage) reply = g_list_model_get_item (messages, 1);
+
+    g_assert_cmpstr (akc_message_get_content (reply), ==, "Hello there");
+  }
+  g_assert_cmpstr (akc_test_http_server_get_path_query (server), ==, "/api/chat");
+  g_assert_cmpstr (akc_test_http_server_get_header (server, "Authorization"), ==, bearer);
+  g_assert_cmpint (akc_backend_get_state (backend), ==, AKC_BACKEND_STATE_CONNECTED);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
+  akc_test_http_server_free (server);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *file = NULL;
+  int rc;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  dir = g_dir_make_tmp ("akc-provider-prefs-XXXXXX", NULL);
+  g_assert_nonnull (dir);
+  file = g_build_filename (dir, "test.keyring", NULL);
+  g_unsetenv ("DBUS_SESSION_BUS_ADDRESS");
+  g_setenv ("SECRET_BACKEND", "file", TRUE);
+  g_setenv ("SECRET_FILE_TEST_PATH", file, TRUE);
+  g_setenv ("SECRET_FILE_TEST_PASSWORD", "akc-file-backend-password", TRUE);
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/preferences/provider", test_provider_page);
+
+  rc = g_test_run ();
+  g_unlink (file);
+  g_rmdir (dir);
+  return rc;
+}
