@@ -455,6 +455,9 @@ akc_chat_add_model_tool_call (AkcChat  *self,
     problem = "Tool call arguments are invalid.";
   else if ((tool = g_hash_table_lookup (self->tools, name)) == NULL)
     problem = "Tool is not registered.";
+  else if (!akc_tool_validate_arguments (tool, arguments, NULL))
+    /* A model's call is checked against the tool's schema like a host's. */
+    problem = "Tool call arguments do not match the tool's schema.";
 
   call = akc_tool_call_new (id,
                             name != NULL ? name : "",

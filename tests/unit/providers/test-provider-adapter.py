@@ -195,6 +195,21 @@ check("openai via AkcChat: the final reply streams and usage adds up",
       chat.get_status() == Akc.ChatStatus.IDLE and chat.get_messages().get_item(n - 1).get_content() == "It is sunny."
       and chat.get_usage().total_tokens == 45, (chat.get_status(), n))
 
+# A call whose arguments break the tool's schema never runs.
+server.reset()
+server.add("POST", "/v1/chat/completions",
+           ps.sse([ps.openai_chunk(tool_calls=[{"index": 0, "id": "call_BAD", "type": "function",
+                                                "function": {"name": "get_weather", "arguments": '{"town": 5}'}}]),
+                   ps.openai_chunk(finish="tool_calls"), "data: [DONE]"]))
+chat = Akc.Chat(adapter=openai)
+chat.add_tool(tool)
+chat.send("Weather?")
+spin_until(lambda: chat.get_status() != Akc.ChatStatus.STREAMING)
+call = chat.get_messages().get_item(1).get_tool_calls().get_item(0)
+check("openai via AkcChat: a tool call that breaks the tool's JSON Schema is an error, not a confirmation",
+      call.get_status() == Akc.ToolCallStatus.ERROR and "schema" in call.get_error() and len(weather_calls) == 1,
+      (call.get_status(), call.get_error()))
+
 # ------------------------------------------------------------------
 # Errors that say what to do
 # ------------------------------------------------------------------
