@@ -215,8 +215,9 @@ test_provider_page (void)
 
   /* The key goes to the keyring (kind api-key, the base URL) and nowhere else. */
   apply (key_row, KEY);
-  while ((key = stored_key (base)) == NULL)
+  while (!akc_backend_get_has_token (backend))
     g_main_context_iteration (NULL, TRUE);
+  key = stored_key (base);
   g_assert_cmpstr (key, ==, KEY);
   {
     g_autoptr(GSettingsSchema) schema = NULL;
