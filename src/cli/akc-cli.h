@@ -7,6 +7,8 @@
 
 #include <gio/gio.h>
 
+#include "akc.h"
+
 G_BEGIN_DECLS
 
 /* Exit statuses shared by every subcommand. */
@@ -31,7 +33,20 @@ gboolean akc_cli_read_input (const char  *path,
                              GBytes     **bytes,
                              GError     **error);
 
+/* Secrets (akc-cli-secret.c). */
+char    *akc_cli_lookup_secret (const char         *endpoint,
+                                AkcCredentialKind   kind,
+                                GError            **error);
+/* Stores @secret, or clears the credential when it is NULL. */
+gboolean akc_cli_store_secret  (const char         *endpoint,
+                                AkcCredentialKind   kind,
+                                const char         *secret,
+                                GError            **error);
+char    *akc_cli_read_secret   (const char         *prompt,
+                                GError            **error);
+
 int akc_cmd_ask (int argc, char **argv);
+int akc_cmd_credentials (int argc, char **argv);
 int akc_cmd_decode (int argc, char **argv);
 int akc_cmd_knowledge (int argc, char **argv);
 int akc_cmd_normalize (int argc, char **argv);

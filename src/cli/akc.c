@@ -16,6 +16,7 @@
 /* One row per subcommand; each lives in its own akc-cmd-*.c file. */
 static const AkcCliCommand commands[] = {
   { "ask", N_("Ask an Ask backend a question and stream the answer"), akc_cmd_ask },
+  { "credentials", N_("Store or clear the API key or token of an endpoint in the keyring"), akc_cmd_credentials },
   { "decode", N_("Decode a wire value and print the result as JSON"), akc_cmd_decode },
   { "knowledge", N_("Hash, verify or query a local knowledge artifact"), akc_cmd_knowledge },
   { "normalize", N_("Print the knowledge key of a text"), akc_cmd_normalize },
