@@ -694,30 +694,22 @@ akc_window_set_conversation (AkcWindow  *self,
   g_return_if_fail (AKC_IS_WINDOW (self));
   g_return_if_fail (id != NULL);
 
-  if (g_str_equal (id, PROVIDER_ID))
-    {
-      if (!akc_backend_get_configured (self->provider_backend) ||
-          akc_backend_get_model (self->provider_backend) == NULL)
-        {
-          refuse (self, _("The model provider is not set up yet. Enter its base URL and model in Preferences."));
-          return;
-        }
-      if (is_conversation (self, id) && self->source == AKC_CHAT_SOURCE (self->provider_chat))
-        return;
-      standard = akc_component_manifest_new_standard ();
-      show_conversation (self, id, AKC_CHAT_SOURCE (self->provider_chat), NULL, standard, NULL);
-      return;
-    }
-
-  if (g_str_equal (id, ASK_ID) || g_str_equal (id, TURN_ID))
+  if (g_str_equal (id, ASK_ID) || g_str_equal (id, TURN_ID) || g_str_equal (id, PROVIDER_ID))
     {
       gboolean ask = g_str_equal (id, ASK_ID);
+      gboolean provider = g_str_equal (id, PROVIDER_ID);
 
-      source = ask ? AKC_CHAT_SOURCE (self->ask_chat) : akc_backend_get_turn_client (self->turn_backend);
-      if (ask ? !akc_backend_get_configured (self->ask_backend) : source == NULL)
+      if (provider)
+        source = akc_backend_get_configured (self->provider_backend) &&
+                 akc_backend_get_model (self->provider_backend) != NULL
+                   ? AKC_CHAT_SOURCE (self->provider_chat) : NULL;
+      else
+        source = ask ? AKC_CHAT_SOURCE (self->ask_chat) : akc_backend_get_turn_client (self->turn_backend);
+      if ((provider || !ask) ? source == NULL : !akc_backend_get_configured (self->ask_backend))
         {
-          refuse (self, ask ? _("The Ask service is not set up yet. Enter its URL in Preferences.")
-                            : _("The turn server is not set up yet. Enter its URL in Preferences."));
+          refuse (self, provider ? _("The model provider is not set up yet. Enter its base URL and model in Preferences.")
+                        : ask ? _("The Ask service is not set up yet. Enter its URL in Preferences.")
+                              : _("The turn server is not set up yet. Enter its URL in Preferences."));
           return;
         }
       if (is_conversation (self, id) && self->source == source)
