@@ -8,13 +8,20 @@
 #include <string.h>
 #include <md4c.h>
 
+#include <akc.h>
+
 #include "akc-markdown-private.h"
 
 /* Model text is never Pango markup. Every span of it goes through
  * g_markup_escape_text(); the only tags in a block's markup are the ones
- * written here, for the Markdown structure. Links keep only absolute
- * http(s) URLs: anything else is shown as plain text. Raw HTML is not
- * Markdown here (MD_FLAG_NOHTML): `<b>` is four characters. */
+ * written here, for the Markdown structure. A link is live only when its
+ * target is a SafeHref (application.md §0.5) that is an absolute http(s)
+ * URL: no credentials (`https://user:pw@host/`, `[x](http://a\@b)`), no
+ * backslash or control character, nothing relative (there is no base on
+ * the desktop, §14 B2); anything else is shown as plain text. A link whose
+ * text is itself a URL or a host name for somewhere else is followed by the
+ * host it really leads to. Raw HTML is not Markdown here (MD_FLAG_NOHTML):
+ * `<b>` is four characters. */
 #define PARSER_FLAGS (MD_FLAG_NOHTML | MD_FLAG_STRIKETHROUGH | MD_FLAG_TASKLISTS | \
                       MD_FLAG_PERMISSIVEURLAUTOLINKS)
 
@@ -26,6 +33,13 @@ typedef struct {
   guint    next;
   char     delimiter;
 } ListState;
+
+/* An MD_SPAN_A being written. */
+typedef struct {
+  gboolean  opened;      /* whether it opened an <a> */
+  gsize     text_start;  /* where its text starts in the block's text */
+  char     *host;        /* the host it leads to, when opened */
+} LinkState;
 
 typedef struct {
   GPtrArray        *blocks;
@@ -39,7 +53,7 @@ typedef struct {
   char             *pending_marker;
   gboolean          in_code_block;
   guint             link_depth;    /* open <a> we wrote */
-  GArray           *link_stack;    /* gboolean: did this MD_SPAN_A open a tag */
+  GArray           *link_stack;    /* LinkState */
 } Parser;
 
 void
@@ -231,29 +245,88 @@ attribute_to_string (const MD_ATTRIBUTE *attribute)
  * akc_markdown_uri_is_safe:
  * @uri: a link target from model text
  *
- * Only absolute http and https URLs with a host are links; everything else
- * (`javascript:`, `file:`, relative paths, custom schemes) is text.
+ * Only a SafeHref (application.md §0.5) that is an absolute http or https
+ * URL is a link: no credentials, no backslash or control character, a
+ * host the WHATWG URL parser accepts. Everything else (`javascript:`,
+ * `file:`, relative paths, which have no base here, custom schemes) is
+ * text.
  *
  * Returns: whether @uri may be opened
  */
 gboolean
 akc_markdown_uri_is_safe (const char *uri)
 {
-  g_autoptr(GUri) parsed = NULL;
-  const char *scheme, *host;
+  g_autofree char *host = NULL;
 
-  if (uri == NULL || !g_utf8_validate (uri, -1, NULL))
+  if (uri == NULL)
     return FALSE;
 
-  parsed = g_uri_parse (uri, G_URI_FLAGS_NONE, NULL);
-  if (parsed == NULL)
+  host = akc_safe_href_dup_host (uri);
+  return host != NULL;
+}
+
+static gboolean
+is_scheme_prefixed (const char *text)
+{
+  gsize i = 0;
+
+  if (!g_ascii_isalpha (text[0]))
+    return FALSE;
+  for (i = 1; g_ascii_isalnum (text[i]) || text[i] == '+' || text[i] == '.' || text[i] == '-'; i++)
+    ;
+  return text[i] == ':';
+}
+
+/* When the text of a link reads as an address (`https://bank.example/`,
+ * `bank.example`, `www.bank.example/login`), whether it names another
+ * place than @host, the host the link leads to. Text that is not an
+ * address (`the docs`) says nothing about where it goes. */
+static gboolean
+text_names_other_host (const char *text,
+                       gsize       length,
+                       const char *host)
+{
+  g_autofree char *trimmed = g_strstrip (g_strndup (text, length));
+  g_autofree char *text_host = NULL;
+  const char *p;
+  gboolean has_dot = FALSE;
+
+  if (*trimmed == '\0')
     return FALSE;
 
-  scheme = g_uri_get_scheme (parsed);
-  host = g_uri_get_host (parsed);
+  for (p = trimmed; *p != '\0'; p = g_utf8_next_char (p))
+    if (g_unichar_isspace (g_utf8_get_char (p)))
+      return FALSE;  /* words, not an address */
 
-  return (g_ascii_strcasecmp (scheme, "http") == 0 || g_ascii_strcasecmp (scheme, "https") == 0) &&
-         host != NULL && *host != '\0';
+  if (is_scheme_prefixed (trimmed))
+    {
+      /* Any scheme: the text claims to be a link of its own. */
+      text_host = akc_safe_href_dup_host (trimmed);
+      return text_host == NULL || g_strcmp0 (text_host, host) != 0;
+    }
+
+  /* A host name, perhaps with a path: a label, a dot, a label, before
+   * any '/', '?' or '#'. */
+  for (p = trimmed; *p != '\0' && *p != '/' && *p != '?' && *p != '#'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      /* '@' and ':' as in user@host and host:port still make an address. */
+      if (c == '.')
+        has_dot = TRUE;
+      else if (!g_unichar_isalnum (c) && c != '-' && c != '_' && c != '@' && c != ':')
+        return FALSE;
+    }
+  if (!has_dot || p == trimmed || trimmed[0] == '.' || *(g_utf8_prev_char (p)) == '.')
+    return FALSE;
+
+  {
+    g_autofree char *as_url = g_strconcat ("http://", trimmed, NULL);
+
+    text_host = akc_safe_href_dup_host (as_url);
+  }
+  /* Text that is no host at all (`v1.2`) names no place. */
+  return text_host != NULL && g_strcmp0 (text_host, host) != 0;
 }
 
 static void
@@ -470,7 +543,6 @@ enter_span (MD_SPANTYPE  type,
             void        *user_data)
 {
   Parser *parser = user_data;
-  gboolean opened = FALSE;
 
   open_text_block_if_needed (parser);
 
@@ -498,8 +570,13 @@ enter_span (MD_SPANTYPE  type,
     case MD_SPAN_A:
       {
         g_autofree char *href = attribute_to_string (&((MD_SPAN_A_DETAIL *) detail)->href);
+        LinkState link = { FALSE, parser->text->len, NULL };
 
-        if (akc_markdown_uri_is_safe (href))
+        /* No link inside a link: Pango cannot nest them. */
+        if (parser->link_depth == 0)
+          link.host = akc_safe_href_dup_host (href);
+
+        if (link.host != NULL)
           {
             g_autofree char *escaped = g_markup_escape_text (href, -1);
 
@@ -508,9 +585,9 @@ enter_span (MD_SPANTYPE  type,
             g_string_append_printf (parser->markup, "<a href=\"%s\" title=\"%s\">", escaped, escaped);
             parser->link_depth++;
             parser->block->n_links++;
-            opened = TRUE;
+            link.opened = TRUE;
           }
-        g_array_append_val (parser->link_stack, opened);
+        g_array_append_val (parser->link_stack, link);
       }
       break;
     case MD_SPAN_LATEXMATH:
@@ -551,14 +628,29 @@ leave_span (MD_SPANTYPE  type,
     case MD_SPAN_A:
       if (parser->link_stack->len > 0)
         {
-          gboolean opened = g_array_index (parser->link_stack, gboolean, parser->link_stack->len - 1);
+          LinkState link = g_array_index (parser->link_stack, LinkState, parser->link_stack->len - 1);
 
           g_array_set_size (parser->link_stack, parser->link_stack->len - 1);
-          if (opened && parser->link_depth > 0)
+          if (link.opened && parser->link_depth > 0)
             {
               g_string_append (parser->markup, "</a>");
               parser->link_depth--;
+
+              /* [https://bank.example](https://elsewhere.example): say
+               * where it goes, in the text and for screen readers. */
+              if (text_names_other_host (parser->text->str + link.text_start,
+                                         parser->text->len - link.text_start,
+                                         link.host))
+                {
+                  g_autofree char *escaped = g_markup_escape_text (link.host, -1);
+
+                  g_string_append_printf (parser->markup,
+                                          "<span size=\"small\" fgalpha=\"70%%\"> (%s)</span>",
+                                          escaped);
+                  g_string_append_printf (parser->text, " (%s)", link.host);
+                }
             }
+          g_free (link.host);
         }
       break;
     case MD_SPAN_LATEXMATH:
@@ -646,7 +738,7 @@ akc_markdown_parse (const char *text,
 
   parser.blocks = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_markdown_block_free);
   parser.lists = g_array_new (FALSE, FALSE, sizeof (ListState));
-  parser.link_stack = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  parser.link_stack = g_array_new (FALSE, FALSE, sizeof (LinkState));
   parser.markup = g_string_new (NULL);
   parser.text = g_string_new (NULL);
 
@@ -662,6 +754,8 @@ akc_markdown_parse (const char *text,
 
   g_clear_pointer (&parser.pending_marker, g_free);
   g_array_unref (parser.lists);
+  for (guint i = 0; i < parser.link_stack->len; i++)
+    g_free (g_array_index (parser.link_stack, LinkState, i).host);
   g_array_unref (parser.link_stack);
   g_string_free (parser.markup, TRUE);
   g_string_free (parser.text, TRUE);

@@ -82,3 +82,42 @@ akc_is_safe_href (const char *href)
 
   return akc_text_is_safe_href (href, len);
 }
+
+/**
+ * akc_safe_href_dup_host:
+ * @href: a string
+ *
+ * Gets the host that @href leads to when it is a safe absolute link
+ * (see [func@is_safe_href]): the host a browser, which parses links with
+ * the WHATWG URL Standard, connects to. Use it to show a person where a
+ * link really goes, whatever its text says.
+ *
+ * The host is lower-cased and percent-decoded, an IPv4 address is written
+ * in dotted decimal (`http://0x7f.1/` leads to `127.0.0.1`), and an
+ * internationalised domain is given in its ASCII (Punycode) form, so a
+ * look-alike of another name shows as what it is (its Unicode mapping is
+ * approximated, as [func@is_safe_href] checks it). The port is not part of
+ * it.
+ *
+ * Returns: (transfer full) (nullable): the host, or %NULL when @href is
+ *   not safe or is a root-relative path, which has no host of its own
+ *
+ * Since: 0.1
+ */
+char *
+akc_safe_href_dup_host (const char *href)
+{
+  gsize len;
+
+  g_return_val_if_fail (href != NULL, NULL);
+
+  len = strlen (href);
+  if (!g_utf8_validate_len (href, len, NULL) || !akc_text_is_safe_href (href, len))
+    return NULL;
+
+  /* Safe and not root-relative: an absolute http(s) URL. */
+  if (href[0] == '/')
+    return NULL;
+
+  return akc_url_safe_absolute_http_host (href, len);
+}

@@ -19,4 +19,7 @@ char     *akc_normalize_knowledge_key (const char *text) G_GNUC_MALLOC;
 AKC_AVAILABLE_IN_ALL
 gboolean  akc_is_safe_href            (const char *href);
 
+AKC_AVAILABLE_IN_ALL
+char     *akc_safe_href_dup_host      (const char *href) G_GNUC_MALLOC;
+
 G_END_DECLS

@@ -73,4 +73,11 @@ gsize        akc_text_ws_prefix_len        (const char *s,
 gboolean     akc_url_is_safe_absolute_http (const char *s,
                                             gsize       len);
 
+/* The host (not the port) that a URL accepted by
+ * akc_url_is_safe_absolute_http() leads to, as the WHATWG parser reads it:
+ * percent-decoded, lower-cased, IPv4 in dotted decimal. %NULL when it is
+ * not accepted. Implemented in akc-url.c. */
+char        *akc_url_safe_absolute_http_host (const char *s,
+                                              gsize       len);
+
 G_END_DECLS

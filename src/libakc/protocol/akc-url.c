@@ -251,11 +251,14 @@ ends_in_a_number (const guchar *p,
   return ipv4_number (last, last_len, &v);
 }
 
+/* The IPv4 parser; on success the address is stored in @out when non-NULL. */
 static gboolean
-ipv4_is_valid (const guchar *p,
-               gsize         len)
+ipv4_parse (const guchar *p,
+            gsize         len,
+            guint32      *out)
 {
   guint64 numbers[4];
+  guint64 address = 0;
   gsize n = 0;
   gsize start = 0;
 
@@ -281,7 +284,34 @@ ipv4_is_valid (const guchar *p,
       return FALSE;
 
   /* The last part fills the remaining 5 − n bytes. */
-  return numbers[n - 1] < (G_GUINT64_CONSTANT (1) << (8 * (5 - n)));
+  if (numbers[n - 1] >= (G_GUINT64_CONSTANT (1) << (8 * (5 - n))))
+    return FALSE;
+
+  for (gsize k = 0; k + 1 < n; k++)
+    address |= numbers[k] << (8 * (3 - k));
+  address += numbers[n - 1];
+
+  if (out != NULL)
+    *out = (guint32) address;
+  return TRUE;
+}
+
+/* A valid IPv4 host as the URL serializer writes it, into @out (nullable). */
+static gboolean
+ipv4_host (const guchar *p,
+           gsize         len,
+           GString      *out)
+{
+  guint32 address;
+
+  if (!ipv4_parse (p, len, &address))
+    return FALSE;
+
+  if (out != NULL)
+    g_string_append_printf (out, "%u.%u.%u.%u",
+                            address >> 24, (address >> 16) & 0xFF,
+                            (address >> 8) & 0xFF, address & 0xFF);
+  return TRUE;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -320,7 +350,8 @@ is_idna_ignored (gunichar c)
  * of the host parser. */
 static gboolean
 unicode_domain_is_valid (const guchar *p,
-                         gsize         len)
+                         gsize         len,
+                         GString      *out)
 {
   g_autofree char *nfkc = NULL;
   g_autoptr(GString) mapped = NULL;
@@ -377,15 +408,28 @@ unicode_domain_is_valid (const guchar *p,
     return FALSE;
 
   if (ends_in_a_number ((const guchar *) mapped->str, mapped->len))
-    return ipv4_is_valid ((const guchar *) mapped->str, mapped->len);
+    return ipv4_host ((const guchar *) mapped->str, mapped->len, out);
 
+  if (out != NULL)
+    {
+      /* Domain to ASCII ends in Punycode: what the browser connects to,
+       * and what shows a look-alike for what it is. */
+      g_autofree char *ascii = g_hostname_to_ascii (mapped->str);
+
+      g_string_append (out, ascii != NULL ? ascii : mapped->str);
+    }
   return TRUE;
 }
 
-/* The host parser for a special scheme; @p is the non-empty host text. */
+/* The host parser for a special scheme; @p is the non-empty host text. On
+ * success the host is appended to @out (nullable): a domain percent-decoded
+ * and lower-cased (non-ASCII ones mapped as approximated above, then
+ * Punycode), an IPv4 address in dotted decimal, an IPv6 literal as written
+ * (lower-cased, brackets kept; not compressed as the serializer would). */
 static gboolean
 host_is_valid (const guchar *p,
-               gsize         len)
+               gsize         len,
+               GString      *out)
 {
   guchar stack_buf[512];
   g_autofree guchar *heap_buf = NULL;
@@ -395,9 +439,12 @@ host_is_valid (const guchar *p,
 
   if (p[0] == '[')
     {
-      if (len < 2 || p[len - 1] != ']')
+      if (len < 2 || p[len - 1] != ']' || !ipv6_is_valid (p + 1, len - 2))
         return FALSE;
-      return ipv6_is_valid (p + 1, len - 2);
+      if (out != NULL)
+        for (gsize i = 0; i < len; i++)
+          g_string_append_c (out, g_ascii_tolower ((char) p[i]));
+      return TRUE;
     }
 
   /* Percent-decode ("%XY" with two hex digits; any other '%' stays and is
@@ -418,7 +465,7 @@ host_is_valid (const guchar *p,
     }
 
   if (!ascii)
-    return unicode_domain_is_valid (d, n);
+    return unicode_domain_is_valid (d, n, out);
 
   /* The fast path of "domain to ASCII" is ASCII lower-casing, which cannot
    * change the answers below, so it is skipped. An ASCII domain with an
@@ -429,16 +476,21 @@ host_is_valid (const guchar *p,
       return FALSE;
 
   if (ends_in_a_number (d, n))
-    return ipv4_is_valid (d, n);
+    return ipv4_host (d, n, out);
 
+  if (out != NULL)
+    for (gsize i = 0; i < n; i++)
+      g_string_append_c (out, g_ascii_tolower ((char) d[i]));
   return TRUE;
 }
 
 /* ------------------------------------------------------------------------ */
 
-gboolean
-akc_url_is_safe_absolute_http (const char *s,
-                               gsize       len)
+/* Rule 5, appending the host to @host (nullable) on success. */
+static gboolean
+safe_absolute_http (const char *s,
+                    gsize       len,
+                    GString    *host)
 {
   const guchar *p = (const guchar *) s;
   gsize colon, i, end, auth_end, host_start, host_end;
@@ -511,7 +563,7 @@ akc_url_is_safe_absolute_http (const char *s,
   if (host_end == host_start)
     return FALSE;  /* empty host (also "user@" with nothing after it) */
 
-  if (!host_is_valid (p + host_start, host_end - host_start))
+  if (!host_is_valid (p + host_start, host_end - host_start, host))
     return FALSE;
 
   /* Port: ASCII digits only, ≤ 65535, may be empty. */
@@ -531,4 +583,23 @@ akc_url_is_safe_absolute_http (const char *s,
 
   /* Path, query and fragment never fail. */
   return TRUE;
+}
+
+gboolean
+akc_url_is_safe_absolute_http (const char *s,
+                               gsize       len)
+{
+  return safe_absolute_http (s, len, NULL);
+}
+
+char *
+akc_url_safe_absolute_http_host (const char *s,
+                                 gsize       len)
+{
+  g_autoptr(GString) host = g_string_new (NULL);
+
+  if (!safe_absolute_http (s, len, host))
+    return NULL;
+
+  return g_string_free (g_steal_pointer (&host), FALSE);
 }

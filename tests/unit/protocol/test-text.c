@@ -854,6 +854,61 @@ test_safe_href_public (void)
   g_assert_false (akc_is_safe_href (""));
 }
 
+/* The host a safe link leads to, as a WHATWG parser (a browser) reads it. */
+static void
+test_safe_href_host (void)
+{
+  static const struct { const char *href; const char *host; } cases[] = {
+    { "https://example.com/a", "example.com" },
+    { "HTTPS://EXAMPLE.com:8080/x", "example.com" },
+    { "http:example.com", "example.com" },
+    { "https:///x", "x" },
+    { "https://@example.com/", "example.com" },
+    { "https://:@example.com/", "example.com" },
+    { "https://ex%61mple.com/", "example.com" },
+    { "http://0x7f.1/", "127.0.0.1" },
+    { "http://2130706433/", "127.0.0.1" },
+    { "http://192.168.0.1./", "192.168.0.1" },
+    { "https://[::1]:443/", "[::1]" },
+    { "https://b\xC3\xBC" "cher.example/", "xn--bcher-kva.example" },
+    { "https://\xD0\xB0pple.com/", "xn--pple-43d.com" },     /* Cyrillic а */
+    { "https://example.com?q#f", "example.com" },
+    /* Not safe, or no host of its own. */
+    { "https://user:pw@host/", NULL },
+    { "https://user@host/", NULL },
+    { "http://a\\@b", NULL },
+    { "http://a@b", NULL },
+    { "/docs", NULL },
+    { "//example.com", NULL },
+    { "javascript:alert(1)", NULL },
+    { "ftp://example.com/", NULL },
+    { "http://", NULL },
+    { "https://1.2.3.256/", NULL },
+    { "https://example.com:99999/", NULL },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *host = akc_safe_href_dup_host (cases[i].href);
+
+      g_test_message ("%s", cases[i].href);
+      g_assert_cmpstr (host, ==, cases[i].host);
+    }
+
+  /* Every safe absolute vector has a host, every other none. */
+  for (gsize i = 0; i < G_N_ELEMENTS (href_cases); i++)
+    {
+      g_autofree char *host = NULL;
+
+      if (memchr (href_cases[i].s, '\0', href_cases[i].len) != NULL ||
+          !g_utf8_validate_len (href_cases[i].s, href_cases[i].len, NULL))
+        continue;
+      host = akc_safe_href_dup_host (href_cases[i].s);
+      if ((host != NULL) != (href_cases[i].ok && href_cases[i].s[0] != '/'))
+        g_error ("SafeHref \"%s\": host %s", href_cases[i].s, host != NULL ? host : "(none)");
+    }
+}
+
 /* ------------------------------------------------------------------------ */
 /* §8.1 normalizeKnowledgeKey                                                */
 
@@ -1130,6 +1185,7 @@ main (int   argc,
   g_test_add_func ("/text/safe-href/cases", test_safe_href);
   g_test_add_func ("/text/safe-href/length", test_safe_href_length);
   g_test_add_func ("/text/safe-href/public", test_safe_href_public);
+  g_test_add_func ("/text/safe-href/host", test_safe_href_host);
   g_test_add_func ("/text/normalize/cases", test_normalize);
   g_test_add_func ("/text/normalize/expands", test_normalize_expands);
   g_test_add_func ("/text/normalize/turkish-locale", test_normalize_turkish_locale);
