@@ -12,6 +12,72 @@
 
 #include "akc-markdown-private.h"
 #include "akc-markdown-view-private.h"
+#include "akc-message-row-private.h"
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                             */
+/* ------------------------------------------------------------------ */
+
+/* Generous: the valgrind setup runs everything 20 times slower. */
+#define WAIT_TIMEOUT_USEC (120 * G_USEC_PER_SEC)
+
+typedef gboolean (*Condition) (gpointer data);
+
+static void
+wait_until (Condition condition,
+            gpointer  data)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_USEC;
+
+  while (!condition (data))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (1000);
+    }
+}
+
+typedef struct {
+  GtkWidget *widget;
+  gint64     frame;
+} Frames;
+
+static gboolean
+frame_reached (Frames *frames)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (frames->widget);
+
+  gtk_widget_queue_draw (frames->widget);
+  return clock != NULL && gdk_frame_clock_get_frame_counter (clock) >= frames->frame;
+}
+
+/* Waits until @widget's window has drawn @n more frames. */
+static void
+wait_frames (GtkWidget *widget,
+             guint      n)
+{
+  GdkFrameClock *clock;
+  Frames frames = { widget, 0 };
+
+  wait_until ((Condition) gtk_widget_get_mapped, widget);
+  clock = gtk_widget_get_frame_clock (widget);
+  frames.frame = gdk_frame_clock_get_frame_counter (clock) + n;
+  wait_until ((Condition) frame_reached, &frames);
+}
+
+static void
+collect_type (GtkWidget *root,
+              GType      type,
+              GPtrArray *found)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    g_ptr_array_add (found, root);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_type (child, type, found);
+}
 
 static AkcMarkdownBlock *
 first_block (GPtrArray *blocks)
@@ -173,6 +239,173 @@ test_links_activation (void)
   g_assert_cmpstr (g_ptr_array_index (uris, 0), ==, "https://example.com/");
 }
 
+/* ------------------------------------------------------------------ */
+/* Row heights follow their content at every width                     */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+  GtkWidget *window;
+  GtkWidget *view;
+  AkcChat   *chat;
+} Transcript;
+
+/* A chat view in a window @width wide, showing @texts (user and assistant
+ * in turn). */
+static void
+transcript_init (Transcript         *transcript,
+                 const char * const *texts,
+                 guint               n,
+                 int                 width)
+{
+  g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(AkcAdapter) adapter = akc_scripted_adapter_new ();
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+
+  transcript->chat = akc_chat_new (adapter);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("m%u", i);
+
+      g_ptr_array_add (messages, akc_message_new (id, i % 2 == 0 ? AKC_MESSAGE_ROLE_USER : AKC_MESSAGE_ROLE_ASSISTANT,
+                                                  texts[i], AKC_MESSAGE_STATUS_COMPLETE));
+    }
+  akc_chat_restore (transcript->chat, (AkcMessage * const *) messages->pdata, messages->len);
+
+  transcript->view = akc_chat_view_new ();
+  akc_chat_view_set_source (AKC_CHAT_VIEW (transcript->view), AKC_CHAT_SOURCE (transcript->chat));
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), transcript->view);
+
+  transcript->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (transcript->window), width, 1000);
+  gtk_window_set_child (GTK_WINDOW (transcript->window), scroller);
+  gtk_window_present (GTK_WINDOW (transcript->window));
+  wait_frames (transcript->window, 3);
+}
+
+static void
+transcript_clear (Transcript *transcript)
+{
+  gtk_window_destroy (GTK_WINDOW (transcript->window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_finalize_object (transcript->chat);
+}
+
+typedef struct {
+  GtkWidget *widget;
+  int        width;
+} Width;
+
+static gboolean
+has_width (Width *width)
+{
+  return gtk_widget_get_width (width->widget) == width->width;
+}
+
+static void
+transcript_resize (Transcript *transcript,
+                   int         width)
+{
+  Width wait = { transcript->view, width };
+
+  gtk_window_set_default_size (GTK_WINDOW (transcript->window), width, 1000);
+  wait_until ((Condition) has_width, &wait);
+  wait_frames (transcript->window, 3);
+}
+
+/* Every shown widget under @widget lies inside @row. */
+static void
+assert_inside (GtkWidget *widget,
+               GtkWidget *row)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      graphene_rect_t bounds;
+
+      if (!gtk_widget_get_mapped (child) || !gtk_widget_compute_bounds (child, row, &bounds))
+        continue;
+      if (bounds.origin.y < -0.5 || bounds.origin.y + bounds.size.height > gtk_widget_get_height (row) + 0.5 ||
+          bounds.origin.x < -0.5 || bounds.origin.x + bounds.size.width > gtk_widget_get_width (row) + 0.5)
+        g_error ("%s at %.0f,%.0f %.0f×%.0f is outside its row (%d×%d)",
+                 G_OBJECT_TYPE_NAME (child), bounds.origin.x, bounds.origin.y,
+                 bounds.size.width, bounds.size.height,
+                 gtk_widget_get_width (row), gtk_widget_get_height (row));
+      assert_inside (child, row);
+    }
+}
+
+/* No two rows of the transcript overlap, every row is at least as tall
+ * as its content wants at its width, and nothing is drawn outside it. */
+static void
+assert_rows_fit (Transcript *transcript,
+                 guint       n_messages)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  double previous_end = -1;
+
+  collect_type (transcript->view, AKC_TYPE_MESSAGE_ROW, rows);
+  g_assert_cmpuint (rows->len, ==, n_messages);
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      GtkWidget *row = g_ptr_array_index (rows, i);
+      GtkWidget *item = gtk_widget_get_parent (row);   /* the list's row */
+      graphene_rect_t bounds;
+      int natural = 0;
+
+      g_assert_true (gtk_widget_compute_bounds (item, transcript->view, &bounds));
+      g_test_message ("row %u: y %.0f, height %.0f, width %.0f", i, bounds.origin.y,
+                      bounds.size.height, bounds.size.width);
+      g_assert_cmpfloat (bounds.origin.y, >=, previous_end - 0.5);
+      previous_end = bounds.origin.y + bounds.size.height;
+
+      /* The row's own content at the width it has. */
+      for (GtkWidget *child = gtk_widget_get_first_child (row); child != NULL;
+           child = gtk_widget_get_next_sibling (child))
+        {
+          gtk_widget_measure (child, GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (row), NULL, &natural, NULL, NULL);
+          g_assert_cmpint (natural, <=, gtk_widget_get_height (row));
+        }
+      assert_inside (row, row);
+    }
+}
+
+static char *
+long_word (guint length)
+{
+  GString *word = g_string_new ("Look: ");
+
+  for (guint i = 0; i < length; i++)
+    g_string_append_c (word, (char) ('a' + i % 26));
+  return g_string_free (word, FALSE);
+}
+
+static void
+test_layout_rows_fit (void)
+{
+  g_autofree char *word = long_word (150);
+  const char *code = "Here:\n\n```c\nint main (void) { printf (\"a line of code far too long for a narrow window\\n\"); "
+                     "return 0; }\nstatic const char *s = \"another line that goes on and on and on and on\";\n```\n\nDone.";
+  const char * const texts[] = {
+    word, word, "A short question?", code, word, "- a list item with the word " "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz\n\n> and a quote",
+  };
+  static const int widths[] = { 720, 360, 1100, 340, 720 };
+  Transcript transcript = { 0 };
+
+  transcript_init (&transcript, texts, G_N_ELEMENTS (texts), widths[0]);
+  for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
+    {
+      g_test_message ("width %d", widths[i]);
+      if (i > 0)
+        transcript_resize (&transcript, widths[i]);
+      assert_rows_fit (&transcript, G_N_ELEMENTS (texts));
+    }
+  transcript_clear (&transcript);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -183,6 +416,7 @@ main (int   argc,
   g_test_add_func ("/markdown/links/safe-href", test_links_safe_href);
   g_test_add_func ("/markdown/links/show-host", test_links_show_host);
   g_test_add_func ("/markdown/links/activation", test_links_activation);
+  g_test_add_func ("/markdown/layout/rows-fit", test_layout_rows_fit);
 
   return g_test_run ();
 }

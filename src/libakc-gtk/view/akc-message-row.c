@@ -604,6 +604,16 @@ akc_message_row_measure (GtkWidget      *widget,
   gtk_widget_measure (self->column, orientation, for_size, minimum, natural, minimum_baseline, natural_baseline);
 }
 
+/* Height for width: without it GTK measures the row's height for no width
+ * at all (a widget without a layout manager trades no size), that is with
+ * every paragraph on one line, and a message that wraps overflows its row
+ * into the next one. */
+static GtkSizeRequestMode
+akc_message_row_get_request_mode (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
 static void
 akc_message_row_size_allocate (GtkWidget *widget,
                                int        width,
@@ -705,6 +715,7 @@ akc_message_row_class_init (AkcMessageRowClass *klass)
   widget_class->map = akc_message_row_map;
   widget_class->measure = akc_message_row_measure;
   widget_class->size_allocate = akc_message_row_size_allocate;
+  widget_class->get_request_mode = akc_message_row_get_request_mode;
 
   /**
    * AkcMessageRow:message:
