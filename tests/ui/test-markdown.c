@@ -10,7 +10,9 @@
 #include <locale.h>
 #include <akc-gtk.h>
 
+#include "akc-code-block-private.h"
 #include "akc-markdown-private.h"
+#include "akc-markdown-table-private.h"
 #include "akc-markdown-view-private.h"
 #include "akc-message-row-private.h"
 
@@ -240,6 +242,394 @@ test_links_activation (void)
 }
 
 /* ------------------------------------------------------------------ */
+/* Tables, inline code, the person's Markdown, highlighted code        */
+/* ------------------------------------------------------------------ */
+
+static const char table_markdown[] =
+  "Before.\n\n"
+  "| Name | Value | Notes |\n"
+  "|:-----|------:|:-----:|\n"
+  "| alpha | 1 | first `code` |\n"
+  "| beta **b** | 22 | [site](https://example.com/) |\n"
+  "\nAfter.";
+
+static void
+test_table_parse (void)
+{
+  g_autoptr(GPtrArray) blocks = parse_checked (table_markdown);
+  AkcMarkdownBlock *table;
+  AkcMarkdownCell *cell;
+
+  g_assert_cmpuint (blocks->len, ==, 3);
+  table = g_ptr_array_index (blocks, 1);
+  g_assert_cmpint (table->kind, ==, AKC_MARKDOWN_GFM_TABLE);
+  g_assert_cmpuint (table->n_columns, ==, 3);
+  g_assert_cmpuint (table->n_rows, ==, 3);
+  g_assert_cmpuint (table->cells->len, ==, 9);
+  g_assert_cmpuint (table->n_links, ==, 1);
+  g_assert_cmpstr (table->text, ==, "Name\tValue\tNotes\nalpha\t1\tfirst code\nbeta b\t22\tsite");
+
+  cell = g_ptr_array_index (table->cells, 0);
+  g_assert_true (cell->header);
+  g_assert_cmpuint (cell->row, ==, 0);
+  g_assert_cmpint (cell->align, ==, AKC_MARKDOWN_ALIGN_LEFT);
+  cell = g_ptr_array_index (table->cells, 4);
+  g_assert_false (cell->header);
+  g_assert_cmpuint (cell->row, ==, 1);
+  g_assert_cmpuint (cell->column, ==, 1);
+  g_assert_cmpint (cell->align, ==, AKC_MARKDOWN_ALIGN_RIGHT);
+  cell = g_ptr_array_index (table->cells, 5);
+  g_assert_cmpint (cell->align, ==, AKC_MARKDOWN_ALIGN_CENTER);
+  g_assert_cmpstr (cell->markup, ==, "first " AKC_MARKDOWN_CODE_SPAN_OPEN "code" AKC_MARKDOWN_CODE_SPAN_CLOSE);
+  cell = g_ptr_array_index (table->cells, 6);
+  g_assert_cmpstr (cell->markup, ==, "beta <b>b</b>");
+
+  /* Model text in a cell is text, and a cell's links are safe ones. */
+  {
+    g_autoptr(GPtrArray) hostile = parse_checked ("| <b>x</b> | [a](https://u:p@h/) |\n|---|---|\n| &lt; | `</span>` |\n");
+    AkcMarkdownBlock *block = first_block (hostile);
+
+    g_assert_cmpint (block->kind, ==, AKC_MARKDOWN_GFM_TABLE);
+    g_assert_cmpuint (block->n_links, ==, 0);
+    g_assert_cmpstr (((AkcMarkdownCell *) g_ptr_array_index (block->cells, 0))->markup, ==, "&lt;b&gt;x&lt;/b&gt;");
+  }
+
+  /* Not a table without its delimiter row. */
+  {
+    g_autoptr(GPtrArray) text = parse_checked ("| a | b |\n| c | d |\n");
+
+    g_assert_cmpint (first_block (text)->kind, ==, AKC_MARKDOWN_PARAGRAPH);
+  }
+}
+
+static gboolean
+is_label_text (GtkWidget  *widget,
+               const char *text)
+{
+  return GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0;
+}
+
+static void
+test_table_widget (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *view = akc_markdown_view_new ();
+  g_autoptr(GPtrArray) uris = g_ptr_array_new_with_free_func (g_free);
+  AkcMarkdownTable *table;
+  GtkWidget *header, *cell, *row;
+  gboolean handled = FALSE;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 400);
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  gtk_window_present (GTK_WINDOW (window));
+  g_signal_connect (view, "open-uri", G_CALLBACK (record_uri), uris);
+
+  akc_markdown_view_set_text (AKC_MARKDOWN_VIEW (view), table_markdown, strlen (table_markdown), FALSE);
+  g_assert_cmpuint (akc_markdown_view_get_n_blocks (AKC_MARKDOWN_VIEW (view)), ==, 3);
+  table = AKC_MARKDOWN_TABLE (akc_markdown_view_get_block_widget (AKC_MARKDOWN_VIEW (view), 1));
+  g_assert_true (AKC_IS_MARKDOWN_TABLE (table));
+  g_assert_cmpuint (akc_markdown_table_get_n_rows (table), ==, 3);
+
+  /* A table of rows of cells, the first row its column headers. */
+  gtk_test_accessible_assert_role (GTK_WIDGET (table), GTK_ACCESSIBLE_ROLE_TABLE);
+  header = akc_markdown_table_get_cell (table, 0, 1);
+  g_assert_true (is_label_text (header, "Value"));
+  gtk_test_accessible_assert_role (header, GTK_ACCESSIBLE_ROLE_COLUMN_HEADER);
+  row = gtk_widget_get_parent (header);
+  gtk_test_accessible_assert_role (row, GTK_ACCESSIBLE_ROLE_ROW);
+  g_assert_true (gtk_widget_has_css_class (row, "header"));
+  cell = akc_markdown_table_get_cell (table, 2, 0);
+  g_assert_true (is_label_text (cell, "beta b"));
+  gtk_test_accessible_assert_role (cell, GTK_ACCESSIBLE_ROLE_CELL);
+  g_assert_cmpfloat (gtk_label_get_xalign (GTK_LABEL (akc_markdown_table_get_cell (table, 1, 1))), ==, 1.0);
+  g_assert_null (akc_markdown_table_get_cell (table, 3, 0));
+
+  /* Columns line up: every cell of a column starts where its header does. */
+  wait_frames (window, 2);
+  for (guint c = 0; c < 3; c++)
+    {
+      graphene_rect_t first, other;
+
+      g_assert_true (gtk_widget_compute_bounds (akc_markdown_table_get_cell (table, 0, c), GTK_WIDGET (table), &first));
+      for (guint r = 1; r < 3; r++)
+        {
+          g_assert_true (gtk_widget_compute_bounds (akc_markdown_table_get_cell (table, r, c), GTK_WIDGET (table), &other));
+          g_assert_cmpfloat (first.origin.x, ==, other.origin.x);
+          g_assert_cmpfloat (first.size.width, ==, other.size.width);
+        }
+    }
+
+  /* A link in a cell goes where links go. */
+  g_signal_emit_by_name (akc_markdown_table_get_cell (table, 2, 2), "activate-link", "https://example.com/", &handled);
+  g_assert_true (handled);
+  g_signal_emit_by_name (akc_markdown_table_get_cell (table, 2, 2), "activate-link", "https://u:p@example.com/", &handled);
+  g_assert_cmpuint (uris->len, ==, 1);
+
+  /* Streaming a row in: the cells there are kept. */
+  {
+    g_autofree char *longer = g_strconcat ("| a | b |\n|---|---|\n| 1 | 2 |\n", NULL);
+    g_autofree char *longest = g_strconcat (longer, "| 3 | 4 |\n", NULL);
+    AkcMarkdownTable *streamed;
+    GtkWidget *kept;
+
+    akc_markdown_view_set_text (AKC_MARKDOWN_VIEW (view), longer, strlen (longer), TRUE);
+    streamed = AKC_MARKDOWN_TABLE (akc_markdown_view_get_block_widget (AKC_MARKDOWN_VIEW (view), 0));
+    kept = akc_markdown_table_get_cell (streamed, 1, 0);
+    akc_markdown_view_set_text (AKC_MARKDOWN_VIEW (view), longest, strlen (longest), TRUE);
+    g_assert_true (AKC_MARKDOWN_TABLE (akc_markdown_view_get_block_widget (AKC_MARKDOWN_VIEW (view), 0)) == streamed);
+    g_assert_true (akc_markdown_table_get_cell (streamed, 1, 0) == kept);
+    g_assert_cmpuint (akc_markdown_table_get_n_rows (streamed), ==, 3);
+    g_assert_true (is_label_text (akc_markdown_table_get_cell (streamed, 2, 1), "4"));
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_inline_code (void)
+{
+  g_autoptr(GPtrArray) blocks = parse_checked ("Run `make <all>` now.");
+  g_autoptr(GtkWidget) label = g_object_ref_sink (gtk_label_new (NULL));
+  PangoAttrList *attrs;
+  g_autoptr(GSList) list = NULL;
+  gboolean background = FALSE, family = FALSE;
+
+  g_assert_cmpstr (first_block (blocks)->markup, ==,
+                   "Run " AKC_MARKDOWN_CODE_SPAN_OPEN "make &lt;all&gt;" AKC_MARKDOWN_CODE_SPAN_CLOSE " now.");
+
+  /* What a label makes of it: monospace on a background of its own, over
+   * the code only. */
+  gtk_label_set_markup (GTK_LABEL (label), first_block (blocks)->markup);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, "Run make <all> now.");
+  attrs = pango_layout_get_attributes (gtk_label_get_layout (GTK_LABEL (label)));
+  g_assert_nonnull (attrs);
+  list = pango_attr_list_get_attributes (attrs);
+  for (GSList *l = list; l != NULL; l = l->next)
+    {
+      PangoAttribute *attr = l->data;
+
+      if (attr->klass->type == PANGO_ATTR_BACKGROUND || attr->klass->type == PANGO_ATTR_FAMILY)
+        {
+          g_assert_cmpuint (attr->start_index, ==, 4);
+          g_assert_cmpuint (attr->end_index, ==, 4 + strlen ("make <all>"));
+        }
+      background |= attr->klass->type == PANGO_ATTR_BACKGROUND;
+      family |= attr->klass->type == PANGO_ATTR_FAMILY;
+    }
+  g_slist_free_full (g_steal_pointer (&list), (GDestroyNotify) pango_attribute_destroy);
+  g_assert_true (background);
+  g_assert_true (family);
+}
+
+/* The person's own messages are Markdown, with the same safe links, and
+ * still never a frame. */
+static void
+test_user_markdown (void)
+{
+  const char *frame = "{\"protocol\":\"agentskit.chat.component\",\"version\":1,\"type\":\"render\","
+                      "\"componentKey\":\"progress\",\"instanceId\":\"p\",\"props\":{\"label\":\"U\",\"value\":5},"
+                      "\"fallback\":{\"kind\":\"progress\",\"summary\":\"U.\"}}";
+  g_autoptr(AkcComponentManifest) manifest = akc_component_manifest_new_standard ();
+  GtkWidget *window = gtk_window_new ();
+  AkcMessageRow *row = AKC_MESSAGE_ROW (akc_message_row_new ());
+  g_autoptr(AkcMessage) user = akc_message_new ("u", AKC_MESSAGE_ROLE_USER,
+                                                "Is **this** `code`?\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
+                                                "[pay](https://user:pw@bank.example/)",
+                                                AKC_MESSAGE_STATUS_COMPLETE);
+  g_autoptr(AkcMessage) user_frame = akc_message_new ("f", AKC_MESSAGE_ROLE_USER, frame, AKC_MESSAGE_STATUS_COMPLETE);
+  g_autoptr(AkcMessage) system = akc_message_new ("s", AKC_MESSAGE_ROLE_SYSTEM, "**as is**", AKC_MESSAGE_STATUS_COMPLETE);
+  AkcMarkdownView *markdown;
+
+  akc_message_row_set_manifest (row, manifest);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (row));
+  gtk_window_present (GTK_WINDOW (window));
+
+  akc_message_row_set_message (row, user);
+  g_assert_cmpuint (akc_message_row_get_n_parts (row), ==, 1);
+  g_assert_cmpint (akc_message_row_get_part_kind (row, 0), ==, AKC_MESSAGE_PART_MARKDOWN);
+  markdown = AKC_MARKDOWN_VIEW (akc_message_row_get_part (row, 0));
+  g_assert_cmpuint (akc_markdown_view_get_n_blocks (markdown), ==, 3);
+  g_assert_true (is_label_text (akc_markdown_view_get_block_widget (markdown, 0), "Is this code?"));
+  g_assert_true (AKC_IS_MARKDOWN_TABLE (akc_markdown_view_get_block_widget (markdown, 1)));
+  g_assert_cmpuint (akc_markdown_view_get_block (markdown, 2)->n_links, ==, 0);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (markdown), "bubble"));
+  g_assert_cmpint (gtk_widget_get_halign (GTK_WIDGET (markdown)), ==, GTK_ALIGN_END);
+
+  /* A frame the person typed is text. */
+  akc_message_row_set_message (row, user_frame);
+  g_assert_cmpuint (akc_message_row_get_n_parts (row), ==, 1);
+  g_assert_cmpint (akc_message_row_get_part_kind (row, 0), ==, AKC_MESSAGE_PART_MARKDOWN);
+  g_assert_false (AKC_IS_COMPONENT_VIEW (akc_message_row_get_part (row, 0)));
+
+  /* System text stays plain. */
+  akc_message_row_set_message (row, system);
+  g_assert_cmpint (akc_message_row_get_part_kind (row, 0), ==, AKC_MESSAGE_PART_PLAIN);
+  g_assert_true (is_label_text (akc_message_row_get_part (row, 0), "**as is**"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The colour of the first coloured character of @label at or after byte
+ * @from, as 0xRRGGBB, or -1. */
+static gint64
+colour_from (GtkWidget *label,
+             guint      from)
+{
+  PangoAttrList *attrs = gtk_label_get_attributes (GTK_LABEL (label));
+  g_autoptr(GSList) list = NULL;
+  gint64 colour = -1;
+
+  if (attrs == NULL)
+    return -1;
+
+  list = pango_attr_list_get_attributes (attrs);
+  for (GSList *l = list; l != NULL; l = l->next)
+    {
+      PangoAttribute *attr = l->data;
+
+      if (attr->klass->type == PANGO_ATTR_FOREGROUND && attr->start_index >= from && colour < 0)
+        {
+          PangoColor *c = &((PangoAttrColor *) attr)->color;
+
+          colour = ((c->red >> 8) << 16) | ((c->green >> 8) << 8) | (c->blue >> 8);
+        }
+    }
+  g_slist_free_full (g_steal_pointer (&list), (GDestroyNotify) pango_attribute_destroy);
+
+  return colour;
+}
+
+static gint64
+first_colour (GtkWidget *label)
+{
+  gint64 colour = colour_from (label, 0);
+  PangoAttrList *attrs = gtk_label_get_attributes (GTK_LABEL (label));
+
+  /* Only when the first character is coloured. */
+  if (attrs != NULL)
+    {
+      g_autoptr(GSList) list = pango_attr_list_get_attributes (attrs);
+      gboolean at_start = FALSE;
+
+      for (GSList *l = list; l != NULL; l = l->next)
+        at_start |= ((PangoAttribute *) l->data)->klass->type == PANGO_ATTR_FOREGROUND &&
+                    ((PangoAttribute *) l->data)->start_index == 0;
+      g_slist_free_full (g_steal_pointer (&list), (GDestroyNotify) pango_attribute_destroy);
+      if (!at_start)
+        return -1;
+    }
+
+  return colour;
+}
+
+typedef struct {
+  GtkWidget *label;
+  gint64     not_colour;
+} ColourChange;
+
+static gboolean
+colour_changed (ColourChange *change)
+{
+  gint64 colour = first_colour (change->label);
+
+  return colour >= 0 && colour != change->not_colour;
+}
+
+static void
+count_notify (GObject    *object,
+              GParamSpec *pspec,
+              guint      *count)
+{
+  (*count)++;
+}
+
+static void
+test_code_highlight (void)
+{
+  static const struct { const char *label; const char *id; } languages[] = {
+    { "python", "python3" }, { "py", "python3" }, { "Python3", "python3" }, { "c", "c" },
+    { "js", "js" }, { "bash", "sh" }, { "rust", "rust" }, { "rs", "rust" }, { "json", "json" },
+    { "yml", "yaml" }, { "toml", "toml" }, { "no-such-language", NULL }, { "../c", NULL },
+  };
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkSettings *settings = gtk_settings_get_default ();
+  gboolean was_dark = FALSE;
+  GtkWidget *code, *plain, *label;
+  gint64 light;
+  guint first_changes = 0;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (languages); i++)
+    {
+      g_autoptr(GtkWidget) block = g_object_ref_sink (akc_code_block_new (languages[i].label));
+
+      g_test_message ("%s", languages[i].label);
+      g_assert_cmpstr (akc_code_block_get_language_id (AKC_CODE_BLOCK (block)), ==, languages[i].id);
+    }
+
+  g_object_get (settings, "gtk-application-prefer-dark-theme", &was_dark, NULL);
+  g_object_set (settings, "gtk-application-prefer-dark-theme", FALSE, NULL);
+
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  code = akc_code_block_new ("python");
+  akc_code_block_set_code (AKC_CODE_BLOCK (code), "def greet(name):\n    return \"hi\"  # comment");
+  plain = akc_code_block_new (NULL);
+  akc_code_block_set_code (AKC_CODE_BLOCK (plain), "def greet(name):");
+  gtk_box_append (GTK_BOX (box), code);
+  gtk_box_append (GTK_BOX (box), plain);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_frames (window, 2);
+
+  /* A keyword has a colour of its own; code of no known language none. */
+  label = akc_code_block_get_chunk (AKC_CODE_BLOCK (code), 0);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, "def greet(name):\n    return \"hi\"  # comment");
+  light = first_colour (label);
+  g_assert_cmpint (light, >=, 0);
+  g_assert_cmpint (first_colour (akc_code_block_get_chunk (AKC_CODE_BLOCK (plain), 0)), ==, -1);
+
+  /* Dark mode: the colours of the dark scheme. */
+  {
+    ColourChange change = { label, light };
+
+    g_object_set (settings, "gtk-application-prefer-dark-theme", TRUE, NULL);
+    wait_until ((Condition) colour_changed, &change);
+  }
+
+  /* And back. */
+  {
+    ColourChange change = { label, first_colour (label) };
+
+    g_object_set (settings, "gtk-application-prefer-dark-theme", FALSE, NULL);
+    wait_until ((Condition) colour_changed, &change);
+    g_assert_cmpint (first_colour (label), ==, light);
+  }
+
+  /* Streaming into the last label leaves the full ones alone. */
+  {
+    g_autoptr(GString) text = g_string_new (NULL);
+    GtkWidget *first;
+
+    for (guint i = 0; i < 60; i++)
+      g_string_append_printf (text, "x%u = %u  # line\n", i, i);
+    akc_code_block_set_code (AKC_CODE_BLOCK (code), text->str);
+    g_assert_cmpuint (akc_code_block_get_n_chunks (AKC_CODE_BLOCK (code)), ==, 2);
+    first = akc_code_block_get_chunk (AKC_CODE_BLOCK (code), 0);
+    g_signal_connect (first, "notify::attributes", G_CALLBACK (count_notify), &first_changes);
+    for (guint i = 0; i < 5; i++)
+      {
+        g_string_append_printf (text, "y%u = \"more\"\n", i);
+        akc_code_block_set_code (AKC_CODE_BLOCK (code), text->str);
+      }
+    g_assert_cmpuint (first_changes, ==, 0);
+    /* The last label is highlighted too. */
+    g_assert_cmpint (colour_from (akc_code_block_get_chunk (AKC_CODE_BLOCK (code), 1), 0), >=, 0);
+  }
+
+  g_object_set (settings, "gtk-application-prefer-dark-theme", was_dark, NULL);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* ------------------------------------------------------------------ */
 /* Row heights follow their content at every width                     */
 /* ------------------------------------------------------------------ */
 
@@ -337,28 +727,48 @@ assert_inside (GtkWidget *widget,
     }
 }
 
-/* No two rows of the transcript overlap, every row is at least as tall
- * as its content wants at its width, and nothing is drawn outside it. */
-static void
-assert_rows_fit (Transcript *transcript,
-                 guint       n_messages)
+static int
+compare_row_y (gconstpointer a,
+               gconstpointer b,
+               gpointer      view)
 {
-  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
-  double previous_end = -1;
+  graphene_rect_t ra, rb;
 
-  collect_type (transcript->view, AKC_TYPE_MESSAGE_ROW, rows);
-  g_assert_cmpuint (rows->len, ==, n_messages);
+  g_assert_true (gtk_widget_compute_bounds (gtk_widget_get_parent (*(GtkWidget **) a), view, &ra));
+  g_assert_true (gtk_widget_compute_bounds (gtk_widget_get_parent (*(GtkWidget **) b), view, &rb));
+  return ra.origin.y < rb.origin.y ? -1 : ra.origin.y > rb.origin.y ? 1 : 0;
+}
+
+/* No two rows in sight overlap, every row is at least as tall as its
+ * content wants at its width, and nothing is drawn outside it. The ids of
+ * the messages of the rows checked are added to @seen. */
+static void
+assert_rows_in_sight_fit (Transcript *transcript,
+                          GHashTable *seen)
+{
+  g_autoptr(GPtrArray) all = g_ptr_array_new ();
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  double previous_end = -G_MAXDOUBLE;
+
+  collect_type (transcript->view, AKC_TYPE_MESSAGE_ROW, all);
+  for (guint i = 0; i < all->len; i++)
+    if (gtk_widget_get_mapped (gtk_widget_get_parent (g_ptr_array_index (all, i))))
+      g_ptr_array_add (rows, g_ptr_array_index (all, i));
+  g_assert_cmpuint (rows->len, >, 0);
+  /* From the top down, as the list placed them. */
+  g_ptr_array_sort_with_data (rows, compare_row_y, transcript->view);
 
   for (guint i = 0; i < rows->len; i++)
     {
       GtkWidget *row = g_ptr_array_index (rows, i);
       GtkWidget *item = gtk_widget_get_parent (row);   /* the list's row */
+      const char *id = akc_message_get_id (akc_message_row_get_message (AKC_MESSAGE_ROW (row)));
       graphene_rect_t bounds;
       int natural = 0;
 
       g_assert_true (gtk_widget_compute_bounds (item, transcript->view, &bounds));
-      g_test_message ("row %u: y %.0f, height %.0f, width %.0f", i, bounds.origin.y,
-                      bounds.size.height, bounds.size.width);
+      g_test_message ("%s: y %.0f, height %.0f, width %.0f", id,
+                      bounds.origin.y, bounds.size.height, bounds.size.width);
       g_assert_cmpfloat (bounds.origin.y, >=, previous_end - 0.5);
       previous_end = bounds.origin.y + bounds.size.height;
 
@@ -370,7 +780,31 @@ assert_rows_fit (Transcript *transcript,
           g_assert_cmpint (natural, <=, gtk_widget_get_height (row));
         }
       assert_inside (row, row);
+      g_hash_table_add (seen, g_strdup (id));
     }
+}
+
+/* Checks every row, scrolling through the transcript from the top. */
+static void
+assert_rows_fit (Transcript *transcript,
+                 guint       n_messages)
+{
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (transcript->view));
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  double value = 0;
+
+  for (;;)
+    {
+      gtk_adjustment_set_value (adjustment, value);
+      wait_frames (transcript->window, 2);
+      assert_rows_in_sight_fit (transcript, seen);
+      if (value >= gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment))
+        break;
+      value = MIN (value + gtk_adjustment_get_page_size (adjustment) / 2,
+                   gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment));
+    }
+
+  g_assert_cmpuint (g_hash_table_size (seen), ==, n_messages);
 }
 
 static char *
@@ -391,6 +825,9 @@ test_layout_rows_fit (void)
                      "return 0; }\nstatic const char *s = \"another line that goes on and on and on and on\";\n```\n\nDone.";
   const char * const texts[] = {
     word, word, "A short question?", code, word, "- a list item with the word " "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz\n\n> and a quote",
+    "A table?", table_markdown, "A wide one?",
+    "| Column one | Column two | Column three | Column four |\n|---|---|---|---|\n"
+    "| a long cell that has to wrap somewhere | b | abcdefghijklmnopqrstuvwxyzabcdefghij | d |\n",
   };
   static const int widths[] = { 720, 360, 1100, 340, 720 };
   Transcript transcript = { 0 };
@@ -416,6 +853,11 @@ main (int   argc,
   g_test_add_func ("/markdown/links/safe-href", test_links_safe_href);
   g_test_add_func ("/markdown/links/show-host", test_links_show_host);
   g_test_add_func ("/markdown/links/activation", test_links_activation);
+  g_test_add_func ("/markdown/table/parse", test_table_parse);
+  g_test_add_func ("/markdown/table/widget", test_table_widget);
+  g_test_add_func ("/markdown/inline-code", test_inline_code);
+  g_test_add_func ("/markdown/user-markdown", test_user_markdown);
+  g_test_add_func ("/markdown/code-highlight", test_code_highlight);
   g_test_add_func ("/markdown/layout/rows-fit", test_layout_rows_fit);
 
   return g_test_run ();

@@ -273,7 +273,8 @@ test_markdown_structure (void)
 
   block = block_at (blocks, 1);
   g_assert_cmpint (block->kind, ==, AKC_MARKDOWN_PARAGRAPH);
-  g_assert_cmpstr (block->markup, ==, "Some <i>emphasis</i>, <b>strong</b>, <s>gone</s> and <tt>code</tt>.");
+  g_assert_cmpstr (block->markup, ==, "Some <i>emphasis</i>, <b>strong</b>, <s>gone</s> and "
+                   AKC_MARKDOWN_CODE_SPAN_OPEN "code" AKC_MARKDOWN_CODE_SPAN_CLOSE ".");
   g_assert_cmpstr (block->text, ==, "Some emphasis, strong, gone and code.");
 
   block = block_at (blocks, 2);
@@ -345,7 +346,7 @@ test_markdown_escaping (void)
     const char *code = "`<b>&amp;</b>`\n\n```\n<i>&</i>\n```\n";
     g_autoptr(GPtrArray) code_blocks = akc_markdown_parse (code, strlen (code));
 
-    g_assert_cmpstr (block_at (code_blocks, 0)->markup, ==, "<tt>&lt;b&gt;&amp;amp;&lt;/b&gt;</tt>");
+    g_assert_cmpstr (block_at (code_blocks, 0)->markup, ==, AKC_MARKDOWN_CODE_SPAN_OPEN "&lt;b&gt;&amp;amp;&lt;/b&gt;" AKC_MARKDOWN_CODE_SPAN_CLOSE);
     g_assert_cmpstr (block_at (code_blocks, 0)->text, ==, "<b>&amp;</b>");
     g_assert_cmpstr (block_at (code_blocks, 1)->text, ==, "<i>&</i>");
   }
@@ -580,7 +581,7 @@ test_row_roles_are_plain (void)
   g_autoptr(AkcComponentManifest) manifest = akc_component_manifest_new_standard ();
   GtkWidget *window = gtk_window_new ();
   AkcMessageRow *row = AKC_MESSAGE_ROW (akc_message_row_new ());
-  g_autoptr(AkcMessage) user = akc_message_new ("u", AKC_MESSAGE_ROLE_USER, "**not bold** <b>x</b>", AKC_MESSAGE_STATUS_COMPLETE);
+  g_autoptr(AkcMessage) user = akc_message_new ("u", AKC_MESSAGE_ROLE_USER, "**bold** <b>x</b>", AKC_MESSAGE_STATUS_COMPLETE);
   g_autoptr(AkcMessage) tool = akc_message_new ("t", AKC_MESSAGE_ROLE_TOOL, frame, AKC_MESSAGE_STATUS_COMPLETE);
   g_autoptr(AkcMessage) assistant = akc_message_new ("a", AKC_MESSAGE_ROLE_ASSISTANT, frame, AKC_MESSAGE_STATUS_COMPLETE);
   g_autoptr(AkcMessage) broken = akc_message_new ("b", AKC_MESSAGE_ROLE_ASSISTANT,
@@ -597,13 +598,15 @@ test_row_roles_are_plain (void)
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (row));
   gtk_window_present (GTK_WINDOW (window));
 
-  /* §12.2 rule 1: user and tool content is plain text, whatever it is. */
+  /* §12.2 rule 1: user and tool content is text, whatever it is; the
+   * person's own text is Markdown (issue #13 item 9), never markup. */
   akc_message_row_set_message (row, user);
   gtk_test_accessible_assert_role (GTK_WIDGET (row), GTK_ACCESSIBLE_ROLE_GROUP);
   gtk_test_accessible_assert_property (GTK_WIDGET (row), GTK_ACCESSIBLE_PROPERTY_LABEL, "You");
   g_assert_cmpuint (akc_message_row_get_n_parts (row), ==, 1);
-  g_assert_cmpint (akc_message_row_get_part_kind (row, 0), ==, AKC_MESSAGE_PART_PLAIN);
-  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (akc_message_row_get_part (row, 0))), ==, "**not bold** <b>x</b>");
+  g_assert_cmpint (akc_message_row_get_part_kind (row, 0), ==, AKC_MESSAGE_PART_MARKDOWN);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (akc_markdown_view_get_block_widget (AKC_MARKDOWN_VIEW (akc_message_row_get_part (row, 0)), 0))),
+                   ==, "bold <b>x</b>");
 
   akc_message_row_set_message (row, tool);
   gtk_test_accessible_assert_property (GTK_WIDGET (row), GTK_ACCESSIBLE_PROPERTY_LABEL, "Tool");

@@ -20,6 +20,9 @@ const char *akc_code_block_get_code     (AkcCodeBlock *self);
 void        akc_code_block_set_code     (AkcCodeBlock *self,
                                          const char   *code);
 guint       akc_code_block_get_n_chunks (AkcCodeBlock *self);
+GtkWidget  *akc_code_block_get_chunk    (AkcCodeBlock *self,
+                                         guint         index);
+const char *akc_code_block_get_language_id (AkcCodeBlock *self);
 void        akc_code_block_copy         (AkcCodeBlock *self);
 
 G_END_DECLS

@@ -7,6 +7,7 @@
 
 #include <string.h>
 #include <glib/gi18n-lib.h>
+#include <gtksourceview/gtksource.h>
 
 #include "akc-code-block-private.h"
 #include "akc-gtk-main.h"
@@ -19,6 +20,15 @@
  * the cost of an update does not grow with the code before it, and a long
  * finished block is cheap to lay out again (GTK measures one small label
  * at a time instead of one huge one).
+ *
+ * Highlighting. When GtkSourceView knows the block's language (by its id,
+ * a usual alias such as `py`, `js` or `bash`, or a file extension), the
+ * code is kept in a GtkSourceBuffer too, which highlights it with the
+ * Adwaita style scheme, or Adwaita-dark when the block's text is light;
+ * each label then carries the colours of its part as Pango attributes.
+ * Only labels whose text changed are highlighted again, so a streaming
+ * block costs what its last label does; highlighting never changes what
+ * came before. A change of theme highlights the whole block again.
  *
  * CSS: `codeblock`, with `box.header` and `box.code` of `label`s.
  * Accessibility: a group named "Code" (or "Code, «language»"); the copy
@@ -37,11 +47,193 @@ struct _AkcCodeBlock
 
   GString   *code;
   GArray    *starts;   /* gsize: where each label's text starts in code */
+  GArray    *offsets;  /* int: the same, in characters */
   GPtrArray *labels;   /* GtkLabel, one per start */
   guint      copied_timeout;
+
+  GtkSourceBuffer *buffer;  /* the code, when its language is known */
+  int              dark;    /* the scheme applied: -1 none yet */
 };
 
 G_DEFINE_FINAL_TYPE (AkcCodeBlock, akc_code_block, GTK_TYPE_WIDGET)
+
+/* The GtkSourceView language of a fence's info word, or %NULL. */
+static GtkSourceLanguage *
+find_language (const char *label)
+{
+  static const struct { const char *alias; const char *id; } aliases[] = {
+    { "py", "python3" }, { "python", "python3" }, { "python3", "python3" },
+    { "javascript", "js" }, { "node", "js" }, { "jsx", "js" }, { "mjs", "js" },
+    { "ts", "typescript" }, { "tsx", "typescript-jsx" },
+    { "bash", "sh" }, { "shell", "sh" }, { "zsh", "sh" }, { "console", "sh" }, { "shell-session", "sh" },
+    { "c++", "cpp" }, { "cxx", "cpp" }, { "hpp", "cpp" }, { "h", "c" },
+    { "rs", "rust" }, { "rb", "ruby" }, { "yml", "yaml" }, { "md", "markdown" },
+    { "golang", "go" }, { "cs", "c-sharp" }, { "csharp", "c-sharp" }, { "kt", "kotlin" },
+    { "patch", "diff" }, { "make", "makefile" }, { "dockerfile", "docker" },
+    { "html", "html" }, { "xml", "xml" }, { "svg", "xml" }, { "jsonc", "json" },
+  };
+  GtkSourceLanguageManager *manager;
+  GtkSourceLanguage *language;
+  g_autofree char *id = NULL;
+  g_autofree char *file = NULL;
+
+  if (label == NULL || *label == '\0')
+    return NULL;
+
+  manager = gtk_source_language_manager_get_default ();
+  id = g_ascii_strdown (label, -1);
+  for (guint i = 0; i < G_N_ELEMENTS (aliases); i++)
+    if (strcmp (id, aliases[i].alias) == 0)
+      {
+        language = gtk_source_language_manager_get_language (manager, aliases[i].id);
+        if (language != NULL)
+          return language;
+      }
+
+  language = gtk_source_language_manager_get_language (manager, id);
+  if (language != NULL)
+    return language;
+
+  /* `rs`, `kts`, `toml`…: as the extension of a file. */
+  if (strpbrk (id, "/\\") != NULL)
+    return NULL;
+  file = g_strconcat ("code.", id, NULL);
+  return gtk_source_language_manager_guess_language (manager, file, NULL);
+}
+
+static gboolean
+text_is_light (GtkWidget *widget)
+{
+  GdkRGBA color;
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+  gtk_widget_get_color (widget, &color);
+#else
+  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &color);
+#endif
+
+  return 0.299 * color.red + 0.587 * color.green + 0.114 * color.blue > 0.5;
+}
+
+/* The attributes of the text tags over [start, end) of the buffer, for a
+ * label whose text is @text. */
+static PangoAttrList *
+attributes_for (GtkTextIter *start,
+                GtkTextIter *end,
+                const char  *text)
+{
+  PangoAttrList *attrs = pango_attr_list_new ();
+  GtkTextIter iter = *start;
+  gsize byte = 0;
+
+  while (gtk_text_iter_compare (&iter, end) < 0)
+    {
+      GtkTextIter next = iter;
+      g_autoptr(GSList) tags = NULL;
+      gsize end_byte;
+
+      if (!gtk_text_iter_forward_to_tag_toggle (&next, NULL) || gtk_text_iter_compare (&next, end) > 0)
+        next = *end;
+      end_byte = (gsize) (g_utf8_offset_to_pointer (text + byte,
+                                                    gtk_text_iter_get_offset (&next) - gtk_text_iter_get_offset (&iter))
+                          - text);
+
+      tags = gtk_text_iter_get_tags (&iter);
+      for (GSList *l = tags; l != NULL; l = l->next)
+        {
+          gboolean foreground_set = FALSE, weight_set = FALSE, style_set = FALSE;
+          g_autoptr(GdkRGBA) foreground = NULL;
+          PangoWeight weight = PANGO_WEIGHT_NORMAL;
+          PangoStyle style = PANGO_STYLE_NORMAL;
+          PangoAttribute *attr;
+
+          g_object_get (l->data,
+                        "foreground-set", &foreground_set, "foreground-rgba", &foreground,
+                        "weight-set", &weight_set, "weight", &weight,
+                        "style-set", &style_set, "style", &style,
+                        NULL);
+
+          if (foreground_set && foreground != NULL)
+            {
+              attr = pango_attr_foreground_new ((guint16) (foreground->red * 65535),
+                                                (guint16) (foreground->green * 65535),
+                                                (guint16) (foreground->blue * 65535));
+              attr->start_index = (guint) byte;
+              attr->end_index = (guint) end_byte;
+              pango_attr_list_insert (attrs, attr);
+            }
+          if (weight_set)
+            {
+              attr = pango_attr_weight_new (weight);
+              attr->start_index = (guint) byte;
+              attr->end_index = (guint) end_byte;
+              pango_attr_list_insert (attrs, attr);
+            }
+          if (style_set)
+            {
+              attr = pango_attr_style_new (style);
+              attr->start_index = (guint) byte;
+              attr->end_index = (guint) end_byte;
+              pango_attr_list_insert (attrs, attr);
+            }
+        }
+
+      byte = end_byte;
+      iter = next;
+    }
+
+  return attrs;
+}
+
+/* Gives label @index the colours of its code. */
+static void
+highlight_chunk (AkcCodeBlock *self,
+                 guint         index)
+{
+  GtkLabel *label = g_ptr_array_index (self->labels, index);
+  const char *text = gtk_label_get_text (label);
+  int offset = g_array_index (self->offsets, int, index);
+  g_autoptr(PangoAttrList) attrs = NULL;
+  GtkTextIter start, end;
+
+  if (self->buffer == NULL || self->dark < 0)
+    return;
+
+  gtk_text_buffer_get_iter_at_offset (GTK_TEXT_BUFFER (self->buffer), &start, offset);
+  gtk_text_buffer_get_iter_at_offset (GTK_TEXT_BUFFER (self->buffer), &end,
+                                      offset + (int) g_utf8_strlen (text, -1));
+  gtk_source_buffer_ensure_highlight (self->buffer, &start, &end);
+
+  attrs = attributes_for (&start, &end, text);
+  gtk_label_set_attributes (label, attrs);
+}
+
+/* The scheme that reads on the block's background; everything is
+ * highlighted again when it changes. */
+static void
+update_scheme (AkcCodeBlock *self)
+{
+  GtkSourceStyleSchemeManager *schemes;
+  GtkSourceStyleScheme *scheme;
+  int dark;
+
+  if (self->buffer == NULL || gtk_widget_get_root (GTK_WIDGET (self)) == NULL)
+    return;
+
+  dark = text_is_light (GTK_WIDGET (self)) ? 1 : 0;
+  if (dark == self->dark)
+    return;
+
+  schemes = gtk_source_style_scheme_manager_get_default ();
+  scheme = gtk_source_style_scheme_manager_get_scheme (schemes, dark ? "Adwaita-dark" : "Adwaita");
+  if (scheme == NULL)
+    scheme = gtk_source_style_scheme_manager_get_scheme (schemes, dark ? "classic-dark" : "classic");
+  gtk_source_buffer_set_style_scheme (self->buffer, scheme);
+  self->dark = dark;
+
+  for (guint i = 0; i < self->labels->len; i++)
+    highlight_chunk (self, i);
+}
 
 static GtkLabel *
 add_chunk (AkcCodeBlock *self,
@@ -55,23 +247,41 @@ add_chunk (AkcCodeBlock *self,
                                    "wrap-mode", PANGO_WRAP_WORD_CHAR,
                                    NULL);
 
+  int offset = 0;
+
+  if (self->labels->len > 0)
+    {
+      guint last = self->labels->len - 1;
+
+      /* The label before is full: its characters are counted once. */
+      offset = g_array_index (self->offsets, int, last) +
+               (int) g_utf8_strlen (self->code->str + g_array_index (self->starts, gsize, last),
+                                    (gssize) (start - g_array_index (self->starts, gsize, last)));
+    }
+
   gtk_widget_add_css_class (label, "monospace");
   gtk_box_append (self->chunks, label);
   g_array_append_val (self->starts, start);
+  g_array_append_val (self->offsets, offset);
   g_ptr_array_add (self->labels, label);
 
   return GTK_LABEL (label);
 }
 
 static void
-set_chunk_text (GtkLabel   *label,
-                const char *text,
-                gsize       length)
+set_chunk_text (AkcCodeBlock *self,
+                guint         index,
+                const char   *text,
+                gsize         length)
 {
+  GtkLabel *label = g_ptr_array_index (self->labels, index);
   g_autofree char *chunk = g_strndup (text, length);
 
   if (g_strcmp0 (gtk_label_get_text (label), chunk) != 0)
-    gtk_label_set_text (label, chunk);
+    {
+      gtk_label_set_text (label, chunk);
+      highlight_chunk (self, index);
+    }
 }
 
 /* Fills labels from the last one on: every full chunk is cut after its
@@ -99,11 +309,11 @@ fill_from_last_chunk (AkcCodeBlock *self)
        * that separates it from the next one. */
       if (cut == NULL || (gsize) (cut - text) + 1 >= length)
         {
-          set_chunk_text (g_ptr_array_index (self->labels, last), text, length);
+          set_chunk_text (self, last, text, length);
           return;
         }
 
-      set_chunk_text (g_ptr_array_index (self->labels, last), text, (gsize) (cut - text));
+      set_chunk_text (self, last, text, (gsize) (cut - text));
       add_chunk (self, start + (gsize) (cut - text) + 1);
     }
 }
@@ -115,6 +325,7 @@ remove_chunks (AkcCodeBlock *self)
     gtk_box_remove (self->chunks, g_ptr_array_index (self->labels, i));
   g_ptr_array_set_size (self->labels, 0);
   g_array_set_size (self->starts, 0);
+  g_array_set_size (self->offsets, 0);
 }
 
 static gboolean
@@ -144,6 +355,7 @@ akc_code_block_dispose (GObject *object)
   GtkWidget *child;
 
   g_clear_handle_id (&self->copied_timeout, g_source_remove);
+  g_clear_object (&self->buffer);
   gtk_widget_dispose_template (GTK_WIDGET (self), AKC_TYPE_CODE_BLOCK);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
@@ -158,9 +370,28 @@ akc_code_block_finalize (GObject *object)
 
   g_string_free (self->code, TRUE);
   g_array_unref (self->starts);
+  g_array_unref (self->offsets);
   g_ptr_array_unref (self->labels);
 
   G_OBJECT_CLASS (akc_code_block_parent_class)->finalize (object);
+}
+
+static void
+akc_code_block_css_changed (GtkWidget         *widget,
+                            GtkCssStyleChange *change)
+{
+  GTK_WIDGET_CLASS (akc_code_block_parent_class)->css_changed (widget, change);
+
+  /* Light or dark, a theme of the chat view: the colours follow. */
+  update_scheme (AKC_CODE_BLOCK (widget));
+}
+
+static void
+akc_code_block_root (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (akc_code_block_parent_class)->root (widget);
+
+  update_scheme (AKC_CODE_BLOCK (widget));
 }
 
 static void
@@ -169,8 +400,12 @@ akc_code_block_class_init (AkcCodeBlockClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  gtk_source_init ();
+
   object_class->dispose = akc_code_block_dispose;
   object_class->finalize = akc_code_block_finalize;
+  widget_class->css_changed = akc_code_block_css_changed;
+  widget_class->root = akc_code_block_root;
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/agentskit/AkcGtk/akc-code-block.ui");
   gtk_widget_class_bind_template_child (widget_class, AkcCodeBlock, language_label);
@@ -192,6 +427,8 @@ akc_code_block_init (AkcCodeBlock *self)
 
   self->code = g_string_new (NULL);
   self->starts = g_array_new (FALSE, FALSE, sizeof (gsize));
+  self->offsets = g_array_new (FALSE, FALSE, sizeof (int));
+  self->dark = -1;
   /* The labels belong to the box; the array only points at them. */
   self->labels = g_ptr_array_new ();
 }
@@ -200,7 +437,15 @@ GtkWidget *
 akc_code_block_new (const char *language)
 {
   AkcCodeBlock *self = g_object_new (AKC_TYPE_CODE_BLOCK, NULL);
+  GtkSourceLanguage *source_language = find_language (language);
   g_autofree char *name = NULL;
+
+  if (source_language != NULL)
+    {
+      self->buffer = gtk_source_buffer_new_with_language (source_language);
+      gtk_source_buffer_set_highlight_matching_brackets (self->buffer, FALSE);
+      gtk_source_buffer_set_highlight_syntax (self->buffer, TRUE);
+    }
 
   gtk_label_set_text (self->language_label, language != NULL ? language : "");
   if (language != NULL)
@@ -244,6 +489,23 @@ akc_code_block_set_code (AkcCodeBlock *self,
               length >= self->code->len &&
               memcmp (code, self->code->str, self->code->len) == 0;
 
+  if (self->buffer != NULL)
+    {
+      GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->buffer);
+
+      if (continues)
+        {
+          GtkTextIter end;
+
+          gtk_text_buffer_get_end_iter (buffer, &end);
+          gtk_text_buffer_insert (buffer, &end, code + self->code->len, (int) (length - self->code->len));
+        }
+      else
+        {
+          gtk_text_buffer_set_text (buffer, code, (int) length);
+        }
+    }
+
   g_string_assign (self->code, code);
   if (!continues)
     {
@@ -274,4 +536,29 @@ akc_code_block_copy (AkcCodeBlock *self)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->copy_button), _("Copied"));
   g_clear_handle_id (&self->copied_timeout, g_source_remove);
   self->copied_timeout = g_timeout_add (COPIED_FEEDBACK_MS, reset_copy_button, self);
+}
+
+/* The language the code is highlighted as, or %NULL when it is not. */
+const char *
+akc_code_block_get_language_id (AkcCodeBlock *self)
+{
+  GtkSourceLanguage *language;
+
+  g_return_val_if_fail (AKC_IS_CODE_BLOCK (self), NULL);
+
+  if (self->buffer == NULL)
+    return NULL;
+  language = gtk_source_buffer_get_language (self->buffer);
+  return language != NULL ? gtk_source_language_get_id (language) : NULL;
+}
+
+/* The label of chunk @index. */
+GtkWidget *
+akc_code_block_get_chunk (AkcCodeBlock *self,
+                          guint         index)
+{
+  g_return_val_if_fail (AKC_IS_CODE_BLOCK (self), NULL);
+  g_return_val_if_fail (index < self->labels->len, NULL);
+
+  return g_ptr_array_index (self->labels, index);
 }

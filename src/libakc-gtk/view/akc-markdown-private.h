@@ -9,12 +9,19 @@
 
 G_BEGIN_DECLS
 
+/* The markup around inline code: monospace on a grey tint behind it, which
+ * reads on light and dark backgrounds alike. */
+#define AKC_MARKDOWN_CODE_SPAN_OPEN "<span font_family=\"monospace\" bgcolor=\"#808080\" bgalpha=\"22%\">"
+#define AKC_MARKDOWN_CODE_SPAN_CLOSE "</span>"
+
 /**
  * AkcMarkdownBlockKind:
  * @AKC_MARKDOWN_PARAGRAPH: a paragraph, or the text of a tight list item
  * @AKC_MARKDOWN_HEADING: a heading of `level` 1–6
  * @AKC_MARKDOWN_CODE: a code block: `text` is the code, verbatim
  * @AKC_MARKDOWN_RULE: a thematic break
+ * @AKC_MARKDOWN_GFM_TABLE: a GFM table: `cells`, `n_columns` wide, the first
+ *   row its header
  *
  * What one block of rendered Markdown is.
  */
@@ -23,9 +30,27 @@ typedef enum {
   AKC_MARKDOWN_HEADING,
   AKC_MARKDOWN_CODE,
   AKC_MARKDOWN_RULE,
+  AKC_MARKDOWN_GFM_TABLE,
 } AkcMarkdownBlockKind;
 
-/* One block: a label, a code block or a rule. Lists and block quotes are
+typedef enum {
+  AKC_MARKDOWN_ALIGN_DEFAULT,
+  AKC_MARKDOWN_ALIGN_LEFT,
+  AKC_MARKDOWN_ALIGN_CENTER,
+  AKC_MARKDOWN_ALIGN_RIGHT,
+} AkcMarkdownAlign;
+
+/* One cell of a table. */
+typedef struct {
+  guint             row;        /* 0 is the header row */
+  guint             column;
+  gboolean          header;
+  AkcMarkdownAlign  align;
+  char             *markup;     /* Pango markup, every text span escaped */
+  char             *text;       /* the text without markup */
+} AkcMarkdownCell;
+
+/* One block: a label, a code block, a table or a rule. Lists and block quotes are
  * not blocks of their own; they are the depths and markers of the blocks
  * inside them, so every block is one flat widget. */
 typedef struct {
@@ -38,6 +63,9 @@ typedef struct {
   char                 *markup;       /* paragraph, heading: Pango markup, every text span escaped */
   char                 *text;         /* the text without markup; the code of a code block */
   guint                 n_links;      /* links in the markup: http(s) URLs only */
+  guint                 n_columns;    /* table */
+  guint                 n_rows;       /* table, the header row included */
+  GPtrArray            *cells;        /* table: AkcMarkdownCell, row by row */
 } AkcMarkdownBlock;
 
 void       akc_markdown_block_free       (AkcMarkdownBlock       *block);

@@ -11,12 +11,14 @@
 #include "akc-code-block-private.h"
 #include "akc-gtk-main.h"
 #include "akc-markdown-item-private.h"
+#include "akc-markdown-table-private.h"
 #include "akc-markdown-view-private.h"
 
 /* AkcMarkdownView: the Markdown of one assistant text run, as a column of
  * native widgets: a label per paragraph, heading or list item (Pango
  * markup built by akc_markdown_parse(), every span of model text
- * escaped), an AkcCodeBlock per code block, a separator per rule.
+ * escaped), an AkcCodeBlock per code block, an AkcMarkdownTable per
+ * table, a separator per rule.
  *
  * Streaming. A growing label is the expensive thing to lay out again, and
  * its cost grows with its text; so the text is never drawn again from
@@ -33,7 +35,7 @@
  * "open-uri", whose default handler opens it with the desktop's browser.
  *
  * CSS: `markdownview` of `label.md-paragraph`, `label.md-heading.md-h1`…,
- * `codeblock`, `separator`; list items and quotes are a
+ * `codeblock`, `markdowntable`, `separator`; list items and quotes are a
  * `markdownitem.md-item` or `markdownitem.md-quote` around them with a
  * `label.md-marker`. */
 
@@ -76,8 +78,9 @@ entry_free (Entry *entry)
   g_free (entry);
 }
 
+/* GtkLabel::activate-link, or AkcMarkdownTable's for its cells. */
 static gboolean
-on_activate_link (GtkLabel        *label,
+on_activate_link (GtkWidget       *label,
                   const char      *uri,
                   AkcMarkdownView *self)
 {
@@ -130,6 +133,13 @@ create_content (AkcMarkdownView        *self,
 
     case AKC_MARKDOWN_RULE:
       return gtk_separator_new (GTK_ORIENTATION_HORIZONTAL);
+
+    case AKC_MARKDOWN_GFM_TABLE:
+      /* As wide as its columns want, not the whole bubble. */
+      content = akc_markdown_table_new (block);
+      gtk_widget_set_halign (content, GTK_ALIGN_START);
+      g_signal_connect_object (content, "activate-link", G_CALLBACK (on_activate_link), self, 0);
+      return content;
 
     case AKC_MARKDOWN_HEADING:
     case AKC_MARKDOWN_PARAGRAPH:
@@ -211,6 +221,8 @@ update_content (Entry            *entry,
 {
   if (block->kind == AKC_MARKDOWN_CODE)
     akc_code_block_set_code (AKC_CODE_BLOCK (entry->content), block->text);
+  else if (block->kind == AKC_MARKDOWN_GFM_TABLE)
+    akc_markdown_table_set_block (AKC_MARKDOWN_TABLE (entry->content), block);
   else if (block->kind != AKC_MARKDOWN_RULE && g_strcmp0 (entry->block->markup, block->markup) != 0)
     set_label_markup (GTK_LABEL (entry->content), block->markup);
 

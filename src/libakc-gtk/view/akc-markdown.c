@@ -23,7 +23,8 @@
  * host it really leads to. Raw HTML is not Markdown here (MD_FLAG_NOHTML):
  * `<b>` is four characters. */
 #define PARSER_FLAGS (MD_FLAG_NOHTML | MD_FLAG_STRIKETHROUGH | MD_FLAG_TASKLISTS | \
-                      MD_FLAG_PERMISSIVEURLAUTOLINKS)
+                      MD_FLAG_PERMISSIVEURLAUTOLINKS | MD_FLAG_TABLES)
+
 
 /* Bullets by list depth. */
 static const char * const bullets[] = { "•", "◦", "▪" };
@@ -52,9 +53,22 @@ typedef struct {
   GString          *text;
   char             *pending_marker;
   gboolean          in_code_block;
+  gboolean          in_table;
+  guint             table_row;     /* the row being written, 0 the header */
+  guint             table_column;
+  GString          *table_text;    /* the table's text: tab-separated cells, a row a line */
+  GString          *table_markup;  /* every cell's markup, to compare tables */
   guint             link_depth;    /* open <a> we wrote */
   GArray           *link_stack;    /* LinkState */
 } Parser;
+
+static void
+cell_free (AkcMarkdownCell *cell)
+{
+  g_free (cell->markup);
+  g_free (cell->text);
+  g_free (cell);
+}
 
 void
 akc_markdown_block_free (AkcMarkdownBlock *block)
@@ -62,6 +76,7 @@ akc_markdown_block_free (AkcMarkdownBlock *block)
   if (block == NULL)
     return;
 
+  g_clear_pointer (&block->cells, g_ptr_array_unref);
   g_free (block->marker);
   g_free (block->language);
   g_free (block->markup);
@@ -76,6 +91,7 @@ akc_markdown_block_same_shape (const AkcMarkdownBlock *a,
 {
   return a->kind == b->kind &&
          a->level == b->level &&
+         a->n_columns == b->n_columns &&
          a->list_depth == b->list_depth &&
          a->quote_depth == b->quote_depth &&
          g_strcmp0 (a->marker, b->marker) == 0 &&
@@ -366,6 +382,13 @@ close_block (Parser *parser)
       if (parser->text->len > 0 && parser->text->str[parser->text->len - 1] == '\n')
         g_string_truncate (parser->text, parser->text->len - 1);
     }
+  else if (block->kind == AKC_MARKDOWN_GFM_TABLE)
+    {
+      block->markup = g_strdup (parser->table_markup->str);
+      block->text = g_strdup (parser->table_text->str);
+      g_ptr_array_add (parser->blocks, block);
+      return;
+    }
   else if (block->kind != AKC_MARKDOWN_RULE)
     {
       block->markup = g_strdup (parser->markup->str);
@@ -467,13 +490,30 @@ enter_block (MD_BLOCKTYPE  type,
       break;
 
     case MD_BLOCK_TABLE:
-    case MD_BLOCK_THEAD:
-    case MD_BLOCK_TBODY:
+      close_block (parser);
+      open_block (parser, AKC_MARKDOWN_GFM_TABLE);
+      parser->block->n_columns = MAX (((MD_BLOCK_TABLE_DETAIL *) detail)->col_count, 1);
+      parser->block->cells = g_ptr_array_new_with_free_func ((GDestroyNotify) cell_free);
+      parser->in_table = TRUE;
+      parser->table_row = 0;
+      g_string_truncate (parser->table_text, 0);
+      g_string_truncate (parser->table_markup, 0);
+      break;
+
     case MD_BLOCK_TR:
+      parser->table_column = 0;
+      break;
+
     case MD_BLOCK_TH:
     case MD_BLOCK_TD:
+      /* A cell is written like a block of its own. */
+      g_string_truncate (parser->markup, 0);
+      g_string_truncate (parser->text, 0);
+      break;
+
+    case MD_BLOCK_THEAD:
+    case MD_BLOCK_TBODY:
     default:
-      /* Not enabled: tables stay text. */
       break;
     }
 
@@ -522,14 +562,53 @@ leave_block (MD_BLOCKTYPE  type,
       close_block (parser);
       break;
 
-    case MD_BLOCK_DOC:
-    case MD_BLOCK_HR:
-    case MD_BLOCK_TABLE:
-    case MD_BLOCK_THEAD:
-    case MD_BLOCK_TBODY:
-    case MD_BLOCK_TR:
     case MD_BLOCK_TH:
     case MD_BLOCK_TD:
+      if (parser->in_table && parser->block != NULL && parser->block->kind == AKC_MARKDOWN_GFM_TABLE)
+        {
+          AkcMarkdownCell *cell = g_new0 (AkcMarkdownCell, 1);
+
+          while (parser->link_depth > 0)
+            {
+              g_string_append (parser->markup, "</a>");
+              parser->link_depth--;
+            }
+          cell->row = parser->table_row;
+          cell->column = parser->table_column++;
+          cell->header = type == MD_BLOCK_TH;
+          cell->align = (AkcMarkdownAlign) ((MD_BLOCK_TD_DETAIL *) detail)->align;
+          cell->markup = g_strdup (parser->markup->str);
+          cell->text = g_strdup (parser->text->str);
+          g_ptr_array_add (parser->block->cells, cell);
+
+          if (cell->column > 0)
+            g_string_append_c (parser->table_text, '\t');
+          g_string_append (parser->table_text, cell->text);
+          g_string_append (parser->table_markup, cell->markup);
+          g_string_append_c (parser->table_markup, '\t');
+        }
+      break;
+
+    case MD_BLOCK_TR:
+      if (parser->in_table && parser->block != NULL && parser->block->kind == AKC_MARKDOWN_GFM_TABLE)
+        {
+          parser->block->n_rows = ++parser->table_row;
+          g_string_append_c (parser->table_text, '\n');
+          g_string_append_c (parser->table_markup, '\n');
+        }
+      break;
+
+    case MD_BLOCK_TABLE:
+      if (parser->table_text->len > 0 && parser->table_text->str[parser->table_text->len - 1] == '\n')
+        g_string_truncate (parser->table_text, parser->table_text->len - 1);
+      close_block (parser);
+      parser->in_table = FALSE;
+      break;
+
+    case MD_BLOCK_DOC:
+    case MD_BLOCK_HR:
+    case MD_BLOCK_THEAD:
+    case MD_BLOCK_TBODY:
     default:
       break;
     }
@@ -561,7 +640,7 @@ enter_span (MD_SPANTYPE  type,
       g_string_append (parser->markup, "<u>");
       break;
     case MD_SPAN_CODE:
-      g_string_append (parser->markup, "<tt>");
+      g_string_append (parser->markup, AKC_MARKDOWN_CODE_SPAN_OPEN);
       break;
     case MD_SPAN_IMG:
       /* No image is fetched: its description is shown. */
@@ -623,7 +702,7 @@ leave_span (MD_SPANTYPE  type,
       g_string_append (parser->markup, "</u>");
       break;
     case MD_SPAN_CODE:
-      g_string_append (parser->markup, "</tt>");
+      g_string_append (parser->markup, AKC_MARKDOWN_CODE_SPAN_CLOSE);
       break;
     case MD_SPAN_A:
       if (parser->link_stack->len > 0)
@@ -741,6 +820,8 @@ akc_markdown_parse (const char *text,
   parser.link_stack = g_array_new (FALSE, FALSE, sizeof (LinkState));
   parser.markup = g_string_new (NULL);
   parser.text = g_string_new (NULL);
+  parser.table_text = g_string_new (NULL);
+  parser.table_markup = g_string_new (NULL);
 
   if (length > 0 && md_parse (text, (MD_SIZE) MIN (length, G_MAXUINT32), &md, &parser) != 0)
     {
@@ -759,6 +840,8 @@ akc_markdown_parse (const char *text,
   g_array_unref (parser.link_stack);
   g_string_free (parser.markup, TRUE);
   g_string_free (parser.text, TRUE);
+  g_string_free (parser.table_text, TRUE);
+  g_string_free (parser.table_markup, TRUE);
 
   return parser.blocks;
 }

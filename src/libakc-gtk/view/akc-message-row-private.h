@@ -14,8 +14,8 @@ G_BEGIN_DECLS
 
 /* The kinds of the parts of a row, one per presentation (§12.2). */
 typedef enum {
-  AKC_MESSAGE_PART_PLAIN,       /* a bubble of plain text: user, system, tool */
-  AKC_MESSAGE_PART_MARKDOWN,    /* a bubble of assistant Markdown */
+  AKC_MESSAGE_PART_PLAIN,       /* a bubble of plain text: system, tool */
+  AKC_MESSAGE_PART_MARKDOWN,    /* a bubble of Markdown: assistant, user */
   AKC_MESSAGE_PART_DIAGNOSTIC,  /* an alert with a diagnostic message */
   AKC_MESSAGE_PART_COMPONENT,   /* an AkcComponentView, or the semantic fallback */
 } AkcMessagePartKind;

@@ -20,8 +20,10 @@
  *
  * What is shown follows application.md §12.2, through
  * [func@Akc.present_message]: user, system and tool messages are always one
- * bubble of plain text, even when they look like a frame or like Markdown
- * (a security property). An assistant message is shown as its
+ * bubble of text, even when they look like a frame (a security property).
+ * A user's bubble is their text rendered as Markdown, like an assistant's
+ * text, and with the same safe links; system and tool bubbles are plain
+ * text. An assistant message is shown as its
  * presentations, in order: a bubble of natively rendered Markdown for each
  * run of text, an [class@ComponentView] for each component frame (resolved
  * against [property@MessageRow:manifest]; the semantic fallback text when
@@ -370,9 +372,18 @@ part_kind_for (AkcMessageRow   *self,
       return AKC_MESSAGE_PART_COMPONENT;
     case AKC_PRESENTATION_MESSAGE:
     default:
-      return akc_message_get_role (self->message) == AKC_MESSAGE_ROLE_ASSISTANT
-             ? AKC_MESSAGE_PART_MARKDOWN
-             : AKC_MESSAGE_PART_PLAIN;
+      /* The person's own messages are Markdown too (issue #13 item 9):
+       * only text, never a frame, so the rule of §12.2 holds. */
+      switch (akc_message_get_role (self->message))
+        {
+        case AKC_MESSAGE_ROLE_ASSISTANT:
+        case AKC_MESSAGE_ROLE_USER:
+          return AKC_MESSAGE_PART_MARKDOWN;
+        case AKC_MESSAGE_ROLE_SYSTEM:
+        case AKC_MESSAGE_ROLE_TOOL:
+        default:
+          return AKC_MESSAGE_PART_PLAIN;
+        }
     }
 }
 
