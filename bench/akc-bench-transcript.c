@@ -2,7 +2,8 @@
  *
  * SPDX-License-Identifier: MIT
  *
- * Run it under an X display (`xvfb-run -a bench/akc-bench-transcript`).
+ * Run it under an X display in a session bus
+ * (`dbus-run-session -- xvfb-run -a bench/akc-bench-transcript`).
  * Prints, measured on this machine, the application's main window (header
  * bar, transcript as GtkScrolledWindow > AdwClampScrollable > AkcChatView,
  * composer) on a conversation of user questions and Markdown answers:
@@ -15,15 +16,26 @@
  *    between frames, the frame clock kept running;
  *  - the CPU time of the process per streamed chunk, with and without the
  *    cost of the frames it draws when nothing is streamed;
+ *  - the CPU time per chunk of a Markdown reply written 5 characters a
+ *    frame into the same transcript, around 2,000 and around 20,000
+ *    characters, and their ratio (the cost of a chunk must not grow with
+ *    the reply);
  * and whether the targets are met: the first frame at 10,000 messages
  * within 1.5x the empty window, less than 60 MiB more memory at 10,000
- * messages, and a p99 frame interval of at most 20 ms while streaming.
+ * messages, a p99 frame interval of at most 20 ms while streaming, and a
+ * chunk at 20,000 characters within 1.2x of one at 2,000 and at most
+ * 1.5 ms with the cairo renderer.
+ *
+ * Each case runs in a process of its own, with criticals fatal; a case
+ * that fails, warns, or streams slower than the 50 chunks/s it says fails
+ * the bench. Run it in a session bus (`dbus-run-session -- xvfb-run -a
+ * …`), or GTK warns that it has none.
  *
  * It runs everything with GTK's renderer (GL; in Xvfb that is Mesa's
  * llvmpipe, drawing on the CPU) and again with the cairo renderer, unless
  * GSK_RENDERER chooses one. `--case first-frame N` and `--case stream` run
  * one case and print its figures as key=value lines (used by the parent
- * run).
+ * run), and so does `--case growth`.
  */
 
 #include "config.h"
@@ -36,6 +48,7 @@
 #include <adwaita.h>
 #include <akc-gtk.h>
 
+#include "akc-knowledge-layer.h"
 #include "akc-window.h"
 
 #define WINDOW_WIDTH 800
@@ -132,6 +145,29 @@ build_window (GPtrArray  *messages,
   akc_chat_restore (*chat, (AkcMessage * const *) messages->pdata, messages->len);
 
   return window;
+}
+
+/* The demo's echo adapter, behind the session and the local-knowledge
+ * layer the window puts in front of it. */
+static gboolean
+set_chunk_interval (AkcChat *chat,
+                    guint    interval_ms)
+{
+  AkcAdapter *adapter = akc_chat_get_adapter (chat);
+
+  if (AKC_IS_SESSION (adapter))
+    adapter = akc_session_get_upstream (AKC_SESSION (adapter));
+  if (AKC_IS_KNOWLEDGE_LAYER (adapter))
+    adapter = akc_knowledge_layer_get_backend (AKC_KNOWLEDGE_LAYER (adapter));
+  if (!AKC_IS_ECHO_ADAPTER (adapter))
+    {
+      fprintf (stderr, "akc-bench-transcript: the window's conversation is not the echo demo (%s)\n",
+               adapter != NULL ? G_OBJECT_TYPE_NAME (adapter) : "no adapter");
+      return FALSE;
+    }
+
+  akc_echo_adapter_set_chunk_interval (AKC_ECHO_ADAPTER (adapter), interval_ms);
+  return TRUE;
 }
 
 /* ------------------------------------------------------------------ */
@@ -305,8 +341,8 @@ run_stream (void)
   bench.frame_starts = g_array_new (FALSE, FALSE, sizeof (gint64));
   bench.loop = g_main_loop_new (NULL, FALSE);
   bench.window = build_window (messages, &bench.chat);
-  akc_echo_adapter_set_chunk_interval (AKC_ECHO_ADAPTER (akc_chat_get_adapter (bench.chat)),
-                                       1000 / CHUNKS_PER_SECOND);
+  if (!set_chunk_interval (bench.chat, 1000 / CHUNKS_PER_SECOND))
+    return 1;
   gtk_widget_realize (bench.window);
   g_signal_connect (gtk_widget_get_frame_clock (bench.window), "after-paint", G_CALLBACK (on_after_paint), &bench);
   gtk_widget_add_tick_callback (bench.window, keep_drawing, &bench, NULL);
@@ -354,10 +390,222 @@ run_stream (void)
   printf ("cpu_per_chunk_ms=%.4f\n", cpu_stream / MAX (n_chunks, 1) * 1e3);
   printf ("idle_cpu_per_chunk_ms=%.4f\n", cpu_idle / wall_idle * wall_stream / MAX (n_chunks, 1) * 1e3);
   printf ("stream_seconds=%.3f\n", wall_stream);
+  printf ("chunks_per_second=%.3f\n", n_chunks / wall_stream);
   printf ("renderer=%s\n", G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (bench.window))));
 
   gtk_window_destroy (GTK_WINDOW (bench.window));
   g_array_unref (bench.frame_starts);
+  g_main_loop_unref (bench.loop);
+
+  /* A bench that streams slower than it says measures something else. */
+  if (n_chunks / wall_stream < 0.9 * CHUNKS_PER_SECOND)
+    {
+      fprintf (stderr, "akc-bench-transcript: streamed %.1f chunks/s, not %d\n",
+               n_chunks / wall_stream, CHUNKS_PER_SECOND);
+      return 1;
+    }
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Cost per chunk as the reply grows                                   */
+/* ------------------------------------------------------------------ */
+
+#define GROWTH_CHUNK 5          /* characters a chunk */
+#define GROWTH_NEAR 2000        /* the reply's length where it is measured first */
+#define GROWTH_FAR 20000        /* and then */
+#define GROWTH_SPAN 1000        /* characters streamed while measuring */
+#define GROWTH_LEAP 400         /* characters a frame in between */
+
+/* About @length characters of Markdown: paragraphs, lists and a code
+ * block every few paragraphs, as a long answer has them. */
+static char *
+growth_text (gsize length)
+{
+  static const char * const words[] = { "stream", "each", "chunk", "into", "**one**", "block", "and",
+                                        "only", "its", "label", "changes", "while", "`code`", "stays",
+                                        "cheap", "to", "draw", "again", "with", "[links](https://example.com/)" };
+  GString *text = g_string_new (NULL);
+  guint paragraph = 0;
+
+  while (text->len < length)
+    {
+      for (guint w = 0; w < 90; w++)
+        {
+          g_string_append (text, words[(paragraph * 7 + w) % G_N_ELEMENTS (words)]);
+          g_string_append_c (text, ' ');
+        }
+      g_string_append (text, "\n\n");
+
+      if (paragraph % 4 == 1)
+        {
+          g_string_append (text, "```python\n");
+          for (guint line = 0; line < 14; line++)
+            g_string_append_printf (text, "value_%u = compute(%u, \"text\")  # step %u\n", line, line * 7, paragraph);
+          g_string_append (text, "```\n\n");
+        }
+      else if (paragraph % 4 == 3)
+        {
+          g_string_append (text, "- first point of the list\n- second point, **bold**\n- third point\n\n");
+        }
+      paragraph++;
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+typedef struct {
+  Bench      *bench;
+  AkcMessage *reply;
+  const char *text;
+  gsize       length;
+  gsize       position;
+  /* The span being measured, if any. */
+  gsize       span_end;
+  double      cpu_start;
+  guint       chunks;
+  double      near_ms;
+  double      far_ms;
+} Growth;
+
+static gboolean
+grow_reply (GtkWidget     *widget,
+            GdkFrameClock *clock,
+            gpointer       user_data)
+{
+  Growth *growth = user_data;
+  gsize step;
+
+  /* A measured span starts at its size and ends GROWTH_SPAN later: one
+   * small chunk a frame in it, big leaps in between. */
+  if (growth->span_end == 0 && (growth->position >= GROWTH_NEAR || growth->near_ms > 0) &&
+      (growth->near_ms == 0 || growth->position >= GROWTH_FAR))
+    {
+      growth->span_end = growth->position + GROWTH_SPAN;
+      growth->cpu_start = cpu_seconds ();
+      growth->chunks = 0;
+    }
+
+  if (growth->span_end != 0 && growth->position >= growth->span_end)
+    {
+      double ms = (cpu_seconds () - growth->cpu_start) / MAX (growth->chunks, 1) * 1e3;
+
+      if (growth->near_ms == 0)
+        growth->near_ms = ms;
+      else
+        {
+          growth->far_ms = ms;
+          g_main_loop_quit (growth->bench->loop);
+          return G_SOURCE_REMOVE;
+        }
+      growth->span_end = 0;
+    }
+
+  if (growth->span_end != 0)
+    {
+      step = GROWTH_CHUNK;
+      growth->chunks++;
+    }
+  else
+    {
+      gsize target = growth->near_ms == 0 ? GROWTH_NEAR : GROWTH_FAR;
+
+      step = MIN (GROWTH_LEAP, target - growth->position);
+    }
+
+  step = MIN (step, growth->length - growth->position);
+  akc_message_append_content (growth->reply, growth->text + growth->position, step);
+  growth->position += step;
+
+  return G_SOURCE_CONTINUE;
+}
+
+typedef struct {
+  Bench  *bench;
+  guint   frames;
+  double  cpu_start;
+  double  cpu_ms;
+} IdleFrames;
+
+#define IDLE_FRAMES 120
+
+static gboolean
+count_idle_frame (GtkWidget     *widget,
+                  GdkFrameClock *clock,
+                  gpointer       user_data)
+{
+  IdleFrames *idle = user_data;
+
+  if (idle->frames == 0)
+    idle->cpu_start = cpu_seconds ();
+  /* Something to draw, as a frame that shows a chunk has, but nothing to
+   * lay out. */
+  gtk_widget_queue_draw (widget);
+  if (++idle->frames <= IDLE_FRAMES)
+    return G_SOURCE_CONTINUE;
+
+  idle->cpu_ms = (cpu_seconds () - idle->cpu_start) / IDLE_FRAMES * 1e3;
+  g_main_loop_quit (idle->bench->loop);
+  return G_SOURCE_REMOVE;
+}
+
+static int
+run_growth (void)
+{
+  Bench bench = { 0 };
+  g_autoptr(GPtrArray) messages = make_messages (STREAM_MESSAGES);
+  g_autofree char *text = growth_text (GROWTH_FAR + GROWTH_SPAN + 64);
+  Growth growth = { 0 };
+  GListModel *model;
+
+  bench.loop = g_main_loop_new (NULL, FALSE);
+  bench.window = build_window (messages, &bench.chat);
+  /* The echo adapter's own chunk never comes: the bench writes the reply. */
+  if (!set_chunk_interval (bench.chat, 3600 * 1000))
+    return 1;
+  gtk_widget_realize (bench.window);
+  g_signal_connect (gtk_widget_get_frame_clock (bench.window), "after-paint", G_CALLBACK (on_after_paint), &bench);
+  gtk_widget_add_tick_callback (bench.window, keep_drawing, &bench, NULL);
+  gtk_window_present (GTK_WINDOW (bench.window));
+  g_main_loop_run (bench.loop);
+  g_signal_handlers_disconnect_by_func (gtk_widget_get_frame_clock (bench.window), on_after_paint, &bench);
+
+  /* What a frame costs with nothing changing, for comparison. */
+  {
+    IdleFrames idle = { &bench, 0, 0 };
+
+    gtk_widget_add_tick_callback (bench.window, count_idle_frame, &idle, NULL);
+    g_main_loop_run (bench.loop);
+    printf ("idle_cpu_per_frame_ms=%.4f\n", idle.cpu_ms);
+  }
+
+  if (!akc_chat_source_send (AKC_CHAT_SOURCE (bench.chat), "A long answer, please.", NULL))
+    {
+      fprintf (stderr, "akc-bench-transcript: the question was not sent\n");
+      return 1;
+    }
+  model = akc_chat_source_get_messages (AKC_CHAT_SOURCE (bench.chat));
+  growth.reply = g_list_model_get_item (model, g_list_model_get_n_items (model) - 1);
+  if (akc_message_get_role (growth.reply) != AKC_MESSAGE_ROLE_ASSISTANT)
+    {
+      fprintf (stderr, "akc-bench-transcript: no reply to write into\n");
+      return 1;
+    }
+  growth.bench = &bench;
+  growth.text = text;
+  growth.length = strlen (text);
+  gtk_widget_add_tick_callback (bench.window, grow_reply, &growth, NULL);
+  g_main_loop_run (bench.loop);
+
+  printf ("near_characters=%d\n", GROWTH_NEAR);
+  printf ("far_characters=%d\n", GROWTH_FAR);
+  printf ("near_cpu_per_chunk_ms=%.4f\n", growth.near_ms);
+  printf ("far_cpu_per_chunk_ms=%.4f\n", growth.far_ms);
+  printf ("renderer=%s\n", G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (bench.window))));
+
+  akc_chat_source_stop (AKC_CHAT_SOURCE (bench.chat));
+  g_object_unref (growth.reply);
+  gtk_window_destroy (GTK_WINDOW (bench.window));
   g_main_loop_unref (bench.loop);
   return 0;
 }
@@ -376,14 +624,25 @@ run_case (const char  *self_path,
   g_autofree char *err = NULL;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) lines = NULL;
+  g_auto(GStrv) env = g_get_environ ();
   GHashTable *values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   int status = 0;
 
-  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error) ||
+  /* A case whose setup goes wrong fails the bench: criticals abort it, and
+   * a warning it prints is an error here. */
+  env = g_environ_setenv (env, "G_DEBUG", "fatal-criticals", TRUE);
+  if (!g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error) ||
       !g_spawn_check_wait_status (status, &error))
     {
       fprintf (stderr, "akc-bench-transcript: case %s %s failed: %s\n%s", name, argument ? argument : "",
                error->message, err != NULL ? err : "");
+      exit (1);
+    }
+  if (err != NULL && (strstr (err, "-WARNING") != NULL || strstr (err, "-CRITICAL") != NULL))
+    {
+      fprintf (stderr, "akc-bench-transcript: case %s %s warned (run it in a session bus: "
+               "dbus-run-session -- xvfb-run -a akc-bench-transcript):\n%s",
+               name, argument ? argument : "", err);
       exit (1);
     }
 
@@ -458,9 +717,13 @@ run_all (const char *self_path)
   g_autoptr(GHashTable) stream = NULL;
   double p99, growth, limit;
 
+  g_autoptr(GHashTable) growing = NULL;
+  double near_ms, far_ms, ratio;
+
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
     cases[i] = first_frame_case (self_path, sizes[i], &renderer);
   stream = run_case (self_path, "stream", NULL);
+  growing = run_case (self_path, "growth", NULL);
 
   printf ("Transcript in the main window (GTK %u.%u.%u, %s, %dx%d)\n",
           gtk_get_major_version (), gtk_get_minor_version (), gtk_get_micro_version (),
@@ -479,6 +742,15 @@ run_all (const char *self_path)
           value_of (stream, "cpu_per_chunk_ms"),
           value_of (stream, "cpu_per_chunk_ms") - value_of (stream, "idle_cpu_per_chunk_ms"));
 
+  near_ms = value_of (growing, "near_cpu_per_chunk_ms");
+  far_ms = value_of (growing, "far_cpu_per_chunk_ms");
+  ratio = far_ms / MAX (near_ms, 1e-9);
+  printf ("  a Markdown reply (paragraphs, lists, code) written %d characters a frame into %u messages:\n",
+          GROWTH_CHUNK, STREAM_MESSAGES);
+  printf ("    CPU per chunk at %d characters %.3f ms, at %d characters %.3f ms: %.2fx "
+          "(a frame with nothing new to lay out: %.3f ms)\n",
+          GROWTH_NEAR, near_ms, GROWTH_FAR, far_ms, ratio, value_of (growing, "idle_cpu_per_frame_ms"));
+
   limit = 1.5 * cases[0].first_frame_ms;
   growth = cases[2].rss_mib - cases[0].rss_mib;
   p99 = value_of (stream, "p99_ms");
@@ -489,6 +761,11 @@ run_all (const char *self_path)
           growth, growth < 60.0 ? "met" : "NOT MET");
   printf ("    p99 frame interval while streaming <= 20 ms: %.2f ms: %s\n",
           p99, p99 <= 20.0 ? "met" : "NOT MET");
+  printf ("    CPU per chunk at %d characters within 1.2x of %d characters: %.2fx: %s\n",
+          GROWTH_FAR, GROWTH_NEAR, ratio, ratio <= 1.2 ? "met" : "NOT MET");
+  printf ("    CPU per chunk at %d characters <= 1.5 ms: %.3f ms: %s%s\n",
+          GROWTH_FAR, far_ms, far_ms <= 1.5 ? "met" : "NOT MET",
+          g_strcmp0 (renderer, "GskCairoRenderer") == 0 ? "" : " (the target is for the cairo renderer)");
 }
 
 int
@@ -508,6 +785,8 @@ main (int   argc,
         return run_first_frame ((guint) g_ascii_strtoull (argv[3], NULL, 10));
       if (strcmp (argv[2], "stream") == 0)
         return run_stream ();
+      if (strcmp (argv[2], "growth") == 0)
+        return run_growth ();
       fprintf (stderr, "akc-bench-transcript: unknown case %s\n", argv[2]);
       return 2;
     }
