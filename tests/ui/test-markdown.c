@@ -612,7 +612,7 @@ test_code_highlight (void)
     for (guint i = 0; i < 60; i++)
       g_string_append_printf (text, "x%u = %u  # line\n", i, i);
     akc_code_block_set_code (AKC_CODE_BLOCK (code), text->str);
-    g_assert_cmpuint (akc_code_block_get_n_chunks (AKC_CODE_BLOCK (code)), ==, 2);
+    g_assert_cmpuint (akc_code_block_get_n_chunks (AKC_CODE_BLOCK (code)), ==, 3);
     first = akc_code_block_get_chunk (AKC_CODE_BLOCK (code), 0);
     g_signal_connect (first, "notify::attributes", G_CALLBACK (count_notify), &first_changes);
     for (guint i = 0; i < 5; i++)
@@ -622,10 +622,75 @@ test_code_highlight (void)
       }
     g_assert_cmpuint (first_changes, ==, 0);
     /* The last label is highlighted too. */
-    g_assert_cmpint (colour_from (akc_code_block_get_chunk (AKC_CODE_BLOCK (code), 1), 0), >=, 0);
+    g_assert_cmpint (colour_from (akc_code_block_get_chunk (AKC_CODE_BLOCK (code), 2), 0), >=, 0);
   }
 
   g_object_set (settings, "gtk-application-prefer-dark-theme", was_dark, NULL);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A long reply draws only the blocks in sight, and what comes into sight
+ * is drawn: by scrolling, and when the rows above it grow. */
+static void
+test_draws_in_sight (void)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *above = gtk_label_new ("above");
+  GtkWidget *view = akc_markdown_view_new ();
+  GtkAdjustment *adjustment;
+  guint n, last;
+
+  for (guint i = 0; i < 60; i++)
+    g_string_append_printf (text, "Paragraph %u of a long answer.\n\n", i);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 400, 300);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_box_append (GTK_BOX (box), above);
+  gtk_box_append (GTK_BOX (box), view);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), box);
+  gtk_window_set_child (GTK_WINDOW (window), scroller);
+  akc_markdown_view_set_text (AKC_MARKDOWN_VIEW (view), text->str, text->len, TRUE);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_frames (window, 3);
+
+  n = akc_markdown_view_get_n_blocks (AKC_MARKDOWN_VIEW (view));
+  last = n - 1;
+  g_assert_cmpuint (n, ==, 60);
+  g_assert_true (akc_markdown_view_get_block_drawn (AKC_MARKDOWN_VIEW (view), 0));
+  g_assert_false (akc_markdown_view_get_block_drawn (AKC_MARKDOWN_VIEW (view), last));
+
+  /* Scrolled to the end: the end is drawn, the start is not. */
+  adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+  wait_frames (window, 3);
+  g_assert_true (akc_markdown_view_get_block_drawn (AKC_MARKDOWN_VIEW (view), last));
+  g_assert_false (akc_markdown_view_get_block_drawn (AKC_MARKDOWN_VIEW (view), 0));
+
+  /* Back at the top; then what is above grows and pushes the view out of
+   * sight, and shrinks again, the scroll position staying where it is:
+   * the view is drawn as it is in sight each time. */
+  gtk_adjustment_set_value (adjustment, 0);
+  wait_frames (window, 3);
+  g_assert_true (akc_markdown_view_get_block_drawn (AKC_MARKDOWN_VIEW (view), 0));
+  {
+    g_autoptr(GString) tall = g_string_new ("above");
+
+    for (guint i = 0; i < 60; i++)
+      g_string_append (tall, "\nline");
+    gtk_label_set_text (GTK_LABEL (above), tall->str);
+  }
+  wait_frames (window, 3);
+  g_assert_cmpint (gtk_widget_get_height (above), >, gtk_widget_get_height (scroller));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), ==, 0);
+  g_assert_false (akc_markdown_view_get_block_drawn (AKC_MARKDOWN_VIEW (view), 0));
+  gtk_label_set_text (GTK_LABEL (above), "above");
+  wait_frames (window, 3);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), ==, 0);
+  g_assert_true (akc_markdown_view_get_block_drawn (AKC_MARKDOWN_VIEW (view), 0));
+
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -859,6 +924,7 @@ main (int   argc,
   g_test_add_func ("/markdown/user-markdown", test_user_markdown);
   g_test_add_func ("/markdown/code-highlight", test_code_highlight);
   g_test_add_func ("/markdown/layout/rows-fit", test_layout_rows_fit);
+  g_test_add_func ("/markdown/draws-in-sight", test_draws_in_sight);
 
   return g_test_run ();
 }

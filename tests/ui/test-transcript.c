@@ -530,8 +530,8 @@ test_markdown_streaming (void)
     GtkWidget *code = akc_markdown_view_get_block_widget (view, 3);
 
     g_assert_true (AKC_IS_CODE_BLOCK (code));
-    /* Long code is a column of labels of 40 lines. */
-    g_assert_cmpuint (akc_code_block_get_n_chunks (AKC_CODE_BLOCK (code)), ==, 3);
+    /* Long code is a column of labels of 20 lines. */
+    g_assert_cmpuint (akc_code_block_get_n_chunks (AKC_CODE_BLOCK (code)), ==, 6);
     g_assert_true (g_str_has_prefix (akc_code_block_get_code (AKC_CODE_BLOCK (code)), "line 1\n\nline 2\n"));
   }
 

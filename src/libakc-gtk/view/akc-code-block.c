@@ -11,6 +11,7 @@
 
 #include "akc-code-block-private.h"
 #include "akc-gtk-main.h"
+#include "akc-markdown-private.h"
 
 /* AkcCodeBlock: a fenced or indented code block of assistant Markdown, in
  * monospace, with its language and a button that copies the code.
@@ -34,7 +35,7 @@
  * Accessibility: a group named "Code" (or "Code, «language»"); the copy
  * button is named "Copy code". */
 
-#define CHUNK_LINES 40
+#define CHUNK_LINES 20
 #define COPIED_FEEDBACK_MS 1500
 
 struct _AkcCodeBlock
@@ -279,6 +280,7 @@ set_chunk_text (AkcCodeBlock *self,
 
   if (g_strcmp0 (gtk_label_get_text (label), chunk) != 0)
     {
+      akc_markdown_label_limit_min_width (label, chunk, TRUE);
       gtk_label_set_text (label, chunk);
       highlight_chunk (self, index);
     }

@@ -84,6 +84,9 @@ gsize      akc_markdown_find_stable_end  (const char             *text,
                                           gsize                   max_tail);
 
 gboolean   akc_markdown_uri_is_safe      (const char             *uri);
+void       akc_markdown_label_limit_min_width (GtkLabel          *label,
+                                               const char        *text,
+                                               gboolean           monospace);
 char      *akc_display_text              (const char             *text,
                                           gssize                  length);
 

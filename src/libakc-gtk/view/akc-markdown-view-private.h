@@ -31,5 +31,7 @@ const AkcMarkdownBlock *akc_markdown_view_get_block        (AkcMarkdownView *sel
 GtkWidget              *akc_markdown_view_get_block_widget (AkcMarkdownView *self,
                                                             guint            position);
 guint                   akc_markdown_view_get_n_stable     (AkcMarkdownView *self);
+gboolean                akc_markdown_view_get_block_drawn  (AkcMarkdownView *self,
+                                                            guint            position);
 
 G_END_DECLS

@@ -49,6 +49,7 @@ typedef struct {
   AkcMarkdownBlock *block;
   GtkWidget        *row;      /* the child of the view */
   GtkWidget        *content;  /* the label, code block or separator */
+  gboolean          drawn;    /* in the last snapshot */
 } Entry;
 
 struct _AkcMarkdownView
@@ -60,6 +61,13 @@ struct _AkcMarkdownView
   gsize      stable_end;  /* text[0, stable_end) is drawn by entries[0, n_stable) */
   guint      n_stable;
   gboolean   streaming;
+
+  /* The scrolled window the view is seen through, when there is one, and
+   * its vertical adjustment: blocks outside it are not drawn. */
+  GtkWidget     *viewport;
+  GtkAdjustment *vadjustment;
+  gulong         value_handler;
+  gulong         changed_handler;
 };
 
 G_DEFINE_FINAL_TYPE (AkcMarkdownView, akc_markdown_view, GTK_TYPE_WIDGET)
@@ -109,12 +117,13 @@ akc_markdown_view_real_open_uri (AkcMarkdownView *self,
 }
 
 static void
-set_label_markup (GtkLabel   *label,
-                  const char *markup)
+set_label_markup (GtkLabel               *label,
+                  const AkcMarkdownBlock *block)
 {
   /* The markup is ours (akc_markdown_parse() escapes every span of model
    * text), so it always parses. */
-  gtk_label_set_markup (label, markup != NULL ? markup : "");
+  akc_markdown_label_limit_min_width (label, block->text, FALSE);
+  gtk_label_set_markup (label, block->markup != NULL ? block->markup : "");
 }
 
 static GtkWidget *
@@ -155,7 +164,7 @@ create_content (AkcMarkdownView        *self,
                                                  ? GTK_ACCESSIBLE_ROLE_HEADING
                                                  : GTK_ACCESSIBLE_ROLE_LABEL,
                               NULL);
-      set_label_markup (GTK_LABEL (content), block->markup);
+      set_label_markup (GTK_LABEL (content), block);
       g_signal_connect_object (content, "activate-link", G_CALLBACK (on_activate_link), self, 0);
 
       if (block->kind == AKC_MARKDOWN_HEADING)
@@ -224,7 +233,7 @@ update_content (Entry            *entry,
   else if (block->kind == AKC_MARKDOWN_GFM_TABLE)
     akc_markdown_table_set_block (AKC_MARKDOWN_TABLE (entry->content), block);
   else if (block->kind != AKC_MARKDOWN_RULE && g_strcmp0 (entry->block->markup, block->markup) != 0)
-    set_label_markup (GTK_LABEL (entry->content), block->markup);
+    set_label_markup (GTK_LABEL (entry->content), block);
 
   akc_markdown_block_free (entry->block);
   entry->block = block;
@@ -286,11 +295,80 @@ reconcile (AkcMarkdownView *self,
     }
 }
 
+/* Only the blocks in sight are drawn: a long reply streaming in costs one
+ * window of text a frame, not all of it. Whatever moves the view in its
+ * scrolled window (scrolling, or rows above it growing) changes the
+ * adjustment, and the view is drawn again then. */
+static void
+akc_markdown_view_snapshot (GtkWidget   *widget,
+                            GtkSnapshot *snapshot)
+{
+  AkcMarkdownView *self = AKC_MARKDOWN_VIEW (widget);
+  graphene_rect_t sight;
+
+  if (self->viewport != NULL)
+    sight = GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (self->viewport), gtk_widget_get_height (self->viewport));
+
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      Entry *entry = g_ptr_array_index (self->entries, i);
+      graphene_rect_t bounds;
+
+      entry->drawn = self->viewport == NULL ||
+                     !gtk_widget_compute_bounds (entry->row, self->viewport, &bounds) ||
+                     graphene_rect_intersection (&bounds, &sight, NULL);
+      if (entry->drawn)
+        gtk_widget_snapshot_child (widget, entry->row, snapshot);
+    }
+}
+
+static void
+forget_viewport (AkcMarkdownView *self)
+{
+  if (self->vadjustment != NULL)
+    {
+      g_clear_signal_handler (&self->value_handler, self->vadjustment);
+      g_clear_signal_handler (&self->changed_handler, self->vadjustment);
+      g_clear_object (&self->vadjustment);
+    }
+  self->viewport = NULL;
+}
+
+static void
+akc_markdown_view_map (GtkWidget *widget)
+{
+  AkcMarkdownView *self = AKC_MARKDOWN_VIEW (widget);
+  GtkWidget *viewport;
+
+  GTK_WIDGET_CLASS (akc_markdown_view_parent_class)->map (widget);
+
+  forget_viewport (self);
+  viewport = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  if (viewport == NULL)
+    return;
+
+  self->viewport = viewport;
+  self->vadjustment = g_object_ref (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (viewport)));
+  self->value_handler = g_signal_connect_object (self->vadjustment, "value-changed",
+                                                 G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
+  self->changed_handler = g_signal_connect_object (self->vadjustment, "changed",
+                                                   G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
+}
+
+static void
+akc_markdown_view_unmap (GtkWidget *widget)
+{
+  forget_viewport (AKC_MARKDOWN_VIEW (widget));
+
+  GTK_WIDGET_CLASS (akc_markdown_view_parent_class)->unmap (widget);
+}
+
 static void
 akc_markdown_view_dispose (GObject *object)
 {
   AkcMarkdownView *self = AKC_MARKDOWN_VIEW (object);
 
+  forget_viewport (self);
   for (guint i = 0; i < self->entries->len; i++)
     gtk_widget_unparent (((Entry *) g_ptr_array_index (self->entries, i))->row);
   g_ptr_array_set_size (self->entries, 0);
@@ -317,6 +395,10 @@ akc_markdown_view_class_init (AkcMarkdownViewClass *klass)
 
   object_class->dispose = akc_markdown_view_dispose;
   object_class->finalize = akc_markdown_view_finalize;
+
+  widget_class->snapshot = akc_markdown_view_snapshot;
+  widget_class->map = akc_markdown_view_map;
+  widget_class->unmap = akc_markdown_view_unmap;
 
   /* open-uri (uri): an http(s) link was activated. The default handler
    * opens it; stop the emission to prevent that. */
@@ -467,4 +549,16 @@ akc_markdown_view_get_n_stable (AkcMarkdownView *self)
   g_return_val_if_fail (AKC_IS_MARKDOWN_VIEW (self), 0);
 
   return self->n_stable;
+}
+
+/* Whether block @position was drawn by the last snapshot (not when it was
+ * out of sight). */
+gboolean
+akc_markdown_view_get_block_drawn (AkcMarkdownView *self,
+                                   guint            position)
+{
+  g_return_val_if_fail (AKC_IS_MARKDOWN_VIEW (self), FALSE);
+  g_return_val_if_fail (position < self->entries->len, FALSE);
+
+  return ((Entry *) g_ptr_array_index (self->entries, position))->drawn;
 }

@@ -1048,3 +1048,38 @@ akc_display_text (const char *text,
 
   return g_string_free (shown, FALSE);
 }
+
+/* GtkLabel 4.8 measures its minimum width, every time its height for a
+ * width is asked (each time its text changed), by laying its whole text
+ * out as narrow as it can be: a line per character, which Pango makes
+ * expensive. A minimum width of a few characters makes that a few lines.
+ * Only for text whose longest line is surely wider than that minimum (a
+ * label's minimum must not exceed its natural width): lines of at least
+ * LONG_LINE_CHARS characters, or any line in a monospace font. */
+#define MIN_WIDTH_CHARS 12
+#define LONG_LINE_CHARS 64
+
+void
+akc_markdown_label_limit_min_width (GtkLabel   *label,
+                                    const char *text,
+                                    gboolean    monospace)
+{
+  glong longest = 0, line = 0;
+  int width_chars;
+
+  for (const char *p = text != NULL ? text : ""; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      if (*p == '\n')
+        line = 0;
+      else
+        longest = MAX (longest, ++line);
+    }
+
+  if (monospace)
+    width_chars = longest > 0 ? (int) MIN (longest, MIN_WIDTH_CHARS) : -1;
+  else
+    width_chars = longest >= LONG_LINE_CHARS ? MIN_WIDTH_CHARS : -1;
+
+  if (gtk_label_get_width_chars (label) != width_chars)
+    gtk_label_set_width_chars (label, width_chars);
+}
