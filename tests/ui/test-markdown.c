@@ -769,18 +769,25 @@ transcript_resize (Transcript *transcript,
   wait_frames (transcript->window, 3);
 }
 
-/* Every shown widget under @widget lies inside @row. */
+/* Every shown widget under @widget lies inside @row, and inside its own
+ * parent; and is as tall as its content at its width. */
 static void
 assert_inside (GtkWidget *widget,
                GtkWidget *row)
 {
+  graphene_rect_t parent_bounds;
+
+  g_assert_true (gtk_widget_compute_bounds (widget, widget, &parent_bounds));
+
   for (GtkWidget *child = gtk_widget_get_first_child (widget);
        child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
-      graphene_rect_t bounds;
+      graphene_rect_t bounds, in_parent;
+      int natural = 0;
 
-      if (!gtk_widget_get_mapped (child) || !gtk_widget_compute_bounds (child, row, &bounds))
+      if (!gtk_widget_get_mapped (child) || !gtk_widget_compute_bounds (child, row, &bounds) ||
+          !gtk_widget_compute_bounds (child, widget, &in_parent))
         continue;
       if (bounds.origin.y < -0.5 || bounds.origin.y + bounds.size.height > gtk_widget_get_height (row) + 0.5 ||
           bounds.origin.x < -0.5 || bounds.origin.x + bounds.size.width > gtk_widget_get_width (row) + 0.5)
@@ -788,6 +795,18 @@ assert_inside (GtkWidget *widget,
                  G_OBJECT_TYPE_NAME (child), bounds.origin.x, bounds.origin.y,
                  bounds.size.width, bounds.size.height,
                  gtk_widget_get_width (row), gtk_widget_get_height (row));
+      if (in_parent.origin.y < parent_bounds.origin.y - 0.5 ||
+          in_parent.origin.y + in_parent.size.height > parent_bounds.origin.y + parent_bounds.size.height + 0.5)
+        g_error ("%s at y %.0f, %.0f tall, is outside its %s (y %.0f, %.0f tall)",
+                 G_OBJECT_TYPE_NAME (child), in_parent.origin.y, in_parent.size.height,
+                 G_OBJECT_TYPE_NAME (widget), parent_bounds.origin.y, parent_bounds.size.height);
+      if (GTK_IS_LABEL (child))
+        {
+          gtk_widget_measure (child, GTK_ORIENTATION_VERTICAL, (int) in_parent.size.width, NULL, &natural, NULL, NULL);
+          if (natural > in_parent.size.height + 0.5)
+            g_error ("a label needs %d px at %.0f px but has %.0f: \"%s\"", natural, in_parent.size.width,
+                     in_parent.size.height, gtk_label_get_text (GTK_LABEL (child)));
+        }
       assert_inside (child, row);
     }
 }

@@ -83,11 +83,15 @@ akc_markdown_table_row_measure (GtkWidget      *widget,
 
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
-      /* The table sizes its columns; a row is as wide as they are. */
+      /* The table sizes its columns: a row can be as narrow as their
+       * minimums (GTK measures the height of a row for no less than its
+       * minimum width), and would like their natural widths. */
+      compute_widths (table, 0, widths);
+      for (guint c = 0; c < table->n_columns; c++)
+        *minimum += widths[c];
       compute_widths (table, -1, widths);
       for (guint c = 0; c < table->n_columns; c++)
         *natural += widths[c];
-      *minimum = *natural;
       return;
     }
 
