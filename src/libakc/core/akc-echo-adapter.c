@@ -57,6 +57,9 @@ typedef struct
   char      *reply;
   gsize      offset;
   gboolean   fail;
+  guint      interval;  /* ms */
+  gint64     start;     /* monotonic µs when the turn began */
+  guint64    n_ticks;
 } Turn;
 
 static void
@@ -82,6 +85,8 @@ next_chunk_end (const char *reply,
   return (space - reply) + 1;
 }
 
+static void schedule_tick (Turn *turn);
+
 static gboolean
 turn_tick (gpointer data)
 {
@@ -90,17 +95,22 @@ turn_tick (gpointer data)
   g_autoptr(AkcChunk) chunk = NULL;
 
   if (akc_stream_is_closed (turn->stream))
-    return G_SOURCE_REMOVE;
+    {
+      turn_free (turn);
+      return G_SOURCE_REMOVE;
+    }
 
   if (turn->fail)
     {
       akc_stream_fail (turn->stream, "AK_ADAPTER_FAILED", FAIL_MESSAGE);
+      turn_free (turn);
       return G_SOURCE_REMOVE;
     }
 
   if (turn->reply[turn->offset] == '\0')
     {
       akc_stream_finish (turn->stream);
+      turn_free (turn);
       return G_SOURCE_REMOVE;
     }
 
@@ -109,7 +119,19 @@ turn_tick (gpointer data)
   turn->offset = end;
   akc_stream_push (turn->stream, chunk);
 
-  return G_SOURCE_CONTINUE;
+  schedule_tick (turn);
+  return G_SOURCE_REMOVE;
+}
+
+/* Chunk n is due at start + n × interval: a busy main loop delays a chunk
+ * but not the ones after it, so the pace is the interval's. */
+static void
+schedule_tick (Turn *turn)
+{
+  gint64 due = turn->start + (gint64) (++turn->n_ticks) * turn->interval * 1000;
+  gint64 delay_ms = (due - g_get_monotonic_time () + 999) / 1000;
+
+  g_timeout_add_full (G_PRIORITY_DEFAULT, (guint) CLAMP (delay_ms, 0, G_MAXUINT), turn_tick, turn, NULL);
 }
 
 static void
@@ -130,8 +152,10 @@ akc_echo_adapter_stream (AkcAdapter        *adapter,
   turn->stream = g_object_ref (stream);
   turn->fail = strcmp (input, "/fail") == 0;
   turn->reply = turn->fail ? NULL : g_strconcat (REPLY_PREFIX, input, NULL);
+  turn->interval = self->chunk_interval;
+  turn->start = g_get_monotonic_time ();
 
-  g_timeout_add_full (G_PRIORITY_DEFAULT, self->chunk_interval, turn_tick, turn, turn_free);
+  schedule_tick (turn);
 }
 
 static void
