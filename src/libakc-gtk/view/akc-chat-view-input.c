@@ -181,6 +181,8 @@ akc_chat_view_sync_focus_hint (AkcChatView *self)
   GtkWidget *component = focus != NULL ? gtk_widget_get_ancestor (focus, AKC_TYPE_COMPONENT_VIEW) : NULL;
   gboolean shown = FALSE;
 
+  akc_chat_view_focus_moved (self);
+
   if (self->focus_hint == NULL)
     return;
 

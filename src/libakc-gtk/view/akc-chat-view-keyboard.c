@@ -395,6 +395,46 @@ refocus_idle (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* GTK gives the focus of a widget that went away inside a row (an
+ * approved confirmation, a settled card) to the list itself, not to
+ * nothing, and the row stays bound: nobody put the keyboard there, so it
+ * goes back to the composer as when the row goes. A widget the person
+ * moved to, still on screen in the transcript, keeps it. */
+static gboolean
+parked_idle (gpointer user_data)
+{
+  AkcChatView *self = user_data;
+  GtkWidget *from = self->parked_from;
+
+  self->parked_idle = 0;
+  g_clear_weak_pointer (&self->parked_from);
+  if (current_focus (self) != GTK_WIDGET (self->list_view))
+    return G_SOURCE_REMOVE;
+  if (from != NULL && gtk_widget_get_mapped (from) && gtk_widget_get_root (from) != NULL &&
+      gtk_widget_is_ancestor (from, GTK_WIDGET (self)))
+    return G_SOURCE_REMOVE;
+
+  return refocus_idle (self);
+}
+
+void
+akc_chat_view_focus_moved (AkcChatView *self)
+{
+  GtkWidget *focus = current_focus (self);
+  GtkWidget *last = self->last_focus;
+
+  if (focus != NULL && focus == GTK_WIDGET (self->list_view) && last != NULL && last != focus &&
+      (gtk_widget_get_root (last) == NULL || !gtk_widget_get_mapped (last) ||
+       gtk_widget_is_ancestor (last, GTK_WIDGET (self))) &&
+      self->parked_idle == 0)
+    {
+      g_set_weak_pointer (&self->parked_from, last);
+      self->parked_idle = g_idle_add (parked_idle, self);
+    }
+
+  g_set_weak_pointer (&self->last_focus, focus);
+}
+
 void
 akc_chat_view_item_unbound (AkcChatView *self,
                             GtkWidget   *item)

@@ -55,6 +55,9 @@ struct _AkcChatView
   GObject              *focus_pending;  /* the object whose row is to take the focus */
   guint                 focus_pending_idle;
   guint                 refocus_idle;
+  GtkWidget            *last_focus;     /* weak: the focus before the latest change */
+  GtkWidget            *parked_from;    /* weak: the focus GTK moved to the list */
+  guint                 parked_idle;
   gboolean              leaving;
   GtkRoot              *focus_root;     /* whose focus-widget is followed */
   gulong                focus_handler;
@@ -214,6 +217,9 @@ void               akc_chat_view_on_row_selection    (AkcMessageRow    *row,
 GtkListItemFactory *akc_chat_view_create_factory     (AkcChatView *self);
 void               akc_chat_view_sync_extras         (AkcChatView *self);
 void               akc_chat_view_sync_error          (AkcChatView *self);
+
+/* akc-chat-view-keyboard.c */
+void               akc_chat_view_focus_moved         (AkcChatView *self);
 void               akc_chat_view_sync_thinking       (AkcChatView *self);
 void               akc_chat_view_scan_tool_calls     (AkcChatView *self);
 void               akc_chat_view_unwatch_calls       (AkcChatView *self);

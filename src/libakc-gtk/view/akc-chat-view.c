@@ -394,6 +394,9 @@ akc_chat_view_dispose (GObject *object)
   g_clear_handle_id (&self->active_idle, g_source_remove);
   g_clear_handle_id (&self->focus_pending_idle, g_source_remove);
   g_clear_handle_id (&self->refocus_idle, g_source_remove);
+  g_clear_handle_id (&self->parked_idle, g_source_remove);
+  g_clear_weak_pointer (&self->last_focus);
+  g_clear_weak_pointer (&self->parked_from);
   g_clear_object (&self->focus_pending);
   akc_chat_view_clear_announcements (self);
 
