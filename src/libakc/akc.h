@@ -52,6 +52,7 @@
 #include "akc-choice-submission.h"
 #include "akc-component-definition.h"
 #include "akc-component-manifest.h"
+#include "akc-component-resolution.h"
 #include "akc-component-text.h"
 #include "akc-input-ownership.h"
 #include "akc-lifecycle.h"

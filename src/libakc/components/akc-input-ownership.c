@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include "akc-component-resolution.h"
 #include "akc-input-ownership.h"
 #include "akc-message.h"
 
@@ -33,7 +34,7 @@ struct _AkcInputOwnership
 {
   GObject     parent_instance;
 
-  GHashTable *resolved;   /* instance id → itself */
+  GHashTable *resolved;   /* instance id → AkcComponentResolution or NULL */
   gboolean    navigation_owns_input;
 };
 
@@ -87,9 +88,16 @@ akc_input_ownership_class_init (AkcInputOwnershipClass *klass)
 }
 
 static void
+unref_resolution (gpointer object)
+{
+  if (object != NULL)
+    g_object_unref (object);
+}
+
+static void
 akc_input_ownership_init (AkcInputOwnership *self)
 {
-  self->resolved = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->resolved = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, unref_resolution);
   self->navigation_owns_input = TRUE;
 }
 
@@ -132,10 +140,65 @@ akc_input_ownership_mark_resolved (AkcInputOwnership *self,
   if (g_hash_table_contains (self->resolved, instance_id))
     return FALSE;
 
-  g_hash_table_add (self->resolved, g_strdup (instance_id));
+  g_hash_table_insert (self->resolved, g_strdup (instance_id), NULL);
   g_signal_emit (self, signals[CHANGED], 0, instance_id);
 
   return TRUE;
+}
+
+/**
+ * akc_input_ownership_resolve:
+ * @self: a #AkcInputOwnership
+ * @resolution: how an instance was answered
+ *
+ * Marks the instance of @resolution resolved and keeps how it was
+ * answered, so that a presentation can show the answer (the chosen
+ * option). An instance already marked keeps its first resolution.
+ *
+ * Returns: %TRUE if the set changed
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_input_ownership_resolve (AkcInputOwnership      *self,
+                             AkcComponentResolution *resolution)
+{
+  const char *instance_id;
+  gpointer current = NULL;
+
+  g_return_val_if_fail (AKC_IS_INPUT_OWNERSHIP (self), FALSE);
+  g_return_val_if_fail (AKC_IS_COMPONENT_RESOLUTION (resolution), FALSE);
+
+  instance_id = akc_component_resolution_get_instance_id (resolution);
+  if (g_hash_table_lookup_extended (self->resolved, instance_id, NULL, &current) && current != NULL)
+    return FALSE;
+
+  g_hash_table_insert (self->resolved, g_strdup (instance_id), g_object_ref (resolution));
+  g_signal_emit (self, signals[CHANGED], 0, instance_id);
+
+  return TRUE;
+}
+
+/**
+ * akc_input_ownership_get_resolution:
+ * @self: a #AkcInputOwnership
+ * @instance_id: an instance id
+ *
+ * Gets how a resolved instance was answered.
+ *
+ * Returns: (transfer none) (nullable): the resolution, or %NULL when the
+ *   instance is not resolved or was resolved without one (set aside)
+ *
+ * Since: 0.1
+ */
+AkcComponentResolution *
+akc_input_ownership_get_resolution (AkcInputOwnership *self,
+                                    const char        *instance_id)
+{
+  g_return_val_if_fail (AKC_IS_INPUT_OWNERSHIP (self), NULL);
+  g_return_val_if_fail (instance_id != NULL, NULL);
+
+  return g_hash_table_lookup (self->resolved, instance_id);
 }
 
 /**

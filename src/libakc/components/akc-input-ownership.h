@@ -13,6 +13,7 @@
 #include <gio/gio.h>
 
 #include "akc-component-manifest.h"
+#include "akc-component-resolution.h"
 #include "akc-presentation.h"
 #include "akc-version-macros.h"
 
@@ -34,6 +35,12 @@ gboolean           akc_input_ownership_get_navigation_owns_input (AkcInputOwners
 
 AKC_AVAILABLE_IN_ALL
 gboolean           akc_input_ownership_mark_resolved   (AkcInputOwnership    *self,
+                                                        const char           *instance_id);
+AKC_AVAILABLE_IN_ALL
+gboolean           akc_input_ownership_resolve         (AkcInputOwnership      *self,
+                                                        AkcComponentResolution *resolution);
+AKC_AVAILABLE_IN_ALL
+AkcComponentResolution *akc_input_ownership_get_resolution (AkcInputOwnership *self,
                                                         const char           *instance_id);
 AKC_AVAILABLE_IN_ALL
 gboolean           akc_input_ownership_unmark_resolved (AkcInputOwnership    *self,

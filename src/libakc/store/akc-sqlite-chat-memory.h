@@ -12,6 +12,7 @@
 #include <gio/gio.h>
 
 #include "akc-chat-memory.h"
+#include "akc-component-resolution.h"
 #include "akc-version-macros.h"
 
 G_BEGIN_DECLS
@@ -33,5 +34,38 @@ AkcSqliteChatMemory *akc_sqlite_chat_memory_new_finish       (GAsyncResult      
                                                               GError              **error);
 AKC_AVAILABLE_IN_ALL
 const char          *akc_sqlite_chat_memory_get_path         (AkcSqliteChatMemory  *self);
+
+AKC_AVAILABLE_IN_ALL
+void                 akc_sqlite_chat_memory_load_resolutions_async  (AkcSqliteChatMemory    *self,
+                                                                     const char             *conversation_id,
+                                                                     GCancellable           *cancellable,
+                                                                     GAsyncReadyCallback     callback,
+                                                                     gpointer                user_data);
+AKC_AVAILABLE_IN_ALL
+GListModel          *akc_sqlite_chat_memory_load_resolutions_finish (AkcSqliteChatMemory    *self,
+                                                                     GAsyncResult           *result,
+                                                                     GError                **error);
+AKC_AVAILABLE_IN_ALL
+void                 akc_sqlite_chat_memory_save_resolution_async   (AkcSqliteChatMemory    *self,
+                                                                     const char             *conversation_id,
+                                                                     AkcComponentResolution *resolution,
+                                                                     GCancellable           *cancellable,
+                                                                     GAsyncReadyCallback     callback,
+                                                                     gpointer                user_data);
+AKC_AVAILABLE_IN_ALL
+gboolean             akc_sqlite_chat_memory_save_resolution_finish  (AkcSqliteChatMemory    *self,
+                                                                     GAsyncResult           *result,
+                                                                     GError                **error);
+AKC_AVAILABLE_IN_ALL
+void                 akc_sqlite_chat_memory_delete_resolution_async (AkcSqliteChatMemory    *self,
+                                                                     const char             *conversation_id,
+                                                                     const char             *instance_id,
+                                                                     GCancellable           *cancellable,
+                                                                     GAsyncReadyCallback     callback,
+                                                                     gpointer                user_data);
+AKC_AVAILABLE_IN_ALL
+gboolean             akc_sqlite_chat_memory_delete_resolution_finish (AkcSqliteChatMemory   *self,
+                                                                     GAsyncResult           *result,
+                                                                     GError                **error);
 
 G_END_DECLS

@@ -63,6 +63,19 @@
  *   older client before its migration), `updated_at` microseconds since
  *   the Unix epoch, UTC.
  *
+ * Version 4
+ * ---------
+ * component_resolutions: how each component instance of a conversation
+ *   was answered (application.md §12.7, kept beyond the view's life so an
+ *   answered card is never offered again), for AkcInteractionController:
+ *   one row per instance id, `message_id` the message that shows it,
+ *   `event` the resolving event (`select`, `submit`, …), `value` its value
+ *   as canonical JSON (the chosen option's id of a selection) or NULL,
+ *   `resolved_at` microseconds since the Unix epoch, UTC. The primary key
+ *   makes the first answer win, across processes too. A resolution is read
+ *   back only while its message is in the conversation (a retried or
+ *   regenerated reply takes its cards with it).
+ *
  * Adding a version
  * ----------------
  * Append a step { N, "…" } below and bump AKC_SQLITE_SCHEMA_VERSION. A step
@@ -111,6 +124,16 @@ static const AkcSqliteMigration migrations[] = {
     "  key        TEXT    NOT NULL PRIMARY KEY,"
     "  value      TEXT    NOT NULL,"
     "  updated_at INTEGER NOT NULL"
+    ");" },
+  { 4,
+    "CREATE TABLE component_resolutions ("
+    "  conversation_id TEXT    NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,"
+    "  instance_id     TEXT    NOT NULL,"
+    "  message_id      TEXT    NOT NULL,"
+    "  event           TEXT    NOT NULL,"
+    "  value           TEXT,"
+    "  resolved_at     INTEGER NOT NULL,"
+    "  PRIMARY KEY (conversation_id, instance_id)"
     ");" },
 };
 
