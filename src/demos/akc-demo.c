@@ -63,6 +63,7 @@ struct _AkcDemo
   AkcChat               *chat;
   AkcCapabilityPolicy   *policy;
   AkcActionConfirmation *confirmation;
+  AkcInteractionController *interaction;
   GStrv                  capabilities;  /* the trusted host context's */
   gboolean               has_context;
 
@@ -917,6 +918,7 @@ akc_demo_finalize (GObject *object)
 {
   AkcDemo *self = AKC_DEMO (object);
 
+  g_clear_object (&self->interaction);
   g_clear_object (&self->confirmation);
   g_clear_object (&self->policy);
   g_clear_object (&self->chat);
@@ -963,6 +965,44 @@ default_session_id (const char *id)
 }
 
 static gboolean
+on_choice_selected (AkcInteractionController *interaction,
+                    AkcJsonValue             *frame,
+                    const char               *choice_id,
+                    AkcDemo                  *self)
+{
+  return akc_demo_select (self, frame, choice_id);
+}
+
+static gboolean
+on_interaction (AkcInteractionController *interaction,
+                AkcJsonValue             *frame,
+                const char               *event,
+                AkcJsonValue             *value,
+                AkcDemo                  *self)
+{
+  return akc_demo_interact (self, frame, event, value);
+}
+
+/* What happens when the person answers a card (application.md §12.7):
+ * the demo's intent handlers behind the interaction controller. */
+static void
+setup_interaction (AkcDemo *self)
+{
+  g_autoptr(AkcComponentManifest) standard = NULL;
+  AkcComponentManifest *manifest = akc_definition_get_manifest (self->definition);
+
+  if (manifest == NULL)
+    manifest = standard = akc_component_manifest_new_standard ();
+
+  self->interaction = akc_interaction_controller_new (AKC_CHAT_SOURCE (self->chat));
+  akc_interaction_controller_set_manifest (self->interaction, manifest);
+  akc_interaction_controller_set_confirmation (self->interaction, self->confirmation);
+  akc_interaction_controller_set_session_id (self->interaction, self->session_id);
+  g_signal_connect_object (self->interaction, "choice-selected", G_CALLBACK (on_choice_selected), self, 0);
+  g_signal_connect_object (self->interaction, "interaction", G_CALLBACK (on_interaction), self, 0);
+}
+
+static gboolean
 akc_demo_setup (AkcDemo             *self,
                 const char          *session_id,
                 const char * const  *capabilities,
@@ -996,6 +1036,7 @@ akc_demo_setup (AkcDemo             *self,
       if (self->session == NULL)
         return FALSE;
       self->chat = akc_session_create_chat (self->session);
+      setup_interaction (self);
       return TRUE;
     }
 
@@ -1094,7 +1135,11 @@ akc_demo_setup (AkcDemo             *self,
   self->confirmation = akc_action_confirmation_new (self->session_id, AKC_CHAT_SOURCE (self->chat),
                                                     AKC_ACTION_CONFIRMATION_DEFAULT_TTL_MS,
                                                     NULL, store, error);
-  return self->confirmation != NULL;
+  if (self->confirmation == NULL)
+    return FALSE;
+
+  setup_interaction (self);
+  return TRUE;
 }
 
 /**
@@ -1243,6 +1288,23 @@ akc_demo_get_confirmation (AkcDemo *self)
 {
   g_return_val_if_fail (AKC_IS_DEMO (self), NULL);
   return self->confirmation;
+}
+
+/**
+ * akc_demo_get_interaction:
+ * @self: a #AkcDemo
+ *
+ * Gets what acts on the person's answers to the demo's cards: the demo's
+ * chat, manifest and confirmation coordinator, with its intent handlers
+ * ([method@Demo.select], [method@Demo.interact]) connected.
+ *
+ * Returns: (transfer none): the interaction controller
+ */
+AkcInteractionController *
+akc_demo_get_interaction (AkcDemo *self)
+{
+  g_return_val_if_fail (AKC_IS_DEMO (self), NULL);
+  return self->interaction;
 }
 
 /**

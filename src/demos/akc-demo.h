@@ -35,6 +35,7 @@ AkcSession            *akc_demo_get_session         (AkcDemo                *sel
 const char            *akc_demo_get_state           (AkcDemo                *self);
 AkcCapabilityPolicy   *akc_demo_get_policy          (AkcDemo                *self);
 AkcActionConfirmation *akc_demo_get_confirmation    (AkcDemo                *self);
+AkcInteractionController *akc_demo_get_interaction (AkcDemo              *self);
 GPtrArray             *akc_demo_get_audit           (AkcDemo                *self);
 void                   akc_demo_set_reply_interval  (AkcDemo                *self,
                                                      guint                   interval_ms);

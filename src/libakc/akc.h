@@ -98,4 +98,7 @@
 #include "akc-confirmation-store.h"
 #include "akc-policy-trace.h"
 
+/* interaction/ */
+#include "akc-interaction-controller.h"
+
 #undef __AKC_INSIDE__

@@ -1,0 +1,183 @@
+#!/usr/bin/python3
+"""A Python host drives Akc.InteractionController without GTK: a choice proposes its
+action, the person approves it, the tool runs once, and after a restart the card is
+answered and cannot be chosen again (application.md §12.7, §12.8) (TAP)."""
+
+import json
+import os
+import sys
+import tempfile
+
+import gi
+
+gi.require_version("Akc", "1")
+from gi.repository import Akc, GLib  # noqa: E402
+
+assert "gi.repository.Gtk" not in sys.modules
+
+results = []
+
+
+def check(ok, description):
+    results.append(bool(ok))
+    print(f"{'ok' if ok else 'not ok'} {len(results)} - {description}", flush=True)
+
+
+def wait_for(predicate, timeout_s=20):
+    context = GLib.MainContext.default()
+    deadline = GLib.get_monotonic_time() + timeout_s * 1_000_000
+    while not predicate() and GLib.get_monotonic_time() < deadline:
+        context.iteration(False) or GLib.usleep(1000)
+    return predicate()
+
+
+def call(start, finish, *args):
+    """Runs one async call to its end and returns what finish returns (or raises)."""
+    box = []
+    start(*args, None, lambda source, result: box.append(result))
+    wait_for(lambda: box)
+    return finish(box[0])
+
+
+FRAME = {
+    "protocol": "agentskit.chat.component", "version": 1, "type": "render",
+    "componentKey": "choice-list", "instanceId": "ticket-choice-1",
+    "props": {"prompt": "Would you like a human to follow up?", "choices": [
+        {"id": "create", "label": "Open support ticket",
+         "action": {"name": "create-ticket", "input": {"subject": "Follow-up"}}},
+        {"id": "continue", "label": "Keep chatting"}]},
+    "fallback": {"kind": "choice-list", "summary": "Open a ticket or keep chatting."},
+}
+CONTENT = "\x1eagentskit.chat.content/1\n" + json.dumps({"kind": "component", "frame": FRAME}) + "\n"
+
+
+class Conversation:
+    """One run of the app: a chat over a scripted model, a tool that needs
+    confirmation, its coordinator, the history, and the controller."""
+
+    def __init__(self, memory, tickets):
+        self.adapter = Akc.ScriptedAdapter.new()
+        self.adapter.begin_turn()
+        self.adapter.add_text(CONTENT, 0)
+        self.adapter.add_done(0)
+        self.adapter.begin_turn()
+        self.adapter.add_text("The ticket is open.", 0)
+        self.adapter.add_done(0)
+        self.chat = Akc.Chat.new(self.adapter)
+        self.tickets = tickets
+        self.chat.add_tool(Akc.Tool.new("create-ticket", True, self.create_ticket))
+        self.confirmation = Akc.ActionConfirmation.new("python-host", self.chat, 60000, None, None)
+        self.history = Akc.ChatHistory.new(self.chat, memory, "support")
+        call(self.history.load_async, self.history.load_finish)
+        self.controller = Akc.InteractionController.new(self.chat)
+        self.controller.set_manifest(Akc.ComponentManifest.new_standard())
+        self.controller.set_confirmation(self.confirmation)
+        self.controller.set_history(memory, "support")
+        call(self.controller.load_async, self.controller.load_finish)
+
+    def create_ticket(self, tool, arguments, *user_data):
+        self.tickets.append(arguments.get_member("subject").get_string()[0])
+        return f"Ticket SUP-{len(self.tickets)} created."
+
+    def idle(self):
+        return wait_for(lambda: self.chat.get_status() != Akc.ChatStatus.STREAMING)
+
+    def messages(self):
+        model = self.chat.get_messages()
+        return [model.get_item(i) for i in range(model.get_n_items())]
+
+    def card(self):
+        manifest = self.controller.get_manifest()
+        for message in reversed(self.messages()):
+            presentations = Akc.present_message(message, manifest)
+            for i in range(presentations.get_n_items()):
+                resolved = presentations.get_item(i).get_resolved()
+                if resolved is not None and resolved.get_component_key() == "choice-list":
+                    return message, resolved.get_frame()
+        return None, None
+
+    def select(self, message, frame, choice):
+        return call(lambda *a: self.controller.select_async(message, frame, choice, *a),
+                    self.controller.select_finish)
+
+    def close(self):
+        call(self.history.flush_async, self.history.flush_finish)
+
+
+def open_memory(path):
+    return call(lambda *a: Akc.SqliteChatMemory.new_async(path, *a), Akc.SqliteChatMemory.new_finish)
+
+
+def interaction_error(error, code):
+    return error.domain == "akc-interaction-error-quark" and error.code == code
+
+
+folder = tempfile.mkdtemp(prefix="akc-gir-interaction-")
+path = os.path.join(folder, "history.sqlite3")
+tickets = []
+
+memory = open_memory(path)
+first = Conversation(memory, tickets)
+first.chat.send("/support")
+check(first.idle(), "the model's reply with the card arrived")
+message, frame = first.card()
+check(frame is not None, "the reply presents a choice list")
+
+links = []
+first.controller.connect("link-requested", lambda controller, uri: links.append(uri))
+
+ok, record = first.select(message, frame, "create")
+check(ok and record is not None and record.get_status() == Akc.ConfirmationStatus.PENDING,
+      "choosing 'create' proposes its action through the coordinator")
+check(first.controller.is_resolved("ticket-choice-1"), "the card is resolved at once")
+resolution = first.controller.get_resolution("ticket-choice-1")
+check(resolution.get_choice_id() == "create" and resolution.get_message_id() == message.get_id(),
+      "the resolution says which choice, on which message")
+first.idle()
+waiting = [call_ for m in first.messages() for call_ in
+           [m.get_tool_calls().get_item(i) for i in range(m.get_tool_calls().get_n_items())]
+           if call_.get_status() == Akc.ToolCallStatus.REQUIRES_CONFIRMATION]
+check(len(waiting) == 1 and waiting[0].get_name() == "create-ticket" and tickets == [],
+      "the tool call waits for the person's approval, nothing ran yet")
+
+try:
+    first.select(message, frame, "continue")
+    check(False, "a second choice is refused")
+except GLib.Error as error:
+    check(interaction_error(error, Akc.InteractionError.RESOLVED), "a second choice is refused")
+
+check(call(lambda *a: first.controller.approve_async(record.get_tool_call_id(), *a),
+           first.controller.approve_finish), "approving through the controller succeeds")
+check(wait_for(lambda: tickets == ["Follow-up"]) and first.idle(), "the tool ran once, with the choice's input")
+
+first.close()
+del first, message, frame, record, resolution, waiting
+memory = None
+
+# Restart: a new chat, coordinator and controller on the same history.
+memory = open_memory(path)
+second = Conversation(memory, tickets)
+message, frame = second.card()
+check(frame is not None and second.controller.is_resolved("ticket-choice-1"),
+      "after a restart the card is shown answered")
+check(second.controller.get_resolution("ticket-choice-1").get_choice_id() == "create",
+      "and knows the chosen option")
+try:
+    second.select(message, frame, "create")
+    check(False, "choosing again after the restart is refused")
+except GLib.Error as error:
+    check(interaction_error(error, Akc.InteractionError.RESOLVED), "choosing again after the restart is refused")
+second.idle()
+check(tickets == ["Follow-up"], "no second ticket")
+
+sources = json.loads(json.dumps(FRAME))
+sources.update(componentKey="source-list", instanceId="sources-1",
+               props={"sources": [{"id": "a", "title": "A", "url": "https://example.org/a"}]})
+second.controller.connect("link-requested", lambda controller, uri: links.append(uri))
+value = Akc.JsonValue.parse(json.dumps(sources).encode())
+check(second.controller.open_source(value, "a") and links == ["https://example.org/a"],
+      "opening a source requests its link")
+
+second.close()
+print(f"1..{len(results)}")
+sys.exit(0 if all(results) else 1)
