@@ -55,6 +55,9 @@ struct _AkcWindow
    * own session and conversation, and the one it shows. */
   GHashTable           *demos;
   AkcDemo              *demo;               /* NULL on a backend */
+  /* What acts on the answers of a backend's conversation (source →
+   * AkcInteractionController); a demo has its own. */
+  GHashTable           *interactions;
   char                 *conversation;       /* the shown conversation's id */
   gulong                messages_handler;
 
@@ -452,121 +455,46 @@ forget_knowledge_action (GtkWidget  *widget,
   akc_window_use_knowledge (AKC_WINDOW (widget), NULL, NULL);
 }
 
-/* A choice of the transcript without a typed action goes through the
- * deterministic adapter's reservations (application.md §2.8, §9.5): its
- * value is sent as the next message exactly once. */
+/* What the person does with a card or a confirmation is the interaction
+ * controller's (application.md §12.7, §12.8): the transcript forwards to
+ * it. The window is the host of its links and its reservations. */
 static void
-on_component_selection (AkcWindow        *self,
-                        AkcComponentView *view,
-                        AkcJsonValue     *event)
+on_link_requested (AkcWindow  *self,
+                   const char *uri)
 {
-  AkcResolvedComponent *resolved = akc_component_view_get_resolved_component (view);
-  AkcJsonValue *choice = akc_json_value_get_member (event, "choiceId");
-  const char *choice_id = choice != NULL ? akc_json_value_get_string (choice, NULL) : NULL;
-  const char *session_id = AKC_IS_CHAT (self->source) ? akc_chat_get_session_id (AKC_CHAT (self->source)) : NULL;
-  g_autoptr(AkcChoiceSubmission) submission = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (resolved == NULL || choice_id == NULL ||
-      akc_resolved_component_get_choice_action (resolved, choice_id) != NULL)
-    return;
-
-  /* A demo's own choice (§13.3): its intent handler keeps it. */
-  if (self->demo != NULL && akc_demo_select (self->demo, akc_component_view_get_frame (view), choice_id))
-    return;
-
-  submission = akc_choice_reservations_submission_func (akc_component_view_get_frame (view), choice_id,
-                                                        session_id != NULL ? session_id : AKC_DETERMINISTIC_UNSCOPED_SESSION,
-                                                        akc_knowledge_layer_get_reservations (akc_window_get_knowledge (self)),
-                                                        &error);
-  if (submission == NULL)
-    {
-      if (error != NULL)
-        akc_component_view_fail (view, AKC_COMPONENT_FAILURE_SUBMISSION_AUTHORIZATION, error->message);
-      return;
-    }
-
-  if (akc_choice_submission_get_kind (submission) == AKC_CHOICE_SUBMISSION_UNAVAILABLE)
-    {
-      akc_component_view_fail (view, AKC_COMPONENT_FAILURE_SUBMISSION_EXPIRED, NULL);
-      return;
-    }
-
-  if (!akc_chat_source_send (self->source, akc_choice_submission_get_value (submission), &error))
-    {
-      akc_choice_submission_release (submission, NULL);
-      akc_component_view_fail (view, AKC_COMPONENT_FAILURE_SUBMISSION, error->message);
-      return;
-    }
-
-  if (!akc_choice_submission_commit (submission, &error))
-    akc_component_view_fail (view, AKC_COMPONENT_FAILURE_SETTLEMENT, error->message);
+  g_signal_emit (self, signals[OPEN_LINK], 0, uri);
 }
 
-/* The demos' intent handlers (application.md §13.3): a form submission
- * goes to the demo, which keeps it in its application memory. The
- * transcript already resolved the instance and proposes choices' typed
- * actions through the demo's coordinator. */
-/* The address of the source @source_id of a source-list frame, when it is
- * one a browser can open (absolute http or https). */
-static const char *
-source_address (AkcJsonValue *frame,
-                const char   *source_id)
+/* The controller of a conversation on a backend: one per source. */
+static AkcInteractionController *
+backend_interaction (AkcWindow     *self,
+                     AkcChatSource *source)
 {
-  AkcJsonValue *frame_props = akc_json_value_get_member (frame, "props");
-  AkcJsonValue *sources = frame_props != NULL ? akc_json_value_get_member (frame_props, "sources") : NULL;
+  AkcInteractionController *interaction = g_hash_table_lookup (self->interactions, source);
 
-  for (gsize i = 0; sources != NULL && i < akc_json_value_get_length (sources); i++)
+  if (interaction == NULL)
     {
-      AkcJsonValue *source = akc_json_value_get_element (sources, i);
-      AkcJsonValue *id = akc_json_value_get_member (source, "id");
-      AkcJsonValue *url = akc_json_value_get_member (source, "url");
-      const char *address;
+      g_autoptr(AkcComponentManifest) standard = akc_component_manifest_new_standard ();
 
-      if (id == NULL || url == NULL || g_strcmp0 (akc_json_value_get_string (id, NULL), source_id) != 0)
-        continue;
-      address = akc_json_value_get_string (url, NULL);
-      if (g_str_has_prefix (address, "https://") || g_str_has_prefix (address, "http://"))
-        return address;
-      return NULL;
+      interaction = akc_interaction_controller_new (source);
+      akc_interaction_controller_set_manifest (interaction, standard);
+      g_hash_table_insert (self->interactions, source, interaction);
     }
 
-  return NULL;
+  return interaction;
 }
 
+/* Once per controller: the window opens its links. */
 static void
-on_component_interaction (AkcWindow        *self,
-                          AkcComponentView *view,
-                          AkcJsonValue     *event)
+host_interaction (AkcWindow                *self,
+                  AkcInteractionController *interaction)
 {
-  AkcJsonValue *name = akc_json_value_get_member (event, "event");
-  AkcJsonValue *value = akc_json_value_get_member (event, "value");
-  AkcJsonValue *frame = akc_component_view_get_frame (view);
-  AkcJsonValue *key = frame != NULL ? akc_json_value_get_member (frame, "componentKey") : NULL;
-
-  if (name == NULL || akc_json_value_get_kind (name) != AKC_JSON_KIND_STRING)
+  if (g_object_get_data (G_OBJECT (interaction), "akc-window-host") == self)
     return;
 
-  /* The window is the host of the transcript's links (§12.7): a source the
-   * person opens goes to the browser when its address is absolute. The
-   * view already checked that the source is one of the frame's, with an
-   * address. */
-  if (key != NULL && g_strcmp0 (akc_json_value_get_string (key, NULL), "source-list") == 0 &&
-      g_strcmp0 (akc_json_value_get_string (name, NULL), "open") == 0 &&
-      value != NULL && akc_json_value_get_kind (value) == AKC_JSON_KIND_STRING)
-    {
-      const char *address = source_address (frame, akc_json_value_get_string (value, NULL));
-
-      if (address != NULL)
-        g_signal_emit (self, signals[OPEN_LINK], 0, address);
-    }
-
-  if (self->demo == NULL)
-    return;
-
-  akc_demo_interact (self->demo, akc_component_view_get_frame (view),
-                     akc_json_value_get_string (name, NULL),
-                     akc_json_value_get_member (event, "value"));
+  g_object_set_data (G_OBJECT (interaction), "akc-window-host", self);
+  g_signal_connect_object (interaction, "link-requested", G_CALLBACK (on_link_requested),
+                           self, G_CONNECT_SWAPPED);
 }
 
 /**
@@ -615,12 +543,11 @@ update_status_page (AkcWindow *self)
 
 /* Shows @source in the transcript and the composer. */
 static void
-show_conversation (AkcWindow             *self,
-                   const char            *id,
-                   AkcChatSource         *source,
-                   AkcDemo               *demo,
-                   AkcComponentManifest  *manifest,
-                   AkcActionConfirmation *confirmation)
+show_conversation (AkcWindow                *self,
+                   const char               *id,
+                   AkcChatSource            *source,
+                   AkcDemo                  *demo,
+                   AkcInteractionController *interaction)
 {
   GListModel *messages;
 
@@ -636,9 +563,12 @@ show_conversation (AkcWindow             *self,
     }
   messages = akc_window_get_messages (self);
 
-  akc_chat_view_set_manifest (self->transcript, manifest);
-  akc_chat_view_set_source (self->transcript, self->source);
-  akc_chat_view_set_confirmation (self->transcript, confirmation);
+  /* A deterministic choice is claimed from the conversation's local
+   * knowledge before it is sent (§2.8, §9.5). */
+  host_interaction (self, interaction);
+  akc_interaction_controller_set_reservations (interaction,
+                                               akc_knowledge_layer_get_reservations (akc_window_get_knowledge (self)));
+  akc_chat_view_set_interaction (self->transcript, interaction);
   akc_composer_set_source (self->composer, self->source);
 
   on_knowledge_changed (self);
@@ -686,8 +616,6 @@ akc_window_set_conversation (AkcWindow  *self,
                              const char *id)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(AkcComponentManifest) standard = NULL;
-  AkcComponentManifest *manifest;
   AkcChatSource *source;
   AkcDemo *demo;
 
@@ -715,8 +643,7 @@ akc_window_set_conversation (AkcWindow  *self,
       if (is_conversation (self, id) && self->source == source)
         return;
 
-      standard = akc_component_manifest_new_standard ();
-      show_conversation (self, id, source, NULL, standard, NULL);
+      show_conversation (self, id, source, NULL, backend_interaction (self, source));
       return;
     }
 
@@ -738,12 +665,8 @@ akc_window_set_conversation (AkcWindow  *self,
       g_hash_table_insert (self->demos, g_strdup (id), demo);
     }
 
-  /* The definition's manifest, or the whole standard catalog. */
-  manifest = akc_definition_get_manifest (akc_session_get_definition (akc_demo_get_session (demo)));
-  if (manifest == NULL)
-    manifest = standard = akc_component_manifest_new_standard ();
   show_conversation (self, id, AKC_CHAT_SOURCE (akc_demo_get_chat (demo)), demo,
-                     manifest, akc_demo_get_confirmation (demo));
+                     akc_demo_get_interaction (demo));
 }
 
 /* A new endpoint or session is a new conversation on the turn server. */
@@ -909,6 +832,7 @@ akc_window_dispose (GObject *object)
   g_clear_object (&self->source);
   self->demo = NULL;
   g_clear_pointer (&self->conversation, g_free);
+  g_clear_pointer (&self->interactions, g_hash_table_unref);
   g_clear_pointer (&self->demos, g_hash_table_unref);
   g_clear_object (&self->ask_chat);
   g_clear_object (&self->provider_chat);
@@ -1011,6 +935,7 @@ akc_window_init (AkcWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->demos = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  self->interactions = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_object_unref);
   self->histories = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
 
   self->settings = g_settings_new (APP_ID);
@@ -1069,12 +994,6 @@ akc_window_init (AkcWindow *self)
 
   g_signal_connect_object (self->transcript, "notify::input-owned",
                            G_CALLBACK (on_input_owned_changed),
-                           self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->transcript, "component-selection",
-                           G_CALLBACK (on_component_selection),
-                           self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->transcript, "component-interaction",
-                           G_CALLBACK (on_component_interaction),
                            self, G_CONNECT_SWAPPED);
   g_signal_connect (self, "notify::focus-widget", G_CALLBACK (on_focus_widget_changed), NULL);
 
@@ -1152,6 +1071,20 @@ on_history_loaded (GObject      *source,
   g_object_unref (self);
 }
 
+static void
+on_resolutions_loaded (GObject      *source,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(AkcWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  /* Answers that cannot be read are the history's failure: say so. */
+  if (!akc_interaction_controller_load_finish (AKC_INTERACTION_CONTROLLER (source), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    akc_window_show_history_error (self, error);
+}
+
 /* Keeps the shown demo's conversation in the history, once there is one. */
 static void
 akc_window_attach_history (AkcWindow *self)
@@ -1194,6 +1127,20 @@ akc_window_attach_history (AkcWindow *self)
                                G_CALLBACK (on_history_error), self, G_CONNECT_SWAPPED);
       akc_chat_history_load_async (history, self->history_cancellable,
                                    on_history_loaded, g_object_ref (self));
+
+      /* The answers of its cards are kept with its messages: a card
+       * answered before a restart stays answered (§12.7). */
+      if (AKC_IS_SQLITE_CHAT_MEMORY (self->memory))
+        {
+          AkcInteractionController *interaction = g_str_equal (id, ASK_ID)
+                                                  ? backend_interaction (self, AKC_CHAT_SOURCE (chat))
+                                                  : akc_demo_get_interaction (self->demo);
+
+          akc_interaction_controller_set_history (interaction, AKC_SQLITE_CHAT_MEMORY (self->memory),
+                                                  conversation_id);
+          akc_interaction_controller_load_async (interaction, self->history_cancellable,
+                                                 on_resolutions_loaded, g_object_ref (self));
+        }
     }
 
   self->history = history;

@@ -1062,6 +1062,8 @@ akc_demo_setup (AkcDemo             *self,
                                  "\"priority\":{\"type\":\"string\",\"enum\":[\"normal\",\"urgent\"]}},"
                                  "\"required\":[\"subject\",\"priority\"],\"additionalProperties\":false}",
                                  run_create_ticket, &self->services);
+      akc_tool_set_title (ticket, _("Create a support ticket"));
+      akc_tool_set_description (ticket, _("A support specialist will follow up on this conversation."));
       self->definition = akc_definition_new ("support-reference", model);
       conversation = support_conversation ();
       manifest = manifest_of ((const char * const []) { "choice-list", NULL });
@@ -1078,6 +1080,8 @@ akc_demo_setup (AkcDemo             *self,
       complete = tool_with_schema ("complete-onboarding",
                                    "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
                                    run_complete_onboarding, self);
+      akc_tool_set_title (complete, _("Complete onboarding"));
+      akc_tool_set_description (complete, _("Saves your answers and finishes setting up your workspace."));
       self->definition = akc_definition_new ("onboarding-reference", model);
       conversation = onboarding_conversation (self);
       manifest = manifest_of ((const char * const []) { "form", "choice-list", NULL });
@@ -1093,6 +1097,13 @@ akc_demo_setup (AkcDemo             *self,
                                                          run_read_status, &self->services);
       g_autoptr(AkcTool) restart = tool_with_schema ("restart-operation", OPERATION_SCHEMA,
                                                      run_restart, &self->services);
+
+      akc_tool_set_title (read_status, _("Read the service status"));
+      akc_tool_set_description (read_status, _("Reads how the service is doing. Nothing is changed."));
+      akc_tool_set_title (restart, _("Restart the service"));
+      akc_tool_set_description (restart, _("The service stops and starts again. It is unavailable while it restarts."));
+      /* A restart interrupts whoever uses the service. */
+      akc_tool_set_dangerous (restart, TRUE);
 
       self->definition = akc_definition_new ("operations-reference", model);
       conversation = operations_conversation ();

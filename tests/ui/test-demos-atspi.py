@@ -123,19 +123,20 @@ class Demo:
     def _focus_inside(self, acc):
         return pyatspi.findDescendant(acc, focused) is not None
 
-    def approve(self, tool):
-        """The confirmation of the chosen action takes the keyboard on Deny;
-        Tab reaches Approve, and Enter approves."""
-        group = ui.wait_for(lambda: ui.find(self.app, name=f"Allow {tool}?"), timeout=30.0,
-                            what=f"the confirmation of {tool}")
+    def approve(self, title):
+        """The confirmation of the chosen action, named by the tool's title
+        (not its id), takes the keyboard on Deny; Tab reaches Approve, and
+        Enter approves."""
+        group = ui.wait_for(lambda: ui.find(self.app, role="panel", name=title), timeout=30.0,
+                            what=f"the confirmation {title!r}")
         deny = ui.find(group, role="push button", name="Deny")
         approve = ui.find(group, role="push button", name="Approve")
         ui.wait_for(lambda: focused(deny), what="Deny to take the keyboard")
         key(KEY_TAB)
         ui.wait_for(lambda: focused(approve), what="Tab to reach Approve")
         key(KEY_RETURN)
-        ui.wait_for(lambda: ui.find(self.app, name=f"Allow {tool}?") is None, timeout=30.0,
-                    what=f"the confirmation of {tool} to go")
+        ui.wait_for(lambda: ui.find(self.app, role="panel", name=title) is None, timeout=30.0,
+                    what=f"the confirmation {title!r} to go")
         return True
 
 
@@ -148,9 +149,10 @@ def run_hello_world(demo):
     check(demo.component_has_focus("Run restricted action"),
           "hello-world: /restricted offers a choice that takes the keyboard")
     key(KEY_RETURN)
-    demo.wait_text("missing-context", "the denial")
-    check(ui.find(demo.app, role="alert") is not None and demo.has_text("missing-context"),
-          "hello-world: choosing the restricted action is denied by the policy (missing-context), in an alert")
+    denial = "This action needs a signed-in account, and there is none."
+    demo.wait_text(denial, "the denial")
+    check(ui.find(demo.app, role="alert") is not None and demo.has_text(denial) and not demo.has_text("missing-context"),
+          "hello-world: choosing the restricted action is denied by the policy (missing-context), said as a sentence in an alert")
     key(KEY_ESCAPE)
     check(ui.wait_for(lambda: focused(demo.entry()), what="the composer"),
           "hello-world: Escape sets the choice aside and the composer takes the keyboard")
@@ -173,7 +175,7 @@ def run_support(demo):
     check(demo.component_has_focus("Open support ticket"),
           "support: /support offers a ticket, and the choice list takes the keyboard")
     key(KEY_RETURN)
-    check(demo.approve("create-support-ticket"),
+    check(demo.approve("Create a support ticket"),
           "support: the ticket waits for confirmation, which takes the keyboard; Tab reaches Approve and Enter approves")
     check(demo.wait_text("Ticket SUP-1 created for follow-up."), "support: the ticket SUP-1 is created once")
     demo.idle()
@@ -215,7 +217,7 @@ def run_onboarding(demo):
     demo.idle()
     check(demo.component_has_focus("Complete onboarding"), "onboarding: /accept asks to complete onboarding")
     key(KEY_RETURN)
-    check(demo.approve("complete-onboarding"), "onboarding: completing waits for confirmation and is approved")
+    check(demo.approve("Complete onboarding"), "onboarding: completing waits for confirmation and is approved")
     check(demo.wait_text("Onboarding confirmed."), "onboarding: the completion ran")
     demo.idle()
     demo.send("/done")
@@ -230,7 +232,7 @@ def run_operations(demo):
     demo.idle()
     check(demo.component_has_focus("Read status"), "operations: /operations offers status and restart")
     key(KEY_RETURN)
-    check(demo.approve("read-operation-status"), "operations: reading the status is confirmed")
+    check(demo.approve("Read the service status"), "operations: reading the status is confirmed")
     check(demo.wait_text("checkout-api is healthy at revision 1."), "operations: checkout-api is healthy")
     demo.idle()
 

@@ -327,13 +327,16 @@ test_choices_submit_once (void)
   g_assert_true (akc_component_view_get_resolved (AKC_COMPONENT_VIEW (choices)));
 
   /* The same selection again (a second click that reached the host) is
-   * unavailable: nothing is sent, the view says the choice expired. */
+   * refused by the interaction controller before it reaches the
+   * reservations: nothing is sent, and the card stays answered. */
   event = akc_json_value_parse ("{\"type\":\"select\",\"componentKey\":\"choice-list\",\"choiceId\":\"docs-agentskit\"}",
                                 -1, NULL);
   g_signal_emit_by_name (choices, "selection", event);
+  wait_for ((Condition) is_idle, akc_window_get_source (window));
   g_assert_cmpuint (n_messages (window), ==, 4);
-  g_assert_nonnull (akc_component_view_get_error_message (AKC_COMPONENT_VIEW (choices)));
-  g_assert_false (akc_component_view_get_resolved (AKC_COMPONENT_VIEW (choices)));
+  g_assert_null (akc_component_view_get_error_message (AKC_COMPONENT_VIEW (choices)));
+  g_assert_true (akc_component_view_get_resolved (AKC_COMPONENT_VIEW (choices)));
+  g_assert_nonnull (akc_component_view_get_resolution (AKC_COMPONENT_VIEW (choices)));
 
   gtk_window_destroy (GTK_WINDOW (window));
 }

@@ -1256,6 +1256,19 @@ source_is_idle (Fixture *fixture)
   return !is_streaming (fixture->chat);
 }
 
+static gboolean
+has_action_error (Fixture *fixture)
+{
+  return akc_chat_view_get_action_error (fixture->view) != NULL;
+}
+
+static gboolean
+is_expander (GtkWidget     *widget,
+             gconstpointer  unused)
+{
+  return GTK_IS_EXPANDER (widget);
+}
+
 static void
 test_view_tool_confirmation (void)
 {
@@ -1292,19 +1305,49 @@ test_view_tool_confirmation (void)
   g_assert_nonnull (call);
   g_assert_cmpint (akc_tool_call_get_status (call), ==, AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION);
 
-  /* Name, status, pretty arguments, Approve and Deny. */
+  /* A sentence first (issue 13 item 8): the tool has no title, so its
+   * name made readable; its arguments as labelled fields; the name and
+   * the pretty JSON behind Details; Approve and Deny, neither of them
+   * destructive for a tool not marked dangerous. */
   approve = find_widget (GTK_WIDGET (fixture.view), has_action, "chat.approve");
   deny = find_widget (GTK_WIDGET (fixture.view), has_action, "chat.deny");
   g_assert_nonnull (deny);
   gtk_test_accessible_assert_property (approve, GTK_ACCESSIBLE_PROPERTY_LABEL, "Approve");
   gtk_test_accessible_assert_property (deny, GTK_ACCESSIBLE_PROPERTY_LABEL, "Deny");
   g_assert_cmpstr (g_variant_get_string (gtk_actionable_get_action_target_value (GTK_ACTIONABLE (approve)), NULL), ==, "call-1");
-  group = gtk_widget_get_parent (gtk_widget_get_parent (approve));
+  group = gtk_widget_get_ancestor (approve, AKC_TYPE_TOOL_CONFIRMATION_ROW);
+  g_assert_nonnull (group);
   gtk_test_accessible_assert_role (group, GTK_ACCESSIBLE_ROLE_GROUP);
-  gtk_test_accessible_assert_property (group, GTK_ACCESSIBLE_PROPERTY_LABEL, "Allow delete_file?");
-  g_assert_nonnull (find_widget (group, is_label_with_text, "delete_file"));
+  gtk_test_accessible_assert_property (group, GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       "Allow the assistant to use “Delete file”?");
+  gtk_test_accessible_assert_property (group, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       "Nothing happens until you approve it.");
+  g_assert_nonnull (find_widget (group, is_label_with_text, "Allow the assistant to use “Delete file”?"));
   g_assert_nonnull (find_widget (group, is_label_with_text, "Requires confirmation"));
-  g_assert_nonnull (find_widget (group, is_label_with_text, "{\n  \"path\": \"/tmp/x\",\n  \"force\": true\n}"));
+  g_assert_nonnull (find_widget (group, is_label_with_text, "Path"));
+  g_assert_nonnull (find_widget (group, is_label_with_text, "/tmp/x"));
+  g_assert_nonnull (find_widget (group, is_label_with_text, "Force"));
+  g_assert_nonnull (find_widget (group, is_label_with_text, "true"));
+  g_assert_null (find_widget (group, is_label_with_text, "delete_file"));
+  {
+    const char *pretty = "{\n  \"path\": \"/tmp/x\",\n  \"force\": true\n}";
+    GtkWidget *details = find_widget (group, is_expander, NULL);
+    GtkWidget *json;
+
+    /* Collapsed, the JSON is not shown at all. */
+    g_assert_nonnull (details);
+    g_assert_false (gtk_expander_get_expanded (GTK_EXPANDER (details)));
+    g_assert_null (find_widget (group, is_label_with_text, pretty));
+    gtk_expander_set_expanded (GTK_EXPANDER (details), TRUE);
+    json = find_widget (group, is_label_with_text, pretty);
+    g_assert_nonnull (json);
+    g_assert_true (gtk_widget_is_ancestor (json, details));
+    g_assert_nonnull (find_widget (details, is_label_with_text, "Tool: delete_file"));
+    gtk_expander_set_expanded (GTK_EXPANDER (details), FALSE);
+  }
+  g_assert_false (gtk_widget_has_css_class (deny, "destructive-action"));
+  g_assert_false (gtk_widget_has_css_class (approve, "destructive-action"));
+  g_assert_true (gtk_widget_has_css_class (approve, "suggested-action"));
 
   /* The keyboard reaches Approve with Tab from the transcript. */
   {
@@ -1330,7 +1373,7 @@ test_view_tool_confirmation (void)
   /* Approving it again fails with "Action approval failed." or the
    * controller's message, shown as the error. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.approve", "s", "call-1"));
-  g_assert_nonnull (akc_chat_view_get_action_error (fixture.view));
+  WAIT_FOR (has_action_error, &fixture);
   g_assert_cmpuint (runs, ==, 1);
 
   fixture_clear (&fixture);
@@ -1509,7 +1552,8 @@ test_view_choice_action (void)
 
   g_signal_emit_by_name (first_button (component), "clicked");
   WAIT_FOR (component_has_error, component);
-  g_assert_cmpstr (akc_component_view_get_error_message (component), ==, "missing-capability");
+  /* Issue 13 item 8: the policy's code is said as a sentence. */
+  g_assert_cmpstr (akc_component_view_get_error_message (component), ==, "Your account is not allowed to do this.");
   g_assert_false (akc_component_view_get_resolved (component));
   g_assert_true (has_no_confirmation (&fixture));
 

@@ -7,6 +7,7 @@
 
 #include <locale.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <akc-gtk.h>
 
 #include "akc-application.h"
@@ -730,6 +731,154 @@ test_window_demos (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static void
+store_async_result (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static AkcChatMemory *
+open_history (const char *path)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  AkcSqliteChatMemory *memory;
+
+  akc_sqlite_chat_memory_new_async (path, NULL, store_async_result, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  memory = akc_sqlite_chat_memory_new_finish (result, &error);
+  g_assert_no_error (error);
+
+  return AKC_CHAT_MEMORY (memory);
+}
+
+static GtkWidget *
+button_with_label (GtkWidget  *root,
+                   const char *text)
+{
+  GtkWidget *widget = find_widget (root, is_label_with_text, text);
+
+  while (widget != NULL && !GTK_IS_BUTTON (widget))
+    widget = gtk_widget_get_parent (widget);
+
+  return widget;
+}
+
+static guint
+count_tickets (AkcChatSource *source)
+{
+  GListModel *messages = akc_chat_source_get_messages (source);
+  guint n = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (messages); i++)
+    {
+      g_autoptr(AkcMessage) message = g_list_model_get_item (messages, i);
+
+      if (akc_message_get_role (message) == AKC_MESSAGE_ROLE_TOOL &&
+          g_str_has_prefix (akc_message_get_content (message), "Ticket SUP-"))
+        n++;
+    }
+
+  return n;
+}
+
+/* Issue 13 item 2: /support → choose → approve creates SUP-1; after a
+ * restart (a new window on the reopened history) the card is shown
+ * answered ("You chose: …", the chosen option marked, no keyboard hint),
+ * choosing again does nothing and no second ticket is created. */
+static void
+test_window_answered_after_restart (void)
+{
+  g_autofree char *folder = g_dir_make_tmp ("akc-window-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (folder, "history.sqlite3", NULL);
+  AkcChatMemory *memory = open_history (path);
+  AkcWindow *window = new_window ();
+  GtkWidget *root = GTK_WIDGET (window);
+  AkcComposer *composer = AKC_COMPOSER (find_by_type (root, AKC_TYPE_COMPOSER));
+  AkcChatView *transcript = AKC_CHAT_VIEW (find_by_type (root, AKC_TYPE_CHAT_VIEW));
+  AkcChatSource *support;
+  GtkWidget *choice, *hint;
+  guint n_messages;
+  gint64 deadline;
+
+  akc_window_set_memory (window, memory);
+  g_assert_true (gtk_widget_activate_action (root, "win.conversation", "s", "support"));
+  support = akc_window_get_source (window);
+  while (!akc_chat_history_get_loaded (akc_window_get_history (window)))
+    g_main_context_iteration (NULL, TRUE);
+  akc_composer_set_text (composer, "/support");
+  g_assert_true (akc_composer_send (composer));
+  wait_until_idle (support);
+  spin_frames (root);
+  choice = button_with_label (root, "Open support ticket");
+  g_assert_nonnull (choice);
+  g_signal_emit_by_name (choice, "clicked");
+  while (!has_confirmation (root))
+    g_main_context_iteration (NULL, TRUE);
+  {
+    GtkWidget *approve = find_by_action (root, "chat.approve");
+    GVariant *target = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (approve));
+
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (transcript), "chat.approve", "s",
+                                               g_variant_get_string (target, NULL)));
+  }
+  while (has_confirmation (root) || akc_chat_source_get_status (support) == AKC_CHAT_STATUS_STREAMING)
+    g_main_context_iteration (NULL, TRUE);
+  wait_until_idle (support);
+  g_assert_cmpuint (count_tickets (support), ==, 1);
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+
+    akc_chat_history_flush_async (akc_window_get_history (window), NULL, store_async_result, &result);
+    while (result == NULL)
+      g_main_context_iteration (NULL, TRUE);
+  }
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (memory);
+
+  /* Restart: a new window, the history opened again. */
+  memory = open_history (path);
+  window = new_window ();
+  root = GTK_WIDGET (window);
+  akc_window_set_memory (window, memory);
+  g_assert_true (gtk_widget_activate_action (root, "win.conversation", "s", "support"));
+  support = akc_window_get_source (window);
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (!akc_chat_history_get_loaded (akc_window_get_history (window)) ||
+         find_widget (root, is_label_with_text, "You chose: Open support ticket") == NULL)
+    {
+      /* Before answers were kept, the card came back live: this fails. */
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      spin_frames (root);
+      g_main_context_iteration (NULL, FALSE);
+    }
+  g_assert_cmpuint (count_tickets (support), ==, 1);
+  g_assert_false (akc_chat_view_get_input_owned (AKC_CHAT_VIEW (find_by_type (root, AKC_TYPE_CHAT_VIEW))));
+  choice = button_with_label (root, "Open support ticket");
+  g_assert_nonnull (choice);
+  g_assert_true (gtk_widget_has_css_class (choice, "chosen"));
+  g_assert_false (gtk_widget_is_sensitive (choice));
+  g_assert_false (gtk_widget_has_css_class (button_with_label (root, "Keep chatting"), "chosen"));
+  hint = find_widget (root, is_label_with_text, "Use ↑/↓ or a number, then Enter.");
+  g_assert_true (hint == NULL || !gtk_widget_get_visible (hint));
+
+  /* Choosing again does nothing: no confirmation, no message, no ticket. */
+  n_messages = g_list_model_get_n_items (akc_chat_source_get_messages (support));
+  g_signal_emit_by_name (choice, "clicked");
+  spin_frames (root);
+  wait_until_idle (support);
+  g_assert_false (has_confirmation (root));
+  g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (support)), ==, n_messages);
+  g_assert_cmpuint (count_tickets (support), ==, 1);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (memory);
+  g_unlink (path);
+}
+
 static gboolean
 is_link_button (GtkWidget     *widget,
                 gconstpointer  data)
@@ -893,6 +1042,7 @@ main (int   argc,
   g_test_add_func ("/window/error-is-an-alert", test_window_error_is_an_alert);
   g_test_add_func ("/window/state-persists", test_window_state_persists);
   g_test_add_func ("/window/demos", test_window_demos);
+  g_test_add_func ("/window/answered-after-restart", test_window_answered_after_restart);
   g_test_add_func ("/window/opens-sources", test_window_opens_sources);
   g_test_add_func ("/window/translated", test_window_translated);
   g_test_add_func ("/window/shortcuts", test_window_shortcuts);

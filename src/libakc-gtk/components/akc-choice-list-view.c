@@ -20,6 +20,10 @@
  * buffer names when it is valid, the highlighted one otherwise, and clears
  * the buffer; arrows clear it too.
  *
+ * Once resolved the keyboard hint is hidden; once answered, the chosen
+ * choice is `button.choice.chosen` with a check mark and "You chose: …"
+ * says which (§12.7, also after a restart).
+ *
  * CSS: `choicelist.component`, choices are `button.choice`.
  * Accessibility: role group named by the prompt; each choice is a button
  * named by its label and described by its description. */
@@ -33,14 +37,19 @@ struct _AkcChoiceListView
 
   GtkLabel  *legend;
   GtkBox    *choices;
+  GtkLabel  *answer;
   GtkLabel  *hint;
 
   GPtrArray *buttons;
+  GPtrArray *ids;        /* the choice id of each button */
+  GPtrArray *checks;     /* the check mark of each button */
   int        buffer;     /* the digits typed, -1 when empty */
 };
 
+static void akc_choice_list_view_widget_init (AkcComponentWidgetInterface *iface);
+
 G_DEFINE_FINAL_TYPE_WITH_CODE (AkcChoiceListView, akc_choice_list_view, GTK_TYPE_WIDGET,
-                               G_IMPLEMENT_INTERFACE (AKC_TYPE_COMPONENT_WIDGET, NULL))
+                               G_IMPLEMENT_INTERFACE (AKC_TYPE_COMPONENT_WIDGET, akc_choice_list_view_widget_init))
 
 static int
 digit_of (guint keyval)
@@ -122,6 +131,8 @@ akc_choice_list_view_dispose (GObject *object)
   AkcChoiceListView *self = AKC_CHOICE_LIST_VIEW (object);
 
   g_clear_pointer (&self->buttons, g_ptr_array_unref);
+  g_clear_pointer (&self->ids, g_ptr_array_unref);
+  g_clear_pointer (&self->checks, g_ptr_array_unref);
   gtk_widget_dispose_template (GTK_WIDGET (object), AKC_TYPE_CHOICE_LIST_VIEW);
   akc_component_unparent_children (GTK_WIDGET (object));
 
@@ -140,6 +151,7 @@ akc_choice_list_view_class_init (AkcChoiceListViewClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/agentskit/AkcGtk/akc-choice-list-view.ui");
   gtk_widget_class_bind_template_child (widget_class, AkcChoiceListView, legend);
   gtk_widget_class_bind_template_child (widget_class, AkcChoiceListView, choices);
+  gtk_widget_class_bind_template_child (widget_class, AkcChoiceListView, answer);
   gtk_widget_class_bind_template_child (widget_class, AkcChoiceListView, hint);
   gtk_widget_class_bind_template_callback (widget_class, on_key_pressed);
 
@@ -156,11 +168,65 @@ akc_choice_list_view_init (AkcChoiceListView *self)
 
   self->buffer = -1;
   self->buttons = g_ptr_array_new ();
+  self->ids = g_ptr_array_new_with_free_func (g_free);
+  self->checks = g_ptr_array_new ();
+}
+
+static void
+akc_choice_list_view_show_answer (AkcComponentWidget     *widget,
+                                  gboolean                resolved,
+                                  AkcComponentResolution *resolution)
+{
+  AkcChoiceListView *self = AKC_CHOICE_LIST_VIEW (widget);
+  const char *chosen = resolution != NULL ? akc_component_resolution_get_choice_id (resolution) : NULL;
+  const char *label = NULL;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->hint), !resolved);
+
+  for (guint i = 0; i < self->buttons->len; i++)
+    {
+      GtkWidget *button = g_ptr_array_index (self->buttons, i);
+      gboolean is_chosen = resolved && g_strcmp0 (g_ptr_array_index (self->ids, i), chosen) == 0;
+
+      if (is_chosen)
+        {
+          gtk_widget_add_css_class (button, "chosen");
+          label = g_object_get_data (G_OBJECT (button), "akc-choice-label");
+        }
+      else
+        {
+          gtk_widget_remove_css_class (button, "chosen");
+        }
+      gtk_widget_set_visible (g_ptr_array_index (self->checks, i), is_chosen);
+      gtk_accessible_update_state (GTK_ACCESSIBLE (button),
+                                   GTK_ACCESSIBLE_STATE_SELECTED, is_chosen,
+                                   -1);
+    }
+
+  if (label != NULL)
+    {
+      /* Translators: said under a choice list the person answered; %s is
+       * the label of the chosen option. */
+      g_autofree char *text = g_strdup_printf (_("You chose: %s"), label);
+
+      gtk_label_set_text (self->answer, text);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text,
+                                      -1);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->answer), label != NULL);
+}
+
+static void
+akc_choice_list_view_widget_init (AkcComponentWidgetInterface *iface)
+{
+  iface->show_answer = akc_choice_list_view_show_answer;
 }
 
 static GtkWidget *
 choice_button_new (guint         number,
-                   AkcJsonValue *choice)
+                   AkcJsonValue *choice,
+                   GtkWidget   **check)
 {
   const char *label = akc_props_get_string (choice, "label");
   const char *description = akc_props_get_string (choice, "description");
@@ -182,6 +248,17 @@ choice_button_new (guint         number,
   if (description != NULL)
     gtk_box_append (GTK_BOX (texts), akc_component_label_new (description, "description"));
   gtk_box_append (GTK_BOX (row), texts);
+
+  /* Shown on the chosen option of an answered list. */
+  *check = g_object_new (GTK_TYPE_IMAGE,
+                         "icon-name", "object-select-symbolic",
+                         "valign", GTK_ALIGN_CENTER,
+                         "visible", FALSE,
+                         "accessible-role", GTK_ACCESSIBLE_ROLE_PRESENTATION,
+                         NULL);
+  gtk_widget_add_css_class (*check, "check");
+  gtk_box_append (GTK_BOX (row), *check);
+  g_object_set_data_full (G_OBJECT (button), "akc-choice-label", g_strdup (label), g_free);
 
   gtk_button_set_child (GTK_BUTTON (button), row);
   gtk_accessible_update_property (GTK_ACCESSIBLE (button),
@@ -211,11 +288,14 @@ akc_choice_list_view_new (AkcJsonValue *props)
   for (gsize i = 0; i < n; i++)
     {
       AkcJsonValue *choice = akc_props_get_object_at (choices, i);
-      GtkWidget *button = choice_button_new ((guint) i + 1, choice);
+      GtkWidget *check = NULL;
+      GtkWidget *button = choice_button_new ((guint) i + 1, choice, &check);
 
       akc_component_connect_request (button, "select", akc_json_value_get_member (choice, "id"));
       gtk_box_append (self->choices, button);
       g_ptr_array_add (self->buttons, button);
+      g_ptr_array_add (self->ids, g_strdup (akc_props_get_string (choice, "id")));
+      g_ptr_array_add (self->checks, check);
     }
 
   akc_component_set_actions (GTK_WIDGET (self), self->buttons);

@@ -90,6 +90,7 @@ struct _AkcComponentView
   AkcJsonValue         *decoded;
   AkcComponentManifest *manifest;
   AkcResolvedComponent *resolved_component;
+  AkcComponentResolution *resolution;
   char                 *error_message;
 
   guint                 resolved : 1;
@@ -399,6 +400,7 @@ akc_component_view_dispose (GObject *object)
   akc_component_unparent_children (GTK_WIDGET (self));
   self->content = NULL;
   g_clear_object (&self->resolved_component);
+  g_clear_object (&self->resolution);
   g_clear_object (&self->manifest);
 
   G_OBJECT_CLASS (akc_component_view_parent_class)->dispose (object);
@@ -882,6 +884,15 @@ akc_component_view_get_resolved (AkcComponentView *self)
   return self->resolved;
 }
 
+/* Tells the widget whether it is resolved and how it was answered. */
+static void
+show_answer (AkcComponentView *self)
+{
+  if (self->content != NULL && !self->is_fallback && AKC_IS_COMPONENT_WIDGET (self->content))
+    akc_component_widget_show_answer (AKC_COMPONENT_WIDGET (self->content), self->resolved,
+                                      self->resolved ? self->resolution : NULL);
+}
+
 /**
  * akc_component_view_set_resolved:
  * @self: a #AkcComponentView
@@ -907,9 +918,56 @@ akc_component_view_set_resolved (AkcComponentView *self,
       gtk_widget_set_sensitive (self->content, !resolved);
       sync_disabled_state (self->content, resolved);
     }
+  show_answer (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_RESOLVED]);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_INTERACTIVE]);
+}
+
+/**
+ * akc_component_view_set_resolution:
+ * @self: a #AkcComponentView
+ * @resolution: (nullable): how the instance was answered, or %NULL
+ *
+ * Shows how a resolved instance was answered (application.md §12.7), such
+ * as the chosen option of a choice list ("You chose: …"), for example an
+ * answer read back from the history after a restart. It is shown while
+ * the view is [property@ComponentView:resolved]. A resolution of another
+ * instance is ignored.
+ */
+void
+akc_component_view_set_resolution (AkcComponentView       *self,
+                                   AkcComponentResolution *resolution)
+{
+  const char *instance_id;
+
+  g_return_if_fail (AKC_IS_COMPONENT_VIEW (self));
+  g_return_if_fail (resolution == NULL || AKC_IS_COMPONENT_RESOLUTION (resolution));
+
+  instance_id = akc_component_view_get_instance_id (self);
+  if (resolution != NULL &&
+      g_strcmp0 (akc_component_resolution_get_instance_id (resolution), instance_id) != 0)
+    return;
+
+  if (g_set_object (&self->resolution, resolution))
+    show_answer (self);
+}
+
+/**
+ * akc_component_view_get_resolution:
+ * @self: a #AkcComponentView
+ *
+ * Gets how the instance was answered, as set by
+ * [method@ComponentView.set_resolution].
+ *
+ * Returns: (transfer none) (nullable): the resolution, or %NULL
+ */
+AkcComponentResolution *
+akc_component_view_get_resolution (AkcComponentView *self)
+{
+  g_return_val_if_fail (AKC_IS_COMPONENT_VIEW (self), NULL);
+
+  return self->resolution;
 }
 
 /**

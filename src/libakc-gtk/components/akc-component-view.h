@@ -86,6 +86,11 @@ gboolean              akc_component_view_get_resolved           (AkcComponentVie
 AKC_GTK_AVAILABLE_IN_ALL
 void                  akc_component_view_set_resolved           (AkcComponentView     *self,
                                                                  gboolean              resolved);
+AKC_GTK_AVAILABLE_IN_ALL
+void                  akc_component_view_set_resolution         (AkcComponentView       *self,
+                                                                 AkcComponentResolution *resolution);
+AKC_GTK_AVAILABLE_IN_ALL
+AkcComponentResolution *akc_component_view_get_resolution       (AkcComponentView       *self);
 
 AKC_GTK_AVAILABLE_IN_ALL
 gboolean              akc_component_view_get_active             (AkcComponentView     *self);

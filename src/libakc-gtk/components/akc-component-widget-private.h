@@ -27,12 +27,23 @@ G_DECLARE_INTERFACE (AkcComponentWidget, akc_component_widget, AKC, COMPONENT_WI
 struct _AkcComponentWidgetInterface
 {
   GTypeInterface parent_iface;
+
+  /* Optional: shows whether the instance is resolved and, when it was
+   * answered, how (the chosen option of a choice list). */
+  void (*show_answer) (AkcComponentWidget     *self,
+                       gboolean                resolved,
+                       AkcComponentResolution *resolution);
 };
 
 /* Emits "request" (event, value). @value (nullable) is not consumed. */
 void          akc_component_widget_request      (AkcComponentWidget *self,
                                                  const char         *event,
                                                  AkcJsonValue       *value);
+
+/* Calls show_answer when the widget has one. @resolution is nullable. */
+void          akc_component_widget_show_answer  (AkcComponentWidget     *self,
+                                                 gboolean                resolved,
+                                                 AkcComponentResolution *resolution);
 
 /* Builds the widget of a standard key from validated props, or NULL when
  * @key is not a standard key. */

@@ -52,6 +52,21 @@ akc_component_widget_request (AkcComponentWidget *self,
   g_signal_emit (self, signals[REQUEST], 0, event, value);
 }
 
+void
+akc_component_widget_show_answer (AkcComponentWidget     *self,
+                                  gboolean                resolved,
+                                  AkcComponentResolution *resolution)
+{
+  AkcComponentWidgetInterface *iface;
+
+  g_assert (AKC_IS_COMPONENT_WIDGET (self));
+  g_assert (resolution == NULL || AKC_IS_COMPONENT_RESOLUTION (resolution));
+
+  iface = AKC_COMPONENT_WIDGET_GET_IFACE (self);
+  if (iface->show_answer != NULL)
+    iface->show_answer (self, resolved, resolution);
+}
+
 typedef GtkWidget *(*ComponentConstructor) (AkcJsonValue *props);
 
 static const struct {

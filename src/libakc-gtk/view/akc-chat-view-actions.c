@@ -228,17 +228,6 @@ jump_action (GtkWidget  *widget,
     akc_chat_view_focus_newest (AKC_CHAT_VIEW (widget));
 }
 
-/* The record of a tool call the coordinator proposed, if any. */
-static AkcConfirmationRecord *
-lookup_record (AkcChatView *self,
-               const char  *tool_call_id)
-{
-  if (self->confirmation == NULL)
-    return NULL;
-
-  return akc_action_confirmation_get_by_tool_call (self->confirmation, tool_call_id);
-}
-
 typedef struct
 {
   AkcChatView *view;
@@ -246,21 +235,19 @@ typedef struct
 } Resolution;
 
 static void
-on_confirmation_resolved (GObject      *source,
-                          GAsyncResult *result,
-                          gpointer      user_data)
+on_tool_call_decided (GObject      *source,
+                      GAsyncResult *result,
+                      gpointer      user_data)
 {
   Resolution *resolution = user_data;
-  AkcActionConfirmation *confirmation = AKC_ACTION_CONFIRMATION (source);
-  g_autoptr(AkcConfirmationRecord) record = NULL;
+  AkcInteractionController *interaction = AKC_INTERACTION_CONTROLLER (source);
   g_autoptr(GError) error = NULL;
+  gboolean ok;
 
-  if (resolution->approve)
-    record = akc_action_confirmation_approve_finish (confirmation, result, &error);
-  else
-    record = akc_action_confirmation_reject_finish (confirmation, result, &error);
-
-  if (record == NULL)
+  ok = resolution->approve
+       ? akc_interaction_controller_approve_finish (interaction, result, &error)
+       : akc_interaction_controller_deny_finish (interaction, result, &error);
+  if (!ok)
     fail_action (resolution->view, error,
                  resolution->approve ? _("Action approval failed.") : _("Action rejection failed."));
 
@@ -268,45 +255,29 @@ on_confirmation_resolved (GObject      *source,
   g_free (resolution);
 }
 
-/* Through the coordinator when it proposed the call (§5.2: single-flight,
- * expiry, tokens bound to the session); the source's own approve and deny
- * otherwise. */
+/* §12.8, through the interaction controller: the coordinator when it
+ * proposed the call, the source's own approve and deny otherwise. */
 static void
 resolve_tool_call (AkcChatView *self,
                    const char  *tool_call_id,
                    gboolean     approve)
 {
-  g_autoptr(AkcConfirmationRecord) record = lookup_record (self, tool_call_id);
-  g_autoptr(GError) error = NULL;
   Resolution *resolution;
 
   akc_chat_view_set_action_error (self, NULL);
-
-  if (record == NULL)
-    {
-      gboolean ok = approve
-                    ? akc_chat_source_approve (self->source, tool_call_id, &error)
-                    /* No reason: the controller records the upstream default (§12.8). */
-                    : akc_chat_source_deny (self->source, tool_call_id, NULL, &error);
-
-      if (!ok)
-        fail_action (self, error, approve ? _("Action approval failed.") : _("Action rejection failed."));
-      return;
-    }
+  if (self->interaction == NULL)
+    return;
 
   resolution = g_new0 (Resolution, 1);
   resolution->view = g_object_ref (self);
   resolution->approve = approve;
   if (approve)
-    akc_action_confirmation_approve_async (self->confirmation,
-                                           akc_confirmation_record_get_token (record),
-                                           akc_action_confirmation_get_session_id (self->confirmation),
-                                           NULL, on_confirmation_resolved, resolution);
+    akc_interaction_controller_approve_async (self->interaction, tool_call_id, NULL,
+                                              on_tool_call_decided, resolution);
   else
-    akc_action_confirmation_reject_async (self->confirmation,
-                                          akc_confirmation_record_get_token (record),
-                                          akc_action_confirmation_get_session_id (self->confirmation),
-                                          NULL, NULL, on_confirmation_resolved, resolution);
+    /* No reason: the controller records the upstream default (§12.8). */
+    akc_interaction_controller_deny_async (self->interaction, tool_call_id, NULL, NULL,
+                                           on_tool_call_decided, resolution);
 }
 
 /* Escape on a component that owns input sets it aside without an answer:
@@ -320,8 +291,8 @@ set_aside_action (GtkWidget  *widget,
   AkcChatView *self = AKC_CHAT_VIEW (widget);
   g_autofree char *instance_id = g_strdup (self->active_instance_id);
 
-  if (instance_id != NULL)
-    akc_input_ownership_mark_resolved (self->ownership, instance_id);
+  if (instance_id != NULL && self->interaction != NULL)
+    akc_interaction_controller_set_aside (self->interaction, instance_id);
 }
 
 static void
@@ -346,6 +317,13 @@ typedef struct
   AkcComponentView *component;
 } Proposal;
 
+static void
+proposal_free (Proposal *proposal)
+{
+  g_object_unref (proposal->component);
+  g_object_unref (proposal->view);
+  g_free (proposal);
+}
 
 /* The Deny button of the confirmation of @call_id, if it is built. */
 static GtkWidget *
@@ -374,22 +352,51 @@ find_deny_button (GtkWidget  *widget,
   return NULL;
 }
 
+/* What the controller's failures are for the component (§12.7): whether
+ * it is un-resolved, and what it says. */
 static void
-on_choice_action_proposed (GObject      *source,
-                           GAsyncResult *result,
-                           gpointer      user_data)
+fail_component (AkcComponentView *component,
+                const GError     *error)
+{
+  static const struct {
+    AkcInteractionError code;
+    AkcComponentFailure failure;
+  } failures[] = {
+    { AKC_INTERACTION_ERROR_ACTION_PROPOSAL, AKC_COMPONENT_FAILURE_ACTION_PROPOSAL },
+    { AKC_INTERACTION_ERROR_SUBMISSION_AUTHORIZATION, AKC_COMPONENT_FAILURE_SUBMISSION_AUTHORIZATION },
+    { AKC_INTERACTION_ERROR_SUBMISSION_EXPIRED, AKC_COMPONENT_FAILURE_SUBMISSION_EXPIRED },
+    { AKC_INTERACTION_ERROR_SUBMISSION, AKC_COMPONENT_FAILURE_SUBMISSION },
+    { AKC_INTERACTION_ERROR_SETTLEMENT, AKC_COMPONENT_FAILURE_SETTLEMENT },
+    { AKC_INTERACTION_ERROR_STORAGE, AKC_COMPONENT_FAILURE_INTERACTION },
+  };
+
+  /* Answered already (here or by another program): it stays answered. */
+  if (error->domain != AKC_INTERACTION_ERROR ||
+      error->code == AKC_INTERACTION_ERROR_RESOLVED)
+    return;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (failures); i++)
+    if ((int) failures[i].code == error->code)
+      {
+        akc_component_view_fail (component, failures[i].failure, error->message);
+        return;
+      }
+
+  akc_component_view_fail (component, AKC_COMPONENT_FAILURE_INTERACTION, error->message);
+}
+
+static void
+on_choice_selected (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
 {
   Proposal *proposal = user_data;
   g_autoptr(AkcConfirmationRecord) record = NULL;
   g_autoptr(GError) error = NULL;
 
-  record = akc_action_confirmation_propose_finish (AKC_ACTION_CONFIRMATION (source), result, &error);
-  /* A denied or malformed proposal un-resolves the choice so the person
-   * can try again (§12.7 step 4). */
-  if (record == NULL)
-    akc_component_view_fail (proposal->component, AKC_COMPONENT_FAILURE_ACTION_PROPOSAL,
-                             error != NULL && error->message[0] != '\0' ? error->message : NULL);
-  else if (akc_confirmation_record_get_status (record) == AKC_CONFIRMATION_STATUS_PENDING)
+  if (!akc_interaction_controller_select_finish (AKC_INTERACTION_CONTROLLER (source), result, &record, &error))
+    fail_component (proposal->component, error);
+  else if (record != NULL && akc_confirmation_record_get_status (record) == AKC_CONFIRMATION_STATUS_PENDING)
     {
       /* The person chose the action: its confirmation is the next step,
        * shown already or about to be. */
@@ -404,43 +411,95 @@ on_choice_action_proposed (GObject      *source,
         proposal->view->focus_call_id = g_strdup (call_id);
     }
 
-  g_object_unref (proposal->component);
-  g_object_unref (proposal->view);
-  g_free (proposal);
+  proposal_free (proposal);
 }
 
-/* §12.7 selection: the host's handlers first, then a choice's typed action
- * is proposed through the confirmation coordinator, where it waits for
- * the person's approval. */
+/* §12.7 selection: the host's handlers hear of it first; then the
+ * interaction controller acts on it (a typed action is proposed through
+ * the confirmation coordinator, a deterministic choice is sent once) and
+ * keeps the answer. */
 void
 akc_chat_view_on_row_selection (AkcMessageRow    *row,
                                 AkcComponentView *view,
                                 AkcJsonValue     *event,
                                 AkcChatView      *self)
 {
-  AkcResolvedComponent *resolved = akc_component_view_get_resolved_component (view);
   AkcJsonValue *choice = akc_json_value_get_member (event, "choiceId");
-  AkcJsonValue *action = NULL;
+  AkcJsonValue *frame = akc_component_view_get_frame (view);
   Proposal *proposal;
 
   g_signal_emit (self, akc_chat_view_signals[COMPONENT_SELECTION], 0, view, event);
 
-  if (self->confirmation == NULL || resolved == NULL || choice == NULL ||
-      akc_json_value_get_kind (choice) != AKC_JSON_KIND_STRING)
+  if (!akc_component_view_get_resolved (view))
     return;
 
-  action = akc_resolved_component_get_choice_action (resolved, akc_json_value_get_string (choice, NULL));
-  if (action == NULL)
+  if (self->interaction == NULL || frame == NULL || choice == NULL ||
+      akc_json_value_get_kind (choice) != AKC_JSON_KIND_STRING)
     return;
 
   akc_chat_view_set_action_error (self, NULL);
   proposal = g_new0 (Proposal, 1);
   proposal->view = g_object_ref (self);
   proposal->component = g_object_ref (view);
-  akc_action_confirmation_propose_async (self->confirmation,
-                                         akc_json_value_get_string (akc_json_value_get_member (action, "name"), NULL),
-                                         akc_json_value_get_member (action, "input"),
-                                         NULL, on_choice_action_proposed, proposal);
+  akc_interaction_controller_select_async (self->interaction, akc_message_row_get_message (row), frame,
+                                           akc_json_value_get_string (choice, NULL),
+                                           NULL, on_choice_selected, proposal);
+}
+
+static void
+on_interaction_done (GObject      *source,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  Proposal *proposal = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!akc_interaction_controller_interact_finish (AKC_INTERACTION_CONTROLLER (source), result, &error))
+    fail_component (proposal->component, error);
+
+  proposal_free (proposal);
+}
+
+/* §12.7 interaction: the host's handlers hear of it first; a source the
+ * person opens is a link for the host, any other answer goes to the
+ * interaction controller, which keeps it. */
+void
+akc_chat_view_on_row_interaction (AkcMessageRow    *row,
+                                  AkcComponentView *view,
+                                  AkcJsonValue     *event,
+                                  AkcChatView      *self)
+{
+  AkcJsonValue *name = akc_json_value_get_member (event, "event");
+  AkcJsonValue *value = akc_json_value_get_member (event, "value");
+  AkcJsonValue *frame = akc_component_view_get_frame (view);
+  const char *key = akc_component_view_get_component_key (view);
+  Proposal *proposal;
+
+  g_signal_emit (self, akc_chat_view_signals[COMPONENT_INTERACTION], 0, view, event);
+
+  /* A host handler that failed the interaction un-resolved it: nothing
+   * more happens (§12.7 interaction step 3). */
+  if (!akc_component_view_get_resolved (view))
+    return;
+
+  if (self->interaction == NULL || frame == NULL || name == NULL ||
+      akc_json_value_get_kind (name) != AKC_JSON_KIND_STRING)
+    return;
+
+  if (g_strcmp0 (key, "source-list") == 0 &&
+      g_strcmp0 (akc_json_value_get_string (name, NULL), "open") == 0)
+    {
+      if (value != NULL && akc_json_value_get_kind (value) == AKC_JSON_KIND_STRING)
+        akc_interaction_controller_open_source (self->interaction, frame, akc_json_value_get_string (value, NULL));
+      return;
+    }
+
+  proposal = g_new0 (Proposal, 1);
+  proposal->view = g_object_ref (self);
+  proposal->component = g_object_ref (view);
+  akc_interaction_controller_interact_async (self->interaction, akc_message_row_get_message (row), frame,
+                                             akc_json_value_get_string (name, NULL), value,
+                                             NULL, on_interaction_done, proposal);
 }
 
 

@@ -22,6 +22,7 @@
 #include "akc-component-view.h"
 #include "akc-message-row.h"
 #include "akc-message-window-private.h"
+#include "akc-tool-confirmation-row-private.h"
 
 G_BEGIN_DECLS
 
@@ -74,7 +75,8 @@ struct _AkcChatView
   /* A call proposed from a choice of this view: its confirmation takes the
    * keyboard once it is shown. */
   char                 *focus_call_id;
-  AkcInputOwnership    *ownership;
+  AkcInputOwnership    *ownership;     /* the interaction controller's */
+  AkcInteractionController *interaction;
 
   GListStore           *extras;       /* AkcToolCall, GtkStringObject */
   GListStore           *sections;     /* the messages, then the extras */
@@ -150,6 +152,7 @@ enum {
   PROP_ACTION_ERROR,
   PROP_THEME,
   PROP_CONFIRMATION,
+  PROP_INTERACTION,
   N_PROPS,
 
   PROP_HADJUSTMENT = N_PROPS,
@@ -209,6 +212,10 @@ void               akc_chat_view_set_editing         (AkcChatView  *self,
                                                       const char   *message_id,
                                                       const char   *draft);
 void               akc_chat_view_on_row_selection    (AkcMessageRow    *row,
+                                                      AkcComponentView *view,
+                                                      AkcJsonValue     *event,
+                                                      AkcChatView      *self);
+void               akc_chat_view_on_row_interaction  (AkcMessageRow    *row,
                                                       AkcComponentView *view,
                                                       AkcJsonValue     *event,
                                                       AkcChatView      *self);

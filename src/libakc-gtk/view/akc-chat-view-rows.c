@@ -333,81 +333,20 @@ static GtkWidget *
 build_confirmation (AkcChatView *self,
                     AkcToolCall *call)
 {
-  GtkWidget *box, *header, *name, *status, *arguments, *buttons, *button;
-  g_autofree char *json = NULL;
-  g_autofree char *title = NULL;
-  const char *tool = akc_tool_call_get_name (call);
-  GVariant *target = g_variant_new_string (akc_tool_call_get_id (call));
+  AkcTool *tool = AKC_IS_CHAT (self->source)
+                  ? akc_chat_get_tool (AKC_CHAT (self->source), akc_tool_call_get_name (call))
+                  : NULL;
+  GtkWidget *row = akc_tool_confirmation_row_new (call, tool);
 
-  g_variant_ref_sink (target);
-
-  box = g_object_new (GTK_TYPE_BOX,
-                      "orientation", GTK_ORIENTATION_VERTICAL,
-                      "spacing", 8,
-                      "accessible-role", GTK_ACCESSIBLE_ROLE_GROUP,
-                      NULL);
-  gtk_widget_add_css_class (box, "tool-confirmation");
-
-  header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  name = g_object_new (GTK_TYPE_LABEL,
-                       "label", tool,
-                       "xalign", 0.0f,
-                       "hexpand", TRUE,
-                       "wrap", TRUE,
-                       "natural-wrap-mode", GTK_NATURAL_WRAP_NONE,
-                       "wrap-mode", PANGO_WRAP_WORD_CHAR,
-                       "accessible-role", GTK_ACCESSIBLE_ROLE_HEADING,
-                       NULL);
-  gtk_widget_add_css_class (name, "heading");
-  gtk_box_append (GTK_BOX (header), name);
-  status = gtk_label_new (_("Requires confirmation"));
-  gtk_widget_add_css_class (status, "status-badge");
-  gtk_box_append (GTK_BOX (header), status);
-  gtk_box_append (GTK_BOX (box), header);
-
-  /* §12.8: the arguments as 2-space pretty JSON, verbatim. */
-  json = akc_tool_call_get_arguments (call) != NULL
-         ? akc_component_dup_pretty_json (akc_tool_call_get_arguments (call))
-         : g_strdup ("{}");
-  arguments = g_object_new (GTK_TYPE_LABEL,
-                            "label", json,
-                            "xalign", 0.0f,
-                            "selectable", TRUE,
-                            "wrap", TRUE,
-                            "natural-wrap-mode", GTK_NATURAL_WRAP_NONE,
-                            "wrap-mode", PANGO_WRAP_CHAR,
-                            NULL);
-  gtk_widget_add_css_class (arguments, "monospace");
-  gtk_widget_add_css_class (arguments, "json");
-  gtk_box_append (GTK_BOX (box), arguments);
-
-  buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  gtk_widget_set_halign (buttons, GTK_ALIGN_END);
-  button = new_button (_("_Deny"), _("Deny"), NULL, "chat.deny", target);
-  gtk_widget_add_css_class (button, "destructive-action");
-  gtk_box_append (GTK_BOX (buttons), button);
   /* The confirmation of a call the person just chose takes the keyboard,
    * on the safe choice: Tab reaches Approve (Alt+A approves). */
   if (g_strcmp0 (self->focus_call_id, akc_tool_call_get_id (call)) == 0)
     {
       g_clear_pointer (&self->focus_call_id, g_free);
-      akc_chat_view_focus_when_mapped (button);
+      akc_chat_view_focus_when_mapped (akc_tool_confirmation_row_get_deny (AKC_TOOL_CONFIRMATION_ROW (row)));
     }
-  button = new_button (_("_Approve"), _("Approve"), NULL, "chat.approve", target);
-  gtk_widget_add_css_class (button, "suggested-action");
-  gtk_box_append (GTK_BOX (buttons), button);
-  gtk_box_append (GTK_BOX (box), buttons);
 
-  /* Translators: the accessible name of a tool call that waits for the
-   * person's approval; %s is the tool's name. */
-  title = g_strdup_printf (_("Allow %s?"), tool);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (box),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title,
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, json,
-                                  -1);
-  g_variant_unref (target);
-
-  return box;
+  return row;
 }
 
 static GtkWidget *
@@ -543,15 +482,6 @@ build_actions (AkcChatView *self)
   return actions;
 }
 
-static void
-on_row_interaction (AkcMessageRow    *row,
-                    AkcComponentView *view,
-                    AkcJsonValue     *event,
-                    AkcChatView      *self)
-{
-  g_signal_emit (self, akc_chat_view_signals[COMPONENT_INTERACTION], 0, view, event);
-}
-
 static GtkWidget *
 new_row (AkcChatView *self)
 {
@@ -561,7 +491,7 @@ new_row (AkcChatView *self)
   gtk_widget_set_focusable (row, TRUE);
 
   akc_message_row_set_ownership (AKC_MESSAGE_ROW (row), self->ownership);
-  g_signal_connect_object (row, "component-interaction", G_CALLBACK (on_row_interaction), self, 0);
+  g_signal_connect_object (row, "component-interaction", G_CALLBACK (akc_chat_view_on_row_interaction), self, 0);
   g_signal_connect_object (row, "component-selection", G_CALLBACK (akc_chat_view_on_row_selection), self, 0);
 
   return row;
@@ -595,6 +525,7 @@ factory_bind (GtkSignalListItemFactory *factory,
         }
 
       self->n_binds++;
+      akc_message_row_set_ownership (AKC_MESSAGE_ROW (child), self->ownership);
       akc_message_row_set_manifest (AKC_MESSAGE_ROW (child), self->manifest);
       akc_message_row_set_message (AKC_MESSAGE_ROW (child), AKC_MESSAGE (object));
       akc_message_row_set_error (AKC_MESSAGE_ROW (child),

@@ -428,6 +428,7 @@ akc_chat_view_dispose (GObject *object)
   g_clear_object (&self->manifest);
   g_clear_object (&self->confirmation);
   g_clear_object (&self->ownership);
+  g_clear_object (&self->interaction);
   g_clear_object (&self->active_message);
   akc_chat_view_uninstall_theme_provider (self);
   g_clear_object (&self->theme_provider);
@@ -494,6 +495,9 @@ akc_chat_view_get_property (GObject    *object,
     case PROP_CONFIRMATION:
       g_value_set_object (value, self->confirmation);
       break;
+    case PROP_INTERACTION:
+      g_value_set_object (value, self->interaction);
+      break;
     case PROP_HADJUSTMENT:
     case PROP_VADJUSTMENT:
     case PROP_HSCROLL_POLICY:
@@ -526,6 +530,9 @@ akc_chat_view_set_property (GObject      *object,
       break;
     case PROP_CONFIRMATION:
       akc_chat_view_set_confirmation (self, g_value_get_object (value));
+      break;
+    case PROP_INTERACTION:
+      akc_chat_view_set_interaction (self, g_value_get_object (value));
       break;
     case PROP_HADJUSTMENT:
     case PROP_VADJUSTMENT:
@@ -705,6 +712,23 @@ akc_chat_view_class_init (AkcChatViewClass *klass)
                          AKC_TYPE_ACTION_CONFIRMATION,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * AkcChatView:interaction:
+   *
+   * What acts on the person's answers: choices, forms, approvals,
+   * denials, opened sources and cards set aside (application.md §12.7,
+   * §12.8). The view only forwards to it and shows the answers it keeps,
+   * also those kept in the history before a restart. Setting it shows its
+   * source with its manifest and coordinator. Without one, the view makes
+   * its own for each source, with the view's manifest and coordinator.
+   *
+   * Since: 0.1
+   */
+  akc_chat_view_props[PROP_INTERACTION] =
+    g_param_spec_object ("interaction", NULL, NULL,
+                         AKC_TYPE_INTERACTION_CONTROLLER,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, akc_chat_view_props);
 
   g_object_class_override_property (object_class, PROP_HADJUSTMENT, "hadjustment");
@@ -855,6 +879,88 @@ akc_chat_view_get_source (AkcChatView *self)
   return self->source;
 }
 
+/* The resolved instances the view shows are @interaction's. */
+static void
+use_interaction (AkcChatView              *self,
+                 AkcInteractionController *interaction)
+{
+  g_autoptr(AkcInputOwnership) ownership = NULL;
+  GHashTableIter iter;
+  gpointer row;
+
+  if (!g_set_object (&self->interaction, interaction))
+    return;
+
+  ownership = interaction != NULL
+              ? g_object_ref (akc_interaction_controller_get_ownership (interaction))
+              : akc_input_ownership_new ();
+  if (self->ownership != NULL)
+    g_clear_signal_handler (&self->ownership_handler, self->ownership);
+  g_set_object (&self->ownership, ownership);
+  self->ownership_handler = g_signal_connect_object (self->ownership, "changed",
+                                                     G_CALLBACK (akc_chat_view_sync_ownership),
+                                                     self, G_CONNECT_SWAPPED);
+
+  g_hash_table_iter_init (&iter, self->rows);
+  while (g_hash_table_iter_next (&iter, &row, NULL))
+    akc_message_row_set_ownership (row, self->ownership);
+
+  g_object_notify_by_pspec (G_OBJECT (self), akc_chat_view_props[PROP_INTERACTION]);
+}
+
+/**
+ * akc_chat_view_get_interaction:
+ * @self: a #AkcChatView
+ *
+ * Gets what acts on the person's answers.
+ *
+ * Returns: (transfer none) (nullable): the interaction controller, or
+ *   %NULL without a source
+ *
+ * Since: 0.1
+ */
+AkcInteractionController *
+akc_chat_view_get_interaction (AkcChatView *self)
+{
+  g_return_val_if_fail (AKC_IS_CHAT_VIEW (self), NULL);
+
+  return self->interaction;
+}
+
+/**
+ * akc_chat_view_set_interaction:
+ * @self: a #AkcChatView
+ * @interaction: (nullable): an interaction controller, or %NULL
+ *
+ * Shows the source of @interaction, with its manifest and confirmation
+ * coordinator, and forwards every answer to it (application.md §12.7,
+ * §12.8). %NULL shows nothing.
+ *
+ * Since: 0.1
+ */
+void
+akc_chat_view_set_interaction (AkcChatView              *self,
+                               AkcInteractionController *interaction)
+{
+  g_return_if_fail (AKC_IS_CHAT_VIEW (self));
+  g_return_if_fail (interaction == NULL || AKC_IS_INTERACTION_CONTROLLER (interaction));
+
+  if (self->interaction == interaction)
+    return;
+
+  if (interaction == NULL)
+    {
+      akc_chat_view_set_source (self, NULL);
+      return;
+    }
+
+  use_interaction (self, interaction);
+  akc_chat_view_set_manifest (self, akc_interaction_controller_get_manifest (interaction));
+  akc_chat_view_set_confirmation (self, akc_interaction_controller_get_confirmation (interaction));
+  akc_chat_view_set_source (self, akc_interaction_controller_get_source (interaction));
+  akc_chat_view_sync_ownership (self);
+}
+
 /**
  * akc_chat_view_set_source:
  * @self: a #AkcChatView
@@ -879,7 +985,18 @@ akc_chat_view_set_source (AkcChatView   *self,
 
   disconnect_source (self);
   g_list_store_remove_all (self->sections);
-  akc_input_ownership_reset (self->ownership);
+  /* A new source is a new set of resolved instances: those of its
+   * interaction controller. */
+  if (source == NULL)
+    use_interaction (self, NULL);
+  else if (self->interaction == NULL || akc_interaction_controller_get_source (self->interaction) != source)
+    {
+      g_autoptr(AkcInteractionController) own = akc_interaction_controller_new (source);
+
+      akc_interaction_controller_set_manifest (own, self->manifest);
+      akc_interaction_controller_set_confirmation (own, self->confirmation);
+      use_interaction (self, own);
+    }
   akc_chat_view_set_editing (self, FALSE, NULL, NULL);
   g_clear_pointer (&self->action_error, g_free);
   g_clear_pointer (&self->error_message_id, g_free);
@@ -954,6 +1071,8 @@ akc_chat_view_set_confirmation (AkcChatView           *self,
   g_return_if_fail (AKC_IS_CHAT_VIEW (self));
   g_return_if_fail (confirmation == NULL || AKC_IS_ACTION_CONFIRMATION (confirmation));
 
+  if (self->interaction != NULL)
+    akc_interaction_controller_set_confirmation (self->interaction, confirmation);
   if (g_set_object (&self->confirmation, confirmation))
     g_object_notify_by_pspec (G_OBJECT (self), akc_chat_view_props[PROP_CONFIRMATION]);
 }
@@ -996,6 +1115,8 @@ akc_chat_view_set_manifest (AkcChatView          *self,
   g_return_if_fail (AKC_IS_CHAT_VIEW (self));
   g_return_if_fail (manifest == NULL || AKC_IS_COMPONENT_MANIFEST (manifest));
 
+  if (self->interaction != NULL)
+    akc_interaction_controller_set_manifest (self->interaction, manifest);
   if (!g_set_object (&self->manifest, manifest))
     return;
 

@@ -34,6 +34,11 @@ AKC_GTK_AVAILABLE_IN_ALL
 void                  akc_chat_view_set_manifest     (AkcChatView          *self,
                                                       AkcComponentManifest *manifest);
 AKC_GTK_AVAILABLE_IN_ALL
+AkcInteractionController *akc_chat_view_get_interaction (AkcChatView          *self);
+AKC_GTK_AVAILABLE_IN_ALL
+void                  akc_chat_view_set_interaction  (AkcChatView              *self,
+                                                      AkcInteractionController *interaction);
+AKC_GTK_AVAILABLE_IN_ALL
 AkcActionConfirmation *akc_chat_view_get_confirmation (AkcChatView         *self);
 AKC_GTK_AVAILABLE_IN_ALL
 void                  akc_chat_view_set_confirmation (AkcChatView          *self,

@@ -195,7 +195,10 @@ apply_component_state (AkcMessageRow *self,
   /* Inert first, so a view that is resolved never holds the focus. */
   akc_component_view_set_active (view, self->active_position == (int) position);
   if (self->ownership != NULL && instance_id != NULL)
-    akc_component_view_set_resolved (view, akc_input_ownership_is_resolved (self->ownership, instance_id));
+    {
+      akc_component_view_set_resolution (view, akc_input_ownership_get_resolution (self->ownership, instance_id));
+      akc_component_view_set_resolved (view, akc_input_ownership_is_resolved (self->ownership, instance_id));
+    }
 }
 
 static void

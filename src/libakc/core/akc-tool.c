@@ -30,6 +30,9 @@ struct _AkcTool
   GDestroyNotify  destroy;
   gboolean        requires_confirmation;
   AkcJsonSchema  *argument_schema;
+  char           *title;
+  char           *description;
+  gboolean        dangerous;
 };
 
 G_DEFINE_FINAL_TYPE (AkcTool, akc_tool, G_TYPE_OBJECT)
@@ -39,6 +42,9 @@ enum {
   PROP_NAME,
   PROP_REQUIRES_CONFIRMATION,
   PROP_ARGUMENT_SCHEMA,
+  PROP_TITLE,
+  PROP_DESCRIPTION,
+  PROP_DANGEROUS,
   N_PROPS
 };
 
@@ -52,6 +58,8 @@ akc_tool_finalize (GObject *object)
   if (self->destroy != NULL)
     g_clear_pointer (&self->user_data, self->destroy);
   g_clear_pointer (&self->name, g_free);
+  g_clear_pointer (&self->title, g_free);
+  g_clear_pointer (&self->description, g_free);
   g_clear_pointer (&self->argument_schema, akc_json_schema_unref);
 
   G_OBJECT_CLASS (akc_tool_parent_class)->finalize (object);
@@ -75,6 +83,15 @@ akc_tool_get_property (GObject    *object,
       break;
     case PROP_ARGUMENT_SCHEMA:
       g_value_set_boxed (value, self->argument_schema);
+      break;
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+    case PROP_DESCRIPTION:
+      g_value_set_string (value, self->description);
+      break;
+    case PROP_DANGEROUS:
+      g_value_set_boolean (value, self->dangerous);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -100,6 +117,15 @@ akc_tool_set_property (GObject      *object,
       break;
     case PROP_ARGUMENT_SCHEMA:
       akc_tool_set_argument_schema (self, g_value_get_boxed (value));
+      break;
+    case PROP_TITLE:
+      akc_tool_set_title (self, g_value_get_string (value));
+      break;
+    case PROP_DESCRIPTION:
+      akc_tool_set_description (self, g_value_get_string (value));
+      break;
+    case PROP_DANGEROUS:
+      akc_tool_set_dangerous (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -146,6 +172,47 @@ akc_tool_class_init (AkcToolClass *klass)
     g_param_spec_boxed ("argument-schema", NULL, NULL,
                         AKC_TYPE_JSON_SCHEMA,
                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcTool:title:
+   *
+   * What the tool does, for people, in sentence case and without a final
+   * period, such as "Create a support ticket", or %NULL. A confirmation
+   * leads with it instead of the tool's name.
+   *
+   * Since: 0.1
+   */
+  props[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcTool:description:
+   *
+   * One or two sentences that say what happens when a call runs, for the
+   * person who approves it, or %NULL.
+   *
+   * Since: 0.1
+   */
+  props[PROP_DESCRIPTION] =
+    g_param_spec_string ("description", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcTool:dangerous:
+   *
+   * Whether a call does something that cannot be undone (deleting,
+   * restarting, paying): its approval is presented as a destructive
+   * action. Other approvals are not.
+   *
+   * Since: 0.1
+   */
+  props[PROP_DANGEROUS] =
+    g_param_spec_boolean ("dangerous", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, props);
 }
@@ -326,4 +393,128 @@ akc_tool_execute (AkcTool       *self,
     g_warning ("AkcToolFunc of “%s” returned a result and set an error", self->name);
 
   return result;
+}
+
+/**
+ * akc_tool_get_title:
+ * @self: a #AkcTool
+ *
+ * Gets what the tool does, for people.
+ *
+ * Returns: (nullable): the title, or %NULL
+ *
+ * Since: 0.1
+ */
+const char *
+akc_tool_get_title (AkcTool *self)
+{
+  g_return_val_if_fail (AKC_IS_TOOL (self), NULL);
+
+  return self->title;
+}
+
+/**
+ * akc_tool_set_title:
+ * @self: a #AkcTool
+ * @title: (nullable): what the tool does, such as "Create a support ticket"
+ *
+ * Sets what the tool does, for people.
+ *
+ * Since: 0.1
+ */
+void
+akc_tool_set_title (AkcTool    *self,
+                    const char *title)
+{
+  g_return_if_fail (AKC_IS_TOOL (self));
+
+  if (g_strcmp0 (self->title, title) == 0)
+    return;
+
+  g_free (self->title);
+  self->title = g_strdup (title);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_TITLE]);
+}
+
+/**
+ * akc_tool_get_description:
+ * @self: a #AkcTool
+ *
+ * Gets what happens when a call runs, for people.
+ *
+ * Returns: (nullable): the description, or %NULL
+ *
+ * Since: 0.1
+ */
+const char *
+akc_tool_get_description (AkcTool *self)
+{
+  g_return_val_if_fail (AKC_IS_TOOL (self), NULL);
+
+  return self->description;
+}
+
+/**
+ * akc_tool_set_description:
+ * @self: a #AkcTool
+ * @description: (nullable): what happens when a call runs
+ *
+ * Sets what happens when a call runs, for the person who approves it.
+ *
+ * Since: 0.1
+ */
+void
+akc_tool_set_description (AkcTool    *self,
+                          const char *description)
+{
+  g_return_if_fail (AKC_IS_TOOL (self));
+
+  if (g_strcmp0 (self->description, description) == 0)
+    return;
+
+  g_free (self->description);
+  self->description = g_strdup (description);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_DESCRIPTION]);
+}
+
+/**
+ * akc_tool_get_dangerous:
+ * @self: a #AkcTool
+ *
+ * Gets whether a call does something that cannot be undone.
+ *
+ * Returns: %TRUE if the tool is dangerous
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_tool_get_dangerous (AkcTool *self)
+{
+  g_return_val_if_fail (AKC_IS_TOOL (self), FALSE);
+
+  return self->dangerous;
+}
+
+/**
+ * akc_tool_set_dangerous:
+ * @self: a #AkcTool
+ * @dangerous: whether a call does something that cannot be undone
+ *
+ * Marks the tool dangerous: its approval is presented as a destructive
+ * action.
+ *
+ * Since: 0.1
+ */
+void
+akc_tool_set_dangerous (AkcTool  *self,
+                        gboolean  dangerous)
+{
+  g_return_if_fail (AKC_IS_TOOL (self));
+
+  dangerous = !!dangerous;
+  if (self->dangerous == dangerous)
+    return;
+
+  self->dangerous = dangerous;
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_DANGEROUS]);
 }

@@ -64,6 +64,21 @@ const char *akc_tool_get_name                  (AkcTool        *self);
 AKC_AVAILABLE_IN_ALL
 gboolean    akc_tool_get_requires_confirmation (AkcTool        *self);
 AKC_AVAILABLE_IN_ALL
+const char *akc_tool_get_title                 (AkcTool        *self);
+AKC_AVAILABLE_IN_ALL
+void        akc_tool_set_title                 (AkcTool        *self,
+                                                const char     *title);
+AKC_AVAILABLE_IN_ALL
+const char *akc_tool_get_description           (AkcTool        *self);
+AKC_AVAILABLE_IN_ALL
+void        akc_tool_set_description           (AkcTool        *self,
+                                                const char     *description);
+AKC_AVAILABLE_IN_ALL
+gboolean    akc_tool_get_dangerous             (AkcTool        *self);
+AKC_AVAILABLE_IN_ALL
+void        akc_tool_set_dangerous             (AkcTool        *self,
+                                                gboolean        dangerous);
+AKC_AVAILABLE_IN_ALL
 AkcJsonSchema *akc_tool_get_argument_schema    (AkcTool        *self);
 AKC_AVAILABLE_IN_ALL
 void        akc_tool_set_argument_schema       (AkcTool        *self,

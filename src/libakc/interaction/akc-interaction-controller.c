@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n-lib.h>
 
 #include "akc-chat.h"
@@ -344,6 +346,47 @@ store_answer (GTask *task)
                                                 g_task_get_cancellable (task), on_answer_stored, task);
 }
 
+/**
+ * akc_interaction_describe_denial:
+ * @reason: a denial reason: a capability policy's code (application.md
+ *   §5.4, such as `missing-context`), the upstream default `user denied
+ *   access` (§12.8), or a tool call's result `Permission denied: «reason»`
+ *
+ * Says in a sentence why an action did not run, for the known reasons.
+ *
+ * Returns: (nullable): a translated sentence, or %NULL for a reason that
+ *   is not known (show it as it is)
+ *
+ * Since: 0.1
+ */
+const char *
+akc_interaction_describe_denial (const char *reason)
+{
+  static const struct {
+    const char *code;
+    const char *sentence;
+  } sentences[] = {
+    { "user denied access", N_("You denied this action.") },
+    { "missing-context", N_("This action needs a signed-in account, and there is none.") },
+    { "missing-capability", N_("Your account is not allowed to do this.") },
+    { "session-mismatch", N_("This action belongs to another conversation.") },
+    { "action-unregistered", N_("The app does not know this action.") },
+    { "composed-policy-denied", N_("A policy of the app does not allow this action.") },
+    { "policy-failure", N_("The app could not check whether this action is allowed.") },
+  };
+
+  g_return_val_if_fail (reason != NULL, NULL);
+
+  if (g_str_has_prefix (reason, "Permission denied: "))
+    reason += strlen ("Permission denied: ");
+
+  for (gsize i = 0; i < G_N_ELEMENTS (sentences); i++)
+    if (g_strcmp0 (reason, sentences[i].code) == 0)
+      return _(sentences[i].sentence);
+
+  return NULL;
+}
+
 static void
 on_action_proposed (GObject      *source,
                     GAsyncResult *result,
@@ -356,9 +399,12 @@ on_action_proposed (GObject      *source,
   answer->record = akc_action_confirmation_propose_finish (AKC_ACTION_CONFIRMATION (source), result, &error);
   if (answer->record == NULL)
     {
+      const char *sentence = error != NULL ? akc_interaction_describe_denial (error->message) : NULL;
+
       /* Step 4: a refused proposal may be chosen again. */
       fail_answer (task, TRUE, AKC_INTERACTION_ERROR_ACTION_PROPOSAL,
-                   error != NULL ? error->message : NULL, _("Action proposal failed."));
+                   sentence != NULL ? sentence : error != NULL ? error->message : NULL,
+                   _("Action proposal failed."));
       return;
     }
 

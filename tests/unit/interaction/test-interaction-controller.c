@@ -6,6 +6,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <akc.h>
 
 #include "akc-demo.h"
@@ -269,6 +271,8 @@ test_support_durable (void)
                     ==, n_messages);
   g_assert_cmpuint (count_runs (demo, "create-support-ticket"), ==, 1);
 
+  g_assert_true (akc_test_history_flush (history, &error));
+  g_assert_no_error (error);
   g_clear_object (&history);
   g_clear_object (&demo);
   akc_test_close (g_steal_pointer (&memory));
@@ -307,8 +311,14 @@ test_two_programs (void)
   g_assert_no_error (error);
   g_assert_false (select_choice (other, other_message, other_frame, "continue", NULL, &error));
   g_assert_error (error, AKC_INTERACTION_ERROR, AKC_INTERACTION_ERROR_RESOLVED);
+  g_clear_error (&error);
   g_assert_true (akc_interaction_controller_is_resolved (akc_demo_get_interaction (other), instance_of (other_frame)));
 
+  /* What the histories still write holds their memories. */
+  g_assert_true (akc_test_history_flush (history, &error));
+  g_assert_no_error (error);
+  g_assert_true (akc_test_history_flush (other_history, &error));
+  g_assert_no_error (error);
   g_clear_object (&other_history);
   g_clear_object (&history);
   g_clear_object (&other);
@@ -341,7 +351,9 @@ test_refused_proposal (void)
 
   g_assert_false (select_choice (demo, message, frame, "restart", NULL, &error));
   g_assert_error (error, AKC_INTERACTION_ERROR, AKC_INTERACTION_ERROR_ACTION_PROPOSAL);
-  g_assert_cmpstr (error->message, !=, "");
+  /* Issue 13 item 8: a sentence, not the policy's code. */
+  g_test_message ("refused: %s", error->message);
+  g_assert_cmpstr (error->message, ==, akc_interaction_describe_denial ("missing-capability"));
   g_clear_error (&error);
   g_assert_false (akc_interaction_controller_is_resolved (interaction, instance_of (frame)));
 
@@ -467,6 +479,28 @@ test_open_source (void)
   g_assert_false (akc_interaction_controller_is_resolved (interaction, "sources-1"));
 }
 
+/* Known denial codes are sentences; others are shown as they are. */
+static void
+test_describe_denial (void)
+{
+  const char * const codes[] = { "missing-context", "missing-capability", "session-mismatch",
+                                 "action-unregistered", "composed-policy-denied", "policy-failure",
+                                 "user denied access" };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (codes); i++)
+    {
+      const char *sentence = akc_interaction_describe_denial (codes[i]);
+      g_autofree char *result = g_strconcat ("Permission denied: ", codes[i], NULL);
+
+      g_assert_nonnull (sentence);
+      g_assert_null (strstr (sentence, codes[i]));
+      g_assert_true (g_str_has_suffix (sentence, "."));
+      g_assert_cmpstr (akc_interaction_describe_denial (result), ==, sentence);
+    }
+  g_assert_null (akc_interaction_describe_denial ("the printer is on fire"));
+  g_assert_null (akc_interaction_describe_denial (""));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -479,6 +513,7 @@ main (int   argc,
   g_test_add_func ("/interaction/invalid", test_invalid);
   g_test_add_func ("/interaction/choice-without-action", test_choice_without_action);
   g_test_add_func ("/interaction/open-source", test_open_source);
+  g_test_add_func ("/interaction/describe-denial", test_describe_denial);
 
   return g_test_run ();
 }
