@@ -543,12 +543,17 @@ update_status_page (AkcWindow *self)
 
 /* Shows @source in the transcript and the composer. */
 static void
-show_conversation (AkcWindow                *self,
-                   const char               *id,
-                   AkcChatSource            *source,
-                   AkcDemo                  *demo,
-                   AkcInteractionController *interaction)
+show_conversation (AkcWindow             *self,
+                   const char            *id,
+                   AkcChatSource         *source,
+                   AkcDemo               *demo,
+                   AkcComponentManifest  *manifest,
+                   AkcActionConfirmation *confirmation)
 {
+  /* A demo's own controller, or one per backend source. */
+  AkcInteractionController *interaction = demo != NULL ? akc_demo_get_interaction (demo)
+                                                       : backend_interaction (self, source);
+
   GListModel *messages;
 
   if (self->messages_handler != 0)
@@ -565,6 +570,8 @@ show_conversation (AkcWindow                *self,
 
   /* A deterministic choice is claimed from the conversation's local
    * knowledge before it is sent (§2.8, §9.5). */
+  akc_interaction_controller_set_manifest (interaction, manifest);
+  akc_interaction_controller_set_confirmation (interaction, confirmation);
   host_interaction (self, interaction);
   akc_interaction_controller_set_reservations (interaction,
                                                akc_knowledge_layer_get_reservations (akc_window_get_knowledge (self)));
@@ -616,6 +623,8 @@ akc_window_set_conversation (AkcWindow  *self,
                              const char *id)
 {
   g_autoptr(GError) error = NULL;
+  g_autoptr(AkcComponentManifest) standard = NULL;
+  AkcComponentManifest *manifest;
   AkcChatSource *source;
   AkcDemo *demo;
 
@@ -643,7 +652,8 @@ akc_window_set_conversation (AkcWindow  *self,
       if (is_conversation (self, id) && self->source == source)
         return;
 
-      show_conversation (self, id, source, NULL, backend_interaction (self, source));
+      standard = akc_component_manifest_new_standard ();
+      show_conversation (self, id, source, NULL, standard, NULL);
       return;
     }
 
@@ -665,8 +675,12 @@ akc_window_set_conversation (AkcWindow  *self,
       g_hash_table_insert (self->demos, g_strdup (id), demo);
     }
 
+  /* The definition's manifest, or the whole standard catalog. */
+  manifest = akc_definition_get_manifest (akc_session_get_definition (akc_demo_get_session (demo)));
+  if (manifest == NULL)
+    manifest = standard = akc_component_manifest_new_standard ();
   show_conversation (self, id, AKC_CHAT_SOURCE (akc_demo_get_chat (demo)), demo,
-                     akc_demo_get_interaction (demo));
+                     manifest, akc_demo_get_confirmation (demo));
 }
 
 /* A new endpoint or session is a new conversation on the turn server. */
@@ -1132,9 +1146,9 @@ akc_window_attach_history (AkcWindow *self)
        * answered before a restart stays answered (§12.7). */
       if (AKC_IS_SQLITE_CHAT_MEMORY (self->memory))
         {
-          AkcInteractionController *interaction = g_str_equal (id, ASK_ID)
-                                                  ? backend_interaction (self, AKC_CHAT_SOURCE (chat))
-                                                  : akc_demo_get_interaction (self->demo);
+          AkcInteractionController *interaction = self->demo != NULL
+                                                  ? akc_demo_get_interaction (self->demo)
+                                                  : backend_interaction (self, AKC_CHAT_SOURCE (chat));
 
           akc_interaction_controller_set_history (interaction, AKC_SQLITE_CHAT_MEMORY (self->memory),
                                                   conversation_id);

@@ -739,6 +739,30 @@ store_async_result (GObject      *source,
   *(GAsyncResult **) user_data = g_object_ref (result);
 }
 
+static void
+count_into (GtkWidget     *widget,
+            WidgetMatch    match,
+            gconstpointer  data,
+            guint         *n)
+{
+  if (gtk_widget_get_mapped (widget) && match (widget, data))
+    (*n)++;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    count_into (child, match, data, n);
+}
+
+/* How many mapped widgets match, under @root. */
+static guint
+count_widgets (GtkWidget     *root,
+               WidgetMatch    match,
+               gconstpointer  data)
+{
+  guint n = 0;
+
+  count_into (root, match, data, &n);
+  return n;
+}
+
 static AkcChatMemory *
 open_history (const char *path)
 {
@@ -829,6 +853,14 @@ test_window_answered_after_restart (void)
     g_main_context_iteration (NULL, TRUE);
   wait_until_idle (support);
   g_assert_cmpuint (count_tickets (support), ==, 1);
+  spin_frames (root);
+  /* Issue 13 item 6: one settled card says what happened; no empty
+   * "Assistant" row, no "Tool" bubble, no second copy of the question. */
+  g_assert_nonnull (find_widget (root, is_label_with_text, "Create a support ticket"));
+  g_assert_nonnull (find_widget (root, is_label_with_text, "Ticket SUP-1 created for follow-up."));
+  g_assert_null (find_widget (root, is_label_with_text, "Tool"));
+  g_assert_cmpuint (count_widgets (root, is_label_with_text, "Would you like a human support specialist to follow up?"), ==, 1);
+  g_assert_cmpuint (count_widgets (root, is_label_with_text, "Assistant"), ==, 1);
   {
     g_autoptr(GAsyncResult) result = NULL;
 

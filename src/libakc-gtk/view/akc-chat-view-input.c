@@ -161,7 +161,7 @@ akc_chat_view_sync_ownership (AkcChatView *self)
           self->focus_active_pending = TRUE;
           akc_message_window_include (self->window, message_position);
           gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u",
-                                      message_position - akc_message_window_get_start (self->window));
+                                      akc_chat_view_get_shown_position (self, self->active_message));
         }
     }
 

@@ -66,6 +66,9 @@ struct _AkcChatView
   AkcChatSource        *source;
   GListModel           *messages;
   AkcMessageWindow     *window;
+  /* The messages of the window a person needs to read (issue 13 item 6). */
+  GtkFilterListModel   *shown;
+  GtkFilter            *shown_filter;
   guint                 deferred_idle;
   gulong                after_paint_handler;
   gboolean              extend_pending;
@@ -222,6 +225,11 @@ void               akc_chat_view_on_row_interaction  (AkcMessageRow    *row,
 
 /* akc-chat-view-rows.c */
 GtkListItemFactory *akc_chat_view_create_factory     (AkcChatView *self);
+gboolean           akc_chat_view_message_is_shown    (AkcMessage  *message,
+                                                      AkcChatView *self);
+void               akc_chat_view_refilter            (AkcChatView *self);
+guint              akc_chat_view_get_shown_position  (AkcChatView *self,
+                                                      AkcMessage  *message);
 void               akc_chat_view_sync_extras         (AkcChatView *self);
 void               akc_chat_view_sync_error          (AkcChatView *self);
 

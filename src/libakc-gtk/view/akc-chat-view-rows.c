@@ -85,6 +85,8 @@ actions_visible (AkcChatView *self)
 static void
 on_watched_call_changed (AkcChatView *self)
 {
+  /* A call that settled is shown as its settled card now. */
+  akc_chat_view_refilter (self);
   akc_chat_view_scan_tool_calls (self);
   akc_chat_view_sync_extras (self);
 }
@@ -497,6 +499,144 @@ new_row (AkcChatView *self)
   return row;
 }
 
+/* An assistant message that only carries tool calls (the calls a person
+ * approved or denied): it is shown as the calls' settled cards. */
+static gboolean
+is_call_carrier (AkcMessage *message)
+{
+  return akc_message_get_role (message) == AKC_MESSAGE_ROLE_ASSISTANT &&
+         akc_is_blank_input (akc_message_get_content (message)) &&
+         g_list_model_get_n_items (akc_message_get_tool_calls (message)) > 0;
+}
+
+static gboolean
+call_is_settled (AkcToolCall *call)
+{
+  AkcToolCallStatus status = akc_tool_call_get_status (call);
+
+  return status == AKC_TOOL_CALL_STATUS_COMPLETE || status == AKC_TOOL_CALL_STATUS_ERROR;
+}
+
+gboolean
+akc_chat_view_message_is_shown (AkcMessage  *message,
+                                AkcChatView *self)
+{
+  if (is_call_carrier (message))
+    {
+      GListModel *calls = akc_message_get_tool_calls (message);
+
+      /* While a call waits, its confirmation below is its card. */
+      for (guint i = 0; i < g_list_model_get_n_items (calls); i++)
+        {
+          g_autoptr(AkcToolCall) call = g_list_model_get_item (calls, i);
+
+          if (!call_is_settled (call))
+            return FALSE;
+        }
+      return TRUE;
+    }
+
+  return self->interaction == NULL || !akc_interaction_controller_is_redundant (self->interaction, message);
+}
+
+void
+akc_chat_view_refilter (AkcChatView *self)
+{
+  if (self->shown_filter != NULL)
+    gtk_filter_changed (self->shown_filter, GTK_FILTER_CHANGE_DIFFERENT);
+}
+
+guint
+akc_chat_view_get_shown_position (AkcChatView *self,
+                                  AkcMessage  *message)
+{
+  guint n = self->shown != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->shown)) : 0;
+
+  for (guint i = n; i > 0; i--)
+    {
+      g_autoptr(AkcMessage) item = g_list_model_get_item (G_LIST_MODEL (self->shown), i - 1);
+
+      if (item == message)
+        return i - 1;
+    }
+
+  return n > 0 ? n - 1 : 0;
+}
+
+/* The settled card of each call a message carries: what was done, and
+ * how it ended, in words (issue 13 item 6). */
+static GtkWidget *
+build_settled (AkcChatView *self,
+               AkcMessage  *message)
+{
+  GListModel *calls = akc_message_get_tool_calls (message);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+
+  for (guint i = 0; i < g_list_model_get_n_items (calls); i++)
+    {
+      g_autoptr(AkcToolCall) call = g_list_model_get_item (calls, i);
+      AkcTool *tool = AKC_IS_CHAT (self->source)
+                      ? akc_chat_get_tool (AKC_CHAT (self->source), akc_tool_call_get_name (call))
+                      : NULL;
+      gboolean done = akc_tool_call_get_status (call) == AKC_TOOL_CALL_STATUS_COMPLETE;
+      const char *outcome = done ? akc_tool_call_get_result (call) : akc_tool_call_get_error (call);
+      const char *sentence = outcome != NULL ? akc_interaction_describe_denial (outcome) : NULL;
+      g_autofree char *name = NULL;
+      g_autofree char *accessible = NULL;
+      const char *title = tool != NULL ? akc_tool_get_title (tool) : NULL;
+      GtkWidget *card, *header, *icon, *heading, *text;
+
+      if (title == NULL)
+        title = name = akc_tool_confirmation_humanize (akc_tool_call_get_name (call));
+      if (sentence == NULL)
+        sentence = outcome != NULL ? outcome : done ? _("Done.") : _("It did not run.");
+
+      card = g_object_new (GTK_TYPE_BOX,
+                           "orientation", GTK_ORIENTATION_VERTICAL,
+                           "spacing", 4,
+                           "accessible-role", GTK_ACCESSIBLE_ROLE_GROUP,
+                           NULL);
+      gtk_widget_add_css_class (card, "tool-settled");
+      gtk_widget_add_css_class (card, done ? "complete" : "refused");
+      header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+      icon = g_object_new (GTK_TYPE_IMAGE,
+                           "icon-name", done ? "emblem-ok-symbolic" : "action-unavailable-symbolic",
+                           "accessible-role", GTK_ACCESSIBLE_ROLE_PRESENTATION,
+                           NULL);
+      gtk_box_append (GTK_BOX (header), icon);
+      heading = g_object_new (GTK_TYPE_LABEL,
+                              "label", title,
+                              "xalign", 0.0f,
+                              "hexpand", TRUE,
+                              "wrap", TRUE,
+                              "natural-wrap-mode", GTK_NATURAL_WRAP_NONE,
+                              "wrap-mode", PANGO_WRAP_WORD_CHAR,
+                              NULL);
+      gtk_widget_add_css_class (heading, "heading");
+      gtk_box_append (GTK_BOX (header), heading);
+      gtk_box_append (GTK_BOX (card), header);
+      text = g_object_new (GTK_TYPE_LABEL,
+                           "label", sentence,
+                           "xalign", 0.0f,
+                           "wrap", TRUE,
+                           "natural-wrap-mode", GTK_NATURAL_WRAP_NONE,
+                           "wrap-mode", PANGO_WRAP_WORD_CHAR,
+                           "selectable", TRUE,
+                           NULL);
+      gtk_box_append (GTK_BOX (card), text);
+
+      /* Translators: the accessible name of an action that ran or was
+       * refused; the first %s is what it does, the second how it ended. */
+      accessible = g_strdup_printf (_("%s: %s"), title, sentence);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (card),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, accessible,
+                                      -1);
+      gtk_box_append (GTK_BOX (box), card);
+    }
+
+  return box;
+}
+
 static void
 factory_setup (GtkSignalListItemFactory *factory,
                GtkListItem              *item,
@@ -514,6 +654,12 @@ factory_bind (GtkSignalListItemFactory *factory,
   GObject *object = gtk_list_item_get_item (item);
   GtkWidget *child = gtk_list_item_get_child (item);
   const char *kind;
+
+  if (AKC_IS_MESSAGE (object) && is_call_carrier (AKC_MESSAGE (object)))
+    {
+      gtk_list_item_set_child (item, build_settled (self, AKC_MESSAGE (object)));
+      return;
+    }
 
   if (AKC_IS_MESSAGE (object))
     {

@@ -191,6 +191,8 @@ on_status_changed (AkcChatView *self)
 
   akc_chat_view_sync (self);
   akc_chat_view_sync_ownership (self);
+  if (status != AKC_CHAT_STATUS_STREAMING)
+    akc_chat_view_refilter (self);
 
   /* A reply ended: read it out, once, after everybody has seen the new
    * status (the composer gives the focus back to its entry). */
@@ -222,6 +224,8 @@ disconnect_source (AkcChatView *self)
   self->extend_pending = FALSE;
   self->scan_pending = FALSE;
   g_ptr_array_set_size (self->pending_calls, 0);
+  g_clear_object (&self->shown);
+  g_clear_object (&self->shown_filter);
   g_clear_object (&self->window);
   g_clear_object (&self->messages);
   g_clear_object (&self->source);
@@ -1010,7 +1014,13 @@ akc_chat_view_set_source (AkcChatView   *self,
       self->messages = g_object_ref (akc_chat_source_get_messages (source));
       self->status = akc_chat_source_get_status (source);
       self->window = akc_message_window_new (self->messages, FIRST_PAGE);
-      g_list_store_append (self->sections, self->window);
+      /* Results and replays that a settled card already says are left out
+       * (issue 13 item 6). */
+      self->shown_filter = GTK_FILTER (gtk_custom_filter_new ((GtkCustomFilterFunc) akc_chat_view_message_is_shown,
+                                                              self, NULL));
+      self->shown = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->window)),
+                                               g_object_ref (self->shown_filter));
+      g_list_store_append (self->sections, self->shown);
       /* After the flattening model, which has to know of a change of the
        * messages before the rows below them move. */
       self->items_handler = g_signal_connect_object (self->messages, "items-changed",

@@ -1607,6 +1607,130 @@ akc_interaction_controller_deny_finish (AkcInteractionController  *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+/* How far back a replayed card is looked for: a continuation replays the
+ * card of the turn it continues (§3.6), a few messages before it. */
+#define REPLAY_LOOKBACK 6
+
+/* The instance ids of the components @message presents, or NULL when it
+ * presents anything else too (text, a diagnostic). */
+static GPtrArray *
+component_instances (AkcInteractionController *self,
+                     AkcMessage               *message)
+{
+  g_autoptr(GListModel) presentations = NULL;
+  g_autoptr(GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  guint n;
+
+  if (akc_message_get_role (message) != AKC_MESSAGE_ROLE_ASSISTANT || self->manifest == NULL)
+    return NULL;
+
+  presentations = akc_present_message (message, self->manifest);
+  n = g_list_model_get_n_items (presentations);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AkcPresentation) presentation = g_list_model_get_item (presentations, i);
+      AkcResolvedComponent *resolved = akc_presentation_get_resolved (presentation);
+
+      if (akc_presentation_get_kind (presentation) != AKC_PRESENTATION_COMPONENT || resolved == NULL)
+        return NULL;
+      g_ptr_array_add (ids, g_strdup (akc_resolved_component_get_instance_id (resolved)));
+    }
+
+  return ids->len > 0 ? g_steal_pointer (&ids) : NULL;
+}
+
+/**
+ * akc_interaction_controller_is_redundant:
+ * @self: a #AkcInteractionController
+ * @message: a message of the source
+ *
+ * Gets whether @message adds nothing a person needs to read (issue 13
+ * item 6: one settled card per interaction): the result of a tool call
+ * that an earlier assistant message carries (the call's settled card
+ * says it), or a continuation right after a tool's result that only
+ * replays cards an earlier message of the last few already shows
+ * (application.md §3.6). Other copies of an instance are not redundant
+ * (§14, A14). A view may leave redundant messages out.
+ *
+ * Returns: %TRUE if @message is redundant
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_interaction_controller_is_redundant (AkcInteractionController *self,
+                                         AkcMessage               *message)
+{
+  GListModel *messages;
+  g_autoptr(GPtrArray) ids = NULL;
+  const char *call_id;
+  guint n, position = G_MAXUINT;
+
+  g_return_val_if_fail (AKC_IS_INTERACTION_CONTROLLER (self), FALSE);
+  g_return_val_if_fail (AKC_IS_MESSAGE (message), FALSE);
+
+  if (akc_message_get_status (message) == AKC_MESSAGE_STATUS_PENDING ||
+      akc_message_get_status (message) == AKC_MESSAGE_STATUS_STREAMING)
+    return FALSE;
+
+  messages = akc_chat_source_get_messages (self->source);
+  n = g_list_model_get_n_items (messages);
+  for (guint i = n; i > 0 && position == G_MAXUINT; i--)
+    {
+      g_autoptr(AkcMessage) item = g_list_model_get_item (messages, i - 1);
+
+      if (item == message)
+        position = i - 1;
+    }
+  if (position == G_MAXUINT)
+    return FALSE;
+
+  if (akc_message_get_role (message) == AKC_MESSAGE_ROLE_TOOL)
+    {
+      call_id = akc_message_get_tool_call_id (message);
+      if (call_id == NULL)
+        return FALSE;
+
+      for (guint i = position; i > 0; i--)
+        {
+          g_autoptr(AkcMessage) earlier = g_list_model_get_item (messages, i - 1);
+
+          if (akc_message_get_role (earlier) == AKC_MESSAGE_ROLE_ASSISTANT &&
+              akc_message_find_tool_call (earlier, call_id) != NULL)
+            return TRUE;
+        }
+      return FALSE;
+    }
+
+  /* A replay is a continuation: it comes right after a tool's result.
+   * Copies of an instance elsewhere stay (§14, A14). */
+  if (position == 0)
+    return FALSE;
+  {
+    g_autoptr(AkcMessage) before = g_list_model_get_item (messages, position - 1);
+
+    if (akc_message_get_role (before) != AKC_MESSAGE_ROLE_TOOL)
+      return FALSE;
+  }
+
+  ids = component_instances (self, message);
+  if (ids == NULL)
+    return FALSE;
+
+  for (guint i = position; i > 0 && position - i < REPLAY_LOOKBACK; i--)
+    {
+      g_autoptr(AkcMessage) earlier = g_list_model_get_item (messages, i - 1);
+      g_autoptr(GPtrArray) shown = component_instances (self, earlier);
+      gboolean all = shown != NULL;
+
+      for (guint j = 0; all && j < ids->len; j++)
+        all = g_ptr_array_find_with_equal_func (shown, g_ptr_array_index (ids, j), g_str_equal, NULL);
+      if (all)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
 /**
  * akc_interaction_controller_open_source:
  * @self: a #AkcInteractionController

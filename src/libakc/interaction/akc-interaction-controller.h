@@ -189,6 +189,9 @@ gboolean                  akc_interaction_controller_deny_finish       (AkcInter
                                                                         GError                  **error);
 
 AKC_AVAILABLE_IN_ALL
+gboolean                  akc_interaction_controller_is_redundant      (AkcInteractionController *self,
+                                                                        AkcMessage               *message);
+AKC_AVAILABLE_IN_ALL
 const char               *akc_interaction_describe_denial              (const char               *reason);
 
 AKC_AVAILABLE_IN_ALL

@@ -230,6 +230,22 @@ test_support_durable (void)
   g_assert_cmpuint (count_runs (demo, "create-support-ticket"), ==, 1);
   g_assert_true (any_result_has (demo, "SUP-1"));
 
+  /* Issue 13 item 6: /support, the card, the call, its result and the
+   * continuation that replays the card; the result and the replay add
+   * nothing to read. */
+  {
+    GListModel *messages = akc_chat_source_get_messages (AKC_CHAT_SOURCE (akc_demo_get_chat (demo)));
+    const gboolean redundant[] = { FALSE, FALSE, FALSE, TRUE, TRUE };
+
+    g_assert_cmpuint (g_list_model_get_n_items (messages), ==, G_N_ELEMENTS (redundant));
+    for (guint i = 0; i < G_N_ELEMENTS (redundant); i++)
+      {
+        g_autoptr(AkcMessage) item = g_list_model_get_item (messages, i);
+
+        g_assert_cmpint (akc_interaction_controller_is_redundant (interaction, item), ==, redundant[i]);
+      }
+  }
+
   g_assert_true (akc_test_history_flush (history, &error));
   g_assert_no_error (error);
   g_clear_object (&history);
