@@ -898,6 +898,9 @@ use_interaction (AkcChatView              *self,
   ownership = interaction != NULL
               ? g_object_ref (akc_interaction_controller_get_ownership (interaction))
               : akc_input_ownership_new ();
+  /* Source lists and link cards are navigation (docs/port-decisions.md),
+   * in the controller's set of resolved instances too. */
+  akc_input_ownership_set_navigation_owns_input (ownership, FALSE);
   if (self->ownership != NULL)
     g_clear_signal_handler (&self->ownership_handler, self->ownership);
   g_set_object (&self->ownership, ownership);
