@@ -46,9 +46,11 @@ char    *akc_cli_read_secret   (const char         *prompt,
                                 GError            **error);
 
 int akc_cmd_ask (int argc, char **argv);
+int akc_cmd_chat (int argc, char **argv);
 int akc_cmd_credentials (int argc, char **argv);
 int akc_cmd_decode (int argc, char **argv);
 int akc_cmd_knowledge (int argc, char **argv);
+int akc_cmd_models (int argc, char **argv);
 int akc_cmd_normalize (int argc, char **argv);
 int akc_cmd_theme (int argc, char **argv);
 int akc_cmd_turn (int argc, char **argv);

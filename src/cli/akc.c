@@ -16,9 +16,11 @@
 /* One row per subcommand; each lives in its own akc-cmd-*.c file. */
 static const AkcCliCommand commands[] = {
   { "ask", N_("Ask an Ask backend a question and stream the answer"), akc_cmd_ask },
+  { "chat", N_("Chat with a model provider (OpenAI-compatible, Ollama, Anthropic)"), akc_cmd_chat },
   { "credentials", N_("Store or clear the API key or token of an endpoint in the keyring"), akc_cmd_credentials },
   { "decode", N_("Decode a wire value and print the result as JSON"), akc_cmd_decode },
   { "knowledge", N_("Hash, verify or query a local knowledge artifact"), akc_cmd_knowledge },
+  { "models", N_("List the models a provider offers"), akc_cmd_models },
   { "normalize", N_("Print the knowledge key of a text"), akc_cmd_normalize },
   { "theme", N_("Resolve a semantic theme and print it as JSON"), akc_cmd_theme },
   { "turn", N_("Submit one turn to a chat turn handler and print its snapshots"), akc_cmd_turn },

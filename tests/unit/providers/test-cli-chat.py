@@ -1,0 +1,190 @@
+#!/usr/bin/python3
+# test-cli-chat.py: `akc credentials`, `akc chat` and `akc models` against
+# loopback providers, with the key in libsecret's file backend (TAP).
+#
+# SPDX-License-Identifier: MIT
+#
+#   test-cli-chat.py PATH-TO-AKC
+
+import json
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import provider_server as ps  # noqa: E402
+
+AKC = sys.argv[1]
+KEY = "sk-cli-provider-key-81c2"
+count = 0
+failed = 0
+
+
+def check(name, condition, detail=""):
+    global count, failed
+    count += 1
+    print(f"{'ok' if condition else 'not ok'} {count} - {name}", flush=True)
+    if not condition:
+        failed += 1
+        for line in str(detail).splitlines()[:30]:
+            print(f"# {line}")
+
+
+server = ps.ProviderServer()
+base = server.base + "/v1"
+folder = tempfile.TemporaryDirectory()
+env = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="", SECRET_BACKEND="file",
+           SECRET_FILE_TEST_PATH=os.path.join(folder.name, "keyring"),
+           SECRET_FILE_TEST_PASSWORD="akc-file-backend-password")
+env.pop("DBUS_SESSION_BUS_ADDRESS", None)
+env.pop("DISPLAY", None)
+
+
+def akc(*args, stdin=subprocess.DEVNULL, input=None):
+    return subprocess.run([AKC, *args], env=env, stdin=stdin if input is None else None, input=input,
+                          capture_output=True, text=True, timeout=60)
+
+
+# akc credentials: the key from standard input when it is not a terminal.
+result = akc("credentials", "set", "--endpoint", base, "--kind", "api-key", input=KEY + "\n")
+check("akc credentials set stores the key read from standard input",
+      result.returncode == 0 and KEY not in result.stdout + result.stderr, result.stderr)
+
+server.add("POST", "/v1/chat/completions", ps.openai_text(["Hello", " from", " \x1b]0;pwned\x07the model"]))
+result = akc("chat", "--endpoint", base, "--api", "openai", "--model", "m", "--system", "be brief", "say", "hello")
+request = server.last()
+check("akc chat streams the reply and exits 0", result.returncode == 0
+      and result.stdout.startswith("Hello from") and result.stdout.endswith("the model\n"), result)
+check("the stored key is sent, the words of the prompt are one message after the system prompt",
+      request.headers.get("Authorization") == "Bearer " + KEY
+      and request.json["messages"] == [{"role": "system", "content": "be brief"}, {"role": "user", "content": "say hello"}],
+      request.raw)
+check("the key is in no output", KEY not in result.stdout + result.stderr)
+
+server.add("POST", "/v1/chat/completions", ps.openai_text(["a", "b"]))
+result = akc("chat", "--endpoint", base, "--api", "openai", "--model", "m", "--json", "hi")
+lines = [json.loads(line) for line in result.stdout.splitlines()]
+check("--json prints each chunk as one JSON line: text, usage, done",
+      result.returncode == 0 and lines == [
+          {"type": "text", "content": "a"}, {"type": "text", "content": "b"},
+          {"type": "usage", "promptTokens": 7, "completionTokens": 3, "totalTokens": 10},
+          {"type": "done", "metadata": {"finishReason": "stop"}}], result.stdout)
+
+server.add("POST", "/v1/chat/completions",
+           ps.json_response(404, {"error": {"message": "The model `m` does not exist", "code": "model_not_found"}}))
+result = akc("chat", "--endpoint", base, "--api", "openai", "--model", "m", "--json", "hi")
+line = json.loads(result.stdout.splitlines()[-1])
+check("--json errors carry their code, exit 1", result.returncode == 1 and line["type"] == "error"
+      and line["code"] == "PROVIDER_MODEL_NOT_FOUND" and "“m”" in line["content"] and line["metadata"] == {"status": 404},
+      result.stdout)
+
+server.add("POST", "/v1/chat/completions", ps.sse([ps.openai_chunk(content="par")], end="drop"))
+result = akc("chat", "--endpoint", base, "--api", "openai", "--model", "m", "hi")
+check("a reply cut off is an error on standard error, exit 1",
+      result.returncode == 1 and result.stdout == "par\n" and "cut off" in result.stderr, result)
+
+# Ctrl+C stops: the connection closes and akc exits 130.
+server.reset()
+server.add("POST", "/v1/chat/completions",
+           ps.endless(server, "text/event-stream", b'data: {"choices":[{"delta":{"content":"tok"}}]}\n\n',
+                      b'data: {"choices":[{"delta":{"content":" more"}}]}\n\n'))
+process = subprocess.Popen([AKC, "chat", "--endpoint", base, "--api", "openai", "--model", "m", "go"], env=env,
+                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+first = process.stdout.read(3)
+process.send_signal(signal.SIGINT)
+try:
+    process.communicate(timeout=30)
+except subprocess.TimeoutExpired:
+    process.kill()
+    process.communicate()
+check("SIGINT stops the reply: exit 130", first == b"tok" and process.returncode == 130, process.returncode)
+check("and the provider sees the connection close", server.disconnected.wait(10))
+
+# On a terminal, the server's controls are shown, never obeyed.
+server.add("POST", "/v1/chat/completions", ps.openai_text(["safe \x1b]0;pwned\x07 \u202e text"]))
+master, slave = pty.openpty()
+process = subprocess.Popen([AKC, "chat", "--endpoint", base, "--api", "openai", "--model", "m", "hi"], env=env,
+                           stdin=subprocess.DEVNULL, stdout=slave, stderr=slave)
+os.close(slave)
+seen = b""
+while True:
+    try:
+        if not select.select([master], [], [], 30)[0]:
+            break
+        data = os.read(master, 4096)
+    except OSError:
+        break
+    if not data:
+        break
+    seen += data
+process.wait(timeout=30)
+os.close(master)
+check("on a terminal the reply's escape sequences and bidi overrides are rendered visibly",
+      process.returncode == 0 and b"\x1b" not in seen and b"\\x1b]0;pwned" in seen and b"<U+202E>" in seen, seen)
+
+# Ollama and Anthropic.
+server.reset()
+server.add("POST", "/api/chat", ps.ollama_text(["Hi"]))
+result = akc("chat", "--endpoint", server.base, "--api", "ollama", "--model", "llama3.2", "hello")
+check("akc chat --api ollama", result.returncode == 0 and result.stdout == "Hi\n"
+      and server.last().path == "/api/chat", result)
+server.add("POST", "/v1/messages", ps.anthropic_text(["Bonjour"]))
+result = akc("chat", "--endpoint", server.base, "--api", "anthropic", "--model", "claude", "salut")
+check("akc chat --api anthropic", result.returncode == 0 and result.stdout == "Bonjour\n"
+      and server.last().headers.get("anthropic-version") == "2023-06-01", result)
+
+# akc models.
+server.add("GET", "/v1/models", ps.json_response(200, {"data": [{"id": "b-model"}, {"id": "a-model"}]}))
+result = akc("models", "--endpoint", base, "--api", "openai")
+check("akc models lists the models, one a line, with the key",
+      result.returncode == 0 and result.stdout == "a-model\nb-model\n"
+      and server.last().headers.get("Authorization") == "Bearer " + KEY, result)
+server.add("GET", "/api/tags", ps.json_response(401, {"error": "unauthorized"}))
+result = akc("models", "--endpoint", server.base, "--api", "ollama")
+check("akc models says why it failed, exit 1", result.returncode == 1 and "401" in result.stderr, result)
+
+# Usage errors.
+check("an unknown --api is a usage error",
+      akc("chat", "--endpoint", base, "--api", "bard", "--model", "m", "hi").returncode == 2)
+check("a bad endpoint is a usage error",
+      akc("chat", "--endpoint", "ftp://x/", "--api", "openai", "--model", "m", "hi").returncode == 2)
+check("the model is required", akc("chat", "--endpoint", base, "--api", "openai", "hi").returncode == 2)
+
+# A secret typed on a terminal is not echoed; clear removes it.
+master, slave = pty.openpty()
+process = subprocess.Popen([AKC, "credentials", "set", "--endpoint", base, "--kind", "bearer-token"], env=env,
+                           stdin=slave, stdout=slave, stderr=slave)
+os.close(slave)
+seen = b""
+deadline = time.monotonic() + 30
+while b"Token for" not in seen and time.monotonic() < deadline:
+    if select.select([master], [], [], 1)[0]:
+        seen += os.read(master, 4096)
+os.write(master, b"typed-secret-4412\n")
+process.wait(timeout=30)
+try:
+    while select.select([master], [], [], 0.2)[0]:
+        seen += os.read(master, 4096)
+except OSError:
+    pass
+os.close(master)
+check("on a terminal the secret is asked for with echo off",
+      process.returncode == 0 and b"Token for" in seen and b"typed-secret-4412" not in seen, seen)
+
+result = akc("credentials", "clear", "--endpoint", base, "--kind", "api-key")
+server.add("POST", "/v1/chat/completions", ps.openai_text(["x"]))
+after = akc("chat", "--endpoint", base, "--api", "openai", "--model", "m", "hi")
+check("akc credentials clear removes the key", result.returncode == 0
+      and "Authorization" not in server.last().headers and after.returncode == 0, (result, after))
+check("an empty secret is refused", akc("credentials", "set", "--endpoint", base, "--kind", "api-key",
+                                        input="").returncode == 2)
+
+server.close()
+print(f"1..{count}")
+sys.exit(1 if failed else 0)
