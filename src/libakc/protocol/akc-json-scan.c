@@ -133,6 +133,48 @@ scan_sse2 (const guint8 *src,
     return (gsize) __builtin_ctz ((unsigned) mask);
   i = 16;
 
+  /* 256 bytes a round, seven instructions a block besides its load and
+   * store, and one test a round: quotes and backslashes are OR-ed into one
+   * vector, the unsigned minimum stays above 0x1F only while no byte is a
+   * control one, and the OR of the bytes has its high bit clear only while
+   * none is non-ASCII. A round with a hit is scanned again a block at a
+   * time below (its bytes are copied already; copying them again is
+   * harmless). */
+  if (i + 256 <= n)
+    {
+      const __m128i quote = _mm_set1_epi8 ('"');
+      const __m128i backslash = _mm_set1_epi8 ('\\');
+      const __m128i x1f = _mm_set1_epi8 (0x1F);
+
+      for (; i + 256 <= n; i += 256)
+        {
+          __m128i special = _mm_setzero_si128 ();
+          __m128i low = _mm_set1_epi8 ((char) 0xFF);
+          __m128i high = _mm_setzero_si128 ();
+          __m128i bad;
+
+#pragma GCC unroll 16
+          for (guint k = 0; k < 16; k++)
+            {
+              __m128i v = _mm_loadu_si128 ((const __m128i *) (src + i + 16 * k));
+
+              _mm_storeu_si128 ((__m128i *) (dst + i + 16 * k), v);
+              low = _mm_min_epu8 (low, v);
+              high = _mm_or_si128 (high, v);
+              special = _mm_or_si128 (special, _mm_or_si128 (_mm_cmpeq_epi8 (v, quote),
+                                                             _mm_cmpeq_epi8 (v, backslash)));
+              /* One block after the other, as in scan_avx2(). */
+              __asm__ ("" : "+x" (special), "+x" (low), "+x" (high));
+            }
+          /* low <= 0x1F exactly when min (low, 0x1F) == low. */
+          bad = _mm_or_si128 (_mm_or_si128 (special, high),
+                              _mm_cmpeq_epi8 (_mm_min_epu8 (low, x1f), low));
+          if (_mm_movemask_epi8 (bad) != 0)
+            break;
+        }
+    }
+
+  /* The rest of a run, or a round with a hit: 64 bytes at a time. */
   for (; i + 64 <= n; i += 64)
     {
       __m128i a = _mm_loadu_si128 ((const __m128i *) (src + i));

@@ -105,13 +105,15 @@ test_scan_positions (gconstpointer data)
       }
 }
 
-/* Long runs: the unrolled rounds (64 bytes for SSE2 and NEON, 512 for
- * AVX2), a stop byte in every block of them and near every round edge. */
+/* Long runs: the unrolled rounds (256 bytes after the first block and 64
+ * bytes for SSE2, 64 for NEON, 512 for AVX2), a stop byte in every block of
+ * them and near every round edge. */
 static void
 test_scan_long (gconstpointer data)
 {
   AkcJsonScanFunc scan = akc_json_scan_lookup (current_name (data));
-  static const gsize lengths[] = { 255, 256, 257, 511, 512, 513, 543, 544, 545, 1024, 1061, 4096 };
+  static const gsize lengths[] = { 255, 256, 257, 271, 272, 273, 511, 512, 513, 527, 528, 529,
+                                   543, 544, 545, 1024, 1061, 4096 };
 
   if (scan == NULL)
     {
@@ -127,7 +129,7 @@ test_scan_long (gconstpointer data)
       fill_plain (src, n, (guint) n);
       check_scan (scan, src, n, n);
 
-      for (gsize i = 0; i < n; i += (i % 512 < 40 || i % 512 > 472) ? 1 : 7)
+      for (gsize i = 0; i < n; i += (i % 256 < 40 || i % 256 > 216) ? 1 : 7)
         {
           guint8 b = stop_bytes[i % G_N_ELEMENTS (stop_bytes)];
 
