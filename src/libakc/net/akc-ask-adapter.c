@@ -15,10 +15,8 @@
 #include "akc-ask-adapter-private.h"
 #include "akc-ask-projection-private.h"
 #include "akc-ask-response-private.h"
-#include "akc-http-redirect-private.h"
+#include "akc-http-stream-private.h"
 
-/* How much of a body one read asks for. */
-#define READ_SIZE            65536
 /* How much of a failed response's body is read for its error. */
 #define MAX_ERROR_BODY_BYTES 65536
 
@@ -121,15 +119,11 @@ typedef struct
 {
   AkcAskAdapter  *self;          /* a reference, so the adapter outlives its turns */
   AkcStream      *stream;
-  GCancellable   *cancellable;
-  gulong          stream_handler;
-  SoupMessage    *message;
-  GInputStream   *body;
+  AkcHttpStream  *http;
   AkcAskResponse *response;
-  GByteArray     *error_body;
-  guint           status;
-  guint           deadline_id;
-  gboolean        timed_out;
+  gboolean        answered;      /* the answer said done or error: the rest is not wanted */
+  gboolean        abandoned;     /* the stream closed: nothing more is pushed */
+  gboolean        no_content;    /* a 204 or 205 */
 } Turn;
 
 static void
@@ -137,14 +131,8 @@ turn_free (Turn *turn)
 {
   turn->self->turns = g_list_remove (turn->self->turns, turn);
 
-  g_clear_handle_id (&turn->deadline_id, g_source_remove);
-  if (turn->stream_handler != 0)
-    g_cancellable_disconnect (akc_stream_get_cancellable (turn->stream), turn->stream_handler);
   g_clear_pointer (&turn->response, akc_ask_response_free);
-  g_clear_pointer (&turn->error_body, g_byte_array_unref);
-  g_clear_object (&turn->body);
-  g_clear_object (&turn->message);
-  g_clear_object (&turn->cancellable);
+  g_clear_object (&turn->http);
   g_clear_object (&turn->stream);
   g_object_unref (turn->self);
   g_free (turn);
@@ -172,244 +160,160 @@ turn_fail (Turn       *turn,
   akc_stream_fail (turn->stream, code, message);
 }
 
-/* A failed transport step: silent after a stop, the deadline's error
- * after a timeout, the transport's message otherwise. */
 static void
-turn_fail_transport (Turn   *turn,
-                     GError *error)
+observe_read (Turn         *turn,
+              const guint8 *data,
+              gsize         length)
 {
-  if (turn->timed_out)
-    {
-      const char *message = _("The Ask server did not answer in time. Check the endpoint address and the connection.");
+  g_autoptr(GBytes) bytes = NULL;
 
-      turn_fail (turn, AKC_ASK_ERROR_TIMEOUT, message);
-    }
-  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    turn_fail (turn, AKC_ASK_ERROR_NETWORK, error->message);
-}
-
-static gboolean
-turn_deadline (gpointer data)
-{
-  Turn *turn = data;
-
-  turn->deadline_id = 0;
-  turn->timed_out = TRUE;
-  g_cancellable_cancel (turn->cancellable);
-
-  return G_SOURCE_REMOVE;
-}
-
-static void
-turn_stream_cancelled (GCancellable *cancellable,
-                       gpointer      data)
-{
-  Turn *turn = data;
-
-  g_cancellable_cancel (turn->cancellable);
-}
-
-static void
-observe_read (Turn   *turn,
-              GBytes *bytes)
-{
-  if (turn->self->read_observer != NULL)
-    turn->self->read_observer (bytes, turn->self->read_observer_data);
+  if (turn->self->read_observer == NULL)
+    return;
+  if (data != NULL)
+    bytes = g_bytes_new (data, length);
+  turn->self->read_observer (bytes, turn->self->read_observer_data);
 }
 
 static AkcJsonValue *project_tool (AkcJsonValue *event,
                                    gpointer      user_data);
 
-static void read_body_cb  (GObject      *source,
-                           GAsyncResult *result,
-                           gpointer      data);
-static void read_error_cb (GObject      *source,
-                           GAsyncResult *result,
-                           gpointer      data);
-
 static void
-read_next (Turn *turn)
+push_http_error (Turn *turn)
 {
-  g_input_stream_read_bytes_async (turn->body, READ_SIZE, G_PRIORITY_DEFAULT,
-                                   turn->cancellable, read_body_cb, turn);
-}
-
-static void
-read_body_cb (GObject      *source,
-              GAsyncResult *result,
-              gpointer      data)
-{
-  Turn *turn = data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  gsize length;
-  const guint8 *bytes_data;
-
-  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (source), result, &error);
-  if (bytes == NULL)
-    {
-      if (akc_stream_is_closed (turn->stream) && !turn->timed_out)
-        ;
-      else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        turn_fail_transport (turn, error);
-      else
-        {
-          g_autofree char *message = NULL;
-
-          message = g_strdup_printf (_("The Ask answer was cut off: %s"), error->message);
-          turn_fail (turn, AKC_ASK_ERROR_NETWORK, message);
-        }
-      turn_free (turn);
-      return;
-    }
-
-  if (akc_stream_is_closed (turn->stream))
-    {
-      turn_free (turn);
-      return;
-    }
-
-  bytes_data = g_bytes_get_data (bytes, &length);
-  if (length == 0)
-    {
-      observe_read (turn, NULL);
-      akc_ask_response_finish (turn->response);
-      turn_free (turn);
-      return;
-    }
-
-  observe_read (turn, bytes);
-  if (!akc_ask_response_feed (turn->response, bytes_data, length))
-    {
-      /* done or error: the rest of the body is not wanted. */
-      g_cancellable_cancel (turn->cancellable);
-      turn_free (turn);
-      return;
-    }
-
-  read_next (turn);
-}
-
-static void
-finish_http_error (Turn *turn)
-{
+  guint status = akc_http_stream_get_status (turn->http);
   g_autoptr(AkcChunk) chunk = NULL;
+  g_autoptr(GBytes) body = NULL;
+  gsize length = 0;
+  const guint8 *data = NULL;
 
-  if (AKC_HTTP_STATUS_IS_REDIRECT (turn->status))
-    {
-      g_autofree char *target = akc_http_dup_redirect_target (turn->message);
-
-      chunk = akc_ask_response_redirect_error (turn->status, target);
-    }
-  else
-    chunk = akc_ask_response_http_error (turn->status,
-                                         turn->error_body != NULL ? turn->error_body->data : NULL,
-                                         turn->error_body != NULL ? turn->error_body->len : 0);
+  body = akc_http_stream_get_error_body (turn->http, NULL);
+  if (body != NULL)
+    data = g_bytes_get_data (body, &length);
+  chunk = akc_ask_response_http_error (status, data, length);
   turn_push (turn, chunk);
-  g_cancellable_cancel (turn->cancellable);
-  turn_free (turn);
 }
 
-static void
-read_error_cb (GObject      *source,
-               GAsyncResult *result,
-               gpointer      data)
+/* A 2xx answer: its body is read unless the stream closed meanwhile or
+ * there is none. */
+static gboolean
+turn_response (AkcHttpStream  *http,
+               SoupMessage    *message,
+               gpointer        user_data,
+               GError        **error)
 {
-  Turn *turn = data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-
-  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (source), result, &error);
-  if (bytes == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && !turn->timed_out)
-    {
-      turn_free (turn);
-      return;
-    }
-
-  if (bytes != NULL && g_bytes_get_size (bytes) > 0)
-    {
-      gsize room = MAX_ERROR_BODY_BYTES - turn->error_body->len;
-
-      /* The body is capped by keeping its first bytes: what is past the
-       * cap is never asked for. */
-      g_byte_array_append (turn->error_body, g_bytes_get_data (bytes, NULL),
-                           MIN (g_bytes_get_size (bytes), room));
-      if (turn->error_body->len < MAX_ERROR_BODY_BYTES)
-        {
-          g_input_stream_read_bytes_async (turn->body, MAX_ERROR_BODY_BYTES - turn->error_body->len,
-                                           G_PRIORITY_DEFAULT, turn->cancellable, read_error_cb, turn);
-          return;
-        }
-    }
-
-  /* The end, a read error or the cap: the status decides, with the
-   * server's error when the body holds one. */
-  g_clear_handle_id (&turn->deadline_id, g_source_remove);
-  finish_http_error (turn);
-}
-
-static void
-send_cb (GObject      *source,
-         GAsyncResult *result,
-         gpointer      data)
-{
-  Turn *turn = data;
-  g_autoptr(GError) error = NULL;
-  SoupMessageHeaders *headers;
+  Turn *turn = user_data;
+  guint status = akc_http_stream_get_status (http);
   const char *content_type;
 
-  turn->body = soup_session_send_finish (SOUP_SESSION (source), result, &error);
-  g_clear_handle_id (&turn->deadline_id, g_source_remove);
-
-  if (turn->body == NULL)
+  if (akc_stream_is_closed (turn->stream))
     {
-      turn->status = soup_message_get_status (turn->message);
-      if (akc_stream_is_closed (turn->stream) && !turn->timed_out)
-        ;
-      else if (turn->status >= 300)
-        {
-          /* An error status whose body never came (libsoup reads the
-           * body of a 401 before it returns) or was cut: the status
-           * tells what went wrong. */
-          finish_http_error (turn);
-          return;
-        }
-      else
-        turn_fail_transport (turn, error);
-      turn_free (turn);
-      return;
+      turn->abandoned = TRUE;
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Stopped."));
+      return FALSE;
     }
+
+  if (status == SOUP_STATUS_NO_CONTENT || status == SOUP_STATUS_RESET_CONTENT)
+    {
+      turn->no_content = TRUE;
+      g_set_error (error, AKC_HTTP_STREAM_ERROR, AKC_HTTP_STREAM_ERROR_STATUS, "HTTP %u", status);
+      return FALSE;
+    }
+
+  content_type = soup_message_headers_get_one (soup_message_get_response_headers (message), "Content-Type");
+  turn->response = akc_ask_response_new (content_type, project_tool, turn->self, turn_emit, turn);
+
+  return TRUE;
+}
+
+/* Every read of the body as it comes (raw framing): the answer decodes
+ * its own lines, as text or NDJSON. */
+static AkcFrameResult
+turn_frame (const AkcFrame  *frame,
+            gpointer         user_data,
+            GError         **error)
+{
+  Turn *turn = user_data;
 
   if (akc_stream_is_closed (turn->stream))
     {
-      g_cancellable_cancel (turn->cancellable);
-      turn_free (turn);
-      return;
+      turn->abandoned = TRUE;
+      return AKC_FRAME_END;
     }
 
-  turn->status = soup_message_get_status (turn->message);
-  if (turn->status < 200 || turn->status > 299)
+  observe_read (turn, (const guint8 *) frame->data, frame->length);
+  if (!akc_ask_response_feed (turn->response, (const guint8 *) frame->data, frame->length))
     {
-      /* The error body is read with the connection deadline again, so a
-       * failed response that never ends cannot hold the turn. */
-      turn->error_body = g_byte_array_new ();
-      turn->deadline_id = g_timeout_add (turn->self->connect_timeout, turn_deadline, turn);
-      g_input_stream_read_bytes_async (turn->body, MAX_ERROR_BODY_BYTES, G_PRIORITY_DEFAULT,
-                                       turn->cancellable, read_error_cb, turn);
-      return;
+      /* done or error: the rest of the body is not wanted. */
+      turn->answered = TRUE;
+      return AKC_FRAME_END;
     }
 
-  if (turn->status == SOUP_STATUS_NO_CONTENT || turn->status == SOUP_STATUS_RESET_CONTENT)
+  return AKC_FRAME_CONTINUE;
+}
+
+static void
+turn_done (AkcHttpStream *http,
+           const GError  *error,
+           gpointer       user_data)
+{
+  Turn *turn = user_data;
+
+  if (turn->abandoned || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    ;
+  else if (error == NULL)
     {
-      finish_http_error (turn);
-      return;
+      if (!turn->answered)
+        {
+          observe_read (turn, NULL, 0);
+          akc_ask_response_finish (turn->response);
+        }
     }
+  else if (turn->no_content)
+    push_http_error (turn);
+  else if (error->domain != AKC_HTTP_STREAM_ERROR)
+    turn_fail (turn, AKC_ASK_ERROR_NETWORK, error->message);
+  else
+    switch ((AkcHttpStreamError) error->code)
+      {
+      case AKC_HTTP_STREAM_ERROR_TIMEOUT:
+        turn_fail (turn, AKC_ASK_ERROR_TIMEOUT,
+                   _("The Ask server did not answer in time. Check the endpoint address and the connection."));
+        break;
 
-  headers = soup_message_get_response_headers (turn->message);
-  content_type = soup_message_headers_get_one (headers, "Content-Type");
-  turn->response = akc_ask_response_new (content_type, project_tool, turn->self, turn_emit, turn);
+      case AKC_HTTP_STREAM_ERROR_REDIRECT:
+        {
+          g_autoptr(AkcChunk) chunk = akc_ask_response_redirect_error (akc_http_stream_get_status (http),
+                                                                       akc_http_stream_get_redirect_target (http));
 
-  read_next (turn);
+          turn_push (turn, chunk);
+        }
+        break;
+
+      case AKC_HTTP_STREAM_ERROR_STATUS:
+        push_http_error (turn);
+        break;
+
+      case AKC_HTTP_STREAM_ERROR_CUT_OFF:
+        {
+          const GError *cause = akc_http_stream_get_cause (http);
+          g_autofree char *message = NULL;
+
+          message = g_strdup_printf (_("The Ask answer was cut off: %s"),
+                                     cause != NULL ? cause->message : error->message);
+          turn_fail (turn, AKC_ASK_ERROR_NETWORK, message);
+        }
+        break;
+
+      case AKC_HTTP_STREAM_ERROR_CONNECT:
+      case AKC_HTTP_STREAM_ERROR_LINE_TOO_LONG:
+      case AKC_HTTP_STREAM_ERROR_EVENT_TOO_LARGE:
+      case AKC_HTTP_STREAM_ERROR_TOO_MANY_FRAMES:
+      default:
+        turn_fail (turn, AKC_ASK_ERROR_NETWORK, error->message);
+        break;
+      }
+
+  turn_free (turn);
 }
 
 /* ------------------------------------------------------------------ */
@@ -478,6 +382,7 @@ akc_ask_adapter_stream (AkcAdapter        *adapter,
   g_autoptr(GUri) uri = NULL;
   g_autoptr(GBytes) body_bytes = NULL;
   g_autoptr(AkcJsonValue) messages = NULL;
+  g_autoptr(SoupMessage) message = NULL;
   SoupMessageHeaders *headers;
   const char *session_id;
   gsize body_len;
@@ -490,10 +395,10 @@ akc_ask_adapter_stream (AkcAdapter        *adapter,
   uri = resolve_url (self, url);
   if (uri == NULL)
     {
-      g_autofree char *message = NULL;
+      g_autofree char *text = NULL;
 
-      message = g_strdup_printf (_("The Ask endpoint “%s” is not an absolute http or https address."), url);
-      akc_stream_fail (stream, AKC_ASK_ERROR_ENDPOINT, message);
+      text = g_strdup_printf (_("The Ask endpoint “%s” is not an absolute http or https address."), url);
+      akc_stream_fail (stream, AKC_ASK_ERROR_ENDPOINT, text);
       return;
     }
 
@@ -503,18 +408,9 @@ akc_ask_adapter_stream (AkcAdapter        *adapter,
                                messages, akc_adapter_request_get_metadata (request), &body_len);
   body_bytes = g_bytes_new_take (g_steal_pointer (&body), body_len);
 
-  turn = g_new0 (Turn, 1);
-  turn->self = g_object_ref (self);
-  turn->stream = g_object_ref (stream);
-  turn->cancellable = g_cancellable_new ();
-  turn->message = soup_message_new_from_uri (SOUP_METHOD_POST, uri);
-  /* A redirect is an error that names where it points: following it
-   * would turn the POST into a GET to another origin. */
-  soup_message_add_flags (turn->message, SOUP_MESSAGE_NO_REDIRECT);
-  self->turns = g_list_prepend (self->turns, turn);
-
-  soup_message_set_request_body_from_bytes (turn->message, "application/json", body_bytes);
-  headers = soup_message_get_request_headers (turn->message);
+  message = soup_message_new_from_uri (SOUP_METHOD_POST, uri);
+  soup_message_set_request_body_from_bytes (message, "application/json", body_bytes);
+  headers = soup_message_get_request_headers (message);
   soup_message_headers_replace (headers, "Accept", "application/x-ndjson, text/plain;q=0.5, */*;q=0.1");
   if (self->token != NULL)
     {
@@ -524,13 +420,21 @@ akc_ask_adapter_stream (AkcAdapter        *adapter,
       explicit_bzero (authorization, strlen (authorization));
     }
 
-  turn->stream_handler = g_cancellable_connect (akc_stream_get_cancellable (stream),
-                                                G_CALLBACK (turn_stream_cancelled), turn, NULL);
-  if (self->connect_timeout > 0)
-    turn->deadline_id = g_timeout_add (self->connect_timeout, turn_deadline, turn);
+  turn = g_new0 (Turn, 1);
+  turn->self = g_object_ref (self);
+  turn->stream = g_object_ref (stream);
+  /* A redirect is an error that names where it points: following it
+   * would turn the POST into a GET to another origin. */
+  turn->http = akc_http_stream_new (self->session, message, AKC_FRAMING_RAW);
+  akc_http_stream_set_connect_timeout (turn->http, self->connect_timeout);
+  akc_http_stream_set_max_error_body (turn->http, MAX_ERROR_BODY_BYTES);
+  /* Each read is one frame; the answer bounds what it keeps. */
+  akc_line_framer_set_limits (akc_http_stream_get_framer (turn->http), 0, 0, 0);
+  self->turns = g_list_prepend (self->turns, turn);
 
-  soup_session_send_async (self->session, turn->message, G_PRIORITY_DEFAULT,
-                           turn->cancellable, send_cb, turn);
+  /* Stopping the turn (cancelling the stream) closes the connection. */
+  akc_http_stream_start (turn->http, akc_stream_get_cancellable (stream),
+                         turn_response, turn_frame, turn_done, turn);
 }
 
 static void

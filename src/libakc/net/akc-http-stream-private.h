@@ -4,8 +4,8 @@
  * SPDX-License-Identifier: MIT
  *
  * Shared by every client that reads a body as it arrives: the provider
- * adapters today; the Ask adapter and the turn client can move onto it
- * (issue 16 item 10). Internal to libakc: not installed, not scanned.
+ * adapters, the Ask adapter and the turn client (issue 16 item 10).
+ * Internal to libakc: not installed, not scanned.
  *
  * Two layers:
  *
@@ -65,6 +65,7 @@ typedef enum
   AKC_FRAME_CONTINUE,  /* more frames wanted */
   AKC_FRAME_END,       /* the protocol end: the rest of the body is not wanted */
   AKC_FRAME_FAILED,    /* the error is set; nothing more is delivered */
+  AKC_FRAME_PAUSE,     /* hold the rest until akc_line_framer_resume() (not from finish) */
 } AkcFrameResult;
 
 typedef AkcFrameResult (*AkcFrameFunc) (const AkcFrame  *frame,
@@ -104,6 +105,16 @@ AkcFrameResult  akc_line_framer_feed            (AkcLineFramer  *self,
  * the body ended without it, FAILED with @error set. */
 AkcFrameResult  akc_line_framer_finish          (AkcLineFramer  *self,
                                                  GError        **error);
+/* NDJSON: whether a line of white space (not an empty one) is a frame;
+ * by default it is skipped. */
+void            akc_line_framer_set_keep_blank  (AkcLineFramer  *self,
+                                                 gboolean        keep);
+/* After a frame returned PAUSE: the frame's data stays valid and the rest
+ * of the bytes fed are held until this is called, which delivers them.
+ * Returns what feed would. */
+AkcFrameResult  akc_line_framer_resume          (AkcLineFramer  *self,
+                                                 GError        **error);
+gboolean        akc_line_framer_is_paused       (AkcLineFramer  *self);
 /* Bytes held for an incomplete line or event. */
 gsize           akc_line_framer_get_retained    (AkcLineFramer  *self);
 
@@ -152,8 +163,28 @@ void            akc_http_stream_start               (AkcHttpStream             *
                                                      AkcFrameFunc               on_frame,
                                                      AkcHttpStreamDoneFunc      on_done,
                                                      gpointer                   user_data);
-/* Stops at once (as cancelling the cancellable given to start does). */
+/* Reads @body as the answer of status @status instead of sending the
+ * message: for fuzz targets and tests that play a server's bytes read by
+ * read through the same reads, framing and endings. The answer is handled
+ * from the thread-default main context, never inside this call. */
+void            akc_http_stream_start_with_body     (AkcHttpStream             *self,
+                                                     guint                      status,
+                                                     GInputStream              *body,
+                                                     GCancellable              *cancellable,
+                                                     AkcHttpStreamResponseFunc  on_response,
+                                                     AkcFrameFunc               on_frame,
+                                                     AkcHttpStreamDoneFunc      on_done,
+                                                     gpointer                   user_data);
+/* Stops at once (as cancelling the cancellable given to start does). A
+ * paused stream ends when it is resumed. */
 void            akc_http_stream_cancel              (AkcHttpStream  *self);
+/* The end of a body is the protocol end whatever the framer says: the
+ * body's last frame is delivered (marked unterminated) and @done gets no
+ * error. For protocols whose end is the connection's (the turn protocol). */
+void            akc_http_stream_set_body_end_ends   (AkcHttpStream  *self,
+                                                     gboolean        ends);
+/* After a frame returned PAUSE: delivers the frames held and reads on. */
+void            akc_http_stream_resume              (AkcHttpStream  *self);
 
 SoupMessage    *akc_http_stream_get_message         (AkcHttpStream  *self);
 guint           akc_http_stream_get_status          (AkcHttpStream  *self);
@@ -162,6 +193,13 @@ GBytes         *akc_http_stream_get_error_body      (AkcHttpStream  *self,
                                                      gboolean       *truncated);
 /* The origin (scheme://host[:port]) of a redirect's Location, or NULL. */
 const char     *akc_http_stream_get_redirect_origin (AkcHttpStream  *self);
+/* Where a redirect pointed, for a message: its origin, `scheme:` for an
+ * address without a host (`file:`), or a translated "no valid address".
+ * Never NULL after a REDIRECT error. */
+const char     *akc_http_stream_get_redirect_target (AkcHttpStream  *self);
+/* The transport error (libsoup, GIO) behind a CONNECT or CUT_OFF error,
+ * or NULL when the body ended early without one. */
+const GError   *akc_http_stream_get_cause           (AkcHttpStream  *self);
 /* Bytes read from the body so far. */
 guint64         akc_http_stream_get_bytes_read      (AkcHttpStream  *self);
 

@@ -38,6 +38,9 @@ struct _AkcLineFramer
   gboolean      skip_lf;    /* SSE: the last line ended in CR; a LF right after belongs to it */
   gboolean      first_line; /* SSE: a leading BOM is dropped */
   gboolean      closed;     /* END or FAILED was returned */
+  gboolean      paused;     /* a frame returned PAUSE: its data is kept until resume */
+  gboolean      keep_blank; /* NDJSON: lines of white space are frames too */
+  GByteArray   *pending;    /* the bytes fed after the paused frame */
 };
 
 AkcLineFramer *
@@ -56,6 +59,7 @@ akc_line_framer_new (AkcFraming   framing,
   self->line = g_byte_array_new ();
   self->event = g_string_new (NULL);
   self->data = g_string_new (NULL);
+  self->pending = g_byte_array_new ();
   self->first_line = TRUE;
 
   return self;
@@ -70,6 +74,7 @@ akc_line_framer_free (AkcLineFramer *self)
   g_byte_array_unref (self->line);
   g_string_free (self->event, TRUE);
   g_string_free (self->data, TRUE);
+  g_byte_array_unref (self->pending);
   g_free (self);
 }
 
@@ -87,7 +92,20 @@ akc_line_framer_set_limits (AkcLineFramer *self,
 gsize
 akc_line_framer_get_retained (AkcLineFramer *self)
 {
-  return self->line->len + self->event->len + self->data->len;
+  return self->line->len + self->event->len + self->data->len + self->pending->len;
+}
+
+void
+akc_line_framer_set_keep_blank (AkcLineFramer *self,
+                                gboolean       keep)
+{
+  self->keep_blank = !!keep;
+}
+
+gboolean
+akc_line_framer_is_paused (AkcLineFramer *self)
+{
+  return self->paused;
 }
 
 static AkcFrameResult
@@ -151,8 +169,12 @@ sse_dispatch (AkcLineFramer  *self,
   g_string_truncate (self->data, self->data->len - 1);
   result = deliver (self, self->event->len > 0 ? self->event->str : NULL,
                     self->data->str, self->data->len, unterminated, error);
-  g_string_truncate (self->event, 0);
-  g_string_truncate (self->data, 0);
+  /* A paused frame's data stays until resume. */
+  if (result != AKC_FRAME_PAUSE)
+    {
+      g_string_truncate (self->event, 0);
+      g_string_truncate (self->data, 0);
+    }
 
   return result;
 }
@@ -237,7 +259,9 @@ handle_line (AkcLineFramer  *self,
 
   if (length > 0 && line[length - 1] == '\r')
     line[--length] = '\0';
-  if (is_blank (line, length))
+  if (length > self->max_line)
+    return line_too_long (self, error);
+  if (length == 0 || (!self->keep_blank && is_blank (line, length)))
     return AKC_FRAME_CONTINUE;
 
   return deliver (self, NULL, (const char *) line, length, unterminated, error);
@@ -261,7 +285,9 @@ take_line (AkcLineFramer  *self,
   g_byte_array_append (self->line, data, length);
   g_byte_array_append (self->line, (const guint8 *) "", 1);
   result = handle_line (self, self->line->data, self->line->len - 1, unterminated, error);
-  g_byte_array_set_size (self->line, 0);
+  /* A paused frame's data stays until resume. */
+  if (result != AKC_FRAME_PAUSE)
+    g_byte_array_set_size (self->line, 0);
 
   return result;
 }
@@ -275,6 +301,7 @@ akc_line_framer_feed (AkcLineFramer  *self,
   gsize pos = 0;
 
   g_return_val_if_fail (!self->closed, AKC_FRAME_END);
+  g_return_val_if_fail (!self->paused, AKC_FRAME_PAUSE);
 
   if (length == 0)
     return AKC_FRAME_CONTINUE;
@@ -286,8 +313,11 @@ akc_line_framer_feed (AkcLineFramer  *self,
       g_byte_array_append (self->line, data, length);
       g_byte_array_append (self->line, (const guint8 *) "", 1);
       result = deliver (self, NULL, (const char *) self->line->data, length, FALSE, error);
-      g_byte_array_set_size (self->line, 0);
-      if (result != AKC_FRAME_CONTINUE)
+      if (result == AKC_FRAME_PAUSE)
+        self->paused = TRUE;
+      else
+        g_byte_array_set_size (self->line, 0);
+      if (result == AKC_FRAME_END || result == AKC_FRAME_FAILED)
         self->closed = TRUE;
       return result;
     }
@@ -335,6 +365,13 @@ akc_line_framer_feed (AkcLineFramer  *self,
         self->skip_lf = TRUE;
       pos = (gsize) (end - data) + 1;
 
+      if (result == AKC_FRAME_PAUSE)
+        {
+          /* The rest waits for resume. */
+          self->paused = TRUE;
+          g_byte_array_append (self->pending, data + pos, length - pos);
+          return result;
+        }
       if (result != AKC_FRAME_CONTINUE)
         {
           self->closed = TRUE;
@@ -346,12 +383,35 @@ akc_line_framer_feed (AkcLineFramer  *self,
 }
 
 AkcFrameResult
+akc_line_framer_resume (AkcLineFramer  *self,
+                        GError        **error)
+{
+  g_autoptr(GByteArray) pending = NULL;
+
+  g_return_val_if_fail (self->paused, AKC_FRAME_CONTINUE);
+
+  self->paused = FALSE;
+  g_byte_array_set_size (self->line, 0);
+  if (self->framing == AKC_FRAMING_SSE)
+    {
+      g_string_truncate (self->event, 0);
+      g_string_truncate (self->data, 0);
+    }
+
+  pending = g_steal_pointer (&self->pending);
+  self->pending = g_byte_array_new ();
+
+  return akc_line_framer_feed (self, pending->data, pending->len, error);
+}
+
+AkcFrameResult
 akc_line_framer_finish (AkcLineFramer  *self,
                         GError        **error)
 {
   AkcFrameResult result = AKC_FRAME_CONTINUE;
 
   g_return_val_if_fail (!self->closed, AKC_FRAME_END);
+  g_return_val_if_fail (!self->paused, AKC_FRAME_PAUSE);
   self->closed = TRUE;
 
   switch (self->framing)
@@ -362,7 +422,7 @@ akc_line_framer_finish (AkcLineFramer  *self,
     case AKC_FRAMING_NDJSON:
       if (self->line->len > 0)
         result = take_line (self, NULL, 0, TRUE, error);
-      return result;
+      break;
 
     case AKC_FRAMING_SSE:
     default:
@@ -370,8 +430,15 @@ akc_line_framer_finish (AkcLineFramer  *self,
         result = take_line (self, NULL, 0, TRUE, error);
       if (result == AKC_FRAME_CONTINUE)
         result = sse_dispatch (self, TRUE, error);
-      return result;
+      break;
     }
+
+  /* Nothing follows the last frame: a pause there is a continue. */
+  g_warn_if_fail (result != AKC_FRAME_PAUSE);
+  if (result == AKC_FRAME_PAUSE)
+    result = AKC_FRAME_CONTINUE;
+
+  return result;
 }
 
 /* ------------------------------------------------------------------ */
@@ -396,6 +463,8 @@ struct _AkcHttpStream
   gboolean                   timed_out;
   gboolean                   started;
   gboolean                   done;
+  gboolean                   body_end_ends;
+  guint                      answer_id;       /* start_with_body: the idle that handles the answer */
 
   AkcHttpStreamResponseFunc  on_response;
   AkcFrameFunc               on_frame;
@@ -406,6 +475,8 @@ struct _AkcHttpStream
   GByteArray                *error_body;
   gboolean                   error_truncated;
   char                      *redirect_origin;
+  char                      *redirect_target;
+  GError                    *cause;
   guint64                    bytes_read;
 };
 
@@ -433,6 +504,8 @@ akc_http_stream_finalize (GObject *object)
   g_clear_pointer (&self->framer, akc_line_framer_free);
   g_clear_pointer (&self->error_body, g_byte_array_unref);
   g_clear_pointer (&self->redirect_origin, g_free);
+  g_clear_pointer (&self->redirect_target, g_free);
+  g_clear_error (&self->cause);
   g_clear_object (&self->cancellable);
 
   G_OBJECT_CLASS (akc_http_stream_parent_class)->finalize (object);
@@ -538,6 +611,25 @@ akc_http_stream_get_redirect_origin (AkcHttpStream *self)
   return self->redirect_origin;
 }
 
+const char *
+akc_http_stream_get_redirect_target (AkcHttpStream *self)
+{
+  return self->redirect_target;
+}
+
+const GError *
+akc_http_stream_get_cause (AkcHttpStream *self)
+{
+  return self->cause;
+}
+
+void
+akc_http_stream_set_body_end_ends (AkcHttpStream *self,
+                                   gboolean       ends)
+{
+  self->body_end_ends = !!ends;
+}
+
 guint64
 akc_http_stream_get_bytes_read (AkcHttpStream *self)
 {
@@ -579,6 +671,7 @@ finish (AkcHttpStream *self,
   self->done = TRUE;
 
   g_clear_handle_id (&self->deadline_id, g_source_remove);
+  g_clear_handle_id (&self->answer_id, g_source_remove);
   if (self->stop_handler != 0)
     {
       /* Never from inside the stop's own handler: that only cancels ours,
@@ -657,6 +750,9 @@ arm_deadline (AkcHttpStream *self)
 }
 
 static void read_body (AkcHttpStream *self);
+static void fed       (AkcHttpStream  *self,
+                       AkcFrameResult  frame_result,
+                       GError         *error);
 
 static void
 finish_status (AkcHttpStream *self)
@@ -734,8 +830,11 @@ read_body_cb (GObject      *source,
       if (g_cancellable_is_cancelled (self->cancellable))
         finish_cancelled (self);
       else
-        finish_error (self, AKC_HTTP_STREAM_ERROR, AKC_HTTP_STREAM_ERROR_CUT_OFF,
-                      _("The response was cut off: %s"), error->message);
+        {
+          self->cause = g_error_copy (error);
+          finish_error (self, AKC_HTTP_STREAM_ERROR, AKC_HTTP_STREAM_ERROR_CUT_OFF,
+                        _("The response was cut off: %s"), error->message);
+        }
       return;
     }
 
@@ -743,7 +842,7 @@ read_body_cb (GObject      *source,
   if (length == 0)
     {
       frame_result = akc_line_framer_finish (self->framer, &error);
-      if (frame_result == AKC_FRAME_END)
+      if (frame_result == AKC_FRAME_END || (frame_result == AKC_FRAME_CONTINUE && self->body_end_ends))
         finish (self, NULL);
       else if (frame_result == AKC_FRAME_FAILED)
         finish (self, error);
@@ -755,12 +854,52 @@ read_body_cb (GObject      *source,
 
   self->bytes_read += length;
   frame_result = akc_line_framer_feed (self->framer, g_bytes_get_data (bytes, NULL), length, &error);
-  if (frame_result == AKC_FRAME_END)
-    finish (self, NULL);
-  else if (frame_result == AKC_FRAME_FAILED)
-    finish (self, error);
-  else
-    read_body (self);
+  fed (self, frame_result, error);
+}
+
+/* What feeding (or resuming) the framer gave. */
+static void
+fed (AkcHttpStream  *self,
+     AkcFrameResult  frame_result,
+     GError         *error)
+{
+  switch (frame_result)
+    {
+    case AKC_FRAME_END:
+      finish (self, NULL);
+      break;
+    case AKC_FRAME_FAILED:
+      finish (self, error);
+      break;
+    case AKC_FRAME_PAUSE:
+      /* Read on at resume. */
+      break;
+    case AKC_FRAME_CONTINUE:
+    default:
+      read_body (self);
+      break;
+    }
+}
+
+void
+akc_http_stream_resume (AkcHttpStream *self)
+{
+  g_autoptr(GError) error = NULL;
+  AkcFrameResult frame_result;
+
+  g_return_if_fail (AKC_IS_HTTP_STREAM (self));
+
+  if (self->done || !akc_line_framer_is_paused (self->framer))
+    return;
+
+  if (g_cancellable_is_cancelled (self->cancellable))
+    {
+      finish_cancelled (self);
+      return;
+    }
+
+  frame_result = akc_line_framer_resume (self->framer, &error);
+  fed (self, frame_result, error);
 }
 
 static void
@@ -769,6 +908,9 @@ read_body (AkcHttpStream *self)
   g_input_stream_read_bytes_async (self->body, READ_SIZE, G_PRIORITY_DEFAULT,
                                    self->cancellable, read_body_cb, self);
 }
+
+static void finish_redirect (AkcHttpStream *self);
+static void handle_answer   (AkcHttpStream *self);
 
 static void
 send_cb (GObject      *source,
@@ -783,13 +925,19 @@ send_cb (GObject      *source,
 
   if (self->body == NULL)
     {
+      guint status = soup_message_get_status (self->message);
+
       /* libsoup reads the body of a 401 before it answers (to retry with
        * HTTP authentication); one that never ends lasts to the deadline,
-       * and then the status that arrived is what the person needs. */
-      if (self->timed_out && SOUP_STATUS_IS_CLIENT_ERROR (soup_message_get_status (self->message)))
+       * or breaks, and then the status that arrived is what the person
+       * needs. */
+      if ((self->timed_out || !g_cancellable_is_cancelled (self->cancellable)) && status >= 300)
         {
-          self->status = soup_message_get_status (self->message);
-          finish_status (self);
+          self->status = status;
+          if (SOUP_STATUS_IS_REDIRECTION (status))
+            finish_redirect (self);
+          else
+            finish_status (self);
         }
       else if (self->timed_out)
         finish_error (self, AKC_HTTP_STREAM_ERROR, AKC_HTTP_STREAM_ERROR_TIMEOUT, "%s",
@@ -797,9 +945,57 @@ send_cb (GObject      *source,
       else if (g_cancellable_is_cancelled (self->cancellable))
         finish_cancelled (self);
       else
-        finish_error (self, AKC_HTTP_STREAM_ERROR, AKC_HTTP_STREAM_ERROR_CONNECT, "%s", error->message);
+        {
+          self->cause = g_error_copy (error);
+          finish_error (self, AKC_HTTP_STREAM_ERROR, AKC_HTTP_STREAM_ERROR_CONNECT, "%s", error->message);
+        }
       return;
     }
+
+  self->status = soup_message_get_status (self->message);
+  handle_answer (self);
+}
+
+static void
+finish_redirect (AkcHttpStream *self)
+{
+  SoupMessageHeaders *headers = soup_message_get_response_headers (self->message);
+  const char *location = soup_message_headers_get_one (headers, "Location");
+  g_autoptr(GUri) target = NULL;
+
+  if (location != NULL)
+    target = g_uri_parse_relative (soup_message_get_uri (self->message), location,
+                                   G_URI_FLAGS_ENCODED, NULL);
+  if (target != NULL)
+    self->redirect_origin = akc_http_origin_of_uri (target);
+
+  if (self->redirect_origin != NULL)
+    self->redirect_target = g_strdup (self->redirect_origin);
+  else if (target != NULL)
+    {
+      g_autofree char *scheme = g_ascii_strdown (g_uri_get_scheme (target), -1);
+
+      self->redirect_target = g_strconcat (scheme, ":", NULL);
+    }
+  else
+    self->redirect_target = g_strdup (_("no valid address"));
+
+  if (self->redirect_origin != NULL)
+    /* Translators: %u is an HTTP status, %s an address like https://example.com:8443 */
+    finish_error (self, AKC_HTTP_STREAM_ERROR, AKC_HTTP_STREAM_ERROR_REDIRECT,
+                  _("The server redirected the request (%u) to %s; redirects are not followed. Use that address if you trust it."),
+                  self->status, self->redirect_origin);
+  else
+    finish_error (self, AKC_HTTP_STREAM_ERROR, AKC_HTTP_STREAM_ERROR_REDIRECT,
+                  _("The server redirected the request (%u) without a valid address; redirects are not followed."),
+                  self->status);
+}
+
+/* The answer's status and body stream are there. */
+static void
+handle_answer (AkcHttpStream *self)
+{
+  g_autoptr(GError) error = NULL;
 
   if (g_cancellable_is_cancelled (self->cancellable))
     {
@@ -807,29 +1003,9 @@ send_cb (GObject      *source,
       return;
     }
 
-  self->status = soup_message_get_status (self->message);
-
   if (SOUP_STATUS_IS_REDIRECTION (self->status))
     {
-      SoupMessageHeaders *headers = soup_message_get_response_headers (self->message);
-      const char *location = soup_message_headers_get_one (headers, "Location");
-      g_autoptr(GUri) target = NULL;
-
-      if (location != NULL)
-        target = g_uri_parse_relative (soup_message_get_uri (self->message), location,
-                                       G_URI_FLAGS_ENCODED, NULL);
-      if (target != NULL)
-        self->redirect_origin = akc_http_origin_of_uri (target);
-
-      if (self->redirect_origin != NULL)
-        /* Translators: %u is an HTTP status, %s an address like https://example.com:8443 */
-        finish_error (self, AKC_HTTP_STREAM_ERROR, AKC_HTTP_STREAM_ERROR_REDIRECT,
-                      _("The server redirected the request (%u) to %s; redirects are not followed. Use that address if you trust it."),
-                      self->status, self->redirect_origin);
-      else
-        finish_error (self, AKC_HTTP_STREAM_ERROR, AKC_HTTP_STREAM_ERROR_REDIRECT,
-                      _("The server redirected the request (%u) without a valid address; redirects are not followed."),
-                      self->status);
+      finish_redirect (self);
       return;
     }
 
@@ -850,6 +1026,17 @@ send_cb (GObject      *source,
     }
 
   read_body (self);
+}
+
+static gboolean
+on_answer (gpointer data)
+{
+  AkcHttpStream *self = data;
+
+  self->answer_id = 0;
+  handle_answer (self);
+
+  return G_SOURCE_REMOVE;
 }
 
 void
@@ -882,6 +1069,41 @@ akc_http_stream_start (AkcHttpStream             *self,
 
   soup_session_send_async (self->session, self->message, G_PRIORITY_DEFAULT,
                            self->cancellable, send_cb, self);
+}
+
+void
+akc_http_stream_start_with_body (AkcHttpStream             *self,
+                                 guint                      status,
+                                 GInputStream              *body,
+                                 GCancellable              *cancellable,
+                                 AkcHttpStreamResponseFunc  on_response,
+                                 AkcFrameFunc               on_frame,
+                                 AkcHttpStreamDoneFunc      on_done,
+                                 gpointer                   user_data)
+{
+  g_return_if_fail (AKC_IS_HTTP_STREAM (self));
+  g_return_if_fail (G_IS_INPUT_STREAM (body));
+  g_return_if_fail (!self->started);
+  g_return_if_fail (on_frame != NULL && on_done != NULL);
+
+  self->started = TRUE;
+  self->on_response = on_response;
+  self->on_frame = on_frame;
+  self->on_done = on_done;
+  self->user_data = user_data;
+  self->status = status;
+  self->body = g_object_ref (body);
+
+  /* Held until done. */
+  g_object_ref (self);
+
+  if (cancellable != NULL)
+    {
+      self->stop = g_object_ref (cancellable);
+      self->stop_handler = g_cancellable_connect (cancellable, G_CALLBACK (on_stop), self, NULL);
+    }
+
+  self->answer_id = g_idle_add (on_answer, self);
 }
 
 void

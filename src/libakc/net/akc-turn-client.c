@@ -12,7 +12,7 @@
 #include <libsoup/soup.h>
 
 #include "akc-error.h"
-#include "akc-http-redirect-private.h"
+#include "akc-http-stream-private.h"
 #include "akc-json-private.h"
 #include "akc-message-record-private.h"
 #include "akc-message-sync-private.h"
@@ -86,7 +86,6 @@
  */
 
 #define THREAD_THRESHOLD (128 * 1024)
-#define READ_SIZE (64 * 1024)
 #define ERROR_BODY_LIMIT (64 * 1024)
 #define SERVER_MESSAGE_LIMIT 1024
 
@@ -273,20 +272,11 @@ struct _Turn
   gint            ref_count;
   AkcTurnClient  *client;        /* NULL once the turn is over */
   Shared         *shared;
-  GCancellable   *cancellable;
-  SoupMessage    *message;
-  GInputStream   *stream;
-  guint           status;        /* HTTP status of the response */
-  GByteArray     *buffer;        /* received bytes not yet consumed */
-  gsize           consumed;      /* bytes of buffer already handled */
-  gsize           scanned;       /* bytes of buffer known to hold no newline */
-  gsize           line_length;   /* of the line a worker decodes */
+  AkcHttpStream  *http;          /* the request, its reads and its line framing */
+  const char     *line;          /* the line a worker decodes (the paused framer's) */
+  gsize           line_length;
   gboolean        stopped;
-  guint           deadline_id;
-  gboolean        timed_out;
-  gboolean        error_body;    /* reading an HTTP error body */
   gboolean        worker;        /* a line is being decoded in a thread */
-  gboolean        eof;
   gboolean        accepted;      /* a snapshot was accepted during the turn */
   gboolean        failed;        /* the server reported a failure */
   char           *last_status;   /* of the last accepted snapshot */
@@ -306,20 +296,13 @@ turn_unref (Turn *turn)
     return;
 
   g_assert (turn->client == NULL);
-  g_assert (turn->deadline_id == 0);
   g_clear_pointer (&turn->shared, shared_unref);
-  g_clear_object (&turn->cancellable);
-  g_clear_object (&turn->message);
-  g_clear_object (&turn->stream);
-  g_clear_pointer (&turn->buffer, g_byte_array_unref);
+  g_clear_object (&turn->http);
   g_clear_pointer (&turn->last_status, g_free);
   g_free (turn);
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Turn, turn_unref)
-
-static void read_more    (Turn *turn);
-static void handle_lines (Turn *turn);
 
 /* Ends @turn: the client forgets it and the connection is dropped. With
  * @error (taken, nullable) the turn failed. */
@@ -329,8 +312,9 @@ turn_finish (Turn          *turn,
 {
   AkcTurnClient *self = turn->client;
 
-  g_clear_handle_id (&turn->deadline_id, g_source_remove);
-  g_cancellable_cancel (turn->cancellable);
+  /* The connection is closed; the stream reports its end to turn_done,
+   * which finds the turn over. */
+  akc_http_stream_cancel (turn->http);
 
   if (self == NULL)
     {
@@ -557,9 +541,8 @@ decode_in_thread (GTask        *task,
                   GCancellable *cancellable)
 {
   Turn *turn = task_data;
-  const char *line = (const char *) turn->buffer->data + turn->consumed;
 
-  g_task_return_pointer (task, decode_line (turn->shared, line, turn->line_length),
+  g_task_return_pointer (task, decode_line (turn->shared, turn->line, turn->line_length),
                          (GDestroyNotify) decoded_free);
 }
 
@@ -572,157 +555,98 @@ on_decoded_in_thread (GObject      *source_object,
   Decoded *decoded = g_task_propagate_pointer (G_TASK (result), NULL);
 
   turn->worker = FALSE;
-  turn->consumed = turn->scanned + 1;
-  turn->scanned = turn->consumed;
+  turn->line = NULL;
+  turn->line_length = 0;
 
-  if (handle_decoded (turn, decoded))
-    handle_lines (turn);
-
+  handle_decoded (turn, decoded);
   decoded_free (decoded);
+
+  /* The framer kept the line for the worker; it reads on, or ends when
+   * the turn is over. */
+  akc_http_stream_resume (turn->http);
 }
 
-/* Handles every complete line in the buffer, then reads more. */
-static void
-handle_lines (Turn *turn)
+/* One line of the answer (NDJSON, CRLF or LF; empty lines are inert). */
+static AkcFrameResult
+turn_frame (const AkcFrame  *frame,
+            gpointer         user_data,
+            GError         **error)
 {
-  g_autoptr(AkcTurnClient) self = g_object_ref (turn->client);
-  guint8 *data;
-  gsize len;
-
-  while (turn->client != NULL)
-    {
-      guint8 *newline;
-      gsize line_length;
-
-      data = turn->buffer->data;
-      len = turn->buffer->len;
-      newline = turn->scanned < len ? memchr (data + turn->scanned, '\n', len - turn->scanned) : NULL;
-
-      if (newline == NULL)
-        {
-          gsize partial = len - turn->consumed;
-
-          turn->scanned = len;
-          /* A CR at the end may be the line's CRLF, which does not count:
-           * where a read cuts the stream changes nothing. */
-          if (partial > 0 && data[len - 1] == '\r')
-            partial--;
-          if (partial > self->max_line_length)
-            {
-              turn_finish (turn, client_diagnostic ("TURN_LINE_TOO_LONG",
-                                                    _("The turn endpoint sent an event larger than the client accepts."),
-                                                    FALSE));
-              return;
-            }
-          break;
-        }
-
-      turn->scanned = (gsize) (newline - data);
-      line_length = turn->scanned - turn->consumed;
-      if (line_length > 0 && data[turn->scanned - 1] == '\r')
-        line_length--;
-
-      if (line_length > self->max_line_length)
-        {
-          turn_finish (turn, client_diagnostic ("TURN_LINE_TOO_LONG",
-                                                _("The turn endpoint sent an event larger than the client accepts."),
-                                                FALSE));
-          return;
-        }
-
-      if (line_length >= THREAD_THRESHOLD)
-        {
-          g_autoptr(GTask) task = g_task_new (NULL, NULL, on_decoded_in_thread, turn_ref (turn));
-
-          /* The buffer is left alone until the worker is done. */
-          turn->line_length = line_length;
-          g_task_set_task_data (task, turn_ref (turn), (GDestroyNotify) turn_unref);
-          g_task_set_name (task, "[akc] turn snapshot");
-          turn->worker = TRUE;
-          g_task_run_in_thread (task, decode_in_thread);
-          return;
-        }
-
-      if (line_length > 0)
-        {
-          Decoded *decoded = decode_line (turn->shared, (const char *) data + turn->consumed, line_length);
-          gboolean go_on = handle_decoded (turn, decoded);
-
-          decoded_free (decoded);
-          if (!go_on)
-            return;
-        }
-
-      turn->consumed = turn->scanned + 1;
-      turn->scanned = turn->consumed;
-    }
+  Turn *turn = user_data;
+  g_autoptr(AkcTurnClient) self = NULL;
+  Decoded *decoded;
+  gboolean go_on;
 
   if (turn->client == NULL)
-    return;
+    return AKC_FRAME_END;
+  self = g_object_ref (turn->client);
 
-  /* Drop what was handled. */
-  if (turn->consumed > 0)
+  if (frame->unterminated)
     {
-      g_byte_array_remove_range (turn->buffer, 0, turn->consumed);
-      turn->scanned -= turn->consumed;
-      turn->consumed = 0;
+      /* The end of the stream. A last line without its newline counts
+       * only when it is a whole event. */
+      gboolean whole;
+
+      if (akc_is_blank_input (frame->data))
+        return AKC_FRAME_CONTINUE;
+      decoded = decode_line (turn->shared, frame->data, frame->length);
+      whole = decoded->event != NULL;
+      go_on = whole && handle_decoded (turn, decoded);
+      decoded_free (decoded);
+      if (!whole)
+        turn_finish (turn, client_diagnostic ("TURN_INCOMPLETE",
+                                              _("The connection closed in the middle of an event."), TRUE));
+      return go_on ? AKC_FRAME_CONTINUE : AKC_FRAME_END;
     }
 
-  if (!turn->eof)
+  if (frame->length >= THREAD_THRESHOLD)
     {
-      read_more (turn);
-      return;
+      g_autoptr(GTask) task = g_task_new (NULL, NULL, on_decoded_in_thread, turn_ref (turn));
+
+      /* The framer keeps the line, and reads nothing, until resumed. */
+      turn->line = frame->data;
+      turn->line_length = frame->length;
+      g_task_set_task_data (task, turn_ref (turn), (GDestroyNotify) turn_unref);
+      g_task_set_name (task, "[akc] turn snapshot");
+      turn->worker = TRUE;
+      g_task_run_in_thread (task, decode_in_thread);
+      return AKC_FRAME_PAUSE;
     }
 
-  /* The end of the stream. A last line without its newline counts only
-   * when it is a whole event. */
-  if (turn->buffer->len > 0)
-    {
-      g_autofree char *rest = g_strndup ((const char *) turn->buffer->data, turn->buffer->len);
+  decoded = decode_line (turn->shared, frame->data, frame->length);
+  go_on = handle_decoded (turn, decoded);
+  decoded_free (decoded);
 
-      if (!akc_is_blank_input (rest))
-        {
-          Decoded *decoded = decode_line (turn->shared, (const char *) turn->buffer->data, turn->buffer->len);
-          gboolean whole = decoded->event != NULL;
-          gboolean go_on = whole && handle_decoded (turn, decoded);
-
-          decoded_free (decoded);
-          if (!whole)
-            {
-              turn_finish (turn, client_diagnostic ("TURN_INCOMPLETE",
-                                                    _("The connection closed in the middle of an event."), TRUE));
-              return;
-            }
-          if (!go_on)
-            return;
-        }
-    }
-
-  turn_finish (turn, NULL);
+  return go_on ? AKC_FRAME_CONTINUE : AKC_FRAME_END;
 }
 
 /* An HTTP error: the §11.1 error body when there is one. */
 static AkcDiagnostic *
 http_error (Turn *turn)
 {
-  guint status = turn->status;
+  guint status = akc_http_stream_get_status (turn->http);
+  g_autoptr(GBytes) bytes = akc_http_stream_get_error_body (turn->http, NULL);
   g_autoptr(AkcJsonValue) body = NULL;
   g_autofree char *message = NULL;
   AkcDiagnostic *diagnostic;
 
-  body = akc_json_parse ((const char *) turn->buffer->data, turn->buffer->len, NULL, NULL, NULL);
+  if (bytes != NULL)
+    {
+      gsize length;
+      const char *data = g_bytes_get_data (bytes, &length);
+
+      body = akc_json_parse (data, length, NULL, NULL, NULL);
+    }
   diagnostic = diagnostic_from_payload (member (body, "error"));
   if (diagnostic != NULL)
     return diagnostic;
 
-  if (AKC_HTTP_STATUS_IS_REDIRECT (status))
+  if (SOUP_STATUS_IS_REDIRECTION (status))
     {
-      g_autofree char *target = akc_http_dup_redirect_target (turn->message);
-
       /* Translators: %u is an HTTP status such as 302, %s where the
        * server pointed, such as https://example.org */
       message = g_strdup_printf (_("The turn endpoint redirected the request (HTTP %u) to %s; redirects are not followed."),
-                                 status, target);
+                                 status, akc_http_stream_get_redirect_target (turn->http));
       return client_diagnostic ("HTTP_REDIRECT", message, FALSE);
     }
   if (status == SOUP_STATUS_UNAUTHORIZED)
@@ -739,122 +663,63 @@ http_error (Turn *turn)
                             status == 429);
 }
 
-static gboolean on_deadline (gpointer user_data);
-
+/* The stream ended: at its end, after an error, or after the turn was
+ * finished (stopped, failed, or its client disposed). */
 static void
-on_read (GObject      *source_object,
-         GAsyncResult *result,
-         gpointer      user_data)
+turn_done (AkcHttpStream *http,
+           const GError  *error,
+           gpointer       user_data)
 {
   g_autoptr(Turn) turn = user_data;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL;
+  const GError *cause;
 
-  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (source_object), result, &error);
   if (turn->client == NULL)
     return;
 
-  if (bytes == NULL && turn->error_body)
+  if (error == NULL)
     {
-      /* An error body that failed or did not come in time: the status
-       * tells what went wrong. */
-      turn_finish (turn, http_error (turn));
+      turn_finish (turn, NULL);
       return;
     }
 
-  if (bytes == NULL)
-    {
-      g_autofree char *message = g_strdup_printf (_("The connection to the turn endpoint failed: %s"), error->message);
-
-      turn_finish (turn, client_diagnostic ("TURN_CONNECTION_FAILED", message, TRUE));
-      return;
-    }
-
-  if (g_bytes_get_size (bytes) == 0)
-    turn->eof = TRUE;
-  else
-    g_byte_array_append (turn->buffer, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
-
-  if (turn->error_body)
-    {
-      if (turn->eof || turn->buffer->len >= ERROR_BODY_LIMIT)
+  cause = akc_http_stream_get_cause (http);
+  if (error->domain == AKC_HTTP_STREAM_ERROR)
+    switch ((AkcHttpStreamError) error->code)
+      {
+      case AKC_HTTP_STREAM_ERROR_REDIRECT:
+      case AKC_HTTP_STREAM_ERROR_STATUS:
         turn_finish (turn, http_error (turn));
-      else
-        read_more (turn);
-      return;
-    }
+        return;
 
-  handle_lines (turn);
-}
+      case AKC_HTTP_STREAM_ERROR_TIMEOUT:
+        message = g_strdup_printf (_("The turn endpoint did not answer in time (the limit is %u s)."),
+                                   turn->client->connect_timeout);
+        turn_finish (turn, client_diagnostic ("TURN_TIMEOUT", message, TRUE));
+        return;
 
-static void
-read_more (Turn *turn)
-{
-  g_input_stream_read_bytes_async (turn->stream, READ_SIZE, G_PRIORITY_DEFAULT,
-                                   turn->cancellable, on_read, turn_ref (turn));
-}
+      case AKC_HTTP_STREAM_ERROR_CONNECT:
+        message = g_strdup_printf (_("The turn endpoint could not be reached: %s"),
+                                   cause != NULL ? cause->message : error->message);
+        turn_finish (turn, client_diagnostic ("TURN_CONNECTION_FAILED", message, TRUE));
+        return;
 
-static void
-on_sent (GObject      *source_object,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  g_autoptr(Turn) turn = user_data;
-  g_autoptr(GError) error = NULL;
+      case AKC_HTTP_STREAM_ERROR_LINE_TOO_LONG:
+        turn_finish (turn, client_diagnostic ("TURN_LINE_TOO_LONG",
+                                              _("The turn endpoint sent an event larger than the client accepts."),
+                                              FALSE));
+        return;
 
-  turn->stream = soup_session_send_finish (SOUP_SESSION (source_object), result, &error);
-  g_clear_handle_id (&turn->deadline_id, g_source_remove);
-  if (turn->client == NULL)
-    return;
+      case AKC_HTTP_STREAM_ERROR_CUT_OFF:
+      case AKC_HTTP_STREAM_ERROR_EVENT_TOO_LARGE:
+      case AKC_HTTP_STREAM_ERROR_TOO_MANY_FRAMES:
+      default:
+        break;
+      }
 
-  if (turn->stream == NULL)
-    {
-      g_autofree char *message = NULL;
-
-      /* An error status whose body never came (libsoup reads the body of
-       * a 401 before it returns) or was cut: the status tells what went
-       * wrong. */
-      turn->status = soup_message_get_status (turn->message);
-      if (turn->status >= 300)
-        {
-          turn_finish (turn, http_error (turn));
-          return;
-        }
-
-      if (turn->timed_out)
-        {
-          message = g_strdup_printf (_("The turn endpoint did not answer in time (the limit is %u s)."),
-                                     turn->client->connect_timeout);
-          turn_finish (turn, client_diagnostic ("TURN_TIMEOUT", message, TRUE));
-          return;
-        }
-
-      message = g_strdup_printf (_("The turn endpoint could not be reached: %s"), error->message);
-      turn_finish (turn, client_diagnostic ("TURN_CONNECTION_FAILED", message, TRUE));
-      return;
-    }
-
-  turn->status = soup_message_get_status (turn->message);
-  turn->error_body = !SOUP_STATUS_IS_SUCCESSFUL (turn->status);
-  /* The error body is read with the connection deadline again, so one
-   * that never ends cannot hold the turn. */
-  if (turn->error_body && turn->client->connect_timeout > 0)
-    turn->deadline_id = g_timeout_add_seconds_full (G_PRIORITY_DEFAULT, turn->client->connect_timeout,
-                                                    on_deadline, turn_ref (turn),
-                                                    (GDestroyNotify) turn_unref);
-  read_more (turn);
-}
-
-static gboolean
-on_deadline (gpointer user_data)
-{
-  Turn *turn = user_data;
-
-  turn->deadline_id = 0;
-  turn->timed_out = TRUE;
-  g_cancellable_cancel (turn->cancellable);
-
-  return G_SOURCE_REMOVE;
+  message = g_strdup_printf (_("The connection to the turn endpoint failed: %s"),
+                             cause != NULL ? cause->message : error->message);
+  turn_finish (turn, client_diagnostic ("TURN_CONNECTION_FAILED", message, TRUE));
 }
 
 static char *
@@ -918,6 +783,7 @@ start_turn (AkcTurnClient  *self,
 {
   g_autofree char *turn_id = g_uuid_string_random ();
   g_autoptr(GBytes) body = NULL;
+  g_autoptr(SoupMessage) message = NULL;
   SoupMessageHeaders *headers;
   Turn *turn;
 
@@ -925,18 +791,9 @@ start_turn (AkcTurnClient  *self,
   if (body == NULL)
     return FALSE;
 
-  turn = g_new0 (Turn, 1);
-  turn->ref_count = 1;
-  turn->client = self;
-  turn->shared = shared_ref (self->shared);
-  turn->cancellable = g_cancellable_new ();
-  turn->buffer = g_byte_array_new ();
-  turn->message = soup_message_new_from_uri (SOUP_METHOD_POST, self->uri);
-  /* A redirect is an error that names where it points: following it
-   * would turn the POST into a GET to another origin. */
-  soup_message_add_flags (turn->message, SOUP_MESSAGE_NO_REDIRECT);
-  soup_message_set_request_body_from_bytes (turn->message, "application/json", body);
-  headers = soup_message_get_request_headers (turn->message);
+  message = soup_message_new_from_uri (SOUP_METHOD_POST, self->uri);
+  soup_message_set_request_body_from_bytes (message, "application/json", body);
+  headers = soup_message_get_request_headers (message);
   soup_message_headers_replace (headers, "Accept", "application/x-ndjson");
   soup_message_headers_replace (headers, "Cache-Control", "no-store");
   if (self->token != NULL)
@@ -947,14 +804,22 @@ start_turn (AkcTurnClient  *self,
       memset (authorization, 0, strlen (authorization));
     }
 
+  turn = g_new0 (Turn, 1);
+  turn->ref_count = 1;
+  turn->client = self;
+  turn->shared = shared_ref (self->shared);
+  /* A redirect is an error that names where it points: following it
+   * would turn the POST into a GET to another origin. The end of the
+   * body is the end of the turn; what it means is turn_finish's. */
+  turn->http = akc_http_stream_new (self->session, message, AKC_FRAMING_NDJSON);
+  akc_http_stream_set_connect_timeout (turn->http, MIN (self->connect_timeout, G_MAXUINT / 1000) * 1000);
+  akc_http_stream_set_max_error_body (turn->http, ERROR_BODY_LIMIT);
+  akc_http_stream_set_body_end_ends (turn->http, TRUE);
+  akc_line_framer_set_limits (akc_http_stream_get_framer (turn->http), self->max_line_length,
+                              self->max_line_length, 0);
+  /* A line of white space is not an event: it fails the turn. */
+  akc_line_framer_set_keep_blank (akc_http_stream_get_framer (turn->http), TRUE);
   self->turn = turn;
-  if (self->connect_timeout > 0 && response == NULL)
-    turn->deadline_id = g_timeout_add_seconds_full (G_PRIORITY_DEFAULT, self->connect_timeout,
-                                                    on_deadline, turn_ref (turn),
-                                                    (GDestroyNotify) turn_unref);
-  if (response == NULL)
-    soup_session_send_async (self->session, turn->message, G_PRIORITY_DEFAULT, turn->cancellable,
-                             on_sent, turn);
 
   g_object_freeze_notify (G_OBJECT (self));
   set_error (self, NULL);
@@ -962,15 +827,12 @@ start_turn (AkcTurnClient  *self,
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_BUSY]);
   g_object_thaw_notify (G_OBJECT (self));
 
+  /* The stream holds a reference until turn_done. */
   if (response != NULL)
-    {
-      turn->stream = g_object_ref (response);
-      turn->status = response_status;
-      turn->error_body = !SOUP_STATUS_IS_SUCCESSFUL (response_status);
-      read_more (turn);
-      /* the reference on_sent () would have released */
-      turn_unref (turn);
-    }
+    akc_http_stream_start_with_body (turn->http, response_status, response, NULL,
+                                     NULL, turn_frame, turn_done, turn);
+  else
+    akc_http_stream_start (turn->http, NULL, NULL, turn_frame, turn_done, turn);
 
   return TRUE;
 }
@@ -1471,8 +1333,7 @@ akc_turn_client_dispose (GObject *object)
       Turn *turn = self->turn;
 
       /* No notification from a client that is going away. */
-      g_clear_handle_id (&turn->deadline_id, g_source_remove);
-      g_cancellable_cancel (turn->cancellable);
+      akc_http_stream_cancel (turn->http);
       turn->client = NULL;
       self->turn = NULL;
     }

@@ -413,6 +413,21 @@ test_oversized_line (Fixture       *fixture,
   g_assert_cmpuint (fixture->accepted, ==, 2);
 }
 
+/* A line of white space is not a turn event: it ends the turn with the
+ * decoding diagnostic (empty lines are inert). */
+static void
+test_blank_line (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  good_turn (fixture);
+
+  akc_turn_test_server_respond (fixture->server, 200, "application/x-ndjson");
+  akc_turn_test_server_add_chunk (fixture->server, "\r\n\n \t \n", -1, 0);
+  run_turn (fixture, "blank");
+
+  assert_history_kept (fixture, "PROTOCOL_INVALID_PAYLOAD");
+}
+
 static void
 test_endless_line (Fixture       *fixture,
                    gconstpointer  data)
@@ -803,6 +818,7 @@ main (int    argc,
   ADD ("hostile/endless-line", test_endless_line);
   ADD ("hostile/10000-snapshots", test_many_snapshots);
   ADD ("large-snapshot-in-thread", test_large_snapshot_in_thread);
+  ADD ("blank-line", test_blank_line);
   ADD ("hostile/invalid-json", test_invalid_json);
   ADD ("hostile/invalid-payload", test_invalid_payload);
   ADD ("hostile/unknown-events", test_unknown_events_are_inert);

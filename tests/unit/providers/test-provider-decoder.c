@@ -129,6 +129,153 @@ test_framer_end (void)
   g_assert_cmpstr (log, ==, "[-|1][-|2]");
 }
 
+/* A frame handler that pauses at every frame whose data starts with 'P',
+ * as the turn client does for a line it decodes in a thread. */
+typedef struct
+{
+  GString    *log;
+  const char *paused_data;   /* the paused frame's data, checked at resume */
+  char       *paused_copy;
+} Pauses;
+
+static AkcFrameResult
+pause_frame (const AkcFrame  *frame,
+             gpointer         user_data,
+             GError         **error)
+{
+  Pauses *pauses = user_data;
+
+  g_string_append_printf (pauses->log, "[%s|%s%s]", frame->event != NULL ? frame->event : "-",
+                          frame->data, frame->unterminated ? "|cut" : "");
+  if (frame->data[0] == 'P' && !frame->unterminated)
+    {
+      pauses->paused_data = frame->data;
+      pauses->paused_copy = g_strndup (frame->data, frame->length);
+      return AKC_FRAME_PAUSE;
+    }
+
+  return AKC_FRAME_CONTINUE;
+}
+
+static char *
+pause_input (AkcFraming   framing,
+             gboolean     keep_blank,
+             const char  *input,
+             gsize        piece,
+             guint       *n_pauses)
+{
+  Pauses pauses = { g_string_new (NULL), NULL, NULL };
+  g_autoptr(AkcLineFramer) framer = akc_line_framer_new (framing, pause_frame, &pauses);
+  g_autoptr(GError) error = NULL;
+  gsize length = strlen (input);
+  AkcFrameResult r = AKC_FRAME_CONTINUE;
+  gsize pos = 0;
+
+  akc_line_framer_set_limits (framer, 64, 128, 100);
+  akc_line_framer_set_keep_blank (framer, keep_blank);
+  *n_pauses = 0;
+  while (r == AKC_FRAME_CONTINUE || r == AKC_FRAME_PAUSE)
+    {
+      if (r == AKC_FRAME_PAUSE)
+        {
+          /* Paused: the frame's data is intact, nothing more is framed
+           * until resume, and resume delivers what was held. */
+          g_assert_true (akc_line_framer_is_paused (framer));
+          g_assert_cmpstr (pauses.paused_data, ==, pauses.paused_copy);
+          g_clear_pointer (&pauses.paused_copy, g_free);
+          (*n_pauses)++;
+          r = akc_line_framer_resume (framer, &error);
+          continue;
+        }
+      if (pos >= length)
+        break;
+      {
+        gsize n = piece == 0 ? length : MIN (piece, length - pos);
+
+        r = akc_line_framer_feed (framer, (const guint8 *) input + pos, n, &error);
+        pos += n;
+      }
+    }
+  g_assert_no_error (error);
+  g_assert_cmpint (r, ==, AKC_FRAME_CONTINUE);
+  g_assert_false (akc_line_framer_is_paused (framer));
+  r = akc_line_framer_finish (framer, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (r, ==, AKC_FRAME_CONTINUE);
+
+  return g_string_free (pauses.log, FALSE);
+}
+
+static void
+test_framer_pause (void)
+{
+  const char *ndjson = "P1\r\n2\nP3\nP4\n\n  \n5\r\nP6";
+  const char *sse = "data: P1\n\ndata: 2\n\nevent: e\ndata: P3\ndata: x\n\ndata: P4\r\n\r\ndata: 5\n";
+
+  for (gsize piece = 0; piece <= strlen (ndjson); piece++)
+    {
+      guint n_pauses;
+      g_autofree char *log = pause_input (AKC_FRAMING_NDJSON, FALSE, ndjson, piece, &n_pauses);
+
+      g_assert_cmpstr (log, ==, "[-|P1][-|2][-|P3][-|P4][-|5][-|P6|cut]");
+      g_assert_cmpuint (n_pauses, ==, 3);
+    }
+  for (gsize piece = 0; piece <= strlen (sse); piece++)
+    {
+      guint n_pauses;
+      g_autofree char *log = pause_input (AKC_FRAMING_SSE, FALSE, sse, piece, &n_pauses);
+
+      g_assert_cmpstr (log, ==, "[-|P1][-|2][e|P3\nx][-|P4][-|5|cut]");
+      g_assert_cmpuint (n_pauses, ==, 3);
+    }
+}
+
+static void
+test_framer_keep_blank (void)
+{
+  /* Empty lines are never frames; lines of white space are when asked
+   * (the turn client fails a turn on them, as before it shared the
+   * framer). */
+  for (gsize piece = 0; piece <= 12; piece++)
+    {
+      guint n_pauses;
+      g_autofree char *kept = pause_input (AKC_FRAMING_NDJSON, TRUE, "1\n\n \t\r\n\r\n2\n", piece, &n_pauses);
+      g_autofree char *skipped = pause_input (AKC_FRAMING_NDJSON, FALSE, "1\n\n \t\r\n\r\n2\n", piece, &n_pauses);
+
+      g_assert_cmpstr (kept, ==, "[-|1][-| \t][-|2]");
+      g_assert_cmpstr (skipped, ==, "[-|1][-|2]");
+    }
+}
+
+static void
+test_framer_line_bound (void)
+{
+  /* The bound is the line's length without its line end: 64 bytes pass
+   * with LF or CRLF, 65 fail even when no CR follows them. */
+  g_autofree char *x64 = g_strnfill (64, 'x');
+  g_autofree char *x65 = g_strnfill (65, 'x');
+  const char *ends[] = { "\n", "\r\n" };
+
+  for (guint e = 0; e < G_N_ELEMENTS (ends); e++)
+    for (gsize piece = 0; piece <= 3; piece++)
+      {
+        g_autofree char *ok_input = g_strconcat (x64, ends[e], NULL);
+        g_autofree char *bad_input = g_strconcat (x65, ends[e], NULL);
+        g_autofree char *expected = g_strdup_printf ("[-|%s]", x64);
+        g_autoptr(GError) error = NULL;
+        AkcFrameResult result;
+        g_autofree char *ok = frame_input (AKC_FRAMING_NDJSON, ok_input, strlen (ok_input), piece, 0, &result, &error);
+        g_autofree char *bad = NULL;
+
+        g_assert_no_error (error);
+        g_assert_cmpstr (ok, ==, expected);
+        bad = frame_input (AKC_FRAMING_NDJSON, bad_input, strlen (bad_input), piece, 0, &result, &error);
+        g_assert_error (error, AKC_HTTP_STREAM_ERROR, AKC_HTTP_STREAM_ERROR_LINE_TOO_LONG);
+        g_assert_cmpint (result, ==, AKC_FRAME_FAILED);
+        g_assert_cmpstr (bad, ==, "");
+      }
+}
+
 static void
 test_framer_bounds (void)
 {
@@ -567,6 +714,9 @@ main (int   argc,
   g_test_add_func ("/provider/framer/ndjson", test_framer_ndjson);
   g_test_add_func ("/provider/framer/end", test_framer_end);
   g_test_add_func ("/provider/framer/bounds", test_framer_bounds);
+  g_test_add_func ("/provider/framer/pause", test_framer_pause);
+  g_test_add_func ("/provider/framer/keep-blank", test_framer_keep_blank);
+  g_test_add_func ("/provider/framer/line-bound", test_framer_line_bound);
   g_test_add_func ("/provider/openai/text", test_openai_text);
   g_test_add_func ("/provider/openai/tool-calls", test_openai_tool_calls);
   g_test_add_func ("/provider/openai/errors", test_openai_errors);
