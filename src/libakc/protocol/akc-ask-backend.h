@@ -20,6 +20,8 @@ G_BEGIN_DECLS
  * AKC_ASK_BACKEND_PROTOCOL:
  *
  * The protocol identifier of Ask backend requests, `agentskit.chat.ask`.
+ *
+ * Since: 0.1
  */
 #define AKC_ASK_BACKEND_PROTOCOL "agentskit.chat.ask"
 
@@ -27,6 +29,8 @@ G_BEGIN_DECLS
  * AKC_ASK_BACKEND_MAX_MESSAGES:
  *
  * The most messages an Ask request or session record holds.
+ *
+ * Since: 0.1
  */
 #define AKC_ASK_BACKEND_MAX_MESSAGES 64
 
@@ -34,6 +38,8 @@ G_BEGIN_DECLS
  * AKC_ASK_BACKEND_MAX_MESSAGE_LENGTH:
  *
  * The longest message content, in UTF-16 code units.
+ *
+ * Since: 0.1
  */
 #define AKC_ASK_BACKEND_MAX_MESSAGE_LENGTH 16384
 

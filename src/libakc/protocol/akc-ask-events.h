@@ -22,6 +22,8 @@ G_BEGIN_DECLS
  *
  * The longest record line the Ask decoder reads, in UTF-8 bytes after
  * trimming; also the longest unterminated line it keeps.
+ *
+ * Since: 0.1
  */
 #define AKC_ASK_EVENT_MAX_RECORD_BYTES 1048576
 
@@ -29,6 +31,8 @@ G_BEGIN_DECLS
  * AKC_ASK_EVENT_MAX_RECORDS:
  *
  * The most lines one decode call examines.
+ *
+ * Since: 0.1
  */
 #define AKC_ASK_EVENT_MAX_RECORDS 4096
 
@@ -41,6 +45,8 @@ G_BEGIN_DECLS
  * @AKC_ASK_EVENT_KIND_ERROR: `{"type":"error","message":…,"code"?:…,"retryable"?:…}`
  *
  * The variants of an Ask service event (protocol.md §6.1).
+ *
+ * Since: 0.1
  */
 typedef enum {
   AKC_ASK_EVENT_KIND_INVALID,

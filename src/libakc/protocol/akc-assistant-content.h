@@ -31,6 +31,8 @@ G_BEGIN_DECLS
  *
  * The length of the ordered-content prefix (U+001E,
  * `agentskit.chat.content/1`, line feed) in bytes.
+ *
+ * Since: 0.1
  */
 #define AKC_ASSISTANT_CONTENT_PREFIX_LENGTH 26
 
@@ -39,6 +41,8 @@ G_BEGIN_DECLS
  *
  * The largest content the decoder accepts, in UTF-8 bytes, prefix and any
  * unterminated record included.
+ *
+ * Since: 0.1
  */
 #define AKC_ASSISTANT_CONTENT_MAX_BYTES 262144
 
@@ -46,6 +50,8 @@ G_BEGIN_DECLS
  * AKC_ASSISTANT_CONTENT_MAX_RECORDS:
  *
  * The most complete records the decoder accepts.
+ *
+ * Since: 0.1
  */
 #define AKC_ASSISTANT_CONTENT_MAX_RECORDS 512
 
@@ -53,6 +59,8 @@ G_BEGIN_DECLS
  * AKC_ASSISTANT_CONTENT_MAX_TEXT_LENGTH:
  *
  * The longest text of one text part, in UTF-16 code units.
+ *
+ * Since: 0.1
  */
 #define AKC_ASSISTANT_CONTENT_MAX_TEXT_LENGTH 16384
 

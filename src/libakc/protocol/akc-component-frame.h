@@ -22,6 +22,8 @@ G_BEGIN_DECLS
  *
  * The protocol identifier of component frames and events,
  * `agentskit.chat.component` (protocol.md §1.12).
+ *
+ * Since: 0.1
  */
 #define AKC_COMPONENT_PROTOCOL "agentskit.chat.component"
 
@@ -29,6 +31,8 @@ G_BEGIN_DECLS
  * AKC_COMPONENT_PROTOCOL_VERSION:
  *
  * The component protocol version this library speaks.
+ *
+ * Since: 0.1
  */
 #define AKC_COMPONENT_PROTOCOL_VERSION 1
 

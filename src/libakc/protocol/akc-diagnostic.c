@@ -33,6 +33,16 @@ struct _AkcDiagnostic {
 
 G_DEFINE_BOXED_TYPE (AkcDiagnostic, akc_diagnostic, akc_diagnostic_ref, akc_diagnostic_unref)
 
+/**
+ * akc_protocol_error_quark:
+ *
+ * Gets the error domain of [error@ProtocolError], the quark %AKC_PROTOCOL_ERROR
+ * stands for.
+ *
+ * Returns: the error quark
+ *
+ * Since: 0.1
+ */
 G_DEFINE_QUARK (akc-protocol-error-quark, akc_protocol_error)
 
 G_DEFINE_ENUM_TYPE (AkcProtocolError, akc_protocol_error,
@@ -104,6 +114,8 @@ static const char * const error_codes[] = {
  * Maps a diagnostic code to its error code.
  *
  * Returns: the error code, or %AKC_PROTOCOL_ERROR_FAILED for an unknown code
+ *
+ * Since: 0.1
  */
 AkcProtocolError
 akc_protocol_error_from_code (const char *code)
@@ -127,6 +139,8 @@ akc_protocol_error_from_code (const char *code)
  *
  * Returns: (nullable): the diagnostic code, or %NULL for
  *   %AKC_PROTOCOL_ERROR_FAILED and %AKC_PROTOCOL_ERROR_INVALID_JSON
+ *
+ * Since: 0.1
  */
 const char *
 akc_protocol_error_to_code (AkcProtocolError error)
@@ -147,6 +161,8 @@ akc_protocol_error_to_code (AkcProtocolError error)
  * Creates a diagnostic.
  *
  * Returns: (transfer full): a new diagnostic
+ *
+ * Since: 0.1
  */
 AkcDiagnostic *
 akc_diagnostic_new (const char *code,
@@ -188,6 +204,8 @@ akc_diagnostic_new (const char *code,
  * Acquires a reference on @self.
  *
  * Returns: (transfer full): @self
+ *
+ * Since: 0.1
  */
 AkcDiagnostic *
 akc_diagnostic_ref (AkcDiagnostic *self)
@@ -204,6 +222,8 @@ akc_diagnostic_ref (AkcDiagnostic *self)
  * @self: (transfer full): a diagnostic
  *
  * Releases a reference on @self.
+ *
+ * Since: 0.1
  */
 void
 akc_diagnostic_unref (AkcDiagnostic *self)
@@ -221,6 +241,8 @@ akc_diagnostic_unref (AkcDiagnostic *self)
  * Gets the stable diagnostic code, e.g. `"COMPONENT_INVALID_FRAME"`.
  *
  * Returns: (transfer none): the code
+ *
+ * Since: 0.1
  */
 const char *
 akc_diagnostic_get_code (const AkcDiagnostic *self)
@@ -237,6 +259,8 @@ akc_diagnostic_get_code (const AkcDiagnostic *self)
  * Gets the fixed message (never contains input).
  *
  * Returns: (transfer none): the message
+ *
+ * Since: 0.1
  */
 const char *
 akc_diagnostic_get_message (const AkcDiagnostic *self)
@@ -253,6 +277,8 @@ akc_diagnostic_get_message (const AkcDiagnostic *self)
  * Gets whether retrying may succeed.
  *
  * Returns: the `retryable` flag
+ *
+ * Since: 0.1
  */
 gboolean
 akc_diagnostic_get_retryable (const AkcDiagnostic *self)
@@ -269,6 +295,8 @@ akc_diagnostic_get_retryable (const AkcDiagnostic *self)
  * Gets the echoed `eventId` (turn decoder only, protocol.md §2.6).
  *
  * Returns: (transfer none) (nullable): the event id, or %NULL
+ *
+ * Since: 0.1
  */
 const char *
 akc_diagnostic_get_event_id (const AkcDiagnostic *self)
@@ -282,10 +310,12 @@ akc_diagnostic_get_event_id (const AkcDiagnostic *self)
  * akc_diagnostic_get_error_code:
  * @self: a diagnostic
  *
- * Gets the [enum@ProtocolError] matching the diagnostic code.
+ * Gets the [error@ProtocolError] matching the diagnostic code.
  *
  * Returns: the error code (%AKC_PROTOCOL_ERROR_FAILED if the code is
  *   not a protocol diagnostic code)
+ *
+ * Since: 0.1
  */
 AkcProtocolError
 akc_diagnostic_get_error_code (const AkcDiagnostic *self)
@@ -303,6 +333,8 @@ akc_diagnostic_get_error_code (const AkcDiagnostic *self)
  * Compares all four members of two diagnostics.
  *
  * Returns: %TRUE if they are equal
+ *
+ * Since: 0.1
  */
 gboolean
 akc_diagnostic_equal (const AkcDiagnostic *a,
@@ -326,6 +358,8 @@ akc_diagnostic_equal (const AkcDiagnostic *a,
  * present.
  *
  * Returns: (transfer full): the JSON object
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_diagnostic_to_json (const AkcDiagnostic *self)
@@ -353,6 +387,8 @@ akc_diagnostic_to_json (const AkcDiagnostic *self)
  * Serialises @self as canonical JSON (protocol.md §1.10, §1.11).
  *
  * Returns: (transfer full): the JSON text
+ *
+ * Since: 0.1
  */
 char *
 akc_diagnostic_to_canonical (const AkcDiagnostic *self,
@@ -394,6 +430,8 @@ akc_diagnostic_to_canonical (const AkcDiagnostic *self,
  * diagnostic's fixed message.
  *
  * Returns: (transfer full): a new #GError
+ *
+ * Since: 0.1
  */
 GError *
 akc_diagnostic_to_error (const AkcDiagnostic *self)
@@ -411,6 +449,8 @@ akc_diagnostic_to_error (const AkcDiagnostic *self)
  * @error: return location for a #GError, or %NULL
  *
  * Sets @error from @self (see [method@Diagnostic.to_error]).
+ *
+ * Since: 0.1
  */
 void
 akc_diagnostic_propagate (const AkcDiagnostic *self,

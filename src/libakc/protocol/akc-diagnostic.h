@@ -20,7 +20,7 @@ G_BEGIN_DECLS
  * AKC_PROTOCOL_ERROR:
  *
  * Error domain of the wire protocol. Errors in this domain carry a code
- * from [enum@ProtocolError]; those converted from an [struct@Diagnostic]
+ * from [error@ProtocolError]; those converted from an [struct@Diagnostic]
  * carry its fixed, input-free message.
  */
 #define AKC_PROTOCOL_ERROR (akc_protocol_error_quark ())
@@ -59,6 +59,8 @@ G_BEGIN_DECLS
  * Error codes of the %AKC_PROTOCOL_ERROR domain: one per diagnostic code
  * of protocol.md Appendix A, plus %AKC_PROTOCOL_ERROR_INVALID_JSON for
  * [func@JsonValue.parse].
+ *
+ * Since: 0.1
  */
 typedef enum {
   AKC_PROTOCOL_ERROR_FAILED,

@@ -60,6 +60,8 @@ AkcJsonValue akc_json_false_value = {
  * Acquires a reference on @self.
  *
  * Returns: (transfer full): @self
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_json_value_ref (AkcJsonValue *self)
@@ -106,6 +108,8 @@ heap_free (AkcJsonValue *self)
  *
  * Releases a reference on @self; the value is freed when the last
  * reference goes.
+ *
+ * Since: 0.1
  */
 void
 akc_json_value_unref (AkcJsonValue *self)
@@ -485,6 +489,8 @@ akc_json_object_new_steal (AkcJsonMemberInit *members,
  * Returns the JSON `null` value.
  *
  * Returns: (transfer full): `null`
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_json_value_new_null (void)
@@ -499,6 +505,8 @@ akc_json_value_new_null (void)
  * Returns the JSON `true` or `false` value.
  *
  * Returns: (transfer full): a boolean value
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_json_value_new_boolean (gboolean value)
@@ -515,6 +523,8 @@ akc_json_value_new_boolean (gboolean value)
  * writer emits them as `null`, like `JSON.stringify`.
  *
  * Returns: (transfer full): a number value
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_json_value_new_number (double value)
@@ -542,6 +552,8 @@ akc_json_value_new_number (double value)
  * UTF-8.
  *
  * Returns: (transfer full): a string value
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_json_value_new_string (const char *value,
@@ -566,6 +578,8 @@ akc_json_value_new_string (const char *value,
  * Creates an array value holding a reference to each element.
  *
  * Returns: (transfer full): an array value
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_json_value_new_array (AkcJsonValue * const *elements,
@@ -600,6 +614,8 @@ akc_json_value_new_array (AkcJsonValue * const *elements,
  * occurrence (as `JSON.parse` does).
  *
  * Returns: (transfer full): an object value
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_json_value_new_object (const char * const   *names,
@@ -648,6 +664,8 @@ akc_json_value_new_object (const char * const   *names,
  * %AKC_PROTOCOL_ERROR_INVALID_JSON.
  *
  * Returns: (transfer full) (nullable): the value, or %NULL on error
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_json_value_parse (const char *text,
@@ -703,6 +721,8 @@ akc_json_value_parse (const char *text,
  * Gets the kind of @self.
  *
  * Returns: the kind
+ *
+ * Since: 0.1
  */
 AkcJsonKind
 akc_json_value_get_kind (const AkcJsonValue *self)
@@ -719,6 +739,8 @@ akc_json_value_get_kind (const AkcJsonValue *self)
  * Gets the boolean held by @self.
  *
  * Returns: the boolean
+ *
+ * Since: 0.1
  */
 gboolean
 akc_json_value_get_boolean (const AkcJsonValue *self)
@@ -736,6 +758,8 @@ akc_json_value_get_boolean (const AkcJsonValue *self)
  * Gets the number held by @self.
  *
  * Returns: the number (may be infinite for an overflowing literal)
+ *
+ * Since: 0.1
  */
 double
 akc_json_value_get_number (const AkcJsonValue *self)
@@ -756,6 +780,8 @@ akc_json_value_get_number (const AkcJsonValue *self)
  * see a plain string see it up to the first U+0000).
  *
  * Returns: (transfer none): the text
+ *
+ * Since: 0.1
  */
 const char *
 akc_json_value_get_string (const AkcJsonValue *self,
@@ -777,6 +803,8 @@ akc_json_value_get_string (const AkcJsonValue *self,
  * Gets the number of elements of an array value.
  *
  * Returns: the element count
+ *
+ * Since: 0.1
  */
 gsize
 akc_json_value_get_length (const AkcJsonValue *self)
@@ -795,6 +823,8 @@ akc_json_value_get_length (const AkcJsonValue *self)
  * Gets one element of an array value.
  *
  * Returns: (transfer none): the element
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_json_value_get_element (const AkcJsonValue *self,
@@ -814,6 +844,8 @@ akc_json_value_get_element (const AkcJsonValue *self,
  * Gets the number of members of an object value.
  *
  * Returns: the member count
+ *
+ * Since: 0.1
  */
 gsize
 akc_json_value_get_member_count (const AkcJsonValue *self)
@@ -833,6 +865,8 @@ akc_json_value_get_member_count (const AkcJsonValue *self)
  * Gets the name of the member at @index_ (members keep their order).
  *
  * Returns: (transfer none): the name, NUL-terminated, may contain U+0000
+ *
+ * Since: 0.1
  */
 const char *
 akc_json_value_get_member_name (const AkcJsonValue *self,
@@ -857,6 +891,8 @@ akc_json_value_get_member_name (const AkcJsonValue *self,
  * Gets the value of the member at @index_.
  *
  * Returns: (transfer none): the member value
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_json_value_get_member_value (const AkcJsonValue *self,
@@ -878,6 +914,8 @@ akc_json_value_get_member_value (const AkcJsonValue *self,
  *
  * Returns: (transfer none) (nullable): the member value, or %NULL if
  *   @self has no such member
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_json_value_get_member (const AkcJsonValue *self,
@@ -900,6 +938,8 @@ akc_json_value_get_member (const AkcJsonValue *self,
  * the same member names and equal values regardless of member order.
  *
  * Returns: %TRUE if @a and @b are equal
+ *
+ * Since: 0.1
  */
 gboolean
 akc_json_value_equal (const AkcJsonValue *a,
@@ -965,6 +1005,8 @@ akc_json_value_equal (const AkcJsonValue *a,
  * the escape `\u0000`, so it is a regular NUL-terminated string.
  *
  * Returns: (transfer full): the JSON text
+ *
+ * Since: 0.1
  */
 char *
 akc_json_value_to_canonical (const AkcJsonValue *self,
@@ -997,6 +1039,8 @@ akc_json_value_to_canonical (const AkcJsonValue *self,
  * infinite number is converted as-is.
  *
  * Returns: (transfer full): a new `JsonNode`
+ *
+ * Since: 0.1
  */
 JsonNode *
 akc_json_value_to_json_node (const AkcJsonValue *self)
@@ -1154,6 +1198,8 @@ from_json_node (JsonNode *node,
  *
  * Returns: (transfer full) (nullable): the value, or %NULL if @node
  *   cannot be represented
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_json_value_new_from_json_node (JsonNode *node)

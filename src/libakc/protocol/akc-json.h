@@ -26,6 +26,8 @@ G_BEGIN_DECLS
  * @AKC_JSON_KIND_OBJECT: an ordered list of uniquely named members
  *
  * The kind of an [struct@JsonValue].
+ *
+ * Since: 0.1
  */
 typedef enum {
   AKC_JSON_KIND_NULL,

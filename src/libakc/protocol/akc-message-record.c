@@ -455,6 +455,8 @@ akc_message_record_new_from_value (AkcJsonValue  *record,
  * Acquires a reference on @self.
  *
  * Returns: (transfer full): @self
+ *
+ * Since: 0.1
  */
 AkcMessageRecord *
 akc_message_record_ref (AkcMessageRecord *self)
@@ -471,6 +473,8 @@ akc_message_record_ref (AkcMessageRecord *self)
  * @self: (transfer full): a record
  *
  * Releases a reference on @self.
+ *
+ * Since: 0.1
  */
 void
 akc_message_record_unref (AkcMessageRecord *self)
@@ -509,6 +513,8 @@ string_of (const AkcJsonValue *v,
  * contain U+0000, hence @length.
  *
  * Returns: (transfer none): the id, NUL-terminated
+ *
+ * Since: 0.1
  */
 const char *
 akc_message_record_get_id (const AkcMessageRecord *self,
@@ -526,6 +532,8 @@ akc_message_record_get_id (const AkcMessageRecord *self,
  * Gets who wrote the message: `user`, `assistant`, `system` or `tool`.
  *
  * Returns: (transfer none): the role
+ *
+ * Since: 0.1
  */
 const char *
 akc_message_record_get_role (const AkcMessageRecord *self)
@@ -543,6 +551,8 @@ akc_message_record_get_role (const AkcMessageRecord *self)
  * Gets the content. It may be empty and may contain U+0000, hence @length.
  *
  * Returns: (transfer none): the content, NUL-terminated UTF-8
+ *
+ * Since: 0.1
  */
 const char *
 akc_message_record_get_content (const AkcMessageRecord *self,
@@ -561,6 +571,8 @@ akc_message_record_get_content (const AkcMessageRecord *self,
  * `complete` or `error`.
  *
  * Returns: (transfer none): the status
+ *
+ * Since: 0.1
  */
 const char *
 akc_message_record_get_status (const AkcMessageRecord *self)
@@ -577,6 +589,8 @@ akc_message_record_get_status (const AkcMessageRecord *self)
  * Gets when the message was created, in UTC, with millisecond precision.
  *
  * Returns: (transfer none): the creation time
+ *
+ * Since: 0.1
  */
 GDateTime *
 akc_message_record_get_created_at (const AkcMessageRecord *self)
@@ -593,6 +607,8 @@ akc_message_record_get_created_at (const AkcMessageRecord *self)
  * Gets the content parts (protocol.md §2.9.5), an array of objects.
  *
  * Returns: (transfer none) (nullable): the parts, or %NULL when absent
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_message_record_get_parts (const AkcMessageRecord *self)
@@ -609,6 +625,8 @@ akc_message_record_get_parts (const AkcMessageRecord *self)
  * Gets the tool calls (protocol.md §2.9.6), an array of objects.
  *
  * Returns: (transfer none) (nullable): the tool calls, or %NULL when absent
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_message_record_get_tool_calls (const AkcMessageRecord *self)
@@ -626,6 +644,8 @@ akc_message_record_get_tool_calls (const AkcMessageRecord *self)
  * Gets the id of the tool call a `tool` message answers.
  *
  * Returns: (transfer none) (nullable): the tool-call id, or %NULL when absent
+ *
+ * Since: 0.1
  */
 const char *
 akc_message_record_get_tool_call_id (const AkcMessageRecord *self,
@@ -643,6 +663,8 @@ akc_message_record_get_tool_call_id (const AkcMessageRecord *self,
  * Gets the free-form metadata object, kept verbatim.
  *
  * Returns: (transfer none) (nullable): the metadata, or %NULL when absent
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_message_record_get_metadata (const AkcMessageRecord *self)
@@ -660,6 +682,8 @@ akc_message_record_get_metadata (const AkcMessageRecord *self)
  * order and `createdAt` as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
  *
  * Returns: (transfer full): the record as a JSON object
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_message_record_to_value (const AkcMessageRecord *self)

@@ -147,7 +147,7 @@ migrate (const AkcJsonValue *legacy)
  *   for the diagnostic when @value is rejected
  *
  * Decodes a session snapshot given as a value: the same as
- * [func@session_snapshot_decode] from step 2 on.
+ * [func@Session.snapshot_decode] from step 2 on.
  *
  * Returns: (transfer full) (nullable): the normalised v1 snapshot, or %NULL
  *   with @diagnostic set

@@ -22,6 +22,8 @@ G_BEGIN_DECLS
  * AKC_SESSION_PROTOCOL:
  *
  * The `protocol` member of a session snapshot.
+ *
+ * Since: 0.1
  */
 #define AKC_SESSION_PROTOCOL "agentskit.chat.session"
 
@@ -30,6 +32,8 @@ G_BEGIN_DECLS
  *
  * The session snapshot version this library writes (version 0 is read and
  * migrated).
+ *
+ * Since: 0.1
  */
 #define AKC_SESSION_PROTOCOL_VERSION 1
 

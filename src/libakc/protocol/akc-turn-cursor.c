@@ -227,6 +227,8 @@ akc_turn_cursor_new (const char  *session_id,
  * Gets the session whose snapshots @self accepts.
  *
  * Returns: (transfer none): the session id
+ *
+ * Since: 0.1
  */
 const char *
 akc_turn_cursor_get_session_id (AkcTurnCursor *self)
@@ -244,6 +246,8 @@ akc_turn_cursor_get_session_id (AkcTurnCursor *self)
  *
  * Returns: (transfer full) (nullable): the snapshot event, or %NULL when
  *   none has been accepted yet
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_turn_cursor_dup_snapshot (AkcTurnCursor *self)
@@ -260,6 +264,8 @@ akc_turn_cursor_dup_snapshot (AkcTurnCursor *self)
  * Gets the `sequence` of the held snapshot.
  *
  * Returns: the sequence, or -1 when no snapshot is held
+ *
+ * Since: 0.1
  */
 gint64
 akc_turn_cursor_get_sequence (AkcTurnCursor *self)

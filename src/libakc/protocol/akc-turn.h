@@ -22,6 +22,8 @@ G_BEGIN_DECLS
  * AKC_TURN_PROTOCOL:
  *
  * The `protocol` member of every turn event.
+ *
+ * Since: 0.1
  */
 #define AKC_TURN_PROTOCOL "agentskit.chat.turn"
 
@@ -29,6 +31,8 @@ G_BEGIN_DECLS
  * AKC_TURN_PROTOCOL_VERSION:
  *
  * The turn protocol version this library speaks.
+ *
+ * Since: 0.1
  */
 #define AKC_TURN_PROTOCOL_VERSION 1
 
@@ -41,6 +45,8 @@ G_BEGIN_DECLS
  *   reports a failure
  *
  * The kind of a turn event (its `event` member).
+ *
+ * Since: 0.1
  */
 typedef enum {
   AKC_TURN_EVENT_KIND_SUBMIT,
