@@ -24,6 +24,8 @@
  * A request is immutable. A layer that needs to change something makes a
  * new request with [method@AdapterRequest.with_session_id] or
  * [method@AdapterRequest.with_metadata_member], which keep everything else.
+ *
+ * Since: 0.1
  */
 
 struct _AkcAdapterRequest
@@ -172,6 +174,8 @@ akc_adapter_request_class_init (AkcAdapterRequestClass *klass)
    * The conversation, a #GListModel of [class@Message]. A request made
    * by [class@Chat] ends with the reply being written, an assistant
    * message that has no content yet.
+   *
+   * Since: 0.1
    */
   props[PROP_MESSAGES] =
     g_param_spec_object ("messages", NULL, NULL,
@@ -183,6 +187,8 @@ akc_adapter_request_class_init (AkcAdapterRequestClass *klass)
    *
    * The id of the session the turn belongs to, or %NULL when there is
    * none.
+   *
+   * Since: 0.1
    */
   props[PROP_SESSION_ID] =
     g_param_spec_string ("session-id", NULL, NULL,
@@ -193,6 +199,8 @@ akc_adapter_request_class_init (AkcAdapterRequestClass *klass)
    * AkcAdapterRequest:system-prompt:
    *
    * The system prompt to give the model, or %NULL.
+   *
+   * Since: 0.1
    */
   props[PROP_SYSTEM_PROMPT] =
     g_param_spec_string ("system-prompt", NULL, NULL,
@@ -203,6 +211,8 @@ akc_adapter_request_class_init (AkcAdapterRequestClass *klass)
    * AkcAdapterRequest:metadata:
    *
    * A JSON object of request metadata, or %NULL.
+   *
+   * Since: 0.1
    */
   props[PROP_METADATA] =
     g_param_spec_boxed ("metadata", NULL, NULL,
@@ -228,6 +238,8 @@ akc_adapter_request_init (AkcAdapterRequest *self)
  * must not change afterwards.
  *
  * Returns: (transfer full): a new #AkcAdapterRequest
+ *
+ * Since: 0.1
  */
 AkcAdapterRequest *
 akc_adapter_request_new (GListModel   *messages,
@@ -256,6 +268,8 @@ akc_adapter_request_new (GListModel   *messages,
  * Gets the conversation the adapter answers.
  *
  * Returns: (transfer none): a #GListModel of [class@Message]
+ *
+ * Since: 0.1
  */
 GListModel *
 akc_adapter_request_get_messages (AkcAdapterRequest *self)
@@ -272,6 +286,8 @@ akc_adapter_request_get_messages (AkcAdapterRequest *self)
  * Gets the id of the session the turn belongs to.
  *
  * Returns: (nullable): the session id, or %NULL when there is none
+ *
+ * Since: 0.1
  */
 const char *
 akc_adapter_request_get_session_id (AkcAdapterRequest *self)
@@ -288,6 +304,8 @@ akc_adapter_request_get_session_id (AkcAdapterRequest *self)
  * Gets the system prompt.
  *
  * Returns: (nullable): the system prompt, or %NULL
+ *
+ * Since: 0.1
  */
 const char *
 akc_adapter_request_get_system_prompt (AkcAdapterRequest *self)
@@ -304,6 +322,8 @@ akc_adapter_request_get_system_prompt (AkcAdapterRequest *self)
  * Gets the request metadata.
  *
  * Returns: (transfer none) (nullable): a JSON object, or %NULL
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_adapter_request_get_metadata (AkcAdapterRequest *self)
@@ -322,6 +342,8 @@ akc_adapter_request_get_metadata (AkcAdapterRequest *self)
  *
  * Returns: (transfer none) (nullable): the latest user message, or %NULL
  *   when the request has none
+ *
+ * Since: 0.1
  */
 AkcMessage *
 akc_adapter_request_get_latest_user_message (AkcAdapterRequest *self)
@@ -339,6 +361,8 @@ akc_adapter_request_get_latest_user_message (AkcAdapterRequest *self)
  * Makes a request like @self for another session.
  *
  * Returns: (transfer full): a new #AkcAdapterRequest
+ *
+ * Since: 0.1
  */
 AkcAdapterRequest *
 akc_adapter_request_with_session_id (AkcAdapterRequest *self,
@@ -360,6 +384,8 @@ akc_adapter_request_with_session_id (AkcAdapterRequest *self,
  * other members keep their order; a new member comes last.
  *
  * Returns: (transfer full): a new #AkcAdapterRequest
+ *
+ * Since: 0.1
  */
 AkcAdapterRequest *
 akc_adapter_request_with_metadata_member (AkcAdapterRequest *self,

@@ -31,6 +31,8 @@
  * deterministic routes, the deterministic answer plane) answers some
  * requests itself and hands the others, possibly with added metadata, to
  * the adapter behind it.
+ *
+ * Since: 0.1
  */
 
 G_DEFINE_INTERFACE (AkcAdapter, akc_adapter, G_TYPE_OBJECT)
@@ -54,6 +56,8 @@ akc_adapter_default_init (AkcAdapterInterface *iface)
  * @stream: (transfer none): the open stream to push chunks into
  *
  * Starts one model turn. See [iface@Adapter].
+ *
+ * Since: 0.1
  */
 void
 akc_adapter_stream (AkcAdapter        *self,
@@ -81,6 +85,8 @@ akc_adapter_stream (AkcAdapter        *self,
  *
  * Returns: (transfer full) (nullable): the capabilities, or %NULL when the
  *   adapter declares none
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_adapter_get_capabilities (AkcAdapter *self)

@@ -47,8 +47,20 @@
  *
  * Actions that cannot act return %FALSE with an %AKC_CHAT_ERROR (or, for
  * proposals, an %AKC_ERROR) and change nothing.
+ *
+ * Since: 0.1
  */
 
+/**
+ * akc_chat_error_quark:
+ *
+ * Gets the error domain of [error@ChatError], the quark %AKC_CHAT_ERROR
+ * stands for.
+ *
+ * Returns: the error quark
+ *
+ * Since: 0.1
+ */
 G_DEFINE_QUARK (akc-chat-error-quark, akc_chat_error)
 
 /**
@@ -60,6 +72,8 @@ G_DEFINE_QUARK (akc-chat-error-quark, akc_chat_error)
  * Blank input is never sent.
  *
  * Returns: %TRUE if @text is blank
+ *
+ * Since: 0.1
  */
 gboolean
 akc_is_blank_input (const char *text)
@@ -82,6 +96,8 @@ akc_chat_source_default_init (AkcChatSourceInterface *iface)
    * AkcChatSource:messages:
    *
    * The conversation, a #GListModel of [class@Message] in order.
+   *
+   * Since: 0.1
    */
   g_object_interface_install_property (iface,
     g_param_spec_object ("messages", NULL, NULL,
@@ -92,6 +108,8 @@ akc_chat_source_default_init (AkcChatSourceInterface *iface)
    * AkcChatSource:status:
    *
    * What the conversation is doing.
+   *
+   * Since: 0.1
    */
   g_object_interface_install_property (iface,
     g_param_spec_enum ("status", NULL, NULL,
@@ -104,6 +122,8 @@ akc_chat_source_default_init (AkcChatSourceInterface *iface)
    *
    * The failure of the last turn, or %NULL: an [struct@Diagnostic] whose
    * message is safe to show.
+   *
+   * Since: 0.1
    */
   g_object_interface_install_property (iface,
     g_param_spec_boxed ("error", NULL, NULL,
@@ -114,6 +134,8 @@ akc_chat_source_default_init (AkcChatSourceInterface *iface)
    * AkcChatSource:usage:
    *
    * The token usage of the conversation, accumulated over its turns.
+   *
+   * Since: 0.1
    */
   g_object_interface_install_property (iface,
     g_param_spec_boxed ("usage", NULL, NULL,
@@ -124,6 +146,8 @@ akc_chat_source_default_init (AkcChatSourceInterface *iface)
    * AkcChatSource:input:
    *
    * The draft the person is typing.
+   *
+   * Since: 0.1
    */
   g_object_interface_install_property (iface,
     g_param_spec_string ("input", NULL, NULL,
@@ -138,6 +162,8 @@ akc_chat_source_default_init (AkcChatSourceInterface *iface)
  * Gets the conversation.
  *
  * Returns: (transfer none): a #GListModel of [class@Message]
+ *
+ * Since: 0.1
  */
 GListModel *
 akc_chat_source_get_messages (AkcChatSource *self)
@@ -154,6 +180,8 @@ akc_chat_source_get_messages (AkcChatSource *self)
  * Gets what the conversation is doing.
  *
  * Returns: the status
+ *
+ * Since: 0.1
  */
 AkcChatStatus
 akc_chat_source_get_status (AkcChatSource *self)
@@ -170,6 +198,8 @@ akc_chat_source_get_status (AkcChatSource *self)
  * Gets the failure of the last turn.
  *
  * Returns: (transfer none) (nullable): the diagnostic, or %NULL
+ *
+ * Since: 0.1
  */
 AkcDiagnostic *
 akc_chat_source_get_error (AkcChatSource *self)
@@ -186,6 +216,8 @@ akc_chat_source_get_error (AkcChatSource *self)
  * Gets the token usage of the conversation, accumulated over its turns.
  *
  * Returns: (transfer none): the usage
+ *
+ * Since: 0.1
  */
 const AkcUsage *
 akc_chat_source_get_usage (AkcChatSource *self)
@@ -202,6 +234,8 @@ akc_chat_source_get_usage (AkcChatSource *self)
  * Gets a copy of the draft.
  *
  * Returns: (transfer full): the draft
+ *
+ * Since: 0.1
  */
 char *
 akc_chat_source_dup_input (AkcChatSource *self)
@@ -221,6 +255,8 @@ akc_chat_source_dup_input (AkcChatSource *self)
  * @input: (nullable): the draft
  *
  * Replaces the draft.
+ *
+ * Since: 0.1
  */
 void
 akc_chat_source_set_input (AkcChatSource *self,
@@ -242,6 +278,8 @@ akc_chat_source_set_input (AkcChatSource *self,
  * nothing is sent while a reply streams (%AKC_CHAT_ERROR_BUSY).
  *
  * Returns: %TRUE if the message was sent
+ *
+ * Since: 0.1
  */
 gboolean
 akc_chat_source_send (AkcChatSource  *self,
@@ -263,6 +301,8 @@ akc_chat_source_send (AkcChatSource  *self,
  * (application.md §3.6); they keep what arrived so far and are marked
  * [property@Message:stopped]. Chunks that arrive later never change the
  * conversation.
+ *
+ * Since: 0.1
  */
 void
 akc_chat_source_stop (AkcChatSource *self)
@@ -283,6 +323,8 @@ akc_chat_source_stop (AkcChatSource *self)
  * last assistant message and streams a new one for the same user message.
  *
  * Returns: %TRUE if a new reply started
+ *
+ * Since: 0.1
  */
 gboolean
 akc_chat_source_retry (AkcChatSource  *self,
@@ -306,6 +348,8 @@ akc_chat_source_retry (AkcChatSource  *self,
  * dropped, and a reply is streamed for the nearest user message before it.
  *
  * Returns: %TRUE if a new reply started
+ *
+ * Since: 0.1
  */
 gboolean
 akc_chat_source_regenerate (AkcChatSource  *self,
@@ -331,6 +375,8 @@ akc_chat_source_regenerate (AkcChatSource  *self,
  * rejected.
  *
  * Returns: %TRUE if the message changed
+ *
+ * Since: 0.1
  */
 gboolean
 akc_chat_source_edit (AkcChatSource  *self,
@@ -351,6 +397,8 @@ akc_chat_source_edit (AkcChatSource  *self,
  * @self: a #AkcChatSource
  *
  * Stops any reply and removes every message.
+ *
+ * Since: 0.1
  */
 void
 akc_chat_source_clear (AkcChatSource *self)
@@ -381,6 +429,8 @@ akc_chat_source_clear (AkcChatSource *self)
  * and %AKC_ERROR_TOOL_FORBIDDEN when authorization denies it.
  *
  * Returns: (transfer full): the tool call, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 AkcToolCall *
 akc_chat_source_propose_tool_call (AkcChatSource  *self,
@@ -412,6 +462,8 @@ akc_chat_source_propose_tool_call (AkcChatSource  *self,
  * confirmation.
  *
  * Returns: %TRUE if the call was approved
+ *
+ * Since: 0.1
  */
 gboolean
 akc_chat_source_approve (AkcChatSource  *self,
@@ -438,6 +490,8 @@ akc_chat_source_approve (AkcChatSource  *self,
  * message.
  *
  * Returns: %TRUE if the call was denied
+ *
+ * Since: 0.1
  */
 gboolean
 akc_chat_source_deny (AkcChatSource  *self,

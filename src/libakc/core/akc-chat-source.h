@@ -26,6 +26,8 @@ G_BEGIN_DECLS
  * @AKC_CHAT_STATUS_ERROR: the last turn failed; see [property@ChatSource:error]
  *
  * What a conversation is doing.
+ *
+ * Since: 0.1
  */
 typedef enum
 {
@@ -54,6 +56,8 @@ typedef enum
  * [iface@ChatSource]. A failed turn is not reported through this domain
  * but as [property@ChatSource:error]. Proposals fail with the upstream tool
  * errors of %AKC_ERROR (application.md §0.1).
+ *
+ * Since: 0.1
  */
 typedef enum
 {

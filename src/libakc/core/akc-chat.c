@@ -63,6 +63,8 @@
  * call in a new assistant message. An authorizer
  * ([method@Chat.set_tool_authorizer]) is asked at proposal and before a
  * call runs (application.md §5.4).
+ *
+ * Since: 0.1
  */
 
 /* The longest adapter error message shown, in bytes. */
@@ -1137,6 +1139,8 @@ akc_chat_class_init (AkcChatClass *klass)
    * AkcChat:adapter:
    *
    * The adapter that produces replies.
+   *
+   * Since: 0.1
    */
   props[PROP_ADAPTER] =
     g_param_spec_object ("adapter", NULL, NULL,
@@ -1149,6 +1153,8 @@ akc_chat_class_init (AkcChatClass *klass)
    * The id of the session the conversation belongs to, given to the
    * adapter with every request ([property@AdapterRequest:session-id]), or
    * %NULL.
+   *
+   * Since: 0.1
    */
   props[PROP_SESSION_ID] =
     g_param_spec_string ("session-id", NULL, NULL,
@@ -1159,6 +1165,8 @@ akc_chat_class_init (AkcChatClass *klass)
    * AkcChat:system-prompt:
    *
    * The system prompt given to the adapter with every request, or %NULL.
+   *
+   * Since: 0.1
    */
   props[PROP_SYSTEM_PROMPT] =
     g_param_spec_string ("system-prompt", NULL, NULL,
@@ -1190,6 +1198,8 @@ akc_chat_init (AkcChat *self)
  * Creates an empty conversation answered by @adapter.
  *
  * Returns: (transfer full): a new #AkcChat
+ *
+ * Since: 0.1
  */
 AkcChat *
 akc_chat_new (AkcAdapter *adapter)
@@ -1206,6 +1216,8 @@ akc_chat_new (AkcAdapter *adapter)
  * Gets the id of the session the conversation belongs to.
  *
  * Returns: (nullable): the session id, or %NULL
+ *
+ * Since: 0.1
  */
 const char *
 akc_chat_get_session_id (AkcChat *self)
@@ -1222,6 +1234,8 @@ akc_chat_get_session_id (AkcChat *self)
  * Gets the system prompt given to the adapter.
  *
  * Returns: (nullable): the system prompt, or %NULL
+ *
+ * Since: 0.1
  */
 const char *
 akc_chat_get_system_prompt (AkcChat *self)
@@ -1238,6 +1252,8 @@ akc_chat_get_system_prompt (AkcChat *self)
  * Gets the adapter that produces replies.
  *
  * Returns: (transfer none): the adapter
+ *
+ * Since: 0.1
  */
 AkcAdapter *
 akc_chat_get_adapter (AkcChat *self)
@@ -1253,6 +1269,8 @@ akc_chat_get_adapter (AkcChat *self)
  * @tool: the tool
  *
  * Registers a tool, replacing any tool of the same name.
+ *
+ * Since: 0.1
  */
 void
 akc_chat_add_tool (AkcChat *self,
@@ -1273,6 +1291,8 @@ akc_chat_add_tool (AkcChat *self,
  * Looks a registered tool up by name.
  *
  * Returns: (transfer none) (nullable): the tool, or %NULL
+ *
+ * Since: 0.1
  */
 AkcTool *
 akc_chat_get_tool (AkcChat    *self,
@@ -1296,6 +1316,8 @@ akc_chat_get_tool (AkcChat    *self,
  * %AKC_ERROR_TOOL_FORBIDDEN and records nothing) and before a call runs (a
  * denial makes the call an error with the reason, and the approval itself
  * succeeds).
+ *
+ * Since: 0.1
  */
 void
 akc_chat_set_tool_authorizer (AkcChat              *self,
@@ -1337,6 +1359,8 @@ akc_chat_steal_tool_authorizer (AkcChat              *self,
  * storage, in one [signal@Gio.ListModel::items-changed]. A reply in flight
  * is stopped first; the error is cleared and the usage, which is not part
  * of a history, starts again from zero.
+ *
+ * Since: 0.1
  */
 void
 akc_chat_restore (AkcChat            *self,

@@ -32,6 +32,8 @@ G_DECLARE_FINAL_TYPE (AkcChat, akc_chat, AKC, CHAT, GObject)
  * Decides whether a tool call may be proposed or run (application.md §5.4).
  *
  * Returns: (transfer full) (nullable): %NULL to allow, or the denial reason
+ *
+ * Since: 0.1
  */
 typedef char *(*AkcToolAuthorizeFunc) (AkcChat      *chat,
                                        AkcToolCall  *tool_call,

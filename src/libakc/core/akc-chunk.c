@@ -34,6 +34,8 @@
  * `{"usage":{"promptTokens":P,"completionTokens":C,"totalTokens":T}}`
  * ([ctor@Chunk.new_usage], [method@Chunk.get_usage]); the controller adds
  * up the usage of every metadata chunk of a conversation.
+ *
+ * Since: 0.1
  */
 
 struct _AkcChunk
@@ -70,6 +72,8 @@ akc_chunk_alloc (AkcChunkKind kind)
  * Creates a text chunk. @text may hold U+0000 when @length is given.
  *
  * Returns: (transfer full): a new #AkcChunk
+ *
+ * Since: 0.1
  */
 AkcChunk *
 akc_chunk_new_text (const char *text,
@@ -101,6 +105,8 @@ akc_chunk_new_text (const char *text,
  * Creates a tool-call chunk.
  *
  * Returns: (transfer full): a new #AkcChunk
+ *
+ * Since: 0.1
  */
 AkcChunk *
 akc_chunk_new_tool_call (const char *id,
@@ -127,6 +133,8 @@ akc_chunk_new_tool_call (const char *id,
  * Creates a metadata chunk.
  *
  * Returns: (transfer full): a new #AkcChunk
+ *
+ * Since: 0.1
  */
 AkcChunk *
 akc_chunk_new_metadata (const char *metadata)
@@ -151,6 +159,8 @@ akc_chunk_new_metadata (const char *metadata)
  * Creates a metadata chunk that reports the token usage of a turn.
  *
  * Returns: (transfer full): a new #AkcChunk
+ *
+ * Since: 0.1
  */
 AkcChunk *
 akc_chunk_new_usage (guint64 prompt_tokens,
@@ -173,6 +183,8 @@ akc_chunk_new_usage (guint64 prompt_tokens,
  * Creates the chunk that ends a successful turn.
  *
  * Returns: (transfer full): a new #AkcChunk
+ *
+ * Since: 0.1
  */
 AkcChunk *
 akc_chunk_new_done (void)
@@ -188,6 +200,8 @@ akc_chunk_new_done (void)
  * Creates the chunk that ends a failed turn.
  *
  * Returns: (transfer full): a new #AkcChunk
+ *
+ * Since: 0.1
  */
 AkcChunk *
 akc_chunk_new_error (const char *code,
@@ -214,6 +228,8 @@ akc_chunk_new_error (const char *code,
  * metadata @self carries. @self is not changed.
  *
  * Returns: (transfer full): a new #AkcChunk
+ *
+ * Since: 0.1
  */
 AkcChunk *
 akc_chunk_with_metadata (AkcChunk     *self,
@@ -249,6 +265,8 @@ akc_chunk_with_metadata (AkcChunk     *self,
  * This is not the JSON of a metadata chunk, which is its text.
  *
  * Returns: (transfer none) (nullable): the attached JSON object, or %NULL
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_chunk_get_metadata (AkcChunk *self)
@@ -265,6 +283,8 @@ akc_chunk_get_metadata (AkcChunk *self)
  * Acquires a reference on @self.
  *
  * Returns: (transfer full): @self
+ *
+ * Since: 0.1
  */
 AkcChunk *
 akc_chunk_ref (AkcChunk *self)
@@ -281,6 +301,8 @@ akc_chunk_ref (AkcChunk *self)
  * @self: (transfer full): a #AkcChunk
  *
  * Releases a reference on @self.
+ *
+ * Since: 0.1
  */
 void
 akc_chunk_unref (AkcChunk *self)
@@ -306,6 +328,8 @@ akc_chunk_unref (AkcChunk *self)
  * Gets what the chunk carries.
  *
  * Returns: the kind
+ *
+ * Since: 0.1
  */
 AkcChunkKind
 akc_chunk_get_kind (AkcChunk *self)
@@ -324,6 +348,8 @@ akc_chunk_get_kind (AkcChunk *self)
  * message of an error chunk.
  *
  * Returns: (transfer none) (nullable): the text, or %NULL for other kinds
+ *
+ * Since: 0.1
  */
 const char *
 akc_chunk_get_text (AkcChunk *self,
@@ -344,6 +370,8 @@ akc_chunk_get_text (AkcChunk *self,
  * Gets the id of a tool-call chunk.
  *
  * Returns: (transfer none) (nullable): the tool call id
+ *
+ * Since: 0.1
  */
 const char *
 akc_chunk_get_tool_call_id (AkcChunk *self)
@@ -360,6 +388,8 @@ akc_chunk_get_tool_call_id (AkcChunk *self)
  * Gets the tool name of a tool-call chunk.
  *
  * Returns: (transfer none) (nullable): the tool name
+ *
+ * Since: 0.1
  */
 const char *
 akc_chunk_get_tool_name (AkcChunk *self)
@@ -376,6 +406,8 @@ akc_chunk_get_tool_name (AkcChunk *self)
  * Gets the JSON arguments of a tool-call chunk.
  *
  * Returns: (transfer none) (nullable): the arguments as JSON object text
+ *
+ * Since: 0.1
  */
 const char *
 akc_chunk_get_arguments (AkcChunk *self)
@@ -392,6 +424,8 @@ akc_chunk_get_arguments (AkcChunk *self)
  * Gets the machine-readable code of an error chunk.
  *
  * Returns: (transfer none) (nullable): the code
+ *
+ * Since: 0.1
  */
 const char *
 akc_chunk_get_error_code (AkcChunk *self)
@@ -438,6 +472,8 @@ read_count (AkcJsonValue *usage,
  * `totalTokens` is the sum of the other two.
  *
  * Returns: %TRUE if @self is a metadata chunk with a valid `usage`
+ *
+ * Since: 0.1
  */
 gboolean
 akc_chunk_get_usage (AkcChunk *self,

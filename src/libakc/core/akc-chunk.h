@@ -26,6 +26,8 @@ G_BEGIN_DECLS
  * @AKC_CHUNK_ERROR: the turn failed
  *
  * What a [struct@Chunk] carries.
+ *
+ * Since: 0.1
  */
 typedef enum
 {

@@ -25,6 +25,8 @@
  *
  * Chunks are a word or so each, one every
  * [property@EchoAdapter:chunk-interval] milliseconds.
+ *
+ * Since: 0.1
  */
 
 #define FAIL_MESSAGE "The deterministic adapter failed as requested."
@@ -212,6 +214,8 @@ akc_echo_adapter_class_init (AkcEchoAdapterClass *klass)
    * AkcEchoAdapter:chunk-interval:
    *
    * Milliseconds between two chunks of a reply.
+   *
+   * Since: 0.1
    */
   props[PROP_CHUNK_INTERVAL] =
     g_param_spec_uint ("chunk-interval", NULL, NULL,
@@ -233,6 +237,8 @@ akc_echo_adapter_init (AkcEchoAdapter *self)
  * Creates the deterministic demo adapter.
  *
  * Returns: (transfer full): a new #AkcEchoAdapter
+ *
+ * Since: 0.1
  */
 AkcAdapter *
 akc_echo_adapter_new (void)
@@ -247,6 +253,8 @@ akc_echo_adapter_new (void)
  * Gets the pause between two chunks.
  *
  * Returns: the interval in milliseconds
+ *
+ * Since: 0.1
  */
 guint
 akc_echo_adapter_get_chunk_interval (AkcEchoAdapter *self)
@@ -262,6 +270,8 @@ akc_echo_adapter_get_chunk_interval (AkcEchoAdapter *self)
  * @interval_ms: the interval in milliseconds
  *
  * Sets the pause between two chunks. Turns already streaming keep theirs.
+ *
+ * Since: 0.1
  */
 void
 akc_echo_adapter_set_chunk_interval (AkcEchoAdapter *self,

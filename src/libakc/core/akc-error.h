@@ -40,6 +40,8 @@ G_BEGIN_DECLS
  *
  * Error codes of %AKC_ERROR: the configuration and upstream tool errors of
  * application.md §0.1.
+ *
+ * Since: 0.1
  */
 typedef enum
 {

@@ -38,6 +38,8 @@
  *
  * Validation messages name the failing place by the schema's property names
  * and array indexes; they never quote the value that failed.
+ *
+ * Since: 0.1
  */
 
 #define MAX_SCHEMA_DEPTH 32
@@ -388,6 +390,8 @@ compile_node (AkcJsonValue  *schema,
  *
  * Returns: (transfer full) (nullable): the compiled schema, or %NULL with
  *   @error set
+ *
+ * Since: 0.1
  */
 AkcJsonSchema *
 akc_json_schema_new (AkcJsonValue  *schema,
@@ -420,6 +424,8 @@ akc_json_schema_new (AkcJsonValue  *schema,
  *
  * Returns: (transfer full) (nullable): the compiled schema, or %NULL with
  *   @error set
+ *
+ * Since: 0.1
  */
 AkcJsonSchema *
 akc_json_schema_new_from_string (const char  *text,
@@ -448,6 +454,8 @@ akc_json_schema_new_from_string (const char  *text,
  * Acquires a reference on @self.
  *
  * Returns: (transfer full): @self
+ *
+ * Since: 0.1
  */
 AkcJsonSchema *
 akc_json_schema_ref (AkcJsonSchema *self)
@@ -464,6 +472,8 @@ akc_json_schema_ref (AkcJsonSchema *self)
  * @self: (transfer full): a #AkcJsonSchema
  *
  * Releases a reference on @self.
+ *
+ * Since: 0.1
  */
 void
 akc_json_schema_unref (AkcJsonSchema *self)
@@ -485,6 +495,8 @@ akc_json_schema_unref (AkcJsonSchema *self)
  * Gets the schema as it was given.
  *
  * Returns: (transfer none): the schema's JSON
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_json_schema_get_value (AkcJsonSchema *self)
@@ -698,6 +710,8 @@ validate_node (Node          *node,
  * place without quoting the value.
  *
  * Returns: %TRUE if @instance is valid
+ *
+ * Since: 0.1
  */
 gboolean
 akc_json_schema_validate (AkcJsonSchema  *self,

@@ -26,6 +26,8 @@
  * The parent turn is the turn whose reply is being replaced. The local
  * controller, [class@Chat], has no turn ids and leaves it %NULL; a source
  * fed from the turn protocol sets it.
+ *
+ * Since: 0.1
  */
 
 struct _AkcLineage
@@ -47,6 +49,8 @@ G_DEFINE_BOXED_TYPE (AkcLineage, akc_lineage, akc_lineage_ref, akc_lineage_unref
  * Creates a lineage.
  *
  * Returns: (transfer full): a new #AkcLineage
+ *
+ * Since: 0.1
  */
 AkcLineage *
 akc_lineage_new (AkcLineageOperation  operation,
@@ -73,6 +77,8 @@ akc_lineage_new (AkcLineageOperation  operation,
  * Acquires a reference on @self.
  *
  * Returns: (transfer full): @self
+ *
+ * Since: 0.1
  */
 AkcLineage *
 akc_lineage_ref (AkcLineage *self)
@@ -89,6 +95,8 @@ akc_lineage_ref (AkcLineage *self)
  * @self: (transfer full): a #AkcLineage
  *
  * Releases a reference on @self.
+ *
+ * Since: 0.1
  */
 void
 akc_lineage_unref (AkcLineage *self)
@@ -110,6 +118,8 @@ akc_lineage_unref (AkcLineage *self)
  * Gets the operation that produced the reply.
  *
  * Returns: the operation
+ *
+ * Since: 0.1
  */
 AkcLineageOperation
 akc_lineage_get_operation (const AkcLineage *self)
@@ -126,6 +136,8 @@ akc_lineage_get_operation (const AkcLineage *self)
  * Gets the id of the message the operation started from.
  *
  * Returns: (transfer none) (nullable): the message id
+ *
+ * Since: 0.1
  */
 const char *
 akc_lineage_get_source_message_id (const AkcLineage *self)
@@ -142,6 +154,8 @@ akc_lineage_get_source_message_id (const AkcLineage *self)
  * Gets the id of the turn whose reply is replaced.
  *
  * Returns: (transfer none) (nullable): the turn id
+ *
+ * Since: 0.1
  */
 const char *
 akc_lineage_get_parent_turn_id (const AkcLineage *self)
@@ -159,6 +173,8 @@ akc_lineage_get_parent_turn_id (const AkcLineage *self)
  * Compares two lineages.
  *
  * Returns: %TRUE if the operation and both ids are equal
+ *
+ * Since: 0.1
  */
 gboolean
 akc_lineage_equal (const AkcLineage *a,

@@ -26,6 +26,8 @@ G_BEGIN_DECLS
  *
  * The `operation` of a lineage (protocol.md §2.5). The enum nicks are the
  * wire strings.
+ *
+ * Since: 0.1
  */
 typedef enum
 {

@@ -28,6 +28,8 @@
  *
  * Content is stored with its byte length, so text holding U+0000 keeps
  * every byte.
+ *
+ * Since: 0.1
  */
 
 struct _AkcMessage
@@ -189,6 +191,8 @@ akc_message_class_init (AkcMessageClass *klass)
    * AkcMessage:id:
    *
    * The stable identifier of the message. A random UUID when none is given.
+   *
+   * Since: 0.1
    */
   props[PROP_ID] =
     g_param_spec_string ("id", NULL, NULL,
@@ -199,6 +203,8 @@ akc_message_class_init (AkcMessageClass *klass)
    * AkcMessage:role:
    *
    * Who wrote the message.
+   *
+   * Since: 0.1
    */
   props[PROP_ROLE] =
     g_param_spec_enum ("role", NULL, NULL,
@@ -210,6 +216,8 @@ akc_message_class_init (AkcMessageClass *klass)
    * AkcMessage:content:
    *
    * The text of the message. Grows while a reply streams in.
+   *
+   * Since: 0.1
    */
   props[PROP_CONTENT] =
     g_param_spec_string ("content", NULL, NULL,
@@ -220,6 +228,8 @@ akc_message_class_init (AkcMessageClass *klass)
    * AkcMessage:status:
    *
    * Where the message is in its life.
+   *
+   * Since: 0.1
    */
   props[PROP_STATUS] =
     g_param_spec_enum ("status", NULL, NULL,
@@ -231,6 +241,8 @@ akc_message_class_init (AkcMessageClass *klass)
    * AkcMessage:created-at:
    *
    * When the message was created. Now, when none is given.
+   *
+   * Since: 0.1
    */
   props[PROP_CREATED_AT] =
     g_param_spec_boxed ("created-at", NULL, NULL,
@@ -243,6 +255,8 @@ akc_message_class_init (AkcMessageClass *klass)
    * Whether the reply was stopped before the adapter finished it. A
    * stopped reply is %AKC_MESSAGE_STATUS_COMPLETE, as on the wire, and
    * keeps what arrived before the stop.
+   *
+   * Since: 0.1
    */
   props[PROP_STOPPED] =
     g_param_spec_boolean ("stopped", NULL, NULL,
@@ -254,6 +268,8 @@ akc_message_class_init (AkcMessageClass *klass)
    *
    * The operation that produced the reply, or %NULL for messages that are
    * not replies (user, tool and proposal messages).
+   *
+   * Since: 0.1
    */
   props[PROP_LINEAGE] =
     g_param_spec_boxed ("lineage", NULL, NULL,
@@ -265,6 +281,8 @@ akc_message_class_init (AkcMessageClass *klass)
    *
    * For a tool message, the id of the [class@ToolCall] it answers;
    * otherwise %NULL.
+   *
+   * Since: 0.1
    */
   props[PROP_TOOL_CALL_ID] =
     g_param_spec_string ("tool-call-id", NULL, NULL,
@@ -276,6 +294,8 @@ akc_message_class_init (AkcMessageClass *klass)
    *
    * The tool calls of the message, a #GListModel of [class@ToolCall] in
    * order. The model is the same object for the life of the message.
+   *
+   * Since: 0.1
    */
   props[PROP_TOOL_CALLS] =
     g_param_spec_object ("tool-calls", NULL, NULL,
@@ -303,6 +323,8 @@ akc_message_init (AkcMessage *self)
  * Creates a new message.
  *
  * Returns: (transfer full): a new #AkcMessage
+ *
+ * Since: 0.1
  */
 AkcMessage *
 akc_message_new (const char       *id,
@@ -325,6 +347,8 @@ akc_message_new (const char       *id,
  * Gets the message id.
  *
  * Returns: (transfer none): the id
+ *
+ * Since: 0.1
  */
 const char *
 akc_message_get_id (AkcMessage *self)
@@ -341,6 +365,8 @@ akc_message_get_id (AkcMessage *self)
  * Gets who wrote the message.
  *
  * Returns: the role
+ *
+ * Since: 0.1
  */
 AkcMessageRole
 akc_message_get_role (AkcMessage *self)
@@ -358,6 +384,8 @@ akc_message_get_role (AkcMessage *self)
  * [method@Message.get_content_length] for its full byte length.
  *
  * Returns: (transfer none): the content
+ *
+ * Since: 0.1
  */
 const char *
 akc_message_get_content (AkcMessage *self)
@@ -374,6 +402,8 @@ akc_message_get_content (AkcMessage *self)
  * Gets the length of the content in bytes.
  *
  * Returns: the byte length of [property@Message:content]
+ *
+ * Since: 0.1
  */
 gsize
 akc_message_get_content_length (AkcMessage *self)
@@ -389,6 +419,8 @@ akc_message_get_content_length (AkcMessage *self)
  * @content: (nullable): the new text
  *
  * Replaces the text of the message.
+ *
+ * Since: 0.1
  */
 void
 akc_message_set_content (AkcMessage *self,
@@ -414,6 +446,8 @@ akc_message_set_content (AkcMessage *self,
  *
  * Appends streamed text to the message. The cost is that of @text alone,
  * not of the whole content.
+ *
+ * Since: 0.1
  */
 void
 akc_message_append_content (AkcMessage *self,
@@ -439,6 +473,8 @@ akc_message_append_content (AkcMessage *self,
  * Gets where the message is in its life.
  *
  * Returns: the status
+ *
+ * Since: 0.1
  */
 AkcMessageStatus
 akc_message_get_status (AkcMessage *self)
@@ -454,6 +490,8 @@ akc_message_get_status (AkcMessage *self)
  * @status: the new status
  *
  * Sets where the message is in its life.
+ *
+ * Since: 0.1
  */
 void
 akc_message_set_status (AkcMessage       *self,
@@ -475,6 +513,8 @@ akc_message_set_status (AkcMessage       *self,
  * Gets when the message was created.
  *
  * Returns: (transfer none): the creation time, in UTC
+ *
+ * Since: 0.1
  */
 GDateTime *
 akc_message_get_created_at (AkcMessage *self)
@@ -491,6 +531,8 @@ akc_message_get_created_at (AkcMessage *self)
  * Gets whether the reply was stopped before it finished.
  *
  * Returns: %TRUE if the reply was stopped
+ *
+ * Since: 0.1
  */
 gboolean
 akc_message_get_stopped (AkcMessage *self)
@@ -506,6 +548,8 @@ akc_message_get_stopped (AkcMessage *self)
  * @stopped: whether the reply was stopped
  *
  * Sets whether the reply was stopped before it finished.
+ *
+ * Since: 0.1
  */
 void
 akc_message_set_stopped (AkcMessage *self,
@@ -528,6 +572,8 @@ akc_message_set_stopped (AkcMessage *self,
  * Gets the operation that produced the reply.
  *
  * Returns: (transfer none) (nullable): the lineage
+ *
+ * Since: 0.1
  */
 AkcLineage *
 akc_message_get_lineage (AkcMessage *self)
@@ -543,6 +589,8 @@ akc_message_get_lineage (AkcMessage *self)
  * @lineage: (nullable): the lineage
  *
  * Sets the operation that produced the reply.
+ *
+ * Since: 0.1
  */
 void
 akc_message_set_lineage (AkcMessage *self,
@@ -567,6 +615,8 @@ akc_message_set_lineage (AkcMessage *self,
  * Gets the id of the tool call a tool message answers.
  *
  * Returns: (transfer none) (nullable): the tool call id
+ *
+ * Since: 0.1
  */
 const char *
 akc_message_get_tool_call_id (AkcMessage *self)
@@ -583,6 +633,8 @@ akc_message_get_tool_call_id (AkcMessage *self)
  * Gets the tool calls of the message.
  *
  * Returns: (transfer none): a #GListModel of [class@ToolCall]
+ *
+ * Since: 0.1
  */
 GListModel *
 akc_message_get_tool_calls (AkcMessage *self)
@@ -599,6 +651,8 @@ akc_message_get_tool_calls (AkcMessage *self)
  *
  * Appends a tool call to the message. The tool calls model emits
  * [signal@Gio.ListModel::items-changed] for the one new item.
+ *
+ * Since: 0.1
  */
 void
 akc_message_add_tool_call (AkcMessage  *self,
@@ -618,6 +672,8 @@ akc_message_add_tool_call (AkcMessage  *self,
  * Finds a tool call of the message by its id.
  *
  * Returns: (transfer none) (nullable): the tool call, or %NULL
+ *
+ * Since: 0.1
  */
 AkcToolCall *
 akc_message_find_tool_call (AkcMessage *self,

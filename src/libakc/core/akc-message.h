@@ -25,6 +25,8 @@ G_BEGIN_DECLS
  * @AKC_MESSAGE_ROLE_TOOL: the result of a tool call
  *
  * Who wrote a message.
+ *
+ * Since: 0.1
  */
 typedef enum
 {
@@ -44,6 +46,8 @@ typedef enum
  *
  * Where a message is in its life: the message statuses of the wire
  * (protocol.md §2.9.2). The enum nicks are the wire strings.
+ *
+ * Since: 0.1
  */
 typedef enum
 {

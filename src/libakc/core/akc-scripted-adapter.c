@@ -37,6 +37,8 @@
  * [property@ScriptedAdapter:ignore-cancellation] it keeps pushing after its
  * stream was stopped, as a careless adapter would, and counts the chunks
  * the stream dropped.
+ *
+ * Since: 0.1
  */
 
 #define EXHAUSTED_CODE "SCRIPT_EXHAUSTED"
@@ -319,6 +321,8 @@ akc_scripted_adapter_class_init (AkcScriptedAdapterClass *klass)
    * Whether a turn keeps pushing its chunks after its stream was stopped.
    * The stream drops them; [method@ScriptedAdapter.get_n_dropped] counts
    * them.
+   *
+   * Since: 0.1
    */
   props[PROP_IGNORE_CANCELLATION] =
     g_param_spec_boolean ("ignore-cancellation", NULL, NULL,
@@ -342,6 +346,8 @@ akc_scripted_adapter_init (AkcScriptedAdapter *self)
  * Creates a scripted adapter with an empty script.
  *
  * Returns: (transfer full): a new #AkcScriptedAdapter
+ *
+ * Since: 0.1
  */
 AkcAdapter *
 akc_scripted_adapter_new (void)
@@ -355,6 +361,8 @@ akc_scripted_adapter_new (void)
  *
  * Starts a new turn at the end of the script. The `add` functions append
  * to it.
+ *
+ * Since: 0.1
  */
 void
 akc_scripted_adapter_begin_turn (AkcScriptedAdapter *self)
@@ -372,6 +380,8 @@ akc_scripted_adapter_begin_turn (AkcScriptedAdapter *self)
  *
  * Appends a chunk to the last turn of the script, starting one if there
  * is none.
+ *
+ * Since: 0.1
  */
 void
 akc_scripted_adapter_add_chunk (AkcScriptedAdapter *self,
@@ -409,6 +419,8 @@ add_owned (AkcScriptedAdapter *self,
  * @delay_ms: how long to wait before pushing it, in milliseconds
  *
  * Appends a text chunk to the last turn.
+ *
+ * Since: 0.1
  */
 void
 akc_scripted_adapter_add_text (AkcScriptedAdapter *self,
@@ -430,6 +442,8 @@ akc_scripted_adapter_add_text (AkcScriptedAdapter *self,
  * @delay_ms: how long to wait before pushing it, in milliseconds
  *
  * Appends a tool-call chunk to the last turn.
+ *
+ * Since: 0.1
  */
 void
 akc_scripted_adapter_add_tool_call (AkcScriptedAdapter *self,
@@ -454,6 +468,8 @@ akc_scripted_adapter_add_tool_call (AkcScriptedAdapter *self,
  * @delay_ms: how long to wait before pushing it, in milliseconds
  *
  * Appends a usage metadata chunk to the last turn.
+ *
+ * Since: 0.1
  */
 void
 akc_scripted_adapter_add_usage (AkcScriptedAdapter *self,
@@ -473,6 +489,8 @@ akc_scripted_adapter_add_usage (AkcScriptedAdapter *self,
  * @delay_ms: how long to wait before pushing it, in milliseconds
  *
  * Ends the last turn successfully.
+ *
+ * Since: 0.1
  */
 void
 akc_scripted_adapter_add_done (AkcScriptedAdapter *self,
@@ -491,6 +509,8 @@ akc_scripted_adapter_add_done (AkcScriptedAdapter *self,
  * @delay_ms: how long to wait before pushing it, in milliseconds
  *
  * Ends the last turn with an error.
+ *
+ * Since: 0.1
  */
 void
 akc_scripted_adapter_add_error (AkcScriptedAdapter *self,
@@ -511,6 +531,8 @@ akc_scripted_adapter_add_error (AkcScriptedAdapter *self,
  * Gets how many scripted turns were not played yet.
  *
  * Returns: the number of turns left
+ *
+ * Since: 0.1
  */
 guint
 akc_scripted_adapter_get_n_pending_turns (AkcScriptedAdapter *self)
@@ -527,6 +549,8 @@ akc_scripted_adapter_get_n_pending_turns (AkcScriptedAdapter *self)
  * Gets how many times the adapter was asked for a turn.
  *
  * Returns: the number of calls
+ *
+ * Since: 0.1
  */
 guint
 akc_scripted_adapter_get_n_calls (AkcScriptedAdapter *self)
@@ -545,6 +569,8 @@ akc_scripted_adapter_get_n_calls (AkcScriptedAdapter *self)
  * live objects: their content is what it is now.
  *
  * Returns: (transfer none): a #GListModel of [class@Message]
+ *
+ * Since: 0.1
  */
 GListModel *
 akc_scripted_adapter_get_call_messages (AkcScriptedAdapter *self,
@@ -564,6 +590,8 @@ akc_scripted_adapter_get_call_messages (AkcScriptedAdapter *self,
  * Gets the request the adapter was given on a call.
  *
  * Returns: (transfer none): the request
+ *
+ * Since: 0.1
  */
 AkcAdapterRequest *
 akc_scripted_adapter_get_call_request (AkcScriptedAdapter *self,
@@ -584,6 +612,8 @@ akc_scripted_adapter_get_call_request (AkcScriptedAdapter *self,
  *
  * Returns: (transfer none) (nullable): the content, or %NULL when there was
  *   no user message
+ *
+ * Since: 0.1
  */
 const char *
 akc_scripted_adapter_get_call_input (AkcScriptedAdapter *self,
@@ -602,6 +632,8 @@ akc_scripted_adapter_get_call_input (AkcScriptedAdapter *self,
  * Gets whether turns keep pushing after their stream was stopped.
  *
  * Returns: %TRUE if cancellation is ignored
+ *
+ * Since: 0.1
  */
 gboolean
 akc_scripted_adapter_get_ignore_cancellation (AkcScriptedAdapter *self)
@@ -617,6 +649,8 @@ akc_scripted_adapter_get_ignore_cancellation (AkcScriptedAdapter *self)
  * @ignore_cancellation: whether to keep pushing after a stop
  *
  * Sets whether turns keep pushing after their stream was stopped.
+ *
+ * Since: 0.1
  */
 void
 akc_scripted_adapter_set_ignore_cancellation (AkcScriptedAdapter *self,
@@ -639,6 +673,8 @@ akc_scripted_adapter_set_ignore_cancellation (AkcScriptedAdapter *self,
  * Gets how many chunks the streams refused because they were closed.
  *
  * Returns: the number of dropped chunks
+ *
+ * Since: 0.1
  */
 guint
 akc_scripted_adapter_get_n_dropped (AkcScriptedAdapter *self)

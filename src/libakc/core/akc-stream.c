@@ -23,6 +23,8 @@
  * that was stopped can never change the conversation again. Cancelling
  * also cancels [method@Stream.get_cancellable], so an adapter's network or
  * timer work ends too.
+ *
+ * Since: 0.1
  */
 
 struct _AkcStream
@@ -89,6 +91,8 @@ akc_stream_class_init (AkcStreamClass *klass)
    * AkcStream:closed:
    *
    * Whether the stream takes no more chunks.
+   *
+   * Since: 0.1
    */
   props[PROP_CLOSED] =
     g_param_spec_boolean ("closed", NULL, NULL,
@@ -104,6 +108,8 @@ akc_stream_class_init (AkcStreamClass *klass)
    *
    * Emitted for each chunk pushed while the stream is open, the closing
    * done or error chunk included.
+   *
+   * Since: 0.1
    */
   signals[CHUNK] =
     g_signal_new ("chunk",
@@ -127,6 +133,8 @@ akc_stream_init (AkcStream *self)
  * Creates an open stream.
  *
  * Returns: (transfer full): a new #AkcStream
+ *
+ * Since: 0.1
  */
 AkcStream *
 akc_stream_new (void)
@@ -142,6 +150,8 @@ akc_stream_new (void)
  * Adapters pass it to their asynchronous work.
  *
  * Returns: (transfer none): the cancellable
+ *
+ * Since: 0.1
  */
 GCancellable *
 akc_stream_get_cancellable (AkcStream *self)
@@ -170,6 +180,8 @@ akc_stream_close (AkcStream *self)
  * error chunk closes the stream after it is delivered.
  *
  * Returns: %TRUE if @chunk was delivered, %FALSE if the stream was closed
+ *
+ * Since: 0.1
  */
 gboolean
 akc_stream_push (AkcStream *self,
@@ -205,6 +217,8 @@ akc_stream_push (AkcStream *self,
  * Delivers a text chunk. See [method@Stream.push].
  *
  * Returns: %TRUE if the text was delivered
+ *
+ * Since: 0.1
  */
 gboolean
 akc_stream_push_text (AkcStream  *self,
@@ -230,6 +244,8 @@ akc_stream_push_text (AkcStream  *self,
  * Delivers the done chunk and closes the stream.
  *
  * Returns: %TRUE if the done chunk was delivered
+ *
+ * Since: 0.1
  */
 gboolean
 akc_stream_finish (AkcStream *self)
@@ -255,6 +271,8 @@ akc_stream_finish (AkcStream *self)
  * Delivers an error chunk and closes the stream.
  *
  * Returns: %TRUE if the error chunk was delivered
+ *
+ * Since: 0.1
  */
 gboolean
 akc_stream_fail (AkcStream  *self,
@@ -280,6 +298,8 @@ akc_stream_fail (AkcStream  *self,
  *
  * Closes the stream without a final chunk and cancels its cancellable.
  * Chunks pushed afterwards are dropped.
+ *
+ * Since: 0.1
  */
 void
 akc_stream_cancel (AkcStream *self)
@@ -299,6 +319,8 @@ akc_stream_cancel (AkcStream *self)
  * Gets whether the stream still takes chunks.
  *
  * Returns: %TRUE once the stream is closed
+ *
+ * Since: 0.1
  */
 gboolean
 akc_stream_is_closed (AkcStream *self)

@@ -20,6 +20,8 @@
  * and [property@ToolCall:error] change in place as the call is confirmed,
  * runs or fails, each with its own notification, so a view updates only
  * what changed.
+ *
+ * Since: 0.1
  */
 
 struct _AkcToolCall
@@ -64,6 +66,8 @@ static const char * const status_strings[] = {
  * Gets the wire string of @status, such as `requires_confirmation`.
  *
  * Returns: (transfer none): the wire string
+ *
+ * Since: 0.1
  */
 const char *
 akc_tool_call_status_to_string (AkcToolCallStatus status)
@@ -81,6 +85,8 @@ akc_tool_call_status_to_string (AkcToolCallStatus status)
  * Reads the wire string of a tool call status.
  *
  * Returns: %TRUE if @string is one of the five wire strings
+ *
+ * Since: 0.1
  */
 gboolean
 akc_tool_call_status_from_string (const char        *string,
@@ -231,6 +237,8 @@ akc_tool_call_class_init (AkcToolCallClass *klass)
    *
    * The id of the call, unique in its conversation. A random UUID when
    * none is given.
+   *
+   * Since: 0.1
    */
   props[PROP_ID] =
     g_param_spec_string ("id", NULL, NULL,
@@ -241,6 +249,8 @@ akc_tool_call_class_init (AkcToolCallClass *klass)
    * AkcToolCall:name:
    *
    * The name of the tool.
+   *
+   * Since: 0.1
    */
   props[PROP_NAME] =
     g_param_spec_string ("name", NULL, NULL,
@@ -252,6 +262,8 @@ akc_tool_call_class_init (AkcToolCallClass *klass)
    *
    * The arguments, always a JSON object (`{}` when none, or when the value
    * given is not an object).
+   *
+   * Since: 0.1
    */
   props[PROP_ARGUMENTS] =
     g_param_spec_boxed ("arguments", NULL, NULL,
@@ -262,6 +274,8 @@ akc_tool_call_class_init (AkcToolCallClass *klass)
    * AkcToolCall:status:
    *
    * Where the call is in its life.
+   *
+   * Since: 0.1
    */
   props[PROP_STATUS] =
     g_param_spec_enum ("status", NULL, NULL,
@@ -273,6 +287,8 @@ akc_tool_call_class_init (AkcToolCallClass *klass)
    * AkcToolCall:result:
    *
    * What the tool returned, or %NULL.
+   *
+   * Since: 0.1
    */
   props[PROP_RESULT] =
     g_param_spec_string ("result", NULL, NULL,
@@ -284,6 +300,8 @@ akc_tool_call_class_init (AkcToolCallClass *klass)
    *
    * Why the call failed or was denied, such as
    * `Permission denied: user denied access`, or %NULL.
+   *
+   * Since: 0.1
    */
   props[PROP_ERROR] =
     g_param_spec_string ("error", NULL, NULL,
@@ -309,6 +327,8 @@ akc_tool_call_init (AkcToolCall *self)
  * Creates a tool call.
  *
  * Returns: (transfer full): a new #AkcToolCall
+ *
+ * Since: 0.1
  */
 AkcToolCall *
 akc_tool_call_new (const char        *id,
@@ -334,6 +354,8 @@ akc_tool_call_new (const char        *id,
  * Gets the id of the call.
  *
  * Returns: (transfer none): the id
+ *
+ * Since: 0.1
  */
 const char *
 akc_tool_call_get_id (AkcToolCall *self)
@@ -350,6 +372,8 @@ akc_tool_call_get_id (AkcToolCall *self)
  * Gets the name of the tool.
  *
  * Returns: (transfer none): the tool name
+ *
+ * Since: 0.1
  */
 const char *
 akc_tool_call_get_name (AkcToolCall *self)
@@ -366,6 +390,8 @@ akc_tool_call_get_name (AkcToolCall *self)
  * Gets the arguments.
  *
  * Returns: (transfer none): the arguments, a JSON object
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_tool_call_get_arguments (AkcToolCall *self)
@@ -382,6 +408,8 @@ akc_tool_call_get_arguments (AkcToolCall *self)
  * Gets where the call is in its life.
  *
  * Returns: the status
+ *
+ * Since: 0.1
  */
 AkcToolCallStatus
 akc_tool_call_get_status (AkcToolCall *self)
@@ -397,6 +425,8 @@ akc_tool_call_get_status (AkcToolCall *self)
  * @status: the new status
  *
  * Sets where the call is in its life.
+ *
+ * Since: 0.1
  */
 void
 akc_tool_call_set_status (AkcToolCall       *self,
@@ -419,6 +449,8 @@ akc_tool_call_set_status (AkcToolCall       *self,
  * Gets what the tool returned.
  *
  * Returns: (transfer none) (nullable): the result
+ *
+ * Since: 0.1
  */
 const char *
 akc_tool_call_get_result (AkcToolCall *self)
@@ -434,6 +466,8 @@ akc_tool_call_get_result (AkcToolCall *self)
  * @result: (nullable): what the tool returned
  *
  * Sets what the tool returned.
+ *
+ * Since: 0.1
  */
 void
 akc_tool_call_set_result (AkcToolCall *self,
@@ -452,6 +486,8 @@ akc_tool_call_set_result (AkcToolCall *self,
  * Gets why the call failed or was denied.
  *
  * Returns: (transfer none) (nullable): the error text
+ *
+ * Since: 0.1
  */
 const char *
 akc_tool_call_get_error (AkcToolCall *self)
@@ -467,6 +503,8 @@ akc_tool_call_get_error (AkcToolCall *self)
  * @error: (nullable): why the call failed or was denied
  *
  * Sets why the call failed or was denied.
+ *
+ * Since: 0.1
  */
 void
 akc_tool_call_set_error (AkcToolCall *self,

@@ -27,7 +27,9 @@ G_BEGIN_DECLS
  *   call waits for [method@ChatSource.approve] or [method@ChatSource.deny]
  *
  * Where a tool call is in its life (protocol.md §2.9.6). The wire strings
- * are those of [func@tool_call_status_to_string]; the enum nicks use `-`.
+ * are those of [func@ToolCallStatus.to_string]; the enum nicks use `-`.
+ *
+ * Since: 0.1
  */
 typedef enum
 {

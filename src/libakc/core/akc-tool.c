@@ -18,6 +18,8 @@
  * [method@ChatSource.approve] (application.md §5.1); one that does not runs
  * as soon as the model calls it. A tool without a function runs with an
  * empty result.
+ *
+ * Since: 0.1
  */
 
 struct _AkcTool
@@ -145,6 +147,8 @@ akc_tool_class_init (AkcToolClass *klass)
    * AkcTool:name:
    *
    * The name models call the tool by.
+   *
+   * Since: 0.1
    */
   props[PROP_NAME] =
     g_param_spec_string ("name", NULL, NULL,
@@ -155,6 +159,8 @@ akc_tool_class_init (AkcToolClass *klass)
    * AkcTool:requires-confirmation:
    *
    * Whether each call waits for a person to approve it.
+   *
+   * Since: 0.1
    */
   props[PROP_REQUIRES_CONFIRMATION] =
     g_param_spec_boolean ("requires-confirmation", NULL, NULL,
@@ -167,6 +173,8 @@ akc_tool_class_init (AkcToolClass *klass)
    * The JSON Schema a call's arguments must satisfy, or %NULL to accept
    * any JSON object. The controller checks it before a call is proposed
    * (application.md §5.4 step 4).
+   *
+   * Since: 0.1
    */
   props[PROP_ARGUMENT_SCHEMA] =
     g_param_spec_boxed ("argument-schema", NULL, NULL,
@@ -233,6 +241,8 @@ akc_tool_init (AkcTool *self)
  * Creates a tool.
  *
  * Returns: (transfer full): a new #AkcTool
+ *
+ * Since: 0.1
  */
 AkcTool *
 akc_tool_new (const char     *name,
@@ -263,6 +273,8 @@ akc_tool_new (const char     *name,
  * Gets the name models call the tool by.
  *
  * Returns: (transfer none): the name
+ *
+ * Since: 0.1
  */
 const char *
 akc_tool_get_name (AkcTool *self)
@@ -279,6 +291,8 @@ akc_tool_get_name (AkcTool *self)
  * Gets the schema a call's arguments must satisfy.
  *
  * Returns: (transfer none) (nullable): the schema, or %NULL
+ *
+ * Since: 0.1
  */
 AkcJsonSchema *
 akc_tool_get_argument_schema (AkcTool *self)
@@ -294,6 +308,8 @@ akc_tool_get_argument_schema (AkcTool *self)
  * @schema: (nullable): the schema, or %NULL to accept any JSON object
  *
  * Sets the schema a call's arguments must satisfy.
+ *
+ * Since: 0.1
  */
 void
 akc_tool_set_argument_schema (AkcTool       *self,
@@ -322,6 +338,8 @@ akc_tool_set_argument_schema (AkcTool       *self,
  *
  * Returns: %TRUE if the arguments are valid; otherwise %FALSE with @error
  *   set to %AKC_ERROR_TOOL_INVALID_INPUT
+ *
+ * Since: 0.1
  */
 gboolean
 akc_tool_validate_arguments (AkcTool       *self,
@@ -345,6 +363,8 @@ akc_tool_validate_arguments (AkcTool       *self,
  * Gets whether each call waits for approval.
  *
  * Returns: %TRUE if calls require confirmation
+ *
+ * Since: 0.1
  */
 gboolean
 akc_tool_get_requires_confirmation (AkcTool *self)
@@ -363,6 +383,8 @@ akc_tool_get_requires_confirmation (AkcTool *self)
  * Runs the tool. A tool without a function returns an empty result.
  *
  * Returns: (transfer full): the result text, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 char *
 akc_tool_execute (AkcTool       *self,

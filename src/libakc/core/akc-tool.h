@@ -24,6 +24,8 @@ G_BEGIN_DECLS
  *
  * When a tool call is authorized (application.md §5.4: the controller
  * authorizes twice).
+ *
+ * Since: 0.1
  */
 typedef enum
 {
@@ -47,6 +49,8 @@ G_DECLARE_FINAL_TYPE (AkcTool, akc_tool, AKC, TOOL, GObject)
  *
  * Returns: (transfer full) (nullable): the result text, or %NULL with
  *   @error set
+ *
+ * Since: 0.1
  */
 typedef char *(*AkcToolFunc) (AkcTool       *tool,
                               AkcJsonValue  *arguments,

@@ -18,6 +18,8 @@ G_DEFINE_BOXED_TYPE (AkcUsage, akc_usage, akc_usage_copy, akc_usage_free)
  * Creates a usage value.
  *
  * Returns: (transfer full): a new #AkcUsage
+ *
+ * Since: 0.1
  */
 AkcUsage *
 akc_usage_new (guint64 prompt_tokens,
@@ -40,6 +42,8 @@ akc_usage_new (guint64 prompt_tokens,
  * Copies @self.
  *
  * Returns: (transfer full): a copy of @self
+ *
+ * Since: 0.1
  */
 AkcUsage *
 akc_usage_copy (const AkcUsage *self)
@@ -54,6 +58,8 @@ akc_usage_copy (const AkcUsage *self)
  * @self: (transfer full): a #AkcUsage
  *
  * Frees @self.
+ *
+ * Since: 0.1
  */
 void
 akc_usage_free (AkcUsage *self)
@@ -69,6 +75,8 @@ akc_usage_free (AkcUsage *self)
  * Compares two usage values.
  *
  * Returns: %TRUE if the three counts are equal
+ *
+ * Since: 0.1
  */
 gboolean
 akc_usage_equal (const AkcUsage *a,
@@ -96,6 +104,8 @@ saturating_add (guint64 a,
  *
  * Adds each count of @other to that of @self. Counts saturate instead of
  * wrapping around.
+ *
+ * Since: 0.1
  */
 void
 akc_usage_add (AkcUsage       *self,

@@ -30,6 +30,8 @@ typedef struct _AkcUsage AkcUsage;
  *
  * A plain value: copy it with [method@Usage.copy] and compare it with
  * [method@Usage.equal].
+ *
+ * Since: 0.1
  */
 struct _AkcUsage
 {
