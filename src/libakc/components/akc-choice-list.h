@@ -21,6 +21,8 @@ G_BEGIN_DECLS
  * AKC_CHOICE_LIST_COMPONENT_KEY:
  *
  * The key of the standard choice list, `choice-list`.
+ *
+ * Since: 0.1
  */
 #define AKC_CHOICE_LIST_COMPONENT_KEY "choice-list"
 

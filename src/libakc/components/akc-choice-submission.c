@@ -119,6 +119,8 @@ akc_choice_submission_new_reservation (const char          *value,
  * akc_choice_submission_get_kind:
  * @self: a choice submission
  *
+ * Gets whether @self is “unavailable” or a reservation.
+ *
  * Returns: whether @self is “unavailable” or a reservation
  *
  * Since: 0.1
@@ -134,6 +136,8 @@ akc_choice_submission_get_kind (AkcChoiceSubmission *self)
 /**
  * akc_choice_submission_get_value:
  * @self: a choice submission
+ *
+ * Gets the text a reservation sends.
  *
  * Returns: (nullable): the text to send for a reservation, %NULL when
  *   @self is “unavailable”
@@ -151,6 +155,8 @@ akc_choice_submission_get_value (AkcChoiceSubmission *self)
 /**
  * akc_choice_submission_is_settled:
  * @self: a choice submission
+ *
+ * Checks whether @self was committed or released.
  *
  * Returns: %TRUE once a reservation was committed or released (always for
  *   “unavailable”)

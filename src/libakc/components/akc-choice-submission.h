@@ -26,6 +26,8 @@ G_BEGIN_DECLS
  *   it (send failed)
  *
  * What a choice-submission hook answered (application.md §2.8).
+ *
+ * Since: 0.1
  */
 typedef enum {
   AKC_CHOICE_SUBMISSION_UNAVAILABLE,
@@ -40,6 +42,8 @@ typedef enum {
  *   again (`release()`)
  *
  * How a reservation is settled.
+ *
+ * Since: 0.1
  */
 typedef enum {
   AKC_CHOICE_SETTLEMENT_COMMIT,
@@ -63,6 +67,8 @@ G_DECLARE_FINAL_TYPE (AkcChoiceSubmission, akc_choice_submission, AKC, CHOICE_SU
  *
  * Returns: %TRUE on success, %FALSE with @error set on failure (the view
  *   shows the error)
+ *
+ * Since: 0.1
  */
 typedef gboolean (*AkcChoiceSettleFunc) (AkcChoiceSubmission  *submission,
                                          AkcChoiceSettlement   settlement,
@@ -99,6 +105,8 @@ typedef gboolean (*AkcChoiceSettleFunc) (AkcChoiceSubmission  *submission,
  * The deterministic answer adapter supplies this hook (§9.5).
  *
  * Returns: (transfer full) (nullable): the answer, or %NULL
+ *
+ * Since: 0.1
  */
 typedef AkcChoiceSubmission *(*AkcChoiceSubmissionFunc) (AkcJsonValue  *frame,
                                                          const char    *choice_id,

@@ -109,6 +109,8 @@ akc_component_event_unref (AkcComponentEvent *self)
  * akc_component_event_get_name:
  * @self: an event
  *
+ * Gets the name of the event.
+ *
  * Returns: the event name, such as `select`
  *
  * Since: 0.1
@@ -124,6 +126,8 @@ akc_component_event_get_name (const AkcComponentEvent *self)
 /**
  * akc_component_event_get_value_kind:
  * @self: an event
+ *
+ * Gets what the value of the event is.
  *
  * Returns: what the value of the event is
  *
@@ -381,6 +385,8 @@ akc_component_definition_get_standard_keys (void)
  * akc_component_definition_get_key:
  * @self: a definition
  *
+ * Gets the key frames name the component by.
+ *
  * Returns: the component key
  *
  * Since: 0.1
@@ -416,6 +422,8 @@ akc_component_definition_is_standard (AkcComponentDefinition *self)
  * akc_component_definition_get_n_events:
  * @self: a definition
  *
+ * Gets how many events the component declares.
+ *
  * Returns: how many events the component declares; a component without
  *   events is display-only and never owns input (application.md §12.4)
  *
@@ -433,6 +441,8 @@ akc_component_definition_get_n_events (AkcComponentDefinition *self)
  * akc_component_definition_get_event:
  * @self: a definition
  * @index_: an index below [method@ComponentDefinition.get_n_events]
+ *
+ * Gets one of the events the component declares.
  *
  * Returns: (transfer none): the event at @index_, in declaration order
  *
@@ -482,6 +492,8 @@ akc_component_definition_lookup_event (AkcComponentDefinition *self,
  * akc_component_definition_get_role:
  * @self: a definition
  *
+ * Gets the accessible role of the component.
+ *
  * Returns: (nullable): the accessible role as an ARIA role name (for
  *   example `group` or `progressbar`), or %NULL when a custom definition
  *   declares no accessibility metadata
@@ -500,6 +512,8 @@ akc_component_definition_get_role (AkcComponentDefinition *self)
  * akc_component_definition_get_keyboard:
  * @self: a definition
  *
+ * Gets whether the component is operated from the keyboard.
+ *
  * Returns: whether the component is operated from the keyboard
  *
  * Since: 0.1
@@ -516,6 +530,8 @@ akc_component_definition_get_keyboard (AkcComponentDefinition *self)
  * akc_component_definition_get_live:
  * @self: a definition
  *
+ * Gets how the component announces its changes.
+ *
  * Returns: how the component announces its changes
  *
  * Since: 0.1
@@ -531,6 +547,8 @@ akc_component_definition_get_live (AkcComponentDefinition *self)
 /**
  * akc_component_definition_get_capabilities:
  * @self: a definition
+ *
+ * Gets what the component can do.
  *
  * Returns: what the component can do
  *
@@ -580,6 +598,8 @@ akc_component_definition_validate_props (AkcComponentDefinition *self,
 /**
  * akc_component_definition_has_fallback:
  * @self: a definition
+ *
+ * Checks whether @self builds a fallback text.
  *
  * Returns: whether @self builds a fallback text; every standard
  *   definition does

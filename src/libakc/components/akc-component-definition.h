@@ -26,6 +26,8 @@ G_BEGIN_DECLS
  *
  * What the value of a component event is (application.md §1.1). The nick
  * of each value (`none`, `id`, `form`, `url`) is the reference's name.
+ *
+ * Since: 0.1
  */
 typedef enum {
   AKC_COMPONENT_VALUE_NONE,
@@ -44,6 +46,8 @@ typedef enum {
  *
  * How a rendered component announces its changes to assistive
  * technologies (the ARIA `aria-live` value; application.md §1.1).
+ *
+ * Since: 0.1
  */
 typedef enum {
   AKC_COMPONENT_LIVE_NONE,
@@ -64,6 +68,8 @@ typedef enum {
  *
  * What a component can do (application.md §1.1). The flags are declared
  * in the order the reference lists capabilities.
+ *
+ * Since: 0.1
  */
 typedef enum {
   AKC_COMPONENT_CAPABILITY_NONE       = 0,
@@ -118,6 +124,8 @@ G_DECLARE_FINAL_TYPE (AkcComponentDefinition, akc_component_definition, AKC, COM
  * Returns: (transfer full) (nullable): the validated props (usually a new
  *   reference to @props, or a normalised copy), or %NULL when @props are
  *   invalid
+ *
+ * Since: 0.1
  */
 typedef AkcJsonValue *(*AkcComponentPropsFunc) (AkcComponentDefinition *definition,
                                                 AkcJsonValue           *props,
@@ -133,6 +141,8 @@ typedef AkcJsonValue *(*AkcComponentPropsFunc) (AkcComponentDefinition *definiti
  * `fallback(props)`, application.md §2.9).
  *
  * Returns: (transfer full) (nullable): the summary, or %NULL for none
+ *
+ * Since: 0.1
  */
 typedef char *(*AkcComponentFallbackFunc) (AkcComponentDefinition *definition,
                                            AkcJsonValue           *props,

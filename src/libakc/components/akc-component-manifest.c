@@ -168,6 +168,8 @@ akc_component_manifest_new_standard (void)
  * akc_component_manifest_get_n_definitions:
  * @self: a manifest
  *
+ * Gets the number of registered definitions.
+ *
  * Returns: the number of registered definitions
  *
  * Since: 0.1
@@ -184,6 +186,8 @@ akc_component_manifest_get_n_definitions (AkcComponentManifest *self)
  * akc_component_manifest_get_definition:
  * @self: a manifest
  * @index_: an index below [method@ComponentManifest.get_n_definitions]
+ *
+ * Gets one of the registered definitions.
  *
  * Returns: (transfer none): the definition registered at @index_
  *

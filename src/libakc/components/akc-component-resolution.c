@@ -73,6 +73,8 @@ akc_component_resolution_init (AkcComponentResolution *self)
  * Creates a resolution.
  *
  * Returns: (transfer full): a new resolution
+ *
+ * Since: 0.1
  */
 AkcComponentResolution *
 akc_component_resolution_new (const char   *instance_id,
@@ -103,6 +105,8 @@ akc_component_resolution_new (const char   *instance_id,
  * Gets the id of the resolved instance.
  *
  * Returns: the instance id
+ *
+ * Since: 0.1
  */
 const char *
 akc_component_resolution_get_instance_id (AkcComponentResolution *self)
@@ -119,6 +123,8 @@ akc_component_resolution_get_instance_id (AkcComponentResolution *self)
  * Gets the id of the message that shows the instance.
  *
  * Returns: (nullable): the message id, or %NULL when it is not known
+ *
+ * Since: 0.1
  */
 const char *
 akc_component_resolution_get_message_id (AkcComponentResolution *self)
@@ -136,6 +142,8 @@ akc_component_resolution_get_message_id (AkcComponentResolution *self)
  * for a choice, otherwise the interaction's event (such as `submit`).
  *
  * Returns: the event
+ *
+ * Since: 0.1
  */
 const char *
 akc_component_resolution_get_event (AkcComponentResolution *self)
@@ -152,6 +160,8 @@ akc_component_resolution_get_event (AkcComponentResolution *self)
  * Gets the event's value.
  *
  * Returns: (transfer none) (nullable): the value, or %NULL
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_component_resolution_get_value (AkcComponentResolution *self)
@@ -168,6 +178,8 @@ akc_component_resolution_get_value (AkcComponentResolution *self)
  * Gets when the instance was resolved.
  *
  * Returns: microseconds since the Unix epoch, UTC
+ *
+ * Since: 0.1
  */
 gint64
 akc_component_resolution_get_resolved_at (AkcComponentResolution *self)
@@ -185,6 +197,8 @@ akc_component_resolution_get_resolved_at (AkcComponentResolution *self)
  *
  * Returns: (nullable): the chosen option's id, or %NULL when the instance
  *   was not resolved by a selection
+ *
+ * Since: 0.1
  */
 const char *
 akc_component_resolution_get_choice_id (AkcComponentResolution *self)

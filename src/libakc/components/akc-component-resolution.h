@@ -22,6 +22,8 @@ G_BEGIN_DECLS
  *
  * The event of a resolution made by choosing an option of a choice list;
  * its value is the chosen option's id.
+ *
+ * Since: 0.1
  */
 #define AKC_COMPONENT_RESOLUTION_SELECT "select"
 

@@ -257,6 +257,8 @@ akc_input_ownership_is_resolved (AkcInputOwnership *self,
  * akc_input_ownership_get_n_resolved:
  * @self: a set of resolved instances
  *
+ * Gets how many instances are resolved.
+ *
  * Returns: how many instances are resolved
  *
  * Since: 0.1

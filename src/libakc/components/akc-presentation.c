@@ -286,6 +286,8 @@ akc_present_message (AkcMessage           *message,
  * akc_presentation_get_kind:
  * @self: a presentation
  *
+ * Gets what @self is.
+ *
  * Returns: what @self is
  *
  * Since: 0.1
@@ -349,6 +351,8 @@ akc_presentation_get_diagnostic (AkcPresentation *self)
  * akc_presentation_get_frame:
  * @self: a presentation
  *
+ * Gets the render frame of a component presentation.
+ *
  * Returns: (transfer none) (nullable): the decoded render frame of a
  *   component presentation, %NULL otherwise
  *
@@ -366,6 +370,8 @@ akc_presentation_get_frame (AkcPresentation *self)
  * akc_presentation_get_rendering:
  * @self: a presentation
  *
+ * Gets how a component presentation is drawn.
+ *
  * Returns: how a component presentation is drawn;
  *   %AKC_COMPONENT_RENDERING_NONE for the other kinds
  *
@@ -382,6 +388,8 @@ akc_presentation_get_rendering (AkcPresentation *self)
 /**
  * akc_presentation_get_resolved:
  * @self: a presentation
+ *
+ * Gets the resolved component of a component presentation.
  *
  * Returns: (transfer none) (nullable): the resolved component of a
  *   component presentation that resolved against the manifest, %NULL

@@ -31,6 +31,8 @@ G_BEGIN_DECLS
  *
  * What one presentation of a message is (application.md §12.2). The
  * nicks (`message`, `diagnostic`, `component`) are the reference's.
+ *
+ * Since: 0.1
  */
 typedef enum {
   AKC_PRESENTATION_MESSAGE,
@@ -52,6 +54,8 @@ typedef enum {
  *
  * How a component presentation is drawn (application.md §12.2 “Rendering
  * a frame”).
+ *
+ * Since: 0.1
  */
 typedef enum {
   AKC_COMPONENT_RENDERING_NONE,

@@ -100,6 +100,8 @@ frame_string (AkcResolvedComponent *self,
  * akc_resolved_component_get_frame:
  * @self: a resolved component
  *
+ * Gets the decoded render frame.
+ *
  * Returns: (transfer none): the decoded render frame (members in canonical
  *   order, unknown members dropped; its `props` as sent)
  *
@@ -116,6 +118,8 @@ akc_resolved_component_get_frame (AkcResolvedComponent *self)
 /**
  * akc_resolved_component_get_props:
  * @self: a resolved component
+ *
+ * Gets the props as the definition validated them.
  *
  * Returns: (transfer none): the props as the definition validated them;
  *   for a standard component a JSON object with exactly the members of
@@ -135,6 +139,8 @@ akc_resolved_component_get_props (AkcResolvedComponent *self)
  * akc_resolved_component_get_definition:
  * @self: a resolved component
  *
+ * Gets the definition the frame resolved to.
+ *
  * Returns: (transfer none): the definition the frame resolved to
  *
  * Since: 0.1
@@ -150,6 +156,8 @@ akc_resolved_component_get_definition (AkcResolvedComponent *self)
 /**
  * akc_resolved_component_get_component_key:
  * @self: a resolved component
+ *
+ * Gets the `componentKey` of the frame.
  *
  * Returns: the frame's `componentKey`
  *
