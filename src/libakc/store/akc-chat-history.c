@@ -16,7 +16,7 @@
  * Keeps an [class@Chat] and one conversation of an [iface@ChatMemory] in
  * step, so a conversation reopens exactly as it was.
  *
- * [method@ChatHistory.load] reads the stored conversation (creating it
+ * [method@ChatHistory.load_async] reads the stored conversation (creating it
  * when it does not exist yet) into the chat with [method@Chat.restore].
  * From then on the history observes the chat and writes every change;
  * the chat itself knows nothing of storage.
@@ -25,7 +25,7 @@
  *
  * - A message added, removed or replaced (send, retry, edit, regenerate,
  *   clear, restore) is written at once, as one
- *   [method@ChatMemory.splice_messages] with the messages as they are at
+ *   [method@ChatMemory.splice_messages_async] with the messages as they are at
  *   that moment.
  * - A change of status, [property@Message:stopped],
  *   [property@Message:lineage] or of a tool call is written at the end of
@@ -39,7 +39,7 @@
  *   that was complete before is kept whole.
  *
  * The memory runs the writes in order on its own thread; nothing here
- * waits for the disk. [method@ChatHistory.flush] writes what is pending
+ * waits for the disk. [method@ChatHistory.flush_async] writes what is pending
  * and tells when all of it is stored.
  *
  * When a write fails, [property@ChatHistory:error] says why, and the next
@@ -49,6 +49,8 @@
  * A reply that was still pending or streaming when the application
  * stopped is loaded as stopped: %AKC_MESSAGE_STATUS_COMPLETE with
  * [property@Message:stopped] set, keeping the text that was stored.
+ *
+ * Since: 0.1
  */
 
 typedef struct _Watch Watch;
@@ -784,6 +786,8 @@ akc_chat_history_class_init (AkcChatHistoryClass *klass)
    * AkcChatHistory:chat:
    *
    * The conversation kept in step with the memory.
+   *
+   * Since: 0.1
    */
   props[PROP_CHAT] =
     g_param_spec_object ("chat", NULL, NULL,
@@ -794,6 +798,8 @@ akc_chat_history_class_init (AkcChatHistoryClass *klass)
    * AkcChatHistory:memory:
    *
    * Where the conversation is stored.
+   *
+   * Since: 0.1
    */
   props[PROP_MEMORY] =
     g_param_spec_object ("memory", NULL, NULL,
@@ -804,6 +810,8 @@ akc_chat_history_class_init (AkcChatHistoryClass *klass)
    * AkcChatHistory:conversation-id:
    *
    * The id of the stored conversation.
+   *
+   * Since: 0.1
    */
   props[PROP_CONVERSATION_ID] =
     g_param_spec_string ("conversation-id", NULL, NULL,
@@ -817,6 +825,8 @@ akc_chat_history_class_init (AkcChatHistoryClass *klass)
    * stays unwritten. 0 writes every change at the end of the main-loop
    * iteration it happened in. A change of interval applies from the next
    * checkpoint.
+   *
+   * Since: 0.1
    */
   props[PROP_CHECKPOINT_INTERVAL] =
     g_param_spec_uint ("checkpoint-interval", NULL, NULL,
@@ -828,6 +838,8 @@ akc_chat_history_class_init (AkcChatHistoryClass *klass)
    *
    * Whether the stored conversation was read into the chat and changes
    * are being written.
+   *
+   * Since: 0.1
    */
   props[PROP_LOADED] =
     g_param_spec_boolean ("loaded", NULL, NULL,
@@ -839,6 +851,8 @@ akc_chat_history_class_init (AkcChatHistoryClass *klass)
    *
    * Why the last read or write failed, or %NULL. It is cleared once the
    * stored conversation is back in step with the chat.
+   *
+   * Since: 0.1
    */
   props[PROP_ERROR] =
     g_param_spec_boxed ("error", NULL, NULL,
@@ -862,9 +876,11 @@ akc_chat_history_init (AkcChatHistory *self)
  * @conversation_id: the id of the stored conversation
  *
  * Creates the link between @chat and a stored conversation. Nothing is
- * read or written until [method@ChatHistory.load].
+ * read or written until [method@ChatHistory.load_async].
  *
  * Returns: (transfer full): a new #AkcChatHistory
+ *
+ * Since: 0.1
  */
 AkcChatHistory *
 akc_chat_history_new (AkcChat       *chat,
@@ -889,6 +905,8 @@ akc_chat_history_new (AkcChat       *chat,
  * Gets the conversation kept in step with the memory.
  *
  * Returns: (transfer none): the chat
+ *
+ * Since: 0.1
  */
 AkcChat *
 akc_chat_history_get_chat (AkcChatHistory *self)
@@ -905,6 +923,8 @@ akc_chat_history_get_chat (AkcChatHistory *self)
  * Gets where the conversation is stored.
  *
  * Returns: (transfer none): the memory
+ *
+ * Since: 0.1
  */
 AkcChatMemory *
 akc_chat_history_get_memory (AkcChatHistory *self)
@@ -921,6 +941,8 @@ akc_chat_history_get_memory (AkcChatHistory *self)
  * Gets the id of the stored conversation.
  *
  * Returns: (transfer none): the id
+ *
+ * Since: 0.1
  */
 const char *
 akc_chat_history_get_conversation_id (AkcChatHistory *self)
@@ -937,6 +959,8 @@ akc_chat_history_get_conversation_id (AkcChatHistory *self)
  * Gets the longest time streamed text stays unwritten.
  *
  * Returns: the interval in milliseconds
+ *
+ * Since: 0.1
  */
 guint
 akc_chat_history_get_checkpoint_interval (AkcChatHistory *self)
@@ -954,6 +978,8 @@ akc_chat_history_get_checkpoint_interval (AkcChatHistory *self)
  * Sets the longest time streamed text stays unwritten. Shorter intervals
  * lose less of a reply that was streaming when the process died, at the
  * cost of more writes.
+ *
+ * Since: 0.1
  */
 void
 akc_chat_history_set_checkpoint_interval (AkcChatHistory *self,
@@ -975,7 +1001,9 @@ akc_chat_history_set_checkpoint_interval (AkcChatHistory *self,
  * Tells whether the stored conversation was read into the chat and
  * changes are being written.
  *
- * Returns: %TRUE once [method@ChatHistory.load] succeeded
+ * Returns: %TRUE once [method@ChatHistory.load_async] succeeded
+ *
+ * Since: 0.1
  */
 gboolean
 akc_chat_history_get_loaded (AkcChatHistory *self)
@@ -992,6 +1020,8 @@ akc_chat_history_get_loaded (AkcChatHistory *self)
  * Gets why the last read or write failed.
  *
  * Returns: (transfer none) (nullable): the error, or %NULL
+ *
+ * Since: 0.1
  */
 const GError *
 akc_chat_history_get_error (AkcChatHistory *self)
@@ -1012,6 +1042,8 @@ akc_chat_history_get_error (AkcChatHistory *self)
  * the memory has none with this id, and starts writing every change of
  * the chat. Messages the chat already holds are kept after the stored
  * ones, and stored. Call it once.
+ *
+ * Since: 0.1
  */
 void
 akc_chat_history_load_async (AkcChatHistory      *self,
@@ -1050,6 +1082,8 @@ akc_chat_history_load_async (AkcChatHistory      *self,
  * %AKC_CHAT_MEMORY_ERROR, is also [property@ChatHistory:error].
  *
  * Returns: %TRUE if the chat holds the stored conversation
+ *
+ * Since: 0.1
  */
 gboolean
 akc_chat_history_load_finish (AkcChatHistory  *self,
@@ -1072,6 +1106,8 @@ akc_chat_history_load_finish (AkcChatHistory  *self,
  * Writes the checkpoints that are waiting now, and tells when every
  * change made so far is stored. Call it before quitting, or to know that
  * a message is safe.
+ *
+ * Since: 0.1
  */
 void
 akc_chat_history_flush_async (AkcChatHistory      *self,
@@ -1118,6 +1154,8 @@ akc_chat_history_flush_async (AkcChatHistory      *self,
  *
  * Returns: %TRUE if every change is stored; %FALSE with
  *   [property@ChatHistory:error] when a write failed
+ *
+ * Since: 0.1
  */
 gboolean
 akc_chat_history_flush_finish (AkcChatHistory  *self,

@@ -22,6 +22,8 @@ G_BEGIN_DECLS
  *
  * The default of [property@ChatHistory:checkpoint-interval], in
  * milliseconds.
+ *
+ * Since: 0.1
  */
 #define AKC_CHAT_HISTORY_DEFAULT_CHECKPOINT_INTERVAL 1000
 

@@ -22,14 +22,26 @@
  *
  * What is stored of a message is its state when it was handed over: a
  * streamed reply can be saved again and again as it grows
- * ([method@ChatMemory.save_message]). Reading a conversation back gives
+ * ([method@ChatMemory.save_message_async]). Reading a conversation back gives
  * new [class@Message] objects equal to what was saved, field by field.
  *
  * [class@SqliteChatMemory] keeps the history in one SQLite database;
  * [class@ChatHistory] keeps an [class@Chat] and a stored conversation in
  * step.
+ *
+ * Since: 0.1
  */
 
+/**
+ * akc_chat_memory_error_quark:
+ *
+ * Gets the error domain of [error@ChatMemoryError], the quark %AKC_CHAT_MEMORY_ERROR
+ * stands for.
+ *
+ * Returns: the error quark
+ *
+ * Since: 0.1
+ */
 G_DEFINE_QUARK (akc-chat-memory-error-quark, akc_chat_memory_error)
 
 G_DEFINE_INTERFACE (AkcChatMemory, akc_chat_memory, G_TYPE_OBJECT)
@@ -48,6 +60,8 @@ akc_chat_memory_default_init (AkcChatMemoryInterface *iface)
  *
  * Starts listing the stored conversations, the most recently changed
  * first.
+ *
+ * Since: 0.1
  */
 void
 akc_chat_memory_list_conversations_async (AkcChatMemory       *self,
@@ -71,6 +85,8 @@ akc_chat_memory_list_conversations_async (AkcChatMemory       *self,
  *
  * Returns: (transfer full): a #GListModel of [class@ConversationInfo], the
  *   most recently changed first, or %NULL on error
+ *
+ * Since: 0.1
  */
 GListModel *
 akc_chat_memory_list_conversations_finish (AkcChatMemory  *self,
@@ -94,6 +110,8 @@ akc_chat_memory_list_conversations_finish (AkcChatMemory  *self,
  *
  * Starts creating an empty conversation. It fails with
  * %AKC_CHAT_MEMORY_ERROR_EXISTS when @id is taken.
+ *
+ * Since: 0.1
  */
 void
 akc_chat_memory_create_conversation_async (AkcChatMemory       *self,
@@ -118,6 +136,8 @@ akc_chat_memory_create_conversation_async (AkcChatMemory       *self,
  * Finishes creating a conversation.
  *
  * Returns: (transfer full): the new conversation, or %NULL on error
+ *
+ * Since: 0.1
  */
 AkcConversationInfo *
 akc_chat_memory_create_conversation_finish (AkcChatMemory  *self,
@@ -145,6 +165,8 @@ akc_chat_memory_create_conversation_finish (AkcChatMemory  *self,
  * added to the token usage it accumulated over every session (counts
  * saturate at %G_MAXUINT64). It fails with
  * %AKC_CHAT_MEMORY_ERROR_NOT_FOUND when there is no such conversation.
+ *
+ * Since: 0.1
  */
 void
 akc_chat_memory_update_conversation_async (AkcChatMemory       *self,
@@ -172,6 +194,8 @@ akc_chat_memory_update_conversation_async (AkcChatMemory       *self,
  * Finishes changing a conversation.
  *
  * Returns: %TRUE if the change was stored
+ *
+ * Since: 0.1
  */
 gboolean
 akc_chat_memory_update_conversation_finish (AkcChatMemory  *self,
@@ -194,6 +218,8 @@ akc_chat_memory_update_conversation_finish (AkcChatMemory  *self,
  *
  * Starts deleting a conversation with all its messages. It fails with
  * %AKC_CHAT_MEMORY_ERROR_NOT_FOUND when there is no such conversation.
+ *
+ * Since: 0.1
  */
 void
 akc_chat_memory_delete_conversation_async (AkcChatMemory       *self,
@@ -218,6 +244,8 @@ akc_chat_memory_delete_conversation_async (AkcChatMemory       *self,
  * Finishes deleting a conversation.
  *
  * Returns: %TRUE if the conversation was deleted
+ *
+ * Since: 0.1
  */
 gboolean
 akc_chat_memory_delete_conversation_finish (AkcChatMemory  *self,
@@ -240,6 +268,8 @@ akc_chat_memory_delete_conversation_finish (AkcChatMemory  *self,
  *
  * Starts reading the messages of a conversation, in order. It fails with
  * %AKC_CHAT_MEMORY_ERROR_NOT_FOUND when there is no such conversation.
+ *
+ * Since: 0.1
  */
 void
 akc_chat_memory_load_messages_async (AkcChatMemory       *self,
@@ -265,6 +295,8 @@ akc_chat_memory_load_messages_async (AkcChatMemory       *self,
  *
  * Returns: (transfer full): a #GListModel of new [class@Message]s, in
  *   order, or %NULL on error
+ *
+ * Since: 0.1
  */
 GListModel *
 akc_chat_memory_load_messages_finish (AkcChatMemory  *self,
@@ -299,6 +331,8 @@ akc_chat_memory_load_messages_finish (AkcChatMemory  *self,
  * %AKC_CHAT_MEMORY_ERROR_INVALID when the range does not fit the
  * conversation and with %AKC_CHAT_MEMORY_ERROR_EXISTS when an added id is
  * already in it.
+ *
+ * Since: 0.1
  */
 void
 akc_chat_memory_splice_messages_async (AkcChatMemory        *self,
@@ -333,6 +367,8 @@ akc_chat_memory_splice_messages_async (AkcChatMemory        *self,
  * Finishes replacing a range of messages.
  *
  * Returns: %TRUE if the change was stored
+ *
+ * Since: 0.1
  */
 gboolean
 akc_chat_memory_splice_messages_finish (AkcChatMemory  *self,
@@ -355,7 +391,9 @@ akc_chat_memory_splice_messages_finish (AkcChatMemory  *self,
  * @user_data: data for @callback
  *
  * Starts adding @message at the end of a conversation: a
- * [method@ChatMemory.splice_messages] at the end.
+ * [method@ChatMemory.splice_messages_async] at the end.
+ *
+ * Since: 0.1
  */
 void
 akc_chat_memory_append_message_async (AkcChatMemory       *self,
@@ -384,6 +422,8 @@ akc_chat_memory_append_message_async (AkcChatMemory       *self,
  * Finishes adding a message.
  *
  * Returns: %TRUE if the message was stored
+ *
+ * Since: 0.1
  */
 gboolean
 akc_chat_memory_append_message_finish (AkcChatMemory  *self,
@@ -410,8 +450,10 @@ akc_chat_memory_append_message_finish (AkcChatMemory  *self,
  * calls, usage…). The message keeps its place. Its state is copied before
  * this returns. It fails with %AKC_CHAT_MEMORY_ERROR_NOT_FOUND when the
  * conversation holds no message with the id of @message: a message is
- * added with [method@ChatMemory.splice_messages] or
- * [method@ChatMemory.append_message], never by saving it.
+ * added with [method@ChatMemory.splice_messages_async] or
+ * [method@ChatMemory.append_message_async], never by saving it.
+ *
+ * Since: 0.1
  */
 void
 akc_chat_memory_save_message_async (AkcChatMemory       *self,
@@ -439,6 +481,8 @@ akc_chat_memory_save_message_async (AkcChatMemory       *self,
  * Finishes writing a message.
  *
  * Returns: %TRUE if the message was stored
+ *
+ * Since: 0.1
  */
 gboolean
 akc_chat_memory_save_message_finish (AkcChatMemory  *self,

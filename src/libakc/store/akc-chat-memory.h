@@ -44,6 +44,8 @@ G_BEGIN_DECLS
  *
  * Error codes of %AKC_CHAT_MEMORY_ERROR. Messages are safe to show: they
  * name the problem and the file, never the stored text.
+ *
+ * Since: 0.1
  */
 typedef enum
 {

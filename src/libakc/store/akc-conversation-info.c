@@ -15,6 +15,8 @@
  * created and last changed, and how many messages it holds.
  *
  * An info is a snapshot taken when it was read; it does not change.
+ *
+ * Since: 0.1
  */
 
 struct _AkcConversationInfo
@@ -157,6 +159,8 @@ akc_conversation_info_class_init (AkcConversationInfoClass *klass)
    * AkcConversationInfo:id:
    *
    * The id of the conversation.
+   *
+   * Since: 0.1
    */
   props[PROP_ID] =
     g_param_spec_string ("id", NULL, NULL,
@@ -167,6 +171,8 @@ akc_conversation_info_class_init (AkcConversationInfoClass *klass)
    * AkcConversationInfo:title:
    *
    * The title of the conversation; empty when it has none.
+   *
+   * Since: 0.1
    */
   props[PROP_TITLE] =
     g_param_spec_string ("title", NULL, NULL,
@@ -178,6 +184,8 @@ akc_conversation_info_class_init (AkcConversationInfoClass *klass)
    *
    * The token usage the conversation accumulated; zero when none was
    * stored.
+   *
+   * Since: 0.1
    */
   props[PROP_USAGE] =
     g_param_spec_boxed ("usage", NULL, NULL,
@@ -188,6 +196,8 @@ akc_conversation_info_class_init (AkcConversationInfoClass *klass)
    * AkcConversationInfo:created-at:
    *
    * When the conversation was created.
+   *
+   * Since: 0.1
    */
   props[PROP_CREATED_AT] =
     g_param_spec_boxed ("created-at", NULL, NULL,
@@ -198,6 +208,8 @@ akc_conversation_info_class_init (AkcConversationInfoClass *klass)
    * AkcConversationInfo:updated-at:
    *
    * When the conversation or one of its messages last changed.
+   *
+   * Since: 0.1
    */
   props[PROP_UPDATED_AT] =
     g_param_spec_boxed ("updated-at", NULL, NULL,
@@ -208,6 +220,8 @@ akc_conversation_info_class_init (AkcConversationInfoClass *klass)
    * AkcConversationInfo:n-messages:
    *
    * How many messages the conversation holds.
+   *
+   * Since: 0.1
    */
   props[PROP_N_MESSAGES] =
     g_param_spec_uint ("n-messages", NULL, NULL,
@@ -235,6 +249,8 @@ akc_conversation_info_init (AkcConversationInfo *self)
  * [iface@ChatMemory] return these.
  *
  * Returns: (transfer full): a new #AkcConversationInfo
+ *
+ * Since: 0.1
  */
 AkcConversationInfo *
 akc_conversation_info_new (const char     *id,
@@ -263,6 +279,8 @@ akc_conversation_info_new (const char     *id,
  * Gets the id of the conversation.
  *
  * Returns: (transfer none): the id
+ *
+ * Since: 0.1
  */
 const char *
 akc_conversation_info_get_id (AkcConversationInfo *self)
@@ -279,6 +297,8 @@ akc_conversation_info_get_id (AkcConversationInfo *self)
  * Gets the title of the conversation.
  *
  * Returns: (transfer none): the title, empty when it has none
+ *
+ * Since: 0.1
  */
 const char *
 akc_conversation_info_get_title (AkcConversationInfo *self)
@@ -295,6 +315,8 @@ akc_conversation_info_get_title (AkcConversationInfo *self)
  * Gets the token usage the conversation accumulated.
  *
  * Returns: (transfer none): the usage
+ *
+ * Since: 0.1
  */
 const AkcUsage *
 akc_conversation_info_get_usage (AkcConversationInfo *self)
@@ -311,6 +333,8 @@ akc_conversation_info_get_usage (AkcConversationInfo *self)
  * Gets when the conversation was created.
  *
  * Returns: (transfer none): the creation time
+ *
+ * Since: 0.1
  */
 GDateTime *
 akc_conversation_info_get_created_at (AkcConversationInfo *self)
@@ -327,6 +351,8 @@ akc_conversation_info_get_created_at (AkcConversationInfo *self)
  * Gets when the conversation or one of its messages last changed.
  *
  * Returns: (transfer none): the time of the last change
+ *
+ * Since: 0.1
  */
 GDateTime *
 akc_conversation_info_get_updated_at (AkcConversationInfo *self)
@@ -343,6 +369,8 @@ akc_conversation_info_get_updated_at (AkcConversationInfo *self)
  * Gets how many messages the conversation holds.
  *
  * Returns: the number of messages
+ *
+ * Since: 0.1
  */
 guint
 akc_conversation_info_get_n_messages (AkcConversationInfo *self)

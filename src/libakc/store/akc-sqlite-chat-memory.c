@@ -35,6 +35,8 @@
  * with `synchronous=FULL`: once a change is reported as done it survives a
  * crash of the process or of the system, and a process killed in the
  * middle of a change leaves the database as it was before that change.
+ *
+ * Since: 0.1
  */
 
 struct _AkcSqliteChatMemory
@@ -1609,6 +1611,8 @@ akc_sqlite_chat_memory_class_init (AkcSqliteChatMemoryClass *klass)
    *
    * The file of the database. The default,
    * [func@SqliteChatMemory.dup_default_path], is used when none is given.
+   *
+   * Since: 0.1
    */
   props[PROP_PATH] =
     g_param_spec_string ("path", NULL, NULL,
@@ -1631,6 +1635,8 @@ akc_sqlite_chat_memory_init (AkcSqliteChatMemory *self)
  * folder (`$XDG_DATA_HOME`, usually `~/.local/share`).
  *
  * Returns: (transfer full) (type filename): the path
+ *
+ * Since: 0.1
  */
 char *
 akc_sqlite_chat_memory_dup_default_path (void)
@@ -1648,6 +1654,8 @@ akc_sqlite_chat_memory_dup_default_path (void)
  *
  * Opens the history in @path on a worker thread, creating the file and
  * its folder when missing and bringing an older format up to date.
+ *
+ * Since: 0.1
  */
 void
 akc_sqlite_chat_memory_new_async (const char          *path,
@@ -1675,6 +1683,8 @@ akc_sqlite_chat_memory_new_async (const char          *path,
  * written; none of them changes the file.
  *
  * Returns: (transfer full): the open history, or %NULL on error
+ *
+ * Since: 0.1
  */
 AkcSqliteChatMemory *
 akc_sqlite_chat_memory_new_finish (GAsyncResult  *result,
@@ -1698,6 +1708,8 @@ akc_sqlite_chat_memory_new_finish (GAsyncResult  *result,
  * Gets the file of the database.
  *
  * Returns: (transfer none) (type filename): the path
+ *
+ * Since: 0.1
  */
 const char *
 akc_sqlite_chat_memory_get_path (AkcSqliteChatMemory *self)

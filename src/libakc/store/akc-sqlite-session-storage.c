@@ -33,6 +33,8 @@
  * snapshot that is not valid is refused before anything is written. The
  * database work runs on a worker thread of its own that owns the
  * connection, one statement at a time, in the order asked.
+ *
+ * Since: 0.1
  */
 
 struct _AkcSqliteSessionStorage
@@ -218,6 +220,8 @@ akc_sqlite_session_storage_class_init (AkcSqliteSessionStorageClass *klass)
    *
    * The file of the database; by default the history of the application
    * ([func@SqliteChatMemory.dup_default_path]).
+   *
+   * Since: 0.1
    */
   props[PROP_PATH] =
     g_param_spec_string ("path", NULL, NULL, NULL,
@@ -505,6 +509,8 @@ akc_sqlite_session_storage_async_initable_iface_init (GAsyncInitableIface *iface
  * Opens (creating or migrating it when needed, like
  * [func@SqliteChatMemory.new_async]) the database at @path for session
  * snapshots.
+ *
+ * Since: 0.1
  */
 void
 akc_sqlite_session_storage_new_async (const char          *path,
@@ -528,6 +534,8 @@ akc_sqlite_session_storage_new_async (const char          *path,
  *
  * Returns: (transfer full) (nullable): the storage, or %NULL with @error
  *   set
+ *
+ * Since: 0.1
  */
 AkcSqliteSessionStorage *
 akc_sqlite_session_storage_new_finish (GAsyncResult  *result,
@@ -552,6 +560,8 @@ akc_sqlite_session_storage_new_finish (GAsyncResult  *result,
  * Gets the database file.
  *
  * Returns: (type filename): the path
+ *
+ * Since: 0.1
  */
 const char *
 akc_sqlite_session_storage_get_path (AkcSqliteSessionStorage *self)
