@@ -26,7 +26,7 @@
  * evicted.
  *
  * [method@ChoiceReservations.claim] answers the choice-submission hook
- * (application.md §2.8); [func@choice_reservations_submission_func] is
+ * (application.md §2.8); [func@ChoiceReservations.submission_func] is
  * that hook with the reservations as its data. A reservation settles
  * once: [method@ChoiceSubmission.commit] forgets the choice list (and the
  * session when it was its last one), [method@ChoiceSubmission.release]
@@ -251,6 +251,8 @@ akc_choice_reservations_new (void)
  * akc_choice_reservations_get_max_sessions:
  * @self: choice reservations
  *
+ * Gets the bound on the sessions remembered.
+ *
  * Returns: the bound on remembered sessions
  *
  * Since: 0.1
@@ -266,6 +268,8 @@ akc_choice_reservations_get_max_sessions (AkcChoiceReservations *self)
 /**
  * akc_choice_reservations_get_max_instances:
  * @self: choice reservations
+ *
+ * Gets the bound on the choice lists remembered per session.
  *
  * Returns: the bound on remembered choice lists per session
  *
@@ -581,6 +585,8 @@ akc_choice_reservations_release_session (AkcChoiceReservations *self,
  * akc_choice_reservations_get_n_sessions:
  * @self: choice reservations
  *
+ * Gets how many sessions are remembered.
+ *
  * Returns: how many sessions are remembered
  *
  * Since: 0.1
@@ -597,6 +603,8 @@ akc_choice_reservations_get_n_sessions (AkcChoiceReservations *self)
  * akc_choice_reservations_get_n_instances:
  * @self: choice reservations
  * @session_id: a session
+ *
+ * Gets how many choice lists are remembered for @session_id.
  *
  * Returns: how many choice lists are remembered for @session_id
  *

@@ -22,6 +22,8 @@ G_BEGIN_DECLS
  * AKC_CHOICE_RESERVATIONS_MAX_SESSIONS:
  *
  * The default bound on remembered sessions (application.md §9.5).
+ *
+ * Since: 0.1
  */
 #define AKC_CHOICE_RESERVATIONS_MAX_SESSIONS 256
 
@@ -30,6 +32,8 @@ G_BEGIN_DECLS
  *
  * The default bound on remembered choice lists per session
  * (application.md §9.5).
+ *
+ * Since: 0.1
  */
 #define AKC_CHOICE_RESERVATIONS_MAX_INSTANCES 256
 
@@ -38,6 +42,8 @@ G_BEGIN_DECLS
  *
  * The prefix of every instance id the deterministic adapter gives a
  * choice list; a frame whose id lacks it belongs to the host.
+ *
+ * Since: 0.1
  */
 #define AKC_CHOICE_RESERVATIONS_INSTANCE_PREFIX "deterministic-choices-"
 

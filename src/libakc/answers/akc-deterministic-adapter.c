@@ -37,7 +37,7 @@
  *   `choice-list` component, then done. The choice list is remembered in
  *   the adapter's [class@ChoiceReservations] under the request's session
  *   (or `unscoped`), so that a selection can be sent exactly once through
- *   [func@choice_reservations_submission_func];
+ *   [func@ChoiceReservations.submission_func];
  * - an **escalation** goes to the fallback adapter, with the escalation
  *   envelope added to the request metadata as
  *   %AKC_DETERMINISTIC_ESCALATION_METADATA. Without a fallback, or when
@@ -1265,7 +1265,7 @@ akc_deterministic_adapter_get_fallback_mode (AkcDeterministicAdapter *self)
  *
  * Gets [property@DeterministicAdapter:reservations]: give them to the
  * view's choice-submission hook with
- * [func@choice_reservations_submission_func].
+ * [func@ChoiceReservations.submission_func].
  *
  * Returns: (transfer none): the reservations
  *

@@ -25,6 +25,8 @@ G_BEGIN_DECLS
  *
  * The request metadata member under which the deterministic adapter hands
  * its escalation envelope to the fallback adapter (application.md §9.4).
+ *
+ * Since: 0.1
  */
 #define AKC_DETERMINISTIC_ESCALATION_METADATA "agentskit.chat.escalation"
 
@@ -33,6 +35,8 @@ G_BEGIN_DECLS
  *
  * The session under which choices are remembered for a request without a
  * session id (application.md §4.6).
+ *
+ * Since: 0.1
  */
 #define AKC_DETERMINISTIC_UNSCOPED_SESSION "unscoped"
 
@@ -42,6 +46,8 @@ G_BEGIN_DECLS
  * How many UTF-16 code units of a backend reply the adapter accumulates to
  * build the backend answer envelope; a longer reply is reported as corrupt
  * (application.md §9.4).
+ *
+ * Since: 0.1
  */
 #define AKC_DETERMINISTIC_OBSERVATION_LIMIT 262144
 
@@ -54,6 +60,8 @@ G_BEGIN_DECLS
  *   (`disabled`)
  *
  * The `fallback.mode` of a site configuration (application.md §9.2).
+ *
+ * Since: 0.1
  */
 typedef enum {
   AKC_DETERMINISTIC_FALLBACK_BACKEND,
@@ -73,6 +81,8 @@ GType akc_deterministic_fallback_mode_get_type (void) G_GNUC_CONST;
  * compared.
  *
  * Returns: milliseconds since the Unix epoch
+ *
+ * Since: 0.1
  */
 typedef gint64 (*AkcDeterministicClockFunc) (gpointer user_data);
 

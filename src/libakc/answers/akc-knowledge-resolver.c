@@ -37,6 +37,8 @@
  * verification never answers: every call escalates as `corrupt`. An
  * artifact whose `expiresAt` is not after the given time escalates as
  * `stale`.
+ *
+ * Since: 0.1
  */
 
 struct _AkcKnowledgeResolver
@@ -190,6 +192,8 @@ resolver_new (AkcJsonValue  *verified,
  * escalation; akc_knowledge_resolver_get_diagnostic() then says why.
  *
  * Returns: (transfer full): a new resolver
+ *
+ * Since: 0.1
  */
 AkcKnowledgeResolver *
 akc_knowledge_resolver_new (AkcJsonValue *artifact,
@@ -218,6 +222,8 @@ akc_knowledge_resolver_new (AkcJsonValue *artifact,
  * 524,288-byte limit checked before parsing.
  *
  * Returns: (transfer full): a new resolver
+ *
+ * Since: 0.1
  */
 AkcKnowledgeResolver *
 akc_knowledge_resolver_new_from_text (const char *text,
@@ -243,6 +249,8 @@ akc_knowledge_resolver_new_from_text (const char *text,
  * Whether the artifact passed verification and can answer.
  *
  * Returns: %TRUE when local answers are possible
+ *
+ * Since: 0.1
  */
 gboolean
 akc_knowledge_resolver_is_verified (AkcKnowledgeResolver *self)
@@ -260,6 +268,8 @@ akc_knowledge_resolver_is_verified (AkcKnowledgeResolver *self)
  *
  * Returns: (transfer none) (nullable): the verification diagnostic, or
  *   %NULL when the artifact was verified or none was given
+ *
+ * Since: 0.1
  */
 AkcDiagnostic *
 akc_knowledge_resolver_get_diagnostic (AkcKnowledgeResolver *self)
@@ -277,6 +287,8 @@ akc_knowledge_resolver_get_diagnostic (AkcKnowledgeResolver *self)
  *
  * Returns: (transfer none) (nullable): the artifact, or %NULL when it
  *   failed verification
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_knowledge_resolver_get_artifact (AkcKnowledgeResolver *self)
@@ -295,6 +307,8 @@ akc_knowledge_resolver_get_artifact (AkcKnowledgeResolver *self)
  * itself counts as stale.
  *
  * Returns: %TRUE when `expiresAt` is set and not after @now_ms
+ *
+ * Since: 0.1
  */
 gboolean
 akc_knowledge_resolver_is_stale (AkcKnowledgeResolver *self,
@@ -350,6 +364,8 @@ answer_entry (AkcKnowledgeResolver *self,
  * eight), and the entry's answer when it matches exactly one.
  *
  * Returns: (transfer full): the answer envelope (`agentskit.chat.answer` v1)
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_knowledge_resolver_resolve (AkcKnowledgeResolver *self,
@@ -406,6 +422,8 @@ akc_knowledge_resolver_resolve (AkcKnowledgeResolver *self,
  * akc_knowledge_resolver_resolve().
  *
  * Returns: (transfer full): the answer envelope (`agentskit.chat.answer` v1)
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_knowledge_resolver_resolve_choice (AkcKnowledgeResolver *self,
