@@ -57,6 +57,8 @@
  * "retryable"}}`) carry the server's Ask error when its body holds one.
  *
  * All turns of an adapter share one `SoupSession`.
+ *
+ * Since: 0.1
  */
 
 struct _AkcAskAdapter
@@ -555,6 +557,8 @@ akc_ask_adapter_class_init (AkcAskAdapterClass *klass)
    * The Ask endpoint: an absolute http(s) URL, or a path resolved against
    * [property@AskAdapter:base-uri]. %NULL at construction means
    * %AKC_ASK_ADAPTER_DEFAULT_ENDPOINT.
+   *
+   * Since: 0.1
    */
   props[PROP_ENDPOINT] =
     g_param_spec_string ("endpoint", NULL, NULL,
@@ -566,6 +570,8 @@ akc_ask_adapter_class_init (AkcAskAdapterClass *klass)
    *
    * The corpus to ask, sent as the `corpus` query parameter when it is
    * not blank.
+   *
+   * Since: 0.1
    */
   props[PROP_CORPUS] =
     g_param_spec_string ("corpus", NULL, NULL, NULL,
@@ -576,6 +582,8 @@ akc_ask_adapter_class_init (AkcAskAdapterClass *klass)
    *
    * The assistant persona, sent as the `persona` query parameter when it
    * is not blank.
+   *
+   * Since: 0.1
    */
   props[PROP_PERSONA] =
     g_param_spec_string ("persona", NULL, NULL, NULL,
@@ -586,6 +594,8 @@ akc_ask_adapter_class_init (AkcAskAdapterClass *klass)
    *
    * The absolute URI a root-relative endpoint (such as `/api/ask`) is
    * resolved against, or %NULL.
+   *
+   * Since: 0.1
    */
   props[PROP_BASE_URI] =
     g_param_spec_string ("base-uri", NULL, NULL, NULL,
@@ -597,6 +607,8 @@ akc_ask_adapter_class_init (AkcAskAdapterClass *klass)
    * Milliseconds to wait for the response headers of a turn; 0 waits
    * for ever. Once the headers have arrived the answer streams for as
    * long as it takes.
+   *
+   * Since: 0.1
    */
   props[PROP_CONNECT_TIMEOUT] =
     g_param_spec_uint ("connect-timeout", NULL, NULL,
@@ -617,6 +629,8 @@ akc_ask_adapter_class_init (AkcAskAdapterClass *klass)
    * handler returns a frame.
    *
    * Returns: (transfer full) (nullable): a render frame, or %NULL
+   *
+   * Since: 0.1
    */
   signals[PROJECT_TOOL] =
     g_signal_new ("project-tool",
@@ -645,6 +659,8 @@ akc_ask_adapter_init (AkcAskAdapter *self)
  * Creates an adapter that asks @endpoint.
  *
  * Returns: (transfer full): a new #AkcAskAdapter
+ *
+ * Since: 0.1
  */
 AkcAskAdapter *
 akc_ask_adapter_new (const char *endpoint)
@@ -659,6 +675,8 @@ akc_ask_adapter_new (const char *endpoint)
  * Gets the endpoint as given.
  *
  * Returns: (transfer none): the endpoint
+ *
+ * Since: 0.1
  */
 const char *
 akc_ask_adapter_get_endpoint (AkcAskAdapter *self)
@@ -675,6 +693,8 @@ akc_ask_adapter_get_endpoint (AkcAskAdapter *self)
  * Gets [property@AskAdapter:corpus].
  *
  * Returns: (transfer none) (nullable): the corpus
+ *
+ * Since: 0.1
  */
 const char *
 akc_ask_adapter_get_corpus (AkcAskAdapter *self)
@@ -690,6 +710,8 @@ akc_ask_adapter_get_corpus (AkcAskAdapter *self)
  * @corpus: (nullable): the corpus, or %NULL
  *
  * Sets [property@AskAdapter:corpus], for the turns that start after.
+ *
+ * Since: 0.1
  */
 void
 akc_ask_adapter_set_corpus (AkcAskAdapter *self,
@@ -708,6 +730,8 @@ akc_ask_adapter_set_corpus (AkcAskAdapter *self,
  * Gets [property@AskAdapter:persona].
  *
  * Returns: (transfer none) (nullable): the persona
+ *
+ * Since: 0.1
  */
 const char *
 akc_ask_adapter_get_persona (AkcAskAdapter *self)
@@ -723,6 +747,8 @@ akc_ask_adapter_get_persona (AkcAskAdapter *self)
  * @persona: (nullable): the persona, or %NULL
  *
  * Sets [property@AskAdapter:persona], for the turns that start after.
+ *
+ * Since: 0.1
  */
 void
 akc_ask_adapter_set_persona (AkcAskAdapter *self,
@@ -741,6 +767,8 @@ akc_ask_adapter_set_persona (AkcAskAdapter *self,
  * Gets [property@AskAdapter:base-uri].
  *
  * Returns: (transfer none) (nullable): the base URI
+ *
+ * Since: 0.1
  */
 const char *
 akc_ask_adapter_get_base_uri (AkcAskAdapter *self)
@@ -756,6 +784,8 @@ akc_ask_adapter_get_base_uri (AkcAskAdapter *self)
  * @base_uri: (nullable): an absolute http(s) URI, or %NULL
  *
  * Sets [property@AskAdapter:base-uri].
+ *
+ * Since: 0.1
  */
 void
 akc_ask_adapter_set_base_uri (AkcAskAdapter *self,
@@ -774,6 +804,8 @@ akc_ask_adapter_set_base_uri (AkcAskAdapter *self,
  * Gets [property@AskAdapter:connect-timeout].
  *
  * Returns: milliseconds, 0 for none
+ *
+ * Since: 0.1
  */
 guint
 akc_ask_adapter_get_connect_timeout (AkcAskAdapter *self)
@@ -790,6 +822,8 @@ akc_ask_adapter_get_connect_timeout (AkcAskAdapter *self)
  *
  * Sets [property@AskAdapter:connect-timeout], for the turns that start
  * after.
+ *
+ * Since: 0.1
  */
 void
 akc_ask_adapter_set_connect_timeout (AkcAskAdapter *self,
@@ -814,6 +848,8 @@ akc_ask_adapter_set_connect_timeout (AkcAskAdapter *self,
  * request that starts after. The adapter keeps it in memory only, wipes
  * it when it is replaced, and never shows it in a property, a log line or
  * an error. Look it up with [method@CredentialStore.lookup_async].
+ *
+ * Since: 0.1
  */
 void
 akc_ask_adapter_set_bearer_token (AkcAskAdapter *self,
@@ -835,6 +871,8 @@ akc_ask_adapter_set_bearer_token (AkcAskAdapter *self,
  * Tells whether a bearer token is set.
  *
  * Returns: %TRUE when requests carry a bearer token
+ *
+ * Since: 0.1
  */
 gboolean
 akc_ask_adapter_has_bearer_token (AkcAskAdapter *self)
@@ -853,6 +891,8 @@ akc_ask_adapter_has_bearer_token (AkcAskAdapter *self)
  * endpoint stays root-relative.
  *
  * Returns: (transfer full): the URL
+ *
+ * Since: 0.1
  */
 char *
 akc_ask_adapter_dup_request_url (AkcAskAdapter *self)

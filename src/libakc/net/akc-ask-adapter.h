@@ -20,6 +20,8 @@ G_BEGIN_DECLS
  * AKC_ASK_ADAPTER_DEFAULT_ENDPOINT:
  *
  * The endpoint an [class@AskAdapter] posts to when none is given.
+ *
+ * Since: 0.1
  */
 #define AKC_ASK_ADAPTER_DEFAULT_ENDPOINT "https://ask.agentskit.io/v1/ask"
 
@@ -27,6 +29,8 @@ G_BEGIN_DECLS
  * AKC_ASK_ADAPTER_DEFAULT_CONNECT_TIMEOUT:
  *
  * Milliseconds an [class@AskAdapter] waits for the response headers.
+ *
+ * Since: 0.1
  */
 #define AKC_ASK_ADAPTER_DEFAULT_CONNECT_TIMEOUT 30000
 

@@ -505,6 +505,8 @@ static const AkcAskRecordStore sqlite_store = { sqlite_get, sqlite_set, sqlite_r
  * write succeeded. An invalid value is removed and the next key tried.
  *
  * Messages go in and out as [struct@MessageRecord]s.
+ *
+ * Since: 0.1
  */
 struct _AkcAskSessionMemory
 {
@@ -603,6 +605,8 @@ akc_ask_session_memory_class_init (AkcAskSessionMemoryClass *klass)
    * AkcAskSessionMemory:max-messages:
    *
    * How many of the newest messages are kept.
+   *
+   * Since: 0.1
    */
   props[PROP_MAX_MESSAGES] =
     g_param_spec_uint ("max-messages", NULL, NULL,
@@ -613,6 +617,8 @@ akc_ask_session_memory_class_init (AkcAskSessionMemoryClass *klass)
    * AkcAskSessionMemory:max-record-bytes:
    *
    * The largest stored record, in UTF-8 bytes and in UTF-16 code units.
+   *
+   * Since: 0.1
    */
   props[PROP_MAX_RECORD_BYTES] =
     g_param_spec_uint ("max-record-bytes", NULL, NULL,
@@ -639,6 +645,8 @@ akc_ask_session_memory_init (AkcAskSessionMemory *self)
  * Creates the memory of one Ask session.
  *
  * Returns: (transfer full): a new #AkcAskSessionMemory
+ *
+ * Since: 0.1
  */
 AkcAskSessionMemory *
 akc_ask_session_memory_new (AkcSqliteChatMemory *store,
@@ -748,6 +756,8 @@ load_done (GObject      *source,
  *
  * Loads the messages of the session, migrating a legacy value when one is
  * found (see [class@AskSessionMemory]).
+ *
+ * Since: 0.1
  */
 void
 akc_ask_session_memory_load_async (AkcAskSessionMemory *self,
@@ -776,6 +786,8 @@ akc_ask_session_memory_load_async (AkcAskSessionMemory *self,
  *
  * Returns: (transfer full) (element-type AkcMessageRecord): the messages,
  *   oldest first, or %NULL with @error set when the history failed
+ *
+ * Since: 0.1
  */
 GPtrArray *
 akc_ask_session_memory_load_finish (AkcAskSessionMemory  *self,
@@ -836,6 +848,8 @@ boolean_done (GObject      *source,
  * under the key. A session too large for
  * [property@AskSessionMemory:max-record-bytes] fails with
  * %AKC_CHAT_MEMORY_ERROR_INVALID and leaves the stored one as it was.
+ *
+ * Since: 0.1
  */
 void
 akc_ask_session_memory_save_async (AkcAskSessionMemory     *self,
@@ -874,6 +888,8 @@ akc_ask_session_memory_save_async (AkcAskSessionMemory     *self,
  * Finishes [method@AskSessionMemory.save_async].
  *
  * Returns: %TRUE once stored
+ *
+ * Since: 0.1
  */
 gboolean
 akc_ask_session_memory_save_finish (AkcAskSessionMemory  *self,
@@ -914,6 +930,8 @@ failed:
  * @user_data: data for @callback
  *
  * Removes the session under its key and every legacy key.
+ *
+ * Since: 0.1
  */
 void
 akc_ask_session_memory_clear_async (AkcAskSessionMemory *self,
@@ -940,6 +958,8 @@ akc_ask_session_memory_clear_async (AkcAskSessionMemory *self,
  * Finishes [method@AskSessionMemory.clear_async].
  *
  * Returns: %TRUE once removed
+ *
+ * Since: 0.1
  */
 gboolean
 akc_ask_session_memory_clear_finish (AkcAskSessionMemory  *self,

@@ -24,6 +24,8 @@
  * secret is not an error: lookup yields %NULL. When no Secret Service is
  * reachable the error is %AKC_CREDENTIAL_ERROR_NO_SERVICE with a message that
  * says what to do. Secrets are never logged and never part of an error.
+ *
+ * Since: 0.1
  */
 struct _AkcCredentialStore
 {
@@ -32,6 +34,16 @@ struct _AkcCredentialStore
 
 G_DEFINE_FINAL_TYPE (AkcCredentialStore, akc_credential_store, G_TYPE_OBJECT)
 
+/**
+ * akc_credential_error_quark:
+ *
+ * Gets the error domain of [error@CredentialError], the quark %AKC_CREDENTIAL_ERROR
+ * stands for.
+ *
+ * Returns: the error quark
+ *
+ * Since: 0.1
+ */
 G_DEFINE_QUARK (akc-credential-error-quark, akc_credential_error)
 
 static const SecretSchema credential_schema = {
@@ -62,6 +74,8 @@ akc_credential_store_init (AkcCredentialStore *self)
  * talks to the same Secret Service.
  *
  * Returns: (transfer full): a new credential store
+ *
+ * Since: 0.1
  */
 AkcCredentialStore *
 akc_credential_store_new (void)
@@ -97,6 +111,8 @@ kind_attribute (AkcCredentialKind kind)
  * Returns: (transfer full): the normalised endpoint, or %NULL with
  *   %AKC_CREDENTIAL_ERROR_INVALID_ENDPOINT when @endpoint is not an absolute
  *   `http` or `https` URL with a host
+ *
+ * Since: 0.1
  */
 char *
 akc_credential_store_normalize_endpoint (const char  *endpoint,
@@ -212,6 +228,8 @@ stored_cb (GObject      *source,
  *
  * Stores @secret for @endpoint and @kind in the default keyring, replacing
  * the one stored before.
+ *
+ * Since: 0.1
  */
 void
 akc_credential_store_store_async (AkcCredentialStore  *self,
@@ -255,6 +273,8 @@ akc_credential_store_store_async (AkcCredentialStore  *self,
  * Finishes [method@CredentialStore.store_async].
  *
  * Returns: whether the secret was stored
+ *
+ * Since: 0.1
  */
 gboolean
 akc_credential_store_store_finish (AkcCredentialStore  *self,
@@ -298,6 +318,8 @@ looked_up_cb (GObject      *source,
  * @user_data: data for @callback
  *
  * Looks up the secret stored for @endpoint and @kind.
+ *
+ * Since: 0.1
  */
 void
 akc_credential_store_lookup_async (AkcCredentialStore  *self,
@@ -336,6 +358,8 @@ akc_credential_store_lookup_async (AkcCredentialStore  *self,
  *
  * Returns: (transfer full) (nullable): the secret, or %NULL when none is
  *   stored or on error; free it with g_free() after wiping it
+ *
+ * Since: 0.1
  */
 char *
 akc_credential_store_lookup_finish (AkcCredentialStore  *self,
@@ -374,6 +398,8 @@ cleared_cb (GObject      *source,
  * @user_data: data for @callback
  *
  * Removes the secret stored for @endpoint and @kind, if any.
+ *
+ * Since: 0.1
  */
 void
 akc_credential_store_clear_async (AkcCredentialStore  *self,
@@ -410,6 +436,8 @@ akc_credential_store_clear_async (AkcCredentialStore  *self,
  * Finishes [method@CredentialStore.clear_async].
  *
  * Returns: %TRUE when no secret is stored any more, including when none was
+ *
+ * Since: 0.1
  */
 gboolean
 akc_credential_store_clear_finish (AkcCredentialStore  *self,

@@ -35,6 +35,8 @@ G_BEGIN_DECLS
  *
  * Error codes of %AKC_CREDENTIAL_ERROR. Messages say what to do; they never
  * contain a secret.
+ *
+ * Since: 0.1
  */
 typedef enum
 {
@@ -53,6 +55,8 @@ GQuark akc_credential_error_quark (void);
  * @AKC_CREDENTIAL_KIND_API_KEY: an API key
  *
  * What a stored credential is. An endpoint may have one of each.
+ *
+ * Since: 0.1
  */
 typedef enum
 {

@@ -77,6 +77,16 @@ static void akc_provider_adapter_iface_init (AkcAdapterInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (AkcProviderAdapter, akc_provider_adapter, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (AKC_TYPE_ADAPTER, akc_provider_adapter_iface_init))
 
+/**
+ * akc_provider_error_quark:
+ *
+ * Gets the error domain of [error@ProviderError], the quark %AKC_PROVIDER_ERROR
+ * stands for.
+ *
+ * Returns: the error quark
+ *
+ * Since: 0.1
+ */
 G_DEFINE_QUARK (akc-provider-error-quark, akc_provider_error)
 
 enum {

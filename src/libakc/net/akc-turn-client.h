@@ -22,6 +22,8 @@ G_BEGIN_DECLS
  * AKC_TURN_CLIENT_DEFAULT_CONNECT_TIMEOUT:
  *
  * How long, in seconds, a turn waits for the response headers by default.
+ *
+ * Since: 0.1
  */
 #define AKC_TURN_CLIENT_DEFAULT_CONNECT_TIMEOUT 30
 
@@ -30,6 +32,8 @@ G_BEGIN_DECLS
  *
  * The longest turn event line, in bytes, a client accepts by default
  * (32 MiB).
+ *
+ * Since: 0.1
  */
 #define AKC_TURN_CLIENT_DEFAULT_MAX_LINE_LENGTH (32u * 1024u * 1024u)
 
