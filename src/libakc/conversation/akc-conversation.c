@@ -33,6 +33,8 @@
  * A conversation is built once and then shared: the first session that
  * uses it validates it ([method@Conversation.validate]) and seals it, and
  * it can no longer change.
+ *
+ * Since: 0.1
  */
 
 typedef struct
@@ -139,6 +141,8 @@ akc_conversation_class_init (AkcConversationClass *klass)
    * AkcConversation:initial:
    *
    * The state a session starts in.
+   *
+   * Since: 0.1
    */
   props[PROP_INITIAL] =
     g_param_spec_string ("initial", NULL, NULL, "",
@@ -162,6 +166,8 @@ akc_conversation_init (AkcConversation *self)
  * Creates a conversation without states or routes.
  *
  * Returns: (transfer full): a new #AkcConversation
+ *
+ * Since: 0.1
  */
 AkcConversation *
 akc_conversation_new (const char *initial)
@@ -178,6 +184,8 @@ akc_conversation_new (const char *initial)
  * Gets the initial state.
  *
  * Returns: the initial state
+ *
+ * Since: 0.1
  */
 const char *
 akc_conversation_get_initial (AkcConversation *self)
@@ -197,6 +205,8 @@ akc_conversation_get_initial (AkcConversation *self)
  * Adds a state. @actions are informational: they appear in
  * [method@Session.get_conversation_snapshot] and are never enforced.
  * Adding a state that exists replaces its actions.
+ *
+ * Since: 0.1
  */
 void
 akc_conversation_add_state (AkcConversation    *self,
@@ -235,6 +245,8 @@ akc_conversation_add_state (AkcConversation    *self,
  * transitions; adding an event the state has replaces its target in place.
  * @target need not be added yet, but must exist when the conversation is
  * validated.
+ *
+ * Since: 0.1
  */
 void
 akc_conversation_add_transition (AkcConversation *self,
@@ -270,6 +282,8 @@ akc_conversation_add_transition (AkcConversation *self,
  *
  * Adds @route after the routes already added: routes are tried in this
  * order.
+ *
+ * Since: 0.1
  */
 void
 akc_conversation_add_route (AkcConversation *self,
@@ -289,6 +303,8 @@ akc_conversation_add_route (AkcConversation *self,
  * Gets the state names, in the order they were added.
  *
  * Returns: (transfer full) (array zero-terminated=1): the names
+ *
+ * Since: 0.1
  */
 char **
 akc_conversation_dup_states (AkcConversation *self)
@@ -316,6 +332,8 @@ akc_conversation_dup_states (AkcConversation *self)
  *
  * Returns: (transfer full) (array zero-terminated=1): the events, empty
  *   for an unknown state
+ *
+ * Since: 0.1
  */
 char **
 akc_conversation_dup_events (AkcConversation *self,
@@ -347,6 +365,8 @@ akc_conversation_dup_events (AkcConversation *self,
  *
  * Returns: (transfer full) (array zero-terminated=1): the actions, empty
  *   when the state has none or is unknown
+ *
+ * Since: 0.1
  */
 char **
 akc_conversation_dup_actions (AkcConversation *self,
@@ -374,6 +394,8 @@ akc_conversation_dup_actions (AkcConversation *self,
  *
  * Returns: (nullable): the target state, or %NULL when @state does not
  *   accept @event
+ *
+ * Since: 0.1
  */
 const char *
 akc_conversation_get_target (AkcConversation *self,
@@ -401,6 +423,8 @@ akc_conversation_get_target (AkcConversation *self,
  * Gets the routes, in the order they are tried.
  *
  * Returns: (transfer none): a list of [class@Route]
+ *
+ * Since: 0.1
  */
 GListModel *
 akc_conversation_get_routes (AkcConversation *self)
@@ -418,6 +442,8 @@ akc_conversation_get_routes (AkcConversation *self)
  * Finds the first route with the id @id.
  *
  * Returns: (transfer none) (nullable): the route, or %NULL
+ *
+ * Since: 0.1
  */
 AkcRoute *
 akc_conversation_lookup_route (AkcConversation *self,
@@ -528,6 +554,8 @@ validate_machine (AkcConversation  *self,
  * A route whose event no state accepts is valid: it never fires.
  *
  * Returns: %TRUE if the conversation is valid
+ *
+ * Since: 0.1
  */
 gboolean
 akc_conversation_validate (AkcConversation  *self,

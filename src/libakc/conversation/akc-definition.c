@@ -20,6 +20,8 @@
  * it is created, and the id and revision are what a stored session
  * snapshot must match to be resumed. Change the revision when a change to
  * the conversation makes old snapshots meaningless.
+ *
+ * Since: 0.1
  */
 
 struct _AkcDefinition
@@ -165,6 +167,8 @@ akc_definition_class_init (AkcDefinitionClass *klass)
    *
    * The definition id. Persisted sessions need an identifier
    * (application.md §0.3).
+   *
+   * Since: 0.1
    */
   props[PROP_ID] =
     g_param_spec_string ("id", NULL, NULL, "",
@@ -175,6 +179,8 @@ akc_definition_class_init (AkcDefinitionClass *klass)
    *
    * The definition revision, a positive safe integer (checked when a
    * session is created).
+   *
+   * Since: 0.1
    */
   props[PROP_REVISION] =
     g_param_spec_int64 ("revision", NULL, NULL, G_MININT64, G_MAXINT64, 1,
@@ -184,6 +190,8 @@ akc_definition_class_init (AkcDefinitionClass *klass)
    * AkcDefinition:adapter:
    *
    * The upstream adapter: what answers the turns no route answers.
+   *
+   * Since: 0.1
    */
   props[PROP_ADAPTER] =
     g_param_spec_object ("adapter", NULL, NULL, AKC_TYPE_ADAPTER,
@@ -193,6 +201,8 @@ akc_definition_class_init (AkcDefinitionClass *klass)
    * AkcDefinition:conversation:
    *
    * The deterministic routes and state machine, or %NULL.
+   *
+   * Since: 0.1
    */
   props[PROP_CONVERSATION] =
     g_param_spec_object ("conversation", NULL, NULL, AKC_TYPE_CONVERSATION,
@@ -203,6 +213,8 @@ akc_definition_class_init (AkcDefinitionClass *klass)
    *
    * The component manifest of the application, or %NULL for the standard
    * catalog.
+   *
+   * Since: 0.1
    */
   props[PROP_MANIFEST] =
     g_param_spec_object ("manifest", NULL, NULL, AKC_TYPE_COMPONENT_MANIFEST,
@@ -212,6 +224,8 @@ akc_definition_class_init (AkcDefinitionClass *klass)
    * AkcDefinition:system-prompt:
    *
    * The system prompt every model request carries, or %NULL.
+   *
+   * Since: 0.1
    */
   props[PROP_SYSTEM_PROMPT] =
     g_param_spec_string ("system-prompt", NULL, NULL, NULL,
@@ -236,6 +250,8 @@ akc_definition_init (AkcDefinition *self)
  * tools.
  *
  * Returns: (transfer full): a new #AkcDefinition
+ *
+ * Since: 0.1
  */
 AkcDefinition *
 akc_definition_new (const char *id,
@@ -254,6 +270,8 @@ akc_definition_new (const char *id,
  * Gets the definition id.
  *
  * Returns: the id
+ *
+ * Since: 0.1
  */
 const char *
 akc_definition_get_id (AkcDefinition *self)
@@ -270,6 +288,8 @@ akc_definition_get_id (AkcDefinition *self)
  * Gets the definition revision.
  *
  * Returns: the revision
+ *
+ * Since: 0.1
  */
 gint64
 akc_definition_get_revision (AkcDefinition *self)
@@ -286,6 +306,8 @@ akc_definition_get_revision (AkcDefinition *self)
  *
  * Sets the definition revision. Sessions reject a revision that is not a
  * positive safe integer with “Chat definition revision is invalid.”
+ *
+ * Since: 0.1
  */
 void
 akc_definition_set_revision (AkcDefinition *self,
@@ -307,6 +329,8 @@ akc_definition_set_revision (AkcDefinition *self,
  * Gets the upstream adapter.
  *
  * Returns: (transfer none) (nullable): the adapter
+ *
+ * Since: 0.1
  */
 AkcAdapter *
 akc_definition_get_adapter (AkcDefinition *self)
@@ -322,7 +346,9 @@ akc_definition_get_adapter (AkcDefinition *self)
  * @adapter: (nullable): the upstream adapter
  *
  * Sets the upstream adapter. Sessions created before keep theirs
- * (see [method@Session.set_adapter]).
+ * (see [method@Session.set_upstream]).
+ *
+ * Since: 0.1
  */
 void
 akc_definition_set_adapter (AkcDefinition *self,
@@ -342,6 +368,8 @@ akc_definition_set_adapter (AkcDefinition *self,
  * Gets the conversation.
  *
  * Returns: (transfer none) (nullable): the conversation
+ *
+ * Since: 0.1
  */
 AkcConversation *
 akc_definition_get_conversation (AkcDefinition *self)
@@ -357,6 +385,8 @@ akc_definition_get_conversation (AkcDefinition *self)
  * @conversation: (nullable): the conversation
  *
  * Sets the conversation.
+ *
+ * Since: 0.1
  */
 void
 akc_definition_set_conversation (AkcDefinition   *self,
@@ -376,6 +406,8 @@ akc_definition_set_conversation (AkcDefinition   *self,
  * Gets the component manifest.
  *
  * Returns: (transfer none) (nullable): the manifest
+ *
+ * Since: 0.1
  */
 AkcComponentManifest *
 akc_definition_get_manifest (AkcDefinition *self)
@@ -391,6 +423,8 @@ akc_definition_get_manifest (AkcDefinition *self)
  * @manifest: (nullable): the manifest
  *
  * Sets the component manifest.
+ *
+ * Since: 0.1
  */
 void
 akc_definition_set_manifest (AkcDefinition        *self,
@@ -410,6 +444,8 @@ akc_definition_set_manifest (AkcDefinition        *self,
  * Gets the system prompt.
  *
  * Returns: (nullable): the system prompt
+ *
+ * Since: 0.1
  */
 const char *
 akc_definition_get_system_prompt (AkcDefinition *self)
@@ -425,6 +461,8 @@ akc_definition_get_system_prompt (AkcDefinition *self)
  * @system_prompt: (nullable): the system prompt
  *
  * Sets the system prompt.
+ *
+ * Since: 0.1
  */
 void
 akc_definition_set_system_prompt (AkcDefinition *self,
@@ -447,6 +485,8 @@ akc_definition_set_system_prompt (AkcDefinition *self,
  *
  * Adds a tool the controller of each session may call (registered on the
  * chats [method@Session.create_chat] makes).
+ *
+ * Since: 0.1
  */
 void
 akc_definition_add_tool (AkcDefinition *self,
@@ -465,6 +505,8 @@ akc_definition_add_tool (AkcDefinition *self,
  * Gets the tools.
  *
  * Returns: (transfer none): a list of [class@Tool]
+ *
+ * Since: 0.1
  */
 GListModel *
 akc_definition_get_tools (AkcDefinition *self)
@@ -483,6 +525,8 @@ akc_definition_get_tools (AkcDefinition *self)
  * @destroy: (nullable): frees @user_data
  *
  * Sets the choice-submission hook (application.md §2.8).
+ *
+ * Since: 0.1
  */
 void
 akc_definition_set_choice_submission (AkcDefinition           *self,
@@ -506,6 +550,8 @@ akc_definition_set_choice_submission (AkcDefinition           *self,
  * Gets whether the definition has a choice-submission hook.
  *
  * Returns: %TRUE if it has one
+ *
+ * Since: 0.1
  */
 gboolean
 akc_definition_has_choice_submission (AkcDefinition *self)
@@ -527,6 +573,8 @@ akc_definition_has_choice_submission (AkcDefinition *self)
  *
  * Returns: (transfer full) (nullable): the hook's answer; %NULL without
  *   @error when there is no hook or it has no answer
+ *
+ * Since: 0.1
  */
 AkcChoiceSubmission *
 akc_definition_submit_choice (AkcDefinition  *self,
@@ -567,6 +615,8 @@ akc_definition_submit_choice (AkcDefinition  *self,
  * %AKC_ERROR_CONFIG_INVALID and leave the definition as it was.
  *
  * Returns: %TRUE if the policy was set
+ *
+ * Since: 0.1
  */
 gboolean
 akc_definition_set_policy (AkcDefinition         *self,
@@ -620,6 +670,8 @@ akc_definition_set_policy (AkcDefinition         *self,
  *
  * Returns: (transfer full) (nullable): a new policy, or %NULL when the
  *   definition has none
+ *
+ * Since: 0.1
  */
 AkcCapabilityPolicy *
 akc_definition_new_policy (AkcDefinition *self,
@@ -651,6 +703,8 @@ akc_definition_new_policy (AkcDefinition *self,
  * Gets where the sessions of the definition keep their messages.
  *
  * Returns: (transfer none) (nullable): the message memory, or %NULL
+ *
+ * Since: 0.1
  */
 AkcChatMemory *
 akc_definition_get_memory (AkcDefinition *self)
@@ -670,6 +724,8 @@ akc_definition_get_memory (AkcDefinition *self)
  * conversation a session creates ([method@Session.create_chat]) is read
  * from and written to the stored conversation named after the session id,
  * through an [class@ChatHistory] ([method@Session.get_history]).
+ *
+ * Since: 0.1
  */
 void
 akc_definition_set_memory (AkcDefinition *self,

@@ -14,6 +14,8 @@
  * A [iface@SessionStorage] that keeps snapshots in memory, for tests and
  * for sessions that need not outlive the process. Its saves are
  * compare-and-set like every storage's.
+ *
+ * Since: 0.1
  */
 
 struct _AkcMemorySessionStorage
@@ -156,6 +158,8 @@ akc_memory_session_storage_iface_init (AkcSessionStorageInterface *iface)
  * Creates an empty storage.
  *
  * Returns: (transfer full): a new #AkcMemorySessionStorage
+ *
+ * Since: 0.1
  */
 AkcSessionStorage *
 akc_memory_session_storage_new (void)
@@ -171,6 +175,8 @@ akc_memory_session_storage_new (void)
  * Gets the snapshot stored for @session_id.
  *
  * Returns: (transfer none) (nullable): the snapshot, or %NULL
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_memory_session_storage_lookup (AkcMemorySessionStorage *self,
@@ -191,6 +197,8 @@ akc_memory_session_storage_lookup (AkcMemorySessionStorage *self,
  *
  * Stores @snapshot for @session_id without comparison, as another client
  * or an older version would have.
+ *
+ * Since: 0.1
  */
 void
 akc_memory_session_storage_put (AkcMemorySessionStorage *self,

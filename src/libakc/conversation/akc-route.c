@@ -36,6 +36,8 @@
  * Matchers and responders fail by returning with an error set: the turn
  * then becomes the error stream “Deterministic route failed.” and the
  * state does not change.
+ *
+ * Since: 0.1
  */
 
 typedef struct
@@ -83,6 +85,8 @@ static const char * const trace_kinds[] = {
  * `fallback`).
  *
  * Returns: the name
+ *
+ * Since: 0.1
  */
 const char *
 akc_trace_kind_to_string (AkcTraceKind kind)
@@ -100,6 +104,8 @@ akc_trace_kind_to_string (AkcTraceKind kind)
  * Parses the wire name of a trace kind.
  *
  * Returns: %TRUE if @string names a trace kind
+ *
+ * Since: 0.1
  */
 gboolean
 akc_trace_kind_from_string (const char   *string,
@@ -251,6 +257,8 @@ akc_route_class_init (AkcRouteClass *klass)
    *
    * The route's id, unique in its conversation. It is persisted in session
    * snapshots, so it should be an identifier (application.md §0.3).
+   *
+   * Since: 0.1
    */
   props[PROP_ID] =
     g_param_spec_string ("id", NULL, NULL, NULL,
@@ -260,6 +268,8 @@ akc_route_class_init (AkcRouteClass *klass)
    * AkcRoute:event:
    *
    * The event the route fires in the conversation's state machine.
+   *
+   * Since: 0.1
    */
   props[PROP_EVENT] =
     g_param_spec_string ("event", NULL, NULL, NULL,
@@ -269,6 +279,8 @@ akc_route_class_init (AkcRouteClass *klass)
    * AkcRoute:states:
    *
    * The states the route is restricted to, or %NULL for every state.
+   *
+   * Since: 0.1
    */
   props[PROP_STATES] =
     g_param_spec_boxed ("states", NULL, NULL, G_TYPE_STRV,
@@ -279,6 +291,8 @@ akc_route_class_init (AkcRouteClass *klass)
    *
    * When set, the route matches exactly this input (application.md §3.2).
    * An empty command makes the conversation invalid.
+   *
+   * Since: 0.1
    */
   props[PROP_COMMAND] =
     g_param_spec_string ("command", NULL, NULL, NULL,
@@ -288,6 +302,8 @@ akc_route_class_init (AkcRouteClass *klass)
    * AkcRoute:response:
    *
    * The fixed reply of a route that has no responder.
+   *
+   * Since: 0.1
    */
   props[PROP_RESPONSE] =
     g_param_spec_string ("response", NULL, NULL, NULL,
@@ -298,6 +314,8 @@ akc_route_class_init (AkcRouteClass *klass)
    *
    * The kind the route's turns are traced and cached as: deterministic,
    * repaired or fallback.
+   *
+   * Since: 0.1
    */
   props[PROP_TRACE_KIND] =
     g_param_spec_enum ("trace-kind", NULL, NULL,
@@ -327,6 +345,8 @@ akc_route_init (AkcRoute *self)
  * Creates a route that matches with @match and answers with @respond.
  *
  * Returns: (transfer full): a new route
+ *
+ * Since: 0.1
  */
 AkcRoute *
 akc_route_new (const char          *id,
@@ -381,6 +401,8 @@ akc_route_new (const char          *id,
  * (@destroy is then called at once).
  *
  * Returns: (transfer full) (nullable): a new route, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 AkcRoute *
 akc_route_new_command (const char          *id,
@@ -433,6 +455,8 @@ akc_route_new_command (const char          *id,
  * Gets the route id.
  *
  * Returns: (nullable): the id
+ *
+ * Since: 0.1
  */
 const char *
 akc_route_get_id (AkcRoute *self)
@@ -452,6 +476,8 @@ akc_route_get_id (AkcRoute *self)
  * Gets the event the route fires.
  *
  * Returns: (nullable): the event
+ *
+ * Since: 0.1
  */
 const char *
 akc_route_get_event (AkcRoute *self)
@@ -472,6 +498,8 @@ akc_route_get_event (AkcRoute *self)
  *
  * Returns: (nullable) (transfer none) (array zero-terminated=1): the
  *   states, or %NULL for every state
+ *
+ * Since: 0.1
  */
 const char * const *
 akc_route_get_states (AkcRoute *self)
@@ -491,6 +519,8 @@ akc_route_get_states (AkcRoute *self)
  * Gets the command of a command route.
  *
  * Returns: (nullable): the command, or %NULL
+ *
+ * Since: 0.1
  */
 const char *
 akc_route_get_command (AkcRoute *self)
@@ -510,6 +540,8 @@ akc_route_get_command (AkcRoute *self)
  * Gets the fixed reply of a route without a responder.
  *
  * Returns: (nullable): the reply, or %NULL
+ *
+ * Since: 0.1
  */
 const char *
 akc_route_get_response (AkcRoute *self)
@@ -529,6 +561,8 @@ akc_route_get_response (AkcRoute *self)
  * Gets the kind the route's turns are traced as.
  *
  * Returns: the kind
+ *
+ * Since: 0.1
  */
 AkcTraceKind
 akc_route_get_trace_kind (AkcRoute *self)
@@ -550,6 +584,8 @@ akc_route_get_trace_kind (AkcRoute *self)
  * or its [property@Route:states] contain @state.
  *
  * Returns: %TRUE if the route may fire in @state
+ *
+ * Since: 0.1
  */
 gboolean
 akc_route_allows_state (AkcRoute   *self,
@@ -574,6 +610,8 @@ akc_route_allows_state (AkcRoute   *self,
  *
  * Returns: %TRUE when the route answers; %FALSE when it does not, or with
  *   @error set when the matcher failed
+ *
+ * Since: 0.1
  */
 gboolean
 akc_route_match (AkcRoute    *self,
@@ -599,6 +637,8 @@ akc_route_match (AkcRoute    *self,
  * the context).
  *
  * Returns: (transfer full) (nullable): the reply, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 char *
 akc_route_respond (AkcRoute    *self,

@@ -24,6 +24,8 @@ G_BEGIN_DECLS
  * @AKC_TRACE_KIND_FALLBACK: `fallback`: a route answered as a fallback
  *
  * How a turn was answered (application.md §3.7).
+ *
+ * Since: 0.1
  */
 typedef enum
 {
@@ -81,6 +83,8 @@ struct _AkcRouteClass
  * %FALSE with @error set) makes the turn an error stream.
  *
  * Returns: %TRUE when the route answers
+ *
+ * Since: 0.1
  */
 typedef gboolean (*AkcRouteMatchFunc)   (AkcRoute    *route,
                                          const char  *input,
@@ -103,6 +107,8 @@ typedef gboolean (*AkcRouteMatchFunc)   (AkcRoute    *route,
  * a replayed turn shows the same frames (application.md §3.8).
  *
  * Returns: (transfer full) (nullable): the reply, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 typedef char *   (*AkcRouteRespondFunc) (AkcRoute    *route,
                                          const char  *input,

@@ -24,6 +24,8 @@
  * [class@MemorySessionStorage] keeps snapshots in memory;
  * [class@SqliteSessionStorage] keeps them in the history database, safe
  * across processes.
+ *
+ * Since: 0.1
  */
 
 G_DEFINE_INTERFACE (AkcSessionStorage, akc_session_storage, G_TYPE_OBJECT)
@@ -42,6 +44,8 @@ akc_session_storage_default_init (AkcSessionStorageInterface *iface)
  * @user_data: data for @callback
  *
  * Starts loading the snapshot stored for @session_id.
+ *
+ * Since: 0.1
  */
 void
 akc_session_storage_load_async (AkcSessionStorage   *self,
@@ -69,6 +73,8 @@ akc_session_storage_load_async (AkcSessionStorage   *self,
  *   or as a JSON string holding its text (it is decoded by the session);
  *   %NULL without @error when nothing is stored, %NULL with @error set on
  *   failure
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_session_storage_load_finish (AkcSessionStorage  *self,
@@ -94,6 +100,8 @@ akc_session_storage_load_finish (AkcSessionStorage  *self,
  *
  * Starts an atomic compare-and-set save of @snapshot (see
  * [iface@SessionStorage]).
+ *
+ * Since: 0.1
  */
 void
 akc_session_storage_save_async (AkcSessionStorage   *self,
@@ -124,6 +132,8 @@ akc_session_storage_save_async (AkcSessionStorage   *self,
  *
  * Returns: %TRUE when the storage answered (see @saved), %FALSE with
  *   @error set when it failed
+ *
+ * Since: 0.1
  */
 gboolean
 akc_session_storage_save_finish (AkcSessionStorage  *self,

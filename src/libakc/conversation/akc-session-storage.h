@@ -21,6 +21,8 @@ G_BEGIN_DECLS
  *
  * The expected cursor of a save that only creates a snapshot (there must
  * be none stored yet).
+ *
+ * Since: 0.1
  */
 #define AKC_SESSION_STORAGE_CREATE_ONLY ((gint64) -1)
 

@@ -71,6 +71,8 @@
  * stored, so a session resumed by two clients never has both win a save:
  * the loser gets %AKC_SESSION_ERROR_CONFLICT. Without storage a save only
  * advances the cursor.
+ *
+ * Since: 0.1
  */
 
 typedef struct
@@ -128,6 +130,16 @@ static void akc_session_adapter_iface_init (AkcAdapterInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (AkcSession, akc_session, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (AKC_TYPE_ADAPTER, akc_session_adapter_iface_init))
 
+/**
+ * akc_session_error_quark:
+ *
+ * Gets the error domain of [error@SessionError], the quark %AKC_SESSION_ERROR
+ * stands for.
+ *
+ * Returns: the error quark
+ *
+ * Since: 0.1
+ */
 G_DEFINE_QUARK (akc-session-error-quark, akc_session_error)
 
 enum {
@@ -348,6 +360,8 @@ akc_session_class_init (AkcSessionClass *klass)
    * AkcSession:id:
    *
    * The session id, an identifier (application.md §0.3).
+   *
+   * Since: 0.1
    */
   props[PROP_ID] =
     g_param_spec_string ("id", NULL, NULL, NULL,
@@ -358,6 +372,8 @@ akc_session_class_init (AkcSessionClass *klass)
    *
    * The conversation's current state, %NULL when the definition has no
    * conversation.
+   *
+   * Since: 0.1
    */
   props[PROP_STATE] =
     g_param_spec_string ("state", NULL, NULL, NULL,
@@ -367,6 +383,8 @@ akc_session_class_init (AkcSessionClass *klass)
    * AkcSession:cursor:
    *
    * The cursor of the last snapshot stored: a counter of writes.
+   *
+   * Since: 0.1
    */
   props[PROP_CURSOR] =
     g_param_spec_int64 ("cursor", NULL, NULL, 0, G_MAXINT64, 0,
@@ -376,6 +394,8 @@ akc_session_class_init (AkcSessionClass *klass)
    * AkcSession:persisting:
    *
    * Whether saves are queued or running.
+   *
+   * Since: 0.1
    */
   props[PROP_PERSISTING] =
     g_param_spec_boolean ("persisting", NULL, NULL, FALSE,
@@ -385,6 +405,8 @@ akc_session_class_init (AkcSessionClass *klass)
    * AkcSession:upstream:
    *
    * The adapter that answers the turns no route answers.
+   *
+   * Since: 0.1
    */
   props[PROP_UPSTREAM] =
     g_param_spec_object ("upstream", NULL, NULL, AKC_TYPE_ADAPTER,
@@ -405,6 +427,8 @@ akc_session_class_init (AkcSessionClass *klass)
    * delegation to the model (application.md §3.7); never for an error
    * stream. Traces carry no prompt and no content. Handlers cannot change
    * the dispatch.
+   *
+   * Since: 0.1
    */
   signals[TRACE] =
     g_signal_new ("trace",
@@ -427,6 +451,8 @@ akc_session_class_init (AkcSessionClass *klass)
    * ([method@Session.create_confirmation]) stored a change of its records
    * ([method@Session.get_confirmations]), after the change was saved.
    * Handlers cannot change the coordinator's course.
+   *
+   * Since: 0.1
    */
   signals[CONFIRMATIONS_CHANGED] =
     g_signal_new ("confirmations-changed",
@@ -1041,6 +1067,8 @@ session_compile (AkcDefinition  *definition,
  *
  * Returns: (transfer full) (nullable): a new session, or %NULL with @error
  *   set
+ *
+ * Since: 0.1
  */
 AkcSession *
 akc_session_new (AkcDefinition  *definition,
@@ -1068,6 +1096,8 @@ akc_session_new (AkcDefinition  *definition,
  *
  * Returns: (transfer full) (nullable): the session, or %NULL with @error
  *   set
+ *
+ * Since: 0.1
  */
 AkcSession *
 akc_session_resolve (AkcDefinition  *definition,
@@ -1275,6 +1305,8 @@ on_loaded (GObject      *source,
  * state to its stored state (“Session conversation metadata is
  * incompatible with this chat definition.”). The cursor, confirmations,
  * turn lease and terminal turns are restored.
+ *
+ * Since: 0.1
  */
 void
 akc_session_resume_async (AkcDefinition       *definition,
@@ -1312,6 +1344,8 @@ akc_session_resume_async (AkcDefinition       *definition,
  *
  * Returns: (transfer full) (nullable): the session, or %NULL with @error
  *   set
+ *
+ * Since: 0.1
  */
 AkcSession *
 akc_session_resume_finish (GAsyncResult  *result,
@@ -1334,6 +1368,8 @@ akc_session_resume_finish (GAsyncResult  *result,
  * Gets the session id.
  *
  * Returns: the id
+ *
+ * Since: 0.1
  */
 const char *
 akc_session_get_id (AkcSession *self)
@@ -1350,6 +1386,8 @@ akc_session_get_id (AkcSession *self)
  * Gets the definition the session runs.
  *
  * Returns: (transfer none): the definition
+ *
+ * Since: 0.1
  */
 AkcDefinition *
 akc_session_get_definition (AkcSession *self)
@@ -1366,6 +1404,8 @@ akc_session_get_definition (AkcSession *self)
  * Gets the id of the definition, as it was when the session was created.
  *
  * Returns: the definition id
+ *
+ * Since: 0.1
  */
 const char *
 akc_session_get_definition_id (AkcSession *self)
@@ -1383,6 +1423,8 @@ akc_session_get_definition_id (AkcSession *self)
  * created.
  *
  * Returns: the revision
+ *
+ * Since: 0.1
  */
 gint64
 akc_session_get_definition_revision (AkcSession *self)
@@ -1399,6 +1441,8 @@ akc_session_get_definition_revision (AkcSession *self)
  * Gets the storage of the session.
  *
  * Returns: (transfer none) (nullable): the storage, or %NULL
+ *
+ * Since: 0.1
  */
 AkcSessionStorage *
 akc_session_get_storage (AkcSession *self)
@@ -1415,6 +1459,8 @@ akc_session_get_storage (AkcSession *self)
  * Gets the adapter that answers the turns no route answers.
  *
  * Returns: (transfer none) (nullable): the adapter
+ *
+ * Since: 0.1
  */
 AkcAdapter *
 akc_session_get_upstream (AkcSession *self)
@@ -1431,6 +1477,8 @@ akc_session_get_upstream (AkcSession *self)
  *
  * Replaces the upstream adapter (the reference's `updateChat`). Setting
  * the session itself is ignored: a session never wraps itself twice.
+ *
+ * Since: 0.1
  */
 void
 akc_session_set_upstream (AkcSession *self,
@@ -1458,6 +1506,8 @@ akc_session_set_upstream (AkcSession *self,
  * stored messages are loaded into it ([method@Session.get_history]).
  *
  * Returns: (transfer full): a new #AkcChat
+ *
+ * Since: 0.1
  */
 AkcChat *
 akc_session_create_chat (AkcSession *self)
@@ -1510,6 +1560,8 @@ akc_session_create_chat (AkcSession *self)
  *
  * Returns: (transfer none) (nullable): the history, or %NULL without a
  *   memory
+ *
+ * Since: 0.1
  */
 AkcChatHistory *
 akc_session_get_history (AkcSession *self)
@@ -1530,6 +1582,8 @@ akc_session_get_history (AkcSession *self)
  *
  * Returns: (transfer none) (nullable): the policy, or %NULL when the
  *   definition has none or no conversation was created yet
+ *
+ * Since: 0.1
  */
 AkcCapabilityPolicy *
 akc_session_get_policy (AkcSession *self)
@@ -1547,6 +1601,8 @@ akc_session_get_policy (AkcSession *self)
  *
  * Returns: (nullable): the state, or %NULL when the definition has no
  *   conversation
+ *
+ * Since: 0.1
  */
 const char *
 akc_session_get_state (AkcSession *self)
@@ -1566,6 +1622,8 @@ akc_session_get_state (AkcSession *self)
  *
  * Returns: (transfer full) (nullable): a JSON object, or %NULL when the
  *   definition has no conversation
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_session_get_conversation_snapshot (AkcSession *self)
@@ -1608,6 +1666,8 @@ akc_session_get_conversation_snapshot (AkcSession *self)
  * saves, or the stored cursor it resumed from plus its own saves).
  *
  * Returns: the cursor
+ *
+ * Since: 0.1
  */
 gint64
 akc_session_get_cursor (AkcSession *self)
@@ -1624,6 +1684,8 @@ akc_session_get_cursor (AkcSession *self)
  * Gets whether saves are queued or running.
  *
  * Returns: %TRUE while the session is saving
+ *
+ * Since: 0.1
  */
 gboolean
 akc_session_get_persisting (AkcSession *self)
@@ -1641,6 +1703,8 @@ akc_session_get_persisting (AkcSession *self)
  * without session ids.
  *
  * Returns: (transfer none): a JSON array
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_session_get_confirmations (AkcSession *self)
@@ -1659,6 +1723,8 @@ akc_session_get_confirmations (AkcSession *self)
  * @destroy: (nullable): frees @user_data
  *
  * Sets the clock of snapshot times and turn leases.
+ *
+ * Since: 0.1
  */
 void
 akc_session_set_clock (AkcSession          *self,
@@ -1685,6 +1751,8 @@ akc_session_set_clock (AkcSession          *self,
  *
  * Returns: (transfer full) (nullable): the snapshot, or %NULL with @error
  *   set when it is not valid (§14 A6)
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_session_build_snapshot (AkcSession  *self,
@@ -1706,6 +1774,8 @@ akc_session_build_snapshot (AkcSession  *self,
  * Stores the session snapshot after the saves already queued (§4.4). The
  * save fails with %AKC_SESSION_ERROR_CONFLICT when the stored snapshot
  * changed in another client.
+ *
+ * Since: 0.1
  */
 void
 akc_session_persist_async (AkcSession          *self,
@@ -1728,6 +1798,8 @@ akc_session_persist_async (AkcSession          *self,
  * Finishes [method@Session.persist_async].
  *
  * Returns: %TRUE if the snapshot was stored
+ *
+ * Since: 0.1
  */
 gboolean
 akc_session_persist_finish (AkcSession    *self,
@@ -1774,6 +1846,8 @@ on_turn_persisted (GObject      *source,
  * A @turn_id that is not an identifier or a @lease_ms that is not a
  * positive safe integer fails with %AKC_ERROR_CONFIG_INVALID, “Turn claim
  * is invalid.”
+ *
+ * Since: 0.1
  */
 void
 akc_session_claim_turn_async (AkcSession          *self,
@@ -1831,6 +1905,8 @@ akc_session_claim_turn_async (AkcSession          *self,
  *
  * Returns: %TRUE when the claim was decided (see @claimed), %FALSE with
  *   @error set when it was invalid or could not be saved
+ *
+ * Since: 0.1
  */
 gboolean
 akc_session_claim_turn_finish (AkcSession    *self,
@@ -1864,6 +1940,8 @@ akc_session_claim_turn_finish (AkcSession    *self,
  * Ends the lease of @turn_id and records it as a terminal turn (only the
  * newest 64 are kept), then saves. Releasing a turn that is not the
  * active one does nothing.
+ *
+ * Since: 0.1
  */
 void
 akc_session_release_turn_async (AkcSession          *self,
@@ -1916,6 +1994,8 @@ akc_session_release_turn_async (AkcSession          *self,
  * Finishes [method@Session.release_turn_async].
  *
  * Returns: %TRUE on success
+ *
+ * Since: 0.1
  */
 gboolean
 akc_session_release_turn_finish (AkcSession    *self,
@@ -2002,6 +2082,8 @@ akc_session_replace_confirmations_finish (AkcSession    *self,
  * Returns: (transfer full) (nullable): the coordinator, or %NULL with
  *   @error set (options that are not valid, or a stored confirmation that
  *   is not)
+ *
+ * Since: 0.1
  */
 AkcActionConfirmation *
 akc_session_create_confirmation (AkcSession     *self,

@@ -37,6 +37,8 @@ G_BEGIN_DECLS
  *
  * Errors of [class@Session]. Configuration errors are
  * %AKC_ERROR_CONFIG_INVALID.
+ *
+ * Since: 0.1
  */
 typedef enum
 {
@@ -53,6 +55,8 @@ GQuark akc_session_error_quark (void);
  *   a known result
  *
  * How a claimed turn ended (application.md §4.4).
+ *
+ * Since: 0.1
  */
 typedef enum
 {
@@ -67,6 +71,8 @@ typedef enum
  * A clock.
  *
  * Returns: the time in milliseconds since the Unix epoch
+ *
+ * Since: 0.1
  */
 typedef gint64 (*AkcSessionClockFunc) (gpointer user_data);
 
