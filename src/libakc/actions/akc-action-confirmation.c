@@ -59,6 +59,8 @@
  * until the operation starts (before the first claim or the upstream
  * proposal); after that the operation runs to its end, so the records,
  * the store and the upstream never disagree.
+ *
+ * Since: 0.1
  */
 
 #define OPTIONS_INVALID "Action confirmation options are invalid."
@@ -537,6 +539,8 @@ akc_action_confirmation_init (AkcActionConfirmation *self)
  *
  * Returns: (transfer full) (nullable): a new coordinator, or %NULL with
  *   @error set
+ *
+ * Since: 0.1
  */
 AkcActionConfirmation *
 akc_action_confirmation_new (const char            *session_id,
@@ -591,6 +595,8 @@ akc_action_confirmation_new (const char            *session_id,
  * Gets the session the coordinator's proposals are bound to.
  *
  * Returns: the session id
+ *
+ * Since: 0.1
  */
 const char *
 akc_action_confirmation_get_session_id (AkcActionConfirmation *self)
@@ -607,6 +613,8 @@ akc_action_confirmation_get_session_id (AkcActionConfirmation *self)
  * Gets the upstream.
  *
  * Returns: (transfer none): the upstream chat source
+ *
+ * Since: 0.1
  */
 AkcChatSource *
 akc_action_confirmation_get_chat (AkcActionConfirmation *self)
@@ -623,6 +631,8 @@ akc_action_confirmation_get_chat (AkcActionConfirmation *self)
  * Gets how long a proposal waits for approval.
  *
  * Returns: the time to live in milliseconds
+ *
+ * Since: 0.1
  */
 gint64
 akc_action_confirmation_get_ttl_ms (AkcActionConfirmation *self)
@@ -639,6 +649,8 @@ akc_action_confirmation_get_ttl_ms (AkcActionConfirmation *self)
  * Gets where the records are kept.
  *
  * Returns: (transfer none) (nullable): the store, or %NULL
+ *
+ * Since: 0.1
  */
 AkcConfirmationStore *
 akc_action_confirmation_get_store (AkcActionConfirmation *self)
@@ -658,6 +670,8 @@ akc_action_confirmation_get_store (AkcActionConfirmation *self)
  *
  * Sets the clock that dates expiries and default ids (the reference's
  * `now`), for deterministic tests.
+ *
+ * Since: 0.1
  */
 void
 akc_action_confirmation_set_clock (AkcActionConfirmation *self,
@@ -686,6 +700,8 @@ akc_action_confirmation_set_clock (AkcActionConfirmation *self,
  * Sets the function that makes proposal ids (the reference's `createId`).
  * The default makes `«sequence in base 36»-«now in base 36»`, the
  * sequence counting proposals from 1.
+ *
+ * Since: 0.1
  */
 void
 akc_action_confirmation_set_id_func (AkcActionConfirmation *self,
@@ -766,6 +782,8 @@ is_confirmation_id (const char *id)
  * unchanged (application.md §0.1). When the store fails to keep the new
  * record, the error is reported and the record stays (its upstream call
  * exists and can still be approved or rejected).
+ *
+ * Since: 0.1
  */
 void
 akc_action_confirmation_propose_async (AkcActionConfirmation *self,
@@ -850,6 +868,8 @@ akc_action_confirmation_propose_async (AkcActionConfirmation *self,
  * Finishes [method@ActionConfirmation.propose_async].
  *
  * Returns: (transfer full): the new record, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 AkcConfirmationRecord *
 akc_action_confirmation_propose_finish (AkcActionConfirmation  *self,
@@ -984,6 +1004,8 @@ start_operation (AkcActionConfirmation *self,
  * token that is being approved joins it: one upstream call, one result;
  * one that comes while the token is being rejected waits for the
  * rejection. See [class@ActionConfirmation] for the failures.
+ *
+ * Since: 0.1
  */
 void
 akc_action_confirmation_approve_async (AkcActionConfirmation *self,
@@ -1018,6 +1040,8 @@ akc_action_confirmation_approve_async (AkcActionConfirmation *self,
  * Finishes [method@ActionConfirmation.approve_async].
  *
  * Returns: (transfer full): the record, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 AkcConfirmationRecord *
 akc_action_confirmation_approve_finish (AkcActionConfirmation  *self,
@@ -1046,6 +1070,8 @@ akc_action_confirmation_approve_finish (AkcActionConfirmation  *self,
  * record that is not pending is returned unchanged, and a rejection that
  * comes while the token is being approved or rejected waits for that
  * operation, then returns the record it left.
+ *
+ * Since: 0.1
  */
 void
 akc_action_confirmation_reject_async (AkcActionConfirmation *self,
@@ -1081,6 +1107,8 @@ akc_action_confirmation_reject_async (AkcActionConfirmation *self,
  * Finishes [method@ActionConfirmation.reject_async].
  *
  * Returns: (transfer full): the record, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 AkcConfirmationRecord *
 akc_action_confirmation_reject_finish (AkcActionConfirmation  *self,
@@ -1102,6 +1130,8 @@ akc_action_confirmation_reject_finish (AkcActionConfirmation  *self,
  * Finds the record of an upstream tool call.
  *
  * Returns: (transfer full) (nullable): the record, or %NULL
+ *
+ * Since: 0.1
  */
 AkcConfirmationRecord *
 akc_action_confirmation_get_by_tool_call (AkcActionConfirmation *self,
@@ -1125,6 +1155,8 @@ akc_action_confirmation_get_by_tool_call (AkcActionConfirmation *self,
  * Finds the record of a token, whatever its session.
  *
  * Returns: (transfer full) (nullable): the record, or %NULL
+ *
+ * Since: 0.1
  */
 AkcConfirmationRecord *
 akc_action_confirmation_get_by_token (AkcActionConfirmation *self,
@@ -1148,6 +1180,8 @@ akc_action_confirmation_get_by_token (AkcActionConfirmation *self,
  * free function releases them): free it with g_ptr_array_unref().
  *
  * Returns: (transfer container) (element-type AkcConfirmationRecord): the records
+ *
+ * Since: 0.1
  */
 GPtrArray *
 akc_action_confirmation_get_snapshot (AkcActionConfirmation *self)

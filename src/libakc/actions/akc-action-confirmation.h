@@ -38,6 +38,8 @@ G_BEGIN_DECLS
  *
  * How long a proposal waits for approval unless told otherwise: five
  * minutes, in milliseconds (application.md §5.2).
+ *
+ * Since: 0.1
  */
 #define AKC_ACTION_CONFIRMATION_DEFAULT_TTL_MS 300000
 
@@ -50,6 +52,8 @@ G_BEGIN_DECLS
  * `^[A-Za-z0-9][A-Za-z0-9._:-]{0,119}$`.
  *
  * Returns: (transfer full): the id
+ *
+ * Since: 0.1
  */
 typedef char *(*AkcConfirmationIdFunc) (gpointer user_data);
 

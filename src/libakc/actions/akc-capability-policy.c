@@ -40,6 +40,8 @@
  * authorizer of an [class@Chat], which asks it when a tool call is
  * proposed and again before an approved call runs: a capability revoked
  * in between keeps the call from running.
+ *
+ * Since: 0.1
  */
 
 #define SESSION_INVALID "Action policy session is invalid."
@@ -110,6 +112,8 @@ akc_capability_policy_class_init (AkcCapabilityPolicyClass *klass)
    *
    * Emitted after each decision (the reference's `onTrace`). The decision
    * is already taken and recorded; a handler cannot change it.
+   *
+   * Since: 0.1
    */
   signals[SIGNAL_TRACE] =
     g_signal_new ("trace",
@@ -178,6 +182,8 @@ parse_capabilities (AkcJsonValue *list)
  * Builds a trusted context for an [callback@PolicyContextFunc].
  *
  * Returns: (transfer full): the context, a JSON object
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_policy_context_new (const char         *session_id,
@@ -217,6 +223,8 @@ akc_policy_context_new (const char         *session_id,
  * context, and every registered action is denied with `missing-context`.
  *
  * Returns: (transfer full) (nullable): a new policy, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 AkcCapabilityPolicy *
 akc_capability_policy_new (const char    *session_id,
@@ -269,6 +277,8 @@ akc_capability_policy_new (const char    *session_id,
  * Gets the session whose tool calls the policy authorizes.
  *
  * Returns: the session id
+ *
+ * Since: 0.1
  */
 const char *
 akc_capability_policy_get_session_id (AkcCapabilityPolicy *self)
@@ -287,6 +297,8 @@ akc_capability_policy_get_session_id (AkcCapabilityPolicy *self)
  *
  * Returns: (transfer none) (nullable) (array zero-terminated=1): the
  *   capabilities, or %NULL when @action has no requirement entry
+ *
+ * Since: 0.1
  */
 const char * const *
 akc_capability_policy_get_required_capabilities (AkcCapabilityPolicy *self,
@@ -308,6 +320,8 @@ akc_capability_policy_get_required_capabilities (AkcCapabilityPolicy *self,
  *
  * Sets where the trusted context comes from. It is asked at every
  * decision, so a capability the host revokes is missing from the next one.
+ *
+ * Since: 0.1
  */
 void
 akc_capability_policy_set_context_func (AkcCapabilityPolicy  *self,
@@ -334,6 +348,8 @@ akc_capability_policy_set_context_func (AkcCapabilityPolicy  *self,
  * @destroy: (nullable): frees @user_data
  *
  * Sets the clock that dates traces (the reference's `now`).
+ *
+ * Since: 0.1
  */
 void
 akc_capability_policy_set_clock (AkcCapabilityPolicy *self,
@@ -464,6 +480,8 @@ record (AkcCapabilityPolicy *self,
  * Decides whether a tool call may be proposed or run, and records a trace.
  *
  * Returns: %TRUE if the call is allowed
+ *
+ * Since: 0.1
  */
 gboolean
 akc_capability_policy_authorize_tool_call (AkcCapabilityPolicy *self,
@@ -574,6 +592,8 @@ call_public_upstream (AkcCapabilityPolicy *self,
  * One trace is recorded, with the effective reason.
  *
  * Returns: %TRUE if the call is allowed
+ *
+ * Since: 0.1
  */
 gboolean
 akc_capability_policy_authorize_composed (AkcCapabilityPolicy   *self,
@@ -608,6 +628,8 @@ akc_capability_policy_authorize_composed (AkcCapabilityPolicy   *self,
  * (its free function releases them): free it with g_ptr_array_unref().
  *
  * Returns: (transfer container) (element-type AkcPolicyTrace): a copy of the traces
+ *
+ * Since: 0.1
  */
 GPtrArray *
 akc_capability_policy_get_trace (AkcCapabilityPolicy *self)
@@ -702,6 +724,8 @@ authorize_chat_tool_call (AkcChat      *chat,
  * %AKC_ERROR_TOOL_FORBIDDEN and the reason (such as `missing-capability`)
  * as its message; a call denied when it is about to run becomes an error
  * with the reason, and never runs.
+ *
+ * Since: 0.1
  */
 void
 akc_capability_policy_install (AkcCapabilityPolicy *self,

@@ -39,6 +39,8 @@ G_DECLARE_FINAL_TYPE (AkcCapabilityPolicy, akc_capability_policy, AKC, CAPABILIT
  *
  * Returns: (transfer full) (nullable): the context; %NULL (or JSON null)
  *   when there is none, or %NULL with @error set when it cannot be read
+ *
+ * Since: 0.1
  */
 typedef AkcJsonValue *(*AkcPolicyContextFunc) (AkcCapabilityPolicy  *policy,
                                                gpointer              user_data,
@@ -58,6 +60,8 @@ typedef AkcJsonValue *(*AkcPolicyContextFunc) (AkcCapabilityPolicy  *policy,
  *
  * Returns: %TRUE to allow; %FALSE to deny, with @error set when the
  *   authorizer failed
+ *
+ * Since: 0.1
  */
 typedef gboolean (*AkcPolicyUpstreamFunc) (AkcCapabilityPolicy  *policy,
                                            const char           *tool_call_id,

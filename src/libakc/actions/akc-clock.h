@@ -21,6 +21,8 @@ G_BEGIN_DECLS
  * deterministic (application.md §0.8).
  *
  * Returns: the current time in milliseconds since the Unix epoch
+ *
+ * Since: 0.1
  */
 typedef gint64 (*AkcClockFunc) (gpointer user_data);
 

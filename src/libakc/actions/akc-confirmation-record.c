@@ -26,6 +26,8 @@
  * ([method@ConfirmationRecord.with_status]). The input is an immutable
  * [struct@JsonValue], so a record never shares mutable state with its
  * creator (the deep copy of the reference).
+ *
+ * Since: 0.1
  */
 
 struct _AkcConfirmationRecord
@@ -64,6 +66,8 @@ static const char * const status_strings[] = {
  * `expiring`, `approved`, `rejected` or `expired`.
  *
  * Returns: the wire string, or %NULL for a value outside the enum
+ *
+ * Since: 0.1
  */
 const char *
 akc_confirmation_status_to_string (AkcConfirmationStatus status)
@@ -82,6 +86,8 @@ akc_confirmation_status_to_string (AkcConfirmationStatus status)
  * Parses the wire string of a status.
  *
  * Returns: %TRUE if @string names a status
+ *
+ * Since: 0.1
  */
 gboolean
 akc_confirmation_status_from_string (const char            *string,
@@ -156,6 +162,8 @@ akc_confirmation_record_new_unchecked (const char            *token,
  * options are invalid.”
  *
  * Returns: (transfer full) (nullable): a new record, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 AkcConfirmationRecord *
 akc_confirmation_record_new (const char             *token,
@@ -216,6 +224,8 @@ member_string (AkcJsonValue *object,
  * restores them). Failures are those of [ctor@ConfirmationRecord.new].
  *
  * Returns: (transfer full) (nullable): a new record, or %NULL with @error set
+ *
+ * Since: 0.1
  */
 AkcConfirmationRecord *
 akc_confirmation_record_new_from_json (AkcJsonValue  *value,
@@ -264,6 +274,8 @@ akc_confirmation_record_new_from_json (AkcJsonValue  *value,
  * Acquires a reference on @self.
  *
  * Returns: (transfer full): @self
+ *
+ * Since: 0.1
  */
 AkcConfirmationRecord *
 akc_confirmation_record_ref (AkcConfirmationRecord *self)
@@ -280,6 +292,8 @@ akc_confirmation_record_ref (AkcConfirmationRecord *self)
  * @self: (transfer full): a #AkcConfirmationRecord
  *
  * Releases a reference on @self.
+ *
+ * Since: 0.1
  */
 void
 akc_confirmation_record_unref (AkcConfirmationRecord *self)
@@ -304,6 +318,8 @@ akc_confirmation_record_unref (AkcConfirmationRecord *self)
  * Gets the token, `confirm-«id»` for a proposal of [class@ActionConfirmation].
  *
  * Returns: the token
+ *
+ * Since: 0.1
  */
 const char *
 akc_confirmation_record_get_token (const AkcConfirmationRecord *self)
@@ -321,6 +337,8 @@ akc_confirmation_record_get_token (const AkcConfirmationRecord *self)
  * session is inert.
  *
  * Returns: the session id
+ *
+ * Since: 0.1
  */
 const char *
 akc_confirmation_record_get_session_id (const AkcConfirmationRecord *self)
@@ -337,6 +355,8 @@ akc_confirmation_record_get_session_id (const AkcConfirmationRecord *self)
  * Gets the action, the name of the upstream tool.
  *
  * Returns: the action name
+ *
+ * Since: 0.1
  */
 const char *
 akc_confirmation_record_get_action (const AkcConfirmationRecord *self)
@@ -353,6 +373,8 @@ akc_confirmation_record_get_action (const AkcConfirmationRecord *self)
  * Gets the action's input, a JSON object.
  *
  * Returns: (transfer none): the input
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_confirmation_record_get_input (const AkcConfirmationRecord *self)
@@ -369,6 +391,8 @@ akc_confirmation_record_get_input (const AkcConfirmationRecord *self)
  * Gets the id of the upstream tool call.
  *
  * Returns: the tool call id
+ *
+ * Since: 0.1
  */
 const char *
 akc_confirmation_record_get_tool_call_id (const AkcConfirmationRecord *self)
@@ -386,6 +410,8 @@ akc_confirmation_record_get_tool_call_id (const AkcConfirmationRecord *self)
  * milliseconds, expires the record instead.
  *
  * Returns: the expiry in epoch milliseconds
+ *
+ * Since: 0.1
  */
 gint64
 akc_confirmation_record_get_expires_at (const AkcConfirmationRecord *self)
@@ -402,6 +428,8 @@ akc_confirmation_record_get_expires_at (const AkcConfirmationRecord *self)
  * Gets the status.
  *
  * Returns: the status
+ *
+ * Since: 0.1
  */
 AkcConfirmationStatus
 akc_confirmation_record_get_status (const AkcConfirmationRecord *self)
@@ -419,6 +447,8 @@ akc_confirmation_record_get_status (const AkcConfirmationRecord *self)
  * Makes a copy of @self with another status.
  *
  * Returns: (transfer full): a new record
+ *
+ * Since: 0.1
  */
 AkcConfirmationRecord *
 akc_confirmation_record_with_status (const AkcConfirmationRecord *self,
@@ -442,6 +472,8 @@ akc_confirmation_record_with_status (const AkcConfirmationRecord *self,
  * confirmations without `sessionId` (application.md §4.2).
  *
  * Returns: (transfer full): a JSON object
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_confirmation_record_to_json (const AkcConfirmationRecord *self,
@@ -486,6 +518,8 @@ akc_confirmation_record_to_json (const AkcConfirmationRecord *self,
  * Compares two records field by field.
  *
  * Returns: %TRUE if they are equal
+ *
+ * Since: 0.1
  */
 gboolean
 akc_confirmation_record_equal (const AkcConfirmationRecord *a,

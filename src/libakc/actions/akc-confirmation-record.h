@@ -34,7 +34,9 @@ G_BEGIN_DECLS
  * `pending → approving → approved`, `pending → rejecting → rejected`,
  * `pending → expiring → expired`, and `pending → rejected` directly for a
  * proposal the upstream did not gate. The wire strings are those of
- * [func@confirmation_status_to_string].
+ * [func@ConfirmationStatus.to_string].
+ *
+ * Since: 0.1
  */
 typedef enum
 {

@@ -32,6 +32,8 @@
  *   store's error. With such a store a processing status (`approving`,
  *   `rejecting`, `expiring`) stays when the upstream fails: the
  *   “accurate processing claim” that keeps a call from running twice.
+ *
+ * Since: 0.1
  */
 
 G_DEFINE_INTERFACE (AkcConfirmationStore, akc_confirmation_store, G_TYPE_OBJECT)
@@ -51,6 +53,8 @@ akc_confirmation_store_default_init (AkcConfirmationStoreInterface *iface)
  * @user_data: (closure callback): data for @callback
  *
  * Stores every record of a coordinator.
+ *
+ * Since: 0.1
  */
 void
 akc_confirmation_store_save_records_async (AkcConfirmationStore *self,
@@ -76,6 +80,8 @@ akc_confirmation_store_save_records_async (AkcConfirmationStore *self,
  * Finishes [method@ConfirmationStore.save_records_async].
  *
  * Returns: %TRUE if the records were stored
+ *
+ * Since: 0.1
  */
 gboolean
 akc_confirmation_store_save_records_finish (AkcConfirmationStore  *self,
@@ -97,6 +103,8 @@ akc_confirmation_store_save_records_finish (AkcConfirmationStore  *self,
  * ([method@ConfirmationStore.claim_status_async]).
  *
  * Returns: %TRUE if the store has the claim hook
+ *
+ * Since: 0.1
  */
 gboolean
 akc_confirmation_store_can_claim_status (AkcConfirmationStore *self)
@@ -120,6 +128,8 @@ akc_confirmation_store_can_claim_status (AkcConfirmationStore *self)
  *
  * Durably claims @record's status for its token. Only for a store that
  * [method@ConfirmationStore.can_claim_status].
+ *
+ * Since: 0.1
  */
 void
 akc_confirmation_store_claim_status_async (AkcConfirmationStore  *self,
@@ -149,6 +159,8 @@ akc_confirmation_store_claim_status_async (AkcConfirmationStore  *self,
  * set to %FALSE.
  *
  * Returns: %TRUE if the claim was decided, %FALSE with @error set if it failed
+ *
+ * Since: 0.1
  */
 gboolean
 akc_confirmation_store_claim_status_finish (AkcConfirmationStore  *self,

@@ -14,6 +14,8 @@
  * One decision of an [class@CapabilityPolicy] (application.md §5.4):
  * `{id: "policy-N", toolCallId, action, phase, decision, reason,
  * requiredCapabilities, timestamp}`. Immutable.
+ *
+ * Since: 0.1
  */
 
 struct _AkcPolicyTrace
@@ -47,6 +49,8 @@ static const char * const reason_strings[] = {
  * Gets the wire string of @reason, such as `missing-capability`.
  *
  * Returns: the wire string, or %NULL for a value outside the enum
+ *
+ * Since: 0.1
  */
 const char *
 akc_policy_reason_to_string (AkcPolicyReason reason)
@@ -89,6 +93,8 @@ akc_policy_trace_new (const char         *id,
  * Acquires a reference on @self.
  *
  * Returns: (transfer full): @self
+ *
+ * Since: 0.1
  */
 AkcPolicyTrace *
 akc_policy_trace_ref (AkcPolicyTrace *self)
@@ -105,6 +111,8 @@ akc_policy_trace_ref (AkcPolicyTrace *self)
  * @self: (transfer full): a #AkcPolicyTrace
  *
  * Releases a reference on @self.
+ *
+ * Since: 0.1
  */
 void
 akc_policy_trace_unref (AkcPolicyTrace *self)
@@ -128,6 +136,8 @@ akc_policy_trace_unref (AkcPolicyTrace *self)
  * Gets the trace id, `policy-N` with N counting from 1 for each policy.
  *
  * Returns: the id
+ *
+ * Since: 0.1
  */
 const char *
 akc_policy_trace_get_id (const AkcPolicyTrace *self)
@@ -144,6 +154,8 @@ akc_policy_trace_get_id (const AkcPolicyTrace *self)
  * Gets the id of the tool call that was authorized.
  *
  * Returns: the tool call id
+ *
+ * Since: 0.1
  */
 const char *
 akc_policy_trace_get_tool_call_id (const AkcPolicyTrace *self)
@@ -160,6 +172,8 @@ akc_policy_trace_get_tool_call_id (const AkcPolicyTrace *self)
  * Gets the action, the tool call's name.
  *
  * Returns: the action name
+ *
+ * Since: 0.1
  */
 const char *
 akc_policy_trace_get_action (const AkcPolicyTrace *self)
@@ -176,6 +190,8 @@ akc_policy_trace_get_action (const AkcPolicyTrace *self)
  * Gets whether the call was being proposed or about to run.
  *
  * Returns: the phase
+ *
+ * Since: 0.1
  */
 AkcToolPhase
 akc_policy_trace_get_phase (const AkcPolicyTrace *self)
@@ -192,6 +208,8 @@ akc_policy_trace_get_phase (const AkcPolicyTrace *self)
  * Gets the decision: `allow` or `deny`.
  *
  * Returns: %TRUE if the call was allowed
+ *
+ * Since: 0.1
  */
 gboolean
 akc_policy_trace_get_allowed (const AkcPolicyTrace *self)
@@ -208,6 +226,8 @@ akc_policy_trace_get_allowed (const AkcPolicyTrace *self)
  * Gets the effective reason of the decision.
  *
  * Returns: the reason
+ *
+ * Since: 0.1
  */
 AkcPolicyReason
 akc_policy_trace_get_reason (const AkcPolicyTrace *self)
@@ -225,6 +245,8 @@ akc_policy_trace_get_reason (const AkcPolicyTrace *self)
  * unregistered action.
  *
  * Returns: (transfer none) (array zero-terminated=1): the capabilities
+ *
+ * Since: 0.1
  */
 const char * const *
 akc_policy_trace_get_required_capabilities (const AkcPolicyTrace *self)
@@ -241,6 +263,8 @@ akc_policy_trace_get_required_capabilities (const AkcPolicyTrace *self)
  * Gets when the decision was made.
  *
  * Returns: the time in epoch milliseconds
+ *
+ * Since: 0.1
  */
 gint64
 akc_policy_trace_get_timestamp (const AkcPolicyTrace *self)
@@ -258,6 +282,8 @@ akc_policy_trace_get_timestamp (const AkcPolicyTrace *self)
  * decision, reason, requiredCapabilities, timestamp}`.
  *
  * Returns: (transfer full): a JSON object
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_policy_trace_to_json (const AkcPolicyTrace *self)

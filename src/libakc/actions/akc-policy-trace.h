@@ -35,7 +35,9 @@ G_BEGIN_DECLS
  *   upstream authorizer denied
  *
  * Why a capability policy decided as it did (application.md §5.4). The
- * wire strings are those of [func@policy_reason_to_string].
+ * wire strings are those of [func@PolicyReason.to_string].
+ *
+ * Since: 0.1
  */
 typedef enum
 {
