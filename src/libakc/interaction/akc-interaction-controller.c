@@ -73,6 +73,16 @@ struct _AkcInteractionController
 
 G_DEFINE_FINAL_TYPE (AkcInteractionController, akc_interaction_controller, G_TYPE_OBJECT)
 
+/**
+ * akc_interaction_error_quark:
+ *
+ * Gets the error domain of [error@InteractionError], the quark %AKC_INTERACTION_ERROR
+ * stands for.
+ *
+ * Returns: the error quark
+ *
+ * Since: 0.1
+ */
 G_DEFINE_QUARK (akc-interaction-error-quark, akc_interaction_error)
 
 enum {
