@@ -14,6 +14,8 @@
  * against, for example `"0.1.0"`.
  *
  * Returns: (transfer none): the version string
+ *
+ * Since: 0.1
  */
 const char *
 akc_get_version (void)
