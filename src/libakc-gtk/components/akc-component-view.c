@@ -76,6 +76,8 @@
  * progress-bar, list, link, alert, status, table), its name, its state
  * (disabled once resolved, busy, checked, invalid, value) and the
  * definition fallback as description. The error is an alert.
+ *
+ * Since: 0.1
  */
 
 struct _AkcComponentView
@@ -509,6 +511,8 @@ akc_component_view_class_init (AkcComponentViewClass *klass)
    *
    * The render frame the view presents: any JSON value, decoded and
    * resolved by the view.
+   *
+   * Since: 0.1
    */
   props[PROP_FRAME] =
     g_param_spec_boxed ("frame", NULL, NULL,
@@ -520,6 +524,8 @@ akc_component_view_class_init (AkcComponentViewClass *klass)
    *
    * The manifest the frame is resolved against; the standard catalog when
    * none was given at construction.
+   *
+   * Since: 0.1
    */
   props[PROP_MANIFEST] =
     g_param_spec_object ("manifest", NULL, NULL,
@@ -531,6 +537,8 @@ akc_component_view_class_init (AkcComponentViewClass *klass)
    *
    * The frame resolved against the manifest, or %NULL when it did not
    * resolve.
+   *
+   * Since: 0.1
    */
   props[PROP_RESOLVED_COMPONENT] =
     g_param_spec_object ("resolved-component", NULL, NULL,
@@ -541,6 +549,8 @@ akc_component_view_class_init (AkcComponentViewClass *klass)
    * AkcComponentView:component-key:
    *
    * The frame's component key, or %NULL when the frame did not decode.
+   *
+   * Since: 0.1
    */
   props[PROP_COMPONENT_KEY] =
     g_param_spec_string ("component-key", NULL, NULL,
@@ -552,6 +562,8 @@ akc_component_view_class_init (AkcComponentViewClass *klass)
    *
    * The frame's instance id, which keys single-shot resolution, or %NULL
    * when the frame did not decode.
+   *
+   * Since: 0.1
    */
   props[PROP_INSTANCE_ID] =
     g_param_spec_string ("instance-id", NULL, NULL,
@@ -563,6 +575,8 @@ akc_component_view_class_init (AkcComponentViewClass *klass)
    *
    * Whether the view shows the semantic fallback text instead of a
    * native widget.
+   *
+   * Since: 0.1
    */
   props[PROP_IS_FALLBACK] =
     g_param_spec_boolean ("is-fallback", NULL, NULL,
@@ -576,6 +590,8 @@ akc_component_view_class_init (AkcComponentViewClass *klass)
    * native widget whose definition declares events, and its instance is
    * not resolved. Display-only components (progress, tool-call, table) are
    * never interactive.
+   *
+   * Since: 0.1
    */
   props[PROP_INTERACTIVE] =
     g_param_spec_boolean ("interactive", NULL, NULL,
@@ -590,6 +606,8 @@ akc_component_view_class_init (AkcComponentViewClass *klass)
    * where §12.7 un-resolves, and settable by the host, which keeps the set
    * of resolved instance ids. A resolved view is insensitive and emits
    * nothing.
+   *
+   * Since: 0.1
    */
   props[PROP_RESOLVED] =
     g_param_spec_boolean ("resolved", NULL, NULL,
@@ -609,6 +627,8 @@ akc_component_view_class_init (AkcComponentViewClass *klass)
    * It does not move the focus to an active view: call
    * [method@Gtk.Widget.grab_focus] for that. %TRUE by default, for a view
    * shown on its own.
+   *
+   * Since: 0.1
    */
   props[PROP_ACTIVE] =
     g_param_spec_boolean ("active", NULL, NULL,
@@ -620,6 +640,8 @@ akc_component_view_class_init (AkcComponentViewClass *klass)
    *
    * The message the view shows as an alert: the diagnostic of a frame that
    * did not decode, or the last failure; %NULL when there is none.
+   *
+   * Since: 0.1
    */
   props[PROP_ERROR_MESSAGE] =
     g_param_spec_string ("error-message", NULL, NULL,
@@ -639,6 +661,8 @@ akc_component_view_class_init (AkcComponentViewClass *klass)
    * validated by the catalog, and the instance is already resolved; if
    * handling it fails, call [method@ComponentView.fail] with
    * %AKC_COMPONENT_FAILURE_INTERACTION.
+   *
+   * Since: 0.1
    */
   signals[INTERACTION] =
     g_signal_new ("interaction",
@@ -661,6 +685,8 @@ akc_component_view_class_init (AkcComponentViewClass *klass)
    * resolved. The host proposes the choice's typed action, if any
    * ([method@Akc.ResolvedComponent.get_choice_action]), or runs the choice
    * submission hook, and reports failures with [method@ComponentView.fail].
+   *
+   * Since: 0.1
    */
   signals[SELECTION] =
     g_signal_new ("selection",
@@ -681,6 +707,8 @@ akc_component_view_class_init (AkcComponentViewClass *klass)
    * handles [signal@ComponentView::interaction] (application.md §12.7).
    * The default handler opens @uri with the desktop's browser (through
    * the portal when sandboxed); stop the emission to prevent that.
+   *
+   * Since: 0.1
    */
   signals[OPEN_URI] =
     g_signal_new_class_handler ("open-uri",
@@ -719,6 +747,8 @@ akc_component_view_init (AkcComponentView *self)
  * Creates a view presenting @frame.
  *
  * Returns: (transfer full): a new #AkcComponentView
+ *
+ * Since: 0.1
  */
 GtkWidget *
 akc_component_view_new (AkcJsonValue         *frame,
@@ -740,6 +770,8 @@ akc_component_view_new (AkcJsonValue         *frame,
  * Gets the frame the view presents.
  *
  * Returns: (transfer none) (nullable): the frame
+ *
+ * Since: 0.1
  */
 AkcJsonValue *
 akc_component_view_get_frame (AkcComponentView *self)
@@ -756,6 +788,8 @@ akc_component_view_get_frame (AkcComponentView *self)
  * Gets the manifest the frame was resolved against.
  *
  * Returns: (transfer none): the manifest
+ *
+ * Since: 0.1
  */
 AkcComponentManifest *
 akc_component_view_get_manifest (AkcComponentView *self)
@@ -773,6 +807,8 @@ akc_component_view_get_manifest (AkcComponentView *self)
  *
  * Returns: (transfer none) (nullable): the resolved component, or %NULL
  *   when the frame did not resolve
+ *
+ * Since: 0.1
  */
 AkcResolvedComponent *
 akc_component_view_get_resolved_component (AkcComponentView *self)
@@ -789,6 +825,8 @@ akc_component_view_get_resolved_component (AkcComponentView *self)
  * Gets the component key of the frame.
  *
  * Returns: (nullable): the key, or %NULL when the frame did not decode
+ *
+ * Since: 0.1
  */
 const char *
 akc_component_view_get_component_key (AkcComponentView *self)
@@ -806,6 +844,8 @@ akc_component_view_get_component_key (AkcComponentView *self)
  *
  * Returns: (nullable): the instance id, or %NULL when the frame did not
  *   decode
+ *
+ * Since: 0.1
  */
 const char *
 akc_component_view_get_instance_id (AkcComponentView *self)
@@ -822,6 +862,8 @@ akc_component_view_get_instance_id (AkcComponentView *self)
  * Gets whether the view shows the semantic fallback.
  *
  * Returns: %TRUE for the semantic fallback
+ *
+ * Since: 0.1
  */
 gboolean
 akc_component_view_get_is_fallback (AkcComponentView *self)
@@ -839,6 +881,8 @@ akc_component_view_get_is_fallback (AkcComponentView *self)
  * widget, the semantic fallback, or nothing.
  *
  * Returns: (transfer none) (nullable): the widget
+ *
+ * Since: 0.1
  */
 GtkWidget *
 akc_component_view_get_content (AkcComponentView *self)
@@ -855,6 +899,8 @@ akc_component_view_get_content (AkcComponentView *self)
  * Gets whether the view can own input now (application.md §12.4).
  *
  * Returns: %TRUE if the view is interactive
+ *
+ * Since: 0.1
  */
 gboolean
 akc_component_view_get_interactive (AkcComponentView *self)
@@ -875,6 +921,8 @@ akc_component_view_get_interactive (AkcComponentView *self)
  * Gets whether the instance is resolved.
  *
  * Returns: %TRUE if resolved
+ *
+ * Since: 0.1
  */
 gboolean
 akc_component_view_get_resolved (AkcComponentView *self)
@@ -901,6 +949,8 @@ show_answer (AkcComponentView *self)
  * Marks the instance resolved (inert and insensitive) or usable again.
  * Hosts use it to apply their set of resolved instance ids, and to reset
  * it when the session changes.
+ *
+ * Since: 0.1
  */
 void
 akc_component_view_set_resolved (AkcComponentView *self,
@@ -934,6 +984,8 @@ akc_component_view_set_resolved (AkcComponentView *self,
  * answer read back from the history after a restart. It is shown while
  * the view is [property@ComponentView:resolved]. A resolution of another
  * instance is ignored.
+ *
+ * Since: 0.1
  */
 void
 akc_component_view_set_resolution (AkcComponentView       *self,
@@ -961,6 +1013,8 @@ akc_component_view_set_resolution (AkcComponentView       *self,
  * [method@ComponentView.set_resolution].
  *
  * Returns: (transfer none) (nullable): the resolution, or %NULL
+ *
+ * Since: 0.1
  */
 AkcComponentResolution *
 akc_component_view_get_resolution (AkcComponentView *self)
@@ -977,6 +1031,8 @@ akc_component_view_get_resolution (AkcComponentView *self)
  * Gets whether the view may react to keys.
  *
  * Returns: %TRUE if the view is active
+ *
+ * Since: 0.1
  */
 gboolean
 akc_component_view_get_active (AkcComponentView *self)
@@ -995,6 +1051,8 @@ akc_component_view_get_active (AkcComponentView *self)
  * (application.md §12.4); see [property@ComponentView:active]. Making it
  * inactive while the focus is inside it drops the focus, which the host
  * then gives to the active component or the composer.
+ *
+ * Since: 0.1
  */
 void
 akc_component_view_set_active (AkcComponentView *self,
@@ -1027,6 +1085,8 @@ akc_component_view_set_active (AkcComponentView *self,
  * Gets the message the view shows as an alert.
  *
  * Returns: (nullable): the message
+ *
+ * Since: 0.1
  */
 const char *
 akc_component_view_get_error_message (AkcComponentView *self)
@@ -1049,6 +1109,8 @@ akc_component_view_get_error_message (AkcComponentView *self)
  * %AKC_COMPONENT_FAILURE_SELECTION and %AKC_COMPONENT_FAILURE_SETTLEMENT,
  * un-resolves the instance so the person can try again; the keyboard
  * focus returns to the component when it was there.
+ *
+ * Since: 0.1
  */
 void
 akc_component_view_fail (AkcComponentView    *self,

@@ -39,6 +39,8 @@ G_BEGIN_DECLS
  * How the host's handling of an event failed (application.md §12.7), which
  * decides whether the instance becomes usable again and the message shown
  * when the host gives none.
+ *
+ * Since: 0.1
  */
 typedef enum {
   AKC_COMPONENT_FAILURE_INTERACTION,
