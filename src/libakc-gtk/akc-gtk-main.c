@@ -20,6 +20,8 @@ static GtkCssProvider *style_provider;
  * Widgets of the library call it themselves when they are created, so a
  * host only needs it to style the display before any widget exists. It is
  * safe to call more than once; it must be called after gtk_init().
+ *
+ * Since: 0.1
  */
 void
 akc_gtk_init (void)

@@ -710,6 +710,8 @@ akc_chat_view_class_init (AkcChatViewClass *klass)
    * action proposes it through the coordinator (§12.7); the transcript's
    * Approve and Deny buttons go through it for the calls it proposed, and
    * straight to the source for the others.
+   *
+   * Since: 0.1
    */
   akc_chat_view_props[PROP_CONFIRMATION] =
     g_param_spec_object ("confirmation", NULL, NULL,
@@ -1060,6 +1062,8 @@ akc_chat_view_set_source (AkcChatView   *self,
  * Gets the coordinator that resolves confirmations.
  *
  * Returns: (transfer none) (nullable): the coordinator, or %NULL
+ *
+ * Since: 0.1
  */
 AkcActionConfirmation *
 akc_chat_view_get_confirmation (AkcChatView *self)
@@ -1076,6 +1080,8 @@ akc_chat_view_get_confirmation (AkcChatView *self)
  *
  * Sets the coordinator that resolves the confirmations of the tool calls
  * it proposed. It must coordinate the view's source.
+ *
+ * Since: 0.1
  */
 void
 akc_chat_view_set_confirmation (AkcChatView           *self,
@@ -1114,7 +1120,7 @@ akc_chat_view_get_manifest (AkcChatView *self)
  * @manifest: (nullable): the manifest, or %NULL for none
  *
  * Sets the manifest component frames resolve against (for example
- * [func@Akc.ComponentManifest.new_standard]).
+ * [ctor@Akc.ComponentManifest.new_standard]).
  *
  * Since: 0.1
  */

@@ -36,6 +36,8 @@
  *
  * The entry has the text-box role and the label "Message"; the buttons are
  * labelled "Send" and "Stop".
+ *
+ * Since: 0.1
  */
 
 struct _AkcComposer
@@ -301,6 +303,8 @@ akc_composer_class_init (AkcComposerClass *klass)
    * AkcComposer:source:
    *
    * The conversation the composer sends to.
+   *
+   * Since: 0.1
    */
   props[PROP_SOURCE] =
     g_param_spec_object ("source", NULL, NULL,
@@ -354,6 +358,8 @@ akc_composer_init (AkcComposer *self)
  * Creates a composer with no conversation.
  *
  * Returns: (transfer full): a new #AkcComposer
+ *
+ * Since: 0.1
  */
 GtkWidget *
 akc_composer_new (void)
@@ -368,6 +374,8 @@ akc_composer_new (void)
  * Gets the conversation the composer sends to.
  *
  * Returns: (transfer none) (nullable): the source
+ *
+ * Since: 0.1
  */
 AkcChatSource *
 akc_composer_get_source (AkcComposer *self)
@@ -384,6 +392,8 @@ akc_composer_get_source (AkcComposer *self)
  *
  * Sets the conversation the composer sends to. The composer shows the
  * source's draft and follows its status.
+ *
+ * Since: 0.1
  */
 void
 akc_composer_set_source (AkcComposer   *self,
@@ -425,6 +435,8 @@ akc_composer_set_source (AkcComposer   *self,
  * Gets a copy of the draft.
  *
  * Returns: (transfer full): the text in the entry
+ *
+ * Since: 0.1
  */
 char *
 akc_composer_dup_text (AkcComposer *self)
@@ -444,6 +456,8 @@ akc_composer_dup_text (AkcComposer *self)
  * @text: (nullable): the new draft
  *
  * Replaces the draft.
+ *
+ * Since: 0.1
  */
 void
 akc_composer_set_text (AkcComposer *self,
@@ -463,6 +477,8 @@ akc_composer_set_text (AkcComposer *self,
  * entry then, as it does when the conversation refuses it.
  *
  * Returns: %TRUE if the draft was sent
+ *
+ * Since: 0.1
  */
 gboolean
 akc_composer_send (AkcComposer *self)

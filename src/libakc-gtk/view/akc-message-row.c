@@ -36,7 +36,7 @@
  * message stops streaming (done, error, stop) the last text is shown at
  * once and the reply is frozen into its final widgets.
  *
- * Rows are built by [func@MessageRow.factory_new] for a
+ * Rows are built by [ctor@MessageRow.factory_new] for a
  * [class@Gtk.ListView]; [class@ChatView] makes its own.
  *
  * ## CSS nodes
@@ -51,6 +51,8 @@
  *
  * The row is a group named after its author ("You", "Assistant",
  * "System" or "Tool"), busy while its reply is pending or streaming.
+ *
+ * Since: 0.1
  */
 
 struct _AkcMessageRow
@@ -735,6 +737,8 @@ akc_message_row_class_init (AkcMessageRowClass *klass)
    * AkcMessageRow:message:
    *
    * The message the row presents.
+   *
+   * Since: 0.1
    */
   props[PROP_MESSAGE] =
     g_param_spec_object ("message", NULL, NULL,
@@ -827,6 +831,8 @@ akc_message_row_init (AkcMessageRow *self)
  * Creates a row with no message.
  *
  * Returns: (transfer full): a new #AkcMessageRow
+ *
+ * Since: 0.1
  */
 GtkWidget *
 akc_message_row_new (void)
@@ -841,6 +847,8 @@ akc_message_row_new (void)
  * Gets the message the row presents.
  *
  * Returns: (transfer none) (nullable): the message
+ *
+ * Since: 0.1
  */
 AkcMessage *
 akc_message_row_get_message (AkcMessageRow *self)
@@ -856,6 +864,8 @@ akc_message_row_get_message (AkcMessageRow *self)
  * @message: (nullable): the message to present
  *
  * Sets the message the row presents, and follows its changes.
+ *
+ * Since: 0.1
  */
 void
 akc_message_row_set_message (AkcMessageRow *self,
@@ -966,6 +976,8 @@ akc_message_row_set_manifest (AkcMessageRow        *self,
  * may lag the message by up to one frame.
  *
  * Returns: (transfer none): the shown content
+ *
+ * Since: 0.1
  */
 const char *
 akc_message_row_get_text (AkcMessageRow *self)
@@ -1117,6 +1129,8 @@ factory_unbind (GtkSignalListItemFactory *factory,
  * message bound to it and lets go of it when unbound.
  *
  * Returns: (transfer full): a new #GtkListItemFactory
+ *
+ * Since: 0.1
  */
 GtkListItemFactory *
 akc_message_row_factory_new (void)
