@@ -288,6 +288,99 @@ parse_capabilities (AkcJsonValue   *object,
   return TRUE;
 }
 
+/* {"kind": "provider", "api": "openai"|"ollama"|"anthropic", "baseUrl": U,
+ *  "model": M, "apiKeyFile": F | "apiKeyEnv": NAME, "maxTokens": N,
+ *  "connectTimeoutMs": N}: a model provider (AkcProviderAdapter) as the
+ * adapter of a definition or as the Ask generator. The key is never in
+ * the configuration: it is read from a file (a systemd credential) or
+ * from the environment, and an empty or missing one is an error. */
+static AkcAdapter *
+parse_provider (AkcServer     *self,
+                AkcJsonValue  *value,
+                const char    *where,
+                GError       **error)
+{
+  static const char * const allowed[] = { "kind", "api", "baseUrl", "model", "apiKeyFile", "apiKeyEnv", "maxTokens",
+                                          "connectTimeoutMs", NULL };
+  static const char * const required[] = { "kind", "api", "baseUrl", "model", NULL };
+  g_autoptr(AkcProviderAdapter) provider = NULL;
+  g_autoptr(GError) local = NULL;
+  g_autofree char *key = NULL;
+  const char *api, *base_url, *model, *key_file, *key_env;
+  gint64 max_tokens = AKC_PROVIDER_ADAPTER_DEFAULT_MAX_TOKENS;
+  gint64 connect_timeout = AKC_PROVIDER_ADAPTER_DEFAULT_CONNECT_TIMEOUT;
+  AkcProviderKind kind;
+
+  if (!akc_server_check_object (value, where, allowed, required, error) ||
+      (api = akc_server_get_string (value, "api", where, FALSE, error)) == NULL ||
+      (base_url = akc_server_get_string (value, "baseUrl", where, FALSE, error)) == NULL ||
+      (model = akc_server_get_string (value, "model", where, FALSE, error)) == NULL ||
+      !akc_server_get_integer (value, "maxTokens", where, 1, 1000000, &max_tokens, error) ||
+      !akc_server_get_integer (value, "connectTimeoutMs", where, 100, 3600000, &connect_timeout, error))
+    return NULL;
+  key_file = akc_server_get_string (value, "apiKeyFile", where, TRUE, error);
+  if (key_file == NULL && akc_json_value_get_member (value, "apiKeyFile") != NULL)
+    return NULL;
+  key_env = akc_server_get_string (value, "apiKeyEnv", where, TRUE, error);
+  if (key_env == NULL && akc_json_value_get_member (value, "apiKeyEnv") != NULL)
+    return NULL;
+  if (!akc_provider_adapter_kind_from_string (api, &kind))
+    {
+      config_error (error, _("“api” of %s must be “openai”, “ollama” or “anthropic”."), where);
+      return NULL;
+    }
+  if (model[0] == '\0')
+    {
+      config_error (error, _("“model” of %s is empty."), where);
+      return NULL;
+    }
+  if (key_file != NULL && key_env != NULL)
+    {
+      config_error (error, _("%s has both “apiKeyFile” and “apiKeyEnv”: name one place for the key."), where);
+      return NULL;
+    }
+  if (key_file != NULL)
+    {
+      g_autofree char *path = resolve_path (self, key_file);
+      g_autofree char *contents = NULL;
+
+      if (!g_file_get_contents (path, &contents, NULL, &local))
+        {
+          config_error (error, _("The key of %s cannot be read: %s"), where, local->message);
+          return NULL;
+        }
+      key = g_strdup (g_strstrip (contents));
+      explicit_bzero (contents, strlen (contents));
+    }
+  else if (key_env != NULL)
+    key = g_strdup (g_getenv (key_env));
+  if ((key_file != NULL || key_env != NULL) &&
+      (key == NULL || key[0] == '\0' || !g_utf8_validate (key, -1, NULL) || strpbrk (key, "\r\n") != NULL))
+    {
+      if (key_file != NULL)
+        config_error (error, _("The key file of %s is empty or not one line of text."), where);
+      else
+        config_error (error, _("The environment variable “%s” of %s is unset, empty or not one line of text."),
+                      key_env, where);
+      return NULL;
+    }
+
+  provider = akc_provider_adapter_new (kind, base_url, model, &local);
+  if (provider == NULL)
+    {
+      config_error (error, _("“baseUrl” of %s is invalid: %s"), where, local->message);
+      return NULL;
+    }
+  akc_provider_adapter_set_max_tokens (provider, (guint) max_tokens);
+  akc_provider_adapter_set_connect_timeout (provider, (guint) connect_timeout);
+  if (key != NULL)
+    {
+      akc_provider_adapter_set_api_key (provider, key);
+      explicit_bzero (key, strlen (key));
+    }
+  return AKC_ADAPTER (g_steal_pointer (&provider));
+}
+
 static gboolean
 parse_definition (AkcServer     *self,
                   AkcJsonValue  *value,
@@ -354,16 +447,25 @@ parse_definition (AkcServer     *self,
         return config_error (error, _("%s has “capabilities”, which only reference applications have."), where);
       if (adapter == NULL)
         return config_error (error, _("%s needs an “adapter” or a “reference”."), where);
-      if (!akc_server_check_object (adapter, adapter_where, adapter_allowed, adapter_allowed, error) ||
-          (kind = akc_server_get_string (adapter, "kind", adapter_where, FALSE, error)) == NULL ||
-          (name = akc_server_get_string (adapter, "file", adapter_where, FALSE, error)) == NULL)
-        return FALSE;
-      if (strcmp (kind, "script") != 0)
-        return config_error (error, _("“kind” of %s must be “script”."), adapter_where);
-      file = resolve_path (self, name);
-      script = akc_server_script_new_from_file (file, error);
-      if (script == NULL)
-        return FALSE;
+      if (akc_json_value_get_kind (adapter) == AKC_JSON_KIND_OBJECT &&
+          g_strcmp0 (akc_json_value_get_string (akc_json_value_get_member (adapter, "kind"), NULL), "provider") == 0)
+        {
+          if ((script = parse_provider (self, adapter, adapter_where, error)) == NULL)
+            return FALSE;
+        }
+      else
+        {
+          if (!akc_server_check_object (adapter, adapter_where, adapter_allowed, adapter_allowed, error) ||
+              (kind = akc_server_get_string (adapter, "kind", adapter_where, FALSE, error)) == NULL ||
+              (name = akc_server_get_string (adapter, "file", adapter_where, FALSE, error)) == NULL)
+            return FALSE;
+          if (strcmp (kind, "script") != 0)
+            return config_error (error, _("“kind” of %s must be “script” or “provider”."), adapter_where);
+          file = resolve_path (self, name);
+          script = akc_server_script_new_from_file (file, error);
+          if (script == NULL)
+            return FALSE;
+        }
       definition = akc_definition_new (id, script);
       akc_definition_set_revision (definition, revision);
     }
@@ -861,7 +963,8 @@ parse_chat_mount (AkcServer     *self,
   return TRUE;
 }
 
-/* {"kind": "script", "file": F}: a retriever or a generator. */
+/* {"kind": "script", "file": F}: a retriever or a generator; {"kind": "fts", …}
+ * a retriever; {"kind": "provider", …} a generator. */
 static gboolean
 parse_component (AkcServer     *self,
                  AkcJsonValue  *value,
@@ -890,13 +993,19 @@ parse_component (AkcServer     *self,
       *out = G_OBJECT (akc_fts_retriever_new (file, corpus, error));
       return *out != NULL;
     }
+  if (!retriever && g_strcmp0 (akc_json_value_get_string (akc_json_value_get_member (value, "kind"), NULL),
+                               "provider") == 0)
+    {
+      *out = G_OBJECT (parse_provider (self, value, where, error));
+      return *out != NULL;
+    }
   if (!akc_server_check_object (value, where, allowed, allowed, error) ||
       (kind = akc_server_get_string (value, "kind", where, FALSE, error)) == NULL ||
       (name = akc_server_get_string (value, "file", where, FALSE, error)) == NULL)
     return FALSE;
   if (strcmp (kind, "script") != 0)
     return config_error (error, retriever ? _("“kind” of %s must be “script” or “fts”.")
-                                          : _("“kind” of %s must be “script”."), where);
+                                          : _("“kind” of %s must be “script” or “provider”."), where);
   file = resolve_path (self, name);
   if (retriever)
     *out = G_OBJECT (akc_ask_script_retriever_new_from_file (file, error));
