@@ -1225,6 +1225,12 @@ early_handler (SoupServer        *server,
   request->body = g_byte_array_new ();
   request->phase = PHASE_BODY;
 
+  /* libsoup keeps nothing of the body: a request keeps what it reads
+   * itself, and the body of one refused here is read to its end and
+   * dropped, so a client that writes all of it before reading sees the
+   * answer */
+  soup_message_body_set_accumulate (soup_server_message_get_request_body (message), FALSE);
+
   /* 1., 2. */
   if (strcmp (soup_server_message_get_method (message), "POST") != 0)
     {
@@ -1311,7 +1317,6 @@ early_handler (SoupServer        *server,
     }
 
   g_hash_table_add (self->requests, request);
-  soup_message_body_set_accumulate (soup_server_message_get_request_body (message), FALSE);
   g_signal_connect (message, "got-chunk", G_CALLBACK (on_got_chunk), request);
   g_signal_connect (message, "disconnected", G_CALLBACK (on_disconnected), request);
   g_signal_connect (message, "finished", G_CALLBACK (on_disconnected), request);

@@ -1258,6 +1258,11 @@ early_handler (SoupServer        *server,
   g_autoptr(AkcJsonValue) context = NULL;
   Turn *turn;
 
+  /* libsoup keeps nothing of the body: a turn keeps what it reads itself,
+   * and the body of a request refused here is read to its end and dropped,
+   * so a client that writes all of it before reading sees the answer */
+  soup_message_body_set_accumulate (soup_server_message_get_request_body (message), FALSE);
+
   /* 1. */
   if (strcmp (soup_server_message_get_method (message), "POST") != 0)
     {
@@ -1303,7 +1308,6 @@ early_handler (SoupServer        *server,
   g_hash_table_add (self->turns, turn);
   self->n_active++;
 
-  soup_message_body_set_accumulate (soup_server_message_get_request_body (message), FALSE);
   g_signal_connect (message, "got-chunk", G_CALLBACK (on_got_chunk), turn);
   g_signal_connect (message, "disconnected", G_CALLBACK (on_disconnected), turn);
   g_signal_connect (message, "finished", G_CALLBACK (on_finished), turn);

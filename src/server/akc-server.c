@@ -1745,6 +1745,17 @@ log_request (SoupServerMessage *message)
   g_log_structured_array (G_LOG_LEVEL_INFO, fields, G_N_ELEMENTS (fields));
 }
 
+/* libsoup keeps nothing of a request body (the handlers keep what they
+ * read themselves): a body refused or sent to no handler is read to its
+ * end and dropped, within the idle timeout. */
+static void
+on_request_started (SoupServer        *soup,
+                    SoupServerMessage *message,
+                    gpointer           user_data)
+{
+  soup_message_body_set_accumulate (soup_server_message_get_request_body (message), FALSE);
+}
+
 static void
 on_request_finished (SoupServer        *soup,
                      SoupServerMessage *message,
@@ -1863,6 +1874,7 @@ akc_server_listen (AkcServer   *self,
     {
       self->service = g_socket_service_new ();
       g_signal_connect (self->service, "incoming", G_CALLBACK (on_incoming), self);
+      g_signal_connect (self->soup, "request-started", G_CALLBACK (on_request_started), self);
       g_signal_connect (self->soup, "request-read", G_CALLBACK (on_request_read), self);
       g_signal_connect (self->soup, "request-finished", G_CALLBACK (on_request_finished), self);
       g_signal_connect (self->soup, "request-aborted", G_CALLBACK (on_request_finished), self);

@@ -6,13 +6,17 @@
  * a streamed turn (cleanup runs once, the lease is released, the next
  * turn of the session works), a body that is not UTF-8, a body that never
  * ends (slowloris: the deadline closes the connection), and bodies over
- * the limit, declared and streamed.
+ * the limit, declared and streamed: small ones, and 8 MiB ones that the
+ * client writes whole before it reads, for a turn, an Ask request and a
+ * turn refused before its body; each is read to its end without being
+ * kept, and the client reads its 413 (or 415).
  */
 
 #include "config.h"
 
 #include <string.h>
 
+#include "akc-ask-handler.h"
 #include "akc-chat-handler.h"
 #include "akc-server-memory.h"
 #include "akc-server-script.h"
@@ -22,9 +26,36 @@ typedef struct
   AkcDefinition     *definition;
   AkcSessionStorage *storage;
   AkcChatHandler    *handler;
+  AkcAskHandler     *ask;
   SoupServer        *server;
   guint16            port;
+  gssize             kept;   /* bytes of the last request body libsoup kept */
 } Fixture;
+
+static const char site[] =
+  "{\"protocol\":\"agentskit.chat.backend-site\",\"version\":1,\"siteId\":\"docs-site\","
+  "\"assistant\":{\"id\":\"docs-guide\",\"name\":\"Docs Guide\",\"suggestions\":[]},"
+  "\"corpus\":{\"id\":\"public-docs\",\"mode\":\"local\"},\"components\":[\"source-list\"],\"actions\":[],"
+  "\"limits\":{\"requestTimeoutMs\":10000,\"retrievalTimeoutMs\":5000,\"generationTimeoutMs\":10000,"
+  "\"maxSources\":3},\"persistence\":{\"mode\":\"disabled\"}}";
+
+static AkcJsonValue *
+ask_site (AkcJsonValue *context, gpointer user_data, GError **error)
+{
+  return akc_json_value_parse (site, -1, NULL);
+}
+
+static char *
+ask_subject (AkcJsonValue *context, gpointer user_data)
+{
+  return g_strdup ("subject-1");
+}
+
+static void
+on_request_read (SoupServer *server, SoupServerMessage *message, gpointer user_data)
+{
+  ((Fixture *) user_data)->kept = soup_server_message_get_request_body (message)->length;
+}
 
 static AkcDefinition *
 resolve (AkcJsonValue *context, const char *session_id, gpointer user_data, GError **error)
@@ -45,6 +76,7 @@ fixture_set_up (Fixture       *fixture,
   g_autoptr(AkcChatMemory) memory = akc_server_memory_new ();
   g_autoptr(GError) error = NULL;
   AkcChatHandlerOptions options;
+  AkcAskHandlerOptions ask_options;
   GSList *uris;
 
   adapter = akc_server_script_new_from_value (value, "the test", &error);
@@ -59,8 +91,16 @@ fixture_set_up (Fixture       *fixture,
   fixture->handler = akc_chat_handler_new (&options, fixture->storage, resolve, fixture, &error);
   g_assert_no_error (error);
 
+  akc_ask_handler_options_init (&ask_options);
+  ask_options.max_body_bytes = 4096;
+  fixture->ask = akc_ask_handler_new (&ask_options, ask_site, ask_subject, fixture, &error);
+  g_assert_no_error (error);
+
+  fixture->kept = -1;
   fixture->server = soup_server_new (NULL, NULL);
+  g_signal_connect (fixture->server, "request-read", G_CALLBACK (on_request_read), fixture);
   akc_chat_handler_attach (fixture->handler, fixture->server, "/chat");
+  akc_ask_handler_attach (fixture->ask, fixture->server, "/ask");
   soup_server_listen_local (fixture->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
   g_assert_no_error (error);
   uris = soup_server_get_uris (fixture->server);
@@ -77,6 +117,7 @@ fixture_tear_down (Fixture       *fixture,
   soup_server_disconnect (fixture->server);
   g_clear_object (&fixture->server);
   g_clear_object (&fixture->handler);
+  g_clear_object (&fixture->ask);
   g_clear_object (&fixture->storage);
   g_clear_object (&fixture->definition);
 }
@@ -253,6 +294,100 @@ test_over_limit (Fixture       *fixture,
   g_assert_nonnull (strstr (answer->str, "REQUEST_TOO_LARGE"));
 }
 
+typedef struct
+{
+  GSocketConnection *connection;
+  char              *data;
+  gsize              length;
+  gint               done;
+} Writer;
+
+static gboolean
+wake_up (gpointer user_data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* The client writes all its request before it reads (as many do). */
+static gpointer
+write_thread (gpointer user_data)
+{
+  Writer *writer = user_data;
+  GError *error = NULL;
+
+  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (writer->connection)), writer->data,
+                             writer->length, NULL, NULL, &error);
+  g_atomic_int_set (&writer->done, 1);
+  g_main_context_wakeup (NULL);
+  return error;
+}
+
+/* A body far larger than the socket buffers, sent whole before the client
+ * reads: the server reads it to its end and throws it away, so the client's
+ * write succeeds and it reads the 413 (a server that closed with the body
+ * unread would reset the connection and the 413 would be lost). */
+static void
+test_over_limit_large (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  static const gsize size = 8 * 1024 * 1024;
+  gboolean chunked = GPOINTER_TO_UINT (data) == 1;
+
+  /* a turn over the limit, an Ask request over the limit, a turn refused
+   * before its body (wrong media type) */
+  static const struct { const char *path, *type, *status, *code; } rounds[] = {
+    { "/chat", "application/json", "HTTP/1.1 413", "REQUEST_TOO_LARGE" },
+    { "/ask", "application/json", "HTTP/1.1 413", "ASK_INVALID_REQUEST" },
+    { "/chat", "text/plain", "HTTP/1.1 415", "REQUEST_UNSUPPORTED_MEDIA_TYPE" },
+  };
+
+  for (guint round = 0; round < G_N_ELEMENTS (rounds); round++)
+    {
+      g_autoptr(GSocketConnection) connection = connect_raw (fixture);
+      g_autoptr(GString) request = g_string_new (NULL);
+      g_autoptr(GString) answer = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *filler = g_strnfill (64 * 1024, 'x');
+      Writer writer = { connection, NULL, 0, 0 };
+      GThread *thread;
+      guint wake;
+
+      g_string_append_printf (request, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: %s\r\n",
+                              rounds[round].path, rounds[round].type);
+      if (chunked)
+        g_string_append (request, "Transfer-Encoding: chunked\r\n\r\n");
+      else
+        g_string_append_printf (request, "Content-Length: %" G_GSIZE_FORMAT "\r\n\r\n", size);
+      for (gsize sent = 0; sent < size; sent += 64 * 1024)
+        {
+          if (chunked)
+            g_string_append_printf (request, "%x\r\n", 64 * 1024);
+          g_string_append_len (request, filler, 64 * 1024);
+          if (chunked)
+            g_string_append (request, "\r\n");
+        }
+      if (chunked)
+        g_string_append (request, "0\r\n\r\n");
+      writer.data = request->str;
+      writer.length = request->len;
+
+      thread = g_thread_new ("writer", write_thread, &writer);
+      /* the server runs while the client writes; the client reads only after */
+      wake = g_timeout_add (10, wake_up, NULL);
+      while (!g_atomic_int_get (&writer.done))
+        g_main_context_iteration (NULL, TRUE);
+      g_source_remove (wake);
+      error = g_thread_join (thread);
+      g_assert_no_error (error);
+      answer = read_until (connection, "}}");
+      g_assert_true (g_str_has_prefix (answer->str, rounds[round].status));
+      g_assert_nonnull (strstr (answer->str, rounds[round].code));
+      /* and nothing of the body was kept */
+      g_assert_cmpint (fixture->kept, ==, 0);
+      fixture->kept = -1;
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -262,5 +397,9 @@ main (int argc, char **argv)
   g_test_add ("/server/hostile/slowloris", Fixture, GUINT_TO_POINTER (300), fixture_set_up, test_slowloris,
               fixture_tear_down);
   g_test_add ("/server/hostile/over-limit", Fixture, NULL, fixture_set_up, test_over_limit, fixture_tear_down);
+  g_test_add ("/server/hostile/over-limit-large-declared", Fixture, GUINT_TO_POINTER (0), fixture_set_up,
+              test_over_limit_large, fixture_tear_down);
+  g_test_add ("/server/hostile/over-limit-large-streamed", Fixture, GUINT_TO_POINTER (1), fixture_set_up,
+              test_over_limit_large, fixture_tear_down);
   return g_test_run ();
 }
