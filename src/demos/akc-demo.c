@@ -66,6 +66,7 @@ struct _AkcDemo
   AkcInteractionController *interaction;
   GStrv                  capabilities;  /* the trusted host context's */
   gboolean               has_context;
+  AkcJsonValue          *requirements;  /* of the policy, or NULL (rag) */
 
   OnboardingMemory       onboarding;
   Services               services;
@@ -863,23 +864,29 @@ operations_conversation (void)
 
 /* The demo object ------------------------------------------------------- */
 
+/* The trusted host context of the demo (§13) for @session_id: the
+ * support demo's names its customer. The demo's own chat and every host
+ * of its definition (akc_demo_new_policy()) build it here. */
 static AkcJsonValue *
-host_context (AkcCapabilityPolicy  *policy,
-              gpointer              user_data,
-              GError              **error)
+context_for (AkcDemo    *self,
+             const char *session_id,
+             const char *customer_id)
 {
-  AkcDemo *self = user_data;
   g_autoptr(GString) text = NULL;
   g_autofree char *session = NULL;
 
   if (!self->has_context)
     return NULL;
 
-  session = quote (self->session_id);
+  session = quote (session_id);
   text = g_string_new (NULL);
   g_string_append_printf (text, "{\"sessionId\":%s,", session);
-  if (g_strcmp0 (self->id, "support") == 0)
-    g_string_append (text, "\"customerId\":\"customer-demo\",");
+  if (g_strcmp0 (self->id, "support") == 0 && customer_id != NULL)
+    {
+      g_autofree char *customer = quote (customer_id);
+
+      g_string_append_printf (text, "\"customerId\":%s,", customer);
+    }
   g_string_append (text, "\"capabilities\":[");
   for (guint i = 0; self->capabilities[i] != NULL; i++)
     {
@@ -890,6 +897,44 @@ host_context (AkcCapabilityPolicy  *policy,
   g_string_append (text, "]}");
 
   return parse (text->str);
+}
+
+static AkcJsonValue *
+host_context (AkcCapabilityPolicy  *policy,
+              gpointer              user_data,
+              GError              **error)
+{
+  AkcDemo *self = user_data;
+
+  return context_for (self, self->session_id, "customer-demo");
+}
+
+typedef struct
+{
+  AkcDemo *demo;
+  char    *session_id;
+  char    *customer_id;
+} HostSession;
+
+static void
+host_session_free (gpointer data)
+{
+  HostSession *host = data;
+
+  g_object_unref (host->demo);
+  g_free (host->session_id);
+  g_free (host->customer_id);
+  g_free (host);
+}
+
+static AkcJsonValue *
+host_session_context (AkcCapabilityPolicy  *policy,
+                      gpointer              user_data,
+                      GError              **error)
+{
+  HostSession *host = user_data;
+
+  return context_for (host->demo, host->session_id, host->customer_id);
 }
 
 /* The chat's own authorizer, which the policy composes with: asked only
@@ -926,6 +971,7 @@ akc_demo_finalize (GObject *object)
   g_clear_object (&self->definition);
   g_clear_object (&self->echo);
   g_clear_pointer (&self->capabilities, g_strfreev);
+  g_clear_pointer (&self->requirements, akc_json_value_unref);
   g_clear_pointer (&self->id, g_free);
   g_clear_pointer (&self->session_id, g_free);
 
@@ -1133,6 +1179,7 @@ akc_demo_setup (AkcDemo             *self,
     return FALSE;
   self->chat = akc_session_create_chat (self->session);
 
+  self->requirements = akc_json_value_ref (requirements);
   self->policy = akc_capability_policy_new (self->session_id, requirements, error);
   if (self->policy == NULL)
     return FALSE;
@@ -1284,6 +1331,74 @@ akc_demo_get_policy (AkcDemo *self)
 {
   g_return_val_if_fail (AKC_IS_DEMO (self), NULL);
   return self->policy;
+}
+
+/**
+ * akc_demo_dup_host_context:
+ * @self: a demo
+ * @session_id: a session of a host of the demo's definition
+ * @customer_id: (nullable): the customer the host serves, or %NULL
+ *
+ * Builds the trusted host context of the demo (§13) for @session_id, as
+ * its own chat has it for its own session: the demo's capabilities and,
+ * for the support demo, @customer_id as `customerId`.
+ *
+ * Returns: (transfer full) (nullable): the context, or %NULL for a demo
+ *   whose host never has one (hello-world, rag)
+ */
+AkcJsonValue *
+akc_demo_dup_host_context (AkcDemo    *self,
+                           const char *session_id,
+                           const char *customer_id)
+{
+  g_return_val_if_fail (AKC_IS_DEMO (self), NULL);
+  g_return_val_if_fail (session_id != NULL, NULL);
+
+  return context_for (self, session_id, customer_id);
+}
+
+/**
+ * akc_demo_new_policy:
+ * @self: a demo
+ * @session_id: the session of another host of the demo's definition
+ * @customer_id: (nullable): the customer the host serves, such as its
+ *   authenticated subject (the support demo names it in its context; the
+ *   others ignore it), or %NULL when it is not known
+ * @error: return location for a #GError
+ *
+ * Creates a capability policy like the demo's own, for a host that serves
+ * the demo's definition in @session_id (akc-server): the same action
+ * requirements, and the trusted host context built by the demo's code for
+ * @session_id and @customer_id, with the demo's capabilities. Install it on
+ * the chat of that session with akc_capability_policy_install().
+ *
+ * Returns: (transfer full) (nullable): the policy, or %NULL when the demo
+ *   has no actions (rag, @error untouched) or @session_id is invalid
+ *   (@error set)
+ */
+AkcCapabilityPolicy *
+akc_demo_new_policy (AkcDemo     *self,
+                     const char  *session_id,
+                     const char  *customer_id,
+                     GError     **error)
+{
+  g_autoptr(AkcCapabilityPolicy) policy = NULL;
+  HostSession *host;
+
+  g_return_val_if_fail (AKC_IS_DEMO (self), NULL);
+  g_return_val_if_fail (session_id != NULL, NULL);
+
+  if (self->requirements == NULL)
+    return NULL;
+  policy = akc_capability_policy_new (session_id, self->requirements, error);
+  if (policy == NULL)
+    return NULL;
+  host = g_new0 (HostSession, 1);
+  host->demo = g_object_ref (self);
+  host->session_id = g_strdup (session_id);
+  host->customer_id = g_strdup (customer_id);
+  akc_capability_policy_set_context_func (policy, host_session_context, host, host_session_free);
+  return g_steal_pointer (&policy);
 }
 
 /**

@@ -34,6 +34,13 @@ AkcChat               *akc_demo_get_chat            (AkcDemo                *sel
 AkcSession            *akc_demo_get_session         (AkcDemo                *self);
 const char            *akc_demo_get_state           (AkcDemo                *self);
 AkcCapabilityPolicy   *akc_demo_get_policy          (AkcDemo                *self);
+AkcJsonValue          *akc_demo_dup_host_context    (AkcDemo                *self,
+                                                     const char             *session_id,
+                                                     const char             *customer_id);
+AkcCapabilityPolicy   *akc_demo_new_policy          (AkcDemo                *self,
+                                                     const char             *session_id,
+                                                     const char             *customer_id,
+                                                     GError                **error);
 AkcActionConfirmation *akc_demo_get_confirmation    (AkcDemo                *self);
 AkcInteractionController *akc_demo_get_interaction (AkcDemo              *self);
 GPtrArray             *akc_demo_get_audit           (AkcDemo                *self);

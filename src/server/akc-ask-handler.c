@@ -1056,8 +1056,7 @@ handle_body (Request *request)
       cancel_early (request);
       return;
     }
-  if (!g_utf8_validate_len ((const char *) request->body->data, request->body->len, NULL) ||
-      (value = akc_json_value_parse ((const char *) request->body->data, request->body->len, NULL)) == NULL)
+  if ((value = akc_server_parse_body (request->body)) == NULL)
     {
       fail_early (request, 400, "ASK_INVALID_REQUEST", "Request body is not valid JSON.", FALSE, -1);
       return;
@@ -1168,22 +1167,15 @@ on_got_chunk (SoupServerMessage *message,
               gpointer           user_data)
 {
   Request *request = user_data;
-  gsize size = g_bytes_get_size (chunk);
 
-  if (request->too_large)
+  if (request->too_large || akc_server_body_append (request->body, chunk, request->handler->max_body_bytes))
     return;
-  if ((gint64) (request->body->len + size) > request->handler->max_body_bytes)
-    {
-      request->too_large = TRUE;
-      g_byte_array_set_size (request->body, 0);
-      set_error_response (message, request->request_id, 413, "ASK_INVALID_REQUEST", "Request body is too large.",
-                          FALSE, -1);
-      soup_message_headers_replace (soup_server_message_get_response_headers (message), "Connection", "close");
-      request_metric (request, "error.count", "count", "rejected", 1);
-      request_metric (request, "request.total_ms", "ms", "rejected", elapsed (request));
-      return;
-    }
-  g_byte_array_append (request->body, g_bytes_get_data (chunk, NULL), size);
+  request->too_large = TRUE;
+  set_error_response (message, request->request_id, 413, "ASK_INVALID_REQUEST", "Request body is too large.",
+                      FALSE, -1);
+  soup_message_headers_replace (soup_server_message_get_response_headers (message), "Connection", "close");
+  request_metric (request, "error.count", "count", "rejected", 1);
+  request_metric (request, "request.total_ms", "ms", "rejected", elapsed (request));
 }
 
 /* The early checks ------------------------------------------------------ */
@@ -1207,14 +1199,12 @@ early_handler (SoupServer        *server,
                gpointer           user_data)
 {
   AkcAskHandler *self = user_data;
-  SoupMessageHeaders *headers = soup_server_message_get_request_headers (message);
   g_autoptr(Request) request = g_rc_box_new0 (Request);
   g_autoptr(GError) error = NULL;
   g_autoptr(AkcJsonValue) raw_site = NULL;
   g_autoptr(GHashTable) query = NULL;
-  const char *query_text, *hint, *declared;
+  const char *query_text, *hint;
   gint64 retry_after = -1;
-  guint64 length = 0;
 
   request->handler = g_object_ref (self);
   request->message = g_object_ref (message);
@@ -1225,38 +1215,23 @@ early_handler (SoupServer        *server,
   request->body = g_byte_array_new ();
   request->phase = PHASE_BODY;
 
-  /* libsoup keeps nothing of the body: a request keeps what it reads
-   * itself, and the body of one refused here is read to its end and
-   * dropped, so a client that writes all of it before reading sees the
-   * answer */
-  soup_message_body_set_accumulate (soup_server_message_get_request_body (message), FALSE);
-
-  /* 1., 2. */
-  if (strcmp (soup_server_message_get_method (message), "POST") != 0)
+  /* 1.–3. (3.: the host's response verbatim, without metrics) */
+  switch (akc_server_admit (message, self->auth, self->auth_data, &request->context))
     {
+    case AKC_SERVER_ADMIT_OK:
+      break;
+    case AKC_SERVER_ADMIT_METHOD:
       set_error_response (message, request->request_id, 405, "ASK_INVALID_REQUEST", "Only POST is supported.",
                           FALSE, -1);
       return;
-    }
-  if (!akc_server_is_json_type (soup_message_headers_get_one (headers, "Content-Type")))
-    {
+    case AKC_SERVER_ADMIT_MEDIA_TYPE:
       set_error_response (message, request->request_id, 415, "ASK_INVALID_REQUEST",
                           "Content-Type must be application/json.", FALSE, -1);
       return;
+    case AKC_SERVER_ADMIT_REFUSED:
+    default:
+      return;
     }
-  /* 3. the host's response verbatim, without metrics */
-  if (self->auth != NULL)
-    {
-      request->context = self->auth (message, self->auth_data);
-      if (request->context == NULL)
-        {
-          if (soup_server_message_get_status (message) == 0)
-            soup_server_message_set_status (message, 401, NULL);
-          return;
-        }
-    }
-  else
-    request->context = akc_json_value_parse ("{}", -1, NULL);
 
   /* 4. the trusted site */
   raw_site = self->site (request->context, self->host_data, &error);
@@ -1307,9 +1282,7 @@ early_handler (SoupServer        *server,
     }
 
   /* 8. declared length */
-  declared = soup_message_headers_get_one (headers, "Content-Length");
-  if (declared != NULL && g_ascii_string_to_unsigned (declared, 10, 0, G_MAXUINT64, &length, NULL) &&
-      length > (guint64) self->max_body_bytes)
+  if (akc_server_declared_over (message, self->max_body_bytes))
     {
       fail_early (request, 413, "ASK_INVALID_REQUEST", "Request body is too large.", FALSE, -1);
       soup_message_headers_replace (soup_server_message_get_response_headers (message), "Connection", "close");

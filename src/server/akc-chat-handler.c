@@ -83,6 +83,8 @@ struct _AkcChatHandler
   gpointer                    resolve_data;
   AkcChatHandlerAuthFunc      auth;
   gpointer                    auth_data;
+  AkcChatHandlerChatFunc      chat_setup;
+  gpointer                    chat_setup_data;
   AkcChatHandlerNowFunc       now;
   AkcChatHandlerCreateIdFunc  create_id;
   gpointer                    clock_data;
@@ -1079,6 +1081,18 @@ turn_open_chat (Turn *turn)
   AkcChatHistory *history;
 
   turn->chat = akc_session_create_chat (turn->session);
+  if (turn->handler->chat_setup != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!turn->handler->chat_setup (turn->chat, akc_session_get_definition (turn->session), turn->context,
+                                      turn->session_id, turn->handler->chat_setup_data, &error))
+        {
+          g_debug ("The chat of a turn cannot be prepared: %s", error != NULL ? error->message : "(no reason)");
+          turn_fail_early (turn, ERR_INTERNAL);
+          return;
+        }
+    }
   history = akc_session_get_history (turn->session);
   if (history != NULL && !history_settled (history))
     {
@@ -1145,12 +1159,6 @@ on_resumed (GObject      *source,
                                 turn->cancellable, on_claimed, turn_ref (turn));
 }
 
-static gboolean
-valid_utf8 (GByteArray *body)
-{
-  return g_utf8_validate_len ((const char *) body->data, body->len, NULL);
-}
-
 static void
 handle_body (Turn *turn)
 {
@@ -1175,8 +1183,7 @@ handle_body (Turn *turn)
       turn_fail_early (turn, ERR_INVALID_JSON);
       return;
     }
-  if (!valid_utf8 (turn->body) ||
-      (value = akc_json_value_parse ((const char *) turn->body->data, turn->body->len, NULL)) == NULL)
+  if ((value = akc_server_parse_body (turn->body)) == NULL)
     {
       turn_fail_early (turn, ERR_INVALID_JSON);
       return;
@@ -1217,34 +1224,15 @@ on_got_chunk (SoupServerMessage *message,
               gpointer           user_data)
 {
   Turn *turn = user_data;
-  gsize size = g_bytes_get_size (chunk);
 
-  if (turn->too_large)
+  if (turn->too_large || akc_server_body_append (turn->body, chunk, turn->handler->max_body_bytes))
     return;
-  if ((gint64) (turn->body->len + size) > turn->handler->max_body_bytes)
-    {
-      /* 4c: nothing more is kept; the response is the 413 */
-      turn->too_large = TRUE;
-      g_byte_array_set_size (turn->body, 0);
-      respond_error (message, ERR_TOO_LARGE);
-      soup_message_headers_replace (soup_server_message_get_response_headers (message), "Connection", "close");
-      return;
-    }
-  g_byte_array_append (turn->body, g_bytes_get_data (chunk, NULL), size);
+  /* 4c: nothing more is kept; the response is the 413 */
+  turn->too_large = TRUE;
+  respond_error (message, ERR_TOO_LARGE);
+  soup_message_headers_replace (soup_server_message_get_response_headers (message), "Connection", "close");
 }
 
-
-static gboolean
-declared_too_large (AkcChatHandler     *self,
-                    SoupMessageHeaders *headers)
-{
-  const char *declared = soup_message_headers_get_one (headers, "Content-Length");
-  guint64 length = 0;
-
-  if (declared == NULL || !g_ascii_string_to_unsigned (declared, 10, 0, G_MAXUINT64, &length, NULL))
-    return FALSE;
-  return length > (guint64) self->max_body_bytes;
-}
 
 static void
 early_handler (SoupServer        *server,
@@ -1254,42 +1242,26 @@ early_handler (SoupServer        *server,
                gpointer           user_data)
 {
   AkcChatHandler *self = user_data;
-  SoupMessageHeaders *headers = soup_server_message_get_request_headers (message);
   g_autoptr(AkcJsonValue) context = NULL;
   Turn *turn;
 
-  /* libsoup keeps nothing of the body: a turn keeps what it reads itself,
-   * and the body of a request refused here is read to its end and dropped,
-   * so a client that writes all of it before reading sees the answer */
-  soup_message_body_set_accumulate (soup_server_message_get_request_body (message), FALSE);
-
-  /* 1. */
-  if (strcmp (soup_server_message_get_method (message), "POST") != 0)
+  /* 1.–3. */
+  switch (akc_server_admit (message, self->auth, self->auth_data, &context))
     {
+    case AKC_SERVER_ADMIT_OK:
+      break;
+    case AKC_SERVER_ADMIT_METHOD:
       respond_error (message, ERR_METHOD);
       return;
-    }
-  /* 2.: the raw header, only its prefix */
-  if (!akc_server_is_json_type (soup_message_headers_get_one (headers, "Content-Type")))
-    {
+    case AKC_SERVER_ADMIT_MEDIA_TYPE:
       respond_error (message, ERR_MEDIA_TYPE);
       return;
+    case AKC_SERVER_ADMIT_REFUSED:
+    default:
+      return;
     }
-  /* 3.: the host's response, verbatim */
-  if (self->auth != NULL)
-    {
-      context = self->auth (message, self->auth_data);
-      if (context == NULL)
-        {
-          if (soup_server_message_get_status (message) == 0)
-            soup_server_message_set_status (message, 401, NULL);
-          return;
-        }
-    }
-  else
-    context = akc_json_value_parse ("{}", -1, NULL);
   /* 4a. */
-  if (declared_too_large (self, headers))
+  if (akc_server_declared_over (message, self->max_body_bytes))
     {
       respond_error (message, ERR_TOO_LARGE);
       soup_message_headers_replace (soup_server_message_get_response_headers (message), "Connection", "close");
@@ -1416,6 +1388,18 @@ akc_chat_handler_set_auth (AkcChatHandler         *self,
 
   self->auth = func;
   self->auth_data = user_data;
+}
+
+/* Prepares each turn's chat before it runs (the host's capability policy). */
+void
+akc_chat_handler_set_chat_setup (AkcChatHandler         *self,
+                                 AkcChatHandlerChatFunc  func,
+                                 gpointer                user_data)
+{
+  g_return_if_fail (AKC_IS_CHAT_HANDLER (self));
+
+  self->chat_setup = func;
+  self->chat_setup_data = user_data;
 }
 
 /* Replaces the clock (`now`) and the event ids (`createId`); NULL keeps

@@ -48,6 +48,16 @@ typedef AkcDefinition *(*AkcChatHandlerResolveFunc) (AkcJsonValue  *context,
                                                      gpointer       user_data,
                                                      GError       **error);
 
+/* Prepares the chat of a turn before it runs (the host installs what the
+ * definition needs, such as its capability policy for @context); FALSE
+ * with @error set fails the turn with SERVER_INTERNAL. */
+typedef gboolean (*AkcChatHandlerChatFunc) (AkcChat        *chat,
+                                            AkcDefinition  *definition,
+                                            AkcJsonValue   *context,
+                                            const char     *session_id,
+                                            gpointer        user_data,
+                                            GError        **error);
+
 /* Milliseconds since the Unix epoch, and new event ids (`createId`). */
 typedef gint64 (*AkcChatHandlerNowFunc)      (gpointer user_data);
 typedef char  *(*AkcChatHandlerCreateIdFunc) (gpointer user_data);
@@ -63,6 +73,9 @@ AkcChatHandler *akc_chat_handler_new              (const AkcChatHandlerOptions *
                                                    GError                     **error);
 void            akc_chat_handler_set_auth         (AkcChatHandler              *self,
                                                    AkcChatHandlerAuthFunc       func,
+                                                   gpointer                     user_data);
+void            akc_chat_handler_set_chat_setup   (AkcChatHandler              *self,
+                                                   AkcChatHandlerChatFunc       func,
                                                    gpointer                     user_data);
 void            akc_chat_handler_set_clock        (AkcChatHandler              *self,
                                                    AkcChatHandlerNowFunc        now,

@@ -173,3 +173,70 @@ akc_server_is_positive_safe_integer (double value)
 {
   return value >= 1 && value <= 9007199254740991.0 && value == (double) (gint64) value;
 }
+
+AkcServerAdmit
+akc_server_admit (SoupServerMessage  *message,
+                  AkcServerAuthFunc   auth,
+                  gpointer            auth_data,
+                  AkcJsonValue      **context)
+{
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers (message);
+
+  *context = NULL;
+  soup_message_body_set_accumulate (soup_server_message_get_request_body (message), FALSE);
+  /* 1. */
+  if (strcmp (soup_server_message_get_method (message), "POST") != 0)
+    return AKC_SERVER_ADMIT_METHOD;
+  /* 2.: the raw header, only its prefix */
+  if (!akc_server_is_json_type (soup_message_headers_get_one (headers, "Content-Type")))
+    return AKC_SERVER_ADMIT_MEDIA_TYPE;
+  /* 3.: the host's response, verbatim */
+  if (auth == NULL)
+    {
+      *context = akc_json_value_parse ("{}", -1, NULL);
+      return AKC_SERVER_ADMIT_OK;
+    }
+  *context = auth (message, auth_data);
+  if (*context != NULL)
+    return AKC_SERVER_ADMIT_OK;
+  if (soup_server_message_get_status (message) == 0)
+    soup_server_message_set_status (message, 401, NULL);
+  return AKC_SERVER_ADMIT_REFUSED;
+}
+
+gboolean
+akc_server_declared_over (SoupServerMessage *message,
+                          gint64             max_bytes)
+{
+  const char *declared = soup_message_headers_get_one (soup_server_message_get_request_headers (message),
+                                                       "Content-Length");
+  guint64 length = 0;
+
+  if (declared == NULL || !g_ascii_string_to_unsigned (declared, 10, 0, G_MAXUINT64, &length, NULL))
+    return FALSE;
+  return length > (guint64) max_bytes;
+}
+
+gboolean
+akc_server_body_append (GByteArray *body,
+                        GBytes     *chunk,
+                        gint64      max_bytes)
+{
+  gsize size = g_bytes_get_size (chunk);
+
+  if ((gint64) (body->len + size) > max_bytes)
+    {
+      g_byte_array_set_size (body, 0);
+      return FALSE;
+    }
+  g_byte_array_append (body, g_bytes_get_data (chunk, NULL), size);
+  return TRUE;
+}
+
+AkcJsonValue *
+akc_server_parse_body (GByteArray *body)
+{
+  if (!g_utf8_validate_len ((const char *) body->data, body->len, NULL))
+    return NULL;
+  return akc_json_value_parse ((const char *) body->data, body->len, NULL);
+}

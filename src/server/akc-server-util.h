@@ -6,6 +6,7 @@
 #pragma once
 
 #include <akc.h>
+#include <libsoup/soup.h>
 
 G_BEGIN_DECLS
 
@@ -52,5 +53,38 @@ gboolean      akc_server_get_array      (AkcJsonValue        *object,
 char         *akc_server_format_time              (gint64               ms);
 gboolean      akc_server_is_json_type             (const char          *content_type);
 gboolean      akc_server_is_positive_safe_integer (double               value);
+
+/* The checks both handlers make before a body is read (§11.1 steps 1–3,
+ * §11.2 steps 1–3): libsoup keeps nothing of the body (the handler keeps
+ * what it reads, and a refused body is read to its end and dropped); the
+ * method is POST; the raw Content-Type has the `application/json` prefix;
+ * the host's authentication gives the trusted context, or has answered
+ * the request itself (its response verbatim, 401 when it set no status).
+ * The handler answers METHOD and MEDIA_TYPE in its own wire format. */
+typedef enum
+{
+  AKC_SERVER_ADMIT_OK,
+  AKC_SERVER_ADMIT_METHOD,
+  AKC_SERVER_ADMIT_MEDIA_TYPE,
+  AKC_SERVER_ADMIT_REFUSED,
+} AkcServerAdmit;
+
+typedef AkcJsonValue *(*AkcServerAuthFunc) (SoupServerMessage *message,
+                                            gpointer           user_data);
+
+AkcServerAdmit akc_server_admit            (SoupServerMessage   *message,
+                                            AkcServerAuthFunc    auth,
+                                            gpointer             auth_data,
+                                            AkcJsonValue       **context);
+/* Whether the declared Content-Length is over @max_bytes. */
+gboolean       akc_server_declared_over    (SoupServerMessage   *message,
+                                            gint64               max_bytes);
+/* Appends @chunk to @body; FALSE, with @body emptied, when that would make
+ * it longer than @max_bytes (the 413: nothing more is kept). */
+gboolean       akc_server_body_append      (GByteArray          *body,
+                                            GBytes              *chunk,
+                                            gint64               max_bytes);
+/* The body as JSON when it is UTF-8 and parses, else NULL. */
+AkcJsonValue  *akc_server_parse_body       (GByteArray          *body);
 
 G_END_DECLS

@@ -381,6 +381,34 @@ parse_provider (AkcServer     *self,
   return AKC_ADAPTER (g_steal_pointer (&provider));
 }
 
+/* The adapter of a definition: {"kind": "script", "file": F} or a
+ * provider. */
+static AkcAdapter *
+parse_adapter (AkcServer     *self,
+               AkcJsonValue  *adapter,
+               const char    *where,
+               GError       **error)
+{
+  static const char * const allowed[] = { "kind", "file", NULL };
+  g_autofree char *file = NULL;
+  const char *kind, *name;
+
+  if (akc_json_value_get_kind (adapter) == AKC_JSON_KIND_OBJECT &&
+      g_strcmp0 (akc_json_value_get_string (akc_json_value_get_member (adapter, "kind"), NULL), "provider") == 0)
+    return parse_provider (self, adapter, where, error);
+  if (!akc_server_check_object (adapter, where, allowed, allowed, error) ||
+      (kind = akc_server_get_string (adapter, "kind", where, FALSE, error)) == NULL ||
+      (name = akc_server_get_string (adapter, "file", where, FALSE, error)) == NULL)
+    return NULL;
+  if (strcmp (kind, "script") != 0)
+    {
+      config_error (error, _("“kind” of %s must be “script” or “provider”."), where);
+      return NULL;
+    }
+  file = resolve_path (self, name);
+  return akc_server_script_new_from_file (file, error);
+}
+
 static gboolean
 parse_definition (AkcServer     *self,
                   AkcJsonValue  *value,
@@ -389,7 +417,6 @@ parse_definition (AkcServer     *self,
 {
   static const char * const allowed[] = { "id", "revision", "adapter", "reference", "capabilities", "memory", NULL };
   static const char * const required[] = { "id", NULL };
-  static const char * const adapter_allowed[] = { "kind", "file", NULL };
   g_autofree char *where = g_strdup_printf (_("definition %u"), (guint) index + 1);
   g_autoptr(AkcDefinition) definition = NULL;
   const char *id, *reference, *memory;
@@ -413,12 +440,24 @@ parse_definition (AkcServer     *self,
   if (reference != NULL)
     {
       g_auto(GStrv) capabilities = NULL;
+      g_autoptr(AkcAdapter) model = NULL;
       g_autoptr(AkcDemo) demo = NULL;
       g_autoptr(GError) local = NULL;
       const char *expected = NULL;
 
-      if (akc_json_value_get_member (value, "adapter") != NULL || akc_json_value_get_member (value, "revision") != NULL)
-        return config_error (error, _("%s is a reference application: it has no “adapter” or “revision”."), where);
+      if (akc_json_value_get_member (value, "revision") != NULL)
+        return config_error (error, _("%s is a reference application: it has no “revision”."), where);
+      if (akc_json_value_get_member (value, "adapter") != NULL && g_strcmp0 (reference, "rag") == 0)
+        return config_error (error, _("%s is the rag reference application: it answers with its own adapter."),
+                             where);
+      if (akc_json_value_get_member (value, "adapter") != NULL)
+        {
+          g_autofree char *model_where = g_strdup_printf (_("the adapter of %s"), where);
+
+          /* what answers the messages no route of the application answers */
+          if ((model = parse_adapter (self, akc_json_value_get_member (value, "adapter"), model_where, error)) == NULL)
+            return FALSE;
+        }
       for (guint i = 0; i < G_N_ELEMENTS (references); i++)
         if (strcmp (references[i].name, reference) == 0)
           expected = references[i].id;
@@ -429,7 +468,7 @@ parse_definition (AkcServer     *self,
         return config_error (error, _("The id of %s must be “%s”, the reference application's."), where, expected);
       if (!parse_capabilities (value, where, &capabilities, error))
         return FALSE;
-      demo = akc_demo_new_full (reference, NULL, (const char * const *) capabilities, NULL, &local);
+      demo = akc_demo_new_full (reference, NULL, (const char * const *) capabilities, model, &local);
       if (demo == NULL)
         return config_error (error, _("The reference application of %s cannot be built: %s"), where, local->message);
       definition = g_object_ref (akc_session_get_definition (akc_demo_get_session (demo)));
@@ -439,33 +478,14 @@ parse_definition (AkcServer     *self,
     {
       AkcJsonValue *adapter = akc_json_value_get_member (value, "adapter");
       g_autofree char *adapter_where = g_strdup_printf (_("the adapter of %s"), where);
-      g_autofree char *file = NULL;
       g_autoptr(AkcAdapter) script = NULL;
-      const char *kind, *name;
 
       if (akc_json_value_get_member (value, "capabilities") != NULL)
         return config_error (error, _("%s has “capabilities”, which only reference applications have."), where);
       if (adapter == NULL)
         return config_error (error, _("%s needs an “adapter” or a “reference”."), where);
-      if (akc_json_value_get_kind (adapter) == AKC_JSON_KIND_OBJECT &&
-          g_strcmp0 (akc_json_value_get_string (akc_json_value_get_member (adapter, "kind"), NULL), "provider") == 0)
-        {
-          if ((script = parse_provider (self, adapter, adapter_where, error)) == NULL)
-            return FALSE;
-        }
-      else
-        {
-          if (!akc_server_check_object (adapter, adapter_where, adapter_allowed, adapter_allowed, error) ||
-              (kind = akc_server_get_string (adapter, "kind", adapter_where, FALSE, error)) == NULL ||
-              (name = akc_server_get_string (adapter, "file", adapter_where, FALSE, error)) == NULL)
-            return FALSE;
-          if (strcmp (kind, "script") != 0)
-            return config_error (error, _("“kind” of %s must be “script” or “provider”."), adapter_where);
-          file = resolve_path (self, name);
-          script = akc_server_script_new_from_file (file, error);
-          if (script == NULL)
-            return FALSE;
-        }
+      if ((script = parse_adapter (self, adapter, adapter_where, error)) == NULL)
+        return FALSE;
       definition = akc_definition_new (id, script);
       akc_definition_set_revision (definition, revision);
     }
@@ -819,6 +839,45 @@ resolve_definition (AkcJsonValue  *context,
   return NULL;
 }
 
+/* A turn of a reference application's session runs under the
+ * application's capability policy, with the trusted context its own code
+ * builds (src/demos) for that session and the authenticated subject as
+ * the customer. */
+static gboolean
+setup_chat (AkcChat        *chat,
+            AkcDefinition  *definition,
+            AkcJsonValue   *context,
+            const char     *session_id,
+            gpointer        user_data,
+            GError        **error)
+{
+  Mount *mount = user_data;
+  AkcServer *self = mount->server;
+  AkcJsonValue *member = akc_json_value_get_member (context, "subject");
+  /* no subject on a mount without authentication */
+  const char *subject = member != NULL ? akc_json_value_get_string (member, NULL) : NULL;
+
+  for (guint i = 0; i < self->demos->len; i++)
+    {
+      AkcDemo *demo = g_ptr_array_index (self->demos, i);
+      g_autoptr(AkcCapabilityPolicy) policy = NULL;
+      g_autoptr(GError) local = NULL;
+
+      if (akc_session_get_definition (akc_demo_get_session (demo)) != definition)
+        continue;
+      policy = akc_demo_new_policy (demo, session_id, subject, &local);
+      if (policy == NULL && local != NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      if (policy != NULL)
+        akc_capability_policy_install (policy, chat);   /* the chat keeps it */
+      return TRUE;
+    }
+  return TRUE;
+}
+
 static gboolean
 is_sha256 (const char *text)
 {
@@ -960,6 +1019,7 @@ parse_chat_mount (AkcServer     *self,
     return config_error (error, _("The options of %s are invalid: %s"), where, local->message);
   if (mount->authenticate)
     akc_chat_handler_set_auth (mount->chat, bearer_auth, mount);
+  akc_chat_handler_set_chat_setup (mount->chat, setup_chat, mount);
   return TRUE;
 }
 

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "akc-ask-handler.h"
+#include "akc-server-test.h"
 #include "akc-fixture.h"
 
 #define FIXTURES "application/server-diagnostics.json"
@@ -64,23 +65,13 @@ test_retriever_init (TestRetriever *self)
 {
 }
 
-static AkcJsonValue *
-parse (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  AkcJsonValue *value = akc_json_value_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return value;
-}
-
 static void
 on_cancelled (GCancellable *cancellable,
               gpointer      user_data)
 {
   GTask *task = user_data;
 
-  g_task_return_pointer (task, parse ("[]"), (GDestroyNotify) akc_json_value_unref);
+  g_task_return_pointer (task, akc_server_test_parse ("[]"), (GDestroyNotify) akc_json_value_unref);
 }
 
 static void
@@ -99,7 +90,7 @@ retrieve_async (AkcAskRetriever *retriever, const char *question, guint limit, G
   else if (g_strcmp0 (mode, "waits") == 0)
     g_cancellable_connect (cancellable, G_CALLBACK (on_cancelled), g_object_ref (task), g_object_unref);
   else if (g_strcmp0 (mode, "unsafe") == 0)
-    g_task_return_pointer (task, parse ("[{\"id\":\"bad\",\"title\":\"Bad\",\"href\":\"javascript:alert(1)\","
+    g_task_return_pointer (task, akc_server_test_parse ("[{\"id\":\"bad\",\"title\":\"Bad\",\"href\":\"javascript:alert(1)\","
                                         "\"excerpt\":\"x\"},{\"id\":\"creds\",\"title\":\"Creds\","
                                         "\"href\":\"https://user:pass@example.test/\",\"excerpt\":\"x\"}]"),
                            (GDestroyNotify) akc_json_value_unref);
@@ -111,10 +102,10 @@ retrieve_async (AkcAskRetriever *retriever, const char *question, guint limit, G
         g_string_append_printf (text, "%s{\"id\":\"s%u\",\"title\":\"Source %u\",\"href\":\"/docs/%u\","
                                 "\"excerpt\":\"Excerpt %u.\"}", i > 1 ? "," : "", i, i, i, i);
       g_string_append (text, "]");
-      g_task_return_pointer (task, parse (text->str), (GDestroyNotify) akc_json_value_unref);
+      g_task_return_pointer (task, akc_server_test_parse (text->str), (GDestroyNotify) akc_json_value_unref);
     }
   else
-    g_task_return_pointer (task, parse ("[{\"id\":\"local-guide\",\"title\":\"Local guide\",\"href\":\"/docs/start\","
+    g_task_return_pointer (task, akc_server_test_parse ("[{\"id\":\"local-guide\",\"title\":\"Local guide\",\"href\":\"/docs/start\","
                                         "\"excerpt\":\"Start with the local guide.\"}]"),
                            (GDestroyNotify) akc_json_value_unref);
 }
@@ -320,18 +311,10 @@ host_auth (SoupServerMessage *message, gpointer user_data)
                                                      "Authorization");
 
   if (g_strcmp0 (header, "Bearer valid") == 0)
-    return parse ("{\"subject\":\"user-1\"}");
+    return akc_server_test_parse ("{\"subject\":\"user-1\"}");
   soup_server_message_set_status (message, 401, NULL);
   soup_server_message_set_response (message, "text/plain;charset=UTF-8", SOUP_MEMORY_STATIC, "Unauthorized", 12);
   return NULL;
-}
-
-static const char *
-member_string (AkcJsonValue *object, const char *name)
-{
-  AkcJsonValue *v = object != NULL ? akc_json_value_get_member (object, name) : NULL;
-
-  return v != NULL && akc_json_value_get_kind (v) == AKC_JSON_KIND_STRING ? akc_json_value_get_string (v, NULL) : NULL;
 }
 
 static AkcJsonValue *
@@ -339,8 +322,8 @@ default_site (AkcJsonValue *behaviour)
 {
   AkcJsonValue *given = akc_json_value_get_member (behaviour, "site");
   AkcJsonValue *limits = akc_json_value_get_member (behaviour, "limits");
-  const char *persistence = member_string (behaviour, "persistence");
-  const char *mode = member_string (behaviour, "mode");
+  const char *persistence = akc_server_test_member_string (behaviour, "persistence");
+  const char *mode = akc_server_test_member_string (behaviour, "mode");
   g_autoptr(GString) text = NULL;
   double limit[4] = { 10000, 5000, 10000, 5 };
   static const char * const names[] = { "requestTimeoutMs", "retrievalTimeoutMs", "generationTimeoutMs", "maxSources" };
@@ -359,13 +342,18 @@ default_site (AkcJsonValue *behaviour)
                    "\"generationTimeoutMs\":%.0f,\"maxSources\":%.0f},\"persistence\":{\"mode\":\"%s\"}}",
                    mode != NULL ? mode : "local", limit[0], limit[1], limit[2], limit[3],
                    persistence != NULL ? persistence : "disabled");
-  return parse (text->str);
+  return akc_server_test_parse (text->str);
 }
 
-static void
-on_sent (GObject *source, GAsyncResult *result, gpointer user_data)
+/* Each line is the canonical text of its event. */
+static AkcJsonValue *
+canonical_event (AkcJsonValue *event,
+                 const char   *line)
 {
-  *(GAsyncResult **) user_data = g_object_ref (result);
+  g_autofree char *canonical = akc_json_value_to_canonical (event, NULL);
+
+  g_assert_cmpstr (canonical, ==, line);
+  return akc_json_value_ref (event);
 }
 
 static gboolean
@@ -383,9 +371,9 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
   AkcJsonValue *construction = akc_fixture_expect (fc, "constructionError");
   AkcJsonValue *headers = akc_json_value_get_member (request, "headers");
   AkcJsonValue *stored = akc_json_value_get_member (behaviour, "storedSessions");
-  const char *store_kind = member_string (behaviour, "store");
-  const char *url_text = member_string (request, "url");
-  const char *method = member_string (request, "method");
+  const char *store_kind = akc_server_test_member_string (behaviour, "store");
+  const char *url_text = akc_server_test_member_string (request, "url");
+  const char *method = akc_server_test_member_string (request, "method");
   AkcJsonValue *v;
   AkcAskHandlerOptions options;
   Host host = { 0, };
@@ -398,6 +386,7 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
   g_autoptr(SoupMessage) message = NULL;
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GBytes) response = NULL;
+  g_autoptr(GBytes) body = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GUri) base = NULL;
   g_autofree char *url = NULL;
@@ -421,19 +410,19 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
       guint status = 0;
 
       g_assert_null (handler);
-      g_assert_cmpstr (akc_server_error_get_code (error, &status), ==, member_string (construction, "code"));
-      g_assert_cmpstr (error->message, ==, member_string (construction, "message"));
+      g_assert_cmpstr (akc_server_error_get_code (error, &status), ==, akc_server_test_member_string (construction, "code"));
+      g_assert_cmpstr (error->message, ==, akc_server_test_member_string (construction, "message"));
       g_assert_cmpuint (status, ==, akc_json_value_get_number (akc_json_value_get_member (construction, "status")));
       goto out;
     }
   g_assert_no_error (error);
 
-  retriever->mode = g_strdup (member_string (behaviour, "retriever"));
-  generator->mode = g_strdup (member_string (behaviour, "generator"));
+  retriever->mode = g_strdup (akc_server_test_member_string (behaviour, "retriever"));
+  generator->mode = g_strdup (akc_server_test_member_string (behaviour, "generator"));
   akc_ask_handler_set_auth (handler, host_auth, NULL);
   if ((v = akc_json_value_get_member (behaviour, "noRetriever")) != NULL && akc_json_value_get_boolean (v))
     akc_ask_handler_set_retrievers (handler, NULL, NULL);
-  else if (g_strcmp0 (member_string (behaviour, "mode"), "federated") == 0)
+  else if (g_strcmp0 (akc_server_test_member_string (behaviour, "mode"), "federated") == 0)
     akc_ask_handler_set_retrievers (handler, NULL, AKC_ASK_RETRIEVER (retriever));
   else
     akc_ask_handler_set_retrievers (handler, AKC_ASK_RETRIEVER (retriever), NULL);
@@ -477,22 +466,13 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
         soup_message_headers_replace (soup_message_get_request_headers (message),
                                       akc_json_value_get_member_name (headers, i, NULL),
                                       akc_json_value_get_string (akc_json_value_get_member_value (headers, i), NULL));
-  if ((v = akc_json_value_get_member (request, "bodyText")) != NULL ||
-      (v = akc_json_value_get_member (request, "bodyJson")) != NULL)
-    {
-      g_autofree char *text = akc_json_value_get_kind (v) == AKC_JSON_KIND_STRING
-                              ? g_strdup (akc_json_value_get_string (v, NULL))
-                              : akc_json_value_to_canonical (v, NULL);
-      gsize length = strlen (text);
-      g_autoptr(GBytes) body = g_bytes_new_take (g_steal_pointer (&text), length);
-
-      soup_message_set_request_body_from_bytes (message,
-                                                headers == NULL ? "application/json" : member_string (headers, "content-type"),
-                                                body);
-    }
+  if ((body = akc_server_test_vector_body (request)) != NULL)
+    soup_message_set_request_body_from_bytes (message,
+                                              headers == NULL ? "application/json" : akc_server_test_member_string (headers, "content-type"),
+                                              body);
 
   session = soup_session_new ();
-  soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL, on_sent, &result);
+  soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL, akc_server_test_on_result, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
   response = soup_session_send_and_read_finish (session, result, &error);
@@ -500,49 +480,13 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
   while (akc_ask_handler_get_n_active (handler) > 0)
     g_main_context_iteration (NULL, TRUE);
 
-  g_assert_cmpuint (soup_message_get_status (message), ==,
-                    akc_json_value_get_number (akc_fixture_expect (fc, "status")));
-  v = akc_fixture_expect (fc, "headers");
-  for (gsize i = 0; i < akc_json_value_get_member_count (v); i++)
-    g_assert_cmpstr (soup_message_headers_get_one (soup_message_get_response_headers (message),
-                                                   akc_json_value_get_member_name (v, i, NULL)), ==,
-                     akc_json_value_get_string (akc_json_value_get_member_value (v, i), NULL));
+  akc_server_test_check_head (fc, message);
   /* no headers beyond the reference's, but the transport's own */
+  v = akc_fixture_expect (fc, "headers");
   if (akc_fixture_expect (fc, "text") == NULL)
     g_assert_cmpint (soup_message_headers_get_one (soup_message_get_response_headers (message), "Retry-After") != NULL,
                      ==, akc_json_value_get_member (v, "retry-after") != NULL);
-
-  if ((v = akc_fixture_expect (fc, "text")) != NULL)
-    g_assert_cmpmem (g_bytes_get_data (response, NULL), g_bytes_get_size (response),
-                     akc_json_value_get_string (v, NULL), strlen (akc_json_value_get_string (v, NULL)));
-  if ((v = akc_fixture_expect (fc, "json")) != NULL)
-    {
-      g_autoptr(AkcJsonValue) body = akc_json_value_parse (g_bytes_get_data (response, NULL),
-                                                            g_bytes_get_size (response), &error);
-
-      g_assert_no_error (error);
-      akc_assert_json_equal (body, v);
-    }
-  if ((v = akc_fixture_expect (fc, "events")) != NULL)
-    {
-      g_autofree char *text = g_strndup (g_bytes_get_data (response, NULL), g_bytes_get_size (response));
-      g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
-      g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_json_value_unref);
-      g_autoptr(AkcJsonValue) actual = NULL;
-
-      g_assert_true (g_str_has_suffix (text, "\n"));
-      for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++)
-        {
-          g_autoptr(AkcJsonValue) event = parse (lines[i]);
-          g_autofree char *canonical = akc_json_value_to_canonical (event, NULL);
-
-          /* each line is the canonical text of its event */
-          g_assert_cmpstr (canonical, ==, lines[i]);
-          g_ptr_array_add (events, g_steal_pointer (&event));
-        }
-      actual = akc_json_value_new_array ((AkcJsonValue * const *) events->pdata, events->len);
-      akc_assert_json_equal (actual, v);
-    }
+  akc_server_test_check_body (fc, response, canonical_event);
 
   /* metrics: in order, with the values that are not durations */
   v = akc_fixture_expect (fc, "metrics");
@@ -558,13 +502,13 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
         AkcJsonValue *m = g_ptr_array_index (host.metrics, i);
         g_autofree char *value = akc_json_value_to_canonical (akc_json_value_get_member (m, "value"), NULL);
         g_autofree char *text = g_strdup_printf ("{\"name\":\"%s\",\"unit\":\"%s\",\"outcome\":\"%s\",\"value\":%s}",
-                                                 member_string (m, "name"), member_string (m, "unit"),
-                                                 member_string (m, "outcome"),
-                                                 is_duration (member_string (m, "unit")) ? "0" : value);
+                                                 akc_server_test_member_string (m, "name"), akc_server_test_member_string (m, "unit"),
+                                                 akc_server_test_member_string (m, "outcome"),
+                                                 is_duration (akc_server_test_member_string (m, "unit")) ? "0" : value);
 
-        g_assert_cmpstr (member_string (m, "siteId"), ==, member_string (host.site, "siteId"));
-        g_assert_cmpstr (member_string (m, "requestId"), ==, "request-1");
-        g_ptr_array_add (projected, parse (text));
+        g_assert_cmpstr (akc_server_test_member_string (m, "siteId"), ==, akc_server_test_member_string (host.site, "siteId"));
+        g_assert_cmpstr (akc_server_test_member_string (m, "requestId"), ==, "request-1");
+        g_ptr_array_add (projected, akc_server_test_parse (text));
       }
     for (gsize i = 0; i < akc_json_value_get_length (v); i++)
       g_ptr_array_add (expected, akc_json_value_ref (akc_json_value_get_element (v, i)));
@@ -576,7 +520,7 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
   if ((v = akc_fixture_expect (fc, "storedSessions")) != NULL)
     {
       g_autoptr(AkcJsonValue) all = store != NULL ? akc_ask_memory_store_dup_all (AKC_ASK_MEMORY_STORE (store))
-                                                  : parse ("{}");
+                                                  : akc_server_test_parse ("{}");
 
       akc_assert_json_equal (all, v);
     }

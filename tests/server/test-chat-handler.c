@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "akc-chat-handler.h"
+#include "akc-server-test.h"
 #include "akc-fixture.h"
 #include "akc-server-memory.h"
 #include "akc-server-script.h"
@@ -159,24 +160,6 @@ deny (SoupServerMessage *message, gpointer user_data)
   return NULL;
 }
 
-static const char *
-member_string (AkcJsonValue *object, const char *name)
-{
-  AkcJsonValue *v = object != NULL ? akc_json_value_get_member (object, name) : NULL;
-
-  return v != NULL && akc_json_value_get_kind (v) == AKC_JSON_KIND_STRING ? akc_json_value_get_string (v, NULL) : NULL;
-}
-
-static AkcJsonValue *
-parse (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  AkcJsonValue *value = akc_json_value_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return value;
-}
-
 /* A snapshot event as the vectors show it: envelope and payload in one
  * object, messages without id and createdAt. */
 static AkcJsonValue *
@@ -187,10 +170,10 @@ project_event (AkcJsonValue *event)
   AkcJsonValue *messages;
   static const char * const envelope[] = { "event", "eventId", "sessionId", "turnId", "sequence", "emittedAt", NULL };
 
-  if (g_strcmp0 (member_string (event, "event"), "server.turn.snapshot") != 0)
+  if (g_strcmp0 (akc_server_test_member_string (event, "event"), "server.turn.snapshot") != 0)
     return akc_json_value_ref (event);
 
-  g_assert_cmpstr (member_string (event, "protocol"), ==, "agentskit.chat.turn");
+  g_assert_cmpstr (akc_server_test_member_string (event, "protocol"), ==, "agentskit.chat.turn");
   for (guint i = 0; envelope[i] != NULL; i++)
     {
       g_autofree char *v = akc_json_value_to_canonical (akc_json_value_get_member (event, envelope[i]), NULL);
@@ -215,16 +198,23 @@ project_event (AkcJsonValue *event)
       g_autofree char *content = akc_json_value_to_canonical (akc_json_value_get_member (m, "content"), NULL);
 
       g_string_append_printf (text, "%s{\"role\":\"%s\",\"content\":%s,\"status\":\"%s\"}", i > 0 ? "," : "",
-                              member_string (m, "role"), content, member_string (m, "status"));
+                              akc_server_test_member_string (m, "role"), content, akc_server_test_member_string (m, "status"));
     }
   g_string_append (text, "]}");
-  return parse (text->str);
+  return akc_server_test_parse (text->str);
 }
 
-static void
-on_sent (GObject *source, GAsyncResult *result, gpointer user_data)
+/* Every line is a valid turn event; what is compared is its projection. */
+static AkcJsonValue *
+checked_event (AkcJsonValue *event,
+               const char   *line)
 {
-  *(GAsyncResult **) user_data = g_object_ref (result);
+  g_autoptr(AkcDiagnostic) diagnostic = NULL;
+  g_autoptr(AkcJsonValue) decoded = akc_turn_event_decode_value (event, &diagnostic);
+
+  g_assert_null (diagnostic);
+  g_assert_nonnull (decoded);
+  return project_event (event);
 }
 
 static void
@@ -248,12 +238,13 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
   g_autoptr(SoupMessage) message = NULL;
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GBytes) response = NULL;
+  g_autoptr(GBytes) body = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) script = NULL;
   g_autoptr(AkcJsonValue) script_value = NULL;
   g_autoptr(GUri) base = NULL;
   g_autofree char *url = NULL;
-  const char *method = member_string (request, "method");
+  const char *method = akc_server_test_member_string (request, "method");
   const char *input = "hello";
   const char *content_type;
   gboolean waits;
@@ -271,8 +262,8 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
     }
 
   if ((v = akc_json_value_get_member (request, "bodyJson")) != NULL &&
-      (v = akc_json_value_get_member (v, "payload")) != NULL && member_string (v, "input") != NULL)
-    input = member_string (v, "input");
+      (v = akc_json_value_get_member (v, "payload")) != NULL && akc_server_test_member_string (v, "input") != NULL)
+    input = akc_server_test_member_string (v, "input");
   script = g_string_new ("{\"protocol\":\"agentskit.chat.server-script\",\"version\":1,\"replies\":[{\"chunks\":[");
   if ((v = akc_json_value_get_member (behaviour, "adapterWaitsForAbort")) != NULL && akc_json_value_get_boolean (v))
     g_string_append (script, "{\"waitForStop\":true}");
@@ -285,7 +276,7 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
       g_string_append_printf (script, "{\"text\":%s}", quoted);
     }
   g_string_append (script, "]}]}");
-  script_value = parse (script->str);
+  script_value = akc_server_test_parse (script->str);
   adapter = akc_server_script_new_from_value (script_value, "the harness", &error);
   g_assert_no_error (error);
   harness.definition = akc_definition_new ("chat", adapter);
@@ -305,15 +296,15 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
       guint status = 0;
 
       g_assert_null (handler);
-      g_assert_cmpstr (akc_server_error_get_code (error, &status), ==, member_string (construction, "code"));
-      g_assert_cmpstr (error->message, ==, member_string (construction, "message"));
+      g_assert_cmpstr (akc_server_error_get_code (error, &status), ==, akc_server_test_member_string (construction, "code"));
+      g_assert_cmpstr (error->message, ==, akc_server_test_member_string (construction, "message"));
       g_assert_cmpuint (status, ==, akc_json_value_get_number (akc_json_value_get_member (construction, "status")));
       g_clear_object (&harness.definition);
       return;
     }
   g_assert_no_error (error);
   akc_chat_handler_set_clock (handler, now, create_id, &harness);
-  if (g_strcmp0 (member_string (behaviour, "authenticate"), "deny") == 0)
+  if (g_strcmp0 (akc_server_test_member_string (behaviour, "authenticate"), "deny") == 0)
     akc_chat_handler_set_auth (handler, deny, NULL);
 
   server = soup_server_new (NULL, NULL);
@@ -326,18 +317,9 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
   url = g_strdup_printf ("http://127.0.0.1:%d/chat", g_uri_get_port (base));
 
   message = soup_message_new (method != NULL ? method : "POST", url);
-  content_type = member_string (headers, "content-type");
-  if ((v = akc_json_value_get_member (request, "bodyText")) != NULL ||
-      (v = akc_json_value_get_member (request, "bodyJson")) != NULL)
-    {
-      g_autofree char *text = akc_json_value_get_kind (v) == AKC_JSON_KIND_STRING
-                              ? g_strdup (akc_json_value_get_string (v, NULL))
-                              : akc_json_value_to_canonical (v, NULL);
-      gsize length = strlen (text);
-      g_autoptr(GBytes) body = g_bytes_new_take (g_steal_pointer (&text), length);
-
-      soup_message_set_request_body_from_bytes (message, content_type, body);
-    }
+  content_type = akc_server_test_member_string (headers, "content-type");
+  if ((body = akc_server_test_vector_body (request)) != NULL)
+    soup_message_set_request_body_from_bytes (message, content_type, body);
   else if ((v = akc_json_value_get_member (request, "bodyChunks")) != NULL)
     {
       g_autoptr(GInputStream) stream = g_memory_input_stream_new ();
@@ -358,7 +340,7 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
   akc_chat_handler_set_manual_deadlines (handler, waits);
 
   session = soup_session_new ();
-  soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL, on_sent, &result);
+  soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL, akc_server_test_on_result, &result);
   while (result == NULL)
     {
       g_main_context_iteration (NULL, TRUE);
@@ -371,55 +353,9 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
   response = soup_session_send_and_read_finish (session, result, &error);
   g_assert_no_error (error);
 
-  /* status and headers */
-  g_assert_cmpuint (soup_message_get_status (message), ==,
-                    akc_json_value_get_number (akc_fixture_expect (fc, "status")));
-  v = akc_fixture_expect (fc, "headers");
-  for (gsize i = 0; i < akc_json_value_get_member_count (v); i++)
-    {
-      const char *name = akc_json_value_get_member_name (v, i, NULL);
-
-      g_assert_cmpstr (soup_message_headers_get_one (soup_message_get_response_headers (message), name), ==,
-                       akc_json_value_get_string (akc_json_value_get_member_value (v, i), NULL));
-    }
-
-  /* body */
-  if ((v = akc_fixture_expect (fc, "text")) != NULL)
-    {
-      g_autofree char *text = g_strndup (g_bytes_get_data (response, NULL), g_bytes_get_size (response));
-
-      g_assert_cmpstr (text, ==, akc_json_value_get_string (v, NULL));
-    }
-  if ((v = akc_fixture_expect (fc, "json")) != NULL)
-    {
-      g_autoptr(AkcJsonValue) body = akc_json_value_parse (g_bytes_get_data (response, NULL),
-                                                            g_bytes_get_size (response), &error);
-
-      g_assert_no_error (error);
-      akc_assert_json_equal (body, v);
-    }
-  if ((v = akc_fixture_expect (fc, "events")) != NULL)
-    {
-      g_autofree char *text = g_strndup (g_bytes_get_data (response, NULL), g_bytes_get_size (response));
-      g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
-      g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_json_value_unref);
-      g_autoptr(AkcJsonValue) actual = NULL;
-
-      g_assert_true (g_str_has_suffix (text, "\n"));
-      for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++)
-        {
-          g_autoptr(AkcJsonValue) event = parse (lines[i]);
-          g_autoptr(AkcDiagnostic) diagnostic = NULL;
-          g_autoptr(AkcJsonValue) decoded = akc_turn_event_decode_value (event, &diagnostic);
-
-          /* every line is a valid turn event */
-          g_assert_null (diagnostic);
-          g_assert_nonnull (decoded);
-          g_ptr_array_add (events, project_event (event));
-        }
-      actual = akc_json_value_new_array ((AkcJsonValue * const *) events->pdata, events->len);
-      akc_assert_json_equal (actual, v);
-    }
+  /* status, headers and body */
+  akc_server_test_check_head (fc, message);
+  akc_server_test_check_body (fc, response, checked_event);
 
   /* what the storage holds when the response is over */
   if ((v = akc_fixture_expect (fc, "storedAfter")) != NULL)

@@ -20,6 +20,7 @@
 #include "akc-chat-handler.h"
 #include "akc-server-memory.h"
 #include "akc-server-script.h"
+#include "akc-server-test.h"
 
 typedef struct
 {
@@ -136,45 +137,7 @@ submit_body (const char *session_id,
 static GSocketConnection *
 connect_raw (Fixture *fixture)
 {
-  g_autoptr(GSocketClient) client = g_socket_client_new ();
-  g_autoptr(GError) error = NULL;
-  GSocketConnection *connection = g_socket_client_connect_to_host (client, "127.0.0.1", fixture->port, NULL, &error);
-
-  g_assert_no_error (error);
-  return connection;
-}
-
-static void
-on_read (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-/* Reads what the server sends until @needle is in it, or the end. */
-static GString *
-read_until (GSocketConnection *connection,
-            const char        *needle)
-{
-  GInputStream *in = g_io_stream_get_input_stream (G_IO_STREAM (connection));
-  GString *text = g_string_new (NULL);
-
-  for (;;)
-    {
-      g_autoptr(GAsyncResult) result = NULL;
-      g_autoptr(GError) error = NULL;
-      char buffer[4096];
-      gssize n;
-
-      if (needle != NULL && strstr (text->str, needle) != NULL)
-        return text;
-      g_input_stream_read_async (in, buffer, sizeof buffer, G_PRIORITY_DEFAULT, NULL, on_read, &result);
-      while (result == NULL)
-        g_main_context_iteration (NULL, TRUE);
-      n = g_input_stream_read_finish (in, result, &error);
-      if (n <= 0)
-        return text;
-      g_string_append_len (text, buffer, n);
-    }
+  return akc_server_test_connect (fixture->port);
 }
 
 static void
@@ -218,7 +181,7 @@ test_disconnect (Fixture       *fixture,
   akc_chat_handler_set_manual_deadlines (fixture->handler, TRUE);
   send_request (first, slow, -1);
   /* the turn is streaming: its first words are out */
-  streamed = read_until (first, "first words");
+  streamed = akc_server_test_read_until (first, "first words");
   g_assert_nonnull (strstr (streamed->str, "200 OK"));
   g_io_stream_close (G_IO_STREAM (first), NULL, NULL);
 
@@ -230,7 +193,7 @@ test_disconnect (Fixture       *fixture,
 
   second = connect_raw (fixture);
   send_request (second, next, -1);
-  answer = read_until (second, "\"status\":\"complete\",\"usage\"");
+  answer = akc_server_test_read_until (second, "\"status\":\"complete\",\"usage\"");
   g_assert_nonnull (strstr (answer->str, "Hello there"));
   g_assert_nonnull (strstr (answer->str, "first words"));  /* the stopped reply was kept */
 }
@@ -243,7 +206,7 @@ test_not_utf8 (Fixture       *fixture,
   g_autoptr(GString) answer = NULL;
 
   send_request (connection, "{\"protocol\":\"\xff\xfe\"}", -1);
-  answer = read_until (connection, "}}");
+  answer = akc_server_test_read_until (connection, "}}");
   g_assert_nonnull (strstr (answer->str, "400 Bad Request"));
   g_assert_nonnull (strstr (answer->str, "REQUEST_INVALID_JSON"));
 }
@@ -257,7 +220,7 @@ test_slowloris (Fixture       *fixture,
 
   /* 10 of the 100 bytes declared, then nothing: the deadline closes it */
   send_request (connection, "{\"protocol", 100);
-  answer = read_until (connection, NULL);
+  answer = akc_server_test_read_until (connection, NULL);
   g_assert_cmpuint (answer->len, ==, 0);
   while (akc_chat_handler_get_n_active (fixture->handler) > 0)
     g_main_context_iteration (NULL, TRUE);
@@ -275,7 +238,7 @@ test_over_limit (Fixture       *fixture,
                              "Transfer-Encoding: chunked\r\n\r\n";
 
   send_request (declared, big, -1);
-  answer = read_until (declared, "}}");
+  answer = akc_server_test_read_until (declared, "}}");
   g_assert_nonnull (strstr (answer->str, "413"));
   g_assert_nonnull (strstr (answer->str, "REQUEST_TOO_LARGE"));
   g_string_free (g_steal_pointer (&answer), TRUE);
@@ -289,7 +252,7 @@ test_over_limit (Fixture       *fixture,
       write_all (streamed, chunk, strlen (chunk));
     }
   write_all (streamed, "0\r\n\r\n", 5);
-  answer = read_until (streamed, "}}");
+  answer = akc_server_test_read_until (streamed, "}}");
   g_assert_nonnull (strstr (answer->str, "413"));
   g_assert_nonnull (strstr (answer->str, "REQUEST_TOO_LARGE"));
 }
@@ -379,7 +342,7 @@ test_over_limit_large (Fixture       *fixture,
       g_source_remove (wake);
       error = g_thread_join (thread);
       g_assert_no_error (error);
-      answer = read_until (connection, "}}");
+      answer = akc_server_test_read_until (connection, "}}");
       g_assert_true (g_str_has_prefix (answer->str, rounds[round].status));
       g_assert_nonnull (strstr (answer->str, rounds[round].code));
       /* and nothing of the body was kept */

@@ -16,7 +16,7 @@
 
 #include <libsoup/soup.h>
 
-#include "akc-server.h"
+#include "akc-server-test.h"
 
 static GPtrArray *records;
 
@@ -36,51 +36,6 @@ writer (GLogLevelFlags   level,
   if (strstr (record->str, "AKC_PATH=") != NULL)
     g_ptr_array_add (records, g_string_free (g_steal_pointer (&record), FALSE));
   return G_LOG_WRITER_HANDLED;
-}
-
-static void
-on_result (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-static GSocketConnection *
-connect_to (guint16 port)
-{
-  g_autoptr(GSocketClient) client = g_socket_client_new ();
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  GSocketConnection *connection;
-
-  g_socket_client_connect_to_host_async (client, "127.0.0.1", port, NULL, on_result, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  connection = g_socket_client_connect_to_host_finish (client, result, &error);
-  g_assert_no_error (error);
-  return connection;
-}
-
-/* Reads until the server closes the connection; returns what it sent. */
-static GString *
-read_to_end (GSocketConnection *connection)
-{
-  GInputStream *in = g_io_stream_get_input_stream (G_IO_STREAM (connection));
-  GString *text = g_string_new (NULL);
-
-  for (;;)
-    {
-      g_autoptr(GAsyncResult) result = NULL;
-      char buffer[1024];
-      gssize n;
-
-      g_input_stream_read_async (in, buffer, sizeof buffer, G_PRIORITY_DEFAULT, NULL, on_result, &result);
-      while (result == NULL)
-        g_main_context_iteration (NULL, TRUE);
-      n = g_input_stream_read_finish (in, result, NULL);
-      if (n <= 0)
-        return text;
-      g_string_append_len (text, buffer, n);
-    }
 }
 
 static void
@@ -115,17 +70,16 @@ test_limits (void)
                           "\"sessions\":[{\"prefix\":\"\",\"definition\":\"d\"}]}]}");
   g_assert_true (g_file_set_contents (config, text, -1, &error));
 
-  akc_server_new_async (config, NULL, on_result, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  akc_server_new_async (config, NULL, akc_server_test_on_result, &result);
+  akc_server_test_wait (&result);
   server = akc_server_new_finish (result, &error);
   g_assert_no_error (error);
   g_assert_true (akc_server_listen (server, NULL, &error));
   g_assert_no_error (error);
   port = (guint16) g_ascii_strtoull (strrchr (g_ptr_array_index (akc_server_get_uris (server), 0), ':') + 1, NULL, 10);
 
-  first = connect_to (port);
-  second = connect_to (port);
+  first = akc_server_test_connect (port);
+  second = akc_server_test_connect (port);
   /* half a request line, then nothing */
   g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (second)), "POST /chat HT", 13, NULL, NULL,
                              &error);
@@ -134,17 +88,17 @@ test_limits (void)
     g_main_context_iteration (NULL, TRUE);
 
   g_test_message ("two connections");
-  third = connect_to (port);
-  refused = read_to_end (third);
+  third = akc_server_test_connect (port);
+  refused = akc_server_test_read_until (third, NULL);
   g_assert_cmpuint (refused->len, ==, 0);
   g_assert_cmpuint (akc_server_get_n_connections (server, &n_refused), ==, 2);
   g_assert_cmpuint (n_refused, ==, 1);
 
   g_test_message ("third refused");
   /* both are closed once idle for 300 ms */
-  idle = read_to_end (first);
+  idle = akc_server_test_read_until (first, NULL);
   g_test_message ("first closed");
-  slow = read_to_end (second);
+  slow = akc_server_test_read_until (second, NULL);
   g_test_message ("second closed");
   g_assert_cmpuint (idle->len, ==, 0);
   g_assert_cmpuint (slow->len, ==, 0);
@@ -152,11 +106,11 @@ test_limits (void)
     g_main_context_iteration (NULL, TRUE);
 
   g_test_message ("idle ones closed");
-  later = connect_to (port);
+  later = akc_server_test_connect (port);
   g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (later)), health, strlen (health), NULL, NULL,
                              &error);
   g_assert_no_error (error);
-  served = read_to_end (later);
+  served = akc_server_test_read_until (later, NULL);
   g_assert_nonnull (strstr (served->str, "200 OK"));
   g_assert_nonnull (strstr (served->str, "{\"status\":\"ok\"}"));
 
@@ -167,6 +121,7 @@ test_limits (void)
   g_assert_nonnull (strstr (g_ptr_array_index (records, 0), "AKC_STATUS=200;"));
   g_assert_null (strstr (g_ptr_array_index (records, 0), "secret"));
   g_assert_null (strstr (g_ptr_array_index (records, 0), "hidden-token"));
+
 
   g_unlink (config);
   g_unlink (script);
@@ -218,9 +173,8 @@ test_tls (void)
                                       "\"mounts\":[{\"path\":\"/chat\",\"handler\":\"chat\",\"auth\":{\"kind\":\"none\"},"
                                       "\"sessions\":[{\"prefix\":\"\",\"definition\":\"d\"}]}]}", -1, &error));
 
-  akc_server_new_async (config, NULL, on_result, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  akc_server_new_async (config, NULL, akc_server_test_on_result, &result);
+  akc_server_test_wait (&result);
   server = akc_server_new_finish (result, &error);
   g_assert_no_error (error);
   g_assert_true (akc_server_listen (server, NULL, &error));
@@ -230,9 +184,8 @@ test_tls (void)
   url = g_strconcat (uri, "healthz", NULL);
   message = soup_message_new ("GET", url);
   g_signal_connect (message, "accept-certificate", G_CALLBACK (accept_any), NULL);
-  soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL, on_result, &sent);
-  while (sent == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL, akc_server_test_on_result, &sent);
+  akc_server_test_wait (&sent);
   body = soup_session_send_and_read_finish (session, sent, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (soup_message_get_status (message), ==, 200);

@@ -20,8 +20,9 @@
 
 #include <libsoup/soup.h>
 
+#include "akc-demo.h"
 #include "akc-json-private.h"
-#include "akc-server.h"
+#include "akc-server-test.h"
 #include "akc-server-util.h"
 #include "akc-test-http-server.h"
 
@@ -32,12 +33,6 @@ typedef struct
   char              *folder;
   AkcTestHttpServer *provider;
 } Fixture;
-
-static void
-on_result (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
 
 static char *
 write_file (Fixture    *fixture,
@@ -154,49 +149,8 @@ start_server (Fixture     *fixture,
               GError     **error)
 {
   g_autofree char *config = write_file (fixture, "server.json", text);
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(AkcServer) server = NULL;
 
-  akc_server_new_async (config, NULL, on_result, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  server = akc_server_new_finish (result, error);
-  if (server == NULL)
-    return NULL;
-  g_assert_true (akc_server_listen (server, NULL, error));
-  return g_steal_pointer (&server);
-}
-
-/* POSTs @body and returns the whole response body. */
-static char *
-post (AkcServer  *server,
-      const char *path,
-      const char *token,
-      const char *body,
-      guint      *status)
-{
-  g_autoptr(SoupSession) session = soup_session_new ();
-  g_autofree char *uri = g_strconcat (g_ptr_array_index (akc_server_get_uris (server), 0), path + 1, NULL);
-  g_autoptr(SoupMessage) message = soup_message_new ("POST", uri);
-  g_autoptr(GBytes) request = g_bytes_new (body, strlen (body));
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GBytes) response = NULL;
-  g_autoptr(GError) error = NULL;
-
-  if (token != NULL)
-    {
-      g_autofree char *header = g_strconcat ("Bearer ", token, NULL);
-
-      soup_message_headers_replace (soup_message_get_request_headers (message), "Authorization", header);
-    }
-  soup_message_set_request_body_from_bytes (message, "application/json", request);
-  soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL, on_result, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  response = soup_session_send_and_read_finish (session, result, &error);
-  g_assert_no_error (error);
-  *status = soup_message_get_status (message);
-  return g_strndup (g_bytes_get_data (response, NULL), g_bytes_get_size (response));
+  return akc_server_test_start (config, error);
 }
 
 static const char ask_body[] = "{\"protocol\":\"agentskit.chat.ask\",\"version\":1,\"sessionId\":\"ask-1\","
@@ -217,7 +171,7 @@ test_chat (Fixture       *fixture,
   g_assert_no_error (error);
   akc_test_http_server_set_response (fixture->provider,
                                      openai_words ((const char * const []) { "Hello", " from", " the model", NULL }));
-  answer = post (server, "/chat", NULL,
+  answer = akc_server_test_post (server, "/chat", NULL,
                  "{\"protocol\":\"agentskit.chat.turn\",\"version\":1,\"eventId\":\"e-1\",\"sessionId\":\"p-1\","
                  "\"turnId\":\"t-1\",\"sequence\":0,\"emittedAt\":\"2026-07-11T00:00:00.000Z\","
                  "\"event\":\"client.turn.submit\",\"payload\":{\"input\":\"say hello\"}}", &status);
@@ -255,7 +209,7 @@ test_ask (Fixture       *fixture,
   akc_test_http_server_set_response (fixture->provider,
                                      openai_words ((const char * const []) { "Run ", "`npm i @agentskit/chat`", " [1].",
                                                                              NULL }));
-  answer = post (server, "/ask", "ask-token", ask_body, &status);
+  answer = akc_server_test_post (server, "/ask", "ask-token", ask_body, &status);
   g_assert_cmpuint (status, ==, 200);
   g_assert_nonnull (strstr (answer, "{\"type\":\"text\",\"delta\":\"Run \"}"));
   g_assert_nonnull (strstr (answer, "{\"type\":\"text\",\"delta\":\" [1].\"}"));
@@ -309,7 +263,7 @@ test_ask_too_long (Fixture       *fixture,
   /* 8,192 + 8,192 units pass; one more is over the bound */
   akc_test_http_server_set_response (fixture->provider,
                                      openai_words ((const char * const []) { half, half, "b", NULL }));
-  answer = post (server, "/ask", "ask-token", ask_body, &status);
+  answer = akc_server_test_post (server, "/ask", "ask-token", ask_body, &status);
   g_assert_cmpuint (status, ==, 200);
   g_assert_nonnull (strstr (answer, "ASK_GENERATION_FAILED"));
   g_assert_nonnull (strstr (answer, "The grounded answer exceeded its safe limit."));
@@ -379,6 +333,109 @@ test_invalid (Fixture       *fixture,
   g_assert_cmpuint (akc_test_http_server_get_n_requests (fixture->provider), ==, 0);
 }
 
+static AkcTestResponse *
+openai_tool_call (const char *name,
+                  const char *arguments)
+{
+  AkcTestResponse *response = akc_test_response_new (200, "text/event-stream");
+  g_autoptr(GString) quoted = g_string_new (NULL);
+  g_autofree char *first = NULL;
+  AkcJsonWriter w;
+
+  akc_json_writer_init (&w, quoted);
+  akc_json_writer_string (&w, arguments, -1);
+  first = g_strdup_printf ("data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,"
+                           "\"delta\":{\"role\":\"assistant\",\"tool_calls\":[{\"index\":0,\"id\":\"call_1\","
+                           "\"type\":\"function\",\"function\":{\"name\":\"%s\",\"arguments\":%s}}]}}]}\n\n",
+                           name, quoted->str);
+  akc_test_response_add_chunk (response, first, -1);
+  akc_test_response_add_chunk (response, "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"choices\":"
+                                         "[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n", -1);
+  akc_test_response_add_chunk (response, "data: [DONE]\n\n", -1);
+  return response;
+}
+
+/* A reference application whose model is a provider: the support
+ * application answers what its routes do not with the provider, and a
+ * ticket the model proposes waits for its confirmation (nothing runs in
+ * the turn). */
+static void
+test_reference_model (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  const char *base = akc_test_http_server_get_base_uri (fixture->provider);
+  g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, "chat-token-1", -1);
+  g_autofree char *text = g_strdup_printf (
+    "{\"protocol\":\"agentskit.chat.server-config\",\"version\":1,\"listen\":[\"127.0.0.1:0\"],"
+    "\"definitions\":[{\"id\":\"support-reference\",\"reference\":\"support\","
+    "\"capabilities\":[\"support.ticket.create\"],"
+    "\"adapter\":{\"kind\":\"provider\",\"api\":\"openai\",\"baseUrl\":\"%s/v1\",\"model\":\"m\"}}],"
+    "\"mounts\":[{\"path\":\"/chat\",\"handler\":\"chat\",\"auth\":{\"kind\":\"bearer\",\"tokens\":"
+    "[{\"sha256\":\"%s\",\"subject\":\"user-1\"}]},"
+    "\"sessions\":[{\"prefix\":\"support-\",\"definition\":\"support-reference\"}]}]}", base, hash);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AkcServer) server = start_server (fixture, text, &error);
+  g_autofree char *answer = NULL;
+  const char *last;
+  guint status = 0;
+
+  g_assert_no_error (error);
+  akc_test_http_server_set_response (fixture->provider,
+                                     openai_tool_call ("create-support-ticket",
+                                                       "{\"subject\":\"Printer on fire\",\"priority\":\"urgent\"}"));
+  answer = akc_server_test_post (server, "/chat", "chat-token-1",
+                 "{\"protocol\":\"agentskit.chat.turn\",\"version\":1,\"eventId\":\"e-1\",\"sessionId\":"
+                 "\"support-7\",\"turnId\":\"t-1\",\"sequence\":0,\"emittedAt\":\"2026-07-11T00:00:00.000Z\","
+                 "\"event\":\"client.turn.submit\",\"payload\":{\"input\":\"I need a human\"}}", &status);
+  g_assert_cmpuint (status, ==, 200);
+  g_assert_cmpuint (akc_test_http_server_get_n_requests (fixture->provider), ==, 1);
+  last = g_strrstr (answer, "\"event\":\"server.turn.snapshot\"");
+  g_assert_nonnull (last);
+  g_assert_nonnull (strstr (last, "\"name\":\"create-support-ticket\",\"args\":{\"subject\":\"Printer on fire\","
+                                  "\"priority\":\"urgent\"},\"status\":\"requires_confirmation\""));
+  g_assert_null (strstr (last, "SUP-1"));
+}
+
+/* The trusted context the server's policies get is the demo's own code's:
+ * for the support application, the session's id, the authenticated
+ * subject as the customer and the configured capabilities. */
+static void
+test_support_context (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AkcDemo) granted = akc_demo_new_full ("support", NULL,
+                                                  (const char * const []) { "support.ticket.create", NULL }, NULL,
+                                                  &error);
+  g_autoptr(AkcDemo) none = akc_demo_new_full ("support", NULL, (const char * const []) { NULL }, NULL, &error);
+  g_autoptr(AkcDemo) rag = akc_demo_new ("rag", &error);
+  g_autoptr(AkcCapabilityPolicy) policy = NULL;
+  g_autoptr(AkcCapabilityPolicy) refused = NULL;
+  g_autoptr(AkcJsonValue) context = NULL;
+  AkcPolicyReason reason = AKC_POLICY_REASON_ALLOWED;
+
+  g_assert_no_error (error);
+  context = akc_demo_dup_host_context (granted, "support-7", "user-1");
+  g_assert_nonnull (context);
+  {
+    g_autofree char *text = akc_json_value_to_canonical (context, NULL);
+
+    g_assert_cmpstr (text, ==, "{\"sessionId\":\"support-7\",\"customerId\":\"user-1\","
+                               "\"capabilities\":[\"support.ticket.create\"]}");
+  }
+  policy = akc_demo_new_policy (granted, "support-7", "user-1", &error);
+  g_assert_no_error (error);
+  g_assert_true (akc_capability_policy_authorize_tool_call (policy, "call-1", "create-support-ticket",
+                                                            AKC_TOOL_PHASE_EXECUTE, &reason));
+  refused = akc_demo_new_policy (none, "support-7", "user-1", &error);
+  g_assert_no_error (error);
+  g_assert_false (akc_capability_policy_authorize_tool_call (refused, "call-1", "create-support-ticket",
+                                                             AKC_TOOL_PHASE_EXECUTE, &reason));
+  g_assert_cmpint (reason, ==, AKC_POLICY_REASON_MISSING_CAPABILITY);
+  /* the rag application has no actions, so no policy */
+  g_assert_null (akc_demo_new_policy (rag, "rag-1", "user-1", &error));
+  g_assert_no_error (error);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -388,5 +445,8 @@ main (int argc, char **argv)
   g_test_add ("/server/provider/ask", Fixture, NULL, fixture_set_up, test_ask, fixture_tear_down);
   g_test_add ("/server/provider/ask-too-long", Fixture, NULL, fixture_set_up, test_ask_too_long, fixture_tear_down);
   g_test_add ("/server/provider/invalid", Fixture, NULL, fixture_set_up, test_invalid, fixture_tear_down);
+  g_test_add ("/server/provider/reference-model", Fixture, NULL, fixture_set_up, test_reference_model,
+              fixture_tear_down);
+  g_test_add_func ("/server/provider/support-context", test_support_context);
   return g_test_run ();
 }
