@@ -25,6 +25,7 @@
 #include "akc-fts-corpus.h"
 #include "akc-pg-storage.h"
 #include "akc-server-util.h"
+#include "akc-sqlite-ask-store.h"
 
 #define CONFIG_PROTOCOL "agentskit.chat.server-config"
 #define LISTEN_BACKLOG 1024
@@ -1151,7 +1152,7 @@ parse_ask_mount (AkcServer     *self,
                                           "maxBodyBytes", "bootstrapTimeoutMs", NULL };
   static const char * const required[] = { "path", "handler", "auth", "sites", "generator", NULL };
   static const char * const retrievers_allowed[] = { "local", "federated", NULL };
-  static const char * const store_allowed[] = { "kind", "refuse", NULL };
+  static const char * const store_allowed[] = { "kind", "refuse", "path", NULL };
   static const char * const numbers[] = { "maxBodyBytes", "bootstrapTimeoutMs", NULL };
   AkcAskHandlerOptions options;
   double *fields[] = { &options.max_body_bytes, &options.bootstrap_timeout_ms };
@@ -1213,14 +1214,35 @@ parse_ask_mount (AkcServer     *self,
         return FALSE;
       if (strcmp (kind, "postgresql") == 0)
         {
-          if (self->conninfo == NULL || refuse != NULL)
+          if (self->conninfo == NULL || refuse != NULL || akc_json_value_get_member (store, "path") != NULL)
             return config_error (error, _("%s is in PostgreSQL only with a session store in PostgreSQL, and "
-                                          "refuses nothing."), store_where);
+                                          "has no “path” and refuses nothing."), store_where);
           akc_ask_handler_set_store (mount->ask, AKC_ASK_STORE (self->storage));
           return TRUE;
         }
+      if (strcmp (kind, "sqlite") == 0)
+        {
+          const char *path = akc_server_get_string (store, "path", store_where, TRUE, error);
+          g_autofree char *file = NULL;
+
+          if (path == NULL && akc_json_value_get_member (store, "path") != NULL)
+            return FALSE;
+          if (refuse != NULL)
+            return config_error (error, _("%s is in SQLite: it refuses nothing."), store_where);
+          if (path == NULL && self->sqlite_path == NULL)
+            return config_error (error, _("%s needs its “path”, or a session store in SQLite to share."),
+                                 store_where);
+          file = path != NULL ? resolve_path (self, path) : g_strdup (self->sqlite_path);
+          ask_store = akc_sqlite_ask_store_new (file, &local);
+          if (ask_store == NULL)
+            return config_error (error, _("%s cannot be opened: %s"), store_where, local->message);
+          akc_ask_handler_set_store (mount->ask, ask_store);
+          return TRUE;
+        }
       if (strcmp (kind, "memory") != 0)
-        return config_error (error, _("“kind” of %s must be “memory” or “postgresql”."), store_where);
+        return config_error (error, _("“kind” of %s must be “memory”, “sqlite” or “postgresql”."), store_where);
+      if (akc_json_value_get_member (store, "path") != NULL)
+        return config_error (error, _("%s is in memory: it has no “path”."), store_where);
       ask_store = akc_ask_memory_store_new ();
       for (gsize i = 0; refuse != NULL && i < akc_json_value_get_length (refuse); i++)
         {
