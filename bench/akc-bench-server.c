@@ -8,8 +8,8 @@
  * authentication, a scripted adapter answering at once, sessions in
  * memory) on 127.0.0.1 and prints:
  *
- *   - turns/s from wrk (Debian's `wrk`, 2 threads, 10 connections, 5 s),
- *     each request a new session and turn;
+ *   - turns/s from wrk (Debian's `wrk`, at most 2 threads, 1, 10 and 100
+ *     connections, 5 s each), each request a new session and turn;
  *   - p50 and p99 time to the first snapshot line at 1, 10 and 100
  *     concurrent clients (200 turns each level, our own client);
  *   - the server's RSS with 1,000 concurrent open streams (turns waiting
@@ -33,6 +33,7 @@
 
 static char *base;
 static char *tmp;
+static GSubprocess *server_process;   /* ended when the bench fails */
 static guint next_session;
 
 static G_NORETURN void fail (const char *format, ...) G_GNUC_PRINTF (1, 2);
@@ -48,6 +49,8 @@ fail (const char *format,
   vfprintf (stderr, format, args);
   fprintf (stderr, "\n");
   va_end (args);
+  if (server_process != NULL)
+    g_subprocess_force_exit (server_process);
   exit (1);
 }
 
@@ -87,6 +90,7 @@ start_server (const char *program)
                               "--listen", "127.0.0.1:0", NULL);
   if (process == NULL)
     fail ("cannot start %s: %s", program, error->message);
+  server_process = process;
   out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
   line = g_data_input_stream_read_line_utf8 (out, NULL, NULL, &error);
   if (line == NULL || !g_str_has_prefix (line, "listening on http://127.0.0.1:"))
@@ -109,7 +113,7 @@ submit_body (const char *input)
 /* wrk ------------------------------------------------------------------ */
 
 static void
-run_wrk (void)
+run_wrk (guint connections)
 {
   static const char lua[] =
     "local threads = 0\n"
@@ -120,7 +124,7 @@ run_wrk (void)
     "local n = 0\n"
     "request = function ()\n"
     "  n = n + 1\n"
-    "  local id = string.format ('wrk-%d-%d', tid, n)\n"
+    "  local id = string.format ('wrk-' .. run .. '-%d-%d', tid, n)\n"
     "  local body = '{\"protocol\":\"agentskit.chat.turn\",\"version\":1,\"eventId\":\"e-' .. id ..\n"
     "    '\",\"sessionId\":\"' .. id .. '\",\"turnId\":\"t-' .. id .. '\",\"sequence\":0,' ..\n"
     "    '\"emittedAt\":\"2026-07-11T00:00:00.000Z\",\"event\":\"client.turn.submit\",' ..\n"
@@ -130,15 +134,19 @@ run_wrk (void)
     "response = function (status, headers, body)\n"
     "  if status ~= 200 then print (status, body) wrk.thread:stop () end\n"
     "end\n";
-  g_autofree char *lua_path = write_file ("bench.lua", lua);
+  /* each run has sessions of its own */
+  g_autofree char *script = g_strdup_printf ("local run = '%u'\n%s", connections, lua);
+  g_autofree char *lua_path = write_file ("bench.lua", script);
   g_autofree char *url = g_strconcat (base, "/chat", NULL);
   g_autofree char *out = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GSubprocess) wrk = NULL;
+  g_autofree char *threads = g_strdup_printf ("-t%u", MIN (connections, 2));
+  g_autofree char *count = g_strdup_printf ("-c%u", connections);
   const char *rps;
   int status;
 
-  wrk = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, "wrk", "-t2", "-c10", "-d5s", "-s", lua_path, url,
+  wrk = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, "wrk", threads, count, "-d5s", "-s", lua_path, url,
                           NULL);
   if (wrk == NULL)
     fail ("wrk cannot run: %s (apt-get install wrk)", error->message);
@@ -148,7 +156,8 @@ run_wrk (void)
   rps = strstr (out, "Requests/sec:");
   if (status != 0 || rps == NULL || strstr (out, "Non-2xx") != NULL)
     fail ("wrk failed:\n%s", out);
-  printf ("turns/s (wrk, 10 connections, 5 s): %.0f\n", g_ascii_strtod (rps + strlen ("Requests/sec:"), NULL));
+  printf ("turns/s (wrk, %3u connections, 5 s): %.0f\n", connections,
+          g_ascii_strtod (rps + strlen ("Requests/sec:"), NULL));
 }
 
 /* Our own client: time to the first snapshot ---------------------------- */
@@ -333,7 +342,9 @@ main (int   argc,
   server = start_server (program);
   printf ("akc-server on %s (loopback)\n", base);
 
-  run_wrk ();
+  run_wrk (1);
+  run_wrk (10);
+  run_wrk (100);
   run_level (1);
   run_level (10);
   run_level (100);

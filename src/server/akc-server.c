@@ -96,6 +96,7 @@ struct _AkcServer
   guint64            n_refused;
   char              *prometheus;    /* the /metrics path, or NULL */
   GTlsCertificate   *tls;           /* HTTPS on every address, or NULL */
+  gboolean           draining;
   gboolean           log_requests;
   GHashTable        *aggregates;    /* "name\nsite\noutcome" → Aggregate */
   GOutputStream     *metrics;       /* NDJSON metric records, or NULL */
@@ -1449,7 +1450,8 @@ healthz (SoupServer        *server,
          GHashTable        *query,
          gpointer           user_data)
 {
-  static const char body[] = "{\"status\":\"ok\"}";
+  AkcServer *self = user_data;
+  const char *body = self->draining ? "{\"status\":\"draining\"}" : "{\"status\":\"ok\"}";
   const char *method = soup_server_message_get_method (message);
 
   if (strcmp (method, "GET") != 0 && strcmp (method, "HEAD") != 0)
@@ -1457,7 +1459,8 @@ healthz (SoupServer        *server,
       soup_server_message_set_status (message, 405, NULL);
       return;
     }
-  soup_server_message_set_status (message, 200, NULL);
+  /* 503 while draining: a load balancer sends new turns elsewhere */
+  soup_server_message_set_status (message, self->draining ? 503 : 200, NULL);
   soup_message_headers_replace (soup_server_message_get_response_headers (message), "Cache-Control", "no-store");
   soup_server_message_set_response (message, "application/json; charset=utf-8", SOUP_MEMORY_STATIC,
                                     body, strlen (body));
@@ -1618,7 +1621,7 @@ finish_setup (AkcServer     *self,
 
   self->soup = soup_server_new ("server-header", "akc-server", NULL);
   soup_server_add_handler (self->soup, NULL, not_found, NULL, NULL);
-  soup_server_add_handler (self->soup, "/healthz", healthz, NULL, NULL);
+  soup_server_add_handler (self->soup, "/healthz", healthz, self, NULL);
   if (self->prometheus != NULL)
     soup_server_add_handler (self->soup, self->prometheus, prometheus, self, NULL);
   for (guint i = 0; i < self->mounts->len; i++)
@@ -2032,6 +2035,7 @@ akc_server_drain (AkcServer *self)
 {
   g_return_if_fail (AKC_IS_SERVER (self));
 
+  self->draining = TRUE;
   for (guint i = 0; i < self->mounts->len; i++)
     {
       Mount *mount = g_ptr_array_index (self->mounts, i);

@@ -56,6 +56,8 @@ test_limits (void)
   g_autoptr(GString) idle = NULL;
   g_autoptr(GString) slow = NULL;
   g_autoptr(GString) served = NULL;
+  g_autoptr(GSocketConnection) draining = NULL;
+  g_autoptr(GString) drained = NULL;
   static const char health[] = "GET /healthz?secret=q HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
                                "Authorization: Bearer hidden-token\r\n\r\n";
   guint64 n_refused = 0;
@@ -122,6 +124,15 @@ test_limits (void)
   g_assert_null (strstr (g_ptr_array_index (records, 0), "secret"));
   g_assert_null (strstr (g_ptr_array_index (records, 0), "hidden-token"));
 
+  /* draining: /healthz says so, for the load balancer to route elsewhere */
+  akc_server_drain (server);
+  draining = akc_server_test_connect (port);
+  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (draining)), health, strlen (health), NULL,
+                             NULL, &error);
+  g_assert_no_error (error);
+  drained = akc_server_test_read_until (draining, NULL);
+  g_assert_nonnull (strstr (drained->str, "HTTP/1.1 503"));
+  g_assert_nonnull (strstr (drained->str, "{\"status\":\"draining\"}"));
 
   g_unlink (config);
   g_unlink (script);
