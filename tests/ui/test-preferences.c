@@ -358,6 +358,158 @@ test_preferences_ask (void)
   akc_test_http_server_free (server);
 }
 
+static void
+store_async_result (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static AkcChatMemory *
+open_history (const char *path)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  AkcSqliteChatMemory *memory;
+
+  akc_sqlite_chat_memory_new_async (path, NULL, store_async_result, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  memory = akc_sqlite_chat_memory_new_finish (result, &error);
+  g_assert_no_error (error);
+
+  return AKC_CHAT_MEMORY (memory);
+}
+
+static gboolean
+is_visible_label (GtkWidget     *widget,
+                  gconstpointer  data)
+{
+  return is_label_with_text (widget, data) && gtk_widget_is_visible (widget);
+}
+
+static GtkWidget *
+find_visible_label (GtkWidget  *root,
+                    const char *text)
+{
+  guint skip = 0;
+
+  return find_widget (root, is_visible_label, text, &skip);
+}
+
+static gboolean
+is_retry (GtkWidget     *widget,
+          gconstpointer  data)
+{
+  return GTK_IS_ACTIONABLE (widget) && gtk_widget_is_visible (widget) && gtk_widget_is_sensitive (widget) &&
+         g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), "chat.retry") == 0;
+}
+
+/* A Retry the person can reach. */
+static GtkWidget *
+find_retry (GtkWidget *root)
+{
+  guint skip = 0;
+
+  return find_widget (root, is_retry, NULL, &skip);
+}
+
+static AkcMessage *
+last_message (AkcChatSource *source)
+{
+  GListModel *messages = akc_chat_source_get_messages (source);
+  guint n = g_list_model_get_n_items (messages);
+
+  g_assert_cmpuint (n, >, 0);
+  return g_list_model_get_item (messages, n - 1);
+}
+
+/* Issue 12 item 6: an Ask answer whose stream ends without its `done` is
+ * shown cut off (the message says so, the conversation offers Retry), and
+ * is still cut off after a restart, not a finished answer. */
+static void
+test_ask_cut_off (void)
+{
+  AkcTestHttpServer *server = akc_test_http_server_new ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *folder = g_dir_make_tmp ("akc-prefs-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (folder, "history.sqlite3", NULL);
+  g_autofree char *endpoint = g_strconcat (akc_test_http_server_get_base_uri (server), "/v1/ask", NULL);
+  g_autoptr(AkcMessage) last = NULL;
+  AkcTestResponse *response;
+  AkcChatMemory *memory;
+  AkcWindow *window;
+  AkcChatSource *source;
+
+  reset_settings ();
+  g_settings_set_string (settings, "ask-endpoint", endpoint);
+  memory = open_history (path);
+  window = new_window ();
+  akc_window_set_memory (window, memory);
+  wait_state_not (akc_window_get_backend (window, AKC_BACKEND_KIND_ASK), AKC_BACKEND_STATE_LOOKING_UP);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "ask"));
+  g_assert_cmpstr (akc_window_get_conversation (window), ==, "ask");
+  source = akc_window_get_source (window);
+  while (!akc_chat_history_get_loaded (akc_window_get_history (window)))
+    g_main_context_iteration (NULL, TRUE);
+
+  response = akc_test_response_new (200, "application/x-ndjson");
+  akc_test_response_add_chunk (response, "{\"type\":\"text\",\"delta\":\"The first half of the answer\"}\n", -1);
+  akc_test_http_server_set_response (server, response);
+  g_assert_true (akc_chat_source_send (source, "Tell me everything", NULL));
+  wait_until_idle (source);
+
+  g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_ERROR);
+  g_assert_cmpstr (akc_diagnostic_get_code (akc_chat_source_get_error (source)), ==, "REPLY_CUT_OFF");
+  last = last_message (source);
+  g_assert_cmpint (akc_message_get_status (last), ==, AKC_MESSAGE_STATUS_ERROR);
+  g_clear_object (&last);
+  while (find_visible_label (GTK_WIDGET (window), "The first half of the answer") == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  /* The message says so, the conversation's error too, with Retry. */
+  g_assert_nonnull (find_visible_label (GTK_WIDGET (window), "The answer was cut off"));
+  g_assert_nonnull (find_visible_label (GTK_WIDGET (window),
+                                        "The answer was cut off: the server ended it before it was complete."));
+  g_assert_nonnull (find_retry (GTK_WIDGET (window)));
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+
+    akc_chat_history_flush_async (akc_window_get_history (window), NULL, store_async_result, &result);
+    while (result == NULL)
+      g_main_context_iteration (NULL, TRUE);
+  }
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
+  g_object_unref (memory);
+
+  /* Restart: still cut off. */
+  memory = open_history (path);
+  window = new_window ();
+  akc_window_set_memory (window, memory);
+  wait_state_not (akc_window_get_backend (window, AKC_BACKEND_KIND_ASK), AKC_BACKEND_STATE_LOOKING_UP);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "ask"));
+  source = akc_window_get_source (window);
+  while (!akc_chat_history_get_loaded (akc_window_get_history (window)))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (source)), ==, 2);
+  last = last_message (source);
+  g_assert_cmpint (akc_message_get_status (last), ==, AKC_MESSAGE_STATUS_ERROR);
+  g_assert_false (akc_message_get_stopped (last));
+  while (find_visible_label (GTK_WIDGET (window), "The first half of the answer") == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (find_visible_label (GTK_WIDGET (window), "The answer was cut off"));
+  g_assert_nonnull (find_retry (GTK_WIDGET (window)));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
+  g_object_unref (memory);
+  g_unlink (path);
+  g_rmdir (folder);
+  reset_settings ();
+  akc_test_http_server_free (server);
+}
+
 static char *
 snapshot_line (const char *session,
                guint       sequence,
@@ -523,6 +675,7 @@ main (int   argc,
   else
     {
       g_test_add_func ("/preferences/ask", test_preferences_ask);
+      g_test_add_func ("/preferences/ask/cut-off", test_ask_cut_off);
       g_test_add_func ("/preferences/turn", test_preferences_turn);
     }
 

@@ -545,6 +545,10 @@ akc_message_row_sync_status (AkcMessageRow *self)
 
   if (self->error != NULL)
     note = self->error;
+  else if (status == AKC_MESSAGE_STATUS_ERROR && akc_message_get_content_length (self->message) > 0)
+    /* What arrived before the turn failed is kept, after a restart too:
+     * it is not a finished answer. */
+    note = _("The answer was cut off");
   else if (status == AKC_MESSAGE_STATUS_ERROR)
     note = _("No answer");
   else if (stopped)

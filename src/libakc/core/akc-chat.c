@@ -46,6 +46,11 @@
  *   adapter's code (or `ADAPTER_FAILED` when it has none that matches the
  *   turn diagnostic code grammar) and its message, made valid UTF-8 without
  *   control characters and cut to 512 bytes at a character boundary.
+ * - A done chunk whose metadata says `{"synthetic":true}` ends a reply the
+ *   adapter saw cut off (an Ask answer whose body ended without its
+ *   `done`, protocol.md §8.3): the turn fails the same way, with the code
+ *   `REPLY_CUT_OFF`, and the reply keeps what arrived. It is never shown
+ *   or kept as a finished answer.
  * - Metadata chunks with usage add up in [property@ChatSource:usage].
  *
  * ## Tools
@@ -309,6 +314,19 @@ diagnostic_from_chunk (AkcChunk *chunk)
   return akc_diagnostic_new (code, message, TRUE, NULL);
 }
 
+/* The done an adapter made up for a reply that ended without its own end
+ * (AkcAskResponse, §8.3): the answer was cut off. */
+static gboolean
+is_cut_off (AkcChunk *chunk)
+{
+  AkcJsonValue *metadata = akc_chunk_get_metadata (chunk);
+  AkcJsonValue *synthetic = metadata != NULL && akc_json_value_get_kind (metadata) == AKC_JSON_KIND_OBJECT
+                            ? akc_json_value_get_member (metadata, "synthetic") : NULL;
+
+  return synthetic != NULL && akc_json_value_get_kind (synthetic) == AKC_JSON_KIND_BOOLEAN &&
+         akc_json_value_get_boolean (synthetic);
+}
+
 /* Arguments are a plain JSON object within the bounds of application.md
  * §5.4. */
 static gboolean
@@ -519,6 +537,15 @@ on_stream_chunk (AkcChat   *self,
 
     case AKC_CHUNK_DONE:
       reply = akc_chat_end_turn (self);
+      if (is_cut_off (chunk))
+        {
+          akc_message_set_status (reply, AKC_MESSAGE_STATUS_ERROR);
+          akc_chat_take_error (self, akc_diagnostic_new ("REPLY_CUT_OFF",
+                                                         _("The answer was cut off: the server ended it before it was complete."),
+                                                         TRUE, NULL));
+          akc_chat_set_status (self, AKC_CHAT_STATUS_ERROR);
+          break;
+        }
       akc_message_set_status (reply, AKC_MESSAGE_STATUS_COMPLETE);
       akc_chat_set_status (self, AKC_CHAT_STATUS_IDLE);
       break;

@@ -24,6 +24,7 @@
 #include "akc-turn-cursor.h"
 #include "akc-usage.h"
 #include "akc-version.h"
+#include "akc-message.h"
 
 /**
  * AkcTurnClient:
@@ -219,6 +220,25 @@ fail (AkcTurnClient *self,
   g_object_thaw_notify (G_OBJECT (self));
 }
 
+/* A failed turn never finishes the reply it left streaming: it is shown
+ * as failed (what arrived kept), not as still arriving, until a snapshot
+ * says otherwise. */
+static void
+settle_unfinished (AkcTurnClient *self)
+{
+  GListModel *messages = akc_message_sync_get_model (self->messages);
+  guint n = g_list_model_get_n_items (messages);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AkcMessage) message = g_list_model_get_item (messages, i);
+      AkcMessageStatus status = akc_message_get_status (message);
+
+      if (status == AKC_MESSAGE_STATUS_STREAMING || status == AKC_MESSAGE_STATUS_PENDING)
+        akc_message_set_status (message, AKC_MESSAGE_STATUS_ERROR);
+    }
+}
+
 static AkcDiagnostic *
 client_diagnostic (const char *code,
                    const char *message,
@@ -336,7 +356,10 @@ turn_finish (Turn          *turn,
 
   g_object_freeze_notify (G_OBJECT (self));
   if (error != NULL)
-    fail (self, error);
+    {
+      settle_unfinished (self);
+      fail (self, error);
+    }
   else if (!turn->failed)
     set_status (self, g_strcmp0 (turn->last_status, "error") == 0 ? AKC_CHAT_STATUS_ERROR : AKC_CHAT_STATUS_IDLE);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_BUSY]);

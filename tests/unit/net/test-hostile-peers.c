@@ -394,10 +394,13 @@ static const Case cases[] = {
   { "gzip-bomb", reply_bomb, "64", NULL, "TURN_NO_REPLY", NULL },
   { "deflate-bomb", reply_bomb, "64", NULL, "TURN_NO_REPLY", NULL },
   /* Bad chunk sizes end the body for libsoup: Ask's body without done
-   * ends as §8.3 says (a synthetic done), the turn is incomplete. */
-  { "chunk-size-zz", reply_after_one_event, "zz\r\ngarbage\r\n", NULL, "TURN_INCOMPLETE", NULL },
-  { "chunk-size-negative", reply_after_one_event, "-5\r\ngarbage\r\n", NULL, "TURN_INCOMPLETE", NULL },
-  { "chunk-size-2^64-1", reply_after_one_event, "ffffffffffffffff\r\ngarbage\r\n", NULL, "TURN_INCOMPLETE", NULL },
+   * ends as §8.3 says (a synthetic done), which the chat shows as cut
+   * off (issue 12 item 6); the turn is incomplete. */
+  { "chunk-size-zz", reply_after_one_event, "zz\r\ngarbage\r\n", "REPLY_CUT_OFF", "TURN_INCOMPLETE", NULL },
+  { "chunk-size-negative", reply_after_one_event, "-5\r\ngarbage\r\n", "REPLY_CUT_OFF", "TURN_INCOMPLETE", NULL },
+  { "chunk-size-2^64-1", reply_after_one_event, "ffffffffffffffff\r\ngarbage\r\n", "REPLY_CUT_OFF", "TURN_INCOMPLETE", NULL },
+  /* A well-formed body that ends without its protocol end. */
+  { "ends-without-end", reply_after_one_event, "0\r\n\r\n", "REPLY_CUT_OFF", "TURN_INCOMPLETE", NULL },
   { "chunk-cut", reply_after_one_event, "64\r\n{\"type\"", "ASK_NETWORK_FAILED", "TURN_CONNECTION_FAILED", NULL },
   { "http10-without-length", reply_http10, NULL, NULL, NULL, NULL },
   { "redirect-301", reply_redirect, "/elsewhere", "ASK_HTTP_FAILED", "HTTP_REDIRECT", "redirect" },
@@ -464,6 +467,15 @@ content_at (AkcChatSource *source,
   g_autoptr(AkcMessage) message = g_list_model_get_item (akc_chat_source_get_messages (source), index);
 
   return akc_message_get_content (message);
+}
+
+static AkcMessageStatus
+status_at (AkcChatSource *source,
+           guint          index)
+{
+  g_autoptr(AkcMessage) message = g_list_model_get_item (akc_chat_source_get_messages (source), index);
+
+  return akc_message_get_status (message);
 }
 
 static void
@@ -545,6 +557,13 @@ test_ask (gconstpointer data)
   g_assert_cmpstr (content_at (source, 0), ==, "First question");
   g_assert_nonnull (strstr (content_at (source, 1), "First answer."));
   g_assert_cmpstr (content_at (source, 2), ==, "Hostile question");
+  /* A cut-off answer keeps what arrived, and is not a finished one. */
+  if (g_strcmp0 (c->ask_code, "REPLY_CUT_OFF") == 0)
+    {
+      g_assert_nonnull (strstr (content_at (source, 3), "kept"));
+      g_assert_cmpint (status_at (source, 3), ==, AKC_MESSAGE_STATUS_ERROR);
+      g_assert_nonnull (strstr (akc_diagnostic_get_message (akc_chat_source_get_error (source)), "cut off"));
+    }
   g_assert_cmpint (peak_kib () - before, <=, MAX_GROWTH_KIB);
   /* One request; redirects and 401s are never followed or retried. */
   g_assert_cmpuint (akc_test_raw_peer_get_n_requests (peer), ==, n_before + 1);
@@ -584,6 +603,16 @@ test_turn (gconstpointer data)
 
   assert_outcome (c, source, c->turn_code);
   g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (source)), >=, 2);
+  /* A reply the stream left streaming is shown as failed, not as one
+   * that is still arriving. */
+  if (g_strcmp0 (c->turn_code, "TURN_INCOMPLETE") == 0)
+    {
+      guint n = g_list_model_get_n_items (akc_chat_source_get_messages (source));
+
+      for (guint i = 0; i < n; i++)
+        g_assert_cmpint (status_at (source, i), !=, AKC_MESSAGE_STATUS_STREAMING);
+      g_assert_cmpint (status_at (source, n - 1), ==, AKC_MESSAGE_STATUS_ERROR);
+    }
   g_assert_cmpstr (content_at (source, 0), ==, "First question");
   g_assert_cmpstr (content_at (source, 1), ==, "First answer.");
   g_assert_cmpint (peak_kib () - before, <=, MAX_GROWTH_KIB);
