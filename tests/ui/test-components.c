@@ -384,6 +384,40 @@ assert_resolved_and_inert (Fixture   *fixture,
   g_assert_cmpuint (fixture->events->len, ==, before);
 }
 
+static void
+count_link (AkcComponentView *view,
+            AkcJsonValue     *value,
+            GPtrArray        *links)
+{
+  g_ptr_array_add (links, value != NULL ? akc_json_value_to_canonical (value, NULL) : g_strdup ("null"));
+}
+
+/* Issue 13 item 3: a source list or a link card is navigation. After its
+ * first use it is not resolved, its links stay usable and keep working
+ * (link-activated every time), and its `open` event is not emitted
+ * again. */
+static void
+assert_navigation_keeps_working (Fixture    *fixture,
+                                 GtkWidget  *control,
+                                 GPtrArray  *links,
+                                 const char *value)
+{
+  guint events = fixture->events->len;
+  guint activated = links->len;
+
+  g_assert_false (akc_component_view_get_resolved (AKC_COMPONENT_VIEW (fixture->view)));
+  g_assert_true (gtk_widget_is_sensitive (content (fixture)));
+  g_assert_true (gtk_widget_is_sensitive (control));
+  gtk_test_accessible_assert_state (control, GTK_ACCESSIBLE_STATE_DISABLED, FALSE);
+
+  activate (control);
+  g_assert_cmpuint (links->len, ==, activated + 1);
+  g_assert_cmpstr (g_ptr_array_index (links, links->len - 1), ==, value);
+  g_signal_emit_by_name (control, "clicked");
+  g_assert_cmpuint (links->len, ==, activated + 2);
+  g_assert_cmpuint (fixture->events->len, ==, events);
+}
+
 /* A resolved component gives the keyboard back (to the composer, in a
  * chat): no key can reach it any more. */
 static void
@@ -881,6 +915,7 @@ test_source_list (void)
   Fixture fixture = { 0 };
   g_autoptr(GPtrArray) links = NULL;
   g_autoptr(GPtrArray) items = NULL;
+  g_autoptr(GPtrArray) activated = NULL;
 
   fixture_init (&fixture, "source-list", "sources-1",
                 "{\"label\":\"Sources\",\"sources\":["
@@ -899,13 +934,21 @@ test_source_list (void)
   g_assert_nonnull (find_label (content (&fixture), "The guide."));
 
   /* With a host handler, links only emit `open`, never navigate. */
+  activated = g_ptr_array_new_with_free_func (g_free);
+  g_signal_connect (fixture.view, "link-activated", G_CALLBACK (count_link), activated);
   gtk_widget_grab_focus (fixture.view);
   press (&fixture, GDK_KEY_Down);
   g_assert_true (focus_of (&fixture) == g_ptr_array_index (links, 1));
   press (&fixture, GDK_KEY_Return);
   assert_events (&fixture, INTERACT_VALUE ("source-list", "sources-1", "open", "\"site\""), NULL);
+  g_assert_cmpuint (activated->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (activated, 0), ==, "\"site\"");
   g_assert_cmpuint (fixture.uris->len, ==, 0);
-  assert_resolved_and_inert (&fixture, g_ptr_array_index (links, 0));
+  /* The other link, and the same one again, still work; `open` was
+   * emitted once. */
+  assert_navigation_keeps_working (&fixture, g_ptr_array_index (links, 0), activated, "\"docs\"");
+  assert_navigation_keeps_working (&fixture, g_ptr_array_index (links, 1), activated, "\"site\"");
+  g_assert_cmpuint (fixture.uris->len, ==, 0);
 
   fixture_clear (&fixture);
 }
@@ -927,12 +970,16 @@ test_source_list_navigates_without_handler (void)
       fixture_init_frame (&fixture, frame, FALSE);
       links = find_all (content (&fixture), has_role, GINT_TO_POINTER (GTK_ACCESSIBLE_ROLE_LINK));
       activate (g_ptr_array_index (links, which));
-      g_assert_true (akc_component_view_get_resolved (AKC_COMPONENT_VIEW (fixture.view)));
+      /* Navigation: not resolved by it. */
+      g_assert_false (akc_component_view_get_resolved (AKC_COMPONENT_VIEW (fixture.view)));
 
       if (which == 1)
         {
           g_assert_cmpuint (fixture.uris->len, ==, 1);
           g_assert_cmpstr (g_ptr_array_index (fixture.uris, 0), ==, "https://example.com/x?y=1");
+          /* And opened again the next time. */
+          activate (g_ptr_array_index (links, which));
+          g_assert_cmpuint (fixture.uris->len, ==, 2);
         }
       else
         {
@@ -950,7 +997,8 @@ test_source_list_navigates_without_handler (void)
 
     fixture_init_frame (&fixture, frame, FALSE);
     activate (content (&fixture));
-    g_assert_true (akc_component_view_get_resolved (AKC_COMPONENT_VIEW (fixture.view)));
+    activate (content (&fixture));
+    g_assert_false (akc_component_view_get_resolved (AKC_COMPONENT_VIEW (fixture.view)));
     g_assert_cmpuint (fixture.uris->len, ==, 0);
     fixture_clear (&fixture);
   }
@@ -960,6 +1008,7 @@ static void
 test_link_card (void)
 {
   Fixture fixture = { 0 };
+  g_autoptr(GPtrArray) activated = g_ptr_array_new_with_free_func (g_free);
 
   fixture_init (&fixture, "link-card", "link-card-fixture",
                 "{\"title\":\"Guide\",\"description\":\"Read the guide.\",\"href\":\"https://example.com/guide\",\"label\":\"Open the guide\"}");
@@ -970,11 +1019,18 @@ test_link_card (void)
   g_assert_nonnull (find_label (content (&fixture), "Open the guide"));
   g_assert_true (gtk_widget_get_focusable (content (&fixture)));
 
+  g_signal_connect (fixture.view, "link-activated", G_CALLBACK (count_link), activated);
   g_assert_true (gtk_widget_grab_focus (fixture.view));
   g_assert_true (focus_of (&fixture) == content (&fixture));
   press (&fixture, GDK_KEY_KP_Enter);
   assert_events (&fixture, INTERACT_VALUE ("link-card", "link-card-fixture", "open", "\"https://example.com/guide\""), NULL);
-  assert_resolved_and_inert (&fixture, content (&fixture));
+  g_assert_cmpuint (activated->len, ==, 1);
+  assert_navigation_keeps_working (&fixture, content (&fixture), activated, "\"https://example.com/guide\"");
+  /* By key too: the card keeps the focus and works again. */
+  g_assert_true (focus_of (&fixture) == content (&fixture));
+  press (&fixture, GDK_KEY_Return);
+  g_assert_cmpuint (activated->len, ==, 4);
+  g_assert_cmpuint (fixture.events->len, ==, 1);
 
   fixture_clear (&fixture);
 }

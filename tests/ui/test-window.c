@@ -951,6 +951,13 @@ test_window_opens_sources (void)
   g_assert_cmpuint (opened->len, ==, 1);
   g_assert_cmpstr (g_ptr_array_index (opened, 0), ==, "https://www.agentskit.io/docs/chat");
 
+  /* Issue 13 item 3: sources are navigation, their links keep working. */
+  spin_frames (root);
+  g_assert_true (gtk_widget_is_sensitive (link));
+  g_signal_emit_by_name (link, "clicked");
+  g_assert_cmpuint (opened->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (opened, 1), ==, "https://www.agentskit.io/docs/chat");
+
   g_assert_true (gtk_widget_activate_action (root, "win.conversation", "s", "hello-world"));
   gtk_window_destroy (GTK_WINDOW (window));
 }

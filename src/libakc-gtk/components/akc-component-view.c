@@ -38,9 +38,16 @@
  * [method@ComponentView.fail] reports a failure of the host's handling,
  * un-resolving the instance where §12.7 says so and showing the message.
  *
+ * Source lists and link cards are navigation, not questions
+ * (docs/port-decisions.md, §12.4): their `open` event is emitted once per
+ * instance, but they are never resolved by it, and their links keep
+ * working: every activation of a link emits
+ * [signal@ComponentView::link-activated], the first one after the event.
+ *
  * Links never navigate by themselves, with one exception (§12.7): when
  * nobody handles [signal@ComponentView::interaction], a source-list link
- * with an absolute http(s) URL is opened after its `open` event, through
+ * with an absolute http(s) URL is opened, every time it is activated (the
+ * first time after its `open` event), through
  * [signal@ComponentView::open-uri].
  *
  * ## Keyboard
@@ -99,6 +106,7 @@ struct _AkcComponentView
   guint                 is_fallback : 1;
   guint                 had_focus : 1;
   guint                 active : 1;
+  guint                 opened : 1;
 };
 
 G_DEFINE_FINAL_TYPE (AkcComponentView, akc_component_view, GTK_TYPE_WIDGET)
@@ -133,6 +141,7 @@ enum {
   INTERACTION,
   SELECTION,
   OPEN_URI,
+  LINK_ACTIVATED,
   N_SIGNALS
 };
 
@@ -287,19 +296,32 @@ on_request (AkcComponentWidget *widget,
 
   hold = g_object_ref (self);
 
+  /* Navigation: the `open` event once per instance, the link every time;
+   * nothing is resolved. */
+  if (!selection && g_strcmp0 (event, "open") == 0 && (is_key (self, "source-list") || is_key (self, "link-card")))
+    {
+      gboolean first = !self->opened;
+
+      set_error (self, NULL, NULL);
+      if (is_key (self, "source-list") && !g_signal_has_handler_pending (self, signals[INTERACTION], 0, FALSE))
+        url = source_url_to_open (self, value);
+
+      self->opened = TRUE;
+      if (first)
+        g_signal_emit (self, signals[INTERACTION], 0, wire_event);
+      g_signal_emit (self, signals[LINK_ACTIVATED], 0, value);
+
+      if (url != NULL)
+        g_signal_emit (self, signals[OPEN_URI], 0, url);
+      return;
+    }
+
   /* §12.7 step 2: resolved before the host hears of it. */
   self->had_focus = focus_is_inside (self);
   akc_component_view_set_resolved (self, TRUE);
   set_error (self, NULL, NULL);
 
-  if (!selection && is_key (self, "source-list") && g_strcmp0 (event, "open") == 0 &&
-      !g_signal_has_handler_pending (self, signals[INTERACTION], 0, FALSE))
-    url = source_url_to_open (self, value);
-
   g_signal_emit (self, signals[selection ? SELECTION : INTERACTION], 0, wire_event);
-
-  if (url != NULL)
-    g_signal_emit (self, signals[OPEN_URI], 0, url);
 }
 
 static void
@@ -703,8 +725,9 @@ akc_component_view_class_init (AkcComponentViewClass *klass)
    * @self: the view
    * @uri: an absolute http or https URL
    *
-   * Emitted after the `open` event of a source-list link when nobody
-   * handles [signal@ComponentView::interaction] (application.md §12.7).
+   * Emitted when a source-list link is activated and nobody handles
+   * [signal@ComponentView::interaction] (application.md §12.7): after its
+   * `open` event the first time, and at every later activation.
    * The default handler opens @uri with the desktop's browser (through
    * the portal when sandboxed); stop the emission to prevent that.
    *
@@ -719,6 +742,29 @@ akc_component_view_class_init (AkcComponentViewClass *klass)
                                 NULL,
                                 G_TYPE_NONE, 1,
                                 G_TYPE_STRING);
+
+  /**
+   * AkcComponentView::link-activated:
+   * @self: the view
+   * @value: (nullable): the activated link's value, validated by the
+   *   catalog: a source-list source's id or a link card's `href`
+   *
+   * The person activated a link of a source list or a link card. These
+   * are navigation (docs/port-decisions.md): the `open` event of
+   * [signal@ComponentView::interaction] is emitted once per instance, just
+   * before the first of these, and the view is never resolved by it, so
+   * its links keep working. A host opens the link here, at every
+   * activation.
+   */
+  signals[LINK_ACTIVATED] =
+    g_signal_new ("link-activated",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 1,
+                  AKC_TYPE_JSON_VALUE | G_SIGNAL_TYPE_STATIC_SCOPE);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/agentskit/AkcGtk/akc-component-view.ui");
   gtk_widget_class_bind_template_child (widget_class, AkcComponentView, box);

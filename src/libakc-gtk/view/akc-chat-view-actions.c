@@ -477,6 +477,13 @@ akc_chat_view_on_row_interaction (AkcMessageRow    *row,
 
   g_signal_emit (self, akc_chat_view_signals[COMPONENT_INTERACTION], 0, view, event);
 
+  /* Source lists and link cards are navigation: their `open` is not an
+   * answer, and the link is opened by link-activated, every time. */
+  if ((g_strcmp0 (key, "source-list") == 0 || g_strcmp0 (key, "link-card") == 0) &&
+      name != NULL && akc_json_value_get_kind (name) == AKC_JSON_KIND_STRING &&
+      g_strcmp0 (akc_json_value_get_string (name, NULL), "open") == 0)
+    return;
+
   /* A host handler that failed the interaction un-resolved it: nothing
    * more happens (§12.7 interaction step 3). */
   if (!akc_component_view_get_resolved (view))
@@ -486,14 +493,6 @@ akc_chat_view_on_row_interaction (AkcMessageRow    *row,
       akc_json_value_get_kind (name) != AKC_JSON_KIND_STRING)
     return;
 
-  if (g_strcmp0 (key, "source-list") == 0 &&
-      g_strcmp0 (akc_json_value_get_string (name, NULL), "open") == 0)
-    {
-      if (value != NULL && akc_json_value_get_kind (value) == AKC_JSON_KIND_STRING)
-        akc_interaction_controller_open_source (self->interaction, frame, akc_json_value_get_string (value, NULL));
-      return;
-    }
-
   proposal = g_new0 (Proposal, 1);
   proposal->view = g_object_ref (self);
   proposal->component = g_object_ref (view);
@@ -502,6 +501,19 @@ akc_chat_view_on_row_interaction (AkcMessageRow    *row,
                                              NULL, on_interaction_done, proposal);
 }
 
+/* A link of a source list or a link card, at every activation: the
+ * interaction controller asks the host to open it. */
+void
+akc_chat_view_on_row_link_activated (AkcMessageRow    *row,
+                                     AkcComponentView *view,
+                                     AkcJsonValue     *value,
+                                     AkcChatView      *self)
+{
+  AkcJsonValue *frame = akc_component_view_get_frame (view);
+
+  if (self->interaction != NULL && frame != NULL)
+    akc_interaction_controller_open_link (self->interaction, frame, value);
+}
 
 /**
  * akc_chat_view_get_editing:

@@ -222,6 +222,10 @@ void               akc_chat_view_on_row_interaction  (AkcMessageRow    *row,
                                                       AkcComponentView *view,
                                                       AkcJsonValue     *event,
                                                       AkcChatView      *self);
+void               akc_chat_view_on_row_link_activated (AkcMessageRow    *row,
+                                                        AkcComponentView *view,
+                                                        AkcJsonValue     *value,
+                                                        AkcChatView      *self);
 
 /* akc-chat-view-rows.c */
 GtkListItemFactory *akc_chat_view_create_factory     (AkcChatView *self);

@@ -495,6 +495,7 @@ new_row (AkcChatView *self)
   akc_message_row_set_ownership (AKC_MESSAGE_ROW (row), self->ownership);
   g_signal_connect_object (row, "component-interaction", G_CALLBACK (akc_chat_view_on_row_interaction), self, 0);
   g_signal_connect_object (row, "component-selection", G_CALLBACK (akc_chat_view_on_row_selection), self, 0);
+  g_signal_connect_object (row, "component-link-activated", G_CALLBACK (akc_chat_view_on_row_link_activated), self, 0);
 
   return row;
 }

@@ -103,6 +103,7 @@ static GParamSpec *props[N_PROPS];
 enum {
   COMPONENT_INTERACTION,
   COMPONENT_SELECTION,
+  COMPONENT_LINK_ACTIVATED,
   N_SIGNALS
 };
 
@@ -178,6 +179,14 @@ on_view_selection (AkcComponentView *view,
                    AkcMessageRow    *self)
 {
   g_signal_emit (self, signals[COMPONENT_SELECTION], 0, view, event);
+}
+
+static void
+on_view_link_activated (AkcComponentView *view,
+                        AkcJsonValue     *value,
+                        AkcMessageRow    *self)
+{
+  g_signal_emit (self, signals[COMPONENT_LINK_ACTIVATED], 0, view, value);
 }
 
 static void
@@ -307,6 +316,8 @@ new_part (AkcMessageRow      *self,
                                    G_CALLBACK (on_view_interaction), self, 0);
           g_signal_connect_object (part->content, "selection",
                                    G_CALLBACK (on_view_selection), self, 0);
+          g_signal_connect_object (part->content, "link-activated",
+                                   G_CALLBACK (on_view_link_activated), self, 0);
         }
       else
         {
@@ -798,6 +809,28 @@ akc_message_row_class_init (AkcMessageRowClass *klass)
    */
   signals[COMPONENT_SELECTION] =
     g_signal_new ("component-selection",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 2,
+                  AKC_TYPE_COMPONENT_VIEW,
+                  AKC_TYPE_JSON_VALUE | G_SIGNAL_TYPE_STATIC_SCOPE);
+
+  /**
+   * AkcMessageRow::component-link-activated:
+   * @self: the row
+   * @view: the component view
+   * @value: (nullable): the link's value
+   *
+   * A source list or link card of the message emitted
+   * [signal@ComponentView::link-activated].
+   *
+   * Since: 0.1
+   */
+  signals[COMPONENT_LINK_ACTIVATED] =
+    g_signal_new ("component-link-activated",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
                   0,

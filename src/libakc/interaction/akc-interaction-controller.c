@@ -12,6 +12,7 @@
 #include "akc-chat.h"
 #include "akc-deterministic-adapter.h"
 #include "akc-interaction-controller.h"
+#include "akc-knowledge-key.h"
 #include "akc-presentation.h"
 #include "akc-resolved-component.h"
 
@@ -1339,8 +1340,8 @@ akc_interaction_controller_select_finish (AkcInteractionController  *self,
  * and its answer kept, and the host's
  * [signal@InteractionController::interaction] acts on it.
  *
- * Opening a source of a source list is navigation, not an answer: use
- * [method@InteractionController.open_source].
+ * Opening a link of a source list or a link card is navigation, not an
+ * answer: use [method@InteractionController.open_link].
  *
  * Since: 0.1
  */
@@ -1741,16 +1742,104 @@ akc_interaction_controller_is_redundant (AkcInteractionController *self,
   return FALSE;
 }
 
+/* The address a link of a source list (@value: a source id) or a link
+ * card (@value: its href, or NULL) leads to, or NULL. */
+static const char *
+link_address (AkcJsonValue *frame,
+              AkcJsonValue *value)
+{
+  AkcJsonValue *key = akc_json_value_get_member (frame, "componentKey");
+  AkcJsonValue *frame_props = akc_json_value_get_member (frame, "props");
+  const char *wanted = value != NULL && akc_json_value_get_kind (value) == AKC_JSON_KIND_STRING
+                       ? akc_json_value_get_string (value, NULL) : NULL;
+  const char *component_key;
+
+  if (key == NULL || akc_json_value_get_kind (key) != AKC_JSON_KIND_STRING ||
+      frame_props == NULL || akc_json_value_get_kind (frame_props) != AKC_JSON_KIND_OBJECT)
+    return NULL;
+  component_key = akc_json_value_get_string (key, NULL);
+
+  if (g_strcmp0 (component_key, "link-card") == 0)
+    {
+      AkcJsonValue *href = akc_json_value_get_member (frame_props, "href");
+
+      if (href == NULL || akc_json_value_get_kind (href) != AKC_JSON_KIND_STRING ||
+          (value != NULL && g_strcmp0 (wanted, akc_json_value_get_string (href, NULL)) != 0))
+        return NULL;
+      return akc_json_value_get_string (href, NULL);
+    }
+
+  if (g_strcmp0 (component_key, "source-list") == 0 && wanted != NULL)
+    {
+      AkcJsonValue *sources = akc_json_value_get_member (frame_props, "sources");
+
+      if (sources == NULL || akc_json_value_get_kind (sources) != AKC_JSON_KIND_ARRAY)
+        return NULL;
+
+      for (gsize i = 0; i < akc_json_value_get_length (sources); i++)
+        {
+          AkcJsonValue *source = akc_json_value_get_element (sources, i);
+          AkcJsonValue *id = akc_json_value_get_member (source, "id");
+          AkcJsonValue *url = akc_json_value_get_member (source, "url");
+
+          if (id != NULL && url != NULL &&
+              akc_json_value_get_kind (id) == AKC_JSON_KIND_STRING &&
+              akc_json_value_get_kind (url) == AKC_JSON_KIND_STRING &&
+              g_strcmp0 (akc_json_value_get_string (id, NULL), wanted) == 0)
+            return akc_json_value_get_string (url, NULL);
+        }
+    }
+
+  return NULL;
+}
+
+/**
+ * akc_interaction_controller_open_link:
+ * @self: a #AkcInteractionController
+ * @frame: the decoded frame of a source list or a link card
+ * @value: (nullable): the link's value: the id of one of the source
+ *   list's sources, or the link card's `href` (%NULL: the card's own)
+ *
+ * The person activated a link of a source list or a link card. These are
+ * navigation, not answers (docs/port-decisions.md): nothing is resolved
+ * and a link works every time. When the link's address is an absolute
+ * http or https SafeHref (no credentials, application.md §0.5),
+ * [signal@InteractionController::link-requested] asks the host to open
+ * it.
+ *
+ * Returns: %TRUE if a link was requested
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_interaction_controller_open_link (AkcInteractionController *self,
+                                      AkcJsonValue             *frame,
+                                      AkcJsonValue             *value)
+{
+  const char *address;
+
+  g_return_val_if_fail (AKC_IS_INTERACTION_CONTROLLER (self), FALSE);
+  g_return_val_if_fail (frame != NULL, FALSE);
+
+  /* A root-relative address is a SafeHref too, but has no base here
+   * (§14 B2). */
+  address = link_address (frame, value);
+  if (address == NULL || !akc_is_safe_href (address) ||
+      (g_ascii_strncasecmp (address, "https://", 8) != 0 && g_ascii_strncasecmp (address, "http://", 7) != 0))
+    return FALSE;
+
+  g_signal_emit (self, signals[LINK_REQUESTED], 0, address);
+  return TRUE;
+}
+
 /**
  * akc_interaction_controller_open_source:
  * @self: a #AkcInteractionController
  * @frame: a source list's decoded frame
  * @source_id: the id of one of its sources
  *
- * The person opened a source of a source list. Sources are navigation,
- * not answers: nothing is resolved. When the source's address is an
- * absolute http or https URL, [signal@InteractionController::link-requested]
- * asks the host to open it.
+ * The person opened a source of a source list: see
+ * [method@InteractionController.open_link].
  *
  * Returns: %TRUE if a link was requested
  *
@@ -1761,7 +1850,8 @@ akc_interaction_controller_open_source (AkcInteractionController *self,
                                         AkcJsonValue             *frame,
                                         const char               *source_id)
 {
-  AkcJsonValue *key, *frame_props, *sources;
+  g_autoptr(AkcJsonValue) value = NULL;
+  AkcJsonValue *key;
 
   g_return_val_if_fail (AKC_IS_INTERACTION_CONTROLLER (self), FALSE);
   g_return_val_if_fail (frame != NULL, FALSE);
@@ -1772,31 +1862,6 @@ akc_interaction_controller_open_source (AkcInteractionController *self,
       g_strcmp0 (akc_json_value_get_string (key, NULL), "source-list") != 0)
     return FALSE;
 
-  frame_props = akc_json_value_get_member (frame, "props");
-  sources = frame_props != NULL ? akc_json_value_get_member (frame_props, "sources") : NULL;
-  if (sources == NULL || akc_json_value_get_kind (sources) != AKC_JSON_KIND_ARRAY)
-    return FALSE;
-
-  for (gsize i = 0; i < akc_json_value_get_length (sources); i++)
-    {
-      AkcJsonValue *source = akc_json_value_get_element (sources, i);
-      AkcJsonValue *id = akc_json_value_get_member (source, "id");
-      AkcJsonValue *url = akc_json_value_get_member (source, "url");
-      const char *address;
-
-      if (id == NULL || url == NULL ||
-          akc_json_value_get_kind (id) != AKC_JSON_KIND_STRING ||
-          akc_json_value_get_kind (url) != AKC_JSON_KIND_STRING ||
-          g_strcmp0 (akc_json_value_get_string (id, NULL), source_id) != 0)
-        continue;
-
-      address = akc_json_value_get_string (url, NULL);
-      if (!g_str_has_prefix (address, "https://") && !g_str_has_prefix (address, "http://"))
-        return FALSE;
-
-      g_signal_emit (self, signals[LINK_REQUESTED], 0, address);
-      return TRUE;
-    }
-
-  return FALSE;
+  value = akc_json_value_new_string (source_id, -1);
+  return akc_interaction_controller_open_link (self, frame, value);
 }

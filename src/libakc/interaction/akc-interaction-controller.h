@@ -195,6 +195,10 @@ AKC_AVAILABLE_IN_ALL
 const char               *akc_interaction_describe_denial              (const char               *reason);
 
 AKC_AVAILABLE_IN_ALL
+gboolean                  akc_interaction_controller_open_link         (AkcInteractionController *self,
+                                                                        AkcJsonValue             *frame,
+                                                                        AkcJsonValue             *value);
+AKC_AVAILABLE_IN_ALL
 gboolean                  akc_interaction_controller_open_source       (AkcInteractionController *self,
                                                                         AkcJsonValue             *frame,
                                                                         const char               *source_id);

@@ -493,6 +493,27 @@ test_open_source (void)
   g_assert_cmpuint (links->len, ==, 2);
   g_assert_cmpstr (g_ptr_array_index (links, 0), ==, "https://example.org/a");
   g_assert_false (akc_interaction_controller_is_resolved (interaction, "sources-1"));
+
+  /* A link card is navigation too: its own address, every time, and only
+   * an absolute http(s) address without credentials. */
+  {
+    g_autoptr(AkcJsonValue) card = akc_json_value_parse (
+      "{\"componentKey\":\"link-card\",\"instanceId\":\"card-1\",\"props\":{\"title\":\"Guide\","
+      "\"href\":\"https://example.org/guide\"}}", -1, NULL);
+    g_autoptr(AkcJsonValue) secret = akc_json_value_parse (
+      "{\"componentKey\":\"link-card\",\"instanceId\":\"card-2\",\"props\":{\"title\":\"Guide\","
+      "\"href\":\"https://user:pw@example.org/\"}}", -1, NULL);
+    g_autoptr(AkcJsonValue) href = akc_json_value_new_string ("https://example.org/guide", -1);
+    g_autoptr(AkcJsonValue) other = akc_json_value_new_string ("https://elsewhere.example/", -1);
+
+    g_assert_true (akc_interaction_controller_open_link (interaction, card, href));
+    g_assert_true (akc_interaction_controller_open_link (interaction, card, NULL));
+    g_assert_false (akc_interaction_controller_open_link (interaction, card, other));
+    g_assert_false (akc_interaction_controller_open_link (interaction, secret, NULL));
+    g_assert_cmpuint (links->len, ==, 4);
+    g_assert_cmpstr (g_ptr_array_index (links, 3), ==, "https://example.org/guide");
+    g_assert_false (akc_interaction_controller_is_resolved (interaction, "card-1"));
+  }
 }
 
 /* Known denial codes are sentences; others are shown as they are. */
