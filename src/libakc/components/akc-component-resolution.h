@@ -27,6 +27,16 @@ G_BEGIN_DECLS
  */
 #define AKC_COMPONENT_RESOLUTION_SELECT "select"
 
+/**
+ * AKC_COMPONENT_RESOLUTION_SET_ASIDE:
+ *
+ * The event of a component the person set aside without an answer
+ * (Escape, or typing into the composer, docs/port-decisions.md §12.4); it
+ * has no value. It is not an event of the catalog: it is how the history
+ * keeps the instance inert.
+ */
+#define AKC_COMPONENT_RESOLUTION_SET_ASIDE "set-aside"
+
 #define AKC_TYPE_COMPONENT_RESOLUTION (akc_component_resolution_get_type ())
 
 AKC_AVAILABLE_IN_ALL

@@ -1125,6 +1125,15 @@ on_resolutions_loaded (GObject      *source,
   for (guint i = 0; i < g_list_model_get_n_items (resolutions); i++)
     {
       g_autoptr(AkcComponentResolution) resolution = g_list_model_get_item (resolutions, i);
+      const char *instance_id = akc_component_resolution_get_instance_id (resolution);
+
+      /* Set aside before the restart: inert, without an answer. */
+      if (g_strcmp0 (akc_component_resolution_get_event (resolution), AKC_COMPONENT_RESOLUTION_SET_ASIDE) == 0)
+        {
+          g_hash_table_add (self->set_aside, g_strdup (instance_id));
+          akc_input_ownership_mark_resolved (self->ownership, instance_id);
+          continue;
+        }
 
       akc_input_ownership_resolve (self->ownership, resolution);
     }
@@ -1395,14 +1404,30 @@ akc_interaction_controller_interact_finish (AkcInteractionController  *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
+static void
+on_set_aside_stored (GObject      *source,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* Answered already by another program sharing the history, or not
+   * written: the card stays inert in this run all the same. */
+  if (!akc_sqlite_chat_memory_save_resolution_finish (AKC_SQLITE_CHAT_MEMORY (source), result, &error))
+    g_debug ("A component set aside is not kept in the history: %s", error->message);
+}
+
 /**
  * akc_interaction_controller_set_aside:
  * @self: a #AkcInteractionController
  * @instance_id: the instance that owns input
  *
- * Sets a component aside without an answer (Escape): it becomes inert and
- * input returns to the host. Nothing is kept in the history: after a
- * restart the card may be answered.
+ * Sets a component aside without an answer (Escape, or typing into the
+ * composer): it becomes inert and input returns to the host. With a
+ * history it is kept with its message like an answer (the event
+ * %AKC_COMPONENT_RESOLUTION_SET_ASIDE, no value), so after a restart the
+ * card is still inert and never takes the keyboard again; it has no
+ * answer to show ([method@InteractionController.get_resolution] is %NULL).
  *
  * Returns: %TRUE if the instance was not resolved before
  *
@@ -1419,6 +1444,22 @@ akc_interaction_controller_set_aside (AkcInteractionController *self,
     return FALSE;
 
   g_hash_table_add (self->set_aside, g_strdup (instance_id));
+
+  if (is_durable (self))
+    {
+      g_autoptr(AkcMessage) message = find_message (self, instance_id);
+
+      if (message != NULL)
+        {
+          g_autoptr(AkcComponentResolution) resolution =
+            akc_component_resolution_new (instance_id, akc_message_get_id (message),
+                                          AKC_COMPONENT_RESOLUTION_SET_ASIDE, NULL, g_get_real_time ());
+
+          akc_sqlite_chat_memory_save_resolution_async (self->memory, self->conversation_id, resolution,
+                                                        NULL, on_set_aside_stored, NULL);
+        }
+    }
+
   return TRUE;
 }
 

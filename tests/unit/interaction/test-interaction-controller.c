@@ -437,6 +437,95 @@ test_invalid (void)
   g_assert_null (akc_interaction_controller_get_resolution (interaction, instance_of (frame)));
 }
 
+/* Issue 13: a card set aside (Escape, or typing into the composer) is
+ * kept like an answer: after a restart it is still inert, without an
+ * answer to show, never owns input and refuses a choice. */
+static void
+test_set_aside_durable (void)
+{
+  g_autofree char *path = akc_test_path ("set-aside.sqlite3");
+  g_autoptr(AkcChatMemory) memory = akc_test_open (path);
+  g_autoptr(AkcDemo) demo = start_demo ("support", NULL);
+  g_autoptr(AkcChatHistory) history = attach_history (demo, memory);
+  g_autoptr(AkcJsonValue) frame = NULL;
+  g_autoptr(AkcMessage) message = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *instance_id = NULL;
+  AkcInteractionController *interaction = akc_demo_get_interaction (demo);
+  GListModel *messages;
+
+  send (demo, "/support");
+  g_assert_true (akc_test_history_flush (history, &error));
+  g_assert_no_error (error);
+  frame = latest_frame (demo, "choice-list", &message);
+  g_assert_nonnull (frame);
+  instance_id = g_strdup (instance_of (frame));
+  messages = akc_chat_source_get_messages (AKC_CHAT_SOURCE (akc_demo_get_chat (demo)));
+  {
+    g_autoptr(AkcPresentation) active = akc_input_ownership_find_active (akc_interaction_controller_get_ownership (interaction),
+                                                                         messages,
+                                                                         akc_interaction_controller_get_manifest (interaction),
+                                                                         NULL, NULL);
+
+    g_assert_nonnull (active);
+  }
+
+  g_assert_true (akc_interaction_controller_set_aside (interaction, instance_id));
+  g_assert_false (akc_interaction_controller_set_aside (interaction, instance_id));
+  g_assert_true (akc_interaction_controller_is_resolved (interaction, instance_id));
+  g_assert_null (akc_interaction_controller_get_resolution (interaction, instance_id));
+
+  /* The history runs its operations in order: a read queued now comes
+   * after the write. */
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+    g_autoptr(GListModel) stored = NULL;
+    g_autoptr(AkcComponentResolution) kept = NULL;
+
+    akc_sqlite_chat_memory_load_resolutions_async (AKC_SQLITE_CHAT_MEMORY (memory), "support", NULL,
+                                                   akc_test_store_result, &result);
+    stored = akc_sqlite_chat_memory_load_resolutions_finish (AKC_SQLITE_CHAT_MEMORY (memory),
+                                                             akc_test_wait (&result), &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (g_list_model_get_n_items (stored), ==, 1);
+    kept = g_list_model_get_item (stored, 0);
+    g_assert_cmpstr (akc_component_resolution_get_instance_id (kept), ==, instance_id);
+    g_assert_cmpstr (akc_component_resolution_get_event (kept), ==, AKC_COMPONENT_RESOLUTION_SET_ASIDE);
+    g_assert_cmpstr (akc_component_resolution_get_message_id (kept), ==, akc_message_get_id (message));
+    g_assert_null (akc_component_resolution_get_value (kept));
+  }
+
+  g_assert_true (akc_test_history_flush (history, &error));
+  g_clear_object (&history);
+  g_clear_object (&demo);
+  g_clear_pointer (&frame, akc_json_value_unref);
+  g_clear_object (&message);
+  akc_test_close (g_steal_pointer (&memory));
+
+  /* Restart. */
+  memory = akc_test_open (path);
+  demo = start_demo ("support", NULL);
+  history = attach_history (demo, memory);
+  interaction = akc_demo_get_interaction (demo);
+  messages = akc_chat_source_get_messages (AKC_CHAT_SOURCE (akc_demo_get_chat (demo)));
+  frame = latest_frame (demo, "choice-list", &message);
+  g_assert_nonnull (frame);
+  g_assert_cmpstr (instance_of (frame), ==, instance_id);
+  g_assert_true (akc_interaction_controller_is_resolved (interaction, instance_id));
+  g_assert_null (akc_interaction_controller_get_resolution (interaction, instance_id));
+  g_assert_null (akc_input_ownership_find_active (akc_interaction_controller_get_ownership (interaction), messages,
+                                                  akc_interaction_controller_get_manifest (interaction), NULL, NULL));
+  g_assert_false (select_choice (demo, message, frame, "create", NULL, &error));
+  g_assert_error (error, AKC_INTERACTION_ERROR, AKC_INTERACTION_ERROR_RESOLVED);
+  g_clear_error (&error);
+  g_assert_cmpuint (count_runs (demo, "create-support-ticket"), ==, 0);
+
+  g_assert_true (akc_test_history_flush (history, &error));
+  g_clear_object (&history);
+  g_clear_object (&demo);
+  akc_test_close (g_steal_pointer (&memory));
+}
+
 /* A choice without an action, kept by nobody, is a deterministic choice
  * sent once through the reservations; "continue" of the support card is
  * a host frame: nothing is sent. */
@@ -548,6 +637,7 @@ main (int   argc,
   g_test_add_func ("/interaction/support/two-programs", test_two_programs);
   g_test_add_func ("/interaction/refused-proposal", test_refused_proposal);
   g_test_add_func ("/interaction/invalid", test_invalid);
+  g_test_add_func ("/interaction/set-aside/durable", test_set_aside_durable);
   g_test_add_func ("/interaction/choice-without-action", test_choice_without_action);
   g_test_add_func ("/interaction/open-source", test_open_source);
   g_test_add_func ("/interaction/describe-denial", test_describe_denial);
