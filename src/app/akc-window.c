@@ -683,10 +683,23 @@ akc_window_set_conversation (AkcWindow  *self,
                      manifest, akc_demo_get_confirmation (demo));
 }
 
+static gboolean
+is_replaced_turn_client (gpointer key,
+                         gpointer value,
+                         gpointer user_data)
+{
+  AkcWindow *self = user_data;
+
+  return AKC_IS_TURN_CLIENT (key) && key != (gpointer) akc_backend_get_turn_client (self->turn_backend);
+}
+
 /* A new endpoint or session is a new conversation on the turn server. */
 static void
 on_turn_client_changed (AkcWindow *self)
 {
+  /* The replaced client's controller goes with it. */
+  g_hash_table_foreach_remove (self->interactions, is_replaced_turn_client, self);
+
   if (!is_conversation (self, TURN_ID))
     return;
 

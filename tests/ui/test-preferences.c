@@ -589,6 +589,7 @@ test_preferences_turn (void)
   g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (source)), ==, 2);
 
   /* A new chat is a new session on the server. */
+  g_object_add_weak_pointer (G_OBJECT (source), (gpointer *) &source);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.new-chat", NULL));
   g_assert_true (akc_window_get_source (window) != source);
   g_assert_true (akc_window_get_source (window) == akc_backend_get_turn_client (backend));
@@ -597,6 +598,9 @@ test_preferences_turn (void)
 
     g_assert_cmpstr (next, !=, session);
   }
+  /* The replaced client and its interaction controller are freed. */
+  spin ();
+  g_assert_null (source);
 
   gtk_window_destroy (GTK_WINDOW (window));
   spin ();
