@@ -775,6 +775,35 @@ test_form (void)
   fixture_clear (&fixture);
 }
 
+/* A form answered before a restart is built from its frame again: it
+ * shows the values that were submitted, not empty fields; fields that
+ * were not submitted stay as they are. */
+static void
+test_form_shows_answer (void)
+{
+  g_autoptr(AkcJsonValue) submitted = parse_json ("{\"email\":\"ada@example.com\",\"news\":true,\"plan\":\"team\"}");
+  g_autoptr(AkcComponentResolution) resolution = akc_component_resolution_new ("form-3", "m1", "submit", submitted, 1);
+  Fixture fixture = { 0 };
+  GtkWidget *email, *name, *news, *plan;
+
+  fixture_init (&fixture, "form", "form-3", FORM_PROPS);
+  email = find_nth (content (&fixture), GTK_TYPE_ENTRY, 0);
+  name = find_nth (content (&fixture), GTK_TYPE_ENTRY, 1);
+  news = find_nth (content (&fixture), GTK_TYPE_CHECK_BUTTON, 0);
+  plan = find_nth (content (&fixture), GTK_TYPE_DROP_DOWN, 0);
+
+  akc_component_view_set_resolved (AKC_COMPONENT_VIEW (fixture.view), TRUE);
+  akc_component_view_set_resolution (AKC_COMPONENT_VIEW (fixture.view), resolution);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (email)), ==, "ada@example.com");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (name)), ==, "");
+  g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (news)));
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (plan)), ==, 3);
+  g_assert_false (gtk_widget_is_sensitive (email));
+  g_assert_cmpuint (fixture.events->len, ==, 0);
+
+  fixture_clear (&fixture);
+}
+
 static void
 test_form_rejected_value (void)
 {
@@ -1596,6 +1625,7 @@ main (int   argc,
   g_test_add_func ("/components/choice-list", test_choice_list);
   g_test_add_func ("/components/form", test_form);
   g_test_add_func ("/components/form/rejected-value", test_form_rejected_value);
+  g_test_add_func ("/components/form/shows-answer", test_form_shows_answer);
   g_test_add_func ("/components/confirmation", test_confirmation);
   g_test_add_func ("/components/progress", test_progress);
   g_test_add_func ("/components/source-list", test_source_list);

@@ -62,8 +62,10 @@ struct _AkcFormView
   GArray    *fields;       /* Field */
 };
 
+static void akc_form_view_widget_init (AkcComponentWidgetInterface *iface);
+
 G_DEFINE_FINAL_TYPE_WITH_CODE (AkcFormView, akc_form_view, GTK_TYPE_WIDGET,
-                               G_IMPLEMENT_INTERFACE (AKC_TYPE_COMPONENT_WIDGET, NULL))
+                               G_IMPLEMENT_INTERFACE (AKC_TYPE_COMPONENT_WIDGET, akc_form_view_widget_init))
 
 static Field *
 field_at (AkcFormView *self,
@@ -319,6 +321,72 @@ on_field_changed (GtkWidget *control)
       if (!field_is_empty (field))
         field_set_invalid (field, FALSE);
     }
+}
+
+/* Puts a submitted value back into its field. */
+static void
+field_show_value (Field        *field,
+                  AkcJsonValue *value)
+{
+  AkcJsonValue *options;
+  const char *wanted;
+
+  switch (field->type)
+    {
+    case FIELD_CHECKBOX:
+      if (akc_json_value_get_kind (value) == AKC_JSON_KIND_BOOLEAN)
+        gtk_check_button_set_active (GTK_CHECK_BUTTON (field->control), akc_json_value_get_boolean (value));
+      break;
+
+    case FIELD_SELECT:
+      if (akc_json_value_get_kind (value) != AKC_JSON_KIND_STRING)
+        break;
+      wanted = akc_json_value_get_string (value, NULL);
+      options = akc_props_get_array (field->spec, "options");
+      for (gsize i = 0; i < akc_props_get_length (options); i++)
+        if (g_strcmp0 (akc_props_get_string (akc_props_get_object_at (options, i), "id"), wanted) == 0)
+          gtk_drop_down_set_selected (GTK_DROP_DOWN (field->control), (guint) i + 1);
+      break;
+
+    case FIELD_TEXT:
+    case FIELD_EMAIL:
+    case FIELD_NUMBER:
+    default:
+      if (akc_json_value_get_kind (value) == AKC_JSON_KIND_STRING)
+        gtk_editable_set_text (GTK_EDITABLE (field->control), akc_json_value_get_string (value, NULL));
+      break;
+    }
+}
+
+/* An answered form shows what was submitted, also when it was answered
+ * before a restart (issue 13 item 2); an unanswered one keeps what the
+ * person typed. */
+static void
+akc_form_view_show_answer (AkcComponentWidget     *widget,
+                           gboolean                resolved,
+                           AkcComponentResolution *resolution)
+{
+  AkcFormView *self = AKC_FORM_VIEW (widget);
+  AkcJsonValue *value = resolution != NULL ? akc_component_resolution_get_value (resolution) : NULL;
+
+  if (!resolved || value == NULL || akc_json_value_get_kind (value) != AKC_JSON_KIND_OBJECT ||
+      g_strcmp0 (akc_component_resolution_get_event (resolution), "submit") != 0)
+    return;
+
+  for (guint i = 0; i < self->fields->len; i++)
+    {
+      Field *field = field_at (self, i);
+      AkcJsonValue *submitted = akc_json_value_get_member (value, akc_props_get_string (field->spec, "id"));
+
+      if (submitted != NULL)
+        field_show_value (field, submitted);
+    }
+}
+
+static void
+akc_form_view_widget_init (AkcComponentWidgetInterface *iface)
+{
+  iface->show_answer = akc_form_view_show_answer;
 }
 
 static void
