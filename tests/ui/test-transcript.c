@@ -1182,6 +1182,55 @@ test_view_input_ownership (void)
   fixture_clear (&fixture);
 }
 
+static gboolean
+has_css_class (GtkWidget     *widget,
+               gconstpointer  data)
+{
+  return gtk_widget_has_css_class (widget, data);
+}
+
+static gboolean
+hint_shown_at_end (Fixture *fixture)
+{
+  GtkWidget *hint = find_widget (GTK_WIDGET (fixture->view), has_css_class, "focus-hint");
+
+  return hint != NULL && gtk_widget_get_mapped (hint) && is_at_end (fixture);
+}
+
+/* The hint of a component that has the keyboard sits under the messages:
+ * the newest row and the response actions below it are not drawn under
+ * it (seen in the Onboarding demo after a restart). */
+static void
+test_view_focus_hint_covers_nothing (void)
+{
+  g_autofree char *choices = frame_json ("choice-list", "where", CHOICES);
+  const char *contents[] = { "one", "Answer one.", "two", "Answer two.", "three", "Answer three.",
+                             "four", "Answer four.", "five", "Answer five.", "six", "Answer six.",
+                             "seven", "Answer seven.", "eight", "Answer eight.", "nine", "Answer nine.",
+                             "ten", "Answer ten.", "and?", choices, NULL };
+  Fixture fixture = { 0 };
+  GtkWidget *hint, *list;
+  graphene_rect_t hint_bounds, list_bounds;
+
+  fixture_init_with (&fixture, contents);
+  gtk_window_set_default_size (GTK_WINDOW (fixture.window), 600, 500);
+  g_assert_true (akc_chat_view_get_input_owned (fixture.view));
+  WAIT_FOR (hint_shown_at_end, &fixture);
+  wait_frames (fixture.window, 3);
+  g_assert_true (is_at_end (&fixture));
+
+  hint = find_widget (GTK_WIDGET (fixture.view), has_css_class, "focus-hint");
+  list = find_widget (GTK_WIDGET (fixture.view), is_type, GSIZE_TO_POINTER (GTK_TYPE_LIST_VIEW));
+  g_assert_true (gtk_widget_compute_bounds (hint, GTK_WIDGET (fixture.view), &hint_bounds));
+  g_assert_true (gtk_widget_compute_bounds (list, GTK_WIDGET (fixture.view), &list_bounds));
+  g_test_message ("list %g..%g, hint %g..%g", list_bounds.origin.y, list_bounds.origin.y + list_bounds.size.height,
+                  hint_bounds.origin.y, hint_bounds.origin.y + hint_bounds.size.height);
+  g_assert_cmpfloat (list_bounds.origin.y + list_bounds.size.height, <=, hint_bounds.origin.y);
+
+  akc_chat_view_set_source (fixture.view, NULL);
+  fixture_clear (&fixture);
+}
+
 /* Copies of one instance (§14, A14) resolve and un-resolve together. */
 static void
 test_view_duplicate_instances (void)
@@ -1828,6 +1877,7 @@ main (int   argc,
   g_test_add_func ("/chat-view/sticky-scroll", test_view_sticky_scroll);
   g_test_add_func ("/chat-view/history-paging", test_view_history_paging);
   g_test_add_func ("/chat-view/input-ownership", test_view_input_ownership);
+  g_test_add_func ("/chat-view/focus-hint-covers-nothing", test_view_focus_hint_covers_nothing);
   g_test_add_func ("/chat-view/duplicate-instances", test_view_duplicate_instances);
   g_test_add_func ("/chat-view/tool-confirmation", test_view_tool_confirmation);
   g_test_add_func ("/chat-view/tool-denial", test_view_tool_denial);

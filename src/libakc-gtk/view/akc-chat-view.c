@@ -279,13 +279,11 @@ akc_chat_view_size_allocate (GtkWidget *widget,
 {
   AkcChatView *self = AKC_CHAT_VIEW (widget);
   int bottom = height - JUMP_BUTTON_MARGIN;
+  int list_height = height;
 
-  self->allocating = TRUE;
-  gtk_widget_allocate (GTK_WIDGET (self->list_view), width, height, -1, NULL);
-  self->allocating = FALSE;
-
-  /* The hint floats over the bottom of what is in sight, the jump button
-   * above it. */
+  /* The hint sits under the messages, never over them: the newest row
+   * and the controls below it (the response actions) stay in sight and
+   * reachable while it shows; the jump button floats above it. */
   if (gtk_widget_get_visible (self->focus_hint))
     {
       int hint_width = MAX (0, width - 2 * JUMP_BUTTON_MARGIN), hint_height;
@@ -297,7 +295,12 @@ akc_chat_view_size_allocate (GtkWidget *widget,
       gtk_widget_allocate (self->focus_hint, hint_width, hint_height, -1,
                            gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT ((width - hint_width) / 2.0f, bottom)));
       bottom -= JUMP_BUTTON_MARGIN;
+      list_height = MAX (0, bottom);
     }
+
+  self->allocating = TRUE;
+  gtk_widget_allocate (GTK_WIDGET (self->list_view), width, list_height, -1, NULL);
+  self->allocating = FALSE;
 
   if (gtk_widget_get_visible (self->jump_button))
     {
