@@ -112,6 +112,7 @@ typedef struct
   GString           *answer;
   gsize              answer_units;
   AkcJsonValue      *usage;
+  AkcServerHangup   *hangup;   /* the client's socket, while streaming */
   gboolean           first_event;
   gboolean           first_token;
   guint64            bytes;
@@ -148,6 +149,7 @@ request_clear (Request *request)
   if (request->answer != NULL)
     g_string_free (request->answer, TRUE);
   g_clear_pointer (&request->usage, akc_json_value_unref);
+  g_clear_pointer (&request->hangup, akc_server_hangup_free);
 }
 
 static void
@@ -309,6 +311,7 @@ finish (Request *request)
       soup_server_message_unpause (request->message);
     }
   request->phase = PHASE_DONE;
+  g_clear_pointer (&request->hangup, akc_server_hangup_free);
   g_clear_handle_id (&request->request_timer, g_source_remove);
   g_clear_handle_id (&request->retrieval_timer, g_source_remove);
   g_clear_handle_id (&request->generation_timer, g_source_remove);
@@ -760,6 +763,17 @@ on_generation_timeout (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+static void request_gone (Request *request);
+
+static void
+on_hangup (gpointer user_data)
+{
+  Request *request = user_data;
+
+  g_clear_pointer (&request->hangup, akc_server_hangup_free);
+  request_gone (request);
+}
+
 static char *
 grounded_prompt (Request *request)
 {
@@ -796,6 +810,9 @@ start_stream (Request *request)
   soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
   soup_message_body_set_accumulate (soup_server_message_get_response_body (request->message), FALSE);
   soup_server_message_unpause (request->message);
+  /* nothing is written while the generator thinks: a client that goes
+   * away is noticed on its socket */
+  request->hangup = akc_server_hangup_watch (request->message, on_hangup, request);
 
   for (gsize i = 0; i < akc_json_value_get_length (request->history); i++)
     {
@@ -1108,6 +1125,19 @@ on_request_timeout (gpointer user_data)
   switch (request->phase)
     {
     case PHASE_BODY:
+      /* a client that does not finish its request in time (slowloris):
+       * the connection is closed, as the turn handler does (no metric,
+       * as for a client that goes away before its body is read) */
+      finish (request);
+      if (!request->gone)
+        {
+          g_autoptr(GIOStream) stream = NULL;
+
+          request->gone = TRUE;
+          stream = soup_server_message_steal_connection (request->message);
+          if (stream != NULL)
+            g_io_stream_close (stream, NULL, NULL);
+        }
       break;
     case PHASE_PREPARE:
       if (request->retrieval_cancellable != NULL && !request->retrieval_over)

@@ -165,12 +165,7 @@ memory_save_async (AkcAskStore *store, const char *key, AkcJsonValue *record, gi
 static gboolean
 memory_save_finish (AkcAskStore *store, GAsyncResult *result, gboolean *saved, GError **error)
 {
-  gssize value = g_task_propagate_int (G_TASK (result), error);
-
-  if (value < 0)
-    return FALSE;
-  *saved = value == TRUE;
-  return TRUE;
+  return akc_server_propagate_saved (result, saved, error);
 }
 
 static void

@@ -222,7 +222,7 @@ typedef struct
   gboolean           send_finished;
   gboolean           diagnostic_written;
 
-  GSource           *hangup;         /* the client's socket, while streaming */
+  AkcServerHangup   *hangup;         /* the client's socket, while streaming */
 
   /* cleanup */
   gboolean           cleanup_started;
@@ -394,11 +394,7 @@ turn_finish (Turn *turn)
   if (turn->phase == PHASE_DONE)
     return;
 
-  if (turn->hangup != NULL)
-    {
-      g_source_destroy (turn->hangup);
-      g_clear_pointer (&turn->hangup, g_source_unref);
-    }
+  g_clear_pointer (&turn->hangup, akc_server_hangup_free);
   if (turn->phase == PHASE_STREAM && !turn->gone)
     {
       soup_message_body_complete (soup_server_message_get_response_body (turn->message));
@@ -973,43 +969,13 @@ on_finished (SoupServerMessage *message,
 /* The turn                                                            */
 /* ------------------------------------------------------------------ */
 
-/* While a turn waits for its adapter nothing is written, so libsoup would
- * not notice a client that went away until the deadline: the socket is
- * watched, and an end of input means the client is gone. */
-static gboolean
-on_socket_ready (GSocket      *socket,
-                 GIOCondition  condition,
-                 gpointer      user_data)
+static void
+on_hangup (gpointer user_data)
 {
   Turn *turn = user_data;
-  char byte;
-  gssize n;
 
-  if ((condition & (G_IO_HUP | G_IO_ERR)) == 0)
-    {
-      n = g_socket_receive_with_blocking (socket, &byte, 1, FALSE, NULL, NULL);
-      if (n != 0)
-        {
-          /* data (a pipelined request) or nothing yet: stop watching */
-          g_clear_pointer (&turn->hangup, g_source_unref);
-          return G_SOURCE_REMOVE;
-        }
-    }
-  g_clear_pointer (&turn->hangup, g_source_unref);
+  g_clear_pointer (&turn->hangup, akc_server_hangup_free);
   turn_gone (turn);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-turn_watch_socket (Turn *turn)
-{
-  GSocket *socket = soup_server_message_get_socket (turn->message);
-
-  if (socket == NULL)
-    return;
-  turn->hangup = g_socket_create_source (socket, G_IO_IN | G_IO_HUP | G_IO_ERR, NULL);
-  g_source_set_callback (turn->hangup, (GSourceFunc) (void (*) (void)) on_socket_ready, turn, NULL);
-  g_source_attach (turn->hangup, NULL);
 }
 
 static void
@@ -1027,7 +993,9 @@ turn_start_stream (Turn *turn)
   soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
   soup_message_body_set_accumulate (soup_server_message_get_response_body (turn->message), FALSE);
   soup_server_message_unpause (turn->message);
-  turn_watch_socket (turn);
+  /* nothing is written while the adapter thinks: a client that goes away
+   * is noticed on its socket */
+  turn->hangup = akc_server_hangup_watch (turn->message, on_hangup, turn);
 
   messages = akc_chat_source_get_messages (AKC_CHAT_SOURCE (turn->chat));
   turn->items_id = g_signal_connect (messages, "items-changed", G_CALLBACK (on_items_changed), turn);

@@ -220,20 +220,6 @@ save_thread (GTask        *task,
 }
 
 static void
-start (AkcPgStorage        *self,
-       Op                  *op,
-       GTaskThreadFunc      func,
-       GCancellable        *cancellable,
-       GAsyncReadyCallback  callback,
-       gpointer             user_data)
-{
-  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
-
-  g_task_set_task_data (task, op, op_free);
-  g_task_run_in_thread (task, func);
-}
-
-static void
 session_load_async (AkcSessionStorage   *storage,
                     const char          *session_id,
                     GCancellable        *cancellable,
@@ -243,7 +229,7 @@ session_load_async (AkcSessionStorage   *storage,
   Op *op = g_new0 (Op, 1);
 
   op->key = g_strdup (session_id);
-  start (AKC_PG_STORAGE (storage), op, load_thread, cancellable, callback, user_data);
+  akc_server_run_in_thread (AKC_PG_STORAGE (storage), op, op_free, load_thread, cancellable, callback, user_data);
 }
 
 static AkcJsonValue *
@@ -270,20 +256,7 @@ session_save_async (AkcSessionStorage   *storage,
                                 (gint64) akc_json_value_get_number (akc_json_value_get_member (snapshot, "cursor")));
   if (expected_cursor != AKC_SESSION_STORAGE_CREATE_ONLY)
     op->expected = g_strdup_printf ("%" G_GINT64_FORMAT, expected_cursor);
-  start (AKC_PG_STORAGE (storage), op, save_thread, cancellable, callback, user_data);
-}
-
-static gboolean
-propagate_saved (GAsyncResult  *result,
-                 gboolean      *saved,
-                 GError       **error)
-{
-  gssize value = g_task_propagate_int (G_TASK (result), error);
-
-  if (value < 0)
-    return FALSE;
-  *saved = value == TRUE;
-  return TRUE;
+  akc_server_run_in_thread (AKC_PG_STORAGE (storage), op, op_free, save_thread, cancellable, callback, user_data);
 }
 
 static gboolean
@@ -292,7 +265,7 @@ session_save_finish (AkcSessionStorage  *storage,
                      gboolean           *saved,
                      GError            **error)
 {
-  return propagate_saved (result, saved, error);
+  return akc_server_propagate_saved (result, saved, error);
 }
 
 static void
@@ -315,7 +288,7 @@ ask_load_async (AkcAskStore         *store,
 
   op->kind = 1;
   op->key = g_strdup (key);
-  start (AKC_PG_STORAGE (store), op, load_thread, cancellable, callback, user_data);
+  akc_server_run_in_thread (AKC_PG_STORAGE (store), op, op_free, load_thread, cancellable, callback, user_data);
 }
 
 static AkcJsonValue *
@@ -344,7 +317,7 @@ ask_save_async (AkcAskStore         *store,
                                 (gint64) akc_json_value_get_number (akc_json_value_get_member (record, "revision")));
   op->expected_value = expected_revision;
   op->expected = g_strdup_printf ("%" G_GINT64_FORMAT, expected_revision);
-  start (AKC_PG_STORAGE (store), op, save_thread, cancellable, callback, user_data);
+  akc_server_run_in_thread (AKC_PG_STORAGE (store), op, op_free, save_thread, cancellable, callback, user_data);
 }
 
 static gboolean
@@ -353,7 +326,7 @@ ask_save_finish (AkcAskStore   *store,
                  gboolean      *saved,
                  GError       **error)
 {
-  return propagate_saved (result, saved, error);
+  return akc_server_propagate_saved (result, saved, error);
 }
 
 static void

@@ -212,19 +212,13 @@ update_conversation_async (AkcChatMemory       *memory,
   g_task_return_boolean (task, TRUE);
 }
 
+/* The finish of every write */
 static gboolean
-propagate_boolean (GAsyncResult  *result,
-                   GError       **error)
+finish_boolean (AkcChatMemory  *memory,
+                GAsyncResult   *result,
+                GError        **error)
 {
   return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static gboolean
-update_conversation_finish (AkcChatMemory  *memory,
-                            GAsyncResult   *result,
-                            GError        **error)
-{
-  return propagate_boolean (result, error);
 }
 
 static void
@@ -242,14 +236,6 @@ delete_conversation_async (AkcChatMemory       *memory,
 
   g_hash_table_remove (self->conversations, id);
   g_task_return_boolean (task, TRUE);
-}
-
-static gboolean
-delete_conversation_finish (AkcChatMemory  *memory,
-                            GAsyncResult   *result,
-                            GError        **error)
-{
-  return propagate_boolean (result, error);
 }
 
 static void
@@ -359,14 +345,6 @@ splice_messages_async (AkcChatMemory        *memory,
   g_task_return_boolean (task, TRUE);
 }
 
-static gboolean
-splice_messages_finish (AkcChatMemory  *memory,
-                        GAsyncResult   *result,
-                        GError        **error)
-{
-  return propagate_boolean (result, error);
-}
-
 static void
 save_message_async (AkcChatMemory       *memory,
                     const char          *conversation_id,
@@ -400,14 +378,6 @@ save_message_async (AkcChatMemory       *memory,
                            _("The message “%s” is not in the conversation."), akc_message_get_id (message));
 }
 
-static gboolean
-save_message_finish (AkcChatMemory  *memory,
-                     GAsyncResult   *result,
-                     GError        **error)
-{
-  return propagate_boolean (result, error);
-}
-
 static void
 akc_server_memory_iface_init (AkcChatMemoryInterface *iface)
 {
@@ -416,15 +386,15 @@ akc_server_memory_iface_init (AkcChatMemoryInterface *iface)
   iface->create_conversation_async = create_conversation_async;
   iface->create_conversation_finish = create_conversation_finish;
   iface->update_conversation_async = update_conversation_async;
-  iface->update_conversation_finish = update_conversation_finish;
+  iface->update_conversation_finish = finish_boolean;
   iface->delete_conversation_async = delete_conversation_async;
-  iface->delete_conversation_finish = delete_conversation_finish;
+  iface->delete_conversation_finish = finish_boolean;
   iface->load_messages_async = load_messages_async;
   iface->load_messages_finish = load_messages_finish;
   iface->splice_messages_async = splice_messages_async;
-  iface->splice_messages_finish = splice_messages_finish;
+  iface->splice_messages_finish = finish_boolean;
   iface->save_message_async = save_message_async;
-  iface->save_message_finish = save_message_finish;
+  iface->save_message_finish = finish_boolean;
 }
 
 static void

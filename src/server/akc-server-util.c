@@ -240,3 +240,88 @@ akc_server_parse_body (GByteArray *body)
     return NULL;
   return akc_json_value_parse ((const char *) body->data, body->len, NULL);
 }
+
+void
+akc_server_run_in_thread (gpointer             source,
+                          gpointer             data,
+                          GDestroyNotify       data_free,
+                          GTaskThreadFunc      func,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (source, cancellable, callback, user_data);
+
+  g_task_set_task_data (task, data, data_free);
+  g_task_run_in_thread (task, func);
+}
+
+gboolean
+akc_server_propagate_saved (GAsyncResult  *result,
+                            gboolean      *saved,
+                            GError       **error)
+{
+  gssize value = g_task_propagate_int (G_TASK (result), error);
+
+  if (value < 0)
+    return FALSE;
+  *saved = value == TRUE;
+  return TRUE;
+}
+
+struct _AkcServerHangup
+{
+  GSource           *source;
+  AkcServerGoneFunc  gone;
+  gpointer           user_data;
+};
+
+static gboolean
+on_socket_ready (GSocket      *socket,
+                 GIOCondition  condition,
+                 gpointer      user_data)
+{
+  AkcServerHangup *watch = user_data;
+  char byte;
+
+  g_clear_pointer (&watch->source, g_source_unref);
+  /* data (a pipelined request) or nothing yet: stop watching */
+  if ((condition & (G_IO_HUP | G_IO_ERR)) == 0 &&
+      g_socket_receive_with_blocking (socket, &byte, 1, FALSE, NULL, NULL) != 0)
+    return G_SOURCE_REMOVE;
+  /* the callback may free the watch */
+  watch->gone (watch->user_data);
+  return G_SOURCE_REMOVE;
+}
+
+AkcServerHangup *
+akc_server_hangup_watch (SoupServerMessage *message,
+                         AkcServerGoneFunc  gone,
+                         gpointer           user_data)
+{
+  GSocket *socket = soup_server_message_get_socket (message);
+  AkcServerHangup *watch;
+
+  if (socket == NULL)
+    return NULL;
+  watch = g_new0 (AkcServerHangup, 1);
+  watch->gone = gone;
+  watch->user_data = user_data;
+  watch->source = g_socket_create_source (socket, G_IO_IN | G_IO_HUP | G_IO_ERR, NULL);
+  g_source_set_callback (watch->source, (GSourceFunc) (void (*) (void)) on_socket_ready, watch, NULL);
+  g_source_attach (watch->source, NULL);
+  return watch;
+}
+
+void
+akc_server_hangup_free (AkcServerHangup *watch)
+{
+  if (watch == NULL)
+    return;
+  if (watch->source != NULL)
+    {
+      g_source_destroy (watch->source);
+      g_source_unref (watch->source);
+    }
+  g_free (watch);
+}

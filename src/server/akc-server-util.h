@@ -84,6 +84,33 @@ gboolean       akc_server_declared_over    (SoupServerMessage   *message,
 gboolean       akc_server_body_append      (GByteArray          *body,
                                             GBytes              *chunk,
                                             gint64               max_bytes);
+/* The stores' worker threads: runs @func on a GTask of @source that owns
+ * @data; a compare-and-set save returns its outcome with
+ * g_task_return_int() (TRUE when it won), which
+ * akc_server_propagate_saved() gives back. */
+void           akc_server_run_in_thread    (gpointer             source,
+                                            gpointer             data,
+                                            GDestroyNotify       data_free,
+                                            GTaskThreadFunc      func,
+                                            GCancellable        *cancellable,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data);
+gboolean       akc_server_propagate_saved  (GAsyncResult        *result,
+                                            gboolean            *saved,
+                                            GError             **error);
+
+/* While a handler waits for its adapter nothing is written, so libsoup
+ * would not notice a client that went away until a deadline: the socket
+ * is watched, and an end of input calls @gone once. Data (a pipelined
+ * request) stops the watch. Freeing the watch stops it. */
+typedef void (*AkcServerGoneFunc) (gpointer user_data);
+typedef struct _AkcServerHangup AkcServerHangup;
+
+AkcServerHangup *akc_server_hangup_watch (SoupServerMessage   *message,
+                                          AkcServerGoneFunc    gone,
+                                          gpointer             user_data);
+void             akc_server_hangup_free  (AkcServerHangup     *watch);
+
 /* The body as JSON when it is UTF-8 and parses, else NULL. */
 AkcJsonValue  *akc_server_parse_body       (GByteArray          *body);
 

@@ -156,20 +156,6 @@ save_thread (GTask        *task,
 }
 
 static void
-start (AkcSqliteAskStore   *self,
-       Op                  *op,
-       GTaskThreadFunc      func,
-       GCancellable        *cancellable,
-       GAsyncReadyCallback  callback,
-       gpointer             user_data)
-{
-  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
-
-  g_task_set_task_data (task, op, op_free);
-  g_task_run_in_thread (task, func);
-}
-
-static void
 sqlite_load_async (AkcAskStore         *store,
                    const char          *key,
                    GCancellable        *cancellable,
@@ -179,7 +165,7 @@ sqlite_load_async (AkcAskStore         *store,
   Op *op = g_new0 (Op, 1);
 
   op->key = g_strdup (key);
-  start (AKC_SQLITE_ASK_STORE (store), op, load_thread, cancellable, callback, user_data);
+  akc_server_run_in_thread (AKC_SQLITE_ASK_STORE (store), op, op_free, load_thread, cancellable, callback, user_data);
 }
 
 static AkcJsonValue *
@@ -205,7 +191,7 @@ sqlite_save_async (AkcAskStore         *store,
   op->record = akc_json_value_to_canonical (record, NULL);
   op->revision = (gint64) akc_json_value_get_number (akc_json_value_get_member (record, "revision"));
   op->expected = expected_revision;
-  start (AKC_SQLITE_ASK_STORE (store), op, save_thread, cancellable, callback, user_data);
+  akc_server_run_in_thread (AKC_SQLITE_ASK_STORE (store), op, op_free, save_thread, cancellable, callback, user_data);
 }
 
 static gboolean
@@ -214,12 +200,7 @@ sqlite_save_finish (AkcAskStore   *store,
                     gboolean      *saved,
                     GError       **error)
 {
-  gssize value = g_task_propagate_int (G_TASK (result), error);
-
-  if (value < 0)
-    return FALSE;
-  *saved = value == TRUE;
-  return TRUE;
+  return akc_server_propagate_saved (result, saved, error);
 }
 
 static void

@@ -4,8 +4,10 @@
  *
  * Over a raw loopback socket: a client that disconnects in the middle of
  * a streamed turn (cleanup runs once, the lease is released, the next
- * turn of the session works), a body that is not UTF-8, a body that never
- * ends (slowloris: the deadline closes the connection), and bodies over
+ * turn of the session works) or of an Ask answer (the request ends as
+ * cancelled at once, the next one is answered), a body that is not
+ * UTF-8, a body that never ends (slowloris: the turn deadline, or the Ask
+ * request deadline, closes the connection), and bodies over
  * the limit, declared and streamed: small ones, and 8 MiB ones that the
  * client writes whole before it reads, for a turn, an Ask request and a
  * turn refused before its body; each is read to its end without being
@@ -31,18 +33,32 @@ typedef struct
   SoupServer        *server;
   guint16            port;
   gssize             kept;   /* bytes of the last request body libsoup kept */
+  guint              deadline_ms;
+  GPtrArray         *metrics;   /* "name outcome" of each Ask metric record */
 } Fixture;
 
-static const char site[] =
-  "{\"protocol\":\"agentskit.chat.backend-site\",\"version\":1,\"siteId\":\"docs-site\","
-  "\"assistant\":{\"id\":\"docs-guide\",\"name\":\"Docs Guide\",\"suggestions\":[]},"
-  "\"corpus\":{\"id\":\"public-docs\",\"mode\":\"local\"},\"components\":[\"source-list\"],\"actions\":[],"
-  "\"limits\":{\"requestTimeoutMs\":10000,\"retrievalTimeoutMs\":5000,\"generationTimeoutMs\":10000,"
-  "\"maxSources\":3},\"persistence\":{\"mode\":\"disabled\"}}";
+static void
+on_metric (AkcJsonValue *metric,
+           gpointer      user_data)
+{
+  Fixture *fixture = user_data;
 
+  g_ptr_array_add (fixture->metrics,
+                   g_strdup_printf ("%s %s", akc_server_test_member_string (metric, "name"),
+                                    akc_server_test_member_string (metric, "outcome")));
+}
+
+/* The Ask site; its request deadline is the fixture's turn deadline. */
 static AkcJsonValue *
 ask_site (AkcJsonValue *context, gpointer user_data, GError **error)
 {
+  g_autofree char *site = g_strdup_printf (
+    "{\"protocol\":\"agentskit.chat.backend-site\",\"version\":1,\"siteId\":\"docs-site\","
+    "\"assistant\":{\"id\":\"docs-guide\",\"name\":\"Docs Guide\",\"suggestions\":[]},"
+    "\"corpus\":{\"id\":\"public-docs\",\"mode\":\"local\"},\"components\":[\"source-list\"],\"actions\":[],"
+    "\"limits\":{\"requestTimeoutMs\":%u,\"retrievalTimeoutMs\":5000,\"generationTimeoutMs\":10000,"
+    "\"maxSources\":3},\"persistence\":{\"mode\":\"disabled\"}}", ((Fixture *) user_data)->deadline_ms);
+
   return akc_json_value_parse (site, -1, NULL);
 }
 
@@ -76,6 +92,14 @@ fixture_set_up (Fixture       *fixture,
   g_autoptr(AkcAdapter) adapter = NULL;
   g_autoptr(AkcChatMemory) memory = akc_server_memory_new ();
   g_autoptr(GError) error = NULL;
+  static const char generator_text[] =
+    "{\"protocol\":\"agentskit.chat.server-script\",\"version\":1,\"replies\":["
+    "{\"contains\":\"slow\",\"chunks\":[{\"text\":\"first words \"},{\"waitForStop\":true}]},"
+    "{\"chunks\":[{\"text\":\"Install it [1].\"}]}]}";
+  g_autoptr(AkcJsonValue) generator_script = NULL;
+  g_autoptr(AkcAdapter) generator = NULL;
+  g_autoptr(AkcAskRetriever) retriever = NULL;
+  g_autofree char *retriever_path = NULL;
   AkcChatHandlerOptions options;
   AkcAskHandlerOptions ask_options;
   GSList *uris;
@@ -94,8 +118,19 @@ fixture_set_up (Fixture       *fixture,
 
   akc_ask_handler_options_init (&ask_options);
   ask_options.max_body_bytes = 4096;
+  fixture->deadline_ms = (guint) options.timeout_ms;
   fixture->ask = akc_ask_handler_new (&ask_options, ask_site, ask_subject, fixture, &error);
   g_assert_no_error (error);
+  retriever_path = g_build_filename (g_getenv ("AKC_SERVER_TESTS"), "ask-retriever.json", NULL);
+  retriever = akc_ask_script_retriever_new_from_file (retriever_path, &error);
+  g_assert_no_error (error);
+  generator_script = akc_json_value_parse (generator_text, -1, NULL);
+  generator = akc_server_script_new_from_value (generator_script, "the test", &error);
+  g_assert_no_error (error);
+  akc_ask_handler_set_retrievers (fixture->ask, retriever, NULL);
+  akc_ask_handler_set_generator (fixture->ask, generator);
+  fixture->metrics = g_ptr_array_new_with_free_func (g_free);
+  akc_ask_handler_set_metrics (fixture->ask, on_metric, fixture);
 
   fixture->kept = -1;
   fixture->server = soup_server_new (NULL, NULL);
@@ -113,12 +148,13 @@ static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  while (akc_chat_handler_get_n_active (fixture->handler) > 0)
+  while (akc_chat_handler_get_n_active (fixture->handler) > 0 || akc_ask_handler_get_n_active (fixture->ask) > 0)
     g_main_context_iteration (NULL, TRUE);
   soup_server_disconnect (fixture->server);
   g_clear_object (&fixture->server);
   g_clear_object (&fixture->handler);
   g_clear_object (&fixture->ask);
+  g_clear_pointer (&fixture->metrics, g_ptr_array_unref);
   g_clear_object (&fixture->storage);
   g_clear_object (&fixture->definition);
 }
@@ -223,6 +259,87 @@ test_slowloris (Fixture       *fixture,
   answer = akc_server_test_read_until (connection, NULL);
   g_assert_cmpuint (answer->len, ==, 0);
   while (akc_chat_handler_get_n_active (fixture->handler) > 0)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+send_ask (GSocketConnection *connection,
+          const char        *question,
+          gssize             declared)
+{
+  g_autofree char *body = g_strdup_printf ("{\"protocol\":\"agentskit.chat.ask\",\"version\":1,\"sessionId\":"
+                                           "\"ask-1\",\"messages\":[{\"role\":\"user\",\"content\":\"%s\"}]}",
+                                           question);
+  g_autofree char *head = g_strdup_printf ("POST /ask HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                                           "Content-Length: %" G_GSSIZE_FORMAT "\r\n\r\n",
+                                           declared >= 0 ? declared : (gssize) strlen (body));
+
+  write_all (connection, head, strlen (head));
+  write_all (connection, body, declared >= 0 ? MIN ((gsize) declared / 2, strlen (body)) : strlen (body));
+}
+
+/* An Ask client that goes away in the middle of the answer, while the
+ * generator is silent: the request ends at once as cancelled (its
+ * generation stopped, not at the generation deadline) and the next one
+ * is answered. */
+static void
+test_ask_disconnect (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(GSocketConnection) first = connect_raw (fixture);
+  g_autoptr(GSocketConnection) second = connect_raw (fixture);
+  g_autoptr(GString) streamed = NULL;
+  g_autoptr(GString) answer = NULL;
+
+  send_ask (first, "a slow question", -1);
+  streamed = akc_server_test_read_until (first, "first words");
+  g_assert_nonnull (strstr (streamed->str, "200 OK"));
+  g_assert_cmpuint (akc_ask_handler_get_n_active (fixture->ask), ==, 1);
+  g_io_stream_close (G_IO_STREAM (first), NULL, NULL);
+  while (akc_ask_handler_get_n_active (fixture->ask) > 0)
+    g_main_context_iteration (NULL, TRUE);
+  /* it ended as cancelled by the client, not at the generation deadline */
+  g_assert_true (g_ptr_array_find_with_equal_func (fixture->metrics, "cancellation.count cancelled", g_str_equal,
+                                                   NULL));
+  for (guint i = 0; i < fixture->metrics->len; i++)
+    g_assert_false (g_str_has_prefix (g_ptr_array_index (fixture->metrics, i), "error.count"));
+
+  send_ask (second, "How do I install it?", -1);
+  answer = akc_server_test_read_until (second, "{\"type\":\"done\"");
+  g_assert_nonnull (strstr (answer->str, "Install it [1]."));
+  g_assert_nonnull (strstr (answer->str, "\"name\":\"cite\""));
+}
+
+static void
+test_ask_not_utf8 (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GSocketConnection) connection = connect_raw (fixture);
+  g_autoptr(GString) answer = NULL;
+  static const char body[] = "{\"protocol\":\"agentskit.chat.ask\",\"version\":1,\"sessionId\":\"\xff\xfe\"}";
+  g_autofree char *head = g_strdup_printf ("POST /ask HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                                           "Content-Length: %" G_GSIZE_FORMAT "\r\n\r\n", strlen (body));
+
+  write_all (connection, head, strlen (head));
+  write_all (connection, body, strlen (body));
+  answer = akc_server_test_read_until (connection, "}}");
+  g_assert_nonnull (strstr (answer->str, "400 Bad Request"));
+  g_assert_nonnull (strstr (answer->str, "Request body is not valid JSON."));
+}
+
+/* Half of the declared body, then nothing: the request deadline closes
+ * the connection, as the turn handler's does. */
+static void
+test_ask_slowloris (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(GSocketConnection) connection = connect_raw (fixture);
+  g_autoptr(GString) answer = NULL;
+
+  send_ask (connection, "How do I install it?", 120);
+  answer = akc_server_test_read_until (connection, NULL);
+  g_assert_cmpuint (answer->len, ==, 0);
+  while (akc_ask_handler_get_n_active (fixture->ask) > 0)
     g_main_context_iteration (NULL, TRUE);
 }
 
@@ -374,6 +491,11 @@ main (int argc, char **argv)
   g_test_add ("/server/hostile/slowloris", Fixture, GUINT_TO_POINTER (300), fixture_set_up, test_slowloris,
               fixture_tear_down);
   g_test_add ("/server/hostile/over-limit", Fixture, NULL, fixture_set_up, test_over_limit, fixture_tear_down);
+  g_test_add ("/server/hostile/ask-disconnect", Fixture, NULL, fixture_set_up, test_ask_disconnect,
+              fixture_tear_down);
+  g_test_add ("/server/hostile/ask-not-utf8", Fixture, NULL, fixture_set_up, test_ask_not_utf8, fixture_tear_down);
+  g_test_add ("/server/hostile/ask-slowloris", Fixture, GUINT_TO_POINTER (300), fixture_set_up, test_ask_slowloris,
+              fixture_tear_down);
   /* the fixture's data is the turn deadline: the default (30 s) here */
   g_test_add ("/server/hostile/over-limit-large-declared", Fixture, NULL, fixture_set_up,
               test_over_limit_large_declared, fixture_tear_down);
