@@ -10,8 +10,16 @@ in a temporary folder of its own, against a loopback Ask server:
 2. the app starts again in the Ask conversation, looks the token up in the
    keyring, and asks a question, which the server answers.
 
-The server must have received the token in the Authorization header, and
-the token must appear in no file under the app's XDG_DATA_HOME,
+Then the same for a model provider's API key (issue 15 item 2), against
+a loopback server that answers as Ollama does:
+
+3. the base URL, the model and the API key are typed into the Providers
+   page of the preferences; the app quits;
+4. the app starts again in the Model Provider conversation, looks the key
+   up in the keyring, and asks, which the provider answers.
+
+The servers must have received the token and the key in the Authorization
+header, and neither may appear in any file under the app's XDG_DATA_HOME,
 XDG_CONFIG_HOME, XDG_CACHE_HOME and XDG_STATE_HOME (which hold its settings
 and history), in its /proc/PID/environ and cmdline, and in its stdout and
 stderr (with every debug message on).
@@ -43,6 +51,10 @@ tap = os.fdopen(int(os.environ["AKC_TAP_FD"]), "w") if "AKC_TAP_FD" in os.enviro
 TOKEN = "akc-e2e-" + secrets.token_hex(16)
 QUESTION = "what is the loopback"
 ANSWER = "The loopback answers " + QUESTION
+API_KEY = "sk-akc-e2e-" + secrets.token_hex(16)
+MODEL = "loopback-model"
+PROVIDER_QUESTION = "which model answers"
+PROVIDER_ANSWER = "The loopback model answers " + PROVIDER_QUESTION
 KEY_RETURN = 0xFF0D
 KEY_ESCAPE = 0xFF1B
 
@@ -82,6 +94,41 @@ class AskHandler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+class OllamaServer(http.server.ThreadingHTTPServer):
+    def __init__(self):
+        super().__init__(("127.0.0.1", 0), OllamaHandler)
+        self.requests = []
+
+
+class OllamaHandler(http.server.BaseHTTPRequestHandler):
+    """/api/chat as Ollama streams it, and /api/tags."""
+    protocol_version = "HTTP/1.1"
+
+    def reply(self, content_type, data):
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self):
+        self.server.requests.append({"path": self.path, "authorization": self.headers.get("Authorization"),
+                                     "body": b""})
+        self.reply("application/json", json.dumps({"models": [{"name": MODEL}]}).encode())
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        self.server.requests.append({"path": self.path, "authorization": self.headers.get("Authorization"),
+                                     "body": body})
+        lines = [{"model": MODEL, "message": {"role": "assistant", "content": PROVIDER_ANSWER}, "done": False},
+                 {"model": MODEL, "message": {"role": "assistant", "content": ""}, "done": True,
+                  "done_reason": "stop", "prompt_eval_count": 9, "eval_count": 7}]
+        self.reply("application/x-ndjson", "".join(json.dumps(line) + "\n" for line in lines).encode())
 
     def log_message(self, *args):
         pass
@@ -137,6 +184,9 @@ def main():
     server = AskServer()
     threading.Thread(target=server.serve_forever, daemon=True).start()
     endpoint = f"http://127.0.0.1:{server.server_address[1]}/v1/ask"
+    provider = OllamaServer()
+    threading.Thread(target=provider.serve_forever, daemon=True).start()
+    provider_url = f"http://127.0.0.1:{provider.server_address[1]}"
 
     env = dict(xdg)
     env.update(start_keyring(keyring_home))
@@ -146,6 +196,7 @@ def main():
         os.environ.pop(name, None)
     outputs = []
     leaks = []
+    key_leaks = []
 
     def run(args, body):
         out = open(os.path.join(tmp.name, f"stdout-{len(outputs)}"), "wb")
@@ -165,11 +216,11 @@ def main():
             out.close()
             err.close()
 
-    def check_process(proc):
+    def check_process(proc, secret=TOKEN):
         for part in ("environ", "cmdline"):
             with open(f"/proc/{proc.pid}/{part}", "rb") as f:
-                if TOKEN.encode() in f.read():
-                    leaks.append(f"/proc/PID/{part}")
+                if secret.encode() in f.read():
+                    (key_leaks if secret == API_KEY else leaks).append(f"/proc/PID/{part}")
 
     def wait_description(app, name, text):
         row = ui.wait_for(lambda: ui.find(app, name=name), what=f"the row {name!r}")
@@ -226,8 +277,57 @@ def main():
         ui.press_with_modifiers(ord("q"))
         check(proc.wait(timeout=20) == 0, "Ctrl+Q quits")
 
+    def close_preferences():
+        for attempt in range(3):
+            key(KEY_ESCAPE)
+            try:
+                ui.wait_for(lambda: ui.find(app_ref[0], role="frame", name="Preferences") is None, timeout=3.0,
+                            what="Escape to close the preferences")
+                break
+            except ui.Timeout:
+                if attempt == 2:
+                    raise
+
+    app_ref = [None]
+
+    def configure_provider(proc, app):
+        app_ref[0] = app
+        composer = ui.wait_for(lambda: ui.find(app, role="text", name="Message"), what="the composer")
+        ui.wait_for(lambda: focused(composer), what="the composer to take the keyboard")
+        ui.press_with_modifiers(ord(","))
+        frame = ui.wait_for(lambda: ui.find(app, role="frame", name="Preferences"), what="the preferences")
+        switch = ui.wait_for(lambda: next((acc for acc in ui.find_all(frame, name="Providers")
+                                           if acc.getRoleName() in ("toggle button", "push button",
+                                                                    "radio button", "page tab")), None),
+                             what="the Providers page's switch")
+        ui.click(switch)
+        type_into(app, "Model Provider Base URL", provider_url)
+        type_into(app, "Model Provider Default Model", MODEL)
+        type_into(app, "Model Provider API Key", API_KEY)
+        check(wait_description(app, "Model Provider Connection", "with the stored API key"),
+              "the API key typed into the Providers page is stored with Enter")
+        check_process(proc, API_KEY)
+        close_preferences()
+        proc.terminate()
+        check(proc.wait(timeout=20) == 0, "SIGTERM quits")
+
+    def chat(proc, app):
+        composer = ui.wait_for(lambda: ui.find(app, role="text", name="Message"), what="the composer")
+        ui.wait_for(lambda: focused(composer), what="the composer to take the keyboard")
+        ui.type_text(PROVIDER_QUESTION)
+        ui.wait_for(lambda: ui.text_of(composer) == PROVIDER_QUESTION, what="the typed question")
+        key(KEY_RETURN)
+        log = ui.wait_for(lambda: ui.find(app, role="log", name="Messages"), what="the transcript")
+        check(ui.wait_for(lambda: PROVIDER_ANSWER in ui.texts_under(log), timeout=30.0, what="the model's answer"),
+              "the Model Provider conversation shows the loopback provider's answer")
+        check_process(proc, API_KEY)
+        ui.press_with_modifiers(ord("q"))
+        check(proc.wait(timeout=20) == 0, "Ctrl+Q quits")
+
     run([], configure)
     run(["--demo=ask"], ask)
+    run([], configure_provider)
+    run(["--demo=provider"], chat)
 
     check(len(server.requests) == 1, f"the server got one question ({len(server.requests)})")
     check(server.requests and server.requests[0]["authorization"] == "Bearer " + TOKEN,
@@ -244,6 +344,21 @@ def main():
     leaks += [path for path in outputs if TOKEN.encode() in open(path, "rb").read()]
     check(not leaks, f"the token is in no file the app wrote, nor its environment, arguments or output {leaks}")
 
+    chats = [r for r in provider.requests if r["path"] == "/api/chat"]
+    check(len(chats) == 1 and PROVIDER_QUESTION.encode() in chats[0]["body"]
+          and json.loads(chats[0]["body"])["model"] == MODEL,
+          f"the provider got one question, for the model typed ({len(chats)})")
+    check(chats and chats[0]["authorization"] == "Bearer " + API_KEY,
+          "the provider received the API key from the keyring in the Authorization header")
+    check(os.path.isfile(keyfile) and provider_url.encode() in open(keyfile, "rb").read(),
+          "the provider's base URL is in the settings")
+    check(scan(folders, PROVIDER_QUESTION.encode()), "the provider conversation was written under the XDG folders")
+    key_leaks += scan(folders, API_KEY.encode())
+    key_leaks += [path for path in outputs if API_KEY.encode() in open(path, "rb").read()]
+    check(not key_leaks,
+          f"the API key is in no file the app wrote, nor its environment, arguments or output {key_leaks}")
+
+    provider.shutdown()
     server.shutdown()
     tmp.cleanup()
     print(f"1..{len(checks)}", file=tap, flush=True)
