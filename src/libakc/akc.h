@@ -45,6 +45,7 @@
 #include "akc-tool.h"
 #include "akc-tool-call.h"
 #include "akc-usage.h"
+#include "akc-attachment.h"
 
 /* components/ */
 #include "akc-component-enum-types.h"

@@ -572,6 +572,58 @@ test_markdown_stable_end (void)
 /* Rows                                                                */
 /* ------------------------------------------------------------------ */
 
+/* The label of @widget's subtree whose text is @text, or NULL. */
+static GtkWidget *
+find_label (GtkWidget  *widget,
+            const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* A reply's token usage is in the tooltip of its author's name and the
+ * row's description, and follows the message. */
+static void
+test_row_usage (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  AkcMessageRow *row = AKC_MESSAGE_ROW (akc_message_row_new ());
+  g_autoptr(AkcMessage) reply = akc_message_new ("a", AKC_MESSAGE_ROLE_ASSISTANT, "Hi.", AKC_MESSAGE_STATUS_COMPLETE);
+  g_autoptr(AkcMessage) question = akc_message_new ("u", AKC_MESSAGE_ROLE_USER, "Hello?", AKC_MESSAGE_STATUS_COMPLETE);
+  g_autoptr(AkcUsage) usage = akc_usage_new (12, 3456, 3468);
+  const char *expected = "Tokens: 12 prompt, 3456 reply, 3468 in all";
+  GtkWidget *author;
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (row));
+  gtk_window_present (GTK_WINDOW (window));
+
+  akc_message_row_set_message (row, reply);
+  author = find_label (GTK_WIDGET (row), "Assistant");
+  g_assert_nonnull (author);
+  g_assert_null (gtk_widget_get_tooltip_text (author));
+
+  akc_message_set_usage (reply, usage);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (author), ==, expected);
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, expected);
+
+  /* Another message without usage: nothing of the reply's stays. */
+  akc_message_row_set_message (row, question);
+  author = find_label (GTK_WIDGET (row), "You");
+  g_assert_nonnull (author);
+  g_assert_null (gtk_widget_get_tooltip_text (author));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_row_roles_are_plain (void)
 {
@@ -1887,6 +1939,7 @@ main (int   argc,
   g_test_add_func ("/chat-view/thinking-and-errors", test_view_thinking_and_errors);
   g_test_add_func ("/chat-view/action-error", test_view_action_error);
   g_test_add_func ("/chat-view/announces", test_view_announces);
+  g_test_add_func ("/message-row/usage", test_row_usage);
 
   return g_test_run ();
 }

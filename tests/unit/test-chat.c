@@ -1279,6 +1279,25 @@ test_chat_usage (void)
   g_object_get (chat, "usage", &from_property, NULL);
   g_assert_true (akc_usage_equal (from_property, usage));
 
+  /* Each reply keeps its own: the person's messages have none. */
+  {
+    GListModel *messages = akc_chat_source_get_messages (source (chat));
+    g_autoptr(AkcMessage) question = g_list_model_get_item (messages, 0);
+    g_autoptr(AkcMessage) first = g_list_model_get_item (messages, 1);
+    g_autoptr(AkcMessage) second = g_list_model_get_item (messages, 3);
+    g_autoptr(AkcUsage) first_property = NULL;
+
+    g_assert_null (akc_message_get_usage (question));
+    g_assert_cmpuint (akc_message_get_usage (first)->prompt_tokens, ==, 3);
+    g_assert_cmpuint (akc_message_get_usage (first)->completion_tokens, ==, 5);
+    g_assert_cmpuint (akc_message_get_usage (first)->total_tokens, ==, 8);
+    g_assert_cmpuint (akc_message_get_usage (second)->prompt_tokens, ==, 2);
+    g_assert_cmpuint (akc_message_get_usage (second)->completion_tokens, ==, 1);
+    g_assert_cmpuint (akc_message_get_usage (second)->total_tokens, ==, 13);
+    g_object_get (first, "usage", &first_property, NULL);
+    g_assert_true (akc_usage_equal (first_property, akc_message_get_usage (first)));
+  }
+
   /* A new conversation starts from zero. */
   akc_chat_source_clear (source (chat));
   g_assert_cmpuint (akc_chat_source_get_usage (source (chat))->total_tokens, ==, 0);

@@ -7,6 +7,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "akc-attachment-loader-private.h"
 #include "akc-composer.h"
 #include "akc-gtk-main.h"
 
@@ -25,8 +26,18 @@
  * until the person sends it, with Enter once the reply is finished.
  * Escape in the entry stops the reply.
  *
- * The composer installs the actions `composer.send` and `composer.stop`;
- * each is enabled only when it can do something.
+ * Images (PNG, JPEG, WebP) and UTF-8 text files can go with a message
+ * when the source is an [class@Akc.Chat]: from the Attach button (a file
+ * chooser), dropped on the composer, or pasted (files, or an image from the
+ * clipboard). Each is read on a worker thread and an image over
+ * %AKC_ATTACHMENT_MAX_IMAGE_SIDE pixels is downscaled there; they show as
+ * chips above the entry, each with a button that removes it, and are sent
+ * with the next message ([method@Akc.Chat.send_with_attachments]). A file
+ * that cannot be sent is refused with a message that says why, under the
+ * chips; nothing else changes.
+ *
+ * The composer installs the actions `composer.send`, `composer.stop` and
+ * `composer.attach`; each is enabled only when it can do something.
  *
  * ## CSS nodes
  *
@@ -50,6 +61,14 @@ struct _AkcComposer
   GtkWidget     *hint;
   GtkWidget     *send_button;
   GtkWidget     *stop_button;
+  GtkWidget     *attach_button;
+  GtkWidget     *attachments_box;
+  GtkWidget     *attach_error;
+
+  GListStore    *attachments;   /* AkcAttachment, to go with the next message */
+  GCancellable  *loading;       /* of the files being read */
+  guint          n_loading;
+  GtkNativeDialog *chooser;
 
   AkcChatSource *source;
   gulong         status_handler;
@@ -82,6 +101,41 @@ akc_composer_has_text (AkcComposer *self)
   return !akc_is_blank_input (text);
 }
 
+/* Whether the conversation's adapter sends attachments of @kind: its
+ * capabilities say `"attachments":{"images":…,"text":…}`. */
+static gboolean
+akc_composer_takes (AkcComposer       *self,
+                    AkcAttachmentKind  kind)
+{
+  g_autoptr(AkcJsonValue) capabilities = NULL;
+  AkcJsonValue *attachments, *value;
+
+  if (!AKC_IS_CHAT (self->source))
+    return FALSE;
+
+  capabilities = akc_adapter_get_capabilities (akc_chat_get_adapter (AKC_CHAT (self->source)));
+  attachments = capabilities != NULL ? akc_json_value_get_member (capabilities, "attachments") : NULL;
+  value = attachments != NULL ? akc_json_value_get_member (attachments, kind == AKC_ATTACHMENT_KIND_IMAGE
+                                                                        ? "images" : "text")
+                              : NULL;
+
+  return value != NULL && akc_json_value_get_kind (value) == AKC_JSON_KIND_BOOLEAN &&
+         akc_json_value_get_boolean (value);
+}
+
+static gboolean
+akc_composer_can_attach (AkcComposer *self)
+{
+  return akc_composer_takes (self, AKC_ATTACHMENT_KIND_TEXT) ||
+         akc_composer_takes (self, AKC_ATTACHMENT_KIND_IMAGE);
+}
+
+static gboolean
+akc_composer_has_attachments (AkcComposer *self)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (self->attachments)) > 0;
+}
+
 static void
 akc_composer_update_state (AkcComposer *self)
 {
@@ -89,8 +143,10 @@ akc_composer_update_state (AkcComposer *self)
   gboolean has_text = gtk_text_buffer_get_char_count (self->buffer) > 0;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "composer.send",
-                                 self->source != NULL && !streaming && akc_composer_has_text (self));
+                                 self->source != NULL && !streaming && self->n_loading == 0 &&
+                                 (akc_composer_has_text (self) || akc_composer_has_attachments (self)));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "composer.stop", streaming);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "composer.attach", akc_composer_can_attach (self));
 
   gtk_widget_set_visible (self->send_button, !streaming);
   gtk_widget_set_visible (self->stop_button, streaming);
@@ -209,6 +265,372 @@ on_key_pressed (GtkEventControllerKey *controller,
   return GDK_EVENT_STOP;
 }
 
+/* ------------------------------------------------------------------ */
+/* Attachments                                                         */
+/* ------------------------------------------------------------------ */
+
+static void
+set_attach_error (AkcComposer *self,
+                  const char  *message)
+{
+  gtk_label_set_text (GTK_LABEL (self->attach_error), message != NULL ? message : "");
+  gtk_widget_set_visible (self->attach_error, message != NULL);
+}
+
+static void
+on_remove_clicked (GtkButton   *button,
+                   AkcComposer *self)
+{
+  AkcAttachment *attachment = g_object_get_data (G_OBJECT (button), "akc-attachment");
+  guint position;
+
+  if (g_list_store_find (self->attachments, attachment, &position))
+    g_list_store_remove (self->attachments, position);
+  gtk_widget_grab_focus (GTK_WIDGET (self->text_view));
+}
+
+/* A chip: a thumbnail or a document icon, the name, and a remove button. */
+static GtkWidget *
+new_chip (gpointer item,
+          gpointer user_data)
+{
+  AkcAttachment *attachment = item;
+  AkcComposer *self = user_data;
+  GtkWidget *chip = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *label = gtk_label_new (akc_attachment_get_name (attachment));
+  GtkWidget *remove = gtk_button_new_from_icon_name ("window-close-symbolic");
+  GtkWidget *child;
+  g_autofree char *remove_name = NULL;
+  g_autofree char *description = NULL;
+
+  gtk_widget_add_css_class (chip, "attachment-chip");
+  gtk_widget_add_css_class (chip, "card");
+  gtk_widget_set_halign (chip, GTK_ALIGN_START);
+  if (akc_attachment_get_kind (attachment) == AKC_ATTACHMENT_KIND_IMAGE)
+    {
+      g_autoptr(GdkTexture) texture = gdk_texture_new_from_bytes (akc_attachment_get_data (attachment), NULL);
+
+      if (texture != NULL)
+        {
+          /* A thumbnail: an image's natural size would be the picture's. */
+          GtkWidget *thumbnail = gtk_image_new_from_paintable (GDK_PAINTABLE (texture));
+
+          gtk_image_set_pixel_size (GTK_IMAGE (thumbnail), 32);
+          gtk_widget_add_css_class (thumbnail, "thumbnail");
+          gtk_box_append (GTK_BOX (chip), thumbnail);
+        }
+      else
+        gtk_box_append (GTK_BOX (chip), gtk_image_new_from_icon_name ("image-x-generic-symbolic"));
+      /* Translators: %u × %u is an image's size in pixels */
+      description = g_strdup_printf (_("Image, %u × %u pixels"), akc_attachment_get_width (attachment),
+                                     akc_attachment_get_height (attachment));
+    }
+  else
+    {
+      gtk_box_append (GTK_BOX (chip), gtk_image_new_from_icon_name ("text-x-generic-symbolic"));
+      description = g_strdup (_("Text file"));
+    }
+
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
+  gtk_box_append (GTK_BOX (chip), label);
+
+  /* Translators: %s is a file name */
+  remove_name = g_strdup_printf (_("Remove %s"), akc_attachment_get_name (attachment));
+  gtk_widget_set_tooltip_text (remove, remove_name);
+  gtk_widget_add_css_class (remove, "flat");
+  gtk_widget_add_css_class (remove, "circular");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (remove),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, remove_name,
+                                  -1);
+  g_object_set_data_full (G_OBJECT (remove), "akc-attachment", g_object_ref (attachment), g_object_unref);
+  g_signal_connect_object (remove, "clicked", G_CALLBACK (on_remove_clicked), self, 0);
+  gtk_box_append (GTK_BOX (chip), remove);
+
+  child = gtk_flow_box_child_new ();
+  gtk_flow_box_child_set_child (GTK_FLOW_BOX_CHILD (child), chip);
+  gtk_widget_set_focusable (child, FALSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (child),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, akc_attachment_get_name (attachment),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
+                                  -1);
+
+  return child;
+}
+
+static void
+on_attachments_changed (AkcComposer *self)
+{
+  gtk_widget_set_visible (self->attachments_box, akc_composer_has_attachments (self));
+  akc_composer_update_state (self);
+}
+
+typedef struct
+{
+  AkcComposer  *self;      /* a reference */
+  GCancellable *loading;   /* the batch it belongs to */
+} Load;
+
+static void
+on_loaded (GObject      *source_object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  Load *load = user_data;
+  AkcComposer *self = load->self;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AkcAttachment) attachment = akc_attachment_load_finish (result, &error);
+
+  if (!g_cancellable_is_cancelled (load->loading))
+    {
+      self->n_loading--;
+      if (attachment != NULL && !akc_composer_takes (self, akc_attachment_get_kind (attachment)))
+        {
+          g_autofree char *refusal = NULL;
+
+          /* Translators: %s is a file name */
+          refusal = g_strdup_printf (akc_attachment_get_kind (attachment) == AKC_ATTACHMENT_KIND_IMAGE
+                                       ? _("The model of this conversation does not take images, so “%s” was not attached.")
+                                       : _("This conversation does not take files, so “%s” was not attached."),
+                                     akc_attachment_get_name (attachment));
+          set_attach_error (self, refusal);
+        }
+      else if (attachment != NULL &&
+               g_list_model_get_n_items (G_LIST_MODEL (self->attachments)) >= AKC_ATTACHMENT_MAX_PER_MESSAGE)
+        {
+          g_autofree char *refusal = NULL;
+
+          /* Translators: %u is a number of attachments, %s a file name */
+          refusal = g_strdup_printf (_("A message takes at most %u attachments, so “%s” was not attached."),
+                                     (guint) AKC_ATTACHMENT_MAX_PER_MESSAGE, akc_attachment_get_name (attachment));
+          set_attach_error (self, refusal);
+        }
+      else if (attachment != NULL)
+        g_list_store_append (self->attachments, attachment);
+      else
+        set_attach_error (self, error->message);
+      akc_composer_update_state (self);
+    }
+
+  g_object_unref (load->loading);
+  g_object_unref (load->self);
+  g_free (load);
+}
+
+static Load *
+new_load (AkcComposer *self)
+{
+  Load *load = g_new0 (Load, 1);
+
+  if (self->loading == NULL)
+    self->loading = g_cancellable_new ();
+  load->self = g_object_ref (self);
+  load->loading = g_object_ref (self->loading);
+  self->n_loading++;
+  set_attach_error (self, NULL);
+  akc_composer_update_state (self);
+
+  return load;
+}
+
+/**
+ * akc_composer_attach_file:
+ * @self: a #AkcComposer
+ * @file: an image or a text file
+ *
+ * Reads @file on a worker thread and adds it to the attachments of the
+ * next message, as the Attach button, a drop and a paste do. A file that
+ * cannot be sent is refused with a message shown in the composer.
+ *
+ * Since: 0.1
+ */
+void
+akc_composer_attach_file (AkcComposer *self,
+                          GFile       *file)
+{
+  Load *load;
+
+  g_return_if_fail (AKC_IS_COMPOSER (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  load = new_load (self);
+  akc_attachment_load_file_async (file, load->loading, on_loaded, load);
+}
+
+static void
+attach_texture (AkcComposer *self,
+                GdkTexture  *texture)
+{
+  g_autoptr(GBytes) png = gdk_texture_save_to_png_bytes (texture);
+  Load *load = new_load (self);
+
+  akc_attachment_load_bytes_async (_("Pasted image.png"), png, load->loading, on_loaded, load);
+}
+
+/**
+ * akc_composer_get_attachments:
+ * @self: a #AkcComposer
+ *
+ * Gets the attachments that go with the next message.
+ *
+ * Returns: (transfer none): a #GListModel of [class@Akc.Attachment]
+ *
+ * Since: 0.1
+ */
+GListModel *
+akc_composer_get_attachments (AkcComposer *self)
+{
+  g_return_val_if_fail (AKC_IS_COMPOSER (self), NULL);
+
+  return G_LIST_MODEL (self->attachments);
+}
+
+/**
+ * akc_composer_get_n_loading:
+ * @self: a #AkcComposer
+ *
+ * Gets how many files are still being read (or downscaled); the draft is
+ * sent only once they are ready.
+ *
+ * Returns: the number of files being read
+ *
+ * Since: 0.1
+ */
+guint
+akc_composer_get_n_loading (AkcComposer *self)
+{
+  g_return_val_if_fail (AKC_IS_COMPOSER (self), 0);
+
+  return self->n_loading;
+}
+
+static void
+on_chooser_response (GtkNativeDialog *chooser,
+                     int              response,
+                     AkcComposer     *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
+      guint n = g_list_model_get_n_items (files);
+
+      for (guint i = 0; i < n; i++)
+        {
+          g_autoptr(GFile) file = g_list_model_get_item (files, i);
+
+          akc_composer_attach_file (self, file);
+        }
+    }
+  gtk_widget_grab_focus (GTK_WIDGET (self->text_view));
+}
+
+static void
+attach_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  AkcComposer *self = AKC_COMPOSER (widget);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  if (self->chooser == NULL)
+    {
+      self->chooser = GTK_NATIVE_DIALOG (gtk_file_chooser_native_new (_("Attach Images or Text Files"),
+                                                                      GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                                                      GTK_FILE_CHOOSER_ACTION_OPEN,
+                                                                      _("_Attach"), NULL));
+      gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser), TRUE);
+      gtk_file_filter_set_name (filter, _("Images and text files"));
+      gtk_file_filter_add_mime_type (filter, "image/png");
+      gtk_file_filter_add_mime_type (filter, "image/jpeg");
+      gtk_file_filter_add_mime_type (filter, "image/webp");
+      gtk_file_filter_add_mime_type (filter, "text/*");
+      gtk_file_filter_add_mime_type (filter, "application/json");
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+      g_signal_connect_object (self->chooser, "response", G_CALLBACK (on_chooser_response), self, 0);
+    }
+  gtk_native_dialog_show (self->chooser);
+}
+
+static gboolean
+on_drop (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         AkcComposer   *self)
+{
+  if (!akc_composer_can_attach (self))
+    return FALSE;
+
+  if (G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    {
+      for (GSList *l = g_value_get_boxed (value); l != NULL; l = l->next)
+        akc_composer_attach_file (self, l->data);
+      return TRUE;
+    }
+  if (G_VALUE_HOLDS (value, GDK_TYPE_TEXTURE))
+    {
+      attach_texture (self, g_value_get_object (value));
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+on_clipboard_files (GObject      *source_object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(AkcComposer) self = user_data;
+  g_autoptr(GError) error = NULL;
+  const GValue *value = gdk_clipboard_read_value_finish (GDK_CLIPBOARD (source_object), result, &error);
+
+  if (value == NULL || gtk_widget_get_root (GTK_WIDGET (self)) == NULL)
+    return;
+  for (GSList *l = g_value_get_boxed (value); l != NULL; l = l->next)
+    akc_composer_attach_file (self, l->data);
+}
+
+static void
+on_clipboard_texture (GObject      *source_object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(AkcComposer) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GdkTexture) texture = gdk_clipboard_read_texture_finish (GDK_CLIPBOARD (source_object), result, &error);
+
+  if (texture == NULL || gtk_widget_get_root (GTK_WIDGET (self)) == NULL)
+    return;
+  attach_texture (self, texture);
+}
+
+/* Files and images on the clipboard are attached; text is pasted. */
+static void
+on_paste_clipboard (GtkTextView *text_view,
+                    AkcComposer *self)
+{
+  GdkClipboard *clipboard = gtk_widget_get_clipboard (GTK_WIDGET (text_view));
+  GdkContentFormats *formats = gdk_clipboard_get_formats (clipboard);
+
+  if (!akc_composer_can_attach (self))
+    return;
+
+  if (gdk_content_formats_contain_gtype (formats, GDK_TYPE_FILE_LIST))
+    {
+      g_signal_stop_emission_by_name (text_view, "paste-clipboard");
+      gdk_clipboard_read_value_async (clipboard, GDK_TYPE_FILE_LIST, G_PRIORITY_DEFAULT, NULL,
+                                      on_clipboard_files, g_object_ref (self));
+    }
+  else if (gdk_content_formats_contain_gtype (formats, GDK_TYPE_TEXTURE) &&
+           !gdk_content_formats_contain_gtype (formats, G_TYPE_STRING))
+    {
+      g_signal_stop_emission_by_name (text_view, "paste-clipboard");
+      gdk_clipboard_read_texture_async (clipboard, NULL, on_clipboard_texture, g_object_ref (self));
+    }
+}
+
 static void
 send_action (GtkWidget  *widget,
              const char *action_name,
@@ -244,6 +666,15 @@ akc_composer_dispose (GObject *object)
   GtkWidget *child;
 
   akc_composer_set_source (self, NULL);
+  if (self->loading != NULL)
+    g_cancellable_cancel (self->loading);
+  g_clear_object (&self->loading);
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (self->chooser);
+  g_clear_object (&self->chooser);
+  if (self->attachments_box != NULL)
+    gtk_flow_box_bind_model (GTK_FLOW_BOX (self->attachments_box), NULL, NULL, NULL, NULL);
+  g_clear_object (&self->attachments);
   gtk_widget_dispose_template (GTK_WIDGET (self), AKC_TYPE_COMPOSER);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
@@ -319,10 +750,14 @@ akc_composer_class_init (AkcComposerClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AkcComposer, hint);
   gtk_widget_class_bind_template_child (widget_class, AkcComposer, send_button);
   gtk_widget_class_bind_template_child (widget_class, AkcComposer, stop_button);
+  gtk_widget_class_bind_template_child (widget_class, AkcComposer, attach_button);
+  gtk_widget_class_bind_template_child (widget_class, AkcComposer, attachments_box);
+  gtk_widget_class_bind_template_child (widget_class, AkcComposer, attach_error);
   gtk_widget_class_bind_template_callback (widget_class, on_key_pressed);
 
   gtk_widget_class_install_action (widget_class, "composer.send", NULL, send_action);
   gtk_widget_class_install_action (widget_class, "composer.stop", NULL, stop_action);
+  gtk_widget_class_install_action (widget_class, "composer.attach", NULL, attach_action);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "composer");
@@ -339,6 +774,23 @@ akc_composer_init (AkcComposer *self)
   g_signal_connect_object (self->buffer, "changed",
                            G_CALLBACK (on_buffer_changed),
                            self, G_CONNECT_SWAPPED);
+
+  self->attachments = g_list_store_new (AKC_TYPE_ATTACHMENT);
+  gtk_flow_box_bind_model (GTK_FLOW_BOX (self->attachments_box), G_LIST_MODEL (self->attachments),
+                           new_chip, self, NULL);
+  g_signal_connect_object (self->attachments, "items-changed",
+                           G_CALLBACK (on_attachments_changed),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->text_view, "paste-clipboard",
+                           G_CALLBACK (on_paste_clipboard),
+                           self, 0);
+  {
+    GtkDropTarget *drop = gtk_drop_target_new (G_TYPE_INVALID, GDK_ACTION_COPY);
+
+    gtk_drop_target_set_gtypes (drop, (GType[]) { GDK_TYPE_FILE_LIST, GDK_TYPE_TEXTURE }, 2);
+    g_signal_connect_object (drop, "drop", G_CALLBACK (on_drop), self, 0);
+    gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+  }
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Composer"),
@@ -472,9 +924,10 @@ akc_composer_set_text (AkcComposer *self,
  * akc_composer_send:
  * @self: a #AkcComposer
  *
- * Sends the draft, as Enter does, and empties the entry. Nothing happens
- * when the draft is blank or a reply is streaming: the draft stays in the
- * entry then, as it does when the conversation refuses it.
+ * Sends the draft, with its attachments, as Enter does, and empties the
+ * entry. Nothing happens when the draft is blank and has no attachment, a
+ * reply is streaming, or an attachment is still being read: the draft
+ * stays in the entry then, as it does when the conversation refuses it.
  *
  * Returns: %TRUE if the draft was sent
  *
@@ -485,19 +938,43 @@ akc_composer_send (AkcComposer *self)
 {
   g_autofree char *text = NULL;
   g_autoptr(GError) error = NULL;
+  gboolean has_attachments;
 
   g_return_val_if_fail (AKC_IS_COMPOSER (self), FALSE);
 
-  if (self->source == NULL || akc_composer_is_streaming (self) || !akc_composer_has_text (self))
+  has_attachments = akc_composer_has_attachments (self);
+  if (self->source == NULL || akc_composer_is_streaming (self) || self->n_loading > 0 ||
+      (!akc_composer_has_text (self) && !has_attachments))
     return FALSE;
 
   text = akc_composer_dup_text (self);
-  if (!akc_chat_source_send (self->source, text, &error))
+  if (has_attachments && !akc_composer_can_attach (self))
+    {
+      set_attach_error (self, _("This conversation cannot take attachments. Remove them to send the message."));
+      return FALSE;
+    }
+  if (has_attachments)
+    {
+      guint n = g_list_model_get_n_items (G_LIST_MODEL (self->attachments));
+      g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+
+      for (guint i = 0; i < n; i++)
+        g_ptr_array_add (items, g_list_model_get_item (G_LIST_MODEL (self->attachments), i));
+      if (!akc_chat_send_with_attachments (AKC_CHAT (self->source), text,
+                                           (AkcAttachment **) items->pdata, items->len, &error))
+        {
+          g_debug ("Draft not sent: %s", error->message);
+          return FALSE;
+        }
+      g_list_store_remove_all (self->attachments);
+    }
+  else if (!akc_chat_source_send (self->source, text, &error))
     {
       g_debug ("Draft not sent: %s", error->message);
       return FALSE;
     }
 
+  set_attach_error (self, NULL);
   akc_composer_set_text (self, NULL);
 
   return TRUE;

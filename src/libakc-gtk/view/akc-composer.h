@@ -35,5 +35,12 @@ void           akc_composer_set_text   (AkcComposer   *self,
                                         const char    *text);
 AKC_GTK_AVAILABLE_IN_ALL
 gboolean       akc_composer_send       (AkcComposer   *self);
+AKC_GTK_AVAILABLE_IN_ALL
+void           akc_composer_attach_file (AkcComposer  *self,
+                                         GFile        *file);
+AKC_GTK_AVAILABLE_IN_ALL
+GListModel    *akc_composer_get_attachments (AkcComposer *self);
+AKC_GTK_AVAILABLE_IN_ALL
+guint          akc_composer_get_n_loading (AkcComposer  *self);
 
 G_END_DECLS

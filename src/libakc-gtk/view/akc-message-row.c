@@ -52,6 +52,13 @@
  * The row is a group named after its author ("You", "Assistant",
  * "System" or "Tool"), busy while its reply is pending or streaming.
  *
+ * The images and text files sent with a message show under it as chips:
+ * a thumbnail or a document icon, and the file's name.
+ *
+ * A reply whose adapter reported its token usage ([property@Akc.Message:usage])
+ * says it in the tooltip of its author's name and in the row's accessible
+ * description, not in the transcript.
+ *
  * Since: 0.1
  */
 
@@ -62,6 +69,7 @@ struct _AkcMessageRow
   GtkWidget            *column;
   GtkLabel             *author;
   GtkBox               *parts_box;
+  GtkWidget            *attachments;  /* the message's attachments, as chips */
   GtkLabel             *note;
   char                 *error;   /* the error of the turn that ended here, or NULL */
 
@@ -74,6 +82,7 @@ struct _AkcMessageRow
   gulong                content_handler;
   gulong                status_handler;
   gulong                stopped_handler;
+  gulong                usage_handler;
   gulong                ownership_handler;
   guint                 tick_id;
   int                   active_position;
@@ -574,6 +583,100 @@ akc_message_row_sync_status (AkcMessageRow *self)
                                -1);
 }
 
+/* A chip of an attachment of the message: a thumbnail or a document icon,
+ * and the name. */
+static GtkWidget *
+new_attachment_chip (gpointer item,
+                     gpointer user_data)
+{
+  AkcAttachment *attachment = item;
+  GtkWidget *chip = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *label = gtk_label_new (akc_attachment_get_name (attachment));
+  GtkWidget *child = gtk_flow_box_child_new ();
+  g_autofree char *description = NULL;
+
+  gtk_widget_add_css_class (chip, "attachment-chip");
+  gtk_widget_add_css_class (chip, "card");
+  gtk_widget_set_halign (chip, GTK_ALIGN_START);
+  if (akc_attachment_get_kind (attachment) == AKC_ATTACHMENT_KIND_IMAGE)
+    {
+      g_autoptr(GdkTexture) texture = gdk_texture_new_from_bytes (akc_attachment_get_data (attachment), NULL);
+
+      if (texture != NULL)
+        {
+          /* A thumbnail: an image's natural size would be the picture's. */
+          GtkWidget *thumbnail = gtk_image_new_from_paintable (GDK_PAINTABLE (texture));
+
+          gtk_image_set_pixel_size (GTK_IMAGE (thumbnail), 64);
+          gtk_widget_add_css_class (thumbnail, "thumbnail");
+          gtk_box_append (GTK_BOX (chip), thumbnail);
+        }
+      else
+        gtk_box_append (GTK_BOX (chip), gtk_image_new_from_icon_name ("image-x-generic-symbolic"));
+      description = g_strdup_printf (_("Image, %u × %u pixels"), akc_attachment_get_width (attachment),
+                                     akc_attachment_get_height (attachment));
+    }
+  else
+    {
+      gtk_box_append (GTK_BOX (chip), gtk_image_new_from_icon_name ("text-x-generic-symbolic"));
+      description = g_strdup (_("Text file"));
+    }
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
+  gtk_box_append (GTK_BOX (chip), label);
+
+  gtk_flow_box_child_set_child (GTK_FLOW_BOX_CHILD (child), chip);
+  gtk_widget_set_focusable (child, FALSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (child),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, akc_attachment_get_name (attachment),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
+                                  -1);
+
+  return child;
+}
+
+static void
+akc_message_row_sync_attachments (AkcMessageRow *self)
+{
+  GListModel *attachments = self->message != NULL ? akc_message_get_attachments (self->message) : NULL;
+
+  gtk_flow_box_bind_model (GTK_FLOW_BOX (self->attachments), attachments, new_attachment_chip, NULL, NULL);
+  gtk_widget_set_visible (self->attachments, attachments != NULL && g_list_model_get_n_items (attachments) > 0);
+  /* The person's on their side: chips in a line that fills from the end. */
+  gtk_widget_set_direction (self->attachments,
+                            self->message != NULL && akc_message_get_role (self->message) == AKC_MESSAGE_ROLE_USER
+                              ? (gtk_widget_get_default_direction () == GTK_TEXT_DIR_RTL ? GTK_TEXT_DIR_LTR : GTK_TEXT_DIR_RTL)
+                              : GTK_TEXT_DIR_NONE);
+}
+
+/* The tokens a reply cost: a tooltip on its author's name and the row's
+ * description, so that it is there when asked for and never noise. */
+static void
+akc_message_row_sync_usage (AkcMessageRow *self)
+{
+  const AkcUsage *usage = self->message != NULL ? akc_message_get_usage (self->message) : NULL;
+  g_autofree char *text = NULL;
+
+  if (usage != NULL)
+    {
+      g_autofree char *prompt = g_strdup_printf ("%" G_GUINT64_FORMAT, usage->prompt_tokens);
+      g_autofree char *completion = g_strdup_printf ("%" G_GUINT64_FORMAT, usage->completion_tokens);
+      g_autofree char *total = g_strdup_printf ("%" G_GUINT64_FORMAT, usage->total_tokens);
+
+      /* Translators: the tokens a model reply cost; the %s are token
+       * counts of the prompt, the reply, and in all */
+      text = g_strdup_printf (_("Tokens: %s prompt, %s reply, %s in all"), prompt, completion, total);
+    }
+
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->author), text);
+  if (text != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text,
+                                    -1);
+  else
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+}
+
 /* The error of the turn that ended with this message, shown under it once
  * it is no longer the conversation's current error (the chat view's). */
 void
@@ -859,6 +962,17 @@ akc_message_row_init (AkcMessageRow *self)
 
   self->parts = g_ptr_array_new_with_free_func ((GDestroyNotify) part_free);
   self->shown = g_string_new (NULL);
+
+  self->attachments = gtk_flow_box_new ();
+  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (self->attachments), GTK_SELECTION_NONE);
+  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (self->attachments), 6);
+  gtk_flow_box_set_row_spacing (GTK_FLOW_BOX (self->attachments), 6);
+  gtk_widget_add_css_class (self->attachments, "attachments");
+  gtk_widget_set_visible (self->attachments, FALSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->attachments),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Attachments"),
+                                  -1);
+  gtk_widget_insert_after (self->attachments, self->column, GTK_WIDGET (self->parts_box));
   self->active_position = -1;
 }
 
@@ -921,6 +1035,7 @@ akc_message_row_set_message (AkcMessageRow *self,
       g_clear_signal_handler (&self->content_handler, self->message);
       g_clear_signal_handler (&self->status_handler, self->message);
       g_clear_signal_handler (&self->stopped_handler, self->message);
+      g_clear_signal_handler (&self->usage_handler, self->message);
       g_clear_object (&self->message);
     }
 
@@ -941,6 +1056,9 @@ akc_message_row_set_message (AkcMessageRow *self,
       self->stopped_handler = g_signal_connect_object (message, "notify::stopped",
                                                        G_CALLBACK (akc_message_row_sync_status),
                                                        self, G_CONNECT_SWAPPED);
+      self->usage_handler = g_signal_connect_object (message, "notify::usage",
+                                                     G_CALLBACK (akc_message_row_sync_usage),
+                                                     self, G_CONNECT_SWAPPED);
 
       role = akc_message_get_role (message);
       for (guint i = 0; i < G_N_ELEMENTS (role_classes); i++)
@@ -956,6 +1074,8 @@ akc_message_row_set_message (AkcMessageRow *self,
     }
 
   akc_message_row_sync_status (self);
+  akc_message_row_sync_usage (self);
+  akc_message_row_sync_attachments (self);
   akc_message_row_sync_content (self);
 
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_MESSAGE]);

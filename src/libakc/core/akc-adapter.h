@@ -27,7 +27,10 @@ G_DECLARE_INTERFACE (AkcAdapter, akc_adapter, AKC, ADAPTER, GObject)
  * @stream: starts one model turn answering @request, pushing chunks into @stream
  * @get_capabilities: what the adapter declares it can do, as a JSON object
  *   (for example `{"streaming":true}`), or %NULL when it declares nothing;
- *   optional, the default declares nothing
+ *   optional, the default declares nothing. An adapter that sends the
+ *   [class@Attachment]s of messages declares
+ *   `"attachments":{"images":BOOL,"text":BOOL}`; hosts offer attachments
+ *   only then
  *
  * The virtual methods of [iface@Adapter].
  */

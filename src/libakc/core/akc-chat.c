@@ -532,6 +532,16 @@ on_stream_chunk (AkcChat   *self,
 
           akc_usage_add (&total, &usage);
           akc_chat_set_usage (self, &total);
+
+          /* And the reply's own. */
+          if (self->reply != NULL)
+          {
+            const AkcUsage *own = akc_message_get_usage (self->reply);
+            AkcUsage reply_total = own != NULL ? *own : (AkcUsage) { 0, 0, 0 };
+
+            akc_usage_add (&reply_total, &usage);
+            akc_message_set_usage (self->reply, &reply_total);
+          }
         }
       break;
 
@@ -684,15 +694,56 @@ akc_chat_send (AkcChatSource  *source,
                const char     *text,
                GError        **error)
 {
-  AkcChat *self = AKC_CHAT (source);
+  return akc_chat_send_with_attachments (AKC_CHAT (source), text, NULL, 0, error);
+}
+
+/**
+ * akc_chat_send_with_attachments:
+ * @self: a chat
+ * @text: what the person wrote; may be blank when there are attachments
+ * @attachments: (array length=n_attachments) (nullable): images and text
+ *   files sent with it
+ * @n_attachments: how many
+ * @error: return location for a #GError
+ *
+ * Sends as [method@ChatSource.send] does, with @attachments on the
+ * person's message (see [method@Message.get_attachments]): the adapter
+ * sends them to the model, or refuses the turn with an error that says
+ * what the model cannot take. More than %AKC_ATTACHMENT_MAX_PER_MESSAGE
+ * attachments are refused with %AKC_ATTACHMENT_ERROR_TOO_LARGE.
+ *
+ * Returns: %TRUE when the turn started
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_chat_send_with_attachments (AkcChat        *self,
+                                const char     *text,
+                                AkcAttachment **attachments,
+                                guint           n_attachments,
+                                GError        **error)
+{
   g_autoptr(AkcMessage) message = NULL;
   g_autoptr(AkcMessage) reply = NULL;
 
-  if (!akc_chat_check_idle (self, error) || !akc_chat_check_text (text, error))
+  g_return_val_if_fail (AKC_IS_CHAT (self), FALSE);
+  g_return_val_if_fail (text != NULL, FALSE);
+  g_return_val_if_fail (attachments != NULL || n_attachments == 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!akc_chat_check_idle (self, error) || (n_attachments == 0 && !akc_chat_check_text (text, error)))
     return FALSE;
+  if (n_attachments > AKC_ATTACHMENT_MAX_PER_MESSAGE)
+    {
+      g_set_error (error, AKC_ATTACHMENT_ERROR, AKC_ATTACHMENT_ERROR_TOO_LARGE,
+                   _("A message takes at most %u attachments."), (guint) AKC_ATTACHMENT_MAX_PER_MESSAGE);
+      return FALSE;
+    }
 
   akc_chat_take_error (self, NULL);
   message = akc_message_new (NULL, AKC_MESSAGE_ROLE_USER, text, AKC_MESSAGE_STATUS_COMPLETE);
+  for (guint i = 0; i < n_attachments; i++)
+    akc_message_add_attachment (message, attachments[i]);
   reply = new_reply (AKC_LINEAGE_OPERATION_SUBMIT, akc_message_get_id (message));
   akc_chat_splice (self, akc_chat_n_messages (self), 0, (AkcMessage *[]) { message, reply }, 2);
   akc_chat_stream_reply (self, reply);

@@ -43,6 +43,12 @@ typedef char *(*AkcToolAuthorizeFunc) (AkcChat      *chat,
 AKC_AVAILABLE_IN_ALL
 AkcChat    *akc_chat_new                 (AkcAdapter            *adapter);
 AKC_AVAILABLE_IN_ALL
+gboolean    akc_chat_send_with_attachments (AkcChat             *self,
+                                            const char          *text,
+                                            AkcAttachment      **attachments,
+                                            guint                n_attachments,
+                                            GError             **error);
+AKC_AVAILABLE_IN_ALL
 const char *akc_chat_get_session_id      (AkcChat               *self);
 AKC_AVAILABLE_IN_ALL
 const char *akc_chat_get_system_prompt   (AkcChat               *self);

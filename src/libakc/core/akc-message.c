@@ -45,6 +45,8 @@ struct _AkcMessage
   AkcMessageRole    role;
   AkcMessageStatus  status;
   gboolean          stopped;
+  AkcUsage         *usage;
+  GListStore       *attachments;
 };
 
 G_DEFINE_FINAL_TYPE (AkcMessage, akc_message, G_TYPE_OBJECT)
@@ -60,6 +62,7 @@ enum {
   PROP_LINEAGE,
   PROP_TOOL_CALL_ID,
   PROP_TOOL_CALLS,
+  PROP_USAGE,
   N_PROPS
 };
 
@@ -76,6 +79,8 @@ akc_message_finalize (GObject *object)
   g_clear_object (&self->tool_calls);
   g_clear_pointer (&self->tool_call_id, g_free);
   g_clear_pointer (&self->lineage, akc_lineage_unref);
+  g_clear_pointer (&self->usage, akc_usage_free);
+  g_clear_object (&self->attachments);
 
   G_OBJECT_CLASS (akc_message_parent_class)->finalize (object);
 }
@@ -107,6 +112,9 @@ akc_message_get_property (GObject    *object,
       break;
     case PROP_STOPPED:
       g_value_set_boolean (value, self->stopped);
+      break;
+    case PROP_USAGE:
+      g_value_set_boxed (value, self->usage);
       break;
     case PROP_LINEAGE:
       g_value_set_boxed (value, self->lineage);
@@ -151,6 +159,9 @@ akc_message_set_property (GObject      *object,
       break;
     case PROP_STOPPED:
       akc_message_set_stopped (self, g_value_get_boolean (value));
+      break;
+    case PROP_USAGE:
+      akc_message_set_usage (self, g_value_get_boxed (value));
       break;
     case PROP_LINEAGE:
       akc_message_set_lineage (self, g_value_get_boxed (value));
@@ -302,6 +313,19 @@ akc_message_class_init (AkcMessageClass *klass)
                          G_TYPE_LIST_MODEL,
                          (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * AkcMessage:usage:
+   *
+   * The tokens the reply cost, as its adapter reported them (the usage
+   * chunks of its turn added up), or %NULL when none were reported.
+   *
+   * Since: 0.1
+   */
+  props[PROP_USAGE] =
+    g_param_spec_boxed ("usage", NULL, NULL,
+                        AKC_TYPE_USAGE,
+                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, props);
 }
 
@@ -310,6 +334,7 @@ akc_message_init (AkcMessage *self)
 {
   self->content = g_string_new (NULL);
   self->tool_calls = g_list_store_new (AKC_TYPE_TOOL_CALL);
+  self->attachments = g_list_store_new (AKC_TYPE_ATTACHMENT);
   self->status = AKC_MESSAGE_STATUS_COMPLETE;
 }
 
@@ -563,6 +588,89 @@ akc_message_set_stopped (AkcMessage *self,
 
   self->stopped = stopped;
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_STOPPED]);
+}
+
+/**
+ * akc_message_get_attachments:
+ * @self: a #AkcMessage
+ *
+ * Gets the images and text files sent with the message, in order. The
+ * model is the same object for the life of the message.
+ *
+ * Returns: (transfer none): a #GListModel of [class@Attachment]
+ *
+ * Since: 0.1
+ */
+GListModel *
+akc_message_get_attachments (AkcMessage *self)
+{
+  g_return_val_if_fail (AKC_IS_MESSAGE (self), NULL);
+
+  return G_LIST_MODEL (self->attachments);
+}
+
+/**
+ * akc_message_add_attachment:
+ * @self: a #AkcMessage
+ * @attachment: an attachment
+ *
+ * Adds @attachment at the end of [method@Message.get_attachments].
+ *
+ * Since: 0.1
+ */
+void
+akc_message_add_attachment (AkcMessage    *self,
+                            AkcAttachment *attachment)
+{
+  g_return_if_fail (AKC_IS_MESSAGE (self));
+  g_return_if_fail (AKC_IS_ATTACHMENT (attachment));
+
+  g_list_store_append (self->attachments, attachment);
+}
+
+/**
+ * akc_message_get_usage:
+ * @self: a #AkcMessage
+ *
+ * Gets the tokens the reply cost.
+ *
+ * Returns: (transfer none) (nullable): the usage, or %NULL when none was
+ *   reported
+ *
+ * Since: 0.1
+ */
+const AkcUsage *
+akc_message_get_usage (AkcMessage *self)
+{
+  g_return_val_if_fail (AKC_IS_MESSAGE (self), NULL);
+
+  return self->usage;
+}
+
+/**
+ * akc_message_set_usage:
+ * @self: a #AkcMessage
+ * @usage: (nullable): the usage, or %NULL for none
+ *
+ * Sets the tokens the reply cost.
+ *
+ * Since: 0.1
+ */
+void
+akc_message_set_usage (AkcMessage     *self,
+                       const AkcUsage *usage)
+{
+  g_return_if_fail (AKC_IS_MESSAGE (self));
+
+  if (self->usage == NULL && usage == NULL)
+    return;
+  if (self->usage != NULL && usage != NULL && akc_usage_equal (self->usage, usage))
+    return;
+
+  g_clear_pointer (&self->usage, akc_usage_free);
+  if (usage != NULL)
+    self->usage = akc_usage_copy (usage);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_USAGE]);
 }
 
 /**

@@ -13,6 +13,8 @@
 
 #include "akc-lineage.h"
 #include "akc-tool-call.h"
+#include "akc-usage.h"
+#include "akc-attachment.h"
 #include "akc-version-macros.h"
 
 G_BEGIN_DECLS
@@ -94,6 +96,16 @@ gboolean          akc_message_get_stopped    (AkcMessage       *self);
 AKC_AVAILABLE_IN_ALL
 void              akc_message_set_stopped    (AkcMessage       *self,
                                               gboolean          stopped);
+AKC_AVAILABLE_IN_ALL
+const AkcUsage   *akc_message_get_usage      (AkcMessage       *self);
+AKC_AVAILABLE_IN_ALL
+GListModel       *akc_message_get_attachments (AkcMessage      *self);
+AKC_AVAILABLE_IN_ALL
+void              akc_message_add_attachment (AkcMessage       *self,
+                                              AkcAttachment    *attachment);
+AKC_AVAILABLE_IN_ALL
+void              akc_message_set_usage      (AkcMessage       *self,
+                                              const AkcUsage   *usage);
 AKC_AVAILABLE_IN_ALL
 AkcLineage       *akc_message_get_lineage    (AkcMessage       *self);
 AKC_AVAILABLE_IN_ALL

@@ -66,6 +66,7 @@ struct _AkcProviderAdapter
   char            *api_key;
   guint            connect_timeout;
   guint            max_tokens;
+  gboolean         accepts_images;
   GPtrArray       *tools;       /* AkcProviderTool */
 
   SoupSession     *session;
@@ -96,6 +97,7 @@ enum {
   PROP_MODEL,
   PROP_CONNECT_TIMEOUT,
   PROP_MAX_TOKENS,
+  PROP_ACCEPTS_IMAGES,
   N_PROPS
 };
 
@@ -318,6 +320,31 @@ turn_done (AkcHttpStream *http,
   turn_free (turn);
 }
 
+/* Whether a message of the conversation holds an image. */
+static gboolean
+request_has_image (AkcAdapterRequest *request)
+{
+  GListModel *messages = akc_adapter_request_get_messages (request);
+  guint n = g_list_model_get_n_items (messages);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AkcMessage) message = g_list_model_get_item (messages, i);
+      GListModel *attachments = akc_message_get_attachments (message);
+      guint n_attachments = g_list_model_get_n_items (attachments);
+
+      for (guint a = 0; a < n_attachments; a++)
+        {
+          g_autoptr(AkcAttachment) attachment = g_list_model_get_item (attachments, a);
+
+          if (akc_attachment_get_kind (attachment) == AKC_ATTACHMENT_KIND_IMAGE)
+            return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
 static void
 akc_provider_adapter_stream (AkcAdapter        *adapter,
                              AkcAdapterRequest *request,
@@ -339,6 +366,17 @@ akc_provider_adapter_stream (AkcAdapter        *adapter,
     {
       akc_stream_fail (stream, akc_provider_error_code_name (AKC_PROVIDER_ERROR_MODEL_NOT_FOUND),
                        _("No model is chosen for this provider."));
+      return;
+    }
+
+  if (!self->accepts_images && request_has_image (request))
+    {
+      g_autofree char *refusal = NULL;
+
+      /* Translators: %s is a model name such as llama3.2 */
+      refusal = g_strdup_printf (_("The model %s does not take images. Remove the image, or choose a model that reads images."),
+                                 self->model);
+      akc_stream_fail (stream, akc_provider_error_code_name (AKC_PROVIDER_ERROR_ATTACHMENT_REFUSED), refusal);
       return;
     }
 
@@ -370,9 +408,35 @@ akc_provider_adapter_stream (AkcAdapter        *adapter,
                          turn_response, turn_frame, turn_done, turn);
 }
 
+/* {"streaming":true,"tools":true,"attachments":{"images":…,"text":true}}:
+ * a host offers attachments only to adapters that send them. */
+static AkcJsonValue *
+akc_provider_adapter_get_capabilities (AkcAdapter *adapter)
+{
+  AkcProviderAdapter *self = AKC_PROVIDER_ADAPTER (adapter);
+  const char *attachment_names[] = { "images", "text" };
+  AkcJsonValue *attachment_values[] = { akc_json_value_new_boolean (self->accepts_images),
+                                        akc_json_value_new_boolean (TRUE) };
+  const char *names[] = { "streaming", "tools", "attachments" };
+  AkcJsonValue *values[3];
+  AkcJsonValue *capabilities;
+
+  values[0] = akc_json_value_new_boolean (TRUE);
+  values[1] = akc_json_value_new_boolean (TRUE);
+  values[2] = akc_json_value_new_object (attachment_names, attachment_values, 2);
+  capabilities = akc_json_value_new_object (names, values, 3);
+  for (guint i = 0; i < G_N_ELEMENTS (attachment_values); i++)
+    akc_json_value_unref (attachment_values[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    akc_json_value_unref (values[i]);
+
+  return capabilities;
+}
+
 static void
 akc_provider_adapter_iface_init (AkcAdapterInterface *iface)
 {
+  iface->get_capabilities = akc_provider_adapter_get_capabilities;
   iface->stream = akc_provider_adapter_stream;
 }
 
@@ -570,6 +634,9 @@ akc_provider_adapter_get_property (GObject    *object,
     case PROP_CONNECT_TIMEOUT:
       g_value_set_uint (value, self->connect_timeout);
       break;
+    case PROP_ACCEPTS_IMAGES:
+      g_value_set_boolean (value, self->accepts_images);
+      break;
     case PROP_MAX_TOKENS:
       g_value_set_uint (value, self->max_tokens);
       break;
@@ -599,6 +666,9 @@ akc_provider_adapter_set_property (GObject      *object,
       break;
     case PROP_CONNECT_TIMEOUT:
       akc_provider_adapter_set_connect_timeout (self, g_value_get_uint (value));
+      break;
+    case PROP_ACCEPTS_IMAGES:
+      akc_provider_adapter_set_accepts_images (self, g_value_get_boolean (value));
       break;
     case PROP_MAX_TOKENS:
       akc_provider_adapter_set_max_tokens (self, g_value_get_uint (value));
@@ -680,6 +750,20 @@ akc_provider_adapter_class_init (AkcProviderAdapterClass *klass)
                        0, G_MAXINT, 0,
                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * AkcProviderAdapter:accepts-images:
+   *
+   * Whether the model takes images. When it does not, a turn whose
+   * conversation holds an image [class@Attachment] ends at once with
+   * `PROVIDER_ATTACHMENT_REFUSED`, and nothing is sent. Text files are
+   * sent as text to every model.
+   *
+   * Since: 0.1
+   */
+  props[PROP_ACCEPTS_IMAGES] =
+    g_param_spec_boolean ("accepts-images", NULL, NULL, TRUE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, props);
 }
 
@@ -687,6 +771,7 @@ static void
 akc_provider_adapter_init (AkcProviderAdapter *self)
 {
   self->connect_timeout = AKC_PROVIDER_ADAPTER_DEFAULT_CONNECT_TIMEOUT;
+  self->accepts_images = TRUE;
   self->tools = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_provider_tool_free);
   self->session = soup_session_new_with_options ("user-agent", "agentskit-chat/" PACKAGE_VERSION " ",
                                                  NULL);
@@ -901,6 +986,46 @@ akc_provider_adapter_set_connect_timeout (AkcProviderAdapter *self,
     return;
   self->connect_timeout = timeout_ms;
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_CONNECT_TIMEOUT]);
+}
+
+/**
+ * akc_provider_adapter_get_accepts_images:
+ * @self: an adapter
+ *
+ * Gets [property@ProviderAdapter:accepts-images].
+ *
+ * Returns: whether images are sent to the model
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_provider_adapter_get_accepts_images (AkcProviderAdapter *self)
+{
+  g_return_val_if_fail (AKC_IS_PROVIDER_ADAPTER (self), FALSE);
+
+  return self->accepts_images;
+}
+
+/**
+ * akc_provider_adapter_set_accepts_images:
+ * @self: an adapter
+ * @accepts: whether the model takes images
+ *
+ * Sets [property@ProviderAdapter:accepts-images].
+ *
+ * Since: 0.1
+ */
+void
+akc_provider_adapter_set_accepts_images (AkcProviderAdapter *self,
+                                         gboolean            accepts)
+{
+  g_return_if_fail (AKC_IS_PROVIDER_ADAPTER (self));
+
+  accepts = !!accepts;
+  if (self->accepts_images == accepts)
+    return;
+  self->accepts_images = accepts;
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_ACCEPTS_IMAGES]);
 }
 
 /**

@@ -77,6 +77,9 @@ typedef enum
  *   bound (line length, event count, reply size, tool calls, tool arguments)
  * @AKC_PROVIDER_ERROR_STREAM: `PROVIDER_STREAM_ERROR`: the provider reported
  *   an error in the middle of the stream
+ * @AKC_PROVIDER_ERROR_ATTACHMENT_REFUSED: `PROVIDER_ATTACHMENT_REFUSED`: the
+ *   conversation holds an image and the model does not take images
+ *   ([property@ProviderAdapter:accepts-images]); nothing was sent
  *
  * Error codes of %AKC_PROVIDER_ERROR. The text in backquotes is the code of
  * the error chunk a turn ends with.
@@ -101,6 +104,7 @@ typedef enum
   AKC_PROVIDER_ERROR_INVALID_RESPONSE,
   AKC_PROVIDER_ERROR_TOO_LARGE,
   AKC_PROVIDER_ERROR_STREAM,
+  AKC_PROVIDER_ERROR_ATTACHMENT_REFUSED,
 } AkcProviderError;
 
 AKC_AVAILABLE_IN_ALL
@@ -161,6 +165,11 @@ guint               akc_provider_adapter_get_max_tokens      (AkcProviderAdapter
 AKC_AVAILABLE_IN_ALL
 void                akc_provider_adapter_set_max_tokens      (AkcProviderAdapter  *self,
                                                               guint                max_tokens);
+AKC_AVAILABLE_IN_ALL
+gboolean            akc_provider_adapter_get_accepts_images  (AkcProviderAdapter  *self);
+AKC_AVAILABLE_IN_ALL
+void                akc_provider_adapter_set_accepts_images  (AkcProviderAdapter  *self,
+                                                              gboolean             accepts);
 AKC_AVAILABLE_IN_ALL
 void                akc_provider_adapter_set_api_key         (AkcProviderAdapter  *self,
                                                               const char          *api_key);

@@ -34,6 +34,7 @@ static const char * const error_code_names[] = {
   [AKC_PROVIDER_ERROR_INVALID_RESPONSE] = "PROVIDER_INVALID_RESPONSE",
   [AKC_PROVIDER_ERROR_TOO_LARGE] = "PROVIDER_TOO_LARGE",
   [AKC_PROVIDER_ERROR_STREAM] = "PROVIDER_STREAM_ERROR",
+  [AKC_PROVIDER_ERROR_ATTACHMENT_REFUSED] = "PROVIDER_ATTACHMENT_REFUSED",
 };
 
 const char *
@@ -212,6 +213,7 @@ typedef struct
   char           *tool_call_id; /* tool only */
   char           *tool_name;
   gboolean        is_error;
+  GPtrArray      *attachments;  /* AkcAttachment, user only */
 } PMessage;
 
 static void
@@ -230,6 +232,7 @@ pmessage_free (PMessage *message)
   g_clear_pointer (&message->calls, g_ptr_array_unref);
   g_free (message->tool_call_id);
   g_free (message->tool_name);
+  g_clear_pointer (&message->attachments, g_ptr_array_unref);
   g_free (message);
 }
 
@@ -333,7 +336,17 @@ project (AkcAdapterRequest *request,
           break;
 
         case AKC_MESSAGE_ROLE_USER:
-          g_ptr_array_add (out, pmessage_new (role, content, length));
+          {
+            GListModel *attachments = akc_message_get_attachments (message);
+            guint n_attachments = g_list_model_get_n_items (attachments);
+            PMessage *projected = pmessage_new (role, content, length);
+
+            if (n_attachments > 0)
+              projected->attachments = g_ptr_array_new_with_free_func (g_object_unref);
+            for (guint a = 0; a < n_attachments; a++)
+              g_ptr_array_add (projected->attachments, g_list_model_get_item (attachments, a));
+            g_ptr_array_add (out, projected);
+          }
           break;
 
         case AKC_MESSAGE_ROLE_ASSISTANT:
@@ -484,6 +497,125 @@ role_name (AkcMessageRole role)
     }
 }
 
+/* A text file as the model reads it: its name, then its text. */
+static char *
+file_text (AkcAttachment *attachment)
+{
+  gsize length;
+  const char *data = g_bytes_get_data (akc_attachment_get_data (attachment), &length);
+  const char *name = akc_attachment_get_name (attachment);
+  GString *out = g_string_new (NULL);
+
+  g_string_append_printf (out, "File: %s\n\n", name);
+  g_string_append_len (out, data, length);
+  if (length > 0 && data[length - 1] != '\n')
+    g_string_append_c (out, '\n');
+  g_string_append_printf (out, "(end of %s)", name);
+
+  return g_string_free (out, FALSE);
+}
+
+static guint
+count_attachments (PMessage          *message,
+                   AkcAttachmentKind  kind)
+{
+  guint n = 0;
+
+  for (guint a = 0; message->attachments != NULL && a < message->attachments->len; a++)
+    if (akc_attachment_get_kind (g_ptr_array_index (message->attachments, a)) == kind)
+      n++;
+  return n;
+}
+
+static void
+write_text_part (AkcJsonWriter *w,
+                 const char    *text)
+{
+  akc_json_writer_begin_object (w);
+  akc_json_writer_member (w, "type");
+  akc_json_writer_string (w, "text", -1);
+  akc_json_writer_member (w, "text");
+  akc_json_writer_string (w, text, -1);
+  akc_json_writer_end_object (w);
+}
+
+/* OpenAI: the content of a person's message with attachments is a list of
+ * parts: the text, each text file, each image as a data URL. */
+static void
+write_openai_parts (AkcJsonWriter *w,
+                    PMessage      *message)
+{
+  akc_json_writer_begin_array (w);
+  if (!akc_is_blank_input (message->text))
+    write_text_part (w, message->text);
+  for (guint a = 0; a < message->attachments->len; a++)
+    {
+      AkcAttachment *attachment = g_ptr_array_index (message->attachments, a);
+
+      if (akc_attachment_get_kind (attachment) == AKC_ATTACHMENT_KIND_TEXT)
+        {
+          g_autofree char *text = file_text (attachment);
+
+          write_text_part (w, text);
+        }
+      else
+        {
+          g_autofree char *url = akc_attachment_dup_data_url (attachment);
+
+          akc_json_writer_begin_object (w);
+          akc_json_writer_member (w, "type");
+          akc_json_writer_string (w, "image_url", -1);
+          akc_json_writer_member (w, "image_url");
+          akc_json_writer_begin_object (w);
+          akc_json_writer_member (w, "url");
+          akc_json_writer_string (w, url, -1);
+          akc_json_writer_end_object (w);
+          akc_json_writer_end_object (w);
+        }
+    }
+  akc_json_writer_end_array (w);
+}
+
+/* Ollama: text files follow the text; images are a list of Base64. */
+static void
+write_ollama_content (AkcJsonWriter *w,
+                      PMessage      *message)
+{
+  g_autoptr(GString) content = g_string_new (message->text);
+
+  for (guint a = 0; a < message->attachments->len; a++)
+    {
+      AkcAttachment *attachment = g_ptr_array_index (message->attachments, a);
+
+      if (akc_attachment_get_kind (attachment) == AKC_ATTACHMENT_KIND_TEXT)
+        {
+          g_autofree char *text = file_text (attachment);
+
+          if (content->len > 0)
+            g_string_append (content, "\n\n");
+          g_string_append (content, text);
+        }
+    }
+  akc_json_writer_string (w, content->str, content->len);
+
+  if (count_attachments (message, AKC_ATTACHMENT_KIND_IMAGE) == 0)
+    return;
+  akc_json_writer_member (w, "images");
+  akc_json_writer_begin_array (w);
+  for (guint a = 0; a < message->attachments->len; a++)
+    {
+      AkcAttachment *attachment = g_ptr_array_index (message->attachments, a);
+
+      if (akc_attachment_get_kind (attachment) == AKC_ATTACHMENT_KIND_IMAGE)
+        {
+          g_autofree char *base64 = akc_attachment_dup_base64 (attachment);
+
+          akc_json_writer_string (w, base64, -1);
+        }
+    }
+  akc_json_writer_end_array (w);
+}
+
 /* OpenAI Chat Completions and Ollama /api/chat: one object per message. */
 static void
 write_chat_messages (AkcJsonWriter   *w,
@@ -513,8 +645,12 @@ write_chat_messages (AkcJsonWriter   *w,
       akc_json_writer_string (w, role_name (message->role), -1);
 
       akc_json_writer_member (w, "content");
-      if (kind == AKC_PROVIDER_KIND_OPENAI && message->role == AKC_MESSAGE_ROLE_ASSISTANT &&
-          message->text[0] == '\0')
+      if (message->attachments != NULL && kind == AKC_PROVIDER_KIND_OPENAI)
+        write_openai_parts (w, message);
+      else if (message->attachments != NULL)
+        write_ollama_content (w, message);
+      else if (kind == AKC_PROVIDER_KIND_OPENAI && message->role == AKC_MESSAGE_ROLE_ASSISTANT &&
+               message->text[0] == '\0')
         akc_json_writer_null (w);
       else
         akc_json_writer_string (w, message->text, -1);
@@ -589,11 +725,12 @@ write_anthropic_messages (AkcJsonWriter *w,
       gboolean is_user = message->role != AKC_MESSAGE_ROLE_ASSISTANT;
       gboolean has_text = !akc_is_blank_input (message->text);
       gboolean has_calls = message->calls != NULL && message->calls->len > 0;
+      gboolean has_attachments = message->attachments != NULL && message->attachments->len > 0;
 
       /* The first message must be the person's. */
       if (!is_user && !seen_user)
         continue;
-      if (message->role != AKC_MESSAGE_ROLE_TOOL && !has_text && !has_calls)
+      if (message->role != AKC_MESSAGE_ROLE_TOOL && !has_text && !has_calls && !has_attachments)
         continue;
       seen_user |= is_user;
 
@@ -632,15 +769,41 @@ write_anthropic_messages (AkcJsonWriter *w,
           continue;
         }
 
-      if (has_text)
+      /* Images first, as Anthropic advises, then the files, then the text. */
+      for (guint a = 0; has_attachments && a < message->attachments->len; a++)
         {
+          AkcAttachment *attachment = g_ptr_array_index (message->attachments, a);
+          g_autofree char *base64 = NULL;
+
+          if (akc_attachment_get_kind (attachment) != AKC_ATTACHMENT_KIND_IMAGE)
+            continue;
+          base64 = akc_attachment_dup_base64 (attachment);
           akc_json_writer_begin_object (w);
           akc_json_writer_member (w, "type");
-          akc_json_writer_string (w, "text", -1);
-          akc_json_writer_member (w, "text");
-          akc_json_writer_string (w, message->text, -1);
+          akc_json_writer_string (w, "image", -1);
+          akc_json_writer_member (w, "source");
+          akc_json_writer_begin_object (w);
+          akc_json_writer_member (w, "type");
+          akc_json_writer_string (w, "base64", -1);
+          akc_json_writer_member (w, "media_type");
+          akc_json_writer_string (w, akc_attachment_get_mime_type (attachment), -1);
+          akc_json_writer_member (w, "data");
+          akc_json_writer_string (w, base64, -1);
+          akc_json_writer_end_object (w);
           akc_json_writer_end_object (w);
         }
+      for (guint a = 0; has_attachments && a < message->attachments->len; a++)
+        {
+          AkcAttachment *attachment = g_ptr_array_index (message->attachments, a);
+          g_autofree char *text = NULL;
+
+          if (akc_attachment_get_kind (attachment) != AKC_ATTACHMENT_KIND_TEXT)
+            continue;
+          text = file_text (attachment);
+          write_text_part (w, text);
+        }
+      if (has_text)
+        write_text_part (w, message->text);
       for (guint c = 0; has_calls && c < message->calls->len; c++)
         {
           PCall *call = g_ptr_array_index (message->calls, c);

@@ -12,6 +12,7 @@
 
 #include "akc-sqlite-chat-memory.h"
 #include "akc-sqlite-chat-memory-private.h"
+#include "akc-sqlite-message-extras-private.h"
 #include "akc-sqlite-schema-private.h"
 #include "akc-stored-message-private.h"
 #include "akc-text-private.h"
@@ -633,6 +634,8 @@ job_open (Worker *worker,
 
   migrations = akc_sqlite_schema_get_migrations (&n_migrations);
   worker->db = akc_sqlite_open (worker->path, migrations, n_migrations, &error);
+  if (worker->db != NULL && !akc_sqlite_message_extras_ensure (worker->db, worker->path, &error))
+    g_clear_pointer (&worker->db, sqlite3_close_v2);
   if (worker->db == NULL)
     {
       worker->open_error = g_error_copy (error);
@@ -946,7 +949,8 @@ job_load (Worker *worker,
     }
 
   g_clear_pointer (&stmt, stmt_release);
-  if (!worker_commit (worker, &error))
+  if (!akc_sqlite_message_extras_load (worker->db, id, messages, worker->path, &error) ||
+      !worker_commit (worker, &error))
     goto fail;
 
   job_return_pointer (job, g_steal_pointer (&messages), (GDestroyNotify) g_ptr_array_unref);
@@ -1081,6 +1085,8 @@ worker_splice (Worker    *worker,
         }
       if (rc != SQLITE_DONE)
         return worker_fail (worker, rc, error);
+      if (!akc_sqlite_message_extras_insert (worker->db, data->conversation_id, stored, worker->path, error))
+        return FALSE;
     }
 
   return worker_touch (worker, data->conversation_id, error);
@@ -1138,6 +1144,8 @@ worker_save (Worker    *worker,
                              _("The conversation has no message with this id."));
       return FALSE;
     }
+  if (!akc_sqlite_message_extras_save (worker->db, data->conversation_id, data->message, worker->path, error))
+    return FALSE;
 
   return worker_touch (worker, data->conversation_id, error);
 }

@@ -28,6 +28,9 @@ typedef struct
   char       *tool_call_id;  /* nullable */
   char       *tool_calls;    /* JSON array (protocol.md §2.9.6), nullable */
   char       *lineage;       /* JSON object (protocol.md §2.5), nullable */
+  GPtrArray  *attachments;   /* AkcAttachment (immutable values), nullable */
+  gboolean    has_usage;
+  AkcUsage    usage;
 } AkcStoredMessage;
 
 AkcStoredMessage *akc_stored_message_new_from_message (AkcMessage             *message);

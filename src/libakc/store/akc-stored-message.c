@@ -196,6 +196,21 @@ akc_stored_message_new_from_message (AkcMessage *message)
   stored->tool_call_id = g_strdup (akc_message_get_tool_call_id (message));
   stored->tool_calls = encode_tool_calls (akc_message_get_tool_calls (message));
   stored->lineage = encode_lineage (akc_message_get_lineage (message));
+  if (akc_message_get_usage (message) != NULL)
+    {
+      stored->has_usage = TRUE;
+      stored->usage = *akc_message_get_usage (message);
+    }
+  {
+    GListModel *attachments = akc_message_get_attachments (message);
+    guint n = g_list_model_get_n_items (attachments);
+
+    /* Attachments are immutable: the writer thread may hold them. */
+    if (n > 0)
+      stored->attachments = g_ptr_array_new_with_free_func (g_object_unref);
+    for (guint i = 0; i < n; i++)
+      g_ptr_array_add (stored->attachments, g_list_model_get_item (attachments, i));
+  }
 
   /* Every byte, U+0000 included; only invalid UTF-8 is replaced, so what
    * is stored is what reads back. */
@@ -222,6 +237,7 @@ akc_stored_message_free (AkcStoredMessage *stored)
   g_free (stored->tool_call_id);
   g_free (stored->tool_calls);
   g_free (stored->lineage);
+  g_clear_pointer (&stored->attachments, g_ptr_array_unref);
   g_free (stored);
 }
 

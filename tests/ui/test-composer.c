@@ -1,0 +1,354 @@
+/* test-composer.c: attachments in the composer (issue 15 item 3): files
+ * read and downscaled off the main thread, chips with a remove button,
+ * clear refusals, and the message they go with
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+
+#include "akc.h"
+#include "akc-gtk.h"
+
+static char *folder;
+
+/* An adapter that sends attachments (images when asked to), in front of a
+ * scripted one. */
+#define TEST_TYPE_ADAPTER (test_adapter_get_type ())
+G_DECLARE_FINAL_TYPE (TestAdapter, test_adapter, TEST, ADAPTER, GObject)
+
+struct _TestAdapter
+{
+  GObject     parent_instance;
+  AkcAdapter *script;
+  gboolean    images;
+};
+
+static void test_adapter_iface_init (AkcAdapterInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TestAdapter, test_adapter, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (AKC_TYPE_ADAPTER, test_adapter_iface_init))
+
+static void
+test_adapter_stream (AkcAdapter        *adapter,
+                     AkcAdapterRequest *request,
+                     AkcStream         *stream)
+{
+  akc_adapter_stream (TEST_ADAPTER (adapter)->script, request, stream);
+}
+
+static AkcJsonValue *
+test_adapter_get_capabilities (AkcAdapter *adapter)
+{
+  g_autofree char *text = g_strdup_printf ("{\"attachments\":{\"images\":%s,\"text\":true}}",
+                                           TEST_ADAPTER (adapter)->images ? "true" : "false");
+
+  return akc_json_value_parse (text, -1, NULL);
+}
+
+static void
+test_adapter_iface_init (AkcAdapterInterface *iface)
+{
+  iface->stream = test_adapter_stream;
+  iface->get_capabilities = test_adapter_get_capabilities;
+}
+
+static void
+test_adapter_finalize (GObject *object)
+{
+  g_clear_object (&TEST_ADAPTER (object)->script);
+  G_OBJECT_CLASS (test_adapter_parent_class)->finalize (object);
+}
+
+static void
+test_adapter_class_init (TestAdapterClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = test_adapter_finalize;
+}
+
+static void
+test_adapter_init (TestAdapter *self)
+{
+  self->script = akc_scripted_adapter_new ();
+  self->images = TRUE;
+}
+
+static GFile *
+write_file (const char   *name,
+            const guint8 *data,
+            gsize         length)
+{
+  g_autofree char *path = g_build_filename (folder, name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, (const char *) data, length, &error);
+  g_assert_no_error (error);
+
+  return g_file_new_for_path (path);
+}
+
+static GFile *
+write_picture (const char *name,
+               int         width,
+               int         height,
+               gboolean    alpha)
+{
+  g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, alpha, 8, width, height);
+  g_autofree char *path = g_build_filename (folder, name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  gdk_pixbuf_fill (pixbuf, 0x3366ccff);
+  gdk_pixbuf_save (pixbuf, path, "png", &error, NULL);
+  g_assert_no_error (error);
+
+  return g_file_new_for_path (path);
+}
+
+static void
+wait_loaded (AkcComposer *composer)
+{
+  while (akc_composer_get_n_loading (composer) > 0)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static GtkWidget *
+find_type (GtkWidget *widget,
+           GType      type)
+{
+  if (g_type_is_a (G_OBJECT_TYPE (widget), type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_type (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The visible label that reads @text, or NULL. */
+static GtkWidget *
+find_label (GtkWidget  *widget,
+            const char *text)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget) &&
+      g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The button whose tooltip is @tooltip, or NULL. */
+static GtkWidget *
+find_button (GtkWidget  *widget,
+             const char *tooltip)
+{
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_widget_get_tooltip_text (widget), tooltip) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_button (child, tooltip);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_error_label (GtkWidget *widget)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_has_css_class (widget, "composer-attach-error"))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_error_label (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static AkcAttachment *
+attachment_named (GListModel *model,
+                  const char *name)
+{
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AkcAttachment) attachment = g_list_model_get_item (model, i);
+
+      if (g_strcmp0 (akc_attachment_get_name (attachment), name) == 0)
+        return attachment;
+    }
+  return NULL;
+}
+
+static void
+test_attachments (void)
+{
+  g_autoptr(TestAdapter) front = g_object_new (TEST_TYPE_ADAPTER, NULL);
+  AkcAdapter *adapter = front->script;
+  g_autoptr(AkcChat) chat = akc_chat_new (AKC_ADAPTER (front));
+  g_autoptr(AkcChat) plain = NULL;
+  GtkWidget *window = gtk_window_new ();
+  AkcComposer *composer = AKC_COMPOSER (akc_composer_new ());
+  g_autoptr(GFile) big = write_picture ("big.png", 3000, 1500, FALSE);
+  g_autoptr(GFile) clear = write_picture ("clear.png", 4096, 100, TRUE);
+  g_autoptr(GFile) small = write_picture ("small.png", 10, 10, FALSE);
+  g_autoptr(GFile) notes = write_file ("notes.txt", (const guint8 *) "Grüße\n", strlen ("Grüße\n"));
+  g_autoptr(GFile) pdf = write_file ("report.pdf", (const guint8 *) "%PDF-1.7\n\xff\xfe\x00", 12);
+  g_autoptr(GBytes) small_bytes = NULL;
+  GListModel *attachments = akc_composer_get_attachments (composer);
+  GtkWidget *error_label = find_error_label (GTK_WIDGET (composer));
+  GtkWidget *remove;
+  AkcAttachment *attachment;
+  GListModel *sent;
+  g_autoptr(AkcMessage) question = NULL;
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (composer));
+  gtk_window_present (GTK_WINDOW (window));
+
+  /* No conversation, or one whose adapter sends no attachments: no Attach. */
+  g_assert_false (gtk_widget_is_sensitive (find_button (GTK_WIDGET (composer), "Attach Images or Text Files")));
+  plain = akc_chat_new (adapter);
+  akc_composer_set_source (composer, AKC_CHAT_SOURCE (plain));
+  g_assert_false (gtk_widget_is_sensitive (find_button (GTK_WIDGET (composer), "Attach Images or Text Files")));
+  akc_composer_set_source (composer, AKC_CHAT_SOURCE (chat));
+  g_assert_true (gtk_widget_is_sensitive (find_button (GTK_WIDGET (composer), "Attach Images or Text Files")));
+
+  akc_composer_attach_file (composer, big);
+  akc_composer_attach_file (composer, clear);
+  akc_composer_attach_file (composer, small);
+  akc_composer_attach_file (composer, notes);
+  /* Sending waits for the files. */
+  g_assert_false (akc_composer_send (composer));
+  wait_loaded (composer);
+  g_assert_cmpuint (g_list_model_get_n_items (attachments), ==, 4);
+
+  /* A big photo is downscaled to 2048 px on its long side, as JPEG; one
+   * with transparency stays PNG; a small one is sent as it is. */
+  attachment = attachment_named (attachments, "big.png");
+  g_assert_cmpuint (akc_attachment_get_width (attachment), ==, 2048);
+  g_assert_cmpuint (akc_attachment_get_height (attachment), ==, 1024);
+  g_assert_cmpstr (akc_attachment_get_mime_type (attachment), ==, "image/jpeg");
+  attachment = attachment_named (attachments, "clear.png");
+  g_assert_cmpuint (akc_attachment_get_width (attachment), ==, 2048);
+  g_assert_cmpuint (akc_attachment_get_height (attachment), ==, 50);
+  g_assert_cmpstr (akc_attachment_get_mime_type (attachment), ==, "image/png");
+  attachment = attachment_named (attachments, "small.png");
+  small_bytes = g_file_load_bytes (small, NULL, NULL, NULL);
+  g_assert_true (g_bytes_equal (akc_attachment_get_data (attachment), small_bytes));
+  g_assert_cmpint (akc_attachment_get_kind (attachment_named (attachments, "notes.txt")), ==, AKC_ATTACHMENT_KIND_TEXT);
+
+  /* Each is a chip with its name and a remove button. */
+  g_assert_nonnull (find_label (GTK_WIDGET (composer), "notes.txt"));
+  g_assert_nonnull (find_label (GTK_WIDGET (composer), "big.png"));
+  g_assert_false (gtk_widget_get_visible (error_label));
+
+  /* A file that cannot be sent is refused, by name; nothing else changes. */
+  akc_composer_attach_file (composer, pdf);
+  wait_loaded (composer);
+  g_assert_true (gtk_widget_get_visible (error_label));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (error_label)), "report.pdf"));
+  g_assert_cmpuint (g_list_model_get_n_items (attachments), ==, 4);
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (error_label), GTK_ACCESSIBLE_ROLE_ALERT);
+
+  /* A model that takes no images: an image is refused as it comes, a
+   * text file is taken. */
+  front->images = FALSE;
+  akc_composer_attach_file (composer, small);
+  wait_loaded (composer);
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (error_label)), "does not take images"));
+  g_assert_cmpuint (g_list_model_get_n_items (attachments), ==, 4);
+  front->images = TRUE;
+
+  remove = find_button (GTK_WIDGET (composer), "Remove clear.png");
+  g_assert_nonnull (remove);
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (remove), GTK_ACCESSIBLE_PROPERTY_LABEL, "Remove clear.png");
+  g_signal_emit_by_name (remove, "clicked");
+  g_assert_cmpuint (g_list_model_get_n_items (attachments), ==, 3);
+  g_assert_null (attachment_named (attachments, "clear.png"));
+
+  /* No words: the attachments alone are a message. */
+  akc_scripted_adapter_begin_turn (AKC_SCRIPTED_ADAPTER (adapter));
+  akc_scripted_adapter_add_text (AKC_SCRIPTED_ADAPTER (adapter), "Seen.", 0);
+  akc_scripted_adapter_add_done (AKC_SCRIPTED_ADAPTER (adapter), 0);
+  g_assert_true (akc_composer_send (composer));
+  g_assert_cmpuint (g_list_model_get_n_items (attachments), ==, 0);
+  g_assert_false (gtk_widget_get_visible (error_label));
+  g_assert_null (find_label (GTK_WIDGET (composer), "notes.txt"));
+  while (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) == AKC_CHAT_STATUS_STREAMING)
+    g_main_context_iteration (NULL, TRUE);
+
+  question = g_list_model_get_item (akc_chat_source_get_messages (AKC_CHAT_SOURCE (chat)), 0);
+  sent = akc_message_get_attachments (question);
+  g_assert_cmpuint (g_list_model_get_n_items (sent), ==, 3);
+  g_assert_nonnull (attachment_named (sent, "big.png"));
+  g_assert_nonnull (attachment_named (sent, "notes.txt"));
+  {
+    g_autoptr(AkcMessage) asked = g_list_model_get_item (akc_scripted_adapter_get_call_messages (AKC_SCRIPTED_ADAPTER (adapter), 0), 0);
+
+    /* The adapter got the person's message with them. */
+    g_assert_cmpuint (g_list_model_get_n_items (akc_message_get_attachments (asked)), ==, 3);
+  }
+
+  /* The message shows them as chips too. */
+  {
+    GtkWidget *row = akc_message_row_new ();
+
+    gtk_window_set_child (GTK_WINDOW (window), row);
+    akc_message_row_set_message (AKC_MESSAGE_ROW (row), question);
+    g_assert_nonnull (find_label (row, "notes.txt"));
+    g_assert_nonnull (find_label (row, "big.png"));
+    g_assert_nonnull (find_type (row, GTK_TYPE_IMAGE));
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  gtk_test_init (&argc, &argv, NULL);
+  folder = g_dir_make_tmp ("akc-test-composer-XXXXXX", NULL);
+  g_assert_nonnull (folder);
+
+  g_test_add_func ("/composer/attachments", test_attachments);
+  status = g_test_run ();
+
+  {
+    g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+    const char *name;
+
+    while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+      {
+        g_autofree char *path = g_build_filename (folder, name, NULL);
+
+        g_unlink (path);
+      }
+    g_rmdir (folder);
+  }
+  g_free (folder);
+
+  return status;
+}

@@ -1,0 +1,149 @@
+/* test-message-extras.c: the history keeps a message's attachments and a
+ * reply's token usage (issue 15 items 3 and 4), bounded, and lets them go
+ * with their message and their conversation
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "akc-store-test.h"
+
+/* A real 2 × 1 PNG. */
+static const guint8 png[] = {
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+  0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x01, 0x08, 0x00, 0x00, 0x00, 0x00, 0x57, 0xdd, 0x52,
+  0xf8, 0x00, 0x00, 0x00, 0x0b, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0x68, 0x68, 0x00, 0x00,
+  0x01, 0x02, 0x00, 0x81, 0x1f, 0x7d, 0xf1, 0x1e, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44,
+  0xae, 0x42, 0x60, 0x82,
+};
+
+static AkcMessage *
+message (const char     *id,
+         AkcMessageRole  role,
+         const char     *content)
+{
+  return akc_message_new (id, role, content, AKC_MESSAGE_STATUS_COMPLETE);
+}
+
+static void
+test_attachments_and_usage (void)
+{
+  g_autofree char *path = akc_test_path ("extras.sqlite3");
+  g_autoptr(AkcChatMemory) memory = akc_test_open (path);
+  g_autoptr(GBytes) png_bytes = g_bytes_new_static (png, sizeof png);
+  g_autoptr(GBytes) text_bytes = g_bytes_new_static ("Grüße\0", strlen ("Grüße"));
+  g_autoptr(AkcAttachment) image = akc_attachment_new_image ("dot.png", png_bytes, NULL);
+  g_autoptr(AkcAttachment) text = akc_attachment_new_text ("notes.txt", text_bytes, NULL);
+  g_autoptr(AkcMessage) user = message ("u1", AKC_MESSAGE_ROLE_USER, "What is it?");
+  g_autoptr(AkcMessage) reply = message ("a1", AKC_MESSAGE_ROLE_ASSISTANT, "A dot.");
+  g_autoptr(AkcUsage) usage = akc_usage_new (812, 14, G_MAXUINT64);
+  g_autoptr(AkcUsage) grown = akc_usage_new (812, 20, 832);
+  g_autoptr(AkcConversationInfo) info = NULL;
+  g_autoptr(GListModel) loaded = NULL;
+  g_autoptr(AkcMessage) got_user = NULL;
+  g_autoptr(AkcMessage) got_reply = NULL;
+  g_autoptr(AkcAttachment) got_image = NULL;
+  g_autoptr(AkcAttachment) got_text = NULL;
+  g_autoptr(GError) error = NULL;
+  AkcMessage *messages[2] = { user, reply };
+
+  g_assert_nonnull (image);
+  g_assert_nonnull (text);
+  akc_message_add_attachment (user, image);
+  akc_message_add_attachment (user, text);
+  akc_message_set_usage (reply, usage);
+
+  info = akc_test_create (memory, "c", "Pictures", &error);
+  g_assert_no_error (error);
+  g_assert_true (akc_test_splice (memory, "c", 0, 0, messages, 2, &error));
+  g_assert_no_error (error);
+  /* A reply's usage grows while it streams: the last save wins. */
+  akc_message_set_usage (reply, grown);
+  g_assert_true (akc_test_save (memory, "c", reply, &error));
+  g_assert_no_error (error);
+  akc_test_close (g_steal_pointer (&memory));
+
+  /* Another process, later. */
+  memory = akc_test_open (path);
+  loaded = akc_test_load (memory, "c", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (loaded), ==, 2);
+  got_user = g_list_model_get_item (loaded, 0);
+  got_reply = g_list_model_get_item (loaded, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (akc_message_get_attachments (got_user)), ==, 2);
+  got_image = g_list_model_get_item (akc_message_get_attachments (got_user), 0);
+  got_text = g_list_model_get_item (akc_message_get_attachments (got_user), 1);
+  g_assert_cmpint (akc_attachment_get_kind (got_image), ==, AKC_ATTACHMENT_KIND_IMAGE);
+  g_assert_cmpstr (akc_attachment_get_name (got_image), ==, "dot.png");
+  g_assert_cmpstr (akc_attachment_get_mime_type (got_image), ==, "image/png");
+  g_assert_cmpuint (akc_attachment_get_width (got_image), ==, 2);
+  g_assert_true (g_bytes_equal (akc_attachment_get_data (got_image), png_bytes));
+  g_assert_cmpint (akc_attachment_get_kind (got_text), ==, AKC_ATTACHMENT_KIND_TEXT);
+  g_assert_cmpstr (akc_attachment_get_name (got_text), ==, "notes.txt");
+  g_assert_true (g_bytes_equal (akc_attachment_get_data (got_text), text_bytes));
+  g_assert_null (akc_message_get_usage (got_user));
+  g_assert_nonnull (akc_message_get_usage (got_reply));
+  g_assert_true (akc_usage_equal (akc_message_get_usage (got_reply), grown));
+  g_assert_cmpint (akc_test_sql_int (path, "SELECT count(*) FROM message_attachments"), ==, 2);
+
+  /* A retried turn takes its messages away: their extras go with them. */
+  g_assert_true (akc_test_splice (memory, "c", 0, 2, NULL, 0, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (akc_test_sql_int (path, "SELECT count(*) FROM message_attachments"), ==, 0);
+  g_assert_cmpint (akc_test_sql_int (path, "SELECT count(*) FROM message_usage"), ==, 0);
+
+  /* And a deleted conversation takes everything. */
+  g_assert_true (akc_test_splice (memory, "c", 0, 0, messages, 2, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (akc_test_sql_int (path, "SELECT count(*) FROM message_attachments"), ==, 2);
+  g_assert_true (akc_test_delete (memory, "c", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (akc_test_sql_int (path, "SELECT count(*) FROM message_attachments"), ==, 0);
+  g_assert_cmpint (akc_test_sql_int (path, "SELECT count(*) FROM message_usage"), ==, 0);
+
+  akc_test_close (g_steal_pointer (&memory));
+}
+
+/* An attachment changed on disk into something that is not one is a
+ * damaged history, said so, not a crash or a half-loaded message. */
+static void
+test_damaged_attachment (void)
+{
+  g_autofree char *path = akc_test_path ("damaged.sqlite3");
+  g_autoptr(AkcChatMemory) memory = akc_test_open (path);
+  g_autoptr(GBytes) png_bytes = g_bytes_new_static (png, sizeof png);
+  g_autoptr(AkcAttachment) image = akc_attachment_new_image ("dot.png", png_bytes, NULL);
+  g_autoptr(AkcMessage) user = message ("u1", AKC_MESSAGE_ROLE_USER, "What is it?");
+  g_autoptr(AkcConversationInfo) info = NULL;
+  g_autoptr(GListModel) loaded = NULL;
+  g_autoptr(GError) error = NULL;
+
+  akc_message_add_attachment (user, image);
+  info = akc_test_create (memory, "c", "Pictures", &error);
+  g_assert_no_error (error);
+  g_assert_true (akc_test_append (memory, "c", user, &error));
+  g_assert_no_error (error);
+  akc_test_close (g_steal_pointer (&memory));
+
+  akc_test_sql_exec (path, "UPDATE message_attachments SET data = x'00010203'");
+  memory = akc_test_open (path);
+  loaded = akc_test_load (memory, "c", &error);
+  g_assert_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_CORRUPT);
+  g_assert_null (loaded);
+  akc_test_close (g_steal_pointer (&memory));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/history/extras/attachments-and-usage", test_attachments_and_usage);
+  g_test_add_func ("/history/extras/damaged-attachment", test_damaged_attachment);
+
+  return g_test_run ();
+}
