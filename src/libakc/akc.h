@@ -102,4 +102,10 @@
 /* interaction/ */
 #include "akc-interaction-controller.h"
 
+/* devtools/ */
+#include "akc-devtools-enum-types.h"
+#include "akc-renderer-parity.h"
+#include "akc-replay-fixture.h"
+#include "akc-trace-capture.h"
+
 #undef __AKC_INSIDE__

@@ -101,6 +101,9 @@ struct _AkcActionConfirmation
 
 G_DEFINE_FINAL_TYPE (AkcActionConfirmation, akc_action_confirmation, G_TYPE_OBJECT)
 
+enum { SIGNAL_RECORD_CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
 static gint64
 real_clock (gpointer user_data)
 {
@@ -148,6 +151,7 @@ append_record (AkcActionConfirmation *self,
   g_hash_table_insert (self->by_tool_call,
                        g_strdup (akc_confirmation_record_get_tool_call_id (record)),
                        GUINT_TO_POINTER (self->records->len));
+  g_signal_emit (self, signals[SIGNAL_RECORD_CHANGED], 0, record);
 }
 
 static void
@@ -162,6 +166,7 @@ set_status (AkcActionConfirmation *self,
 
   self->records->pdata[position] = akc_confirmation_record_with_status (record, status);
   akc_confirmation_record_unref (record);
+  g_signal_emit (self, signals[SIGNAL_RECORD_CHANGED], 0, self->records->pdata[position]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -508,6 +513,29 @@ akc_action_confirmation_class_init (AkcActionConfirmationClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->finalize = akc_action_confirmation_finalize;
+
+  /**
+   * AkcActionConfirmation::record-changed:
+   * @self: the coordinator
+   * @record: the record as it is now
+   *
+   * Emitted when a typed action was proposed or changed status (pending,
+   * approving, approved, rejected, expired …), in memory, before the
+   * change is saved to the store; a failed save that puts a record back
+   * emits it again. For traces (application.md §10.1); handlers cannot
+   * change the coordinator's course.
+   *
+   * Since: 0.1
+   */
+  signals[SIGNAL_RECORD_CHANGED] =
+    g_signal_new ("record-changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 1,
+                  AKC_TYPE_CONFIRMATION_RECORD | G_SIGNAL_TYPE_STATIC_SCOPE);
 }
 
 static void

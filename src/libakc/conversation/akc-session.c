@@ -488,29 +488,13 @@ emit_trace (AkcSession   *self,
 /* Persistence (§4.4)                                                  */
 /* ------------------------------------------------------------------ */
 
-static char *
-format_iso_ms (gint64 ms)
-{
-  g_autoptr(GDateTime) dt = NULL;
-  gint64 seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000;
-  int millis = (int) (ms - seconds * 1000);
-  g_autofree char *base = NULL;
-
-  dt = g_date_time_new_from_unix_utc (seconds);
-  if (dt == NULL)
-    dt = g_date_time_new_from_unix_utc (0);
-  base = g_date_time_format (dt, "%Y-%m-%dT%H:%M:%S");
-
-  return g_strdup_printf ("%s.%03dZ", base, millis);
-}
-
 static void
 write_snapshot (AkcSession    *self,
                 AkcJsonWriter *w,
                 gint64         cursor,
                 gint64         now)
 {
-  g_autofree char *updated_at = format_iso_ms (now);
+  g_autofree char *updated_at = akc_text_format_unix_ms (now);
 
   akc_json_writer_begin_object (w);
   akc_json_writer_member (w, "protocol");

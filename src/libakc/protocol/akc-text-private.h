@@ -50,6 +50,11 @@ gboolean     akc_text_date_time_to_unix_ms (const char *s,
                                             gsize       len,
                                             gint64     *out_ms);
 
+/* The ISO form `YYYY-MM-DDTHH:mm:ss.sssZ` of @ms milliseconds since the
+ * Unix epoch (JavaScript's Date.prototype.toISOString). Times GDateTime
+ * cannot hold are written as the epoch. */
+char        *akc_text_format_unix_ms       (gint64      ms);
+
 /* §1.6 SafeHref, including the WHATWG host/port/credential rules for http(s). */
 gboolean     akc_text_is_safe_href         (const char *s,
                                             gsize       len);

@@ -444,6 +444,25 @@ days_from_civil (gint64 y,
   return era * 146097 + doe - 719468;
 }
 
+char *
+akc_text_format_unix_ms (gint64 ms)
+{
+  g_autoptr(GDateTime) dt = NULL;
+  gint64 seconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000;
+  int millis = (int) (ms - seconds * 1000);
+  g_autofree char *base = NULL;
+
+  dt = g_date_time_new_from_unix_utc (seconds);
+  if (dt == NULL)
+    {
+      dt = g_date_time_new_from_unix_utc (0);
+      millis = 0;
+    }
+  base = g_date_time_format (dt, "%Y-%m-%dT%H:%M:%S");
+
+  return g_strdup_printf ("%s.%03dZ", base, millis);
+}
+
 gboolean
 akc_text_date_time_to_unix_ms (const char *s,
                                gsize       len,
