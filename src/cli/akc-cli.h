@@ -52,6 +52,7 @@ int akc_cmd_decode (int argc, char **argv);
 int akc_cmd_knowledge (int argc, char **argv);
 int akc_cmd_models (int argc, char **argv);
 int akc_cmd_normalize (int argc, char **argv);
+int akc_cmd_replay (int argc, char **argv);
 int akc_cmd_theme (int argc, char **argv);
 int akc_cmd_turn (int argc, char **argv);
 

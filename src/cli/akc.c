@@ -22,6 +22,7 @@ static const AkcCliCommand commands[] = {
   { "knowledge", N_("Hash, verify or query a local knowledge artifact"), akc_cmd_knowledge },
   { "models", N_("List the models a provider offers"), akc_cmd_models },
   { "normalize", N_("Print the knowledge key of a text"), akc_cmd_normalize },
+  { "replay", N_("Play a replay fixture back, check a definition against it, or record one"), akc_cmd_replay },
   { "theme", N_("Resolve a semantic theme and print it as JSON"), akc_cmd_theme },
   { "turn", N_("Submit one turn to a chat turn handler and print its snapshots"), akc_cmd_turn },
   { NULL, NULL, NULL },

@@ -14,9 +14,4 @@ G_BEGIN_DECLS
 void          akc_trace_record_write    (const AkcTraceRecord *self,
                                          AkcJsonWriter        *w);
 
-/* A copy of @value with the capture's redact fields replaced at any
- * depth (a new reference to @value when nothing matches). */
-AkcJsonValue *akc_trace_capture_redact  (AkcTraceCapture      *self,
-                                         AkcJsonValue         *value);
-
 G_END_DECLS

@@ -572,10 +572,29 @@ redact (GHashTable   *set,
   return akc_json_value_parse (out->str, out->len, NULL);
 }
 
+/**
+ * akc_trace_capture_redact:
+ * @self: a capture
+ * @value: any JSON value
+ *
+ * Redacts @value as the capture redacts a record's detail: at any depth,
+ * the value of every member whose name is one of the capture's redact
+ * fields (compared case-insensitively) becomes `"[REDACTED]"`. For what
+ * is saved next to the traces, such as a replay fixture's cassette.
+ * @value itself is never modified.
+ *
+ * Returns: (transfer full): the redacted copy (@value itself when nothing
+ *   matches)
+ *
+ * Since: 0.1
+ */
 AkcJsonValue *
 akc_trace_capture_redact (AkcTraceCapture *self,
                           AkcJsonValue    *value)
 {
+  g_return_val_if_fail (AKC_IS_TRACE_CAPTURE (self), NULL);
+  g_return_val_if_fail (value != NULL, NULL);
+
   return redact (self->redact_set, value);
 }
 

@@ -146,6 +146,9 @@ void             akc_trace_capture_set_clock          (AkcTraceCapture       *se
 AKC_AVAILABLE_IN_ALL
 const char * const *akc_trace_capture_get_redact_fields (AkcTraceCapture     *self);
 AKC_AVAILABLE_IN_ALL
+AkcJsonValue    *akc_trace_capture_redact             (AkcTraceCapture       *self,
+                                                       AkcJsonValue          *value);
+AKC_AVAILABLE_IN_ALL
 AkcTraceRecord  *akc_trace_capture_append             (AkcTraceCapture       *self,
                                                        AkcTraceCategory       category,
                                                        AkcJsonValue          *detail,
