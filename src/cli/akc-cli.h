@@ -29,6 +29,9 @@ typedef struct
   int (*run) (int argc, char **argv);
 } AkcCliCommand;
 
+/* The command table, ended by a row whose name is NULL. */
+const AkcCliCommand *akc_cli_get_commands (void);
+
 gboolean akc_cli_read_input (const char  *path,
                              GBytes     **bytes,
                              GError     **error);
@@ -47,6 +50,7 @@ char    *akc_cli_read_secret   (const char         *prompt,
 
 int akc_cmd_ask (int argc, char **argv);
 int akc_cmd_chat (int argc, char **argv);
+int akc_cmd_completion (int argc, char **argv);
 int akc_cmd_credentials (int argc, char **argv);
 int akc_cmd_decode (int argc, char **argv);
 int akc_cmd_knowledge (int argc, char **argv);

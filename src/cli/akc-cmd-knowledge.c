@@ -165,7 +165,7 @@ run_verify (int    argc,
     {
       g_autofree char *canonical = akc_json_value_to_canonical (artifact, NULL);
 
-      printf ("{\"ok\":true,\"artifact\":%s}\n", canonical);
+      printf ("{\"ok\":true,\"value\":%s}\n", canonical);
       return AKC_CLI_EXIT_OK;
     }
   else

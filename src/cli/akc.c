@@ -17,6 +17,7 @@
 static const AkcCliCommand commands[] = {
   { "ask", N_("Ask an Ask backend a question and stream the answer"), akc_cmd_ask },
   { "chat", N_("Chat with a model provider (OpenAI-compatible, Ollama, Anthropic)"), akc_cmd_chat },
+  { "completion", N_("Print a shell completion script (bash, zsh or fish)"), akc_cmd_completion },
   { "credentials", N_("Store or clear the API key or token of an endpoint in the keyring"), akc_cmd_credentials },
   { "decode", N_("Decode a wire value and print the result as JSON"), akc_cmd_decode },
   { "knowledge", N_("Hash, verify or query a local knowledge artifact"), akc_cmd_knowledge },
@@ -27,6 +28,12 @@ static const AkcCliCommand commands[] = {
   { "turn", N_("Submit one turn to a chat turn handler and print its snapshots"), akc_cmd_turn },
   { NULL, NULL, NULL },
 };
+
+const AkcCliCommand *
+akc_cli_get_commands (void)
+{
+  return commands;
+}
 
 static void
 print_help (FILE *out)

@@ -111,7 +111,7 @@ with tempfile.TemporaryDirectory(prefix="akc-cli-") as tmp:
     ok = r.returncode == 0
     if ok:
         result = json.loads(r.stdout)
-        ok = list(result) == ["ok", "artifact"] and result["ok"] is True and result["artifact"] == artifact
+        ok = list(result) == ["ok", "value"] and result["ok"] is True and result["value"] == artifact
     check("verify the fixture artifact", ok, show(r))
 
     r = akc("knowledge", "verify", "--hash=" + FIXTURE_HASH, "--site=agentskit-docs", write(tmp, "pretty2.json", pretty))
