@@ -73,6 +73,7 @@ struct _AkcDemo
 
   GPtrArray             *audit;           /* AkcJsonValue {category, detail} */
   GHashTable            *audited_actions; /* «token»\n«status» */
+  AkcTraceCapture       *capture;         /* the audit, redacted */
 };
 
 G_DEFINE_FINAL_TYPE (AkcDemo, akc_demo, G_TYPE_OBJECT)
@@ -235,92 +236,37 @@ js_trim (const char *text)
 /* The trace capture redacts these keys wherever they occur (§10.1). */
 static const char * const redacted_fields[] = { "token", "secret", "credential", NULL };
 
-static AkcJsonValue *
-redact (AkcJsonValue *value)
-{
-  switch (akc_json_value_get_kind (value))
-    {
-    case AKC_JSON_KIND_OBJECT:
-      {
-        gsize n = akc_json_value_get_member_count (value);
-        g_autofree const char **names = g_new0 (const char *, n + 1);
-        g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_json_value_unref);
-
-        for (gsize i = 0; i < n; i++)
-          {
-            const char *name = akc_json_value_get_member_name (value, i, NULL);
-            g_autofree char *lower = g_utf8_strdown (name, -1);
-
-            names[i] = name;
-            if (g_strv_contains (redacted_fields, lower))
-              g_ptr_array_add (values, akc_json_value_new_string ("[REDACTED]", -1));
-            else
-              g_ptr_array_add (values, redact (akc_json_value_get_member_value (value, i)));
-          }
-        return akc_json_value_new_object (names, (AkcJsonValue * const *) values->pdata, n);
-      }
-    case AKC_JSON_KIND_ARRAY:
-      {
-        gsize n = akc_json_value_get_length (value);
-        g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_json_value_unref);
-
-        for (gsize i = 0; i < n; i++)
-          g_ptr_array_add (values, redact (akc_json_value_get_element (value, i)));
-        return akc_json_value_new_array ((AkcJsonValue * const *) values->pdata, n);
-      }
-    default:
-      return akc_json_value_ref (value);
-    }
-}
-
+/* The audit is the demo's trace capture seen as {category, detail}. */
 static void
-audit_append (AkcDemo    *self,
-              const char *category,
-              const char *detail_json)
+on_record_added (AkcTraceCapture *capture,
+                 AkcTraceRecord  *record,
+                 AkcDemo         *self)
 {
-  g_autoptr(AkcJsonValue) detail = akc_json_value_parse (detail_json, -1, NULL);
-  g_autoptr(AkcJsonValue) redacted = NULL;
-  g_autoptr(AkcJsonValue) category_value = akc_json_value_new_string (category, -1);
   const char *names[] = { "category", "detail" };
-  AkcJsonValue *values[2];
+  g_autoptr(AkcJsonValue) category =
+    akc_json_value_new_string (akc_trace_category_to_string (akc_trace_record_get_category (record)), -1);
+  AkcJsonValue *values[] = { category, akc_trace_record_get_detail (record) };
 
-  g_assert (detail != NULL);
-  redacted = redact (detail);
-  values[0] = category_value;
-  values[1] = redacted;
   g_ptr_array_add (self->audit, akc_json_value_new_object (names, values, 2));
 }
 
 static void
-on_policy_trace (AkcCapabilityPolicy *policy,
-                 AkcPolicyTrace      *trace,
-                 AkcDemo             *self)
+audit_append (AkcDemo          *self,
+              AkcTraceCategory  category,
+              const char       *detail_json)
 {
-  const char * const *required = akc_policy_trace_get_required_capabilities (trace);
-  g_autoptr(GString) detail = g_string_new (NULL);
-  g_autofree char *id = quote (akc_policy_trace_get_id (trace));
-  g_autofree char *call = quote (akc_policy_trace_get_tool_call_id (trace));
-  g_autofree char *action = quote (akc_policy_trace_get_action (trace));
+  g_autoptr(AkcJsonValue) detail = akc_json_value_parse (detail_json, -1, NULL);
+  g_autoptr(AkcTraceRecord) record = NULL;
+  g_autoptr(GError) error = NULL;
 
-  g_string_append_printf (detail,
-                          "{\"policyTraceId\":%s,\"toolCallId\":%s,\"action\":%s,\"phase\":\"%s\","
-                          "\"decision\":\"%s\",\"reason\":\"%s\",\"requiredCapabilities\":[",
-                          id, call, action,
-                          akc_policy_trace_get_phase (trace) == AKC_TOOL_PHASE_PROPOSE ? "propose" : "execute",
-                          akc_policy_trace_get_allowed (trace) ? "allow" : "deny",
-                          akc_policy_reason_to_string (akc_policy_trace_get_reason (trace)));
-  for (guint i = 0; required != NULL && required[i] != NULL; i++)
-    {
-      g_autofree char *capability = quote (required[i]);
-
-      g_string_append_printf (detail, "%s%s", i > 0 ? "," : "", capability);
-    }
-  g_string_append (detail, "]}");
-  audit_append (self, "policy", detail->str);
+  g_assert (detail != NULL);
+  record = akc_trace_capture_append (self->capture, category, detail, NULL, NULL, &error);
+  if (record == NULL)
+    g_warning ("Audit record not kept: %s", error->message);
 }
 
-/* One action trace per distinct token and status; never the token, the
- * input or the session (§10.1). */
+/* One action trace per distinct token and status; the projection never
+ * carries the token, the input or the session (§10.1). */
 static void
 audit_records (AkcDemo   *self,
                GPtrArray *records)
@@ -330,18 +276,15 @@ audit_records (AkcDemo   *self,
       AkcConfirmationRecord *record = g_ptr_array_index (records, i);
       const char *status = akc_confirmation_status_to_string (akc_confirmation_record_get_status (record));
       char *key = g_strconcat (akc_confirmation_record_get_token (record), "\n", status, NULL);
-      g_autofree char *action = NULL;
-      g_autofree char *call = NULL;
-      g_autofree char *detail = NULL;
+      g_autoptr(AkcTraceRecord) trace = NULL;
+      g_autoptr(GError) error = NULL;
 
       if (!g_hash_table_add (self->audited_actions, key))
         continue;
 
-      action = quote (akc_confirmation_record_get_action (record));
-      call = quote (akc_confirmation_record_get_tool_call_id (record));
-      detail = g_strdup_printf ("{\"action\":%s,\"toolCallId\":%s,\"status\":\"%s\",\"expiresAt\":%" G_GINT64_FORMAT "}",
-                                action, call, status, akc_confirmation_record_get_expires_at (record));
-      audit_append (self, "action", detail);
+      trace = akc_trace_capture_capture_action (self->capture, record, NULL, &error);
+      if (trace == NULL)
+        g_warning ("Audit record not kept: %s", error->message);
     }
 }
 
@@ -835,7 +778,7 @@ run_restart (AkcTool       *tool,
 
   detail = g_strdup_printf ("{\"action\":\"restart-operation\",\"phase\":\"confirmed-execution\","
                             "\"toolCallId\":%s,\"operationId\":%s}", call, operation);
-  audit_append (services->demo, "action", detail);
+  audit_append (services->demo, AKC_TRACE_CATEGORY_ACTION, detail);
 
   services->restarts++;
   result = g_strdup_printf ("%s restarted at revision %u.", operation_id (arguments), services->restarts + 1);
@@ -845,7 +788,7 @@ run_restart (AkcTool       *tool,
   detail = g_strdup_printf ("{\"action\":\"restart-operation\",\"phase\":\"result\",\"toolCallId\":%s,"
                             "\"operationId\":%s,\"status\":\"healthy\",\"revision\":%u}",
                             call, operation, services->restarts + 1);
-  audit_append (services->demo, "lifecycle", detail);
+  audit_append (services->demo, AKC_TRACE_CATEGORY_LIFECYCLE, detail);
 
   return result;
 }
@@ -983,6 +926,7 @@ akc_demo_finalize (GObject *object)
   g_clear_pointer (&self->services.session_id, g_free);
   g_clear_pointer (&self->audit, g_ptr_array_unref);
   g_clear_pointer (&self->audited_actions, g_hash_table_unref);
+  g_clear_object (&self->capture);
 
   G_OBJECT_CLASS (akc_demo_parent_class)->finalize (object);
 }
@@ -1000,6 +944,8 @@ akc_demo_init (AkcDemo *self)
   self->services.demo = self;
   self->audit = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_json_value_unref);
   self->audited_actions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->capture = akc_trace_capture_new (redacted_fields);
+  g_signal_connect (self->capture, "record-added", G_CALLBACK (on_record_added), self);
 }
 
 static const char *
@@ -1184,7 +1130,7 @@ akc_demo_setup (AkcDemo             *self,
   if (self->policy == NULL)
     return FALSE;
   akc_capability_policy_set_context_func (self->policy, host_context, self, NULL);
-  g_signal_connect_object (self->policy, "trace", G_CALLBACK (on_policy_trace), self, 0);
+  akc_trace_capture_watch_policy (self->capture, self->policy);
   akc_chat_set_tool_authorizer (self->chat, note_execution, self, NULL);
   akc_capability_policy_install (self->policy, self->chat);
 
@@ -1448,6 +1394,22 @@ akc_demo_get_audit (AkcDemo *self)
 {
   g_return_val_if_fail (AKC_IS_DEMO (self), NULL);
   return self->audit;
+}
+
+/**
+ * akc_demo_get_trace_capture:
+ * @self: a #AkcDemo
+ *
+ * Gets the capture behind the audit trail ([method@Demo.get_audit]), for a
+ * live view of it.
+ *
+ * Returns: (transfer none): the capture
+ */
+AkcTraceCapture *
+akc_demo_get_trace_capture (AkcDemo *self)
+{
+  g_return_val_if_fail (AKC_IS_DEMO (self), NULL);
+  return self->capture;
 }
 
 /**

@@ -44,6 +44,7 @@ AkcCapabilityPolicy   *akc_demo_new_policy          (AkcDemo                *sel
 AkcActionConfirmation *akc_demo_get_confirmation    (AkcDemo                *self);
 AkcInteractionController *akc_demo_get_interaction (AkcDemo              *self);
 GPtrArray             *akc_demo_get_audit           (AkcDemo                *self);
+AkcTraceCapture       *akc_demo_get_trace_capture   (AkcDemo                *self);
 void                   akc_demo_set_reply_interval  (AkcDemo                *self,
                                                      guint                   interval_ms);
 
