@@ -53,7 +53,7 @@
  * Chunks are written as `{type: "text", content}`, `{type: "tool_call",
  * toolCall: {id, name, args}}`, `{type: "metadata", metadata}`, `{type:
  * "done"}` and `{type: "error", content, code?}`; a chunk's attached
- * metadata goes in a `metadata` member (see [func@chunk_to_replay_json]).
+ * metadata goes in a `metadata` member (see [method@Chunk.to_replay_json]).
  *
  * Since: 0.1
  */
@@ -644,7 +644,7 @@ optional_string (AkcJsonValue *object,
 
 /**
  * akc_chunk_new_from_replay_json:
- * @value: a cassette chunk, as [func@chunk_to_replay_json] writes them
+ * @value: a cassette chunk, as [method@Chunk.to_replay_json] writes them
  * @error: return location for a #GError
  *
  * Reads a cassette chunk back into a [struct@Chunk].

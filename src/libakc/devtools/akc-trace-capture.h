@@ -35,7 +35,7 @@ G_BEGIN_DECLS
  * @AKC_TRACE_CATEGORY_LIFECYCLE: `lifecycle`: anything else a host records
  *
  * What a trace record is about (application.md §10.1). The wire strings
- * are those of [func@trace_category_to_string].
+ * are those of [func@TraceCategory.to_string].
  *
  * Since: 0.1
  */
