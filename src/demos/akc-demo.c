@@ -236,12 +236,29 @@ js_trim (const char *text)
 /* The trace capture redacts these keys wherever they occur (§10.1). */
 static const char * const redacted_fields[] = { "token", "secret", "credential", NULL };
 
-/* The audit is the demo's trace capture seen as {category, detail}. */
+/* The audit is the demo's trace capture seen as {category, detail},
+ * without the turn records: policy decisions, action statuses and what
+ * the services did (§13.4). The capture itself keeps the turns too, for
+ * the inspector. */
 static void
 on_record_added (AkcTraceCapture *capture,
                  AkcTraceRecord  *record,
                  AkcDemo         *self)
 {
+  switch (akc_trace_record_get_category (record))
+    {
+    case AKC_TRACE_CATEGORY_ROUTE:
+    case AKC_TRACE_CATEGORY_AGENT:
+    case AKC_TRACE_CATEGORY_REPAIR:
+    case AKC_TRACE_CATEGORY_FALLBACK:
+      return;
+    case AKC_TRACE_CATEGORY_POLICY:
+    case AKC_TRACE_CATEGORY_ACTION:
+    case AKC_TRACE_CATEGORY_LIFECYCLE:
+    default:
+      break;
+    }
+
   const char *names[] = { "category", "detail" };
   g_autoptr(AkcJsonValue) category =
     akc_json_value_new_string (akc_trace_category_to_string (akc_trace_record_get_category (record)), -1);
@@ -260,7 +277,8 @@ audit_append (AkcDemo          *self,
   g_autoptr(GError) error = NULL;
 
   g_assert (detail != NULL);
-  record = akc_trace_capture_append (self->capture, category, detail, NULL, NULL, &error);
+  record = akc_trace_capture_append (self->capture, category, detail,
+                                     akc_trace_capture_get_current_turn (self->capture), NULL, &error);
   if (record == NULL)
     g_warning ("Audit record not kept: %s", error->message);
 }
@@ -282,7 +300,8 @@ audit_records (AkcDemo   *self,
       if (!g_hash_table_add (self->audited_actions, key))
         continue;
 
-      trace = akc_trace_capture_capture_action (self->capture, record, NULL, &error);
+      trace = akc_trace_capture_capture_action (self->capture, record,
+                                                akc_trace_capture_get_current_turn (self->capture), &error);
       if (trace == NULL)
         g_warning ("Audit record not kept: %s", error->message);
     }
@@ -1027,6 +1046,7 @@ akc_demo_setup (AkcDemo             *self,
       self->session = akc_session_new (self->definition, self->session_id, error);
       if (self->session == NULL)
         return FALSE;
+      akc_trace_capture_watch_session (self->capture, self->session);
       self->chat = akc_session_create_chat (self->session);
       setup_interaction (self);
       return TRUE;
@@ -1123,6 +1143,7 @@ akc_demo_setup (AkcDemo             *self,
   self->session = akc_session_new (self->definition, self->session_id, error);
   if (self->session == NULL)
     return FALSE;
+  akc_trace_capture_watch_session (self->capture, self->session);
   self->chat = akc_session_create_chat (self->session);
 
   self->requirements = akc_json_value_ref (requirements);
@@ -1400,8 +1421,10 @@ akc_demo_get_audit (AkcDemo *self)
  * akc_demo_get_trace_capture:
  * @self: a #AkcDemo
  *
- * Gets the capture behind the audit trail ([method@Demo.get_audit]), for a
- * live view of it.
+ * Gets the demo's trace capture: every turn of its session, every
+ * decision of its policy, every status of its actions and what its
+ * services did, redacted; the audit trail ([method@Demo.get_audit]) is
+ * the same without the turns. For a live view of why things happened.
  *
  * Returns: (transfer none): the capture
  */

@@ -1056,6 +1056,27 @@ akc_trace_capture_get_n_records (AkcTraceCapture *self)
 }
 
 /**
+ * akc_trace_capture_get_current_turn:
+ * @self: a capture
+ *
+ * Gets the id of the latest turn record captured from a watched session
+ * ([method@TraceCapture.watch_session]): the parent the capture gives the
+ * policy and action records that follow, and the one a host gives the
+ * records it appends about the same turn.
+ *
+ * Returns: (nullable): the record's id, or %NULL before the first turn
+ *
+ * Since: 0.1
+ */
+const char *
+akc_trace_capture_get_current_turn (AkcTraceCapture *self)
+{
+  g_return_val_if_fail (AKC_IS_TRACE_CAPTURE (self), NULL);
+
+  return self->last_turn_id;
+}
+
+/**
  * akc_trace_capture_clear:
  * @self: a capture
  *

@@ -178,6 +178,8 @@ GPtrArray       *akc_trace_capture_snapshot           (AkcTraceCapture       *se
 AKC_AVAILABLE_IN_ALL
 guint            akc_trace_capture_get_n_records      (AkcTraceCapture       *self);
 AKC_AVAILABLE_IN_ALL
+const char      *akc_trace_capture_get_current_turn   (AkcTraceCapture       *self);
+AKC_AVAILABLE_IN_ALL
 void             akc_trace_capture_clear              (AkcTraceCapture       *self);
 AKC_AVAILABLE_IN_ALL
 void             akc_trace_capture_watch_session      (AkcTraceCapture       *self,

@@ -486,6 +486,69 @@ test_reference_trace (gconstpointer data)
   akc_assert_json_equal (traces, akc_fixture_expect (fc, "traces"));
 }
 
+/* The demo's trace capture follows the whole conversation (§10.1): the
+ * route that answered, then the policy's decision and the action's
+ * statuses, each naming that turn as its parent; the audit is the same
+ * without the turn. */
+static void
+test_demo_capture (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AkcDemo) demo = akc_demo_new ("operations", &error);
+  g_autoptr(AkcJsonValue) step = akc_json_value_parse ("{\"name\":\"read-operation-status\",\"input\":{\"id\":\"checkout-api\"}}", -1, NULL);
+  g_autoptr(AkcConfirmationRecord) record = NULL;
+  g_autoptr(AkcConfirmationRecord) approved = NULL;
+  g_autoptr(GPtrArray) snapshot = NULL;
+  AkcTraceRecord *first;
+
+  g_assert_no_error (error);
+  akc_demo_set_reply_interval (demo, 0);
+  g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (akc_demo_get_chat (demo)), "/operations", &error));
+  g_assert_no_error (error);
+  wait_until_idle (akc_demo_get_chat (demo));
+  record = propose (demo, step, &error);
+  g_assert_no_error (error);
+  approved = approve (demo, record, &error);
+  g_assert_no_error (error);
+  wait_until_idle (akc_demo_get_chat (demo));
+
+  snapshot = akc_trace_capture_snapshot (akc_demo_get_trace_capture (demo));
+  g_assert_cmpuint (snapshot->len, >=, 4);
+  first = g_ptr_array_index (snapshot, 0);
+  g_assert_cmpint (akc_trace_record_get_category (first), ==, AKC_TRACE_CATEGORY_ROUTE);
+  g_assert_cmpstr (akc_json_value_get_string (akc_json_value_get_member (akc_trace_record_get_detail (first), "routeId"), NULL),
+                   ==, "operations");
+  {
+    const char *turn = NULL;
+    guint turns = 0;
+
+    /* Every other record names the latest turn before it as its parent. */
+    for (guint i = 0; i < snapshot->len; i++)
+      {
+        AkcTraceRecord *trace = g_ptr_array_index (snapshot, i);
+
+        switch (akc_trace_record_get_category (trace))
+          {
+          case AKC_TRACE_CATEGORY_ROUTE:
+          case AKC_TRACE_CATEGORY_AGENT:
+          case AKC_TRACE_CATEGORY_REPAIR:
+          case AKC_TRACE_CATEGORY_FALLBACK:
+            turn = akc_trace_record_get_id (trace);
+            turns++;
+            break;
+          default:
+            g_assert_cmpstr (akc_trace_record_get_parent_id (trace), ==, turn);
+            break;
+          }
+      }
+    g_assert_cmpuint (akc_trace_record_get_category (g_ptr_array_index (snapshot, 1)), ==, AKC_TRACE_CATEGORY_POLICY);
+    g_assert_cmpstr (akc_trace_record_get_parent_id (g_ptr_array_index (snapshot, 1)), ==, "trace-0");
+
+    /* The audit is the capture without its turns. */
+    g_assert_cmpuint (akc_demo_get_audit (demo)->len, ==, snapshot->len - turns);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -514,6 +577,7 @@ main (int   argc,
       registered++;
     }
   g_assert_cmpuint (registered, >, 0);
+  g_test_add_func ("/reference-scripts/demo-capture", test_demo_capture);
 
   return g_test_run ();
 }
