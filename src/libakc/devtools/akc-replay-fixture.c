@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "akc-component-text.h"
+#include "akc-message.h"
 #include "akc-json-private.h"
 #include "akc-replay-fixture.h"
 #include "akc-text-private.h"
@@ -336,6 +337,174 @@ akc_replay_fixture_new (AkcJsonValue  *cassette,
     g_ptr_array_add (copy, akc_trace_record_ref (g_ptr_array_index (traces, i)));
 
   return fixture_new (cassette, copy);
+}
+
+static const char *
+role_name (AkcMessageRole role)
+{
+  switch (role)
+    {
+    case AKC_MESSAGE_ROLE_SYSTEM:
+      return "system";
+    case AKC_MESSAGE_ROLE_ASSISTANT:
+      return "assistant";
+    case AKC_MESSAGE_ROLE_TOOL:
+      return "tool";
+    case AKC_MESSAGE_ROLE_USER:
+    default:
+      return "user";
+    }
+}
+
+static void
+write_message (AkcJsonWriter *w,
+               AkcMessage    *message)
+{
+  GDateTime *created = akc_message_get_created_at (message);
+  g_autofree char *at = akc_text_format_unix_ms (created != NULL ? g_date_time_to_unix (created) * 1000 +
+                                                 g_date_time_get_microsecond (created) / 1000 : 0);
+
+  akc_json_writer_begin_object (w);
+  akc_json_writer_member (w, "id");
+  akc_json_writer_string (w, akc_message_get_id (message), -1);
+  akc_json_writer_member (w, "role");
+  akc_json_writer_string (w, role_name (akc_message_get_role (message)), -1);
+  akc_json_writer_member (w, "content");
+  akc_json_writer_string (w, akc_message_get_content (message), akc_message_get_content_length (message));
+  akc_json_writer_member (w, "createdAt");
+  akc_json_writer_string (w, at, -1);
+  akc_json_writer_end_object (w);
+}
+
+/**
+ * akc_replay_fixture_new_from_messages:
+ * @messages: (element-type AkcMessage): a conversation's messages
+ * @capture: (nullable): the conversation's traces, and the fields to redact
+ * @error: return location for a #GError
+ *
+ * Records a conversation as it was shown: one cassette entry per user
+ * message, whose request is the conversation up to that message and whose
+ * chunks are the assistant's reply after it (its whole text, then `done`,
+ * or `error` for a failed reply; none for a reply that never came), and
+ * the capture's records as traces. The cassette is redacted with the
+ * capture's redact fields, as its records were.
+ *
+ * Returns: (transfer full) (nullable): the fixture, or %NULL with @error
+ *   set when the conversation is too large for one
+ *
+ * Since: 0.1
+ */
+AkcReplayFixture *
+akc_replay_fixture_new_from_messages (GListModel       *messages,
+                                      AkcTraceCapture  *capture,
+                                      GError          **error)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(AkcJsonValue) cassette = NULL;
+  g_autoptr(AkcJsonValue) redacted = NULL;
+  g_autoptr(GPtrArray) traces = NULL;
+  guint n;
+  AkcJsonWriter w;
+
+  g_return_val_if_fail (G_IS_LIST_MODEL (messages), NULL);
+  g_return_val_if_fail (capture == NULL || AKC_IS_TRACE_CAPTURE (capture), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  n = g_list_model_get_n_items (messages);
+  akc_json_writer_init (&w, out);
+  akc_json_writer_begin_object (&w);
+  akc_json_writer_member (&w, "version");
+  akc_json_writer_int (&w, 1);
+  akc_json_writer_member (&w, "entries");
+  akc_json_writer_begin_array (&w);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AkcMessage) message = g_list_model_get_item (messages, i);
+      g_autoptr(AkcMessage) reply = NULL;
+
+      if (akc_message_get_role (message) != AKC_MESSAGE_ROLE_USER)
+        continue;
+
+      for (guint k = i + 1; k < n && reply == NULL; k++)
+        {
+          g_autoptr(AkcMessage) next = g_list_model_get_item (messages, k);
+
+          if (akc_message_get_role (next) == AKC_MESSAGE_ROLE_USER)
+            break;
+          if (akc_message_get_role (next) == AKC_MESSAGE_ROLE_ASSISTANT)
+            reply = g_steal_pointer (&next);
+        }
+
+      akc_json_writer_begin_object (&w);
+      akc_json_writer_member (&w, "request");
+      akc_json_writer_begin_object (&w);
+      akc_json_writer_member (&w, "messages");
+      akc_json_writer_begin_array (&w);
+      for (guint k = 0; k <= i; k++)
+        {
+          g_autoptr(AkcMessage) earlier = g_list_model_get_item (messages, k);
+
+          write_message (&w, earlier);
+        }
+      akc_json_writer_end_array (&w);
+      akc_json_writer_end_object (&w);
+      akc_json_writer_member (&w, "chunks");
+      akc_json_writer_begin_array (&w);
+      if (reply != NULL && akc_message_get_content_length (reply) > 0)
+        {
+          akc_json_writer_begin_object (&w);
+          akc_json_writer_member (&w, "type");
+          akc_json_writer_string (&w, "text", -1);
+          akc_json_writer_member (&w, "content");
+          akc_json_writer_string (&w, akc_message_get_content (reply), akc_message_get_content_length (reply));
+          akc_json_writer_end_object (&w);
+        }
+      if (reply != NULL)
+        {
+          gboolean failed = akc_message_get_status (reply) == AKC_MESSAGE_STATUS_ERROR;
+
+          akc_json_writer_begin_object (&w);
+          akc_json_writer_member (&w, "type");
+          akc_json_writer_string (&w, failed ? "error" : "done", -1);
+          if (failed)
+            {
+              akc_json_writer_member (&w, "content");
+              akc_json_writer_string (&w, "", 0);
+            }
+          akc_json_writer_end_object (&w);
+        }
+      akc_json_writer_end_array (&w);
+      akc_json_writer_end_object (&w);
+    }
+  akc_json_writer_end_array (&w);
+  akc_json_writer_end_object (&w);
+
+  if (out->len > AKC_REPLAY_FIXTURE_MAX_BYTES)
+    {
+      g_set_error_literal (error, AKC_TRACE_ERROR, AKC_TRACE_ERROR_TOO_LARGE,
+                           "Replay fixture exceeds 16 MiB.");
+      return NULL;
+    }
+
+  cassette = akc_json_value_parse (out->str, out->len, error);
+  if (cassette == NULL)
+    return NULL;
+
+  if (capture != NULL)
+    {
+      redacted = akc_trace_capture_redact (capture, cassette);
+      traces = akc_trace_capture_snapshot (capture);
+      if (traces->len > AKC_REPLAY_FIXTURE_MAX_TRACES)
+        g_ptr_array_remove_range (traces, AKC_REPLAY_FIXTURE_MAX_TRACES,
+                                  traces->len - AKC_REPLAY_FIXTURE_MAX_TRACES);
+    }
+  else
+    {
+      redacted = akc_json_value_ref (cassette);
+      traces = g_ptr_array_new ();
+    }
+
+  return akc_replay_fixture_new (redacted, traces, error);
 }
 
 /**

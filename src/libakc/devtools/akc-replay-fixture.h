@@ -54,6 +54,10 @@ AkcReplayFixture *akc_replay_fixture_new               (AkcJsonValue      *casse
                                                         GPtrArray         *traces,
                                                         GError           **error);
 AKC_AVAILABLE_IN_ALL
+AkcReplayFixture *akc_replay_fixture_new_from_messages (GListModel       *messages,
+                                                        AkcTraceCapture  *capture,
+                                                        GError          **error);
+AKC_AVAILABLE_IN_ALL
 AkcReplayFixture *akc_replay_fixture_ref               (AkcReplayFixture  *self);
 AKC_AVAILABLE_IN_ALL
 void              akc_replay_fixture_unref             (AkcReplayFixture  *self);

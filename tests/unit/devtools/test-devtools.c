@@ -520,6 +520,67 @@ test_watch_policy (void)
   g_assert_cmpuint (akc_trace_capture_get_n_records (capture), ==, 1);
 }
 
+/* A conversation as it was shown becomes a fixture that reads back: one
+ * entry per user message, the reply's text then done (or error), the
+ * capture's records, and the cassette redacted like them. */
+static void
+test_fixture_from_messages (void)
+{
+  const char * const redact[] = { "content", NULL };
+  g_autoptr(GListStore) messages = g_list_store_new (AKC_TYPE_MESSAGE);
+  g_autoptr(AkcTraceCapture) capture = akc_trace_capture_new (NULL);
+  g_autoptr(AkcTraceCapture) redacting = akc_trace_capture_new (redact);
+  g_autoptr(AkcTraceRecord) record = NULL;
+  g_autoptr(AkcReplayFixture) fixture = NULL;
+  g_autoptr(AkcReplayFixture) again = NULL;
+  g_autoptr(AkcReplayFixture) secret = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *secret_text = NULL;
+  struct { const char *id; AkcMessageRole role; const char *content; AkcMessageStatus status; } rows[] = {
+    { "u1", AKC_MESSAGE_ROLE_USER, "/start", AKC_MESSAGE_STATUS_COMPLETE },
+    { "a1", AKC_MESSAGE_ROLE_ASSISTANT, "What is your name?", AKC_MESSAGE_STATUS_COMPLETE },
+    { "u2", AKC_MESSAGE_ROLE_USER, "/fail", AKC_MESSAGE_STATUS_COMPLETE },
+    { "a2", AKC_MESSAGE_ROLE_ASSISTANT, "", AKC_MESSAGE_STATUS_ERROR },
+    { "u3", AKC_MESSAGE_ROLE_USER, "unanswered", AKC_MESSAGE_STATUS_COMPLETE },
+  };
+  AkcJsonValue *chunks;
+
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      g_autoptr(AkcMessage) m = akc_message_new (rows[i].id, rows[i].role, rows[i].content, rows[i].status);
+
+      g_list_store_append (messages, m);
+    }
+  record = akc_trace_capture_capture_turn (capture, AKC_TRACE_KIND_DETERMINISTIC, "start", "idle", "collecting", NULL, &error);
+  g_assert_no_error (error);
+
+  fixture = akc_replay_fixture_new_from_messages (G_LIST_MODEL (messages), capture, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (akc_replay_fixture_get_n_entries (fixture), ==, 3);
+  g_assert_cmpuint (akc_json_value_get_length (akc_replay_fixture_get_entry_messages (fixture, 1)), ==, 3);
+  chunks = akc_replay_fixture_get_entry_chunks (fixture, 0);
+  g_assert_cmpuint (akc_json_value_get_length (chunks), ==, 2);
+  g_assert_cmpstr (member_string (akc_json_value_get_element (chunks, 0), "content"), ==, "What is your name?");
+  g_assert_cmpstr (member_string (akc_json_value_get_element (chunks, 1), "type"), ==, "done");
+  chunks = akc_replay_fixture_get_entry_chunks (fixture, 1);
+  g_assert_cmpuint (akc_json_value_get_length (chunks), ==, 1);
+  g_assert_cmpstr (member_string (akc_json_value_get_element (chunks, 0), "type"), ==, "error");
+  g_assert_cmpuint (akc_json_value_get_length (akc_replay_fixture_get_entry_chunks (fixture, 2)), ==, 0);
+  g_assert_cmpuint (akc_replay_fixture_get_traces (fixture)->len, ==, 1);
+
+  text = akc_replay_fixture_serialize (fixture);
+  again = akc_replay_fixture_parse (text, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (akc_replay_fixture_get_n_entries (again), ==, 3);
+
+  secret = akc_replay_fixture_new_from_messages (G_LIST_MODEL (messages), redacting, &error);
+  g_assert_no_error (error);
+  secret_text = akc_replay_fixture_serialize (secret);
+  g_assert_null (strstr (secret_text, "What is your name?"));
+  g_assert_nonnull (strstr (secret_text, "[REDACTED]"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -536,6 +597,7 @@ main (int    argc,
   g_test_add_func ("/devtools/trace/watch-policy", test_watch_policy);
   g_test_add_func ("/devtools/replay/adapter", test_replay_adapter);
   g_test_add_func ("/devtools/replay/rejects", test_replay_rejects);
+  g_test_add_func ("/devtools/replay/from-messages", test_fixture_from_messages);
 
   return g_test_run ();
 }
