@@ -1,0 +1,138 @@
+/* test-inspector.c: the Developer Tools window (application.md §10) in
+ * process: live records of a real demo in sentences, the empty state, a
+ * change of conversation, and the replay fixture it saves.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+
+#include "akc-demo.h"
+#include "akc-inspector.h"
+
+static void
+wait_until_idle (AkcChat *chat)
+{
+  while (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) == AKC_CHAT_STATUS_STREAMING)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+test_live_records (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AkcDemo) demo = akc_demo_new ("hello-world", &error);
+  AkcInspector *inspector = akc_inspector_new ();
+  AkcChat *chat;
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(AkcReplayFixture) fixture = NULL;
+  int fd;
+
+  g_assert_no_error (error);
+  akc_demo_set_reply_interval (demo, 0);
+  chat = akc_demo_get_chat (demo);
+
+  /* Records made before the inspector opened are shown too. */
+  g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (chat), "/start", &error));
+  g_assert_no_error (error);
+  wait_until_idle (chat);
+
+  akc_inspector_set_conversation (inspector, "Hello World", akc_demo_get_trace_capture (demo),
+                                  akc_chat_source_get_messages (AKC_CHAT_SOURCE (chat)));
+  gtk_window_present (GTK_WINDOW (inspector));
+  g_assert_cmpuint (akc_inspector_get_n_rows (inspector), ==, 1);
+  first = akc_inspector_dup_row_title (inspector, 0);
+  g_assert_cmpstr (first, ==, "Route “start” answered: idle → collecting");
+
+  /* And new ones as they happen. */
+  g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (chat), "/name Ada", &error));
+  wait_until_idle (chat);
+  g_assert_cmpuint (akc_inspector_get_n_rows (inspector), ==, 2);
+  second = akc_inspector_dup_row_title (inspector, 1);
+  g_assert_cmpstr (second, ==, "Route “finish” answered: collecting → complete");
+
+  /* The fixture it saves is the conversation: akc replay reads it back. */
+  fd = g_file_open_tmp ("akc-inspector-XXXXXX.json", &path, &error);
+  g_assert_no_error (error);
+  close (fd);
+  file = g_file_new_for_path (path);
+  g_assert_true (akc_inspector_save_fixture (inspector, file, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  fixture = akc_replay_fixture_parse (text, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (akc_replay_fixture_get_n_entries (fixture), ==, 2);
+  g_assert_cmpuint (akc_replay_fixture_get_traces (fixture)->len, ==, 2);
+  g_unlink (path);
+
+  /* Another conversation replaces the rows; none shows the empty state. */
+  akc_inspector_set_conversation (inspector, NULL, NULL, NULL);
+  g_assert_cmpuint (akc_inspector_get_n_rows (inspector), ==, 0);
+  g_assert_null (akc_inspector_get_capture (inspector));
+
+  gtk_window_destroy (GTK_WINDOW (inspector));
+}
+
+static void
+on_done (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static void
+test_policy_sentences (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AkcDemo) demo = akc_demo_new ("hello-world", &error);
+  AkcInspector *inspector = akc_inspector_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  gboolean found = FALSE;
+
+  g_assert_no_error (error);
+  akc_inspector_set_conversation (inspector, NULL, akc_demo_get_trace_capture (demo), NULL);
+  /* hello-world grants nothing: the restricted action is denied. */
+  {
+    g_autoptr(AkcJsonValue) input = akc_json_value_parse ("{}", -1, NULL);
+    g_autoptr(AkcConfirmationRecord) record = NULL;
+    AkcActionConfirmation *confirmation = akc_demo_get_confirmation (demo);
+
+    akc_action_confirmation_propose_async (confirmation, "restricted-action", input, NULL, on_done, &result);
+    while (result == NULL)
+      g_main_context_iteration (NULL, TRUE);
+    record = akc_action_confirmation_propose_finish (confirmation, result, &error);
+    g_assert_null (record);
+    g_assert_nonnull (error);
+  }
+  {
+      for (guint i = 0; i < akc_inspector_get_n_rows (inspector); i++)
+        {
+          g_autofree char *title = akc_inspector_dup_row_title (inspector, i);
+
+          found |= g_strcmp0 (title, "Policy denied “restricted-action”: missing-context") == 0;
+        }
+  }
+  g_assert_true (found);
+  gtk_window_destroy (GTK_WINDOW (inspector));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/inspector/live-records", test_live_records);
+  g_test_add_func ("/inspector/policy-sentences", test_policy_sentences);
+
+  return g_test_run ();
+}
