@@ -378,7 +378,7 @@ write_message (AkcJsonWriter *w,
 
 /**
  * akc_replay_fixture_new_from_messages:
- * @messages: (element-type AkcMessage): a conversation's messages
+ * @messages: a conversation's messages, a list of #AkcMessage
  * @capture: (nullable): the conversation's traces, and the fields to redact
  * @error: return location for a #GError
  *
