@@ -29,7 +29,7 @@ static const struct
   { "knowledge", "hash verify resolve --site --hash --now --help" },
   { "models", "--endpoint --api --connect-timeout --help" },
   { "normalize", "--help" },
-  { "replay", "--definition --record --redact --json --help" },
+  { "replay", "--definition --record --redact --json --outcomes --help" },
   { "theme", "resolve variables --help" },
   { "turn", "--endpoint --session --json --help" },
 };

@@ -25,9 +25,10 @@ static const char * const default_redact[] = {
 static void
 print_usage (FILE *out)
 {
-  fprintf (out, "%s\n", _("Usage: akc replay FIXTURE [--definition ID] [--json]"));
+  fprintf (out, "%s\n", _("Usage: akc replay FIXTURE [--definition ID] [--json | --outcomes]"));
   fprintf (out, "%s\n", _("       akc replay --record FILE --definition ID [--redact NAME]… INPUT…"));
   fprintf (out, "\n%s\n", _("Plays a replay fixture (agentskit.chat.replay v1) back and prints each turn and the fixture's traces. With --definition, runs the definition ID on every recorded turn instead, the recorded chunks standing in for the model, and checks that it answers and traces exactly as recorded: exit 0 when it does, 1 with each difference when it does not."));
+  fprintf (out, "\n%s\n", _("With --outcomes, prints instead what this terminal renderer shows of each turn as renderer outcomes (application.md §10.3: text, standard components, semantic fallbacks, errors), one JSON object {renderer, outcomes}, for a parity check with another renderer."));
   fprintf (out, "\n%s\n", _("With --record, sends each INPUT to the definition ID in turn and writes what it answered and traced as a fixture to FILE. Members named token, password, authorization, apiKey, secret or cookie are redacted at any depth; each --redact NAME replaces that list."));
   fprintf (out, "\n%s", _("Definitions:"));
   for (const char * const *id = akc_demo_get_ids (); *id != NULL; id++)
@@ -240,6 +241,108 @@ print_traces (GPtrArray *traces,
 }
 
 /* ------------------------------------------------------------------ */
+/* Renderer outcomes (§10.3)                                           */
+/* ------------------------------------------------------------------ */
+
+static AkcJsonValue *
+take_values (GPtrArray *values)
+{
+  return akc_json_value_new_array ((AkcJsonValue * const *) values->pdata, values->len);
+}
+
+/* Takes @value. */
+static AkcJsonValue *
+outcome (const char   *turn_id,
+         const char   *kind,
+         AkcJsonValue *value)
+{
+  const char *names[] = { "turnId", "kind", "value" };
+  g_autoptr(AkcJsonValue) turn = akc_json_value_new_string (turn_id, -1);
+  g_autoptr(AkcJsonValue) kind_value = akc_json_value_new_string (kind, -1);
+  g_autoptr(AkcJsonValue) owned = value;
+  AkcJsonValue *values[] = { turn, kind_value, owned };
+
+  return akc_json_value_new_object (names, values, 3);
+}
+
+/* What this terminal renderer shows of one turn's reply, as the GTK
+ * renderer describes its rows (akc_message_row_dup_outcomes): the text
+ * runs one a line, the standard components, the semantic fallbacks of the
+ * frames it cannot draw (all of them, on a terminal, but the standard
+ * ones), and the diagnostics and error chunks. */
+static void
+add_outcomes (GPtrArray    *outcomes,
+              const char   *turn_id,
+              AkcJsonValue *chunks)
+{
+  g_autoptr(AkcComponentManifest) manifest = akc_component_manifest_new_standard ();
+  g_autofree char *content = reply_text (chunks);
+  g_autoptr(GListModel) parts = akc_present_content (AKC_MESSAGE_ROLE_ASSISTANT, content, -1, manifest);
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GPtrArray) components = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_json_value_unref);
+  g_autoptr(GPtrArray) fallbacks = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_json_value_unref);
+  g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_json_value_unref);
+
+  for (guint i = 0; i < g_list_model_get_n_items (parts); i++)
+    {
+      g_autoptr(AkcPresentation) part = g_list_model_get_item (parts, i);
+      AkcJsonValue *frame;
+
+      switch (akc_presentation_get_kind (part))
+        {
+        case AKC_PRESENTATION_MESSAGE:
+          if (text->len > 0)
+            g_string_append_c (text, '\n');
+          g_string_append (text, akc_presentation_get_text (part, NULL));
+          break;
+        case AKC_PRESENTATION_DIAGNOSTIC:
+          g_ptr_array_add (errors, akc_json_value_new_string (akc_diagnostic_get_message (akc_presentation_get_diagnostic (part)), -1));
+          break;
+        case AKC_PRESENTATION_COMPONENT:
+        default:
+          frame = akc_presentation_get_frame (part);
+          if (akc_presentation_get_rendering (part) == AKC_COMPONENT_RENDERING_STANDARD)
+            {
+              const char *names[] = { "key", "instanceId", "resolved" };
+              AkcJsonValue *values[] = {
+                akc_json_value_new_string (string_member (frame, "componentKey"), -1),
+                akc_json_value_new_string (string_member (frame, "instanceId"), -1),
+                akc_json_value_new_boolean (FALSE),
+              };
+
+              g_ptr_array_add (components, akc_json_value_new_object (names, values, 3));
+              for (guint k = 0; k < G_N_ELEMENTS (values); k++)
+                akc_json_value_unref (values[k]);
+            }
+          else
+            {
+              g_autofree char *fallback = akc_component_format_semantic_fallback (akc_json_value_get_member (frame, "fallback"));
+
+              g_ptr_array_add (fallbacks, akc_json_value_new_string (fallback != NULL ? fallback : "", -1));
+            }
+          break;
+        }
+    }
+
+  for (gsize i = 0; i < akc_json_value_get_length (chunks); i++)
+    {
+      AkcJsonValue *chunk = akc_json_value_get_element (chunks, i);
+
+      if (g_str_equal (string_member (chunk, "type"), "error"))
+        g_ptr_array_add (errors, akc_json_value_new_string (string_member (chunk, "content"), -1));
+    }
+
+  if (text->len > 0)
+    g_ptr_array_add (outcomes, outcome (turn_id, "text", akc_json_value_new_string (text->str, -1)));
+  if (components->len > 0)
+    g_ptr_array_add (outcomes, outcome (turn_id, "component", take_values (components)));
+  if (fallbacks->len > 0)
+    g_ptr_array_add (outcomes, outcome (turn_id, "fallback", take_values (fallbacks)));
+  if (errors->len > 0)
+    g_ptr_array_add (outcomes, outcome (turn_id, "error", take_values (errors)));
+}
+
+/* ------------------------------------------------------------------ */
 /* Playing and checking                                                */
 /* ------------------------------------------------------------------ */
 
@@ -294,8 +397,10 @@ capture_for (AkcDemo            *demo,
 static int
 play (const char *path,
       const char *definition,
-      gboolean    json)
+      gboolean    json,
+      gboolean    outcomes_only)
 {
+  g_autoptr(GPtrArray) outcomes = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_json_value_unref);
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(AkcReplayFixture) fixture = NULL;
@@ -342,7 +447,14 @@ play (const char *path,
       akc_replay_adapter_set_position (AKC_REPLAY_ADAPTER (replay), i);
       chunks = run_turn (demo != NULL ? AKC_ADAPTER (akc_demo_get_session (demo)) : replay,
                          G_LIST_MODEL (store), "replay");
-      print_turn (i, last_user_input (messages), chunks, json);
+      if (outcomes_only)
+        {
+          g_autofree char *turn_id = g_strdup_printf ("turn-%u", i + 1);
+
+          add_outcomes (outcomes, turn_id, chunks);
+        }
+      else
+        print_turn (i, last_user_input (messages), chunks, json);
 
       if (demo != NULL && !akc_json_value_equal (recorded, chunks))
         {
@@ -353,7 +465,17 @@ play (const char *path,
         }
     }
 
-  if (capture == NULL)
+  if (outcomes_only)
+    {
+      const char *names[] = { "renderer", "outcomes" };
+      g_autoptr(AkcJsonValue) renderer = akc_json_value_new_string ("terminal", -1);
+      g_autoptr(AkcJsonValue) list = take_values (outcomes);
+      AkcJsonValue *values[] = { renderer, list };
+      g_autoptr(AkcJsonValue) line = akc_json_value_new_object (names, values, 2);
+
+      print_json_line (line);
+    }
+  else if (capture == NULL)
     {
       print_traces (akc_replay_fixture_get_traces (fixture), json);
     }
@@ -362,7 +484,8 @@ play (const char *path,
       g_autoptr(GPtrArray) traces = akc_trace_capture_snapshot (capture);
       GPtrArray *recorded = akc_replay_fixture_get_traces (fixture);
 
-      print_traces (traces, json);
+      if (!outcomes_only)
+        print_traces (traces, json);
       for (guint i = 0; i < MAX (traces->len, recorded->len); i++)
         {
           AkcTraceRecord *e = i < recorded->len ? g_ptr_array_index (recorded, i) : NULL;
@@ -528,6 +651,7 @@ akc_cmd_replay (int    argc,
   const char *definition = NULL;
   const char *record_path = NULL;
   gboolean json = FALSE;
+  gboolean outcomes = FALSE;
   gboolean redact_given = FALSE;
 
   for (int i = 1; i < argc; i++)
@@ -539,6 +663,8 @@ akc_cmd_replay (int    argc,
         }
       else if (strcmp (argv[i], "--json") == 0)
         json = TRUE;
+      else if (strcmp (argv[i], "--outcomes") == 0)
+        outcomes = TRUE;
       else if (strcmp (argv[i], "--definition") == 0 && i + 1 < argc)
         definition = argv[++i];
       else if (strcmp (argv[i], "--record") == 0 && i + 1 < argc)
@@ -577,11 +703,11 @@ akc_cmd_replay (int    argc,
                      (char **) positional->pdata, json);
     }
 
-  if (positional->len != 1 || redact_given)
+  if (positional->len != 1 || redact_given || (outcomes && json))
     {
       print_usage (stderr);
       return AKC_CLI_EXIT_USAGE;
     }
 
-  return play (g_ptr_array_index (positional, 0), definition, json);
+  return play (g_ptr_array_index (positional, 0), definition, json, outcomes);
 }

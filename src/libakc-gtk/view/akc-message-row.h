@@ -37,5 +37,8 @@ AKC_GTK_AVAILABLE_IN_ALL
 const char         *akc_message_row_get_text     (AkcMessageRow *self);
 AKC_GTK_AVAILABLE_IN_ALL
 GtkListItemFactory *akc_message_row_factory_new  (void);
+AKC_GTK_AVAILABLE_IN_ALL
+AkcJsonValue       *akc_message_row_dup_outcomes (AkcMessageRow *self,
+                                                  const char    *turn_id);
 
 G_END_DECLS
