@@ -13,7 +13,9 @@
  * An adapter that plays a [struct@ReplayFixture] back: each call of
  * [method@Adapter.stream] takes the cassette entry at the adapter's
  * position, pushes its chunks in order, one per main-loop iteration (never
- * inside the call), and moves to the next entry. When no entry is left,
+ * inside the call), and moves to the next entry; an entry whose chunks
+ * end without `done` or `error` finishes the stream after its last chunk.
+ * When no entry is left,
  * the stream fails with the code `REPLAY_EXHAUSTED`; a chunk the library
  * cannot play fails it with `REPLAY_INVALID`. Stopping the stream stops
  * the replay.
@@ -69,8 +71,10 @@ play_next (gpointer user_data)
 
   if (playback->next >= akc_json_value_get_length (playback->chunks))
     {
-      /* A recorded turn that never ended stays open until it is stopped,
-       * as the model it recorded did. */
+      /* The recording ends without done or error (a reply that never came,
+       * or a stream that just ended): the stream ends there too, as an
+       * adapter's stream that runs out does. */
+      akc_stream_finish (playback->stream);
       return G_SOURCE_REMOVE;
     }
 

@@ -401,7 +401,8 @@ static const char replay_text[] =
   "            {\"type\":\"tool_call\",\"toolCall\":{\"id\":\"c1\",\"name\":\"lookup\",\"args\":\"{\\\"q\\\":1}\"}},"
   "            {\"type\":\"done\"}]},"
   "{\"request\":{\"messages\":[]},\"chunks\":[{\"type\":\"error\",\"content\":\"Nope.\",\"code\":\"X_FAILED\"}]},"
-  "{\"request\":{\"messages\":[]},\"chunks\":[{\"type\":\"sparkle\"}]}"
+  "{\"request\":{\"messages\":[]},\"chunks\":[{\"type\":\"sparkle\"}]},"
+  "{\"request\":{\"messages\":[]},\"chunks\":[{\"type\":\"text\",\"content\":\"cut\"}]}"
   "]},\"traces\":[]}";
 
 static void
@@ -439,6 +440,7 @@ test_replay_adapter (void)
   g_autoptr(AkcJsonValue) second = NULL;
   g_autoptr(AkcJsonValue) third = NULL;
   g_autoptr(AkcJsonValue) fourth = NULL;
+  g_autoptr(AkcJsonValue) unended = NULL;
   g_autoptr(AkcJsonValue) again = NULL;
 
   g_assert_no_error (error);
@@ -453,6 +455,12 @@ test_replay_adapter (void)
   third = play (adapter);
   g_assert_cmpuint (akc_json_value_get_length (third), ==, 1);
   g_assert_cmpstr (member_string (akc_json_value_get_element (third, 0), "code"), ==, "REPLAY_INVALID");
+
+  /* A recording without done ends after its last chunk; it never hangs. */
+  unended = play (adapter);
+  g_assert_cmpuint (akc_json_value_get_length (unended), ==, 2);
+  g_assert_cmpstr (member_string (akc_json_value_get_element (unended, 0), "content"), ==, "cut");
+  g_assert_cmpstr (member_string (akc_json_value_get_element (unended, 1), "type"), ==, "done");
 
   fourth = play (adapter);
   g_assert_cmpstr (member_string (akc_json_value_get_element (fourth, 0), "code"), ==, "REPLAY_EXHAUSTED");
