@@ -34,6 +34,8 @@ G_BEGIN_DECLS
  * (Escape, or typing into the composer, docs/port-decisions.md §12.4); it
  * has no value. It is not an event of the catalog: it is how the history
  * keeps the instance inert.
+ *
+ * Since: 0.1
  */
 #define AKC_COMPONENT_RESOLUTION_SET_ASIDE "set-aside"
 

@@ -47,6 +47,16 @@ struct _AkcAttachment
 
 G_DEFINE_FINAL_TYPE (AkcAttachment, akc_attachment, G_TYPE_OBJECT)
 
+/**
+ * akc_attachment_error_quark:
+ *
+ * Gets the error domain of [error@AttachmentError], the quark
+ * %AKC_ATTACHMENT_ERROR stands for.
+ *
+ * Returns: the error quark
+ *
+ * Since: 0.1
+ */
 G_DEFINE_QUARK (akc-attachment-error-quark, akc_attachment_error)
 
 static void

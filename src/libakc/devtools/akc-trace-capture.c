@@ -38,6 +38,16 @@
  * Since: 0.1
  */
 
+/**
+ * AkcTraceRecord:
+ *
+ * One record of a [class@TraceCapture] (application.md §10.1): `{id:
+ * "trace-N", sequence: N, at, category, parentId?, detail}`, its detail
+ * already redacted. Immutable.
+ *
+ * Since: 0.1
+ */
+
 #define MAX_DETAIL_BYTES 65536
 #define MAX_NAME_UNITS 128
 #define REDACTED "[REDACTED]"
@@ -76,6 +86,16 @@ typedef struct
   gulong   handler;
 } WatchedObject;
 
+/**
+ * akc_trace_error_quark:
+ *
+ * Gets the error domain of [error@TraceError], the quark
+ * %AKC_TRACE_ERROR stands for.
+ *
+ * Returns: the error quark
+ *
+ * Since: 0.1
+ */
 G_DEFINE_QUARK (akc-trace-error-quark, akc_trace_error)
 G_DEFINE_BOXED_TYPE (AkcTraceRecord, akc_trace_record, akc_trace_record_ref, akc_trace_record_unref)
 G_DEFINE_FINAL_TYPE (AkcTraceCapture, akc_trace_capture, G_TYPE_OBJECT)
