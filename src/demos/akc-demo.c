@@ -520,6 +520,55 @@ static const ChoiceFrame support_choice = {
 };
 
 
+#define TICKET_PREFIX "Ticket SUP-"
+
+/* The number in "Ticket SUP-«n» created…", or 0. */
+static guint
+ticket_number (const char *text)
+{
+  guint64 n;
+
+  if (text == NULL || !g_str_has_prefix (text, TICKET_PREFIX) ||
+      !g_ascii_isdigit (text[strlen (TICKET_PREFIX)]))
+    return 0;
+  n = g_ascii_strtoull (text + strlen (TICKET_PREFIX), NULL, 10);
+  return n <= G_MAXUINT ? (guint) n : 0;
+}
+
+/* The highest ticket the conversation already shows: a conversation read
+ * back from the history after a restart keeps its tickets, and the next
+ * one must not take an id a person has seen (SUP-1 twice). */
+static guint
+highest_ticket (AkcDemo *demo)
+{
+  GListModel *messages;
+  guint highest = 0;
+
+  if (demo == NULL || demo->chat == NULL)
+    return 0;
+
+  messages = akc_chat_source_get_messages (AKC_CHAT_SOURCE (demo->chat));
+  for (guint i = 0; i < g_list_model_get_n_items (messages); i++)
+    {
+      g_autoptr(AkcMessage) message = g_list_model_get_item (messages, i);
+      GListModel *calls = akc_message_get_tool_calls (message);
+
+      if (akc_message_get_role (message) == AKC_MESSAGE_ROLE_TOOL)
+        highest = MAX (highest, ticket_number (akc_message_get_content (message)));
+      for (guint j = 0; j < g_list_model_get_n_items (calls); j++)
+        {
+          g_autoptr(AkcToolCall) call = g_list_model_get_item (calls, j);
+
+          highest = MAX (highest, ticket_number (akc_tool_call_get_result (call)));
+        }
+    }
+
+  return highest;
+}
+
+/* The stand-in ticket service of §13: SUP-1, SUP-2, … in the order
+ * tickets are created, across restarts of a conversation kept in the
+ * history too. */
 static char *
 run_create_ticket (AkcTool       *tool,
                    AkcJsonValue  *arguments,
@@ -528,7 +577,8 @@ run_create_ticket (AkcTool       *tool,
 {
   Services *services = user_data;
 
-  return g_strdup_printf ("Ticket SUP-%u created for follow-up.", ++services->tickets);
+  services->tickets = MAX (services->tickets, highest_ticket (services->demo)) + 1;
+  return g_strdup_printf ("Ticket SUP-%u created for follow-up.", services->tickets);
 }
 
 static AkcConversation *

@@ -287,6 +287,21 @@ test_support_durable (void)
                     ==, n_messages);
   g_assert_cmpuint (count_runs (demo, "create-support-ticket"), ==, 1);
 
+  /* A new ticket after the restart takes the next id, not SUP-1 again
+   * (the demo's ticket service starts over in a new process). */
+  send (demo, "/support");
+  g_clear_pointer (&frame, akc_json_value_unref);
+  g_clear_object (&message);
+  frame = latest_frame (demo, "choice-list", &message);
+  g_assert_cmpstr (instance_of (frame), !=, instance_id);
+  g_assert_true (select_choice (demo, message, frame, "create", &record, &error));
+  g_assert_no_error (error);
+  g_assert_true (approve (demo, akc_confirmation_record_get_tool_call_id (record), &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&record, akc_confirmation_record_unref);
+  g_assert_cmpuint (count_runs (demo, "create-support-ticket"), ==, 2);
+  g_assert_true (any_result_has (demo, "SUP-2"));
+
   g_assert_true (akc_test_history_flush (history, &error));
   g_assert_no_error (error);
   g_clear_object (&history);
