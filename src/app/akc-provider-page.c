@@ -19,7 +19,18 @@
  * else; empty removes it), the default model, and “Test Connection”, which
  * asks the provider for its models and lists them, or says exactly what
  * failed. Every field is applied with Enter or its apply button.
+ *
+ * With no provider set up, the page asks whether an Ollama answers on this
+ * computer (http://127.0.0.1:11434, a short connection deadline); when one
+ * does, it offers “Connect to a local Ollama”, which sets the kind, the
+ * base URL and its first model in one step.
  */
+
+#define LOCAL_OLLAMA_URL "http://127.0.0.1:11434"
+/* The local Ollama answers at once or not at all. */
+#define LOCAL_OLLAMA_TIMEOUT_MS 2000
+
+static char *local_ollama_url;
 
 #define MAX_LISTED_MODELS 12
 
@@ -37,6 +48,9 @@ struct _AkcProviderPage
   AdwActionRow       *test_row;
   GtkButton          *test_button;
   AdwActionRow       *status_row;
+  AdwActionRow       *ollama_row;
+
+  char               *ollama_model;   /* the local Ollama's first model */
 
   GSettings          *settings;
   AkcBackend         *provider;
@@ -238,6 +252,83 @@ on_test_clicked (AkcProviderPage *self)
   akc_provider_adapter_list_models_async (adapter, self->test, on_models, self);
 }
 
+/* ------------------------------------------------------------------ */
+/* A local Ollama                                                      */
+/* ------------------------------------------------------------------ */
+
+void
+akc_provider_page_set_local_ollama_url (const char *url)
+{
+  g_free (local_ollama_url);
+  local_ollama_url = g_strdup (url);
+}
+
+static const char *
+get_local_ollama_url (void)
+{
+  return local_ollama_url != NULL ? local_ollama_url : LOCAL_OLLAMA_URL;
+}
+
+static void
+on_local_models (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(AkcProviderPage) self = user_data;
+  g_auto(GStrv) models = akc_provider_adapter_list_models_finish (AKC_PROVIDER_ADAPTER (source), result, NULL);
+  g_autofree char *url = NULL;
+  g_autofree char *subtitle = NULL;
+
+  /* Nothing answers, or there is nothing to talk to: no offer. */
+  if (models == NULL || models[0] == NULL || self->settings == NULL)
+    return;
+  /* Set up meanwhile: no offer either. */
+  url = g_settings_get_string (self->settings, "provider-url");
+  if (url[0] != '\0')
+    return;
+
+  g_free (self->ollama_model);
+  self->ollama_model = g_strdup (models[0]);
+  /* Translators: %s is an address such as http://127.0.0.1:11434, then a model name */
+  subtitle = g_strdup_printf (_("Connect to it at %s and talk to %s. You can change both below."),
+                              get_local_ollama_url (), models[0]);
+  say (self->ollama_row, subtitle, "computer-symbolic");
+  gtk_widget_set_visible (GTK_WIDGET (self->ollama_row), TRUE);
+}
+
+static void
+probe_local_ollama (AkcProviderPage *self)
+{
+  g_autoptr(AkcProviderAdapter) adapter = akc_provider_adapter_new (AKC_PROVIDER_KIND_OLLAMA, get_local_ollama_url (),
+                                                                    NULL, NULL);
+
+  if (adapter == NULL)
+    return;
+  akc_provider_adapter_set_connect_timeout (adapter, LOCAL_OLLAMA_TIMEOUT_MS);
+  akc_provider_adapter_list_models_async (adapter, self->cancellable, on_local_models, g_object_ref (self));
+}
+
+static void
+on_ollama_clicked (AkcProviderPage *self)
+{
+  g_autofree char *subtitle = NULL;
+
+  if (self->ollama_model == NULL)
+    return;
+
+  adw_combo_row_set_selected (self->kind_row, 1);
+  g_settings_set_string (self->settings, "provider-kind", "ollama");
+  g_settings_set_string (self->settings, "provider-url", get_local_ollama_url ());
+  g_settings_set_string (self->settings, "provider-model", self->ollama_model);
+  set_row_text (self->url_row, get_local_ollama_url ());
+  set_row_text (self->model_row, self->ollama_model);
+  show_url_error (self, NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->ollama_row), FALSE);
+  /* Translators: %s is a model name */
+  subtitle = g_strdup_printf (_("Connected to the Ollama on this computer, with the model %s."), self->ollama_model);
+  toast (self, subtitle);
+}
+
 static void
 on_state_changed (AkcProviderPage *self)
 {
@@ -285,6 +376,7 @@ akc_provider_page_dispose (GObject *object)
   g_clear_object (&self->test);
   g_clear_object (&self->provider);
   g_clear_object (&self->settings);
+  g_clear_pointer (&self->ollama_model, g_free);
 
   G_OBJECT_CLASS (akc_provider_page_parent_class)->dispose (object);
 }
@@ -306,12 +398,14 @@ akc_provider_page_class_init (AkcProviderPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AkcProviderPage, test_row);
   gtk_widget_class_bind_template_child (widget_class, AkcProviderPage, test_button);
   gtk_widget_class_bind_template_child (widget_class, AkcProviderPage, status_row);
+  gtk_widget_class_bind_template_child (widget_class, AkcProviderPage, ollama_row);
   gtk_widget_class_bind_template_callback (widget_class, on_kind_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_url_apply);
   gtk_widget_class_bind_template_callback (widget_class, on_url_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_key_apply);
   gtk_widget_class_bind_template_callback (widget_class, on_model_apply);
   gtk_widget_class_bind_template_callback (widget_class, on_test_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_ollama_clicked);
 }
 
 static void
@@ -372,6 +466,9 @@ akc_provider_page_new (GSettings  *settings,
   g_signal_connect_object (provider, "notify::state", G_CALLBACK (on_state_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (provider, "notify::status", G_CALLBACK (on_state_changed), self, G_CONNECT_SWAPPED);
   on_state_changed (self);
+
+  if (url[0] == '\0')
+    probe_local_ollama (self);
 
   return self;
 }

@@ -17,5 +17,8 @@ G_DECLARE_FINAL_TYPE (AkcProviderPage, akc_provider_page, AKC, PROVIDER_PAGE, Ad
 
 AkcProviderPage *akc_provider_page_new (GSettings  *settings,
                                         AkcBackend *provider);
+/* Where the page looks for a local Ollama (tests point it at a loopback
+ * server); NULL for http://127.0.0.1:11434. */
+void             akc_provider_page_set_local_ollama_url (const char *url);
 
 G_END_DECLS

@@ -16,6 +16,7 @@
 
 #include "akc-test-http-server.h"
 #include "akc-backend.h"
+#include "akc-provider-page.h"
 #include "akc-window.h"
 
 #define KEY "sk-provider-prefs-key-62d0"
@@ -163,6 +164,8 @@ test_provider_page (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
     g_settings_reset (settings, keys[i]);
+  /* No Ollama on this computer (the discard port refuses). */
+  akc_provider_page_set_local_ollama_url ("http://127.0.0.1:9");
 
   window = g_object_new (AKC_TYPE_WINDOW, NULL);
   gtk_window_present (GTK_WINDOW (window));
@@ -277,6 +280,73 @@ test_provider_page (void)
   akc_test_http_server_free (server);
 }
 
+/* Nothing set up and an Ollama answers on this computer (a loopback
+ * server here): the page offers it, and one click sets it up. */
+static void
+test_local_ollama (void)
+{
+  AkcTestHttpServer *server = akc_test_http_server_new ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  const char *keys[] = { "provider-kind", "provider-url", "provider-model", "conversation" };
+  const char *base = akc_test_http_server_get_base_uri (server);
+  g_autofree char *value = NULL;
+  GtkWidget *offer, *button;
+  AkcBackend *backend;
+  AkcWindow *window;
+  GtkWindow *prefs;
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    g_settings_reset (settings, keys[i]);
+  g_settings_set_string (settings, "provider-kind", "openai");
+  akc_provider_page_set_local_ollama_url (base);
+  respond (server, 200, "application/json",
+           "{\"models\":[{\"name\":\"qwen3:8b\",\"model\":\"qwen3:8b\"},{\"name\":\"llama3.2:latest\",\"model\":\"llama3.2:latest\"}]}");
+
+  window = g_object_new (AKC_TYPE_WINDOW, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  backend = akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER);
+  prefs = akc_window_show_preferences (window);
+  offer = find_row (prefs, "Ollama Is Running on This Computer");
+  while (!gtk_widget_get_visible (offer))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpstr (akc_test_http_server_get_path_query (server), ==, "/api/tags");
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (offer)), "llama3.2:latest"));
+  button = find_widget (offer, is_button, "_Connect");
+  g_assert_nonnull (button);
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       "Connect to a local Ollama");
+
+  g_signal_emit_by_name (button, "clicked");
+  spin ();
+  g_assert_false (gtk_widget_get_visible (offer));
+  value = g_settings_get_string (settings, "provider-kind");
+  g_assert_cmpstr (value, ==, "ollama");
+  g_clear_pointer (&value, g_free);
+  value = g_settings_get_string (settings, "provider-url");
+  g_assert_cmpstr (value, ==, base);
+  g_clear_pointer (&value, g_free);
+  value = g_settings_get_string (settings, "provider-model");
+  g_assert_cmpstr (value, ==, "llama3.2:latest");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (find_row (prefs, "Base URL"))), ==, base);
+  g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (find_row (prefs, "Kind"))), ==, 1);
+  wait_state_not (backend, AKC_BACKEND_STATE_LOOKING_UP);
+  wait_state_not (backend, AKC_BACKEND_STATE_NOT_CONFIGURED);
+  g_assert_cmpstr (akc_backend_get_model (backend), ==, "llama3.2:latest");
+  gtk_window_destroy (prefs);
+  spin ();
+
+  /* Set up: no offer the next time. */
+  prefs = akc_window_show_preferences (window);
+  spin ();
+  g_assert_false (gtk_widget_get_visible (find_row (prefs, "Ollama Is Running on This Computer")));
+  gtk_window_destroy (prefs);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
+  akc_test_http_server_free (server);
+  akc_provider_page_set_local_ollama_url (NULL);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -302,6 +372,7 @@ main (int   argc,
   adw_init ();
 
   g_test_add_func ("/preferences/provider", test_provider_page);
+  g_test_add_func ("/preferences/provider/local-ollama", test_local_ollama);
 
   rc = g_test_run ();
   g_unlink (file);
