@@ -19,9 +19,10 @@ try:
                 what="the streamed reply")
     ui.wait_for(lambda: ui.find(app, role="push button", name="Send"), what="the reply to finish")
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    # The toplevel X window of the app, by its title.
+    # The toplevel X window of the app, by its title: the conversation's,
+    # titled from its first message.
     tree = subprocess.run(["xwininfo", "-root", "-tree"], check=True, capture_output=True, text=True).stdout
-    window = next(line.split()[0] for line in tree.splitlines() if '"AgentsKit Chat"' in line)
+    window = next(line.split()[0] for line in tree.splitlines() if '"Hello! What can you do offline?"' in line)
     subprocess.run(["import", "-window", window, out], check=True)
 finally:
     ui.stop_app(proc)

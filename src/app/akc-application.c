@@ -19,10 +19,11 @@ struct _AkcApplication
 {
   AdwApplication  parent_instance;
 
-  /* The history, opened at startup on a worker thread; or why it could
-   * not be opened (the application runs without saving). */
+  /* The conversations and assistants every window shows; the history,
+   * opened at startup on a worker thread (or why it could not be opened:
+   * the application runs without saving). */
+  AkcAppSession  *session;
   AkcChatMemory  *memory;
-  GError         *memory_error;
   GCancellable   *memory_cancellable;
 
   gboolean        show_gallery;   /* --gallery */
@@ -42,20 +43,6 @@ find_window (GApplication *app,
   return NULL;
 }
 
-/* Hands the history to a main window, or tells it why there is none. */
-static void
-attach_history (AkcApplication *self,
-                GtkWindow      *window)
-{
-  if (!AKC_IS_WINDOW (window))
-    return;
-
-  if (self->memory != NULL)
-    akc_window_set_memory (AKC_WINDOW (window), self->memory);
-  else if (self->memory_error != NULL)
-    akc_window_show_history_error (AKC_WINDOW (window), self->memory_error);
-}
-
 static void
 on_memory_opened (GObject      *source,
                   GAsyncResult *result,
@@ -73,15 +60,36 @@ on_memory_opened (GObject      *source,
 
       /* Never fatal: the application starts, and says it is not saving. */
       g_message ("History: %s", error->message);
-      self->memory_error = g_steal_pointer (&error);
-    }
-  else
-    {
-      self->memory = AKC_CHAT_MEMORY (g_steal_pointer (&memory));
+      if (self->session != NULL)
+        akc_app_session_set_memory_error (self->session, error);
+      return;
     }
 
-  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
-    attach_history (self, l->data);
+  self->memory = AKC_CHAT_MEMORY (g_steal_pointer (&memory));
+  if (self->session != NULL)
+    akc_app_session_set_memory (self->session, self->memory);
+}
+
+/**
+ * akc_application_get_session:
+ * @self: a #AkcApplication
+ *
+ * Returns: (transfer none): the conversations and assistants the windows
+ *   show
+ */
+AkcAppSession *
+akc_application_get_session (AkcApplication *self)
+{
+  g_return_val_if_fail (AKC_IS_APPLICATION (self), NULL);
+
+  if (self->session == NULL)
+    {
+      g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+      self->session = akc_app_session_new (settings);
+    }
+
+  return self->session;
 }
 
 static void
@@ -109,10 +117,7 @@ akc_application_activate (GApplication *app)
 
   window = find_window (app, AKC_TYPE_WINDOW);
   if (window == NULL)
-    {
-      window = GTK_WINDOW (akc_window_new (ADW_APPLICATION (app)));
-      attach_history (AKC_APPLICATION (app), window);
-    }
+    window = GTK_WINDOW (akc_window_new (ADW_APPLICATION (app)));
 
   if (AKC_APPLICATION (app)->start_demo != NULL)
     {
@@ -225,11 +230,33 @@ preferences_action (GSimpleAction *action,
   if (window == NULL)
     {
       window = GTK_WINDOW (akc_window_new (ADW_APPLICATION (user_data)));
-      attach_history (AKC_APPLICATION (user_data), window);
       gtk_window_present (window);
     }
 
   akc_window_show_preferences (AKC_WINDOW (window));
+}
+
+/* Ctrl+Shift+N: another window, on a new conversation with the active
+ * window's assistant; both show the session's conversations. */
+static void
+new_window_action (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  AkcApplication *self = user_data;
+  GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (self));
+  const char *assistant = AKC_IS_WINDOW (active) ? akc_window_get_conversation (AKC_WINDOW (active)) : NULL;
+  AkcWindow *window = akc_window_new (ADW_APPLICATION (self));
+
+  if (assistant != NULL && akc_app_session_get_ready (akc_application_get_session (self)))
+    {
+      AkcConversationItem *item = akc_app_session_new_conversation (akc_application_get_session (self),
+                                                                    assistant, NULL);
+
+      if (item != NULL)
+        akc_window_show_item (window, item);
+    }
+  gtk_window_present (GTK_WINDOW (window));
 }
 
 static void
@@ -255,6 +282,7 @@ quit_action (GSimpleAction *action,
 static const GActionEntry app_actions[] = {
   { .name = "about", .activate = about_action },
   { .name = "gallery", .activate = gallery_action },
+  { .name = "new-window", .activate = new_window_action },
   { .name = "preferences", .activate = preferences_action },
   { .name = "demo", .activate = demo_action, .parameter_type = "s" },
   { .name = "quit", .activate = quit_action },
@@ -274,12 +302,15 @@ on_quit_signal (gpointer user_data)
 static const struct
 {
   const char *action;
-  const char *accels[2];
+  const char *accels[3];
 } accels[] = {
   { "app.quit", { "<Control>q", NULL } },
   { "app.preferences", { "<Control>comma", NULL } },
   { "win.show-help-overlay", { "<Control>question", NULL } },
   { "win.new-chat", { "<Control>n", NULL } },
+  { "app.new-window", { "<Control><Shift>n", NULL } },
+  { "win.search-conversations", { "<Control>f", NULL } },
+  { "win.rename-conversation", { "F2", NULL } },
   { "win.retry", { "<Control>r", NULL } },
   { "win.regenerate", { "<Control><Shift>r", NULL } },
   { "win.edit", { "<Control>e", NULL } },
@@ -307,7 +338,9 @@ akc_application_startup (GApplication *app)
 
   G_APPLICATION_CLASS (akc_application_parent_class)->startup (app);
 
-  /* The history of conversations, opened off the main thread. */
+  /* The history of conversations, opened off the main thread: the
+   * windows wait for its list of conversations. */
+  akc_app_session_expect_memory (akc_application_get_session (self));
   self->memory_cancellable = g_cancellable_new ();
   akc_sqlite_chat_memory_new_async (NULL, self->memory_cancellable, on_memory_opened, g_object_ref (self));
 
@@ -338,6 +371,11 @@ akc_application_shutdown (GApplication *app)
   while ((windows = gtk_application_get_windows (GTK_APPLICATION (app))) != NULL)
     gtk_window_destroy (windows->data);
 
+  /* Deleted conversations whose undo was still offered go now; every
+   * conversation hands its last changes over. */
+  if (self->session != NULL)
+    akc_app_session_close (self->session);
+
   /* The history writes them on its own thread, then closes the database
    * when its last operation is done: wait for that, not forever. */
   if (self->memory != NULL)
@@ -365,9 +403,9 @@ akc_application_finalize (GObject *object)
 {
   AkcApplication *self = (AkcApplication *)object;
 
+  g_clear_object (&self->session);
   g_clear_object (&self->memory);
   g_clear_object (&self->memory_cancellable);
-  g_clear_error (&self->memory_error);
   g_clear_pointer (&self->start_demo, g_free);
 
   G_OBJECT_CLASS (akc_application_parent_class)->finalize (object);

@@ -7,6 +7,8 @@
 
 #include <adwaita.h>
 
+#include "akc-app-session.h"
+
 G_BEGIN_DECLS
 
 #define AKC_TYPE_APPLICATION (akc_application_get_type ())
@@ -15,5 +17,6 @@ G_DECLARE_FINAL_TYPE (AkcApplication, akc_application, AKC, APPLICATION, AdwAppl
 
 AkcApplication *akc_application_new (void);
 void            akc_application_add_accels (GtkApplication *application);
+AkcAppSession  *akc_application_get_session (AkcApplication *self);
 
 G_END_DECLS

@@ -9,35 +9,47 @@
 #include <glib/gi18n.h>
 #include <akc-gtk.h>
 
+#include "akc-app-session.h"
+#include "akc-application.h"
 #include "akc-backend.h"
 #include "akc-demo.h"
 #include "akc-knowledge-layer.h"
 #include "akc-preferences-window.h"
+#include "akc-sidebar-model.h"
 #include "akc-window.h"
 
-/* The stored conversation the hello-world demo lives in; the other demos
- * live in "demo-«id»". */
-#define DEMO_CONVERSATION_ID "demo"
-#define DEFAULT_DEMO "hello-world"
+#define DEFAULT_ASSISTANT "hello-world"
 
-/* The conversations on network backends: an Ask service (stored in the
- * history as "ask") and a turn server (which keeps it). */
-#define ASK_ID  "ask"
-#define TURN_ID "turn"
-#define PROVIDER_ID "provider"
-#define ASK_CONVERSATION_ID "ask"
-
-/* The remembered local knowledge: file paths, never their contents. */
-#define SETTING_SITE_CONFIG "knowledge-site-config"
-#define SETTING_ARTIFACT    "knowledge-artifact"
-
+/**
+ * AkcWindow:
+ *
+ * The main window: the conversations of the application's
+ * [class@AppSession] in a sidebar, and the one it shows, with its
+ * transcript and composer. Windows only show: the conversations, their
+ * messages and the assistants belong to the session, so two windows stay
+ * consistent.
+ */
 struct _AkcWindow
 {
   AdwApplicationWindow  parent_instance;
 
   AdwToastOverlay      *toast_overlay;
+  AdwLeaflet           *leaflet;
+  GtkWidget            *sidebar_pane;
+  GtkWidget            *content_pane;
+  AdwHeaderBar         *sidebar_header;
+  AdwHeaderBar         *content_header;
+  GtkWidget            *back_button;
+  AdwSplitButton       *new_chat_button;
+  GtkToggleButton      *search_button;
+  GtkSearchBar         *search_bar;
+  GtkSearchEntry       *search_entry;
+  GtkStack             *sidebar_stack;
+  AdwStatusPage        *sidebar_status;
+  GtkListView          *conversation_list;
   AdwWindowTitle       *window_title;
   AdwStatusPage        *status_page;
+  GtkLabel             *knowledge_label;
   GtkRevealer          *knowledge_revealer;
   GtkWidget            *knowledge_banner;
   GtkLabel             *knowledge_warning;
@@ -45,39 +57,36 @@ struct _AkcWindow
   GtkScrolledWindow    *scroller;
   AkcChatView          *transcript;
   AkcComposer          *composer;
+  GMenuModel           *conversation_menu;
 
   GSettings            *settings;
-  AkcChatSource        *source;
-  AkcKnowledgeLayer    *knowledge;
+  AkcAppSession        *session;
+  gboolean              session_set_up;
   GFile                *chosen_site_config;  /* while choosing the artifact */
 
-  /* The offline demos this window opened (id → AkcDemo), each with its
-   * own session and conversation, and the one it shows. */
-  GHashTable           *demos;
-  AkcDemo              *demo;               /* NULL on a backend */
-  /* What acts on the answers of a backend's conversation (source →
-   * AkcInteractionController); a demo has its own. */
-  GHashTable           *interactions;
-  char                 *conversation;       /* the shown conversation's id */
+  /* The sidebar: the session's conversations, filtered by the search,
+   * under their headings. */
+  GtkFilterListModel   *filtered;
+  GtkStringFilter      *filter;
+  AkcSidebarModel      *sidebar_model;
+  GtkSingleSelection   *selection;
+  GtkWidget            *renaming;            /* the row being renamed */
+  AdwToast             *delete_toast;        /* the last "Deleted …" */
+  gboolean              selecting;           /* the window moves the selection */
+  gboolean              keep_focus;          /* in the sidebar, while deleting */
+
+  /* The shown conversation. */
+  AkcConversationItem  *item;
+  AkcChatSource        *source;
   gulong                messages_handler;
+  AkcInteractionController *interaction;
+  gulong                link_handler;
+  gulong                item_source_handler;
+  gulong                item_title_handler;
+  char                 *pending_assistant;   /* until the session is ready */
+  gboolean              chosen;              /* by the person, not at start */
 
-  /* The backends the preferences set up, and the Ask conversation, with
-   * local knowledge in front of the Ask service as in front of the demos. */
-  AkcCredentialStore   *credentials;
-  AkcBackend           *ask_backend;
-  AkcBackend           *turn_backend;
-  AkcKnowledgeLayer    *ask_knowledge;
-  AkcChat              *ask_chat;
-  AkcBackend           *provider_backend;
-  AkcChat              *provider_chat;
   GtkWindow            *preferences;
-
-  /* Keeps the conversations in the history once the application opened
-   * it: one per demo (id → AkcChatHistory). */
-  AkcChatMemory        *memory;
-  GHashTable           *histories;
-  AkcChatHistory       *history;
-  GCancellable         *history_cancellable;
 };
 
 G_DEFINE_FINAL_TYPE (AkcWindow, akc_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -85,6 +94,7 @@ G_DEFINE_FINAL_TYPE (AkcWindow, akc_window, ADW_TYPE_APPLICATION_WINDOW)
 enum {
   PROP_0,
   PROP_CONVERSATION,
+  PROP_SESSION,
   N_PROPS
 };
 
@@ -97,53 +107,166 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-static void akc_window_attach_history (AkcWindow *self);
+static void show_item (AkcWindow *self, AkcConversationItem *item);
+static void ensure_session (AkcWindow *self);
+static GtkWidget *row_of (AkcWindow *self, AkcConversationItem *item);
 
-static gboolean
-is_conversation (AkcWindow  *self,
-                 const char *id)
+static AkcAssistant *
+current_assistant (AkcWindow *self)
 {
-  return g_strcmp0 (self->conversation, id) == 0;
+  return self->item != NULL ? akc_conversation_item_get_assistant (self->item) : NULL;
+}
+
+static AkcAssistantKind
+current_kind (AkcWindow *self)
+{
+  AkcAssistant *assistant = current_assistant (self);
+
+  return assistant != NULL ? akc_assistant_get_kind (assistant) : AKC_ASSISTANT_KIND_DEMO;
 }
 
 /* The local knowledge in front of the shown conversation's model; the
- * turn server answers on its own. */
+ * turn server and the model provider answer on their own. */
 static AkcKnowledgeLayer *
 current_knowledge (AkcWindow *self)
 {
-  if (is_conversation (self, ASK_ID))
-    return self->ask_knowledge;
-  if (is_conversation (self, TURN_ID) || is_conversation (self, PROVIDER_ID))
-    return NULL;
-  return self->knowledge;
+  return akc_app_session_get_knowledge (self->session, current_kind (self));
 }
 
-static const char *
-conversation_title (const char *id)
+/**
+ * akc_window_get_session:
+ * @self: a #AkcWindow
+ *
+ * Returns: (transfer none): the conversations and assistants the window
+ *   shows
+ */
+AkcAppSession *
+akc_window_get_session (AkcWindow *self)
 {
-  if (g_strcmp0 (id, ASK_ID) == 0)
-    return _("Ask Service");
-  if (g_strcmp0 (id, TURN_ID) == 0)
-    return _("Turn Server");
-  if (g_strcmp0 (id, PROVIDER_ID) == 0)
-    return _("Model Provider");
-  return akc_demo_get_title_for (id);
+  g_return_val_if_fail (AKC_IS_WINDOW (self), NULL);
+
+  ensure_session (self);
+
+  return self->session;
 }
 
-static GListModel *
-akc_window_get_messages (AkcWindow *self)
+/* ------------------------------------------------------------------ */
+/* The panes: side by side, or one at a time when narrow. */
+
+static gboolean
+is_folded (AkcWindow *self)
 {
-  return akc_chat_source_get_messages (self->source);
+  return adw_leaflet_get_folded (self->leaflet);
 }
+
+static void
+show_pane (AkcWindow *self,
+           gboolean   content)
+{
+  adw_leaflet_set_visible_child (self->leaflet, content ? self->content_pane : self->sidebar_pane);
+}
+
+static void
+on_folded_changed (AkcWindow *self)
+{
+  gboolean folded = is_folded (self);
+
+  gtk_widget_set_visible (self->back_button, folded);
+  adw_header_bar_set_show_end_title_buttons (self->sidebar_header, folded);
+  adw_header_bar_set_show_start_title_buttons (self->content_header, folded);
+}
+
+static void
+show_conversations_action (GtkWidget  *widget,
+                           const char *action_name,
+                           GVariant   *parameter)
+{
+  AkcWindow *self = AKC_WINDOW (widget);
+
+  show_pane (self, FALSE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->conversation_list));
+}
+
+/* ------------------------------------------------------------------ */
 
 static void
 akc_window_sync_actions (AkcWindow *self)
 {
-  guint n = self->source != NULL ? g_list_model_get_n_items (akc_window_get_messages (self)) : 0;
+  AkcKnowledgeLayer *knowledge = akc_app_session_get_knowledge (self->session, AKC_ASSISTANT_KIND_DEMO);
+  AkcConversationItem *selected = gtk_single_selection_get_selected_item (self->selection);
+  gboolean listed = AKC_IS_CONVERSATION_ITEM (selected);
+  gboolean pinned = listed && akc_conversation_item_get_pinned (AKC_CONVERSATION_ITEM (selected));
 
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.new-chat", n > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.forget-knowledge",
-                                 akc_knowledge_layer_get_state (self->knowledge) != AKC_KNOWLEDGE_STATE_NONE);
+                                 akc_knowledge_layer_get_state (knowledge) != AKC_KNOWLEDGE_STATE_NONE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.rename-conversation", listed);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete-conversation", listed);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.pin-conversation", listed && !pinned);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.unpin-conversation", listed && pinned);
+}
+
+static void
+update_title (AkcWindow *self)
+{
+  AkcAssistant *assistant = current_assistant (self);
+
+  if (self->item == NULL)
+    {
+      adw_window_title_set_title (self->window_title, _("AgentsKit Chat"));
+      adw_window_title_set_subtitle (self->window_title, NULL);
+      gtk_window_set_title (GTK_WINDOW (self), _("AgentsKit Chat"));
+      return;
+    }
+
+  adw_window_title_set_title (self->window_title, akc_conversation_item_get_display_title (self->item));
+  adw_window_title_set_subtitle (self->window_title, akc_assistant_get_title (assistant));
+  gtk_window_set_title (GTK_WINDOW (self), akc_conversation_item_get_display_title (self->item));
+}
+
+static void
+update_status_page (AkcWindow *self)
+{
+  AkcAssistant *assistant = current_assistant (self);
+  const char *id = assistant != NULL ? akc_assistant_get_id (assistant) : NULL;
+  AkcBackend *backend;
+  g_autofree char *description = NULL;
+
+  if (assistant == NULL)
+    {
+      adw_status_page_set_title (self->status_page, _("Welcome to AgentsKit Chat"));
+      adw_status_page_set_description (self->status_page, NULL);
+      return;
+    }
+
+  switch (akc_assistant_get_kind (assistant))
+    {
+    case AKC_ASSISTANT_KIND_ASK:
+      backend = akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_ASK);
+      /* Translators: %s is a URL. */
+      description = g_strdup_printf (_("Ask a question: the Ask service at %s answers it from what it knows, with its sources."),
+                                     akc_backend_get_endpoint (backend));
+      break;
+    case AKC_ASSISTANT_KIND_TURN:
+      backend = akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_TURN);
+      /* Translators: %s is a URL. */
+      description = g_strdup_printf (_("Write a message: the turn server at %s answers and keeps this conversation."),
+                                     akc_backend_get_endpoint (backend));
+      break;
+    case AKC_ASSISTANT_KIND_PROVIDER:
+      backend = akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_PROVIDER);
+      /* Translators: the first %s is a model name, the second a URL. */
+      description = g_strdup_printf (_("Write a message: the model %s at %s answers."),
+                                     akc_backend_get_model (backend) != NULL ? akc_backend_get_model (backend) : "?",
+                                     akc_backend_get_endpoint (backend));
+      break;
+    case AKC_ASSISTANT_KIND_DEMO:
+    default:
+      description = g_strdup (akc_demo_get_summary_for (id));
+      break;
+    }
+
+  adw_status_page_set_title (self->status_page, akc_assistant_get_title (assistant));
+  adw_status_page_set_description (self->status_page, description);
 }
 
 static void
@@ -156,6 +279,35 @@ on_messages_changed (AkcWindow  *self,
   guint n = g_list_model_get_n_items (messages);
 
   gtk_stack_set_visible_child_name (self->stack, n > 0 ? "transcript" : "empty");
+  if (added > 0)
+    self->chosen = TRUE;
+  akc_window_sync_actions (self);
+}
+
+/* The warning stays while the knowledge cannot answer; a line above the
+ * composer says which knowledge answers. */
+static void
+on_knowledge_changed (AkcWindow *self)
+{
+  AkcKnowledgeLayer *knowledge = current_knowledge (self);
+  const char *warning = knowledge != NULL ? akc_knowledge_layer_get_warning (knowledge) : NULL;
+  const char *artifact_id = knowledge != NULL ? akc_knowledge_layer_get_artifact_id (knowledge) : NULL;
+  g_autofree char *line = NULL;
+
+  gtk_label_set_text (self->knowledge_warning, warning != NULL ? warning : "");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->knowledge_banner),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, warning != NULL ? warning : "",
+                                  -1);
+  gtk_revealer_set_reveal_child (self->knowledge_revealer, warning != NULL);
+  gtk_widget_set_visible (self->knowledge_banner, warning != NULL);
+
+  if (knowledge != NULL && akc_knowledge_layer_get_state (knowledge) == AKC_KNOWLEDGE_STATE_READY && artifact_id != NULL)
+    /* Translators: %s is the id of a knowledge artifact. */
+    line = g_strdup_printf (_("Local Knowledge: %s"), artifact_id);
+  gtk_label_set_text (self->knowledge_label, line != NULL ? line : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->knowledge_label), line != NULL);
+
+  update_status_page (self);
   akc_window_sync_actions (self);
 }
 
@@ -210,6 +362,8 @@ focus_is_lost (AkcWindow *self)
 
   /* Nowhere, or gone. (When a row of the transcript that had it goes, the
    * transcript gives the keyboard back itself, unless it is moving it.) */
+  if (focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self->search_bar)))
+    return FALSE;  /* the search entry, before its bar is shown */
   return focus == NULL || !gtk_widget_get_mapped (focus);
 }
 
@@ -251,66 +405,60 @@ forward_to_transcript (GtkWidget  *widget,
 }
 
 static void
+refuse (AkcWindow    *self,
+        const GError *error)
+{
+  AdwToast *toast = adw_toast_new (error->message);
+
+  if (g_error_matches (error, AKC_APP_SESSION_ERROR, AKC_APP_SESSION_ERROR_NOT_SET_UP))
+    {
+      adw_toast_set_button_label (toast, _("_Preferences"));
+      adw_toast_set_action_name (toast, "win.preferences");
+    }
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
+start_new_chat (AkcWindow  *self,
+                const char *assistant_id)
+{
+  g_autoptr(GError) error = NULL;
+  AkcConversationItem *item;
+
+  item = akc_app_session_new_conversation (self->session, assistant_id, &error);
+  if (item == NULL)
+    {
+      refuse (self, error);
+      return;
+    }
+
+  self->chosen = TRUE;
+  show_item (self, item);
+  akc_composer_set_text (self->composer, NULL);
+  show_pane (self, TRUE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->composer));
+}
+
+/* Ctrl+N: a new conversation with the shown conversation's assistant;
+ * the one shown stays in the sidebar. */
+static void
 new_chat_action (GtkWidget  *widget,
                  const char *action_name,
                  GVariant   *parameter)
 {
   AkcWindow *self = AKC_WINDOW (widget);
+  AkcAssistant *assistant = current_assistant (self);
 
-  /* The turn server keeps its conversations: a new one is a new session. */
-  if (is_conversation (self, TURN_ID))
-    akc_backend_new_turn_session (self->turn_backend);
-  else
-    akc_chat_source_clear (self->source);
-  akc_composer_set_text (self->composer, NULL);
-  gtk_widget_grab_focus (GTK_WIDGET (self->composer));
+  start_new_chat (self, assistant != NULL ? akc_assistant_get_id (assistant) : DEFAULT_ASSISTANT);
 }
 
-/* The warning stays while the knowledge cannot answer; the title says
- * which knowledge answers. */
+/* The New Chat button's menu: one item per assistant. */
 static void
-on_knowledge_changed (AkcWindow *self)
+new_chat_with_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
 {
-  AkcKnowledgeLayer *knowledge = current_knowledge (self);
-  const char *warning = knowledge != NULL ? akc_knowledge_layer_get_warning (knowledge) : NULL;
-  const char *artifact_id = knowledge != NULL ? akc_knowledge_layer_get_artifact_id (knowledge) : NULL;
-  g_autofree char *subtitle = NULL;
-
-  gtk_label_set_text (self->knowledge_warning, warning != NULL ? warning : "");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->knowledge_banner),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, warning != NULL ? warning : "",
-                                  -1);
-  gtk_revealer_set_reveal_child (self->knowledge_revealer, warning != NULL);
-  gtk_widget_set_visible (self->knowledge_banner, warning != NULL);
-
-  if (knowledge != NULL && akc_knowledge_layer_get_state (knowledge) == AKC_KNOWLEDGE_STATE_READY && artifact_id != NULL)
-    /* Translators: %s is the id of a knowledge artifact. */
-    subtitle = g_strdup_printf (_("Local Knowledge: %s"), artifact_id);
-  else if (is_conversation (self, PROVIDER_ID) && akc_backend_get_model (self->provider_backend) != NULL)
-    /* Translators: %s is the name of a model, such as llama3.2 */
-    subtitle = g_strdup_printf (_("Model Provider: %s"), akc_backend_get_model (self->provider_backend));
-  adw_window_title_set_subtitle (self->window_title,
-                                 subtitle != NULL ? subtitle :
-                                 self->conversation != NULL ? conversation_title (self->conversation) : NULL);
-
-  akc_window_sync_actions (self);
-}
-
-static GFile *
-setting_file (GSettings  *settings,
-              const char *key)
-{
-  g_autofree char *path = g_settings_get_string (settings, key);
-
-  return path[0] != '\0' ? g_file_new_for_commandline_arg (path) : NULL;
-}
-
-static char *
-file_setting (GFile *file)
-{
-  char *path = g_file_get_path (file);
-
-  return path != NULL ? path : g_file_get_uri (file);
+  start_new_chat (AKC_WINDOW (widget), g_variant_get_string (parameter, NULL));
 }
 
 /**
@@ -320,44 +468,23 @@ file_setting (GFile *file)
  *   using local knowledge
  * @artifact: (nullable): the knowledge artifact file the configuration pins
  *
- * Answers exact questions of the conversation from the local knowledge in
- * @artifact, verified against @site_config, in front of the backend; the
- * two paths are remembered for the next start. When they cannot be used,
- * a warning says why and the backend answers.
+ * Answers exact questions of the demos and the Ask service from the local
+ * knowledge in @artifact, verified against @site_config, in front of the
+ * backend; the two paths are remembered for the next start. When they
+ * cannot be used, a warning says why and the backend answers.
  */
 void
 akc_window_use_knowledge (AkcWindow *self,
                           GFile     *site_config,
                           GFile     *artifact)
 {
-  g_autofree char *site_path = NULL;
-  g_autofree char *artifact_path = NULL;
-
   g_return_if_fail (AKC_IS_WINDOW (self));
+
+  ensure_session (self);
   g_return_if_fail (site_config == NULL || G_IS_FILE (site_config));
   g_return_if_fail ((site_config == NULL) == (artifact == NULL));
 
-  if (site_config != NULL)
-    {
-      site_path = file_setting (site_config);
-      artifact_path = file_setting (artifact);
-    }
-
-  g_settings_delay (self->settings);
-  g_settings_set_string (self->settings, SETTING_SITE_CONFIG, site_path != NULL ? site_path : "");
-  g_settings_set_string (self->settings, SETTING_ARTIFACT, artifact_path != NULL ? artifact_path : "");
-  g_settings_apply (self->settings);
-
-  if (site_config != NULL)
-    {
-      akc_knowledge_layer_load (self->knowledge, site_config, artifact);
-      akc_knowledge_layer_load (self->ask_knowledge, site_config, artifact);
-    }
-  else
-    {
-      akc_knowledge_layer_clear (self->knowledge);
-      akc_knowledge_layer_clear (self->ask_knowledge);
-    }
+  akc_app_session_use_knowledge (self->session, site_config, artifact);
 }
 
 /**
@@ -374,7 +501,10 @@ akc_window_get_knowledge (AkcWindow *self)
 {
   g_return_val_if_fail (AKC_IS_WINDOW (self), NULL);
 
-  return current_knowledge (self) != NULL ? current_knowledge (self) : self->knowledge;
+  ensure_session (self);
+
+  return current_knowledge (self) != NULL ? current_knowledge (self)
+                                          : akc_app_session_get_knowledge (self->session, AKC_ASSISTANT_KIND_DEMO);
 }
 
 static GtkFileChooserNative *
@@ -455,266 +585,954 @@ forget_knowledge_action (GtkWidget  *widget,
   akc_window_use_knowledge (AKC_WINDOW (widget), NULL, NULL);
 }
 
+/* ------------------------------------------------------------------ */
+/* The sidebar. */
+
+static AkcConversationItem *
+selected_item (AkcWindow *self)
+{
+  gpointer selected = gtk_single_selection_get_selected_item (self->selection);
+
+  return AKC_IS_CONVERSATION_ITEM (selected) ? selected : NULL;
+}
+
+static void
+select_item (AkcWindow           *self,
+             AkcConversationItem *item)
+{
+  GListModel *model = G_LIST_MODEL (self->sidebar_model);
+  guint n = g_list_model_get_n_items (model);
+
+  self->selecting = TRUE;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) object = g_list_model_get_item (model, i);
+
+      if (object == (GObject *) item)
+        {
+          gtk_single_selection_set_selected (self->selection, i);
+          self->selecting = FALSE;
+          return;
+        }
+    }
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  self->selecting = FALSE;
+}
+
+/* The keyboard on the selected row (after the one it was on went). */
+static gboolean
+focus_selected_idle (gpointer user_data)
+{
+  AkcWindow *self = user_data;
+  AkcConversationItem *item = selected_item (self);
+  GtkWidget *row = item != NULL ? row_of (self, item) : NULL;
+
+  if (row != NULL && gtk_widget_grab_focus (gtk_widget_get_parent (row)))
+    return G_SOURCE_REMOVE;
+  /* Nothing left that the search finds: back to the search. */
+  if (gtk_search_bar_get_search_mode (self->search_bar))
+    gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+  else
+    gtk_widget_grab_focus (GTK_WIDGET (self->conversation_list));
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+focus_selected_later (AkcWindow *self)
+{
+  g_idle_add_full (G_PRIORITY_DEFAULT_IDLE + 10, focus_selected_idle, g_object_ref (self), g_object_unref);
+}
+
+static void
+on_selection_changed (AkcWindow *self)
+{
+  AkcConversationItem *item = selected_item (self);
+
+  akc_window_sync_actions (self);
+  if (self->selecting || item == NULL || item == self->item)
+    return;
+
+  self->chosen = TRUE;
+  show_item (self, item);
+}
+
+/* Enter on a row, or a click: the conversation, on the whole window when
+ * it is narrow. */
+static void
+on_list_activate (AkcWindow   *self,
+                  guint        position)
+{
+  g_autoptr(GObject) object = g_list_model_get_item (G_LIST_MODEL (self->sidebar_model), position);
+
+  if (!AKC_IS_CONVERSATION_ITEM (object))
+    return;
+
+  self->chosen = TRUE;
+  show_item (self, AKC_CONVERSATION_ITEM (object));
+  show_pane (self, TRUE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->composer));
+}
+
+static void
+on_list_released (GtkGestureClick *gesture,
+                  int              n_press,
+                  double           x,
+                  double           y,
+                  AkcWindow       *self)
+{
+  if (is_folded (self) && selected_item (self) != NULL)
+    {
+      show_pane (self, TRUE);
+      gtk_widget_grab_focus (GTK_WIDGET (self->composer));
+    }
+}
+
+static void
+on_filter_changed (AkcWindow *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+  gboolean empty = g_list_model_get_n_items (G_LIST_MODEL (self->sidebar_model)) == 0;
+
+  gtk_string_filter_set_search (self->filter, text[0] != '\0' ? text : NULL);
+  empty = g_list_model_get_n_items (G_LIST_MODEL (self->sidebar_model)) == 0;
+  if (text[0] != '\0')
+    {
+      adw_status_page_set_title (self->sidebar_status, _("No Results"));
+      /* Translators: %s is what the person searched for. */
+      g_autofree char *description = g_strdup_printf (_("No conversation has “%s” in its title."), text);
+      adw_status_page_set_description (self->sidebar_status, description);
+      adw_status_page_set_icon_name (self->sidebar_status, "system-search-symbolic");
+    }
+  else
+    {
+      adw_status_page_set_title (self->sidebar_status, _("No Conversations"));
+      adw_status_page_set_description (self->sidebar_status, _("Start one with New Chat."));
+      adw_status_page_set_icon_name (self->sidebar_status, "chat-message-new-symbolic");
+    }
+  gtk_stack_set_visible_child_name (self->sidebar_stack, empty ? "empty" : "list");
+  if (self->item != NULL)
+    select_item (self, self->item);
+}
+
+static void
+on_sidebar_items_changed (AkcWindow *self)
+{
+  gboolean empty = g_list_model_get_n_items (G_LIST_MODEL (self->sidebar_model)) == 0;
+
+  gtk_stack_set_visible_child_name (self->sidebar_stack, empty ? "empty" : "list");
+  if (self->item != NULL && selected_item (self) != self->item)
+    select_item (self, self->item);
+}
+
+static gboolean
+focus_search_idle (gpointer user_data)
+{
+  AkcWindow *self = user_data;
+
+  if (gtk_search_bar_get_search_mode (self->search_bar))
+    gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+
+  return G_SOURCE_REMOVE;
+}
+
+/* The entry takes the keyboard once the bar is shown. */
+static void
+on_search_mode_changed (AkcWindow *self)
+{
+  if (gtk_search_bar_get_search_mode (self->search_bar))
+    {
+      gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+      g_idle_add_full (G_PRIORITY_LOW, focus_search_idle, g_object_ref (self), g_object_unref);
+    }
+}
+
+static void
+search_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  AkcWindow *self = AKC_WINDOW (widget);
+
+  show_pane (self, FALSE);
+  gtk_search_bar_set_search_mode (self->search_bar, TRUE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+static void
+on_search_stopped (AkcWindow *self)
+{
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+  gtk_search_bar_set_search_mode (self->search_bar, FALSE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->conversation_list));
+}
+
+/* Enter in the search: the first conversation found, and the keyboard
+ * in the list. */
+static void
+on_search_activate (AkcWindow *self)
+{
+  GListModel *model = G_LIST_MODEL (self->sidebar_model);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GObject) object = g_list_model_get_item (model, i);
+
+      if (AKC_IS_CONVERSATION_ITEM (object))
+        {
+          gtk_single_selection_set_selected (self->selection, i);
+          break;
+        }
+    }
+  gtk_widget_grab_focus (GTK_WIDGET (self->conversation_list));
+}
+
+/* A row: a heading, or a conversation's title, assistant and time. */
+typedef struct
+{
+  GtkWidget *heading;
+  GtkWidget *box;
+  GtkWidget *title_stack;
+  GtkWidget *title;
+  GtkWidget *entry;
+  GtkWidget *pin;
+  GtkWidget *subtitle;
+} Row;
+
+static void
+row_free (gpointer data)
+{
+  g_free (data);
+}
+
+static void
+update_row (GtkWidget           *child,
+            AkcConversationItem *item)
+{
+  Row *row = g_object_get_data (G_OBJECT (child), "akc-row");
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *when = akc_sidebar_model_relative_time (akc_conversation_item_get_updated_at (item), now);
+  const char *assistant = akc_assistant_get_title (akc_conversation_item_get_assistant (item));
+  g_autofree char *subtitle = NULL;
+  g_autofree char *name = NULL;
+
+  /* Translators: under a conversation's title: its assistant, then when it
+   * last changed, such as "Support · 5 minutes ago". */
+  subtitle = g_strdup_printf (_("%s · %s"), assistant, when);
+  gtk_label_set_text (GTK_LABEL (row->title), akc_conversation_item_get_display_title (item));
+  gtk_label_set_text (GTK_LABEL (row->subtitle), subtitle);
+  gtk_widget_set_visible (row->pin, akc_conversation_item_get_pinned (item));
+
+  /* Translators: a conversation of the sidebar for a screen reader: its
+   * title, its assistant and when it last changed. */
+  name = g_strdup_printf (akc_conversation_item_get_pinned (item) ? _("%s, pinned, %s, %s") : _("%s, %s, %s"),
+                          akc_conversation_item_get_display_title (item), assistant, when);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+  if (gtk_widget_get_parent (child) != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_widget_get_parent (child)),
+                                    GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+}
+
+static void
+on_row_item_notify (GtkWidget *child)
+{
+  AkcConversationItem *item = g_object_get_data (G_OBJECT (child), "akc-item");
+
+  if (item != NULL)
+    update_row (child, item);
+}
+
+static void
+on_factory_setup (GtkSignalListItemFactory *factory,
+                  GtkListItem              *list_item,
+                  AkcWindow                *self)
+{
+  Row *row = g_new0 (Row, 1);
+  GtkWidget *child = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+
+  row->heading = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (row->heading), 0);
+  gtk_widget_add_css_class (row->heading, "heading");
+  gtk_widget_add_css_class (row->heading, "dim-label");
+  gtk_widget_add_css_class (row->heading, "sidebar-heading");
+  gtk_box_append (GTK_BOX (child), row->heading);
+
+  row->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  row->title_stack = gtk_stack_new ();
+  row->title = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (row->title), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (row->title), PANGO_ELLIPSIZE_END);
+  gtk_label_set_single_line_mode (GTK_LABEL (row->title), TRUE);
+  gtk_widget_set_hexpand (row->title, TRUE);
+  row->entry = gtk_entry_new ();
+  gtk_widget_set_visible (row->entry, FALSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row->entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Title"), -1);
+  gtk_stack_add_named (GTK_STACK (row->title_stack), row->title, "label");
+  gtk_stack_add_named (GTK_STACK (row->title_stack), row->entry, "entry");
+  row->pin = gtk_image_new_from_icon_name ("view-pin-symbolic");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row->pin), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Pinned"), -1);
+  gtk_box_append (GTK_BOX (line), row->title_stack);
+  gtk_box_append (GTK_BOX (line), row->pin);
+  gtk_box_append (GTK_BOX (row->box), line);
+  row->subtitle = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (row->subtitle), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (row->subtitle), PANGO_ELLIPSIZE_END);
+  gtk_widget_add_css_class (row->subtitle, "caption");
+  gtk_widget_add_css_class (row->subtitle, "dim-label");
+  gtk_box_append (GTK_BOX (row->box), row->subtitle);
+  gtk_widget_set_margin_top (row->box, 6);
+  gtk_widget_set_margin_bottom (row->box, 6);
+  gtk_box_append (GTK_BOX (child), row->box);
+
+  g_object_set_data_full (G_OBJECT (child), "akc-row", row, row_free);
+  gtk_list_item_set_child (list_item, child);
+}
+
+static void
+on_factory_bind (GtkSignalListItemFactory *factory,
+                 GtkListItem              *list_item,
+                 AkcWindow                *self)
+{
+  GtkWidget *child = gtk_list_item_get_child (list_item);
+  Row *row = g_object_get_data (G_OBJECT (child), "akc-row");
+  GObject *object = gtk_list_item_get_item (list_item);
+
+  if (GTK_IS_STRING_OBJECT (object))
+    {
+      gtk_label_set_text (GTK_LABEL (row->heading), gtk_string_object_get_string (GTK_STRING_OBJECT (object)));
+      gtk_widget_set_visible (row->heading, TRUE);
+      gtk_widget_set_visible (row->box, FALSE);
+      gtk_list_item_set_selectable (list_item, FALSE);
+      gtk_list_item_set_activatable (list_item, FALSE);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      gtk_string_object_get_string (GTK_STRING_OBJECT (object)), -1);
+      if (gtk_widget_get_parent (child) != NULL)
+        gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_widget_get_parent (child)), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                        gtk_string_object_get_string (GTK_STRING_OBJECT (object)), -1);
+      return;
+    }
+
+  gtk_widget_set_visible (row->heading, FALSE);
+  gtk_widget_set_visible (row->box, TRUE);
+  gtk_list_item_set_selectable (list_item, TRUE);
+  gtk_list_item_set_activatable (list_item, TRUE);
+  gtk_stack_set_visible_child_name (GTK_STACK (row->title_stack), "label");
+  gtk_widget_set_visible (row->entry, FALSE);
+  g_object_set_data (G_OBJECT (child), "akc-item", object);
+  g_signal_connect_object (object, "notify::display-title", G_CALLBACK (on_row_item_notify), child, G_CONNECT_SWAPPED);
+  g_signal_connect_object (object, "notify::pinned", G_CALLBACK (on_row_item_notify), child, G_CONNECT_SWAPPED);
+  g_signal_connect_object (object, "notify::updated-at", G_CALLBACK (on_row_item_notify), child, G_CONNECT_SWAPPED);
+  update_row (child, AKC_CONVERSATION_ITEM (object));
+}
+
+static void
+on_factory_unbind (GtkSignalListItemFactory *factory,
+                   GtkListItem              *list_item,
+                   AkcWindow                *self)
+{
+  GtkWidget *child = gtk_list_item_get_child (list_item);
+  GObject *object = gtk_list_item_get_item (list_item);
+
+  if (child == self->renaming)
+    self->renaming = NULL;
+  if (AKC_IS_CONVERSATION_ITEM (object))
+    g_signal_handlers_disconnect_by_func (object, on_row_item_notify, child);
+  g_object_set_data (G_OBJECT (child), "akc-item", NULL);
+}
+
+/* The row widget of a conversation, when the list shows it. */
+static GtkWidget *
+row_of (AkcWindow           *self,
+        AkcConversationItem *item)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->conversation_list));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *row = gtk_widget_get_first_child (child);
+
+      if (row != NULL && g_object_get_data (G_OBJECT (row), "akc-item") == (gpointer) item)
+        return row;
+    }
+
+  return NULL;
+}
+
+static void
+finish_rename (AkcWindow *self,
+               gboolean   commit)
+{
+  GtkWidget *child = self->renaming;
+  Row *row;
+  AkcConversationItem *item;
+
+  if (child == NULL)
+    return;
+
+  self->renaming = NULL;
+  row = g_object_get_data (G_OBJECT (child), "akc-row");
+  item = g_object_get_data (G_OBJECT (child), "akc-item");
+  if (commit && item != NULL)
+    akc_app_session_rename (self->session, item, gtk_editable_get_text (GTK_EDITABLE (row->entry)));
+  gtk_stack_set_visible_child_name (GTK_STACK (row->title_stack), "label");
+  gtk_widget_set_visible (row->entry, FALSE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->conversation_list));
+}
+
+static void
+on_rename_activate (AkcWindow *self)
+{
+  finish_rename (self, TRUE);
+}
+
+static gboolean
+on_rename_key_pressed (AkcWindow       *self,
+                       guint            keyval,
+                       guint            keycode,
+                       GdkModifierType  state)
+{
+  if (keyval == GDK_KEY_Escape)
+    {
+      finish_rename (self, FALSE);
+      return GDK_EVENT_STOP;
+    }
+
+  return GDK_EVENT_PROPAGATE;
+}
+
+static void
+on_rename_focus_left (AkcWindow *self)
+{
+  finish_rename (self, TRUE);
+}
+
+/* F2, or Rename in the row's menu: the title becomes an entry, in place. */
+static void
+rename_conversation_action (GtkWidget  *widget,
+                            const char *action_name,
+                            GVariant   *parameter)
+{
+  AkcWindow *self = AKC_WINDOW (widget);
+  AkcConversationItem *item = selected_item (self);
+  GtkWidget *child;
+  Row *row;
+
+  if (item == NULL)
+    return;
+
+  show_pane (self, FALSE);
+  child = row_of (self, item);
+  if (child == NULL)
+    return;
+
+  finish_rename (self, TRUE);
+  row = g_object_get_data (G_OBJECT (child), "akc-row");
+  if (g_object_get_data (G_OBJECT (row->entry), "akc-connected") == NULL)
+    {
+      GtkEventController *keys = gtk_event_controller_key_new ();
+      GtkEventController *focus = gtk_event_controller_focus_new ();
+
+      g_signal_connect_object (row->entry, "activate", G_CALLBACK (on_rename_activate), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (keys, "key-pressed", G_CALLBACK (on_rename_key_pressed), self, G_CONNECT_SWAPPED);
+      gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+      gtk_widget_add_controller (row->entry, keys);
+      g_signal_connect_object (focus, "leave", G_CALLBACK (on_rename_focus_left), self, G_CONNECT_SWAPPED);
+      gtk_widget_add_controller (row->entry, focus);
+      g_object_set_data (G_OBJECT (row->entry), "akc-connected", GINT_TO_POINTER (TRUE));
+    }
+  self->renaming = child;
+  gtk_editable_set_text (GTK_EDITABLE (row->entry), akc_conversation_item_get_display_title (item));
+  gtk_widget_set_visible (row->entry, TRUE);
+  gtk_stack_set_visible_child_name (GTK_STACK (row->title_stack), "entry");
+  gtk_widget_grab_focus (row->entry);
+  gtk_editable_select_region (GTK_EDITABLE (row->entry), 0, -1);
+}
+
+static void
+pin_conversation_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
+{
+  AkcWindow *self = AKC_WINDOW (widget);
+  AkcConversationItem *item = selected_item (self);
+
+  if (item == NULL)
+    return;
+
+  akc_app_session_set_pinned (self->session, item, g_str_equal (action_name, "win.pin-conversation"));
+  select_item (self, item);
+  akc_window_sync_actions (self);
+}
+
+static void
+on_toast_button_clicked (AdwToast *toast,
+                         AkcWindow *self)
+{
+  guint removal = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (toast), "akc-removal"));
+  AkcConversationItem *first = g_object_get_data (G_OBJECT (toast), "akc-first");
+
+  g_object_set_data (G_OBJECT (toast), "akc-removal", NULL);
+  akc_app_session_restore (self->session, removal);
+  self->keep_focus = TRUE;
+  if (first != NULL)
+    {
+      show_item (self, first);
+      select_item (self, first);
+    }
+  self->keep_focus = FALSE;
+  focus_selected_later (self);
+}
+
+/* Ctrl+Z in the list: the last deletion is undone while its toast shows. */
+static void
+undo_delete_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  AkcWindow *self = AKC_WINDOW (widget);
+  AdwToast *toast = self->delete_toast;
+
+  if (toast == NULL || g_object_get_data (G_OBJECT (toast), "akc-removal") == NULL)
+    return;
+
+  g_object_ref (toast);
+  on_toast_button_clicked (toast, self);
+  adw_toast_dismiss (toast);
+  g_object_unref (toast);
+}
+
+static void
+on_toast_dismissed (AdwToast      *toast,
+                    AkcAppSession *session)
+{
+  guint removal = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (toast), "akc-removal"));
+
+  /* Not undone: now the history lets them go. */
+  if (removal != 0)
+    akc_app_session_purge (session, removal);
+}
+
+static void
+on_delete_toast_gone (AkcWindow *self,
+                      AdwToast  *toast)
+{
+  if (toast == self->delete_toast)
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.undo-delete", FALSE);
+}
+
+/* Delete, or Delete in the row's menu: the conversation goes at once, and
+ * a toast offers to bring it back until it is dismissed. */
+static void
+delete_conversation_action (GtkWidget  *widget,
+                            const char *action_name,
+                            GVariant   *parameter)
+{
+  AkcWindow *self = AKC_WINDOW (widget);
+  AkcConversationItem *item = selected_item (self);
+  g_autofree char *title = NULL;
+  AdwToast *toast;
+  guint removal;
+
+  if (item == NULL)
+    return;
+
+  /* Translators: a toast; %s is the title of the deleted conversation. */
+  title = g_strdup_printf (_("Deleted «%s»"), akc_conversation_item_get_display_title (item));
+  g_object_ref (item);
+  self->keep_focus = TRUE;
+  removal = akc_app_session_remove (self->session, &item, 1);
+  self->keep_focus = FALSE;
+  if (removal == 0)
+    {
+      g_object_unref (item);
+      return;
+    }
+
+  toast = adw_toast_new (title);
+  adw_toast_set_button_label (toast, _("_Undo"));
+  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+  /* Time to change one's mind, with a screen reader too. */
+  adw_toast_set_timeout (toast, 10);
+  g_object_set_data (G_OBJECT (toast), "akc-removal", GUINT_TO_POINTER (removal));
+  g_object_set_data_full (G_OBJECT (toast), "akc-first", item, g_object_unref);
+  g_signal_connect_object (toast, "button-clicked", G_CALLBACK (on_toast_button_clicked), self, 0);
+  /* The session outlives the window: the toast is dismissed when the
+   * window goes too. */
+  g_signal_connect_object (toast, "dismissed", G_CALLBACK (on_toast_dismissed), self->session, 0);
+  if (self->delete_toast != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (self->delete_toast), (gpointer *) &self->delete_toast);
+  self->delete_toast = toast;
+  g_object_add_weak_pointer (G_OBJECT (toast), (gpointer *) &self->delete_toast);
+  g_signal_connect_object (toast, "dismissed", G_CALLBACK (on_delete_toast_gone), self, G_CONNECT_SWAPPED);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.undo-delete", TRUE);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  focus_selected_later (self);
+}
+
+/* Right click, the Menu key or Shift+F10 on a row: its menu. */
+static void
+popup_conversation_menu (AkcWindow *self,
+                         double     x,
+                         double     y)
+{
+  GtkWidget *popover = gtk_popover_menu_new_from_model (self->conversation_menu);
+  GtkWidget *anchor = GTK_WIDGET (self->conversation_list);
+  AkcConversationItem *item = selected_item (self);
+  GtkWidget *row = item != NULL ? row_of (self, item) : NULL;
+  graphene_point_t point;
+
+  if (item == NULL)
+    return;
+
+  if (x < 0 && row != NULL &&
+      gtk_widget_compute_point (row, anchor, &GRAPHENE_POINT_INIT (12, gtk_widget_get_height (row)), &point))
+    {
+      x = point.x;
+      y = point.y;
+    }
+  gtk_widget_set_parent (popover, anchor);
+  gtk_popover_set_has_arrow (GTK_POPOVER (popover), x >= 0 && row == NULL);
+  gtk_popover_set_position (GTK_POPOVER (popover), GTK_POS_BOTTOM);
+  if (x >= 0)
+    gtk_popover_set_pointing_to (GTK_POPOVER (popover), &(GdkRectangle) { (int) x, (int) y, 1, 1 });
+  g_signal_connect (popover, "closed", G_CALLBACK (gtk_widget_unparent), NULL);
+  gtk_popover_popup (GTK_POPOVER (popover));
+}
+
+static void
+on_list_pressed (GtkGestureClick *gesture,
+                 int              n_press,
+                 double           x,
+                 double           y,
+                 AkcWindow       *self)
+{
+  GtkWidget *picked = gtk_widget_pick (GTK_WIDGET (self->conversation_list), x, y, GTK_PICK_DEFAULT);
+
+  /* The row under the pointer first. */
+  for (; picked != NULL && picked != GTK_WIDGET (self->conversation_list); picked = gtk_widget_get_parent (picked))
+    {
+      AkcConversationItem *item = g_object_get_data (G_OBJECT (picked), "akc-item");
+
+      if (item != NULL)
+        {
+          select_item (self, item);
+          on_selection_changed (self);
+          break;
+        }
+    }
+  popup_conversation_menu (self, x, y);
+}
+
+static void
+conversation_menu_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  popup_conversation_menu (AKC_WINDOW (widget), -1, -1);
+}
+
+/* ------------------------------------------------------------------ */
+/* The shown conversation. */
+
 /* What the person does with a card or a confirmation is the interaction
  * controller's (application.md §12.7, §12.8): the transcript forwards to
- * it. The window is the host of its links and its reservations. */
+ * it. The window that was used last among those showing the
+ * conversation opens its links. */
 static void
 on_link_requested (AkcWindow  *self,
                    const char *uri)
 {
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  AkcInteractionController *interaction = self->item != NULL ? akc_conversation_item_get_interaction (self->item) : NULL;
+
+  for (GList *l = app != NULL ? gtk_application_get_windows (app) : NULL; l != NULL; l = l->next)
+    {
+      AkcWindow *window = l->data;
+
+      if (!AKC_IS_WINDOW (window) || window->item == NULL ||
+          akc_conversation_item_get_interaction (window->item) != interaction)
+        continue;
+      if (window != self)
+        return;
+      break;
+    }
+
   g_signal_emit (self, signals[OPEN_LINK], 0, uri);
 }
 
-/* The controller of a conversation on a backend: one per source. */
-static AkcInteractionController *
-backend_interaction (AkcWindow     *self,
-                     AkcChatSource *source)
-{
-  AkcInteractionController *interaction = g_hash_table_lookup (self->interactions, source);
-
-  if (interaction == NULL)
-    {
-      g_autoptr(AkcComponentManifest) standard = akc_component_manifest_new_standard ();
-
-      interaction = akc_interaction_controller_new (source);
-      akc_interaction_controller_set_manifest (interaction, standard);
-      g_hash_table_insert (self->interactions, source, interaction);
-    }
-
-  return interaction;
-}
-
-/* Once per controller: the window opens its links. */
 static void
-host_interaction (AkcWindow                *self,
-                  AkcInteractionController *interaction)
+forget_item (AkcWindow *self)
 {
-  if (g_object_get_data (G_OBJECT (interaction), "akc-window-host") == self)
+  if (self->item == NULL)
     return;
 
-  g_object_set_data (G_OBJECT (interaction), "akc-window-host", self);
-  g_signal_connect_object (interaction, "link-requested", G_CALLBACK (on_link_requested),
-                           self, G_CONNECT_SWAPPED);
+  if (self->messages_handler != 0 && self->source != NULL)
+    g_clear_signal_handler (&self->messages_handler, akc_chat_source_get_messages (self->source));
+  if (self->link_handler != 0)
+    g_clear_signal_handler (&self->link_handler, self->interaction);
+  g_clear_object (&self->interaction);
+  g_clear_signal_handler (&self->item_source_handler, self->item);
+  g_clear_signal_handler (&self->item_title_handler, self->item);
+  g_clear_object (&self->source);
+  g_clear_object (&self->item);
+}
+
+static void on_item_source_changed (AkcWindow *self);
+
+/* Shows @item in the transcript and the composer, and in the sidebar. */
+static void
+show_item (AkcWindow           *self,
+           AkcConversationItem *item)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AkcComponentManifest) standard = NULL;
+  AkcInteractionController *interaction;
+  AkcComponentManifest *manifest = NULL;
+  AkcActionConfirmation *confirmation = NULL;
+  AkcDemo *demo;
+  GListModel *messages;
+  GtkWidget *focus;
+
+  if (item == self->item && self->source == akc_conversation_item_get_source (item))
+    return;
+
+  if (!akc_app_session_open (self->session, item, &error))
+    {
+      refuse (self, error);
+      return;
+    }
+
+  g_object_ref (item);
+  forget_item (self);
+  self->item = item;
+  self->source = g_object_ref (akc_conversation_item_get_source (item));
+  self->item_source_handler = g_signal_connect_object (item, "notify::source",
+                                                       G_CALLBACK (on_item_source_changed), self,
+                                                       G_CONNECT_SWAPPED);
+  self->item_title_handler = g_signal_connect_object (item, "notify::display-title",
+                                                      G_CALLBACK (update_title), self, G_CONNECT_SWAPPED);
+  interaction = akc_conversation_item_get_interaction (item);
+  demo = akc_conversation_item_get_demo (item);
+
+  /* The definition's manifest, or the whole standard catalog. */
+  if (demo != NULL)
+    {
+      manifest = akc_definition_get_manifest (akc_session_get_definition (akc_demo_get_session (demo)));
+      confirmation = akc_demo_get_confirmation (demo);
+    }
+  if (manifest == NULL)
+    manifest = standard = akc_component_manifest_new_standard ();
+
+  /* A deterministic choice is claimed from the conversation's local
+   * knowledge before it is sent (§2.8, §9.5). */
+  akc_interaction_controller_set_manifest (interaction, manifest);
+  akc_interaction_controller_set_confirmation (interaction, confirmation);
+  akc_interaction_controller_set_reservations (interaction,
+                                               akc_knowledge_layer_get_reservations (akc_window_get_knowledge (self)));
+  self->interaction = g_object_ref (interaction);
+  self->link_handler = g_signal_connect_object (interaction, "link-requested",
+                                                G_CALLBACK (on_link_requested), self, G_CONNECT_SWAPPED);
+  akc_chat_view_set_interaction (self->transcript, interaction);
+  akc_composer_set_source (self->composer, self->source);
+
+  on_knowledge_changed (self);
+  update_title (self);
+
+  messages = akc_chat_source_get_messages (self->source);
+  self->messages_handler = g_signal_connect_object (messages, "items-changed",
+                                                    G_CALLBACK (on_messages_changed),
+                                                    self, G_CONNECT_SWAPPED);
+  on_messages_changed (self, 0, 0, 0, messages);
+
+  g_settings_set_string (self->settings, "conversation",
+                         akc_assistant_get_id (akc_conversation_item_get_assistant (item)));
+  select_item (self, item);
+
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_CONVERSATION]);
+
+  /* Moving along the sidebar keeps the keyboard there. */
+  focus = gtk_root_get_focus (GTK_ROOT (self));
+  if (!self->keep_focus &&
+      (focus == NULL || !gtk_widget_is_ancestor (focus, GTK_WIDGET (self->conversation_list))))
+    gtk_widget_grab_focus (GTK_WIDGET (self->composer));
+}
+
+/* The turn server's conversation is a new session: show it; or the turn
+ * server went away: show a demo. */
+static void
+on_item_source_changed (AkcWindow *self)
+{
+  AkcConversationItem *item = self->item;
+
+  if (item == NULL)
+    return;
+
+  g_object_ref (item);
+  show_item (self, item);
+  g_object_unref (item);
+}
+
+static void
+show_default (AkcWindow  *self,
+              const char *assistant_id)
+{
+  g_autoptr(GError) error = NULL;
+  AkcConversationItem *item;
+
+  item = akc_app_session_get_default_conversation (self->session, assistant_id, &error);
+  if (item == NULL)
+    {
+      refuse (self, error);
+      return;
+    }
+  show_item (self, item);
+}
+
+/* A conversation that another window (or this one) removed: this window
+ * shows another of the same assistant. */
+static void
+on_conversation_removed (AkcWindow           *self,
+                         AkcConversationItem *item)
+{
+  AkcAssistant *assistant;
+
+  if (item != self->item)
+    return;
+
+  assistant = akc_conversation_item_get_assistant (item);
+  forget_item (self);
+  show_default (self, akc_assistant_get_id (assistant));
+  if (self->item == NULL)
+    show_default (self, DEFAULT_ASSISTANT);
+}
+
+static void
+on_history_error (AkcWindow    *self,
+                  const GError *error)
+{
+  akc_window_show_history_error (self, error);
+}
+
+/* The conversations of the history are listed: a window that chose
+ * nothing yet shows the newest conversation of its assistant. */
+static void
+on_session_ready (AkcWindow *self)
+{
+  g_autofree char *assistant = NULL;
+
+  if (!akc_app_session_get_ready (self->session) || self->chosen)
+    return;
+
+  assistant = self->pending_assistant != NULL ? g_steal_pointer (&self->pending_assistant)
+                                              : g_settings_get_string (self->settings, "conversation");
+  show_default (self, assistant);
+  if (self->item == NULL)
+    show_default (self, DEFAULT_ASSISTANT);
 }
 
 /**
  * akc_window_get_conversation:
  * @self: a #AkcWindow
  *
- * Gets the id of the conversation the window shows: an offline demo's id,
- * `ask` (the Ask service) or `turn` (the turn server).
+ * Gets the assistant of the conversation the window shows: an offline
+ * demo's id, `ask` (the Ask service), `turn` (the turn server) or
+ * `provider` (the model provider).
  *
- * Returns: the conversation id
+ * Returns: (nullable): the assistant's id
  */
 const char *
 akc_window_get_conversation (AkcWindow *self)
 {
   g_return_val_if_fail (AKC_IS_WINDOW (self), NULL);
 
-  return self->conversation;
+  if (self->item == NULL)
+    return self->pending_assistant;
+  return akc_assistant_get_id (akc_conversation_item_get_assistant (self->item));
 }
 
-static void
-update_status_page (AkcWindow *self)
+/**
+ * akc_window_get_item:
+ * @self: a #AkcWindow
+ *
+ * Returns: (transfer none) (nullable): the conversation the window shows
+ */
+AkcConversationItem *
+akc_window_get_item (AkcWindow *self)
 {
-  const char *id = self->conversation;
-  g_autofree char *description = NULL;
+  g_return_val_if_fail (AKC_IS_WINDOW (self), NULL);
 
-  if (g_strcmp0 (id, ASK_ID) == 0)
-    /* Translators: %s is a URL. */
-    description = g_strdup_printf (_("Questions go to the Ask service at %s."),
-                                   akc_backend_get_endpoint (self->ask_backend));
-  else if (g_strcmp0 (id, TURN_ID) == 0)
-    /* Translators: %s is a URL. */
-    description = g_strdup_printf (_("The turn server at %s keeps this conversation."),
-                                   akc_backend_get_endpoint (self->turn_backend));
-  else if (g_strcmp0 (id, PROVIDER_ID) == 0)
-    /* Translators: the first %s is a model name, the second a URL. */
-    description = g_strdup_printf (_("The model %s at %s answers."),
-                                   akc_backend_get_model (self->provider_backend) != NULL
-                                     ? akc_backend_get_model (self->provider_backend) : "?",
-                                   akc_backend_get_endpoint (self->provider_backend));
-  else
-    description = g_strdup (akc_demo_get_summary_for (id));
-
-  adw_status_page_set_title (self->status_page, conversation_title (id));
-  adw_status_page_set_description (self->status_page, description);
+  return self->item;
 }
 
-/* Shows @source in the transcript and the composer. */
-static void
-show_conversation (AkcWindow             *self,
-                   const char            *id,
-                   AkcChatSource         *source,
-                   AkcDemo               *demo,
-                   AkcComponentManifest  *manifest,
-                   AkcActionConfirmation *confirmation)
+/**
+ * akc_window_show_item:
+ * @self: a #AkcWindow
+ * @item: a conversation of the window's session
+ *
+ * Shows the conversation (another window may show it too).
+ */
+void
+akc_window_show_item (AkcWindow           *self,
+                      AkcConversationItem *item)
 {
-  /* A demo's own controller, or one per backend source. */
-  AkcInteractionController *interaction = demo != NULL ? akc_demo_get_interaction (demo)
-                                                       : backend_interaction (self, source);
+  g_return_if_fail (AKC_IS_WINDOW (self));
 
-  GListModel *messages;
+  ensure_session (self);
+  g_return_if_fail (AKC_IS_CONVERSATION_ITEM (item));
 
-  if (self->messages_handler != 0)
-    g_clear_signal_handler (&self->messages_handler, akc_window_get_messages (self));
-
-  self->demo = demo;
-  g_set_object (&self->source, source);
-  if (!is_conversation (self, id))
-    {
-      g_free (self->conversation);
-      self->conversation = g_strdup (id);
-    }
-  messages = akc_window_get_messages (self);
-
-  /* A deterministic choice is claimed from the conversation's local
-   * knowledge before it is sent (§2.8, §9.5). */
-  akc_interaction_controller_set_manifest (interaction, manifest);
-  akc_interaction_controller_set_confirmation (interaction, confirmation);
-  host_interaction (self, interaction);
-  akc_interaction_controller_set_reservations (interaction,
-                                               akc_knowledge_layer_get_reservations (akc_window_get_knowledge (self)));
-  akc_chat_view_set_interaction (self->transcript, interaction);
-  akc_composer_set_source (self->composer, self->source);
-
-  on_knowledge_changed (self);
-  update_status_page (self);
-
-  self->messages_handler = g_signal_connect_object (messages, "items-changed",
-                                                    G_CALLBACK (on_messages_changed),
-                                                    self, G_CONNECT_SWAPPED);
-  on_messages_changed (self, 0, 0, 0, messages);
-
-  g_settings_set_string (self->settings, "conversation", id);
-  akc_window_attach_history (self);
-
-  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_CONVERSATION]);
-  gtk_widget_grab_focus (GTK_WIDGET (self->composer));
-}
-
-static void
-refuse (AkcWindow  *self,
-        const char *title)
-{
-  AdwToast *toast = adw_toast_new (title);
-
-  adw_toast_set_button_label (toast, _("_Preferences"));
-  adw_toast_set_action_name (toast, "win.preferences");
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  self->chosen = TRUE;
+  show_item (self, item);
 }
 
 /**
  * akc_window_set_conversation:
  * @self: a #AkcWindow
- * @id: a demo id (see akc_demo_get_ids()), `ask` or `turn`
+ * @id: an assistant's id: a demo id (see akc_demo_get_ids()), `ask`,
+ *   `turn` or `provider`
  *
- * Shows one of the offline demos, the Ask service or the turn server. Each
- * keeps its own conversation for as long as the window lives: the demos
- * and the Ask service in the history too, when there is one, and the turn
- * server on the server. The choice is remembered for the next start.
- * Local knowledge, when chosen, answers exact questions in front of the
- * demos' stand-in model and of the Ask service. An unknown id, or a
- * backend that is not set up in the preferences, is refused with a
+ * Shows the newest conversation with one of the offline demos, the Ask
+ * service, the turn server or the model provider (its first, when it has
+ * none yet). The choice is remembered for the next start. An unknown id,
+ * or a backend that is not set up in the preferences, is refused with a
  * message and the shown conversation stays.
  */
 void
 akc_window_set_conversation (AkcWindow  *self,
                              const char *id)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(AkcComponentManifest) standard = NULL;
-  AkcComponentManifest *manifest;
-  AkcChatSource *source;
-  AkcDemo *demo;
-
   g_return_if_fail (AKC_IS_WINDOW (self));
   g_return_if_fail (id != NULL);
 
-  if (g_str_equal (id, ASK_ID) || g_str_equal (id, TURN_ID) || g_str_equal (id, PROVIDER_ID))
+  ensure_session (self);
+
+  if (self->item != NULL && g_strcmp0 (akc_window_get_conversation (self), id) == 0)
+    return;
+
+  if (self->session == NULL || !akc_app_session_get_ready (self->session))
     {
-      gboolean ask = g_str_equal (id, ASK_ID);
-      gboolean provider = g_str_equal (id, PROVIDER_ID);
-
-      if (provider)
-        source = akc_backend_get_configured (self->provider_backend) &&
-                 akc_backend_get_model (self->provider_backend) != NULL
-                   ? AKC_CHAT_SOURCE (self->provider_chat) : NULL;
-      else
-        source = ask ? AKC_CHAT_SOURCE (self->ask_chat) : akc_backend_get_turn_client (self->turn_backend);
-      if ((provider || !ask) ? source == NULL : !akc_backend_get_configured (self->ask_backend))
-        {
-          refuse (self, provider ? _("The model provider is not set up yet. Enter its base URL and model in Preferences.")
-                        : ask ? _("The Ask service is not set up yet. Enter its URL in Preferences.")
-                              : _("The turn server is not set up yet. Enter its URL in Preferences."));
-          return;
-        }
-      if (is_conversation (self, id) && self->source == source)
-        return;
-
-      standard = akc_component_manifest_new_standard ();
-      show_conversation (self, id, source, NULL, standard, NULL);
+      g_free (self->pending_assistant);
+      self->pending_assistant = g_strdup (id);
       return;
     }
 
-  if (self->demo != NULL && is_conversation (self, id))
-    return;
-
-  demo = g_hash_table_lookup (self->demos, id);
-  if (demo == NULL)
-    {
-      demo = akc_demo_new_full (id, NULL, NULL, AKC_ADAPTER (self->knowledge), &error);
-      if (demo == NULL)
-        {
-          /* Translators: %s is the id of a demo that does not exist. */
-          g_autofree char *title = g_strdup_printf (_("There is no demo named “%s”."), id);
-
-          adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (title));
-          return;
-        }
-      g_hash_table_insert (self->demos, g_strdup (id), demo);
-    }
-
-  /* The definition's manifest, or the whole standard catalog. */
-  manifest = akc_definition_get_manifest (akc_session_get_definition (akc_demo_get_session (demo)));
-  if (manifest == NULL)
-    manifest = standard = akc_component_manifest_new_standard ();
-  show_conversation (self, id, AKC_CHAT_SOURCE (akc_demo_get_chat (demo)), demo,
-                     manifest, akc_demo_get_confirmation (demo));
+  self->chosen = TRUE;
+  show_default (self, id);
 }
 
-static gboolean
-is_replaced_turn_client (gpointer key,
-                         gpointer value,
-                         gpointer user_data)
-{
-  AkcWindow *self = user_data;
-
-  return AKC_IS_TURN_CLIENT (key) && key != (gpointer) akc_backend_get_turn_client (self->turn_backend);
-}
-
-/* A new endpoint or session is a new conversation on the turn server. */
-static void
-on_turn_client_changed (AkcWindow *self)
-{
-  /* The replaced client's controller goes with it. */
-  g_hash_table_foreach_remove (self->interactions, is_replaced_turn_client, self);
-
-  if (!is_conversation (self, TURN_ID))
-    return;
-
-  if (akc_backend_get_turn_client (self->turn_backend) != NULL)
-    akc_window_set_conversation (self, TURN_ID);
-  else
-    akc_window_set_conversation (self, DEFAULT_DEMO);
-}
-
+/* Network backends that are no longer set up: their conversation gives
+ * way to a demo. */
 static void
 on_endpoint_changed (AkcWindow *self)
 {
-  if (is_conversation (self, ASK_ID) && !akc_backend_get_configured (self->ask_backend))
-    akc_window_set_conversation (self, DEFAULT_DEMO);
-  else if (self->conversation != NULL)
+  AkcAssistant *assistant = current_assistant (self);
+
+  if (assistant != NULL &&
+      !akc_app_session_check_assistant (self->session, akc_assistant_get_id (assistant), NULL))
+    {
+      forget_item (self);
+      show_default (self, DEFAULT_ASSISTANT);
+    }
+  else
     update_status_page (self);
 }
 
@@ -731,12 +1549,14 @@ akc_window_show_preferences (AkcWindow *self)
 {
   g_return_val_if_fail (AKC_IS_WINDOW (self), NULL);
 
+  ensure_session (self);
+
   if (self->preferences == NULL)
     {
       self->preferences = GTK_WINDOW (akc_preferences_window_new (self->settings,
-                                                                  self->ask_backend,
-                                                                  self->turn_backend,
-                                                                  self->provider_backend));
+                                                                  akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_ASK),
+                                                                  akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_TURN),
+                                                                  akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_PROVIDER)));
       gtk_window_set_transient_for (self->preferences, GTK_WINDOW (self));
       g_object_add_weak_pointer (G_OBJECT (self->preferences), (gpointer *) &self->preferences);
     }
@@ -767,9 +1587,9 @@ akc_window_get_backend (AkcWindow      *self,
 {
   g_return_val_if_fail (AKC_IS_WINDOW (self), NULL);
 
-  if (kind == AKC_BACKEND_KIND_PROVIDER)
-    return self->provider_backend;
-  return kind == AKC_BACKEND_KIND_ASK ? self->ask_backend : self->turn_backend;
+  ensure_session (self);
+
+  return akc_app_session_get_backend (self->session, kind);
 }
 
 static void
@@ -783,8 +1603,11 @@ akc_window_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_CONVERSATION:
-      /* The conversation menu's state: a string, empty before the first. */
-      g_value_set_string (value, self->conversation != NULL ? self->conversation : "");
+      /* The assistant's id: a string, empty before the first. */
+      g_value_set_string (value, akc_window_get_conversation (self) != NULL ? akc_window_get_conversation (self) : "");
+      break;
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -802,8 +1625,12 @@ akc_window_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_CONVERSATION:
-      if (g_value_get_string (value) != NULL)
+      if (g_value_get_string (value) != NULL && g_value_get_string (value)[0] != '\0')
         akc_window_set_conversation (self, g_value_get_string (value));
+      break;
+    case PROP_SESSION:
+      g_assert (self->session == NULL);
+      self->session = g_value_dup_object (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -842,37 +1669,116 @@ akc_window_dispose (GObject *object)
 {
   AkcWindow *self = (AkcWindow *)object;
 
-  /* The history hands its last checkpoints to the memory as it goes. */
-  g_cancellable_cancel (self->history_cancellable);
-  g_clear_object (&self->history_cancellable);
-  self->history = NULL;
-  g_clear_pointer (&self->histories, g_hash_table_unref);
-  g_clear_object (&self->memory);
-
-  gtk_widget_dispose_template (GTK_WIDGET (self), AKC_TYPE_WINDOW);
+  forget_item (self);
+  if (self->delete_toast != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (self->delete_toast), (gpointer *) &self->delete_toast);
+  self->delete_toast = NULL;
   if (self->preferences != NULL)
     {
       g_object_remove_weak_pointer (G_OBJECT (self->preferences), (gpointer *) &self->preferences);
       gtk_window_destroy (self->preferences);
       self->preferences = NULL;
     }
-  g_clear_object (&self->source);
-  self->demo = NULL;
-  g_clear_pointer (&self->conversation, g_free);
-  g_clear_pointer (&self->interactions, g_hash_table_unref);
-  g_clear_pointer (&self->demos, g_hash_table_unref);
-  g_clear_object (&self->ask_chat);
-  g_clear_object (&self->provider_chat);
-  g_clear_object (&self->provider_backend);
-  g_clear_object (&self->ask_knowledge);
-  g_clear_object (&self->ask_backend);
-  g_clear_object (&self->turn_backend);
-  g_clear_object (&self->credentials);
-  g_clear_object (&self->knowledge);
+  if (self->conversation_list != NULL)
+    gtk_list_view_set_model (self->conversation_list, NULL);
+  gtk_widget_dispose_template (GTK_WIDGET (self), AKC_TYPE_WINDOW);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->sidebar_model);
+  g_clear_object (&self->filtered);
+  g_clear_pointer (&self->pending_assistant, g_free);
+  g_clear_object (&self->session);
   g_clear_object (&self->chosen_site_config);
   g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (akc_window_parent_class)->dispose (object);
+}
+
+/* The window joins its application's session, or (in a test, on a plain
+ * GtkApplication) has one of its own: once, when it is given its
+ * application (after construction), or when it is first used. */
+static void
+ensure_session (AkcWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  g_autoptr(GtkExpression) title = NULL;
+  GtkListItemFactory *factory;
+
+  if (self->session_set_up || gtk_widget_in_destruction (GTK_WIDGET (self)))
+    return;
+  self->session_set_up = TRUE;
+
+  if (self->session != NULL)
+    ;
+  else if (AKC_IS_APPLICATION (app))
+    self->session = g_object_ref (akc_application_get_session (AKC_APPLICATION (app)));
+  else
+    self->session = akc_app_session_new (self->settings);
+
+  /* The sidebar: filtered by the search, under day headings. */
+  title = gtk_property_expression_new (AKC_TYPE_CONVERSATION_ITEM, NULL, "display-title");
+  self->filter = gtk_string_filter_new (g_steal_pointer (&title));
+  gtk_string_filter_set_match_mode (self->filter, GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
+  gtk_string_filter_set_ignore_case (self->filter, TRUE);
+  self->filtered = gtk_filter_list_model_new (g_object_ref (akc_app_session_get_conversations (self->session)),
+                                              GTK_FILTER (self->filter));
+  self->sidebar_model = akc_sidebar_model_new (G_LIST_MODEL (self->filtered));
+  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sidebar_model)));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  g_signal_connect_object (self->selection, "notify::selected", G_CALLBACK (on_selection_changed),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->sidebar_model, "items-changed", G_CALLBACK (on_sidebar_items_changed),
+                           self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (on_factory_setup), self);
+  g_signal_connect (factory, "bind", G_CALLBACK (on_factory_bind), self);
+  g_signal_connect (factory, "unbind", G_CALLBACK (on_factory_unbind), self);
+  gtk_list_view_set_factory (self->conversation_list, factory);
+  g_object_unref (factory);
+  gtk_list_view_set_model (self->conversation_list, GTK_SELECTION_MODEL (self->selection));
+  on_filter_changed (self);
+
+
+  g_signal_connect_object (self->session, "conversation-removed", G_CALLBACK (on_conversation_removed),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "history-error", G_CALLBACK (on_history_error),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::ready", G_CALLBACK (on_session_ready),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (akc_app_session_get_knowledge (self->session, AKC_ASSISTANT_KIND_DEMO), "notify::warning",
+                           G_CALLBACK (on_knowledge_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (akc_app_session_get_knowledge (self->session, AKC_ASSISTANT_KIND_ASK), "notify::warning",
+                           G_CALLBACK (on_knowledge_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_PROVIDER), "notify::model",
+                           G_CALLBACK (on_knowledge_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_ASK), "notify::endpoint",
+                           G_CALLBACK (on_endpoint_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_TURN), "notify::endpoint",
+                           G_CALLBACK (on_endpoint_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_TURN), "notify::turn-client",
+                           G_CALLBACK (on_endpoint_changed), self, G_CONNECT_SWAPPED);
+
+  if (akc_app_session_get_memory_error (self->session) != NULL)
+    akc_window_show_history_error (self, akc_app_session_get_memory_error (self->session));
+
+  /* The conversation shown last, or hello-world, once the history is
+   * listed. */
+  update_status_page (self);
+  on_session_ready (self);
+  on_knowledge_changed (self);
+}
+
+static void
+akc_window_constructed (GObject *object)
+{
+  AkcWindow *self = AKC_WINDOW (object);
+
+  G_OBJECT_CLASS (akc_window_parent_class)->constructed (object);
+
+  g_signal_connect (self, "notify::application", G_CALLBACK (ensure_session), NULL);
+  if (self->session != NULL || gtk_window_get_application (GTK_WINDOW (self)) != NULL)
+    ensure_session (self);
 }
 
 static void
@@ -882,6 +1788,7 @@ akc_window_class_init (AkcWindowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
 
+  object_class->constructed = akc_window_constructed;
   object_class->dispose = akc_window_dispose;
   object_class->get_property = akc_window_get_property;
   object_class->set_property = akc_window_set_property;
@@ -890,13 +1797,25 @@ akc_window_class_init (AkcWindowClass *klass)
   /**
    * AkcWindow:conversation:
    *
-   * The id of the conversation the window shows: an offline demo's id,
-   * `ask` or `turn`.
+   * The assistant of the conversation the window shows: an offline demo's
+   * id, `ask`, `turn` or `provider`. Setting it shows that assistant's
+   * newest conversation.
    */
   props[PROP_CONVERSATION] =
     g_param_spec_string ("conversation", NULL, NULL,
                          NULL,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcWindow:session:
+   *
+   * The conversations and assistants the window shows: by default its
+   * application's (an #AkcApplication), or its own.
+   */
+  props[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL,
+                         AKC_TYPE_APP_SESSION,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, props);
 
@@ -923,8 +1842,23 @@ akc_window_class_init (AkcWindowClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/agentskit/Chat/akc-window.ui");
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, leaflet);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, sidebar_pane);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, content_pane);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, sidebar_header);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, content_header);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, back_button);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, new_chat_button);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, search_button);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, search_bar);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, sidebar_stack);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, sidebar_status);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, conversation_list);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, conversation_menu);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, status_page);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, knowledge_label);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, knowledge_revealer);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, knowledge_banner);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, knowledge_warning);
@@ -938,12 +1872,21 @@ akc_window_class_init (AkcWindowClass *klass)
    * newest message (Ctrl+End) work from anywhere in the window, through
    * these actions and their accels (akc_application_add_accels()). */
   gtk_widget_class_install_action (widget_class, "win.new-chat", NULL, new_chat_action);
+  gtk_widget_class_install_action (widget_class, "win.new-chat-with", "s", new_chat_with_action);
   gtk_widget_class_install_action (widget_class, "win.retry", NULL, forward_to_transcript);
   gtk_widget_class_install_action (widget_class, "win.regenerate", NULL, forward_to_transcript);
   gtk_widget_class_install_action (widget_class, "win.edit", NULL, forward_to_transcript);
   gtk_widget_class_install_action (widget_class, "win.jump-to-newest", NULL, forward_to_transcript);
-  /* The conversation menu's radio items. */
+  /* The newest conversation of an assistant (--demo, and scripts). */
   gtk_widget_class_install_property_action (widget_class, "win.conversation", "conversation");
+  gtk_widget_class_install_action (widget_class, "win.show-conversations", NULL, show_conversations_action);
+  gtk_widget_class_install_action (widget_class, "win.search-conversations", NULL, search_action);
+  gtk_widget_class_install_action (widget_class, "win.rename-conversation", NULL, rename_conversation_action);
+  gtk_widget_class_install_action (widget_class, "win.pin-conversation", NULL, pin_conversation_action);
+  gtk_widget_class_install_action (widget_class, "win.unpin-conversation", NULL, pin_conversation_action);
+  gtk_widget_class_install_action (widget_class, "win.delete-conversation", NULL, delete_conversation_action);
+  gtk_widget_class_install_action (widget_class, "win.conversation-menu", NULL, conversation_menu_action);
+  gtk_widget_class_install_action (widget_class, "win.undo-delete", NULL, undo_delete_action);
   gtk_widget_class_install_action (widget_class, "win.preferences", NULL, preferences_action);
   gtk_widget_class_install_action (widget_class, "win.choose-knowledge", NULL, choose_knowledge_action);
   gtk_widget_class_install_action (widget_class, "win.forget-knowledge", NULL, forget_knowledge_action);
@@ -952,18 +1895,15 @@ akc_window_class_init (AkcWindowClass *klass)
 static void
 akc_window_init (AkcWindow *self)
 {
-  g_autoptr(AkcAdapter) adapter = NULL;
-  g_autoptr(GFile) site_config = NULL;
-  g_autoptr(GFile) artifact = NULL;
-  g_autofree char *conversation = NULL;
   GtkEventController *composer_keys;
   GtkGesture *composer_click;
+  GtkGesture *list_click;
+  GtkGesture *list_menu;
+  GtkEventController *list_keys;
+  GtkEventController *window_keys;
 
   gtk_widget_init_template (GTK_WIDGET (self));
-
-  self->demos = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
-  self->interactions = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_object_unref);
-  self->histories = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.undo-delete", FALSE);
 
   self->settings = g_settings_new (APP_ID);
   gtk_window_set_default_size (GTK_WINDOW (self),
@@ -971,41 +1911,6 @@ akc_window_init (AkcWindow *self)
                                g_settings_get_int (self->settings, "window-height"));
   if (g_settings_get_boolean (self->settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
-
-  /* The demos' stand-in model: no network, no model. Local knowledge,
-   * when the person chose some, answers exact questions in front of it. */
-  adapter = akc_echo_adapter_new ();
-  self->knowledge = akc_knowledge_layer_new (adapter);
-  g_signal_connect_object (self->knowledge, "notify::warning",
-                           G_CALLBACK (on_knowledge_changed), self, G_CONNECT_SWAPPED);
-  site_config = setting_file (self->settings, SETTING_SITE_CONFIG);
-  artifact = setting_file (self->settings, SETTING_ARTIFACT);
-
-  /* The Ask service and the turn server, as the preferences set them up;
-   * local knowledge answers in front of the Ask service too. */
-  self->credentials = akc_credential_store_new ();
-  self->ask_backend = akc_backend_new (AKC_BACKEND_KIND_ASK, self->settings, self->credentials);
-  self->turn_backend = akc_backend_new (AKC_BACKEND_KIND_TURN, self->settings, self->credentials);
-  self->provider_backend = akc_backend_new (AKC_BACKEND_KIND_PROVIDER, self->settings, self->credentials);
-  self->provider_chat = akc_chat_new (AKC_ADAPTER (self->provider_backend));
-  g_signal_connect_object (self->provider_backend, "notify::model",
-                           G_CALLBACK (on_knowledge_changed), self, G_CONNECT_SWAPPED);
-  self->ask_knowledge = akc_knowledge_layer_new (AKC_ADAPTER (self->ask_backend));
-  self->ask_chat = akc_chat_new (AKC_ADAPTER (self->ask_knowledge));
-  g_signal_connect_object (self->ask_knowledge, "notify::warning",
-                           G_CALLBACK (on_knowledge_changed), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->turn_backend, "notify::turn-client",
-                           G_CALLBACK (on_turn_client_changed), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->ask_backend, "notify::endpoint",
-                           G_CALLBACK (on_endpoint_changed), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->turn_backend, "notify::endpoint",
-                           G_CALLBACK (on_endpoint_changed), self, G_CONNECT_SWAPPED);
-
-  if (site_config != NULL && artifact != NULL)
-    {
-      akc_knowledge_layer_load (self->knowledge, site_config, artifact);
-      akc_knowledge_layer_load (self->ask_knowledge, site_config, artifact);
-    }
 
   /* Before the entry sees the key or the click. */
   composer_keys = gtk_event_controller_key_new ();
@@ -1024,19 +1929,70 @@ akc_window_init (AkcWindow *self)
                            self, G_CONNECT_SWAPPED);
   g_signal_connect (self, "notify::focus-widget", G_CALLBACK (on_focus_widget_changed), NULL);
 
-  /* The conversation shown last, or hello-world. */
-  conversation = g_settings_get_string (self->settings, "conversation");
-  akc_window_set_conversation (self, conversation);
-  if (self->conversation == NULL)
-    akc_window_set_conversation (self, DEFAULT_DEMO);
-  on_knowledge_changed (self);
+  /* The sidebar: a click or Enter opens, a right click, the Menu key or
+   * Shift+F10 show the row's menu, F2 renames, Delete deletes. */
+  g_signal_connect_object (self->leaflet, "notify::folded", G_CALLBACK (on_folded_changed),
+                           self, G_CONNECT_SWAPPED);
+  on_folded_changed (self);
+  g_signal_connect_object (self->conversation_list, "activate", G_CALLBACK (on_list_activate),
+                           self, G_CONNECT_SWAPPED);
+  list_click = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (list_click), GDK_BUTTON_PRIMARY);
+  g_signal_connect (list_click, "released", G_CALLBACK (on_list_released), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->conversation_list), GTK_EVENT_CONTROLLER (list_click));
+  list_menu = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (list_menu), GDK_BUTTON_SECONDARY);
+  g_signal_connect (list_menu, "pressed", G_CALLBACK (on_list_pressed), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->conversation_list), GTK_EVENT_CONTROLLER (list_menu));
+  list_keys = gtk_shortcut_controller_new ();
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (list_keys),
+                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Delete, 0),
+                                                          gtk_named_action_new ("win.delete-conversation")));
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (list_keys),
+                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Menu, 0),
+                                                          gtk_named_action_new ("win.conversation-menu")));
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (list_keys),
+                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_F10, GDK_SHIFT_MASK),
+                                                          gtk_named_action_new ("win.conversation-menu")));
+  gtk_widget_add_controller (GTK_WIDGET (self->conversation_list), list_keys);
+
+  /* Ctrl+Z undoes a deletion while its toast shows (the action is
+   * enabled only then): the deletion is the last thing done. */
+  window_keys = gtk_shortcut_controller_new ();
+  gtk_event_controller_set_propagation_phase (window_keys, GTK_PHASE_CAPTURE);
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (window_keys),
+                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_z, GDK_CONTROL_MASK),
+                                                          gtk_named_action_new ("win.undo-delete")));
+  gtk_widget_add_controller (GTK_WIDGET (self), window_keys);
+
+  /* The split button's halves have names of their own. */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->new_chat_button));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_MENU_BUTTON (child))
+        gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL, _("New Chat With…"), -1);
+      else if (GTK_IS_BUTTON (child))
+        gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL, _("New Chat"), -1);
+    }
+
+  g_signal_connect_object (self->search_entry, "search-changed", G_CALLBACK (on_filter_changed),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search_entry, "stop-search", G_CALLBACK (on_search_stopped),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search_entry, "activate", G_CALLBACK (on_search_activate),
+                           self, G_CONNECT_SWAPPED);
+  gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
+  /* Typing in the list searches it. */
+  gtk_search_bar_set_key_capture_widget (self->search_bar, GTK_WIDGET (self->conversation_list));
+  g_signal_connect_object (self->search_bar, "notify::search-mode-enabled", G_CALLBACK (on_search_mode_changed),
+                           self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
 }
 
 /**
  * akc_window_new:
  * @application: the application
  *
- * Creates a main window on the built-in demo.
+ * Creates a main window on the application's conversations.
  *
  * Returns: (transfer full): a new #AkcWindow
  */
@@ -1074,114 +2030,14 @@ akc_window_show_history_error (AkcWindow    *self,
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
-static void
-on_history_error (AkcWindow      *self,
-                  GParamSpec     *pspec,
-                  AkcChatHistory *history)
-{
-  const GError *error = akc_chat_history_get_error (history);
-
-  if (error != NULL)
-    akc_window_show_history_error (self, error);
-}
-
-static void
-on_history_loaded (GObject      *source,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  AkcWindow *self = user_data;
-
-  /* A failure is the history's error, shown by on_history_error. The
-   * window was kept alive for the load. */
-  akc_chat_history_load_finish (AKC_CHAT_HISTORY (source), result, NULL);
-  g_object_unref (self);
-}
-
-static void
-on_resolutions_loaded (GObject      *source,
-                       GAsyncResult *result,
-                       gpointer      user_data)
-{
-  g_autoptr(AkcWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-
-  /* Answers that cannot be read are the history's failure: say so. */
-  if (!akc_interaction_controller_load_finish (AKC_INTERACTION_CONTROLLER (source), result, &error) &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    akc_window_show_history_error (self, error);
-}
-
-/* Keeps the shown demo's conversation in the history, once there is one. */
-static void
-akc_window_attach_history (AkcWindow *self)
-{
-  const char *id = self->conversation;
-  g_autofree char *conversation_id = NULL;
-  AkcChatHistory *history;
-  AkcChat *chat;
-
-  if (self->memory == NULL || id == NULL)
-    return;
-
-  /* The turn server keeps its conversation itself. */
-  if (g_str_equal (id, TURN_ID))
-    {
-      self->history = NULL;
-      return;
-    }
-  if (g_str_equal (id, ASK_ID))
-    chat = self->ask_chat;
-  else if (g_str_equal (id, PROVIDER_ID))
-    chat = self->provider_chat;
-  else
-    chat = akc_demo_get_chat (self->demo);
-
-  history = g_hash_table_lookup (self->histories, id);
-  if (history == NULL)
-    {
-      if (g_str_equal (id, ASK_ID))
-        conversation_id = g_strdup (ASK_CONVERSATION_ID);
-      else if (g_str_equal (id, PROVIDER_ID))
-        conversation_id = g_strdup (PROVIDER_ID);
-      else if (g_str_equal (id, DEFAULT_DEMO))
-        conversation_id = g_strdup (DEMO_CONVERSATION_ID);
-      else
-        conversation_id = g_strconcat (DEMO_CONVERSATION_ID, "-", id, NULL);
-      history = akc_chat_history_new (chat, self->memory, conversation_id);
-      g_hash_table_insert (self->histories, g_strdup (id), history);
-      g_signal_connect_object (history, "notify::error",
-                               G_CALLBACK (on_history_error), self, G_CONNECT_SWAPPED);
-      akc_chat_history_load_async (history, self->history_cancellable,
-                                   on_history_loaded, g_object_ref (self));
-
-      /* The answers of its cards are kept with its messages: a card
-       * answered before a restart stays answered (§12.7). */
-      if (AKC_IS_SQLITE_CHAT_MEMORY (self->memory))
-        {
-          AkcInteractionController *interaction = self->demo != NULL
-                                                  ? akc_demo_get_interaction (self->demo)
-                                                  : backend_interaction (self, AKC_CHAT_SOURCE (chat));
-
-          akc_interaction_controller_set_history (interaction, AKC_SQLITE_CHAT_MEMORY (self->memory),
-                                                  conversation_id);
-          akc_interaction_controller_load_async (interaction, self->history_cancellable,
-                                                 on_resolutions_loaded, g_object_ref (self));
-        }
-    }
-
-  self->history = history;
-}
-
 /**
  * akc_window_set_memory:
  * @self: a #AkcWindow
  * @memory: the open history
  *
- * Keeps the window's conversations in @memory: the stored conversation of
- * each demo, and of the Ask service, is read into its chat when it is
- * shown (what was typed meanwhile comes after it), and every change is
- * written from then on. The turn server keeps its own. It is set once.
+ * Keeps the window's session in @memory (see
+ * [method@AppSession.set_memory]): a window of the application shares
+ * the application's.
  */
 void
 akc_window_set_memory (AkcWindow     *self,
@@ -1190,29 +2046,26 @@ akc_window_set_memory (AkcWindow     *self,
   g_return_if_fail (AKC_IS_WINDOW (self));
   g_return_if_fail (AKC_IS_CHAT_MEMORY (memory));
 
-  if (self->memory != NULL)
-    return;
+  ensure_session (self);
 
-  self->memory = g_object_ref (memory);
-  self->history_cancellable = g_cancellable_new ();
-  akc_window_attach_history (self);
+  akc_app_session_set_memory (self->session, memory);
 }
 
 /**
  * akc_window_get_history:
  * @self: a #AkcWindow
  *
- * Gets what keeps the window's conversation stored.
+ * Gets what keeps the shown conversation stored.
  *
  * Returns: (transfer none) (nullable): the history, or %NULL before
- *   [method@Window.set_memory]
+ *   [method@Window.set_memory] (or for the turn server's conversation)
  */
 AkcChatHistory *
 akc_window_get_history (AkcWindow *self)
 {
   g_return_val_if_fail (AKC_IS_WINDOW (self), NULL);
 
-  return self->history;
+  return self->item != NULL ? akc_conversation_item_get_history (self->item) : NULL;
 }
 
 /**
@@ -1221,7 +2074,7 @@ akc_window_get_history (AkcWindow *self)
  *
  * Gets the conversation the window shows.
  *
- * Returns: (transfer none): the chat source
+ * Returns: (transfer none) (nullable): the chat source
  */
 AkcChatSource *
 akc_window_get_source (AkcWindow *self)

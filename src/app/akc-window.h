@@ -8,6 +8,7 @@
 #include <adwaita.h>
 #include <akc.h>
 
+#include "akc-app-session.h"
 #include "akc-backend.h"
 #include "akc-knowledge-layer.h"
 
@@ -22,6 +23,10 @@ AkcChatSource *akc_window_get_source (AkcWindow      *self);
 const char    *akc_window_get_conversation (AkcWindow  *self);
 void           akc_window_set_conversation (AkcWindow  *self,
                                             const char *id);
+AkcAppSession *akc_window_get_session      (AkcWindow  *self);
+AkcConversationItem *akc_window_get_item   (AkcWindow  *self);
+void           akc_window_show_item        (AkcWindow  *self,
+                                            AkcConversationItem *item);
 GtkWindow     *akc_window_show_preferences (AkcWindow  *self);
 AkcBackend    *akc_window_get_backend      (AkcWindow      *self,
                                             AkcBackendKind  kind);

@@ -33,8 +33,11 @@ def main():
     proc = ui.start_app(exe)
     try:
         app = ui.find_app(proc)
-        frame = ui.wait_for(lambda: ui.find(app, role="frame"), what="the main window")
-        check(frame.name == "AgentsKit Chat", f"main window is a frame named 'AgentsKit Chat' (got {frame.name!r})")
+        # Issue 14 item 9: the window is named after its conversation; the
+        # first one is a new chat until its first message titles it.
+        frame = ui.wait_for(lambda: ui.find(app, role="frame", name="New Chat"), what="the main window")
+        check(frame is not None and frame.name == "New Chat",
+              f"main window is a frame named after its conversation, 'New Chat' (got {frame.name!r})")
 
         entry = ui.wait_for(lambda: ui.find(app, role="text", name="Message"), what="entry")
         check(entry is not None, "composer entry has role 'text' and name 'Message'")

@@ -1001,14 +1001,17 @@ test_window_shortcuts (void)
     }
   g_assert_cmpuint (n_shortcuts, >=, 10);
 
-  /* Ctrl+N, from the composer, starts a new chat. */
+  /* Ctrl+N, from the composer, starts a new chat; the first one keeps
+   * its messages (issue 14: New Chat never erases). */
   akc_composer_set_text (composer, "hello");
   g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_Return, 0));
   wait_for ((Condition) is_idle, source);
   g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (source)), >, 0);
   wait_for ((Condition) has_focus, entry);
   g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_n, GDK_CONTROL_MASK));
-  g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (source)), ==, 0);
+  g_assert_true (akc_window_get_source (window) != source);
+  g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (akc_window_get_source (window))), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (source)), ==, 2);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }

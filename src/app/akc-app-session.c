@@ -1,0 +1,1333 @@
+/* akc-app-session.c: the application's conversations and assistants
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "akc-app-session.h"
+#include "akc-demo.h"
+
+/* The conversations the previous releases kept, one per assistant: they
+ * stay each assistant's first conversation. */
+#define LEGACY_DEMO_ID "demo"
+#define DEFAULT_DEMO   "hello-world"
+
+/* The remembered local knowledge: file paths, never their contents. */
+#define SETTING_SITE_CONFIG "knowledge-site-config"
+#define SETTING_ARTIFACT    "knowledge-artifact"
+
+/**
+ * AkcAppSession:
+ *
+ * What the application talks to and what it talked about, shared by all
+ * of its windows (GNOME Text Editor's `EditorSession` is the pattern): the
+ * assistants (the offline demos, the Ask service, the turn server, the
+ * model provider, with their backends and local knowledge), and the
+ * conversations of the history, newest first and pinned on top. A window
+ * shows one conversation of it; two windows showing the same one show the
+ * same messages.
+ *
+ * Removing conversations hides them at once and keeps them until
+ * [method@AppSession.purge] (or [method@AppSession.close]): a crash in
+ * between keeps them in the history.
+ */
+struct _AkcAppSession
+{
+  GObject              parent_instance;
+
+  GSettings           *settings;
+  AkcCredentialStore  *credentials;
+  AkcBackend          *ask_backend;
+  AkcBackend          *turn_backend;
+  AkcBackend          *provider_backend;
+  AkcKnowledgeLayer   *knowledge;       /* in front of the demos' model */
+  AkcKnowledgeLayer   *ask_knowledge;   /* in front of the Ask service */
+
+  GListStore          *assistants;
+  GListStore          *conversations;   /* AkcConversationItem, sorted */
+  AkcConversationItem *turn;            /* the turn server's, not stored */
+  GHashTable          *removals;        /* id → GPtrArray of items */
+  guint                last_removal;
+
+  AkcChatMemory       *memory;
+  GError              *memory_error;
+  GCancellable        *cancellable;
+  gboolean             ready;
+};
+
+G_DEFINE_FINAL_TYPE (AkcAppSession, akc_app_session, G_TYPE_OBJECT)
+
+G_DEFINE_QUARK (akc-app-session-error-quark, akc_app_session_error)
+
+enum {
+  PROP_0,
+  PROP_READY,
+  N_PROPS
+};
+
+static GParamSpec *props[N_PROPS];
+
+enum {
+  HISTORY_ERROR,
+  CONVERSATION_REMOVED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void attach_history (AkcAppSession *self, AkcConversationItem *item);
+
+static AkcAssistant *
+assistant_at (AkcAppSession *self,
+              guint          i)
+{
+  g_autoptr(AkcAssistant) assistant = g_list_model_get_item (G_LIST_MODEL (self->assistants), i);
+
+  return assistant;
+}
+
+/* The assistant a stored conversation belongs to: new ones are
+ * "«assistant»:«uuid»", the previous releases' "demo", "demo-«id»",
+ * "ask" and "provider". */
+static AkcAssistant *
+assistant_of_id (AkcAppSession *self,
+                 const char    *id)
+{
+  const char *colon = strchr (id, ':');
+  g_autofree char *assistant = NULL;
+
+  if (colon != NULL)
+    assistant = g_strndup (id, colon - id);
+  else if (g_str_equal (id, LEGACY_DEMO_ID))
+    assistant = g_strdup (DEFAULT_DEMO);
+  else if (g_str_has_prefix (id, LEGACY_DEMO_ID "-"))
+    assistant = g_strdup (id + strlen (LEGACY_DEMO_ID "-"));
+  else
+    assistant = g_strdup (id);
+
+  return akc_app_session_lookup_assistant (self, assistant);
+}
+
+static char *
+legacy_id (AkcAssistant *assistant)
+{
+  const char *id = akc_assistant_get_id (assistant);
+
+  if (akc_assistant_get_kind (assistant) != AKC_ASSISTANT_KIND_DEMO)
+    return g_strdup (id);
+  if (g_str_equal (id, DEFAULT_DEMO))
+    return g_strdup (LEGACY_DEMO_ID);
+  return g_strconcat (LEGACY_DEMO_ID, "-", id, NULL);
+}
+
+static gboolean
+find_item (AkcAppSession       *self,
+           AkcConversationItem *item,
+           guint               *position)
+{
+  return g_list_store_find (self->conversations, item, position);
+}
+
+/* Back in its place after a change of time or pin. */
+static void
+resort (AkcAppSession       *self,
+        AkcConversationItem *item)
+{
+  guint position;
+
+  if (!find_item (self, item, &position))
+    return;
+
+  g_object_ref (item);
+  g_list_store_remove (self->conversations, position);
+  g_list_store_insert_sorted (self->conversations, item, akc_conversation_item_compare, NULL);
+  g_object_unref (item);
+}
+
+static void
+store_title (AkcAppSession       *self,
+             AkcConversationItem *item)
+{
+  if (self->memory == NULL || akc_conversation_item_get_title (item) == NULL ||
+      akc_conversation_item_get_history (item) == NULL)
+    return;
+
+  akc_chat_memory_update_conversation_async (self->memory, akc_conversation_item_get_id (item),
+                                             akc_conversation_item_get_title (item), NULL,
+                                             NULL, NULL, NULL);
+}
+
+/* A title from the first message the person wrote, when there is none. */
+static void
+take_title (AkcAppSession       *self,
+            AkcConversationItem *item)
+{
+  GListModel *messages;
+
+  if (akc_conversation_item_get_title (item) != NULL)
+    return;
+
+  messages = akc_chat_source_get_messages (akc_conversation_item_get_source (item));
+  for (guint i = 0; i < g_list_model_get_n_items (messages); i++)
+    {
+      g_autoptr(AkcMessage) message = g_list_model_get_item (messages, i);
+      g_autofree char *title = NULL;
+
+      if (akc_message_get_role (message) != AKC_MESSAGE_ROLE_USER)
+        continue;
+      title = akc_conversation_title_from_text (akc_message_get_content (message));
+      if (title == NULL)
+        continue;
+      akc_conversation_item_set_title (item, title);
+      store_title (self, item);
+      return;
+    }
+}
+
+static void
+on_item_messages_changed (AkcConversationItem *item,
+                          guint                position,
+                          guint                removed,
+                          guint                added,
+                          GListModel          *messages)
+{
+  AkcAppSession *self = g_object_get_data (G_OBJECT (item), "akc-app-session");
+  AkcChatHistory *history = akc_conversation_item_get_history (item);
+
+  if (self == NULL)
+    return;
+
+  /* The stored messages coming in are not a change. */
+  if (history == NULL || akc_chat_history_get_loaded (history))
+    {
+      g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+
+      if (added > 0 || removed > 0)
+        {
+          akc_conversation_item_set_updated_at (item, now);
+          resort (self, item);
+        }
+    }
+  take_title (self, item);
+}
+
+static void
+on_history_notify_error (AkcAppSession  *self,
+                         GParamSpec     *pspec,
+                         AkcChatHistory *history)
+{
+  const GError *error = akc_chat_history_get_error (history);
+
+  if (error != NULL)
+    g_signal_emit (self, signals[HISTORY_ERROR], 0, error);
+}
+
+static void
+on_history_loaded (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(AkcConversationItem) item = user_data;
+  AkcAppSession *self = g_object_get_data (G_OBJECT (item), "akc-app-session");
+
+  /* A failure is the history's error, reported by on_history_notify_error. */
+  if (akc_chat_history_load_finish (AKC_CHAT_HISTORY (source), result, NULL) && self != NULL)
+    take_title (self, item);
+}
+
+static void
+on_resolutions_loaded (GObject      *source,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(AkcAppSession) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  /* Answers that cannot be read are the history's failure: say so. */
+  if (!akc_interaction_controller_load_finish (AKC_INTERACTION_CONTROLLER (source), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_signal_emit (self, signals[HISTORY_ERROR], 0, error);
+}
+
+/* Keeps an opened conversation in the history, once there is one. The
+ * turn server keeps its own. */
+static void
+attach_history (AkcAppSession       *self,
+                AkcConversationItem *item)
+{
+  AkcChatSource *source = akc_conversation_item_get_source (item);
+  AkcInteractionController *interaction = akc_conversation_item_get_interaction (item);
+  g_autoptr(AkcChatHistory) history = NULL;
+  const char *id = akc_conversation_item_get_id (item);
+
+  if (self->memory == NULL || source == NULL || item == self->turn ||
+      akc_conversation_item_get_history (item) != NULL || !AKC_IS_CHAT (source))
+    return;
+
+  history = akc_chat_history_new (AKC_CHAT (source), self->memory, id);
+  g_signal_connect_object (history, "notify::error",
+                           G_CALLBACK (on_history_notify_error), self, G_CONNECT_SWAPPED);
+  akc_conversation_item_set_history (item, history);
+  akc_chat_history_load_async (history, self->cancellable, on_history_loaded, g_object_ref (item));
+
+  /* The answers of its cards are kept with its messages: a card answered
+   * before a restart stays answered (§12.7). */
+  if (AKC_IS_SQLITE_CHAT_MEMORY (self->memory))
+    {
+      akc_interaction_controller_set_history (interaction, AKC_SQLITE_CHAT_MEMORY (self->memory), id);
+      akc_interaction_controller_load_async (interaction, self->cancellable,
+                                             on_resolutions_loaded, g_object_ref (self));
+    }
+}
+
+static AkcConversationItem *
+add_item (AkcAppSession *self,
+          const char    *id,
+          AkcAssistant  *assistant,
+          const char    *title,
+          GDateTime     *created_at,
+          GDateTime     *updated_at)
+{
+  g_autoptr(AkcConversationItem) item = akc_conversation_item_new (id, assistant, title, created_at, updated_at);
+
+  g_object_set_data (G_OBJECT (item), "akc-app-session", self);
+  g_list_store_insert_sorted (self->conversations, item, akc_conversation_item_compare, NULL);
+
+  return item;
+}
+
+static int
+compare_indirect (gconstpointer a,
+                  gconstpointer b,
+                  gpointer      user_data)
+{
+  return akc_conversation_item_compare (*(gconstpointer *) a, *(gconstpointer *) b, NULL);
+}
+
+static void
+set_ready (AkcAppSession *self)
+{
+  if (self->ready)
+    return;
+
+  self->ready = TRUE;
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_READY]);
+}
+
+static void
+on_conversations_listed (GObject      *source,
+                         GAsyncResult *result,
+                         gpointer      user_data)
+{
+  g_autoptr(AkcAppSession) self = user_data;
+  g_autoptr(GListModel) infos = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) added = g_ptr_array_new_with_free_func (g_object_unref);
+
+  infos = akc_chat_memory_list_conversations_finish (AKC_CHAT_MEMORY (source), result, &error);
+  if (infos == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      g_signal_emit (self, signals[HISTORY_ERROR], 0, error);
+      set_ready (self);
+      return;
+    }
+
+  for (guint i = 0; i < g_list_model_get_n_items (infos); i++)
+    {
+      g_autoptr(AkcConversationInfo) info = g_list_model_get_item (infos, i);
+      const char *id = akc_conversation_info_get_id (info);
+      AkcAssistant *assistant = assistant_of_id (self, id);
+      AkcConversationItem *item;
+
+      /* What this release cannot open (another program's) is not listed. */
+      if (assistant == NULL || akc_assistant_get_kind (assistant) == AKC_ASSISTANT_KIND_TURN)
+        continue;
+
+      item = akc_app_session_lookup_conversation (self, id);
+      if (item != NULL)
+        {
+          /* Opened before the list came: it is already there. */
+          if (akc_conversation_item_get_title (item) == NULL)
+            akc_conversation_item_set_title (item, akc_conversation_info_get_title (info));
+          continue;
+        }
+
+      item = akc_conversation_item_new (id, assistant, akc_conversation_info_get_title (info),
+                                        akc_conversation_info_get_created_at (info),
+                                        akc_conversation_info_get_updated_at (info));
+      akc_conversation_item_set_n_messages (item, akc_conversation_info_get_n_messages (info));
+      g_object_set_data (G_OBJECT (item), "akc-app-session", self);
+      g_ptr_array_add (added, item);
+    }
+
+  /* One change for the whole list. */
+  if (added->len > 0)
+    {
+      for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->conversations)); i++)
+        g_ptr_array_add (added, g_list_model_get_item (G_LIST_MODEL (self->conversations), i));
+      g_ptr_array_sort_with_data (added, compare_indirect, NULL);
+      g_list_store_splice (self->conversations, 0,
+                           g_list_model_get_n_items (G_LIST_MODEL (self->conversations)),
+                           added->pdata, added->len);
+    }
+
+  set_ready (self);
+}
+
+static void
+akc_app_session_dispose (GObject *object)
+{
+  AkcAppSession *self = AKC_APP_SESSION (object);
+
+  akc_app_session_close (self);
+  g_clear_object (&self->turn);
+  g_clear_object (&self->assistants);
+  g_clear_object (&self->ask_knowledge);
+  g_clear_object (&self->knowledge);
+  g_clear_object (&self->provider_backend);
+  g_clear_object (&self->turn_backend);
+  g_clear_object (&self->ask_backend);
+  g_clear_object (&self->credentials);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->cancellable);
+  g_clear_error (&self->memory_error);
+
+  G_OBJECT_CLASS (akc_app_session_parent_class)->dispose (object);
+}
+
+static void
+akc_app_session_finalize (GObject *object)
+{
+  AkcAppSession *self = AKC_APP_SESSION (object);
+
+  g_clear_pointer (&self->removals, g_hash_table_unref);
+  g_clear_object (&self->conversations);
+
+  G_OBJECT_CLASS (akc_app_session_parent_class)->finalize (object);
+}
+
+static void
+akc_app_session_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  AkcAppSession *self = AKC_APP_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_READY:
+      g_value_set_boolean (value, self->ready);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+akc_app_session_class_init (AkcAppSessionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = akc_app_session_dispose;
+  object_class->finalize = akc_app_session_finalize;
+  object_class->get_property = akc_app_session_get_property;
+
+  /**
+   * AkcAppSession:ready:
+   *
+   * Whether the conversations of the history are listed (or there is no
+   * history to list): a window waits for it before it chooses one.
+   */
+  props[PROP_READY] = g_param_spec_boolean ("ready", NULL, NULL, TRUE,
+                                            G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, props);
+
+  /**
+   * AkcAppSession::history-error:
+   * @self: the session
+   * @error: what went wrong
+   *
+   * The history failed to read or write a conversation.
+   */
+  signals[HISTORY_ERROR] =
+    g_signal_new ("history-error", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_ERROR | G_SIGNAL_TYPE_STATIC_SCOPE);
+
+  /**
+   * AkcAppSession::conversation-removed:
+   * @self: the session
+   * @item: the conversation
+   *
+   * A conversation was removed from the list (it may come back with
+   * [method@AppSession.restore]): a window showing it shows another.
+   */
+  signals[CONVERSATION_REMOVED] =
+    g_signal_new ("conversation-removed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, AKC_TYPE_CONVERSATION_ITEM);
+}
+
+static void
+akc_app_session_init (AkcAppSession *self)
+{
+  self->ready = TRUE;
+  self->conversations = g_list_store_new (AKC_TYPE_CONVERSATION_ITEM);
+  self->assistants = g_list_store_new (AKC_TYPE_ASSISTANT);
+  self->removals = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+                                          (GDestroyNotify) g_ptr_array_unref);
+  self->cancellable = g_cancellable_new ();
+}
+
+static void
+on_turn_client_changed (AkcAppSession *self)
+{
+  AkcChatSource *client = akc_backend_get_turn_client (self->turn_backend);
+
+  if (self->turn == NULL || client == NULL)
+    return;
+
+  /* A new endpoint or session is a new conversation on the turn server. */
+  if (client != akc_conversation_item_get_source (self->turn))
+    {
+      g_autoptr(AkcInteractionController) interaction = akc_interaction_controller_new (client);
+      g_autoptr(AkcComponentManifest) standard = akc_component_manifest_new_standard ();
+
+      akc_interaction_controller_set_manifest (interaction, standard);
+      akc_conversation_item_open (self->turn, client, NULL, interaction, NULL);
+    }
+}
+
+/**
+ * akc_app_session_new:
+ * @settings: the application's settings
+ *
+ * Creates the assistants (with the backends @settings set up, and the
+ * local knowledge it remembers) and an empty list of conversations.
+ *
+ * Returns: (transfer full): a new #AkcAppSession
+ */
+AkcAppSession *
+akc_app_session_new (GSettings *settings)
+{
+  g_autoptr(AkcAdapter) echo = NULL;
+  g_autoptr(GFile) site_config = NULL;
+  g_autoptr(GFile) artifact = NULL;
+  g_autofree char *site_path = NULL;
+  g_autofree char *artifact_path = NULL;
+  const char * const *demos = akc_demo_get_ids ();
+  AkcAppSession *self;
+  struct {
+    const char *id;
+    AkcAssistantKind kind;
+    const char *title;
+    const char *icon;
+  } backends[] = {
+    { "ask", AKC_ASSISTANT_KIND_ASK, N_("Ask Service"), "system-search-symbolic" },
+    { "turn", AKC_ASSISTANT_KIND_TURN, N_("Turn Server"), "network-server-symbolic" },
+    { "provider", AKC_ASSISTANT_KIND_PROVIDER, N_("Model Provider"), "applications-science-symbolic" },
+  };
+
+  g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
+
+  self = g_object_new (AKC_TYPE_APP_SESSION, NULL);
+  self->settings = g_object_ref (settings);
+
+  /* The demos' stand-in model: no network, no model. Local knowledge,
+   * when the person chose some, answers exact questions in front of it,
+   * and in front of the Ask service. */
+  echo = akc_echo_adapter_new ();
+  self->knowledge = akc_knowledge_layer_new (echo);
+  self->credentials = akc_credential_store_new ();
+  self->ask_backend = akc_backend_new (AKC_BACKEND_KIND_ASK, settings, self->credentials);
+  self->turn_backend = akc_backend_new (AKC_BACKEND_KIND_TURN, settings, self->credentials);
+  self->provider_backend = akc_backend_new (AKC_BACKEND_KIND_PROVIDER, settings, self->credentials);
+  self->ask_knowledge = akc_knowledge_layer_new (AKC_ADAPTER (self->ask_backend));
+  g_signal_connect_object (self->turn_backend, "notify::turn-client",
+                           G_CALLBACK (on_turn_client_changed), self, G_CONNECT_SWAPPED);
+
+  site_path = g_settings_get_string (settings, SETTING_SITE_CONFIG);
+  artifact_path = g_settings_get_string (settings, SETTING_ARTIFACT);
+  if (site_path[0] != '\0' && artifact_path[0] != '\0')
+    {
+      site_config = g_file_new_for_commandline_arg (site_path);
+      artifact = g_file_new_for_commandline_arg (artifact_path);
+      akc_knowledge_layer_load (self->knowledge, site_config, artifact);
+      akc_knowledge_layer_load (self->ask_knowledge, site_config, artifact);
+    }
+
+  for (guint i = 0; demos[i] != NULL; i++)
+    {
+      g_autoptr(AkcAssistant) assistant = akc_assistant_new (demos[i], AKC_ASSISTANT_KIND_DEMO,
+                                                             akc_demo_get_title_for (demos[i]),
+                                                             "io.agentskit.Chat-symbolic");
+
+      g_list_store_append (self->assistants, assistant);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (backends); i++)
+    {
+      g_autoptr(AkcAssistant) assistant = akc_assistant_new (backends[i].id, backends[i].kind,
+                                                             _(backends[i].title), backends[i].icon);
+
+      g_list_store_append (self->assistants, assistant);
+    }
+
+  self->turn = akc_conversation_item_new ("turn", akc_app_session_lookup_assistant (self, "turn"),
+                                          _("Turn Server"), NULL, NULL);
+
+  return self;
+}
+
+/**
+ * akc_app_session_get_settings:
+ * @self: a #AkcAppSession
+ *
+ * Returns: (transfer none): the application's settings
+ */
+GSettings *
+akc_app_session_get_settings (AkcAppSession *self)
+{
+  g_return_val_if_fail (AKC_IS_APP_SESSION (self), NULL);
+
+  return self->settings;
+}
+
+/**
+ * akc_app_session_get_backend:
+ * @self: a #AkcAppSession
+ * @kind: which backend
+ *
+ * Returns: (transfer none): the backend the preferences set up
+ */
+AkcBackend *
+akc_app_session_get_backend (AkcAppSession  *self,
+                             AkcBackendKind  kind)
+{
+  g_return_val_if_fail (AKC_IS_APP_SESSION (self), NULL);
+
+  if (kind == AKC_BACKEND_KIND_PROVIDER)
+    return self->provider_backend;
+  return kind == AKC_BACKEND_KIND_ASK ? self->ask_backend : self->turn_backend;
+}
+
+/**
+ * akc_app_session_get_knowledge:
+ * @self: a #AkcAppSession
+ * @kind: the kind of assistant
+ *
+ * Returns: (transfer none) (nullable): the local knowledge in front of an
+ *   assistant of @kind: one for the demos, one for the Ask service, none
+ *   for the others
+ */
+AkcKnowledgeLayer *
+akc_app_session_get_knowledge (AkcAppSession    *self,
+                               AkcAssistantKind  kind)
+{
+  g_return_val_if_fail (AKC_IS_APP_SESSION (self), NULL);
+
+  switch (kind)
+    {
+    case AKC_ASSISTANT_KIND_DEMO:
+      return self->knowledge;
+    case AKC_ASSISTANT_KIND_ASK:
+      return self->ask_knowledge;
+    case AKC_ASSISTANT_KIND_TURN:
+    case AKC_ASSISTANT_KIND_PROVIDER:
+    default:
+      return NULL;
+    }
+}
+
+static char *
+file_setting (GFile *file)
+{
+  char *path = g_file_get_path (file);
+
+  return path != NULL ? path : g_file_get_uri (file);
+}
+
+/**
+ * akc_app_session_use_knowledge:
+ * @self: a #AkcAppSession
+ * @site_config: (nullable): the site configuration file, or %NULL to stop
+ *   using local knowledge
+ * @artifact: (nullable): the knowledge artifact file the configuration pins
+ *
+ * Answers exact questions of the demos and of the Ask service from the
+ * local knowledge in @artifact, verified against @site_config; the two
+ * paths are remembered for the next start.
+ */
+void
+akc_app_session_use_knowledge (AkcAppSession *self,
+                               GFile         *site_config,
+                               GFile         *artifact)
+{
+  g_autofree char *site_path = NULL;
+  g_autofree char *artifact_path = NULL;
+
+  g_return_if_fail (AKC_IS_APP_SESSION (self));
+  g_return_if_fail (site_config == NULL || G_IS_FILE (site_config));
+  g_return_if_fail ((site_config == NULL) == (artifact == NULL));
+
+  if (site_config != NULL)
+    {
+      site_path = file_setting (site_config);
+      artifact_path = file_setting (artifact);
+    }
+
+  g_settings_delay (self->settings);
+  g_settings_set_string (self->settings, SETTING_SITE_CONFIG, site_path != NULL ? site_path : "");
+  g_settings_set_string (self->settings, SETTING_ARTIFACT, artifact_path != NULL ? artifact_path : "");
+  g_settings_apply (self->settings);
+
+  if (site_config != NULL)
+    {
+      akc_knowledge_layer_load (self->knowledge, site_config, artifact);
+      akc_knowledge_layer_load (self->ask_knowledge, site_config, artifact);
+    }
+  else
+    {
+      akc_knowledge_layer_clear (self->knowledge);
+      akc_knowledge_layer_clear (self->ask_knowledge);
+    }
+}
+
+/**
+ * akc_app_session_get_assistants:
+ * @self: a #AkcAppSession
+ *
+ * Returns: (transfer none): the assistants, a list of #AkcAssistant in the
+ *   order New Chat offers them
+ */
+GListModel *
+akc_app_session_get_assistants (AkcAppSession *self)
+{
+  g_return_val_if_fail (AKC_IS_APP_SESSION (self), NULL);
+
+  return G_LIST_MODEL (self->assistants);
+}
+
+/**
+ * akc_app_session_lookup_assistant:
+ * @self: a #AkcAppSession
+ * @id: an assistant's id
+ *
+ * Returns: (transfer none) (nullable): the assistant, or %NULL
+ */
+AkcAssistant *
+akc_app_session_lookup_assistant (AkcAppSession *self,
+                                  const char    *id)
+{
+  g_return_val_if_fail (AKC_IS_APP_SESSION (self), NULL);
+
+  for (guint i = 0; id != NULL && i < g_list_model_get_n_items (G_LIST_MODEL (self->assistants)); i++)
+    {
+      AkcAssistant *assistant = assistant_at (self, i);
+
+      if (g_str_equal (akc_assistant_get_id (assistant), id))
+        return assistant;
+    }
+
+  return NULL;
+}
+
+/**
+ * akc_app_session_get_conversations:
+ * @self: a #AkcAppSession
+ *
+ * Returns: (transfer none): the conversations, a list of
+ *   #AkcConversationItem, pinned first, then the newest first
+ */
+GListModel *
+akc_app_session_get_conversations (AkcAppSession *self)
+{
+  g_return_val_if_fail (AKC_IS_APP_SESSION (self), NULL);
+
+  return G_LIST_MODEL (self->conversations);
+}
+
+/**
+ * akc_app_session_lookup_conversation:
+ * @self: a #AkcAppSession
+ * @id: a conversation's id
+ *
+ * Returns: (transfer none) (nullable): the listed conversation, or %NULL
+ */
+AkcConversationItem *
+akc_app_session_lookup_conversation (AkcAppSession *self,
+                                     const char    *id)
+{
+  GListModel *list;
+
+  g_return_val_if_fail (AKC_IS_APP_SESSION (self), NULL);
+
+  if (g_strcmp0 (id, "turn") == 0)
+    return self->turn;
+
+  list = G_LIST_MODEL (self->conversations);
+  for (guint i = 0; id != NULL && i < g_list_model_get_n_items (list); i++)
+    {
+      g_autoptr(AkcConversationItem) item = g_list_model_get_item (list, i);
+
+      if (g_str_equal (akc_conversation_item_get_id (item), id))
+        return item;
+    }
+
+  return NULL;
+}
+
+/**
+ * akc_app_session_expect_memory:
+ * @self: a #AkcAppSession
+ *
+ * The history is being opened: [property@AppSession:ready] is %FALSE until
+ * it is, and its conversations are listed.
+ */
+void
+akc_app_session_expect_memory (AkcAppSession *self)
+{
+  g_return_if_fail (AKC_IS_APP_SESSION (self));
+
+  if (self->memory != NULL || !self->ready)
+    return;
+
+  self->ready = FALSE;
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_READY]);
+}
+
+/**
+ * akc_app_session_set_memory:
+ * @self: a #AkcAppSession
+ * @memory: the open history
+ *
+ * Keeps the conversations in @memory and lists the ones it holds. A
+ * conversation opened before is read from it (what was typed meanwhile
+ * comes after). It is set once.
+ */
+void
+akc_app_session_set_memory (AkcAppSession *self,
+                            AkcChatMemory *memory)
+{
+  GListModel *list;
+
+  g_return_if_fail (AKC_IS_APP_SESSION (self));
+  g_return_if_fail (AKC_IS_CHAT_MEMORY (memory));
+
+  if (self->memory != NULL)
+    return;
+
+  self->memory = g_object_ref (memory);
+  list = G_LIST_MODEL (self->conversations);
+  for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+    {
+      g_autoptr(AkcConversationItem) item = g_list_model_get_item (list, i);
+
+      attach_history (self, item);
+    }
+  akc_chat_memory_list_conversations_async (memory, self->cancellable,
+                                            on_conversations_listed, g_object_ref (self));
+}
+
+/**
+ * akc_app_session_set_memory_error:
+ * @self: a #AkcAppSession
+ * @error: why the history could not be opened
+ *
+ * The application runs without saving.
+ */
+void
+akc_app_session_set_memory_error (AkcAppSession *self,
+                                  const GError  *error)
+{
+  g_return_if_fail (AKC_IS_APP_SESSION (self));
+  g_return_if_fail (error != NULL);
+
+  g_clear_error (&self->memory_error);
+  self->memory_error = g_error_copy (error);
+  g_signal_emit (self, signals[HISTORY_ERROR], 0, error);
+  set_ready (self);
+}
+
+/**
+ * akc_app_session_get_memory:
+ * @self: a #AkcAppSession
+ *
+ * Returns: (transfer none) (nullable): the history, once open
+ */
+AkcChatMemory *
+akc_app_session_get_memory (AkcAppSession *self)
+{
+  g_return_val_if_fail (AKC_IS_APP_SESSION (self), NULL);
+
+  return self->memory;
+}
+
+/**
+ * akc_app_session_get_memory_error:
+ * @self: a #AkcAppSession
+ *
+ * Returns: (nullable): why the history could not be opened, or %NULL
+ */
+const GError *
+akc_app_session_get_memory_error (AkcAppSession *self)
+{
+  g_return_val_if_fail (AKC_IS_APP_SESSION (self), NULL);
+
+  return self->memory_error;
+}
+
+/**
+ * akc_app_session_get_ready:
+ * @self: a #AkcAppSession
+ *
+ * Returns: whether the conversations of the history are listed
+ */
+gboolean
+akc_app_session_get_ready (AkcAppSession *self)
+{
+  g_return_val_if_fail (AKC_IS_APP_SESSION (self), FALSE);
+
+  return self->ready;
+}
+
+/**
+ * akc_app_session_check_assistant:
+ * @self: a #AkcAppSession
+ * @assistant_id: an assistant's id
+ * @error: return location for a #GError
+ *
+ * Checks that a conversation with the assistant can be opened: it exists,
+ * and its backend is set up in the preferences.
+ *
+ * Returns: %TRUE when it can, or %FALSE with @error set
+ */
+gboolean
+akc_app_session_check_assistant (AkcAppSession  *self,
+                                 const char     *assistant_id,
+                                 GError        **error)
+{
+  AkcAssistant *assistant;
+
+  g_return_val_if_fail (AKC_IS_APP_SESSION (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  assistant = akc_app_session_lookup_assistant (self, assistant_id);
+  if (assistant == NULL)
+    {
+      g_set_error (error, AKC_APP_SESSION_ERROR, AKC_APP_SESSION_ERROR_UNKNOWN_ASSISTANT,
+                   /* Translators: %s is the id of a demo that does not exist. */
+                   _("There is no demo named “%s”."), assistant_id != NULL ? assistant_id : "");
+      return FALSE;
+    }
+
+  switch (akc_assistant_get_kind (assistant))
+    {
+    case AKC_ASSISTANT_KIND_ASK:
+      if (!akc_backend_get_configured (self->ask_backend))
+        {
+          g_set_error_literal (error, AKC_APP_SESSION_ERROR, AKC_APP_SESSION_ERROR_NOT_SET_UP,
+                               _("The Ask service is not set up yet. Enter its URL in Preferences."));
+          return FALSE;
+        }
+      break;
+    case AKC_ASSISTANT_KIND_TURN:
+      if (akc_backend_get_turn_client (self->turn_backend) == NULL)
+        {
+          g_set_error_literal (error, AKC_APP_SESSION_ERROR, AKC_APP_SESSION_ERROR_NOT_SET_UP,
+                               _("The turn server is not set up yet. Enter its URL in Preferences."));
+          return FALSE;
+        }
+      break;
+    case AKC_ASSISTANT_KIND_PROVIDER:
+      if (!akc_backend_get_configured (self->provider_backend) ||
+          akc_backend_get_model (self->provider_backend) == NULL)
+        {
+          g_set_error_literal (error, AKC_APP_SESSION_ERROR, AKC_APP_SESSION_ERROR_NOT_SET_UP,
+                               _("The model provider is not set up yet. Enter its base URL and model in Preferences."));
+          return FALSE;
+        }
+      break;
+    case AKC_ASSISTANT_KIND_DEMO:
+    default:
+      break;
+    }
+
+  return TRUE;
+}
+
+/**
+ * akc_app_session_get_default_conversation:
+ * @self: a #AkcAppSession
+ * @assistant_id: an assistant's id
+ * @error: return location for a #GError
+ *
+ * Gets the conversation to show for an assistant: its newest, or its first
+ * one when it has none yet (for the turn server, the server's).
+ *
+ * Returns: (transfer none) (nullable): the conversation, or %NULL with
+ *   @error set when the assistant cannot be talked to
+ */
+AkcConversationItem *
+akc_app_session_get_default_conversation (AkcAppSession  *self,
+                                          const char     *assistant_id,
+                                          GError        **error)
+{
+  AkcAssistant *assistant;
+  GListModel *list;
+  AkcConversationItem *newest = NULL;
+  g_autofree char *id = NULL;
+
+  g_return_val_if_fail (AKC_IS_APP_SESSION (self), NULL);
+
+  if (!akc_app_session_check_assistant (self, assistant_id, error))
+    return NULL;
+
+  assistant = akc_app_session_lookup_assistant (self, assistant_id);
+  if (akc_assistant_get_kind (assistant) == AKC_ASSISTANT_KIND_TURN)
+    return self->turn;
+
+  list = G_LIST_MODEL (self->conversations);
+  for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+    {
+      g_autoptr(AkcConversationItem) item = g_list_model_get_item (list, i);
+
+      if (akc_conversation_item_get_assistant (item) != assistant)
+        continue;
+      if (newest == NULL || g_date_time_compare (akc_conversation_item_get_updated_at (item),
+                                                 akc_conversation_item_get_updated_at (newest)) > 0)
+        newest = item;
+    }
+  if (newest != NULL)
+    return newest;
+
+  /* Its first conversation is the one the previous releases kept. */
+  id = legacy_id (assistant);
+  return add_item (self, id, assistant, NULL, NULL, NULL);
+}
+
+/**
+ * akc_app_session_new_conversation:
+ * @self: a #AkcAppSession
+ * @assistant_id: an assistant's id
+ * @error: return location for a #GError
+ *
+ * Starts a new conversation with an assistant; nothing is erased. A
+ * conversation of it that is still empty is reused rather than a second
+ * one made. The turn server's new conversation is a new session on the
+ * server (which keeps the previous one).
+ *
+ * Returns: (transfer none) (nullable): the conversation, or %NULL with
+ *   @error set when the assistant cannot be talked to
+ */
+AkcConversationItem *
+akc_app_session_new_conversation (AkcAppSession  *self,
+                                  const char     *assistant_id,
+                                  GError        **error)
+{
+  AkcAssistant *assistant;
+  GListModel *list;
+  g_autofree char *uuid = NULL;
+  g_autofree char *id = NULL;
+
+  g_return_val_if_fail (AKC_IS_APP_SESSION (self), NULL);
+
+  if (!akc_app_session_check_assistant (self, assistant_id, error))
+    return NULL;
+
+  assistant = akc_app_session_lookup_assistant (self, assistant_id);
+  if (akc_assistant_get_kind (assistant) == AKC_ASSISTANT_KIND_TURN)
+    {
+      akc_backend_new_turn_session (self->turn_backend);
+      return self->turn;
+    }
+
+  list = G_LIST_MODEL (self->conversations);
+  for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+    {
+      g_autoptr(AkcConversationItem) item = g_list_model_get_item (list, i);
+
+      if (akc_conversation_item_get_assistant (item) == assistant &&
+          akc_conversation_item_get_n_messages (item) == 0 &&
+          akc_conversation_item_get_title (item) == NULL)
+        return item;
+    }
+
+  uuid = g_uuid_string_random ();
+  id = g_strconcat (assistant_id, ":", uuid, NULL);
+  return add_item (self, id, assistant, NULL, NULL, NULL);
+}
+
+/**
+ * akc_app_session_open:
+ * @self: a #AkcAppSession
+ * @item: a conversation of @self
+ * @error: return location for a #GError
+ *
+ * Makes the conversation's messages ready to show: its demo, or a chat
+ * with its backend, read from the history. Once opened, it stays open.
+ *
+ * Returns: %TRUE when it is open, or %FALSE with @error set
+ */
+gboolean
+akc_app_session_open (AkcAppSession        *self,
+                      AkcConversationItem  *item,
+                      GError              **error)
+{
+  AkcAssistant *assistant;
+  g_autoptr(AkcInteractionController) interaction = NULL;
+  g_autoptr(AkcComponentManifest) standard = NULL;
+  g_autoptr(GObject) owner = NULL;
+  AkcChatSource *source = NULL;
+
+  g_return_val_if_fail (AKC_IS_APP_SESSION (self), FALSE);
+  g_return_val_if_fail (AKC_IS_CONVERSATION_ITEM (item), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  assistant = akc_conversation_item_get_assistant (item);
+  if (item == self->turn)
+    on_turn_client_changed (self);
+  if (akc_conversation_item_get_source (item) != NULL)
+    return TRUE;
+  if (!akc_app_session_check_assistant (self, akc_assistant_get_id (assistant), error))
+    return FALSE;
+
+  switch (akc_assistant_get_kind (assistant))
+    {
+    case AKC_ASSISTANT_KIND_DEMO:
+      {
+        AkcDemo *demo = akc_demo_new_full (akc_assistant_get_id (assistant), NULL, NULL,
+                                           AKC_ADAPTER (self->knowledge), error);
+
+        if (demo == NULL)
+          return FALSE;
+        owner = G_OBJECT (demo);
+        source = AKC_CHAT_SOURCE (akc_demo_get_chat (demo));
+        interaction = g_object_ref (akc_demo_get_interaction (demo));
+      }
+      break;
+    case AKC_ASSISTANT_KIND_ASK:
+      owner = G_OBJECT (akc_chat_new (AKC_ADAPTER (self->ask_knowledge)));
+      source = AKC_CHAT_SOURCE (owner);
+      break;
+    case AKC_ASSISTANT_KIND_PROVIDER:
+      owner = G_OBJECT (akc_chat_new (AKC_ADAPTER (self->provider_backend)));
+      source = AKC_CHAT_SOURCE (owner);
+      break;
+    case AKC_ASSISTANT_KIND_TURN:
+    default:
+      g_assert_not_reached ();
+    }
+
+  if (interaction == NULL)
+    {
+      standard = akc_component_manifest_new_standard ();
+      interaction = akc_interaction_controller_new (source);
+      akc_interaction_controller_set_manifest (interaction, standard);
+    }
+
+  akc_conversation_item_open (item, source, owner, interaction, NULL);
+  g_signal_connect_object (akc_chat_source_get_messages (source), "items-changed",
+                           G_CALLBACK (on_item_messages_changed), item, G_CONNECT_SWAPPED);
+  attach_history (self, item);
+
+  return TRUE;
+}
+
+/**
+ * akc_app_session_rename:
+ * @self: a #AkcAppSession
+ * @item: a conversation of @self
+ * @title: its new title; white space around it is dropped, and an empty
+ *   title keeps the old one
+ *
+ * Renames the conversation, in the history too.
+ */
+void
+akc_app_session_rename (AkcAppSession       *self,
+                        AkcConversationItem *item,
+                        const char          *title)
+{
+  g_autofree char *clean = NULL;
+
+  g_return_if_fail (AKC_IS_APP_SESSION (self));
+  g_return_if_fail (AKC_IS_CONVERSATION_ITEM (item));
+
+  clean = akc_conversation_title_from_text (title);
+  if (clean == NULL || item == self->turn)
+    return;
+
+  akc_conversation_item_set_title (item, clean);
+  if (self->memory != NULL)
+    akc_chat_memory_update_conversation_async (self->memory, akc_conversation_item_get_id (item),
+                                               clean, NULL, NULL, NULL, NULL);
+}
+
+/**
+ * akc_app_session_set_pinned:
+ * @self: a #AkcAppSession
+ * @item: a conversation of @self
+ * @pinned: whether it is listed above the others
+ *
+ * Pins or unpins the conversation.
+ */
+void
+akc_app_session_set_pinned (AkcAppSession       *self,
+                            AkcConversationItem *item,
+                            gboolean             pinned)
+{
+  g_return_if_fail (AKC_IS_APP_SESSION (self));
+  g_return_if_fail (AKC_IS_CONVERSATION_ITEM (item));
+
+  if (akc_conversation_item_get_pinned (item) == !!pinned)
+    return;
+
+  akc_conversation_item_set_pinned (item, pinned);
+  resort (self, item);
+}
+
+/**
+ * akc_app_session_remove:
+ * @self: a #AkcAppSession
+ * @items: (array length=n_items): conversations of @self
+ * @n_items: how many
+ *
+ * Takes the conversations out of the list at once; the history keeps them
+ * until [method@AppSession.purge], and [method@AppSession.restore] brings
+ * them back.
+ *
+ * Returns: the removal's id, for [method@AppSession.restore] and
+ *   [method@AppSession.purge], or 0 when nothing was removed
+ */
+guint
+akc_app_session_remove (AkcAppSession        *self,
+                        AkcConversationItem **items,
+                        guint                 n_items)
+{
+  g_autoptr(GPtrArray) removed = g_ptr_array_new_with_free_func (g_object_unref);
+
+  g_return_val_if_fail (AKC_IS_APP_SESSION (self), 0);
+
+  for (guint i = 0; i < n_items; i++)
+    {
+      guint position;
+
+      if (!find_item (self, items[i], &position))
+        continue;
+      g_ptr_array_add (removed, g_object_ref (items[i]));
+      g_list_store_remove (self->conversations, position);
+    }
+
+  if (removed->len == 0)
+    return 0;
+
+  g_hash_table_insert (self->removals, GUINT_TO_POINTER (++self->last_removal), g_ptr_array_ref (removed));
+  for (guint i = 0; i < removed->len; i++)
+    g_signal_emit (self, signals[CONVERSATION_REMOVED], 0, g_ptr_array_index (removed, i));
+
+  return self->last_removal;
+}
+
+/**
+ * akc_app_session_restore:
+ * @self: a #AkcAppSession
+ * @removal: what [method@AppSession.remove] returned
+ *
+ * Brings removed conversations back into the list, as they were.
+ */
+void
+akc_app_session_restore (AkcAppSession *self,
+                         guint          removal)
+{
+  g_autoptr(GPtrArray) removed = NULL;
+
+  g_return_if_fail (AKC_IS_APP_SESSION (self));
+
+  if (!g_hash_table_steal_extended (self->removals, GUINT_TO_POINTER (removal), NULL, (gpointer *) &removed))
+    return;
+
+  for (guint i = 0; i < removed->len; i++)
+    g_list_store_insert_sorted (self->conversations, g_ptr_array_index (removed, i),
+                                akc_conversation_item_compare, NULL);
+}
+
+static void
+on_deleted (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* One that was never stored is not there to delete. */
+  if (!akc_chat_memory_delete_conversation_finish (AKC_CHAT_MEMORY (source), result, &error) &&
+      !g_error_matches (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_NOT_FOUND))
+    g_message ("History: %s", error->message);
+}
+
+/**
+ * akc_app_session_purge:
+ * @self: a #AkcAppSession
+ * @removal: what [method@AppSession.remove] returned
+ *
+ * Deletes removed conversations from the history, for good.
+ */
+void
+akc_app_session_purge (AkcAppSession *self,
+                       guint          removal)
+{
+  g_autoptr(GPtrArray) removed = NULL;
+
+  g_return_if_fail (AKC_IS_APP_SESSION (self));
+
+  if (!g_hash_table_steal_extended (self->removals, GUINT_TO_POINTER (removal), NULL, (gpointer *) &removed))
+    return;
+
+  for (guint i = 0; i < removed->len; i++)
+    {
+      AkcConversationItem *item = g_ptr_array_index (removed, i);
+
+      /* Its last writes go first: operations complete in order. */
+      g_object_set_data (G_OBJECT (item), "akc-app-session", NULL);
+      if (akc_conversation_item_get_source (item) != NULL)
+        akc_chat_source_stop (akc_conversation_item_get_source (item));
+      g_object_run_dispose (G_OBJECT (item));
+      if (self->memory != NULL)
+        akc_chat_memory_delete_conversation_async (self->memory, akc_conversation_item_get_id (item),
+                                                   NULL, on_deleted, NULL);
+    }
+}
+
+/**
+ * akc_app_session_close:
+ * @self: a #AkcAppSession
+ *
+ * The application quits: removed conversations are deleted from the
+ * history, every conversation hands its last changes to it, and the
+ * session lets go of it.
+ */
+void
+akc_app_session_close (AkcAppSession *self)
+{
+  g_autofree gpointer *removals = NULL;
+  guint n_removals = 0;
+
+  g_return_if_fail (AKC_IS_APP_SESSION (self));
+
+  if (self->removals != NULL)
+    {
+      removals = g_hash_table_get_keys_as_array (self->removals, &n_removals);
+      for (guint i = 0; i < n_removals; i++)
+        akc_app_session_purge (self, GPOINTER_TO_UINT (removals[i]));
+    }
+
+  g_cancellable_cancel (self->cancellable);
+  if (self->conversations != NULL)
+    g_list_store_remove_all (self->conversations);
+  if (self->turn != NULL)
+    g_object_run_dispose (G_OBJECT (self->turn));
+  g_clear_object (&self->memory);
+}

@@ -1,0 +1,97 @@
+/* akc-app-session.h: the application's conversations and assistants
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+#include <akc.h>
+
+#include "akc-assistant.h"
+#include "akc-backend.h"
+#include "akc-conversation-item.h"
+#include "akc-knowledge-layer.h"
+
+G_BEGIN_DECLS
+
+/**
+ * AKC_APP_SESSION_ERROR:
+ *
+ * The error domain of [class@AppSession].
+ */
+#define AKC_APP_SESSION_ERROR (akc_app_session_error_quark ())
+
+/**
+ * AkcAppSessionError:
+ * @AKC_APP_SESSION_ERROR_UNKNOWN_ASSISTANT: there is no assistant of that id
+ * @AKC_APP_SESSION_ERROR_NOT_SET_UP: the assistant's backend is not set up
+ *   in the preferences yet
+ *
+ * Why a conversation cannot be started or opened.
+ */
+typedef enum {
+  AKC_APP_SESSION_ERROR_UNKNOWN_ASSISTANT,
+  AKC_APP_SESSION_ERROR_NOT_SET_UP,
+} AkcAppSessionError;
+
+GQuark akc_app_session_error_quark (void);
+
+#define AKC_TYPE_APP_SESSION (akc_app_session_get_type ())
+
+G_DECLARE_FINAL_TYPE (AkcAppSession, akc_app_session, AKC, APP_SESSION, GObject)
+
+AkcAppSession       *akc_app_session_new                   (GSettings            *settings);
+GSettings           *akc_app_session_get_settings          (AkcAppSession        *self);
+AkcBackend          *akc_app_session_get_backend           (AkcAppSession        *self,
+                                                            AkcBackendKind        kind);
+AkcKnowledgeLayer   *akc_app_session_get_knowledge         (AkcAppSession        *self,
+                                                            AkcAssistantKind      kind);
+void                 akc_app_session_use_knowledge         (AkcAppSession        *self,
+                                                            GFile                *site_config,
+                                                            GFile                *artifact);
+
+GListModel          *akc_app_session_get_assistants        (AkcAppSession        *self);
+AkcAssistant        *akc_app_session_lookup_assistant      (AkcAppSession        *self,
+                                                            const char           *id);
+GListModel          *akc_app_session_get_conversations     (AkcAppSession        *self);
+AkcConversationItem *akc_app_session_lookup_conversation   (AkcAppSession        *self,
+                                                            const char           *id);
+
+void                 akc_app_session_expect_memory         (AkcAppSession        *self);
+void                 akc_app_session_set_memory            (AkcAppSession        *self,
+                                                            AkcChatMemory        *memory);
+void                 akc_app_session_set_memory_error      (AkcAppSession        *self,
+                                                            const GError         *error);
+AkcChatMemory       *akc_app_session_get_memory            (AkcAppSession        *self);
+const GError        *akc_app_session_get_memory_error      (AkcAppSession        *self);
+gboolean             akc_app_session_get_ready             (AkcAppSession        *self);
+
+gboolean             akc_app_session_check_assistant       (AkcAppSession        *self,
+                                                            const char           *assistant_id,
+                                                            GError              **error);
+AkcConversationItem *akc_app_session_get_default_conversation (AkcAppSession     *self,
+                                                            const char           *assistant_id,
+                                                            GError              **error);
+AkcConversationItem *akc_app_session_new_conversation      (AkcAppSession        *self,
+                                                            const char           *assistant_id,
+                                                            GError              **error);
+gboolean             akc_app_session_open                  (AkcAppSession        *self,
+                                                            AkcConversationItem  *item,
+                                                            GError              **error);
+void                 akc_app_session_rename                (AkcAppSession        *self,
+                                                            AkcConversationItem  *item,
+                                                            const char           *title);
+void                 akc_app_session_set_pinned            (AkcAppSession        *self,
+                                                            AkcConversationItem  *item,
+                                                            gboolean              pinned);
+guint                akc_app_session_remove                (AkcAppSession        *self,
+                                                            AkcConversationItem **items,
+                                                            guint                 n_items);
+void                 akc_app_session_restore               (AkcAppSession        *self,
+                                                            guint                 removal);
+void                 akc_app_session_purge                 (AkcAppSession        *self,
+                                                            guint                 removal);
+void                 akc_app_session_close                 (AkcAppSession        *self);
+
+G_END_DECLS

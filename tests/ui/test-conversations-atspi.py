@@ -1,0 +1,208 @@
+#!/usr/bin/python3
+"""Many conversations with real keys (issue 14; TAP, over AT-SPI).
+
+Runs agentskit-chat on a history of its own ($XDG_DATA_HOME in a temporary
+folder), with key presses only: a message, Ctrl+N and a second one, Ctrl+Q;
+after the restart both conversations are in the sidebar and the first one
+kept its messages (New Chat never erases). Ctrl+F filters the sidebar by
+title; F2 renames in place; Delete hides a conversation and shows a toast,
+Ctrl+Z brings it back; a kill -9 while the undo is offered keeps it in
+the history, a clean quit deletes it.
+"""
+
+import os
+import signal
+import sqlite3
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import akc_atspi as ui  # noqa: E402
+
+KEY_F2 = 0xFFBF
+KEY_DELETE = 0xFFFF
+KEY_DOWN = 0xFF54
+
+checks = []
+tap = os.fdopen(int(os.environ["AKC_TAP_FD"]), "w") if "AKC_TAP_FD" in os.environ else sys.stdout
+
+
+def check(ok, description):
+    checks.append((bool(ok), description))
+    print(f"{'ok' if ok else 'not ok'} {len(checks)} - {description}", file=tap, flush=True)
+
+
+def key(keysym):
+    ui.Atspi.generate_keyboard_event(keysym, None, ui.Atspi.KeySynthType.SYM)
+
+
+def send_and_wait(app, text):
+    ui.type_and_send(app, text)
+    log = ui.wait_for(lambda: ui.find(app, role="log", name="Messages"), what="the transcript")
+    return ui.wait_for(lambda: f"AgentsKit received: {text}" in ui.texts_under(log) and
+                       ui.find(app, role="push button", name="Send"), what=f"the reply to {text!r}")
+
+
+def sidebar(app):
+    return ui.wait_for(lambda: ui.find(app, role="list", name="Conversations"), what="the sidebar")
+
+
+def row_names(app):
+    """The accessible names of the sidebar's conversations ("title,
+    assistant, time")."""
+    names = []
+    for acc in ui.find_all(sidebar(app), role="list item"):
+        try:
+            name = acc.name
+        except Exception:
+            continue
+        if name and ", Hello World, " in name:
+            names.append(name)
+    return names
+
+
+def has_row(app, title):
+    return any(name.startswith(f"{title}, ") for name in row_names(app))
+
+
+def frame_named(app, title):
+    return ui.wait_for(lambda: ui.find(app, role="frame", name=title), what=f"the window named {title!r}")
+
+
+def stored(db):
+    with sqlite3.connect(db) as connection:
+        return dict(connection.execute("SELECT id, title FROM conversations").fetchall())
+
+
+def focus_window(app):
+    """Without a window manager a new window has the keyboard once it was
+    clicked: click the composer, as a person would."""
+    entry = ui.wait_for(lambda: ui.find(app, role="text", name="Message"), what="the message entry")
+    ui.wait_for(lambda: ui.click(entry) or entry.getState().contains(ui.pyatspi.STATE_FOCUSED),
+                what="the window to take the keyboard")
+
+
+def run(exe, env, body):
+    proc = ui.start_app(exe, env)
+    try:
+        body(proc, ui.find_app(proc))
+    except ui.Timeout as e:
+        check(False, str(e))
+    finally:
+        if proc.poll() is None:
+            ui.stop_app(proc)
+
+
+def search(app, text):
+    """Ctrl+F, then text, as typed."""
+    ui.press_with_modifiers(ord("f"))
+    entry = ui.wait_for(lambda: ui.find(app, name="Search Conversations", role="entry"),
+                        what="the search entry")
+    ui.wait_for(lambda: entry.getState().contains(ui.pyatspi.STATE_FOCUSED), what="the search entry's focus")
+    ui.press_with_modifiers(ord("a"))  # what was searched before is replaced
+    ui.type_text(text)
+    ui.wait_for(lambda: ui.text_of(entry) == text, what="the search text")
+
+
+def select_only_result(app, text):
+    """Filters the list down to one conversation and selects it; the
+    keyboard is in the list."""
+    search(app, text)
+    ui.wait_for(lambda: len(row_names(app)) == 1, what=f"one conversation matching {text!r}")
+    ui.press_return()  # from the search into the list, on the first result
+
+
+def main():
+    exe = sys.argv[1]
+    with tempfile.TemporaryDirectory(prefix="akc-conversations-") as data:
+        env = {"XDG_DATA_HOME": data}
+        db = os.path.join(data, "agentskit-chat", "history.sqlite3")
+
+        def first(proc, app):
+            frame_named(app, "New Chat")
+            check(send_and_wait(app, "remember this chat"), "a first message is answered")
+            check(frame_named(app, "remember this chat"), "the window is named after the first message")
+            ui.press_with_modifiers(ord("n"))
+            check(frame_named(app, "New Chat"), "Ctrl+N shows a new conversation")
+            check(ui.wait_for(lambda: has_row(app, "remember this chat")),
+                  "the first conversation stays in the sidebar")
+            check(send_and_wait(app, "second chat"), "the new conversation is answered")
+            ui.press_with_modifiers(ord("q"))
+            check(proc.wait(timeout=20) == 0, "Ctrl+Q quits")
+
+        run(exe, env, first)
+        titles = stored(db)
+        check(sorted(titles.values()) == ["remember this chat", "second chat"],
+              f"the history holds both conversations, titled (got {titles})")
+
+        def second(proc, app):
+            check(frame_named(app, "second chat"), "after a restart the newest conversation is shown")
+            focus_window(app)
+            check(ui.wait_for(lambda: has_row(app, "remember this chat") and has_row(app, "second chat")),
+                  "after a restart both conversations are in the sidebar")
+
+            # Search by title.
+            search(app, "remember")
+            check(ui.wait_for(lambda: row_names(app) and all(n.startswith("remember this chat, ") for n in row_names(app))),
+                  "Ctrl+F and a word leave only the conversations with it in their title")
+            ui.type_text("zzz")
+            check(ui.wait_for(lambda: ui.find(app, name="No Results") and not row_names(app)),
+                  "a search that finds nothing says so")
+            ui.press_escape()
+            check(ui.wait_for(lambda: len(row_names(app)) == 2), "Escape ends the search: every conversation is back")
+
+            # Rename in place.
+            select_only_result(app, "remember")
+            check(frame_named(app, "remember this chat"), "Enter on the result shows that conversation")
+            key(KEY_F2)
+            entry = ui.wait_for(lambda: ui.find(app, role="text", name="Title"), what="the title entry")
+            ui.wait_for(lambda: entry.getState().contains(ui.pyatspi.STATE_FOCUSED), what="the title entry's focus")
+            ui.press_with_modifiers(ord("a"))
+            ui.type_text("Renamed by keys")
+            ui.wait_for(lambda: ui.text_of(entry) == "Renamed by keys", what="the new title typed")
+            ui.press_return()
+            check(ui.wait_for(lambda: has_row(app, "Renamed by keys")), "F2, a title and Enter rename the conversation")
+            check(frame_named(app, "Renamed by keys"), "the window takes the new title")
+            check(ui.wait_for(lambda: "Renamed by keys" in stored(db).values()), "the new title is stored")
+
+            # Delete, then undo (at once: the toast goes after a while).
+            select_only_result(app, "Renamed")
+            key(KEY_DELETE)
+            check(ui.wait_for(lambda: ui.find(app, name="Deleted \u00abRenamed by keys\u00bb")),
+                  "Delete shows the toast Deleted \u00abtitle\u00bb")
+            # Nothing else matches the search: the keyboard goes back to it.
+            search_entry = ui.find(app, name="Search Conversations", role="entry")
+            check(ui.wait_for(lambda: search_entry.getState().contains(ui.pyatspi.STATE_FOCUSED)),
+                  "with nothing left to list, the keyboard is in the search")
+            ui.press_with_modifiers(ord("z"))
+            check(ui.wait_for(lambda: has_row(app, "Renamed by keys")), "Ctrl+Z brings it back")
+
+            # Delete again and crash during the undo window.
+            key(KEY_DELETE)
+            check(ui.wait_for(lambda: not has_row(app, "Renamed by keys")), "the conversation leaves the sidebar at once")
+            check(len(stored(db)) == 2, "the history still holds it while the undo is offered")
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=20)
+
+        run(exe, env, second)
+        check(len(stored(db)) == 2, "a kill -9 during the undo window keeps the conversation")
+
+        def third(proc, app):
+            check(ui.wait_for(lambda: has_row(app, "Renamed by keys")), "after the crash it is in the sidebar")
+            focus_window(app)
+            select_only_result(app, "Renamed")
+            key(KEY_DELETE)
+            ui.wait_for(lambda: not has_row(app, "Renamed by keys"), what="the conversation to go")
+            ui.press_with_modifiers(ord("q"))
+            check(proc.wait(timeout=20) == 0, "Ctrl+Q quits while the undo is offered")
+
+        run(exe, env, third)
+        check(list(stored(db).values()) == ["second chat"], "a clean quit deletes it from the history")
+
+    print(f"1..{len(checks)}", file=tap, flush=True)
+    return 0 if all(ok for ok, _ in checks) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

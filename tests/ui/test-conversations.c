@@ -1,0 +1,404 @@
+/* test-conversations.c: many conversations (issue 14): the application's
+ * session of conversations and assistants, the sidebar's model, and
+ * windows bound to one session
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <akc-gtk.h>
+
+#include "akc-app-session.h"
+#include "akc-sidebar-model.h"
+#include "akc-window.h"
+
+static void
+store_async_result (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static AkcChatMemory *
+open_history (const char *path)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  AkcSqliteChatMemory *memory;
+
+  akc_sqlite_chat_memory_new_async (path, NULL, store_async_result, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  memory = akc_sqlite_chat_memory_new_finish (result, &error);
+  g_assert_no_error (error);
+
+  return AKC_CHAT_MEMORY (memory);
+}
+
+/* Closes @memory as the application does at quit: every write done. */
+static void
+close_history (AkcAppSession *session,
+               AkcChatMemory *memory)
+{
+  GObject *object = G_OBJECT (memory);
+
+  akc_app_session_close (session);
+  g_object_add_weak_pointer (object, (gpointer *) &object);
+  g_object_unref (memory);
+  while (object != NULL)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static AkcAppSession *
+new_session (AkcChatMemory *memory)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  AkcAppSession *session = akc_app_session_new (settings);
+
+  if (memory != NULL)
+    {
+      akc_app_session_expect_memory (session);
+      g_assert_false (akc_app_session_get_ready (session));
+      akc_app_session_set_memory (session, memory);
+      while (!akc_app_session_get_ready (session))
+        g_main_context_iteration (NULL, TRUE);
+    }
+
+  return session;
+}
+
+static void
+wait_until_idle (AkcChatSource *source)
+{
+  while (akc_chat_source_get_status (source) != AKC_CHAT_STATUS_IDLE &&
+         akc_chat_source_get_status (source) != AKC_CHAT_STATUS_ERROR)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+wait_loaded (AkcConversationItem *item)
+{
+  while (akc_conversation_item_get_history (item) != NULL &&
+         !akc_chat_history_get_loaded (akc_conversation_item_get_history (item)))
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+send (AkcConversationItem *item,
+      const char          *text)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (akc_chat_source_send (akc_conversation_item_get_source (item), text, &error));
+  g_assert_no_error (error);
+  wait_until_idle (akc_conversation_item_get_source (item));
+}
+
+static AkcConversationItem *
+conversation_at (AkcAppSession *session,
+                 guint          position)
+{
+  g_autoptr(AkcConversationItem) item = g_list_model_get_item (akc_app_session_get_conversations (session), position);
+
+  return item;
+}
+
+static guint
+n_conversations (AkcAppSession *session)
+{
+  return g_list_model_get_n_items (akc_app_session_get_conversations (session));
+}
+
+static void
+test_title_from_text (void)
+{
+  g_autofree char *simple = akc_conversation_title_from_text ("  What is\n a  leaflet?\t ");
+  g_autofree char *blank = akc_conversation_title_from_text (" \n\t ");
+  g_autofree char *long_title = akc_conversation_title_from_text ("Please explain how the libadwaita leaflet folds when the window gets narrow");
+  g_autofree char *one_word = akc_conversation_title_from_text ("Supercalifragilisticexpialidocious-and-then-some-more-words-joined");
+
+  g_assert_cmpstr (simple, ==, "What is a leaflet?");
+  g_assert_null (blank);
+  g_assert_null (akc_conversation_title_from_text (NULL));
+  /* At most 50 characters, cut at a word, with an ellipsis. */
+  g_assert_cmpstr (long_title, ==, "Please explain how the libadwaita leaflet folds…");
+  g_assert_cmpint (g_utf8_strlen (long_title, -1), <=, 50);
+  g_assert_cmpint (g_utf8_strlen (one_word, -1), ==, 50);
+  g_assert_true (g_str_has_suffix (one_word, "…"));
+}
+
+/* New Chat never erases: the first conversation stays, titled from its
+ * first message, and both come back after a restart, newest first; a
+ * rename is kept; the previous release's conversation is the assistant's
+ * first. */
+static void
+test_new_chat_keeps (void)
+{
+  g_autofree char *folder = g_dir_make_tmp ("akc-conversations-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (folder, "history.sqlite3", NULL);
+  AkcChatMemory *memory = open_history (path);
+  g_autoptr(AkcAppSession) session = new_session (memory);
+  g_autoptr(GError) error = NULL;
+  AkcConversationItem *first, *second, *again;
+  g_autofree char *second_id = NULL;
+
+  first = akc_app_session_get_default_conversation (session, "hello-world", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (akc_conversation_item_get_id (first), ==, "demo");
+  g_assert_true (akc_app_session_open (session, first, &error));
+  g_assert_no_error (error);
+  wait_loaded (first);
+  send (first, "What is a leaflet?\nAnd a sidebar?");
+  g_assert_cmpstr (akc_conversation_item_get_title (first), ==, "What is a leaflet? And a sidebar?");
+
+  second = akc_app_session_new_conversation (session, "hello-world", &error);
+  g_assert_no_error (error);
+  g_assert_true (second != first);
+  /* An empty one is reused, not doubled. */
+  g_assert_true (akc_app_session_new_conversation (session, "hello-world", NULL) == second);
+  g_assert_true (akc_app_session_open (session, second, &error));
+  wait_loaded (second);
+  g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (akc_conversation_item_get_source (first))), ==, 2);
+  send (second, "Second question");
+  second_id = g_strdup (akc_conversation_item_get_id (second));
+  g_assert_cmpuint (n_conversations (session), ==, 2);
+  g_assert_true (conversation_at (session, 0) == second);
+  akc_app_session_rename (session, first, "  Leaflets \n");
+  g_assert_cmpstr (akc_conversation_item_get_title (first), ==, "Leaflets");
+
+  /* Unknown assistants are refused with an error. */
+  g_assert_null (akc_app_session_new_conversation (session, "no-such-assistant", &error));
+  g_assert_error (error, AKC_APP_SESSION_ERROR, AKC_APP_SESSION_ERROR_UNKNOWN_ASSISTANT);
+  g_clear_error (&error);
+  g_assert_null (akc_app_session_new_conversation (session, "ask", &error));
+  g_assert_error (error, AKC_APP_SESSION_ERROR, AKC_APP_SESSION_ERROR_NOT_SET_UP);
+  g_clear_error (&error);
+
+  close_history (session, memory);
+  g_clear_object (&session);
+
+  /* Restart. */
+  memory = open_history (path);
+  session = new_session (memory);
+  g_assert_cmpuint (n_conversations (session), ==, 2);
+  g_assert_cmpstr (akc_conversation_item_get_id (conversation_at (session, 0)), ==, second_id);
+  g_assert_cmpstr (akc_conversation_item_get_title (conversation_at (session, 0)), ==, "Second question");
+  g_assert_cmpstr (akc_conversation_item_get_id (conversation_at (session, 1)), ==, "demo");
+  g_assert_cmpstr (akc_conversation_item_get_title (conversation_at (session, 1)), ==, "Leaflets");
+  again = akc_app_session_get_default_conversation (session, "hello-world", NULL);
+  g_assert_cmpstr (akc_conversation_item_get_id (again), ==, second_id);
+  again = akc_app_session_lookup_conversation (session, "demo");
+  g_assert_true (akc_app_session_open (session, again, NULL));
+  wait_loaded (again);
+  g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (akc_conversation_item_get_source (again))), ==, 2);
+
+  close_history (session, memory);
+  g_unlink (path);
+  g_rmdir (folder);
+}
+
+/* Removing hides at once; restore brings it back; only purge (or a clean
+ * close) deletes from the history. */
+static void
+test_remove_restore_purge (void)
+{
+  g_autofree char *folder = g_dir_make_tmp ("akc-conversations-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (folder, "history.sqlite3", NULL);
+  AkcChatMemory *memory = open_history (path);
+  g_autoptr(AkcAppSession) session = new_session (memory);
+  AkcConversationItem *items[3];
+  guint removal;
+
+  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+    {
+      g_autofree char *text = g_strdup_printf ("message %u", i);
+
+      items[i] = i == 0 ? akc_app_session_get_default_conversation (session, "support", NULL)
+                        : akc_app_session_new_conversation (session, "support", NULL);
+      g_assert_true (akc_app_session_open (session, items[i], NULL));
+      wait_loaded (items[i]);
+      send (items[i], text);
+    }
+  g_assert_cmpuint (n_conversations (session), ==, 3);
+
+  removal = akc_app_session_remove (session, &items[1], 1);
+  g_assert_cmpuint (removal, !=, 0);
+  g_assert_cmpuint (n_conversations (session), ==, 2);
+  g_assert_null (akc_app_session_lookup_conversation (session, akc_conversation_item_get_id (items[1])));
+  akc_app_session_restore (session, removal);
+  g_assert_cmpuint (n_conversations (session), ==, 3);
+  g_assert_true (conversation_at (session, 1) == items[1]);
+
+  /* Deleted for good: gone after a restart. */
+  removal = akc_app_session_remove (session, &items[1], 1);
+  akc_app_session_purge (session, removal);
+  /* Still offered for undo at quit: deleted by the clean close. */
+  akc_app_session_remove (session, &items[2], 1);
+  g_assert_cmpuint (n_conversations (session), ==, 1);
+  close_history (session, memory);
+  g_clear_object (&session);
+
+  memory = open_history (path);
+  session = new_session (memory);
+  g_assert_cmpuint (n_conversations (session), ==, 1);
+  g_assert_cmpstr (akc_conversation_item_get_id (conversation_at (session, 0)), ==, "demo-support");
+  close_history (session, memory);
+  g_unlink (path);
+  g_rmdir (folder);
+}
+
+/* Pinned on top, then Today, Yesterday, Previous 7 Days and months. */
+static void
+test_sidebar_groups (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(AkcAppSession) session = akc_app_session_new (settings);
+  g_autoptr(GListStore) store = g_list_store_new (AKC_TYPE_CONVERSATION_ITEM);
+  g_autoptr(AkcSidebarModel) model = akc_sidebar_model_new (G_LIST_MODEL (store));
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  AkcAssistant *hello = akc_app_session_lookup_assistant (session, "hello-world");
+  const int days_ago[] = { 0, 0, 1, 3, 40, 41, 400 };
+  g_autoptr(GPtrArray) headings = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(AkcConversationItem) pinned = NULL;
+  g_autofree char *relative = NULL;
+  guint n_items = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (days_ago); i++)
+    {
+      g_autoptr(GDateTime) when = g_date_time_add_days (now, -days_ago[i]);
+      g_autoptr(GDateTime) earlier = g_date_time_add_seconds (when, -(double) i);
+      g_autofree char *id = g_strdup_printf ("hello-world:%u", i);
+      g_autoptr(AkcConversationItem) item = akc_conversation_item_new (id, hello, id, earlier, earlier);
+
+      g_list_store_insert_sorted (store, item, akc_conversation_item_compare, NULL);
+    }
+  pinned = akc_conversation_item_new ("hello-world:pinned", hello, "Pinned one", NULL, NULL);
+  akc_conversation_item_set_pinned (pinned, TRUE);
+  {
+    g_autoptr(GDateTime) old = g_date_time_add_days (now, -900);
+
+    akc_conversation_item_set_updated_at (pinned, old);
+  }
+  g_list_store_insert_sorted (store, pinned, akc_conversation_item_compare, NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (model)); i++)
+    {
+      g_autoptr(GObject) object = g_list_model_get_item (G_LIST_MODEL (model), i);
+
+      if (GTK_IS_STRING_OBJECT (object))
+        g_ptr_array_add (headings, g_strdup (gtk_string_object_get_string (GTK_STRING_OBJECT (object))));
+      else
+        n_items++;
+    }
+  g_assert_cmpuint (n_items, ==, G_N_ELEMENTS (days_ago) + 1);
+  /* Pinned, Today, Yesterday, Previous 7 Days, then months (two or
+   * three: 40 and 41 days ago may share one). */
+  g_assert_cmpuint (headings->len, >=, 6);
+  g_assert_cmpstr (g_ptr_array_index (headings, 0), ==, "Pinned");
+  g_assert_cmpstr (g_ptr_array_index (headings, 1), ==, "Today");
+  g_assert_cmpstr (g_ptr_array_index (headings, 2), ==, "Yesterday");
+  g_assert_cmpstr (g_ptr_array_index (headings, 3), ==, "Previous 7 Days");
+  {
+    g_autoptr(GObject) top = g_list_model_get_item (G_LIST_MODEL (model), 1);
+
+    g_assert_true (top == (GObject *) pinned);
+  }
+
+  /* Unpinned, it goes down to its month; the list changes only there. */
+  akc_conversation_item_set_pinned (pinned, FALSE);
+  {
+    guint position;
+
+    g_assert_true (g_list_store_find (store, pinned, &position));
+    g_list_store_remove (store, position);
+    g_list_store_insert_sorted (store, pinned, akc_conversation_item_compare, NULL);
+  }
+  {
+    g_autoptr(GObject) top = g_list_model_get_item (G_LIST_MODEL (model), 0);
+
+    g_assert_cmpstr (gtk_string_object_get_string (GTK_STRING_OBJECT (top)), ==, "Today");
+  }
+
+  relative = akc_sidebar_model_relative_time (now, now);
+  g_assert_cmpstr (relative, ==, "Just now");
+  g_clear_pointer (&relative, g_free);
+  {
+    g_autoptr(GDateTime) before = g_date_time_add_minutes (now, -5);
+
+    relative = akc_sidebar_model_relative_time (before, now);
+    g_assert_cmpstr (relative, ==, "5 minutes ago");
+  }
+}
+
+/* Two windows on one session: the same conversation shows the same
+ * messages in both; a second window on another conversation; New Chat in
+ * one window shows in the other's sidebar; a conversation deleted in one
+ * is not shown by the other. */
+static void
+test_two_windows (void)
+{
+  g_autoptr(GtkApplication) application = gtk_application_new ("io.agentskit.Chat.TestConversations", G_APPLICATION_NON_UNIQUE);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(AkcAppSession) session = akc_app_session_new (settings);
+  g_autoptr(GError) error = NULL;
+  AkcWindow *one, *two;
+  AkcConversationItem *shown, *fresh;
+  guint removal, n;
+
+  g_assert_true (g_application_register (G_APPLICATION (application), NULL, &error));
+  one = g_object_new (AKC_TYPE_WINDOW, "application", application, "session", session, NULL);
+  two = g_object_new (AKC_TYPE_WINDOW, "application", application, "session", session, NULL);
+  gtk_window_present (GTK_WINDOW (one));
+  gtk_window_present (GTK_WINDOW (two));
+  g_assert_true (akc_window_get_session (one) == session);
+
+  akc_window_set_conversation (one, "support");
+  akc_window_set_conversation (two, "support");
+  shown = akc_window_get_item (one);
+  g_assert_true (akc_window_get_item (two) == shown);
+  g_assert_true (akc_window_get_source (one) == akc_window_get_source (two));
+  send (shown, "from the first window");
+  g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (akc_window_get_source (two))), ==, 2);
+  g_assert_cmpstr (akc_conversation_item_get_title (akc_window_get_item (two)), ==, "from the first window");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (two)), ==, "from the first window");
+
+  n = n_conversations (session);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (two), "win.new-chat", NULL));
+  fresh = akc_window_get_item (two);
+  g_assert_true (fresh != shown);
+  g_assert_true (akc_window_get_item (one) == shown);
+  g_assert_cmpuint (n_conversations (session), ==, n + 1);
+
+  /* The assistant is chosen when starting: New Chat With… */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (one), "win.new-chat-with", "s", "onboarding"));
+  g_assert_cmpstr (akc_window_get_conversation (one), ==, "onboarding");
+  g_assert_cmpuint (n_conversations (session), ==, n + 2);
+
+  /* Removed in one window: the other shows another. */
+  akc_window_show_item (one, shown);
+  removal = akc_app_session_remove (session, &shown, 1);
+  g_assert_true (akc_window_get_item (one) != shown);
+  g_assert_cmpuint (removal, !=, 0);
+  akc_app_session_restore (session, removal);
+
+  gtk_window_destroy (GTK_WINDOW (one));
+  gtk_window_destroy (GTK_WINDOW (two));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/conversations/title-from-text", test_title_from_text);
+  g_test_add_func ("/conversations/new-chat-keeps", test_new_chat_keeps);
+  g_test_add_func ("/conversations/remove-restore-purge", test_remove_restore_purge);
+  g_test_add_func ("/conversations/sidebar-groups", test_sidebar_groups);
+  g_test_add_func ("/conversations/two-windows", test_two_windows);
+
+  return g_test_run ();
+}
