@@ -57,6 +57,7 @@ struct _AkcAppSession
   GError              *memory_error;
   GCancellable        *cancellable;
   gboolean             ready;
+  gboolean             first_run;       /* the history held nothing */
 };
 
 G_DEFINE_FINAL_TYPE (AkcAppSession, akc_app_session, G_TYPE_OBJECT)
@@ -338,6 +339,7 @@ on_conversations_listed (GObject      *source,
       return;
     }
 
+  self->first_run = g_list_model_get_n_items (infos) == 0;
   for (guint i = 0; i < g_list_model_get_n_items (infos); i++)
     {
       g_autoptr(AkcConversationInfo) info = g_list_model_get_item (infos, i);
@@ -893,6 +895,21 @@ akc_app_session_get_ready (AkcAppSession *self)
   g_return_val_if_fail (AKC_IS_APP_SESSION (self), FALSE);
 
   return self->ready;
+}
+
+/**
+ * akc_app_session_get_first_run:
+ * @self: a #AkcAppSession
+ *
+ * Returns: whether the history held no conversation when it was listed:
+ *   the application runs for the first time
+ */
+gboolean
+akc_app_session_get_first_run (AkcAppSession *self)
+{
+  g_return_val_if_fail (AKC_IS_APP_SESSION (self), FALSE);
+
+  return self->first_run;
 }
 
 /**

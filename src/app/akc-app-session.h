@@ -66,6 +66,7 @@ void                 akc_app_session_set_memory_error      (AkcAppSession       
 AkcChatMemory       *akc_app_session_get_memory            (AkcAppSession        *self);
 const GError        *akc_app_session_get_memory_error      (AkcAppSession        *self);
 gboolean             akc_app_session_get_ready             (AkcAppSession        *self);
+gboolean             akc_app_session_get_first_run         (AkcAppSession        *self);
 
 gboolean             akc_app_session_check_assistant       (AkcAppSession        *self,
                                                             const char           *assistant_id,

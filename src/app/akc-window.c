@@ -34,7 +34,8 @@ struct _AkcWindow
   AdwApplicationWindow  parent_instance;
 
   AdwToastOverlay      *toast_overlay;
-  AdwLeaflet           *leaflet;
+  GtkWidget            *leaflet;             /* AdwLeaflet, from the template */
+  GtkWidget            *split_view;          /* AdwNavigationSplitView, on 1.4 */
   GtkWidget            *sidebar_pane;
   GtkWidget            *content_pane;
   AdwHeaderBar         *sidebar_header;
@@ -49,6 +50,7 @@ struct _AkcWindow
   GtkListView          *conversation_list;
   AdwWindowTitle       *window_title;
   AdwStatusPage        *status_page;
+  GtkWidget            *welcome_buttons;
   GtkLabel             *knowledge_label;
   GtkRevealer          *knowledge_revealer;
   GtkWidget            *knowledge_banner;
@@ -156,24 +158,79 @@ akc_window_get_session (AkcWindow *self)
 static gboolean
 is_folded (AkcWindow *self)
 {
-  return adw_leaflet_get_folded (self->leaflet);
+#if ADW_CHECK_VERSION (1, 4, 0)
+  return adw_navigation_split_view_get_collapsed (ADW_NAVIGATION_SPLIT_VIEW (self->split_view));
+#else
+  return adw_leaflet_get_folded (ADW_LEAFLET (self->leaflet));
+#endif
 }
 
 static void
 show_pane (AkcWindow *self,
            gboolean   content)
 {
-  adw_leaflet_set_visible_child (self->leaflet, content ? self->content_pane : self->sidebar_pane);
+#if ADW_CHECK_VERSION (1, 4, 0)
+  adw_navigation_split_view_set_show_content (ADW_NAVIGATION_SPLIT_VIEW (self->split_view), content);
+#else
+  adw_leaflet_set_visible_child (ADW_LEAFLET (self->leaflet), content ? self->content_pane : self->sidebar_pane);
+#endif
+}
+
+static void on_folded_changed (AkcWindow *self);
+
+/* libadwaita 1.4 replaced the leaflet: the two panes move into an
+ * AdwNavigationSplitView, which collapses under the same width. */
+static void
+set_up_panes (AkcWindow *self)
+{
+#if ADW_CHECK_VERSION (1, 4, 0)
+  AdwNavigationPage *sidebar, *content;
+  AdwBreakpoint *breakpoint;
+
+  g_object_ref (self->sidebar_pane);
+  g_object_ref (self->content_pane);
+  adw_toast_overlay_set_child (self->toast_overlay, NULL);
+  self->leaflet = NULL;
+  self->split_view = adw_navigation_split_view_new ();
+  sidebar = adw_navigation_page_new (self->sidebar_pane, _("Conversations"));
+  content = adw_navigation_page_new (self->content_pane, _("Conversation"));
+  adw_navigation_split_view_set_sidebar (ADW_NAVIGATION_SPLIT_VIEW (self->split_view), sidebar);
+  adw_navigation_split_view_set_content (ADW_NAVIGATION_SPLIT_VIEW (self->split_view), content);
+  g_object_unref (self->sidebar_pane);
+  g_object_unref (self->content_pane);
+  adw_toast_overlay_set_child (self->toast_overlay, self->split_view);
+  breakpoint = adw_breakpoint_new (adw_breakpoint_condition_parse ("max-width: 500sp"));
+  {
+    GValue collapsed = G_VALUE_INIT;
+
+    g_value_init (&collapsed, G_TYPE_BOOLEAN);
+    g_value_set_boolean (&collapsed, TRUE);
+    adw_breakpoint_add_setter (breakpoint, G_OBJECT (self->split_view), "collapsed", &collapsed);
+  }
+  adw_application_window_add_breakpoint (ADW_APPLICATION_WINDOW (self), breakpoint);
+  g_signal_connect_object (self->split_view, "notify::collapsed", G_CALLBACK (on_folded_changed),
+                           self, G_CONNECT_SWAPPED);
+#else
+  g_signal_connect_object (self->leaflet, "notify::folded", G_CALLBACK (on_folded_changed),
+                           self, G_CONNECT_SWAPPED);
+#endif
 }
 
 static void
 on_folded_changed (AkcWindow *self)
 {
+#if ADW_CHECK_VERSION (1, 4, 0)
+  /* The split view's header bars have their back button and window
+   * buttons of their own. */
+  gtk_widget_set_visible (self->back_button, FALSE);
+  adw_header_bar_set_show_end_title_buttons (self->sidebar_header, is_folded (self));
+#else
   gboolean folded = is_folded (self);
 
   gtk_widget_set_visible (self->back_button, folded);
   adw_header_bar_set_show_end_title_buttons (self->sidebar_header, folded);
   adw_header_bar_set_show_start_title_buttons (self->content_header, folded);
+#endif
 }
 
 static void
@@ -223,48 +280,80 @@ update_title (AkcWindow *self)
   gtk_window_set_title (GTK_WINDOW (self), akc_conversation_item_get_display_title (self->item));
 }
 
-static void
-update_status_page (AkcWindow *self)
+/* What an empty conversation says to the person about its assistant. */
+static char *
+empty_state (AkcWindow    *self,
+             AkcAssistant *assistant)
 {
-  AkcAssistant *assistant = current_assistant (self);
-  const char *id = assistant != NULL ? akc_assistant_get_id (assistant) : NULL;
+  const char *id = akc_assistant_get_id (assistant);
   AkcBackend *backend;
-  g_autofree char *description = NULL;
-
-  if (assistant == NULL)
-    {
-      adw_status_page_set_title (self->status_page, _("Welcome to AgentsKit Chat"));
-      adw_status_page_set_description (self->status_page, NULL);
-      return;
-    }
 
   switch (akc_assistant_get_kind (assistant))
     {
     case AKC_ASSISTANT_KIND_ASK:
       backend = akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_ASK);
       /* Translators: %s is a URL. */
-      description = g_strdup_printf (_("Ask a question: the Ask service at %s answers it from what it knows, with its sources."),
-                                     akc_backend_get_endpoint (backend));
-      break;
+      return g_strdup_printf (_("Ask a question: the Ask service at %s answers from what it knows, and shows its sources."),
+                              akc_backend_get_endpoint (backend));
     case AKC_ASSISTANT_KIND_TURN:
       backend = akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_TURN);
       /* Translators: %s is a URL. */
-      description = g_strdup_printf (_("Write a message: the turn server at %s answers and keeps this conversation."),
-                                     akc_backend_get_endpoint (backend));
-      break;
+      return g_strdup_printf (_("Write a message: the turn server at %s answers, and keeps this conversation."),
+                              akc_backend_get_endpoint (backend));
     case AKC_ASSISTANT_KIND_PROVIDER:
       backend = akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_PROVIDER);
       /* Translators: the first %s is a model name, the second a URL. */
-      description = g_strdup_printf (_("Write a message: the model %s at %s answers."),
-                                     akc_backend_get_model (backend) != NULL ? akc_backend_get_model (backend) : "?",
-                                     akc_backend_get_endpoint (backend));
-      break;
+      return g_strdup_printf (_("Write a message: the model %s at %s answers it."),
+                              akc_backend_get_model (backend) != NULL ? akc_backend_get_model (backend) : "?",
+                              akc_backend_get_endpoint (backend));
     case AKC_ASSISTANT_KIND_DEMO:
     default:
-      description = g_strdup (akc_demo_get_summary_for (id));
       break;
     }
 
+  if (g_str_equal (id, "hello-world"))
+    return g_strdup (_("Say anything: this demo answers on this computer, with no account and no network. "
+                       "Type /start to be asked your name."));
+  if (g_str_equal (id, "support"))
+    return g_strdup (_("Ask for help: type /support and the assistant offers to open a support ticket. "
+                       "Nothing is created until you approve it."));
+  if (g_str_equal (id, "onboarding"))
+    return g_strdup (_("Set up how you work: type /onboarding for a short form, then /recommend for a setup "
+                       "you can accept."));
+  if (g_str_equal (id, "operations"))
+    return g_strdup (_("Check on a service: type /operations to read its status or restart it. "
+                       "A restart always asks you first."));
+  if (g_str_equal (id, "rag"))
+    return g_strdup (_("Ask about AgentsKit Chat, such as “What is AgentsKit Chat?”: the answers come from a "
+                       "document on this computer, with their sources."));
+  return g_strdup (akc_demo_get_summary_for (id));
+}
+
+static void
+update_status_page (AkcWindow *self)
+{
+  AkcAssistant *assistant = current_assistant (self);
+  g_autofree char *description = NULL;
+  gboolean welcome;
+
+  /* The first time, before anything was chosen or said: what the
+   * application can talk to. */
+  welcome = assistant == NULL ||
+            (akc_app_session_get_first_run (self->session) && !self->chosen);
+  gtk_widget_set_visible (self->welcome_buttons, welcome);
+  if (welcome)
+    {
+      adw_status_page_set_title (self->status_page, _("Welcome to AgentsKit Chat"));
+      adw_status_page_set_description (self->status_page,
+                                       _("Write a message below to chat with the offline Hello World demo, "
+                                         "right away and on this computer. Connect a model you run yourself "
+                                         "(Ollama, llama.cpp), an OpenAI-compatible or Anthropic service, an "
+                                         "Ask service or a turn server in Preferences; try the other demos "
+                                         "from New Chat. Your conversations are kept on this computer."));
+      return;
+    }
+
+  description = empty_state (self, assistant);
   adw_status_page_set_title (self->status_page, akc_assistant_get_title (assistant));
   adw_status_page_set_description (self->status_page, description);
 }
@@ -279,8 +368,11 @@ on_messages_changed (AkcWindow  *self,
   guint n = g_list_model_get_n_items (messages);
 
   gtk_stack_set_visible_child_name (self->stack, n > 0 ? "transcript" : "empty");
-  if (added > 0)
-    self->chosen = TRUE;
+  if (added > 0 && !self->chosen)
+    {
+      self->chosen = TRUE;
+      update_status_page (self);
+    }
   akc_window_sync_actions (self);
 }
 
@@ -1169,6 +1261,21 @@ delete_conversation_action (GtkWidget  *widget,
   focus_selected_later (self);
 }
 
+static gboolean
+unparent_idle (gpointer data)
+{
+  gtk_widget_unparent (data);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* The menu's item is activated after the menu closed: it goes after that. */
+static void
+on_menu_closed (GtkWidget *popover)
+{
+  g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, unparent_idle, g_object_ref (popover), g_object_unref);
+}
+
 /* Right click, the Menu key or Shift+F10 on a row: its menu. */
 static void
 popup_conversation_menu (AkcWindow *self,
@@ -1191,11 +1298,12 @@ popup_conversation_menu (AkcWindow *self,
       y = point.y;
     }
   gtk_widget_set_parent (popover, anchor);
-  gtk_popover_set_has_arrow (GTK_POPOVER (popover), x >= 0 && row == NULL);
+  gtk_popover_set_has_arrow (GTK_POPOVER (popover), TRUE);
   gtk_popover_set_position (GTK_POPOVER (popover), GTK_POS_BOTTOM);
+  gtk_widget_set_halign (popover, GTK_ALIGN_START);
   if (x >= 0)
     gtk_popover_set_pointing_to (GTK_POPOVER (popover), &(GdkRectangle) { (int) x, (int) y, 1, 1 });
-  g_signal_connect (popover, "closed", G_CALLBACK (gtk_widget_unparent), NULL);
+  g_signal_connect (popover, "closed", G_CALLBACK (on_menu_closed), NULL);
   gtk_popover_popup (GTK_POPOVER (popover));
 }
 
@@ -1858,6 +1966,7 @@ akc_window_class_init (AkcWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, conversation_menu);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, status_page);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, welcome_buttons);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, knowledge_label);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, knowledge_revealer);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, knowledge_banner);
@@ -1931,8 +2040,7 @@ akc_window_init (AkcWindow *self)
 
   /* The sidebar: a click or Enter opens, a right click, the Menu key or
    * Shift+F10 show the row's menu, F2 renames, Delete deletes. */
-  g_signal_connect_object (self->leaflet, "notify::folded", G_CALLBACK (on_folded_changed),
-                           self, G_CONNECT_SWAPPED);
+  set_up_panes (self);
   on_folded_changed (self);
   g_signal_connect_object (self->conversation_list, "activate", G_CALLBACK (on_list_activate),
                            self, G_CONNECT_SWAPPED);
