@@ -285,6 +285,27 @@ attach_history (AkcAppSession       *self,
     }
 }
 
+/* Whether a conversation of that id waits for its deletion. */
+static gboolean
+is_removed (AkcAppSession *self,
+            const char    *id)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, self->removals);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      GPtrArray *removed = value;
+
+      for (guint i = 0; i < removed->len; i++)
+        if (g_str_equal (akc_conversation_item_get_id (g_ptr_array_index (removed, i)), id))
+          return TRUE;
+    }
+
+  return FALSE;
+}
+
 static AkcConversationItem *
 add_item (AkcAppSession *self,
           const char    *id,
@@ -1022,8 +1043,16 @@ akc_app_session_get_default_conversation (AkcAppSession  *self,
   if (newest != NULL)
     return newest;
 
-  /* Its first conversation is the one the previous releases kept. */
+  /* Its first conversation is the one the previous releases kept, unless
+   * that one was just deleted (its undo is still offered). */
   id = legacy_id (assistant);
+  if (is_removed (self, id))
+    {
+      g_autofree char *uuid = g_uuid_string_random ();
+
+      g_free (id);
+      id = g_strconcat (akc_assistant_get_id (assistant), ":", uuid, NULL);
+    }
   return add_item (self, id, assistant, NULL, NULL, NULL);
 }
 

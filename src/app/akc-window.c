@@ -43,6 +43,8 @@ struct _AkcWindow
   GtkWidget            *back_button;
   AdwSplitButton       *new_chat_button;
   GtkToggleButton      *search_button;
+  GtkToggleButton      *select_button;
+  GtkWidget            *selection_bar;
   GtkSearchBar         *search_bar;
   GtkSearchEntry       *search_entry;
   GtkStack             *sidebar_stack;
@@ -69,11 +71,14 @@ struct _AkcWindow
   /* The sidebar: the session's conversations, filtered by the search,
    * under their headings. */
   GtkFilterListModel   *filtered;
-  GtkStringFilter      *filter;
+  GtkCustomFilter      *filter;
+  char                 *search_key;          /* casefolded, or NULL */
   AkcSidebarModel      *sidebar_model;
   GtkSingleSelection   *selection;
   GtkWidget            *renaming;            /* the row being renamed */
   AdwToast             *delete_toast;        /* the last "Deleted …" */
+  gboolean              selection_mode;      /* rows have check boxes */
+  GHashTable           *checked;             /* AkcConversationItem set */
   gboolean              selecting;           /* the window moves the selection */
   gboolean              keep_focus;          /* in the sidebar, while deleting */
 
@@ -111,6 +116,8 @@ static guint signals[N_SIGNALS];
 
 static void show_item (AkcWindow *self, AkcConversationItem *item);
 static void ensure_session (AkcWindow *self);
+static void on_row_item_notify (GtkWidget *child);
+static void toggle_checked (AkcWindow *self, AkcConversationItem *item);
 static GtkWidget *row_of (AkcWindow *self, AkcConversationItem *item);
 
 static AkcAssistant *
@@ -742,7 +749,8 @@ on_selection_changed (AkcWindow *self)
   AkcConversationItem *item = selected_item (self);
 
   akc_window_sync_actions (self);
-  if (self->selecting || item == NULL || item == self->item)
+  /* In the selection mode, moving along the list only moves. */
+  if (self->selecting || self->selection_mode || item == NULL || item == self->item)
     return;
 
   self->chosen = TRUE;
@@ -760,12 +768,36 @@ on_list_activate (AkcWindow   *self,
   if (!AKC_IS_CONVERSATION_ITEM (object))
     return;
 
+  if (self->selection_mode)
+    {
+      toggle_checked (self, AKC_CONVERSATION_ITEM (object));
+      return;
+    }
+
   self->chosen = TRUE;
   show_item (self, AKC_CONVERSATION_ITEM (object));
   show_pane (self, TRUE);
   gtk_widget_grab_focus (GTK_WIDGET (self->composer));
 }
 
+/* The conversation of the row under a point of the list. */
+static AkcConversationItem *
+item_at (AkcWindow *self,
+         double     x,
+         double     y)
+{
+  GtkWidget *picked = gtk_widget_pick (GTK_WIDGET (self->conversation_list), x, y, GTK_PICK_DEFAULT);
+
+  for (; picked != NULL && picked != GTK_WIDGET (self->conversation_list); picked = gtk_widget_get_parent (picked))
+    if (g_object_get_data (G_OBJECT (picked), "akc-item") != NULL)
+      return g_object_get_data (G_OBJECT (picked), "akc-item");
+
+  return NULL;
+}
+
+/* A click on a row (seen before the row, which selects it after this): in
+ * the selection mode it checks or unchecks the row; in a narrow window it
+ * shows the conversation on the whole window. */
 static void
 on_list_released (GtkGestureClick *gesture,
                   int              n_press,
@@ -773,26 +805,52 @@ on_list_released (GtkGestureClick *gesture,
                   double           y,
                   AkcWindow       *self)
 {
-  if (is_folded (self) && selected_item (self) != NULL)
+  AkcConversationItem *item = item_at (self, x, y);
+
+  if (item == NULL)
+    return;
+
+  if (self->selection_mode)
     {
+      toggle_checked (self, item);
+      return;
+    }
+  if (is_folded (self))
+    {
+      self->chosen = TRUE;
+      show_item (self, item);
       show_pane (self, TRUE);
       gtk_widget_grab_focus (GTK_WIDGET (self->composer));
     }
 }
 
+/* A conversation matches a search by its title. */
+static gboolean
+match_search (gpointer object,
+              gpointer user_data)
+{
+  AkcWindow *self = user_data;
+  AkcConversationItem *item = object;
+  g_autofree char *title = NULL;
+
+  if (self->search_key == NULL)
+    return TRUE;
+  title = g_utf8_casefold (akc_conversation_item_get_display_title (item), -1);
+  return strstr (title, self->search_key) != NULL;
+}
+
 static void
-on_filter_changed (AkcWindow *self)
+update_sidebar_status (AkcWindow *self)
 {
   const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
   gboolean empty = g_list_model_get_n_items (G_LIST_MODEL (self->sidebar_model)) == 0;
 
-  gtk_string_filter_set_search (self->filter, text[0] != '\0' ? text : NULL);
-  empty = g_list_model_get_n_items (G_LIST_MODEL (self->sidebar_model)) == 0;
   if (text[0] != '\0')
     {
-      adw_status_page_set_title (self->sidebar_status, _("No Results"));
       /* Translators: %s is what the person searched for. */
       g_autofree char *description = g_strdup_printf (_("No conversation has “%s” in its title."), text);
+
+      adw_status_page_set_title (self->sidebar_status, _("No Results"));
       adw_status_page_set_description (self->sidebar_status, description);
       adw_status_page_set_icon_name (self->sidebar_status, "system-search-symbolic");
     }
@@ -803,8 +861,24 @@ on_filter_changed (AkcWindow *self)
       adw_status_page_set_icon_name (self->sidebar_status, "chat-message-new-symbolic");
     }
   gtk_stack_set_visible_child_name (self->sidebar_stack, empty ? "empty" : "list");
+}
+
+static void
+on_filter_changed (AkcWindow *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+  g_autofree char *key = text[0] != '\0' ? g_utf8_casefold (text, -1) : NULL;
+
+  if (g_strcmp0 (key, self->search_key) == 0 && self->search_key != NULL)
+    return;
+
+  g_free (self->search_key);
+  self->search_key = g_steal_pointer (&key);
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  update_sidebar_status (self);
   if (self->item != NULL)
     select_item (self, self->item);
+
 }
 
 static void
@@ -882,6 +956,7 @@ on_search_activate (AkcWindow *self)
 /* A row: a heading, or a conversation's title, assistant and time. */
 typedef struct
 {
+  GtkWidget *check;
   GtkWidget *heading;
   GtkWidget *box;
   GtkWidget *title_stack;
@@ -911,9 +986,17 @@ update_row (GtkWidget           *child,
   /* Translators: under a conversation's title: its assistant, then when it
    * last changed, such as "Support · 5 minutes ago". */
   subtitle = g_strdup_printf (_("%s · %s"), assistant, when);
+
   gtk_label_set_text (GTK_LABEL (row->title), akc_conversation_item_get_display_title (item));
   gtk_label_set_text (GTK_LABEL (row->subtitle), subtitle);
   gtk_widget_set_visible (row->pin, akc_conversation_item_get_pinned (item));
+  {
+    AkcWindow *window = g_object_get_data (G_OBJECT (child), "akc-window");
+
+    gtk_widget_set_visible (row->check, window != NULL && window->selection_mode);
+    gtk_check_button_set_active (GTK_CHECK_BUTTON (row->check),
+                                 window != NULL && g_hash_table_contains (window->checked, item));
+  }
 
   /* Translators: a conversation of the sidebar for a screen reader: its
    * title, its assistant and when it last changed. */
@@ -962,6 +1045,12 @@ on_factory_setup (GtkSignalListItemFactory *factory,
   gtk_accessible_update_property (GTK_ACCESSIBLE (row->entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Title"), -1);
   gtk_stack_add_named (GTK_STACK (row->title_stack), row->title, "label");
   gtk_stack_add_named (GTK_STACK (row->title_stack), row->entry, "entry");
+  row->check = gtk_check_button_new ();
+  gtk_widget_set_valign (row->check, GTK_ALIGN_CENTER);
+  gtk_widget_set_can_focus (row->check, FALSE);
+  gtk_widget_set_can_target (row->check, FALSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row->check), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Selected"), -1);
+  gtk_box_append (GTK_BOX (line), row->check);
   row->pin = gtk_image_new_from_icon_name ("view-pin-symbolic");
   gtk_accessible_update_property (GTK_ACCESSIBLE (row->pin), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Pinned"), -1);
   gtk_box_append (GTK_BOX (line), row->title_stack);
@@ -978,6 +1067,7 @@ on_factory_setup (GtkSignalListItemFactory *factory,
   gtk_box_append (GTK_BOX (child), row->box);
 
   g_object_set_data_full (G_OBJECT (child), "akc-row", row, row_free);
+  g_object_set_data (G_OBJECT (child), "akc-window", self);
   gtk_list_item_set_child (list_item, child);
 }
 
@@ -1048,6 +1138,53 @@ row_of (AkcWindow           *self,
     }
 
   return NULL;
+}
+
+static void
+refresh_rows (AkcWindow *self)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->conversation_list));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (gtk_widget_get_first_child (child) != NULL)
+      on_row_item_notify (gtk_widget_get_first_child (child));
+}
+
+static void
+sync_selection_mode (AkcWindow *self)
+{
+  guint n = g_hash_table_size (self->checked);
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete-selected", n > 0);
+  refresh_rows (self);
+}
+
+/* The sidebar's Select button: check boxes on the rows, to delete many. */
+static void
+selection_mode_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  AkcWindow *self = AKC_WINDOW (widget);
+
+  self->selection_mode = !self->selection_mode;
+  g_hash_table_remove_all (self->checked);
+  gtk_widget_set_visible (self->selection_bar, self->selection_mode);
+  gtk_toggle_button_set_active (self->select_button, self->selection_mode);
+  sync_selection_mode (self);
+  if (self->selection_mode)
+    {
+      show_pane (self, FALSE);
+      focus_selected_later (self);
+    }
+}
+
+static void
+toggle_checked (AkcWindow           *self,
+                AkcConversationItem *item)
+{
+  if (!g_hash_table_remove (self->checked, item))
+    g_hash_table_add (self->checked, g_object_ref (item));
+  sync_selection_mode (self);
 }
 
 static void
@@ -1212,31 +1349,35 @@ on_delete_toast_gone (AkcWindow *self,
     gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.undo-delete", FALSE);
 }
 
-/* Delete, or Delete in the row's menu: the conversation goes at once, and
- * a toast offers to bring it back until it is dismissed. */
+/* The conversations go at once, and a toast offers to bring them back
+ * until it is dismissed. */
 static void
-delete_conversation_action (GtkWidget  *widget,
-                            const char *action_name,
-                            GVariant   *parameter)
+delete_items (AkcWindow            *self,
+              AkcConversationItem **items,
+              guint                 n_items)
 {
-  AkcWindow *self = AKC_WINDOW (widget);
-  AkcConversationItem *item = selected_item (self);
   g_autofree char *title = NULL;
+  AkcConversationItem *first;
   AdwToast *toast;
   guint removal;
 
-  if (item == NULL)
+  if (n_items == 0)
     return;
 
-  /* Translators: a toast; %s is the title of the deleted conversation. */
-  title = g_strdup_printf (_("Deleted «%s»"), akc_conversation_item_get_display_title (item));
-  g_object_ref (item);
+  if (n_items == 1)
+    /* Translators: a toast; %s is the title of the deleted conversation. */
+    title = g_strdup_printf (_("Deleted «%s»"), akc_conversation_item_get_display_title (items[0]));
+  else
+    /* Translators: a toast, after deleting several conversations. */
+    title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Deleted %u conversation", "Deleted %u conversations", n_items),
+                             n_items);
+  first = g_object_ref (items[0]);
   self->keep_focus = TRUE;
-  removal = akc_app_session_remove (self->session, &item, 1);
+  removal = akc_app_session_remove (self->session, items, n_items);
   self->keep_focus = FALSE;
   if (removal == 0)
     {
-      g_object_unref (item);
+      g_object_unref (first);
       return;
     }
 
@@ -1246,7 +1387,7 @@ delete_conversation_action (GtkWidget  *widget,
   /* Time to change one's mind, with a screen reader too. */
   adw_toast_set_timeout (toast, 10);
   g_object_set_data (G_OBJECT (toast), "akc-removal", GUINT_TO_POINTER (removal));
-  g_object_set_data_full (G_OBJECT (toast), "akc-first", item, g_object_unref);
+  g_object_set_data_full (G_OBJECT (toast), "akc-first", first, g_object_unref);
   g_signal_connect_object (toast, "button-clicked", G_CALLBACK (on_toast_button_clicked), self, 0);
   /* The session outlives the window: the toast is dismissed when the
    * window goes too. */
@@ -1259,6 +1400,34 @@ delete_conversation_action (GtkWidget  *widget,
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.undo-delete", TRUE);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
   focus_selected_later (self);
+}
+
+/* Delete, or Delete in the row's menu; in the selection mode, every
+ * checked conversation. */
+static void
+delete_conversation_action (GtkWidget  *widget,
+                            const char *action_name,
+                            GVariant   *parameter)
+{
+  AkcWindow *self = AKC_WINDOW (widget);
+  AkcConversationItem *item = selected_item (self);
+
+  if (self->selection_mode && g_hash_table_size (self->checked) > 0)
+    {
+      g_autofree gpointer *items = NULL;
+      guint n = 0;
+
+      items = g_hash_table_get_keys_as_array (self->checked, &n);
+      for (guint i = 0; i < n; i++)
+        g_object_ref (items[i]);
+      delete_items (self, (AkcConversationItem **) items, n);
+      for (guint i = 0; i < n; i++)
+        g_object_unref (items[i]);
+      selection_mode_action (widget, NULL, NULL);
+      return;
+    }
+  if (item != NULL && !self->selection_mode)
+    delete_items (self, &item, 1);
 }
 
 static gboolean
@@ -1793,7 +1962,9 @@ akc_window_dispose (GObject *object)
   g_clear_object (&self->selection);
   g_clear_object (&self->sidebar_model);
   g_clear_object (&self->filtered);
+  g_clear_pointer (&self->search_key, g_free);
   g_clear_pointer (&self->pending_assistant, g_free);
+  g_clear_pointer (&self->checked, g_hash_table_unref);
   g_clear_object (&self->session);
   g_clear_object (&self->chosen_site_config);
   g_clear_object (&self->settings);
@@ -1808,7 +1979,6 @@ static void
 ensure_session (AkcWindow *self)
 {
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-  g_autoptr(GtkExpression) title = NULL;
   GtkListItemFactory *factory;
 
   if (self->session_set_up || gtk_widget_in_destruction (GTK_WIDGET (self)))
@@ -1823,10 +1993,7 @@ ensure_session (AkcWindow *self)
     self->session = akc_app_session_new (self->settings);
 
   /* The sidebar: filtered by the search, under day headings. */
-  title = gtk_property_expression_new (AKC_TYPE_CONVERSATION_ITEM, NULL, "display-title");
-  self->filter = gtk_string_filter_new (g_steal_pointer (&title));
-  gtk_string_filter_set_match_mode (self->filter, GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
-  gtk_string_filter_set_ignore_case (self->filter, TRUE);
+  self->filter = gtk_custom_filter_new (match_search, self, NULL);
   self->filtered = gtk_filter_list_model_new (g_object_ref (akc_app_session_get_conversations (self->session)),
                                               GTK_FILTER (self->filter));
   self->sidebar_model = akc_sidebar_model_new (G_LIST_MODEL (self->filtered));
@@ -1958,6 +2125,8 @@ akc_window_class_init (AkcWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, back_button);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, new_chat_button);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, search_button);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, select_button);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, selection_bar);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, search_bar);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, search_entry);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, sidebar_stack);
@@ -1996,6 +2165,8 @@ akc_window_class_init (AkcWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.delete-conversation", NULL, delete_conversation_action);
   gtk_widget_class_install_action (widget_class, "win.conversation-menu", NULL, conversation_menu_action);
   gtk_widget_class_install_action (widget_class, "win.undo-delete", NULL, undo_delete_action);
+  gtk_widget_class_install_action (widget_class, "win.selection-mode", NULL, selection_mode_action);
+  gtk_widget_class_install_action (widget_class, "win.delete-selected", NULL, delete_conversation_action);
   gtk_widget_class_install_action (widget_class, "win.preferences", NULL, preferences_action);
   gtk_widget_class_install_action (widget_class, "win.choose-knowledge", NULL, choose_knowledge_action);
   gtk_widget_class_install_action (widget_class, "win.forget-knowledge", NULL, forget_knowledge_action);
@@ -2013,6 +2184,8 @@ akc_window_init (AkcWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.undo-delete", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete-selected", FALSE);
+  self->checked = g_hash_table_new_full (g_direct_hash, g_direct_equal, g_object_unref, NULL);
 
   self->settings = g_settings_new (APP_ID);
   gtk_window_set_default_size (GTK_WINDOW (self),
@@ -2046,6 +2219,8 @@ akc_window_init (AkcWindow *self)
                            self, G_CONNECT_SWAPPED);
   list_click = gtk_gesture_click_new ();
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (list_click), GDK_BUTTON_PRIMARY);
+  /* Before the rows, which claim the click (they select on the press). */
+  gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (list_click), GTK_PHASE_CAPTURE);
   g_signal_connect (list_click, "released", G_CALLBACK (on_list_released), self);
   gtk_widget_add_controller (GTK_WIDGET (self->conversation_list), GTK_EVENT_CONTROLLER (list_click));
   list_menu = gtk_gesture_click_new ();

@@ -388,6 +388,106 @@ test_two_windows (void)
   gtk_window_destroy (GTK_WINDOW (two));
 }
 
+static GtkWidget *
+find_sidebar (GtkWidget *widget)
+{
+  if (GTK_IS_LIST_VIEW (widget))
+    {
+      GtkSelectionModel *model = gtk_list_view_get_model (GTK_LIST_VIEW (widget));
+
+      if (GTK_IS_SINGLE_SELECTION (model) &&
+          AKC_IS_SIDEBAR_MODEL (gtk_single_selection_get_model (GTK_SINGLE_SELECTION (model))))
+        return widget;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_sidebar (child);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* Enter (or a click) on the sidebar's row of @item. */
+static void
+activate_row (GtkWidget           *sidebar,
+              AkcConversationItem *item)
+{
+  GListModel *rows = G_LIST_MODEL (gtk_list_view_get_model (GTK_LIST_VIEW (sidebar)));
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(GObject) object = g_list_model_get_item (rows, i);
+
+      if (object == (GObject *) item)
+        {
+          g_signal_emit_by_name (sidebar, "activate", i);
+          return;
+        }
+    }
+  g_assert_not_reached ();
+}
+
+/* Many at once: the selection mode checks rows (Enter or a click), Delete
+ * removes the checked ones with one toast, and its undo brings them all
+ * back; a conversation deleted while shown gives way to a new one of the
+ * same assistant, never to a second copy of the deleted one. */
+static void
+test_selection_mode (void)
+{
+  g_autoptr(GtkApplication) application = gtk_application_new ("io.agentskit.Chat.TestSelection", G_APPLICATION_NON_UNIQUE);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(AkcAppSession) session = akc_app_session_new (settings);
+  g_autoptr(GError) error = NULL;
+  const char *assistants[] = { "hello-world", "support", "onboarding" };
+  AkcConversationItem *items[3];
+  GtkWidget *sidebar;
+  AkcWindow *window;
+  guint n;
+
+  g_assert_true (g_application_register (G_APPLICATION (application), NULL, &error));
+  window = g_object_new (AKC_TYPE_WINDOW, "application", application, "session", session, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  akc_window_set_conversation (window, "hello-world");
+  for (guint i = 0; i < G_N_ELEMENTS (assistants); i++)
+    {
+      if (i > 0)
+        g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.new-chat-with", "s", assistants[i]));
+      items[i] = akc_window_get_item (window);
+      send (items[i], assistants[i]);
+    }
+  n = n_conversations (session);
+  sidebar = find_sidebar (GTK_WIDGET (window));
+  g_assert_nonnull (sidebar);
+
+  g_assert_cmpstr (akc_conversation_item_get_id (items[0]), ==, "demo");
+  akc_window_show_item (window, items[0]);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.selection-mode", NULL));
+  activate_row (sidebar, items[0]);
+  activate_row (sidebar, items[2]);
+  activate_row (sidebar, items[1]);
+  activate_row (sidebar, items[1]);  /* checked, then unchecked */
+  g_assert_true (akc_window_get_item (window) == items[0]);  /* checking shows nothing */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.delete-selected", NULL));
+  /* Two gone, and a new one for the window, whose conversation went. */
+  g_assert_cmpuint (n_conversations (session), ==, n - 1);
+  g_assert_nonnull (akc_app_session_lookup_conversation (session, akc_conversation_item_get_id (items[1])));
+  g_assert_null (akc_app_session_lookup_conversation (session, akc_conversation_item_get_id (items[0])));
+  /* The shown one went: the window shows a new one of its assistant,
+   * not the deleted one's id again (before, both came back on undo). */
+  g_assert_true (akc_window_get_item (window) != items[0]);
+  g_assert_cmpstr (akc_window_get_conversation (window), ==, "hello-world");
+  g_assert_cmpstr (akc_conversation_item_get_id (akc_window_get_item (window)), !=, "demo");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo-delete", NULL));
+  g_assert_nonnull (akc_app_session_lookup_conversation (session, akc_conversation_item_get_id (items[0])));
+  g_assert_nonnull (akc_app_session_lookup_conversation (session, akc_conversation_item_get_id (items[2])));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -399,6 +499,7 @@ main (int   argc,
   g_test_add_func ("/conversations/remove-restore-purge", test_remove_restore_purge);
   g_test_add_func ("/conversations/sidebar-groups", test_sidebar_groups);
   g_test_add_func ("/conversations/two-windows", test_two_windows);
+  g_test_add_func ("/conversations/selection-mode", test_selection_mode);
 
   return g_test_run ();
 }
