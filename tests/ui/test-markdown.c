@@ -694,6 +694,75 @@ test_draws_in_sight (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* While a reply streams in, its view keeps room for a few more lines
+ * below its text: a line written into the room changes neither the
+ * view's height nor anything around it (the transcript is not drawn
+ * again for a line). When the room is used up the view grows, with new
+ * room; once the text is finished the room goes. */
+static void
+test_streaming_room (void)
+{
+  g_autoptr(GString) text = g_string_new ("A first paragraph.\n\nThe answer");
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *view = akc_markdown_view_new ();
+  GtkWidget *label;
+  int view_height, label_height, grown = 0, steps = 0;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 300, 600);
+  gtk_widget_set_valign (view, GTK_ALIGN_START);
+  gtk_box_append (GTK_BOX (box), view);
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  akc_markdown_view_set_text (AKC_MARKDOWN_VIEW (view), text->str, text->len, TRUE);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_frames (window, 3);
+
+  g_assert_cmpuint (akc_markdown_view_get_n_blocks (AKC_MARKDOWN_VIEW (view)), ==, 2);
+  label = akc_markdown_view_get_block_widget (AKC_MARKDOWN_VIEW (view), 1);
+  view_height = gtk_widget_get_height (view);
+  label_height = gtk_widget_get_height (label);
+  g_assert_cmpint (label_height, >, 0);
+
+  /* Room below the text, and the text's lines written into it. */
+  g_assert_cmpint (view_height, >, label_height * 3);
+  while (grown < 2)
+    {
+      int before = gtk_widget_get_height (label);
+      graphene_rect_t bounds;
+
+      g_string_append (text, " goes on");
+      akc_markdown_view_set_text (AKC_MARKDOWN_VIEW (view), text->str, text->len, TRUE);
+      wait_frames (window, 2);
+      g_assert_true (gtk_widget_compute_bounds (label, view, &bounds));
+      g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gtk_widget_get_height (view) + 0.5);
+      if (gtk_widget_get_height (label) > before)
+        {
+          if (gtk_widget_get_height (view) == view_height)
+            grown++;
+          else
+            {
+              /* The room was used up: new room. */
+              g_assert_cmpint (gtk_widget_get_height (view), >, view_height);
+              view_height = gtk_widget_get_height (view);
+            }
+        }
+      g_assert_cmpint (++steps, <, 2000);
+    }
+
+  /* Finished: as tall as its blocks. */
+  akc_markdown_view_set_text (AKC_MARKDOWN_VIEW (view), text->str, text->len, FALSE);
+  wait_frames (window, 3);
+  label = akc_markdown_view_get_block_widget (AKC_MARKDOWN_VIEW (view), 1);
+  {
+    graphene_rect_t bounds;
+
+    g_assert_true (gtk_widget_compute_bounds (label, view, &bounds));
+    g_assert_cmpfloat (bounds.origin.y + bounds.size.height, ==, gtk_widget_get_height (view));
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* ------------------------------------------------------------------ */
 /* Row heights follow their content at every width                     */
 /* ------------------------------------------------------------------ */
@@ -944,6 +1013,7 @@ main (int   argc,
   g_test_add_func ("/markdown/code-highlight", test_code_highlight);
   g_test_add_func ("/markdown/layout/rows-fit", test_layout_rows_fit);
   g_test_add_func ("/markdown/draws-in-sight", test_draws_in_sight);
+  g_test_add_func ("/markdown/streaming-room", test_streaming_room);
 
   return g_test_run ();
 }

@@ -29,7 +29,10 @@
  * widgets whose block changed, in practice the last label. When the
  * message is finished the whole text is parsed once, and widgets whose
  * block is the same are kept, so freezing costs nothing where the
- * streamed rendering was already right.
+ * streamed rendering was already right. While streaming, the view keeps
+ * room for a few lines below its text, so that a new line neither moves
+ * the rows around it nor changes its background (see
+ * akc_markdown_view_measure()).
  *
  * Links are http(s) only (the parser drops the rest); activating one emits
  * "open-uri", whose default handler opens it with the desktop's browser.
@@ -44,6 +47,9 @@
 #define MAX_OPEN_TAIL 2048
 #define INDENT_PX 20
 #define QUOTE_INDENT_PX 12
+#define SPACING_PX 8
+/* The room a streaming view keeps below its text, in lines. */
+#define RESERVED_LINES 4
 
 typedef struct {
   AkcMarkdownBlock *block;
@@ -68,6 +74,12 @@ struct _AkcMarkdownView
   GtkAdjustment *vadjustment;
   gulong         value_handler;
   gulong         changed_handler;
+
+  /* While streaming: the height the view keeps at reserved_width, its
+   * text and room for RESERVED_LINES more lines (0: none). */
+  int            reserved_width;
+  int            reserved_height;
+  int            room;            /* RESERVED_LINES lines of text, in pixels */
 };
 
 G_DEFINE_FINAL_TYPE (AkcMarkdownView, akc_markdown_view, GTK_TYPE_WIDGET)
@@ -322,6 +334,120 @@ akc_markdown_view_snapshot (GtkWidget   *widget,
     }
 }
 
+/* The blocks one under the other, SPACING_PX apart (a vertical box).
+ *
+ * While the text streams in, the view is taller than its blocks by room
+ * for a few lines, and grows in steps of them. A reply grows a line at a
+ * time, and the transcript follows its end: each time the view grew, its
+ * background (the bubble, as tall as the whole reply) and every row in
+ * sight would move or change, and the whole window would be drawn again
+ * for a line of text. With the room, the line is written into it: only
+ * the block being written is drawn again, and the rows move once every
+ * few lines. The room goes when the text is finished. */
+static void
+akc_markdown_view_measure (GtkWidget      *widget,
+                           GtkOrientation  orientation,
+                           int             for_size,
+                           int            *minimum,
+                           int            *natural,
+                           int            *minimum_baseline,
+                           int            *natural_baseline)
+{
+  AkcMarkdownView *self = AKC_MARKDOWN_VIEW (widget);
+  int n_visible = 0;
+
+  *minimum = *natural = 0;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      int child_min = 0, child_nat = 0;
+
+      if (!gtk_widget_should_layout (child))
+        continue;
+      gtk_widget_measure (child, orientation, for_size, &child_min, &child_nat, NULL, NULL);
+      if (orientation == GTK_ORIENTATION_HORIZONTAL)
+        {
+          *minimum = MAX (*minimum, child_min);
+          *natural = MAX (*natural, child_nat);
+        }
+      else
+        {
+          *minimum += child_min;
+          *natural += child_nat;
+        }
+      n_visible++;
+    }
+
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    return;
+
+  if (n_visible > 1)
+    {
+      *minimum += (n_visible - 1) * SPACING_PX;
+      *natural += (n_visible - 1) * SPACING_PX;
+    }
+
+  if (self->streaming && n_visible > 0)
+    {
+      int height;
+
+      if (self->room == 0)
+        {
+          PangoFontMetrics *metrics = pango_context_get_metrics (gtk_widget_get_pango_context (widget), NULL, NULL);
+
+          self->room = RESERVED_LINES * MAX (PANGO_PIXELS_CEIL (pango_font_metrics_get_height (metrics)), 1);
+          pango_font_metrics_unref (metrics);
+        }
+
+      /* The room is kept for the width the view has (or is first given);
+       * at any other width it is the text and new room. */
+      if (for_size == self->reserved_width && self->reserved_height > 0)
+        {
+          if (*natural > self->reserved_height)
+            self->reserved_height = *natural + self->room;
+          height = self->reserved_height;
+        }
+      else if (self->reserved_height == 0 || for_size == gtk_widget_get_width (widget))
+        {
+          self->reserved_width = for_size;
+          self->reserved_height = *natural + self->room;
+          height = self->reserved_height;
+        }
+      else
+        height = *natural + self->room;
+
+      *minimum = MAX (*minimum, height);
+      *natural = MAX (*natural, height);
+    }
+}
+
+static GtkSizeRequestMode
+akc_markdown_view_get_request_mode (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
+static void
+akc_markdown_view_size_allocate (GtkWidget *widget,
+                                 int        width,
+                                 int        height,
+                                 int        baseline)
+{
+  int y = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      int child_min = 0, child_nat = 0;
+
+      if (!gtk_widget_should_layout (child))
+        continue;
+      gtk_widget_measure (child, GTK_ORIENTATION_VERTICAL, width, &child_min, &child_nat, NULL, NULL);
+      gtk_widget_size_allocate (child, &(GtkAllocation) { 0, y, width, child_nat }, -1);
+      y += child_nat + SPACING_PX;
+    }
+}
+
 static void
 forget_viewport (AkcMarkdownView *self)
 {
@@ -397,6 +523,9 @@ akc_markdown_view_class_init (AkcMarkdownViewClass *klass)
   object_class->finalize = akc_markdown_view_finalize;
 
   widget_class->snapshot = akc_markdown_view_snapshot;
+  widget_class->measure = akc_markdown_view_measure;
+  widget_class->get_request_mode = akc_markdown_view_get_request_mode;
+  widget_class->size_allocate = akc_markdown_view_size_allocate;
   widget_class->map = akc_markdown_view_map;
   widget_class->unmap = akc_markdown_view_unmap;
 
@@ -412,7 +541,6 @@ akc_markdown_view_class_init (AkcMarkdownViewClass *klass)
                                 G_TYPE_NONE, 1,
                                 G_TYPE_STRING);
 
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "markdownview");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
@@ -420,12 +548,8 @@ akc_markdown_view_class_init (AkcMarkdownViewClass *klass)
 static void
 akc_markdown_view_init (AkcMarkdownView *self)
 {
-  GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
-
   akc_gtk_init ();
 
-  gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
-  gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), 8);
 
   self->text = g_string_new (NULL);
   self->entries = g_ptr_array_new_with_free_func ((GDestroyNotify) entry_free);
@@ -465,6 +589,11 @@ akc_markdown_view_set_text (AkcMarkdownView *self,
 
   if (!streaming)
     {
+      if (self->reserved_height > 0)
+        {
+          self->reserved_width = self->reserved_height = self->room = 0;
+          gtk_widget_queue_resize (GTK_WIDGET (self));
+        }
       blocks = akc_markdown_parse (text, length);
       reconcile (self, 0, blocks);
       self->stable_end = length;
@@ -477,6 +606,7 @@ akc_markdown_view_set_text (AkcMarkdownView *self,
     {
       self->stable_end = 0;
       self->n_stable = 0;
+      self->reserved_width = self->reserved_height = self->room = 0;
     }
   self->streaming = TRUE;
 
