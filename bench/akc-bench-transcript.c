@@ -31,6 +31,11 @@
  * the bench. Run it in a session bus (`dbus-run-session -- xvfb-run -a
  * …`), or GTK warns that it has none.
  *
+ * With the cairo renderer it also runs the growth case again under
+ * callgrind and prints its instructions per chunk, which do not move with
+ * the load of a shared machine as CPU time does (`--no-callgrind` skips
+ * that run, which takes a few minutes).
+ *
  * It runs everything with GTK's renderer (GL; in Xvfb that is Mesa's
  * llvmpipe, drawing on the CPU) and again with the cairo renderer, unless
  * GSK_RENDERER chooses one. `--case first-frame N` and `--case stream` run
@@ -48,6 +53,7 @@
 #include <adwaita.h>
 #include <akc-gtk.h>
 
+#include "akc-bench-callgrind.h"
 #include "akc-knowledge-layer.h"
 #include "akc-window.h"
 
@@ -68,8 +74,33 @@ typedef struct {
   guint          frames_after_first;
   /* streaming */
   GArray        *frame_starts;   /* gint64 */
+  GArray        *frame_work;     /* gint64: main-thread CPU µs of a frame */
+  gint64         frame_cpu_start;
   gboolean       recording;
 } Bench;
+
+static gint64
+thread_cpu_usec (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
+/* The CPU time of the main thread from the end of one frame to the end of
+ * the next: the frame and the chunks handled before it. However busy the
+ * machine, a frame interval can keep to 20 ms only when this does. */
+static void
+on_frame_end (GdkFrameClock *clock,
+              Bench         *bench)
+{
+  gint64 now = thread_cpu_usec ();
+
+  if (bench->recording && bench->frame_cpu_start != 0)
+    g_array_append_val (bench->frame_work, (gint64) { now - bench->frame_cpu_start });
+  bench->frame_cpu_start = now;
+}
 
 static double
 cpu_seconds (void)
@@ -339,11 +370,13 @@ run_stream (void)
   guint n_chunks = 0;
 
   bench.frame_starts = g_array_new (FALSE, FALSE, sizeof (gint64));
+  bench.frame_work = g_array_new (FALSE, FALSE, sizeof (gint64));
   bench.loop = g_main_loop_new (NULL, FALSE);
   bench.window = build_window (messages, &bench.chat);
   if (!set_chunk_interval (bench.chat, 1000 / CHUNKS_PER_SECOND))
     return 1;
   gtk_widget_realize (bench.window);
+  g_signal_connect_after (gtk_widget_get_frame_clock (bench.window), "after-paint", G_CALLBACK (on_frame_end), &bench);
   g_signal_connect (gtk_widget_get_frame_clock (bench.window), "after-paint", G_CALLBACK (on_after_paint), &bench);
   gtk_widget_add_tick_callback (bench.window, keep_drawing, &bench, NULL);
   gtk_window_present (GTK_WINDOW (bench.window));
@@ -380,8 +413,11 @@ run_stream (void)
   bench.recording = FALSE;
 
   frame_intervals (bench.frame_starts, intervals);
+  g_array_sort (bench.frame_work, compare_gint64);
 
   printf ("chunks=%u\n", n_chunks);
+  printf ("work_p50_ms=%.3f\n", percentile (bench.frame_work, 0.50));
+  printf ("work_p99_ms=%.3f\n", percentile (bench.frame_work, 0.99));
   printf ("characters=%zu\n", akc_message_get_content_length (reply));
   printf ("frames=%u\n", intervals->len);
   printf ("p50_ms=%.3f\n", percentile (intervals, 0.50));
@@ -395,6 +431,7 @@ run_stream (void)
 
   gtk_window_destroy (GTK_WINDOW (bench.window));
   g_array_unref (bench.frame_starts);
+  g_array_unref (bench.frame_work);
   g_main_loop_unref (bench.loop);
 
   /* A bench that streams slower than it says measures something else. */
@@ -484,12 +521,15 @@ grow_reply (GtkWidget     *widget,
       growth->span_end = growth->position + GROWTH_SPAN;
       growth->cpu_start = cpu_seconds ();
       growth->chunks = 0;
+      akc_bench_callgrind_mark ("growth-setup");
     }
 
   if (growth->span_end != 0 && growth->position >= growth->span_end)
     {
       double ms = (cpu_seconds () - growth->cpu_start) / MAX (growth->chunks, 1) * 1e3;
 
+      /* Under callgrind: the instructions of the span's frames. */
+      akc_bench_callgrind_mark (growth->near_ms == 0 ? "growth-near" : "growth-far");
       if (growth->near_ms == 0)
         growth->near_ms = ms;
       else
@@ -591,11 +631,24 @@ run_growth (void)
       fprintf (stderr, "akc-bench-transcript: no reply to write into\n");
       return 1;
     }
+  /* As the first chunk of a real reply does (the echo adapter's never
+   * comes): a pending reply is drawn dimmed, a streaming one is not. */
+  akc_message_set_status (growth.reply, AKC_MESSAGE_STATUS_STREAMING);
   growth.bench = &bench;
   growth.text = text;
   growth.length = strlen (text);
   gtk_widget_add_tick_callback (bench.window, grow_reply, &growth, NULL);
   g_main_loop_run (bench.loop);
+
+  /* Under callgrind the phases are the figures; the parent knows the rest. */
+  if (akc_bench_callgrind_active ())
+    {
+      akc_chat_source_stop (AKC_CHAT_SOURCE (bench.chat));
+      g_object_unref (growth.reply);
+      gtk_window_destroy (GTK_WINDOW (bench.window));
+      g_main_loop_unref (bench.loop);
+      return 0;
+    }
 
   printf ("near_characters=%d\n", GROWTH_NEAR);
   printf ("far_characters=%d\n", GROWTH_FAR);
@@ -707,6 +760,34 @@ first_frame_case (const char *self_path,
   return result;
 }
 
+static gboolean use_callgrind = TRUE;
+
+/* Instructions per chunk of the growth case, counted under callgrind with
+ * the cairo renderer (GL would count Mesa's software rasteriser too). */
+static void
+print_growth_instructions (const char *self_path)
+{
+  const char *argv[] = { self_path, "--case", "growth", NULL };
+  g_autoptr(GHashTable) phases = NULL;
+  g_autoptr(GError) error = NULL;
+  const double chunks = GROWTH_SPAN / GROWTH_CHUNK;
+  double near, far;
+
+  if (!use_callgrind)
+    return;
+  phases = akc_bench_callgrind_run (argv, &error);
+  if (phases == NULL)
+    {
+      fprintf (stderr, "akc-bench-transcript: the growth case under callgrind failed: %s "
+               "(--no-callgrind skips it)\n", error->message);
+      exit (1);
+    }
+  near = akc_bench_callgrind_lookup (phases, "growth-near") / chunks;
+  far = akc_bench_callgrind_lookup (phases, "growth-far") / chunks;
+  printf ("    instructions per chunk (callgrind, every thread): at %d characters %.2f M, at %d characters %.2f M: %.2fx\n",
+          GROWTH_NEAR, near / 1e6, GROWTH_FAR, far / 1e6, far / MAX (near, 1));
+}
+
 /* All the figures with one renderer (GSK_RENDERER as it is set now). */
 static void
 run_all (const char *self_path)
@@ -738,6 +819,8 @@ run_all (const char *self_path)
   printf ("    frame interval p50 %.2f ms, p99 %.2f ms, max %.2f ms (idle, nothing streaming: p50 %.2f ms, p99 %.2f ms)\n",
           value_of (stream, "p50_ms"), value_of (stream, "p99_ms"), value_of (stream, "max_ms"),
           value_of (stream, "idle_p50_ms"), value_of (stream, "idle_p99_ms"));
+  printf ("    main-thread CPU from one frame's end to the next's: p50 %.2f ms, p99 %.2f ms\n",
+          value_of (stream, "work_p50_ms"), value_of (stream, "work_p99_ms"));
   printf ("    CPU per chunk %.3f ms (%.3f ms beyond the frames drawn when idle)\n",
           value_of (stream, "cpu_per_chunk_ms"),
           value_of (stream, "cpu_per_chunk_ms") - value_of (stream, "idle_cpu_per_chunk_ms"));
@@ -750,6 +833,8 @@ run_all (const char *self_path)
   printf ("    CPU per chunk at %d characters %.3f ms, at %d characters %.3f ms: %.2fx "
           "(a frame with nothing new to lay out: %.3f ms)\n",
           GROWTH_NEAR, near_ms, GROWTH_FAR, far_ms, ratio, value_of (growing, "idle_cpu_per_frame_ms"));
+  if (g_strcmp0 (renderer, "GskCairoRenderer") == 0)
+    print_growth_instructions (self_path);
 
   limit = 1.5 * cases[0].first_frame_ms;
   growth = cases[2].rss_mib - cases[0].rss_mib;
@@ -759,8 +844,10 @@ run_all (const char *self_path)
           cases[2].first_frame_ms, limit, cases[2].first_frame_ms <= limit ? "met" : "NOT MET");
   printf ("    RSS growth at 10,000 messages under 60 MiB: %.1f MiB: %s\n",
           growth, growth < 60.0 ? "met" : "NOT MET");
-  printf ("    p99 frame interval while streaming <= 20 ms: %.2f ms: %s\n",
-          p99, p99 <= 20.0 ? "met" : "NOT MET");
+  printf ("    p99 frame interval while streaming <= 20 ms: %.2f ms: %s%s\n",
+          p99, p99 <= 20.0 ? "met" : "NOT MET",
+          p99 > 20.0 && value_of (stream, "idle_p99_ms") > 20.0
+          ? " (with nothing streaming it is over 20 ms too: the machine is too busy to judge it)" : "");
   printf ("    CPU per chunk at %d characters within 1.2x of %d characters: %.2fx: %s\n",
           GROWTH_FAR, GROWTH_NEAR, ratio, ratio <= 1.2 ? "met" : "NOT MET");
   printf ("    CPU per chunk at %d characters <= 1.5 ms: %.3f ms: %s%s\n",
@@ -788,6 +875,14 @@ main (int   argc,
       if (strcmp (argv[2], "growth") == 0)
         return run_growth ();
       fprintf (stderr, "akc-bench-transcript: unknown case %s\n", argv[2]);
+      return 2;
+    }
+
+  if (argc == 2 && strcmp (argv[1], "--no-callgrind") == 0)
+    use_callgrind = FALSE;
+  else if (argc != 1)
+    {
+      fprintf (stderr, "usage: %s [--no-callgrind]\n", argv[0]);
       return 2;
     }
 
