@@ -18,6 +18,7 @@
 
 /* view/ */
 #include "akc-chat-view.h"
+#include "akc-chat-view-slots.h"
 #include "akc-composer.h"
 #include "akc-message-row.h"
 

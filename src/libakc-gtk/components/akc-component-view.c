@@ -10,6 +10,8 @@
 #include "akc-component-view.h"
 #include "akc-component-widget-private.h"
 #include "akc-gtk-main.h"
+#include "akc-chat-view.h"
+#include "akc-chat-view-slots-private.h"
 
 /**
  * AkcComponentView:
@@ -107,6 +109,7 @@ struct _AkcComponentView
   guint                 had_focus : 1;
   guint                 active : 1;
   guint                 opened : 1;
+  guint                 custom_tried : 1;
 };
 
 G_DEFINE_FINAL_TYPE (AkcComponentView, akc_component_view, GTK_TYPE_WIDGET)
@@ -396,6 +399,55 @@ akc_component_view_build (AkcComponentView *self)
   gtk_box_prepend (self->box, self->content);
 }
 
+/* A custom key resolved against the manifest is drawn by the widget the
+ * host registered for it on the chat view the instance is shown in, in
+ * place of the semantic fallback (§12.10). */
+static void
+akc_component_view_use_custom_widget (AkcComponentView *self)
+{
+  GtkWidget *chat_view;
+  g_autoptr(GtkWidget) widget = NULL;
+  g_autofree char *description = NULL;
+
+  if (self->custom_tried || self->resolved_component == NULL ||
+      akc_resolved_component_is_standard (self->resolved_component))
+    return;
+
+  chat_view = gtk_widget_get_ancestor (GTK_WIDGET (self), AKC_TYPE_CHAT_VIEW);
+  if (chat_view == NULL)
+    return;
+
+  self->custom_tried = TRUE;
+  widget = akc_chat_view_slots_create_component (AKC_CHAT_VIEW (chat_view), self);
+  if (widget == NULL)
+    return;
+
+  if (self->content != NULL)
+    gtk_box_remove (self->box, self->content);
+  self->content = widget;
+  self->is_fallback = FALSE;
+
+  description = akc_resolved_component_dup_description (self->resolved_component);
+  if (description != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->content),
+                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
+                                    -1);
+  gtk_widget_set_can_focus (self->content, self->active);
+  gtk_widget_set_sensitive (self->content, !self->resolved);
+  sync_disabled_state (self->content, self->resolved);
+  gtk_box_prepend (self->box, self->content);
+
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_IS_FALLBACK]);
+}
+
+static void
+akc_component_view_root (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (akc_component_view_parent_class)->root (widget);
+
+  akc_component_view_use_custom_widget (AKC_COMPONENT_VIEW (widget));
+}
+
 static gboolean
 akc_component_view_grab_focus (GtkWidget *widget)
 {
@@ -527,6 +579,7 @@ akc_component_view_class_init (AkcComponentViewClass *klass)
   object_class->set_property = akc_component_view_set_property;
 
   widget_class->grab_focus = akc_component_view_grab_focus;
+  widget_class->root = akc_component_view_root;
 
   /**
    * AkcComponentView:frame:
@@ -1177,4 +1230,37 @@ akc_component_view_fail (AkcComponentView    *self,
     }
 
   set_error (self, message, NULL);
+}
+
+/**
+ * akc_component_view_emit_event:
+ * @self: a #AkcComponentView
+ * @event: the name of an event the component's definition declares
+ * @value: (nullable): the value of the event, as its definition describes
+ *   it, or %NULL for none
+ *
+ * Emits an event of the component as the person caused it: the widget a
+ * host registered with [method@ChatView.register_component] calls it when
+ * the person acts on it.
+ *
+ * The event goes the way the events of the standard widgets go (§12.7):
+ * a resolved instance ignores it; the catalog turns it into the wire
+ * event with [method@Akc.ResolvedComponent.create_interaction] (a value
+ * the definition refuses is shown as the view's error and the instance
+ * stays open); otherwise the view becomes
+ * [property@ComponentView:resolved] before
+ * [signal@ComponentView::interaction] is emitted, so an instance answers
+ * once.
+ *
+ * Since: 0.1
+ */
+void
+akc_component_view_emit_event (AkcComponentView *self,
+                               const char       *event,
+                               AkcJsonValue     *value)
+{
+  g_return_if_fail (AKC_IS_COMPONENT_VIEW (self));
+  g_return_if_fail (event != NULL);
+
+  on_request (NULL, event, value, self);
 }

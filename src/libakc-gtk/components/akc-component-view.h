@@ -107,4 +107,9 @@ void                  akc_component_view_fail                   (AkcComponentVie
                                                                  AkcComponentFailure   failure,
                                                                  const char           *message);
 
+AKC_GTK_AVAILABLE_IN_ALL
+void                  akc_component_view_emit_event             (AkcComponentView     *self,
+                                                                 const char           *event,
+                                                                 AkcJsonValue         *value);
+
 G_END_DECLS

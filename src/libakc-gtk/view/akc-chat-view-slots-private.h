@@ -1,0 +1,19 @@
+/* akc-chat-view-slots-private.h: the host's widgets, for the views that
+ * show them
+ *
+ * SPDX-License-Identifier: MIT
+ *
+ * Internal to libakc-gtk (not installed, not scanned).
+ */
+
+#pragma once
+
+#include "akc-chat-view.h"
+#include "akc-component-view.h"
+
+G_BEGIN_DECLS
+
+GtkWidget *akc_chat_view_slots_create_component (AkcChatView      *self,
+                                                 AkcComponentView *view);
+
+G_END_DECLS

@@ -1,0 +1,55 @@
+/* akc-chat-view-slots.h: what a host puts into an AkcChatView (§12.10)
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#pragma once
+
+#if !defined(__AKC_GTK_INSIDE__) && !defined(AKC_GTK_COMPILATION)
+#error "Only <akc-gtk.h> can be included directly."
+#endif
+
+#include <gtk/gtk.h>
+#include <akc.h>
+
+#include "akc-gtk-version-macros.h"
+#include "akc-chat-view.h"
+#include "akc-component-view.h"
+
+G_BEGIN_DECLS
+
+/**
+ * AkcComponentFactoryFunc:
+ * @view: the component view the widget is shown in
+ * @component: the frame, resolved against the manifest as a custom
+ *   definition
+ * @user_data: the data given with the function
+ *
+ * Builds the native widget of a custom component (application.md §12.10),
+ * shown by @view in place of the semantic fallback.
+ *
+ * The widget reports what the person does with
+ * [method@ComponentView.emit_event]; it is made insensitive once the
+ * instance is resolved. It gives itself its accessible role and name;
+ * the view adds the definition fallback as its description.
+ *
+ * Returns: (transfer full) (nullable): the widget, or %NULL to show the
+ *   semantic fallback
+ *
+ * Since: 0.1
+ */
+typedef GtkWidget *(*AkcComponentFactoryFunc) (AkcComponentView     *view,
+                                               AkcResolvedComponent *component,
+                                               gpointer              user_data);
+
+AKC_GTK_AVAILABLE_IN_ALL
+void      akc_chat_view_register_component   (AkcChatView             *self,
+                                              const char              *component_key,
+                                              AkcComponentFactoryFunc  factory,
+                                              gpointer                 user_data,
+                                              GDestroyNotify           destroy);
+AKC_GTK_AVAILABLE_IN_ALL
+gboolean  akc_chat_view_unregister_component (AkcChatView             *self,
+                                              const char              *component_key);
+
+G_END_DECLS

@@ -1,0 +1,122 @@
+#!/usr/bin/python3
+"""A Python host registers the native widget of a custom component on an
+AkcGtk.ChatView (application.md §12.10): the view draws it instead of the
+semantic fallback, and its event answers the instance once (§12.7) (TAP)."""
+
+import json
+import sys
+
+import gi
+
+gi.require_version("Akc", "1")
+gi.require_version("AkcGtk", "1")
+gi.require_version("Gtk", "4.0")
+from gi.repository import Akc, AkcGtk, GLib, Gtk  # noqa: E402
+
+results = []
+
+
+def check(ok, description):
+    results.append(bool(ok))
+    print(f"{'ok' if ok else 'not ok'} {len(results)} - {description}", flush=True)
+
+
+def wait_for(predicate, timeout_s=20):
+    context = GLib.MainContext.default()
+    deadline = GLib.get_monotonic_time() + timeout_s * 1_000_000
+    while not predicate() and GLib.get_monotonic_time() < deadline:
+        context.iteration(False) or GLib.usleep(1000)
+    return predicate()
+
+
+def find(widget, predicate):
+    if predicate(widget):
+        return widget
+    child = widget.get_first_child()
+    while child is not None:
+        found = find(child, predicate)
+        if found is not None:
+            return found
+        child = child.get_next_sibling()
+    return None
+
+
+FRAME = {
+    "protocol": "agentskit.chat.component", "version": 1, "type": "render",
+    "componentKey": "map-view", "instanceId": "where", "props": {"center": "Europe"},
+    "fallback": {"kind": "map-view", "summary": "A map of Europe."},
+}
+CONTENT = "\x1eagentskit.chat.content/1\n" + json.dumps({"kind": "component", "frame": FRAME}) + "\n"
+SNAPSHOT = {
+    "sessionId": "python-host", "status": "idle", "input": "", "error": None,
+    "usage": {"promptTokens": 1, "completionTokens": 1, "totalTokens": 2},
+    "messages": [
+        {"id": "u0", "role": "user", "content": "Where?", "status": "complete",
+         "createdAt": "2026-07-14T00:00:00.000Z"},
+        {"id": "a0", "role": "assistant", "content": CONTENT, "status": "complete",
+         "createdAt": "2026-07-14T00:00:01.000Z"},
+    ],
+}
+
+Gtk.init()
+
+definitions = [Akc.ComponentDefinition.get_standard(key) for key in Akc.ComponentDefinition.get_standard_keys()]
+map_view = Akc.ComponentDefinition.new("map-view", [Akc.ComponentEvent.new("pick", Akc.ComponentValueKind.ID)],
+                                       "region", True, Akc.ComponentLive.NONE,
+                                       Akc.ComponentCapabilities.DISPLAY | Akc.ComponentCapabilities.SELECTION,
+                                       None, None)
+manifest = Akc.ComponentManifest.new(definitions + [map_view])
+
+built = []
+events = []
+
+
+def build_map(component_view, component):
+    built.append(component.get_component_key())
+    button = Gtk.Button(label="Pick Paris", name="python-map")
+    button.connect("clicked", lambda _button: component_view.emit_event("pick", Akc.JsonValue.new_string(b"paris")))
+    return button
+
+
+view = AkcGtk.ChatView.new()
+view.register_component("map-view", build_map)
+view.set_manifest(manifest)
+view.connect("component-interaction", lambda _view, _component, event: events.append(event.to_canonical()[0]))
+source = Akc.ControlledSource.new()
+view.set_source(source)
+scrolled = Gtk.ScrolledWindow(vexpand=True)
+scrolled.set_child(view)
+window = Gtk.Window(default_width=480, default_height=600)
+window.set_child(scrolled)
+window.present()
+
+source.set_snapshot_text(json.dumps(SNAPSHOT).encode())
+
+button = None
+
+
+def shown():
+    global button
+    button = find(view, lambda widget: widget.get_name() == "python-map")
+    return button is not None
+
+
+check(wait_for(shown), "the view shows the Python host's widget for the custom key")
+component_view = button.get_ancestor(AkcGtk.ComponentView) if button is not None else None
+check(built == ["map-view"] and component_view is not None and not component_view.props.is_fallback
+      and component_view.get_component_key() == "map-view",
+      "the frame resolved as the custom definition, not the fallback")
+
+if button is not None:
+    button.emit("clicked")
+    button.emit("clicked")
+check(len(events) == 1 and '"value":"paris"' in events[0] and '"instanceId":"where"' in events[0],
+      f"the widget's event reaches component-interaction once ({events})")
+check(component_view is not None and component_view.props.resolved and not button.get_sensitive(),
+      "the instance is resolved and its widget insensitive")
+check(view.unregister_component("map-view") and not view.unregister_component("map-view"),
+      "the factory can be removed")
+
+window.destroy()
+print(f"1..{len(results)}")
+sys.exit(0 if all(results) else 1)
