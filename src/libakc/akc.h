@@ -65,6 +65,8 @@
 #include "akc-chat-history.h"
 #include "akc-chat-memory.h"
 #include "akc-conversation-info.h"
+#include "akc-conversation-list.h"
+#include "akc-conversation-title.h"
 #include "akc-sqlite-chat-memory.h"
 #include "akc-sqlite-session-storage.h"
 

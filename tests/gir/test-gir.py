@@ -270,7 +270,36 @@ with tempfile.TemporaryDirectory() as folder:
     loaded = memory.load_messages_finish(wait(lambda cb: memory.load_messages_async("py", None, cb)))
     check(loaded.get_n_items() == 3 and loaded.get_item(2).get_content() == "AgentsKit received: more",
           "and writes what the chat says")
-    del history, kept, memory
+
+    # Many conversations (issue 14): an assistant's conversations, a pin,
+    # pages and the list model, notified in place.
+    changed = []
+    memory.connect("conversation-changed", lambda _memory, conversation_id: changed.append(conversation_id))
+    second = memory.create_conversation_full_finish(
+        wait(lambda cb: memory.create_conversation_full_async("py-2", "support", None, None, cb)))
+    check(second.get_assistant_id() == "support" and second.props.assistant_id == "support"
+          and not second.get_pinned() and changed == ["py-2"],
+          "create_conversation_full records the assistant and tells conversation-changed")
+    check(memory.set_conversation_pinned_finish(
+        wait(lambda cb: memory.set_conversation_pinned_async("py", True, None, cb))), "set_conversation_pinned")
+    page = memory.list_conversations_page_finish(
+        wait(lambda cb: memory.list_conversations_page_async(0, 10, None, cb)))
+    check([page.get_item(i).get_id() for i in range(page.get_n_items())] == ["py", "py-2"]
+          and page.get_item(0).props.pinned, "list_conversations_page lists pinned first")
+    conversations = Akc.ConversationList.new(memory)
+    context = GLib.MainContext.default()
+    while conversations.get_loading():
+        context.iteration(True)
+    first = conversations.get_item(0)
+    titles = []
+    first.connect("notify::title", lambda info, _pspec: titles.append(info.get_title()))
+    memory.update_conversation_finish(wait(lambda cb: memory.update_conversation_async("py", "Renamed", None, None, cb)))
+    while conversations.get_loading():
+        context.iteration(True)
+    check(conversations.get_n_items() == 2 and conversations.props.complete and titles == ["Renamed"],
+          "Akc.ConversationList follows a rename in place")
+    check(Akc.derive_conversation_title(b"  Hello\nthere  ") == "Hello there", "Akc.derive_conversation_title")
+    del history, kept, memory, conversations, first
 
 # Typed actions: a capability policy installed on a chat, and a confirmation
 # proposed and approved asynchronously.

@@ -62,6 +62,7 @@ struct _AkcChatHistory
   AkcChat        *chat;
   AkcChatMemory  *memory;
   char           *conversation_id;
+  char           *assistant_id;
   GError         *error;
 
   /* One Watch per message of the chat, in its order, once loaded. */
@@ -85,6 +86,7 @@ enum {
   PROP_CHAT,
   PROP_MEMORY,
   PROP_CONVERSATION_ID,
+  PROP_ASSISTANT_ID,
   PROP_CHECKPOINT_INTERVAL,
   PROP_LOADED,
   PROP_ERROR,
@@ -596,7 +598,7 @@ on_created (GObject      *source,
   g_autoptr(AkcConversationInfo) info = NULL;
   g_autoptr(GError) error = NULL;
 
-  info = akc_chat_memory_create_conversation_finish (AKC_CHAT_MEMORY (source), result, &error);
+  info = akc_chat_memory_create_conversation_full_finish (AKC_CHAT_MEMORY (source), result, &error);
   if (info == NULL)
     {
       self->loading = FALSE;
@@ -627,7 +629,8 @@ on_loaded (GObject      *source,
 
   if (g_error_matches (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_NOT_FOUND))
     {
-      akc_chat_memory_create_conversation_async (self->memory, self->conversation_id, NULL,
+      akc_chat_memory_create_conversation_full_async (self->memory, self->conversation_id,
+                                                      self->assistant_id, NULL,
                                                  g_task_get_cancellable (task),
                                                  on_created, g_object_ref (task));
       return;
@@ -707,6 +710,7 @@ akc_chat_history_finalize (GObject *object)
 
   g_clear_pointer (&self->watches, g_ptr_array_unref);
   g_clear_pointer (&self->conversation_id, g_free);
+  g_clear_pointer (&self->assistant_id, g_free);
   g_clear_error (&self->error);
 
   G_OBJECT_CLASS (akc_chat_history_parent_class)->finalize (object);
@@ -730,6 +734,9 @@ akc_chat_history_get_property (GObject    *object,
       break;
     case PROP_CONVERSATION_ID:
       g_value_set_string (value, self->conversation_id);
+      break;
+    case PROP_ASSISTANT_ID:
+      g_value_set_string (value, self->assistant_id);
       break;
     case PROP_CHECKPOINT_INTERVAL:
       g_value_set_uint (value, self->checkpoint_interval);
@@ -763,6 +770,9 @@ akc_chat_history_set_property (GObject      *object,
       break;
     case PROP_CONVERSATION_ID:
       self->conversation_id = g_value_dup_string (value);
+      break;
+    case PROP_ASSISTANT_ID:
+      self->assistant_id = g_value_dup_string (value);
       break;
     case PROP_CHECKPOINT_INTERVAL:
       akc_chat_history_set_checkpoint_interval (self, g_value_get_uint (value));
@@ -815,6 +825,21 @@ akc_chat_history_class_init (AkcChatHistoryClass *klass)
    */
   props[PROP_CONVERSATION_ID] =
     g_param_spec_string ("conversation-id", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcChatHistory:assistant-id:
+   *
+   * The assistant of the conversation, recorded when
+   * [method@ChatHistory.load_async] creates it
+   * ([method@ChatMemory.create_conversation_full_async]); %NULL when
+   * unknown. A conversation that exists keeps its own.
+   *
+   * Since: 0.1
+   */
+  props[PROP_ASSISTANT_ID] =
+    g_param_spec_string ("assistant-id", NULL, NULL,
                          NULL,
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 

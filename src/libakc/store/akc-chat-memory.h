@@ -84,6 +84,19 @@ G_DECLARE_INTERFACE (AkcChatMemory, akc_chat_memory, AKC, CHAT_MEMORY, GObject)
  * @splice_messages_finish: finishes replacing a range of messages
  * @save_message_async: starts writing the current state of a stored message
  * @save_message_finish: finishes writing a message
+ * @list_conversations_page_async: starts listing a range of the
+ *   conversations; the default lists all and takes the range
+ * @list_conversations_page_finish: finishes listing a range
+ * @get_conversation_async: starts reading what is known of one
+ *   conversation; the default lists all and finds it
+ * @get_conversation_finish: finishes reading one conversation
+ * @create_conversation_full_async: starts creating a conversation of an
+ *   assistant; the default creates it without its assistant
+ * @create_conversation_full_finish: finishes creating a conversation of an
+ *   assistant
+ * @set_conversation_pinned_async: starts pinning or unpinning a
+ *   conversation; the default fails with %G_IO_ERROR_NOT_SUPPORTED
+ * @set_conversation_pinned_finish: finishes pinning or unpinning
  *
  * The virtual methods of [iface@ChatMemory].
  *
@@ -91,6 +104,9 @@ G_DECLARE_INTERFACE (AkcChatMemory, akc_chat_memory, AKC, CHAT_MEMORY, GObject)
  * `_async` call returns: a message may change right after it was handed
  * over (a streamed reply keeps growing), and what is written is its state
  * at the call. Operations complete in the order they were started.
+ * After a change of a conversation (or of one of its messages) was
+ * stored, implementations emit [signal@ChatMemory::conversation-changed]
+ * with [method@ChatMemory.conversation_changed].
  */
 struct _AkcChatMemoryInterface
 {
@@ -159,6 +175,43 @@ struct _AkcChatMemoryInterface
   gboolean             (*save_message_finish)        (AkcChatMemory        *self,
                                                       GAsyncResult         *result,
                                                       GError              **error);
+
+  void                 (*list_conversations_page_async)  (AkcChatMemory        *self,
+                                                          guint                 offset,
+                                                          guint                 limit,
+                                                          GCancellable         *cancellable,
+                                                          GAsyncReadyCallback   callback,
+                                                          gpointer              user_data);
+  GListModel          *(*list_conversations_page_finish) (AkcChatMemory        *self,
+                                                          GAsyncResult         *result,
+                                                          GError              **error);
+  void                 (*get_conversation_async)         (AkcChatMemory        *self,
+                                                          const char           *id,
+                                                          GCancellable         *cancellable,
+                                                          GAsyncReadyCallback   callback,
+                                                          gpointer              user_data);
+  AkcConversationInfo *(*get_conversation_finish)        (AkcChatMemory        *self,
+                                                          GAsyncResult         *result,
+                                                          GError              **error);
+  void                 (*create_conversation_full_async) (AkcChatMemory        *self,
+                                                          const char           *id,
+                                                          const char           *assistant_id,
+                                                          const char           *title,
+                                                          GCancellable         *cancellable,
+                                                          GAsyncReadyCallback   callback,
+                                                          gpointer              user_data);
+  AkcConversationInfo *(*create_conversation_full_finish) (AkcChatMemory       *self,
+                                                          GAsyncResult         *result,
+                                                          GError              **error);
+  void                 (*set_conversation_pinned_async)  (AkcChatMemory        *self,
+                                                          const char           *id,
+                                                          gboolean              pinned,
+                                                          GCancellable         *cancellable,
+                                                          GAsyncReadyCallback   callback,
+                                                          gpointer              user_data);
+  gboolean             (*set_conversation_pinned_finish) (AkcChatMemory        *self,
+                                                          GAsyncResult         *result,
+                                                          GError              **error);
 
   /*< private >*/
   gpointer padding[8];
@@ -252,5 +305,52 @@ AKC_AVAILABLE_IN_ALL
 gboolean             akc_chat_memory_save_message_finish        (AkcChatMemory        *self,
                                                                  GAsyncResult         *result,
                                                                  GError              **error);
+AKC_AVAILABLE_IN_ALL
+void                 akc_chat_memory_list_conversations_page_async   (AkcChatMemory        *self,
+                                                                      guint                 offset,
+                                                                      guint                 limit,
+                                                                      GCancellable         *cancellable,
+                                                                      GAsyncReadyCallback   callback,
+                                                                      gpointer              user_data);
+AKC_AVAILABLE_IN_ALL
+GListModel          *akc_chat_memory_list_conversations_page_finish  (AkcChatMemory        *self,
+                                                                      GAsyncResult         *result,
+                                                                      GError              **error);
+AKC_AVAILABLE_IN_ALL
+void                 akc_chat_memory_get_conversation_async          (AkcChatMemory        *self,
+                                                                      const char           *id,
+                                                                      GCancellable         *cancellable,
+                                                                      GAsyncReadyCallback   callback,
+                                                                      gpointer              user_data);
+AKC_AVAILABLE_IN_ALL
+AkcConversationInfo *akc_chat_memory_get_conversation_finish         (AkcChatMemory        *self,
+                                                                      GAsyncResult         *result,
+                                                                      GError              **error);
+AKC_AVAILABLE_IN_ALL
+void                 akc_chat_memory_create_conversation_full_async  (AkcChatMemory        *self,
+                                                                      const char           *id,
+                                                                      const char           *assistant_id,
+                                                                      const char           *title,
+                                                                      GCancellable         *cancellable,
+                                                                      GAsyncReadyCallback   callback,
+                                                                      gpointer              user_data);
+AKC_AVAILABLE_IN_ALL
+AkcConversationInfo *akc_chat_memory_create_conversation_full_finish (AkcChatMemory        *self,
+                                                                      GAsyncResult         *result,
+                                                                      GError              **error);
+AKC_AVAILABLE_IN_ALL
+void                 akc_chat_memory_set_conversation_pinned_async   (AkcChatMemory        *self,
+                                                                      const char           *id,
+                                                                      gboolean              pinned,
+                                                                      GCancellable         *cancellable,
+                                                                      GAsyncReadyCallback   callback,
+                                                                      gpointer              user_data);
+AKC_AVAILABLE_IN_ALL
+gboolean             akc_chat_memory_set_conversation_pinned_finish  (AkcChatMemory        *self,
+                                                                      GAsyncResult         *result,
+                                                                      GError              **error);
+AKC_AVAILABLE_IN_ALL
+void                 akc_chat_memory_conversation_changed            (AkcChatMemory        *self,
+                                                                      const char           *id);
 
 G_END_DECLS

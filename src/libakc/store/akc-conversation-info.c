@@ -6,15 +6,23 @@
 #include "config.h"
 
 #include "akc-conversation-info.h"
+#include "akc-conversation-info-private.h"
 
 /**
  * AkcConversationInfo:
  *
  * What a [iface@ChatMemory] knows about one stored conversation, without
- * its messages: its id, title, the token usage it accumulated, when it was
- * created and last changed, and how many messages it holds.
+ * its messages: its id, the assistant it is held with, its title, whether
+ * it is pinned, the token usage it accumulated, when it was created and
+ * last changed, and how many messages it holds.
  *
- * An info is a snapshot taken when it was read; it does not change.
+ * An info returned by the memory is a snapshot of when it was read. An
+ * info in an [class@ConversationList] follows the stored conversation
+ * while it stays in the list: its properties change in place, each with
+ * its notification, so a row bound to it shows the new title or time.
+ * Properties are changed through the memory
+ * ([method@ChatMemory.update_conversation_async],
+ * [method@ChatMemory.set_conversation_pinned_async]), never set on an info.
  *
  * Since: 0.1
  */
@@ -24,11 +32,13 @@ struct _AkcConversationInfo
   GObject    parent_instance;
 
   char      *id;
+  char      *assistant_id;
   char      *title;
   AkcUsage  *usage;
   GDateTime *created_at;
   GDateTime *updated_at;
   guint      n_messages;
+  gboolean   pinned;
 };
 
 G_DEFINE_FINAL_TYPE (AkcConversationInfo, akc_conversation_info, G_TYPE_OBJECT)
@@ -36,11 +46,13 @@ G_DEFINE_FINAL_TYPE (AkcConversationInfo, akc_conversation_info, G_TYPE_OBJECT)
 enum {
   PROP_0,
   PROP_ID,
+  PROP_ASSISTANT_ID,
   PROP_TITLE,
   PROP_USAGE,
   PROP_CREATED_AT,
   PROP_UPDATED_AT,
   PROP_N_MESSAGES,
+  PROP_PINNED,
   N_PROPS
 };
 
@@ -52,6 +64,7 @@ akc_conversation_info_finalize (GObject *object)
   AkcConversationInfo *self = (AkcConversationInfo *)object;
 
   g_clear_pointer (&self->id, g_free);
+  g_clear_pointer (&self->assistant_id, g_free);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->usage, akc_usage_free);
   g_clear_pointer (&self->created_at, g_date_time_unref);
@@ -72,6 +85,12 @@ akc_conversation_info_get_property (GObject    *object,
     {
     case PROP_ID:
       g_value_set_string (value, self->id);
+      break;
+    case PROP_ASSISTANT_ID:
+      g_value_set_string (value, self->assistant_id);
+      break;
+    case PROP_PINNED:
+      g_value_set_boolean (value, self->pinned);
       break;
     case PROP_TITLE:
       g_value_set_string (value, self->title);
@@ -106,6 +125,12 @@ akc_conversation_info_set_property (GObject      *object,
     case PROP_ID:
       self->id = g_value_dup_string (value);
       break;
+    case PROP_ASSISTANT_ID:
+      self->assistant_id = g_value_dup_string (value);
+      break;
+    case PROP_PINNED:
+      self->pinned = g_value_get_boolean (value);
+      break;
     case PROP_TITLE:
       self->title = g_value_dup_string (value);
       break;
@@ -135,6 +160,8 @@ akc_conversation_info_constructed (GObject *object)
 
   if (self->id == NULL)
     self->id = g_strdup ("");
+  if (self->assistant_id == NULL)
+    self->assistant_id = g_strdup ("");
   if (self->title == NULL)
     self->title = g_strdup ("");
   if (self->usage == NULL)
@@ -168,6 +195,35 @@ akc_conversation_info_class_init (AkcConversationInfoClass *klass)
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
   /**
+   * AkcConversationInfo:assistant-id:
+   *
+   * The id of the assistant the conversation is held with (a demo, `ask`
+   * for the Ask service, `turn` for the turn server, `provider` for a model
+   * provider…); empty when the history does not know it. It does not
+   * change.
+   *
+   * Since: 0.1
+   */
+  props[PROP_ASSISTANT_ID] =
+    g_param_spec_string ("assistant-id", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcConversationInfo:pinned:
+   *
+   * Whether the conversation is pinned: pinned conversations are listed
+   * before the others.
+   *
+   * Since: 0.1
+   */
+  props[PROP_PINNED] =
+    g_param_spec_boolean ("pinned", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_EXPLICIT_NOTIFY |
+                           G_PARAM_STATIC_STRINGS));
+
+  /**
    * AkcConversationInfo:title:
    *
    * The title of the conversation; empty when it has none.
@@ -177,7 +233,8 @@ akc_conversation_info_class_init (AkcConversationInfoClass *klass)
   props[PROP_TITLE] =
     g_param_spec_string ("title", NULL, NULL,
                          NULL,
-                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_EXPLICIT_NOTIFY |
+                         G_PARAM_STATIC_STRINGS));
 
   /**
    * AkcConversationInfo:usage:
@@ -190,7 +247,8 @@ akc_conversation_info_class_init (AkcConversationInfoClass *klass)
   props[PROP_USAGE] =
     g_param_spec_boxed ("usage", NULL, NULL,
                         AKC_TYPE_USAGE,
-                        (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+                        (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_EXPLICIT_NOTIFY |
+                         G_PARAM_STATIC_STRINGS));
 
   /**
    * AkcConversationInfo:created-at:
@@ -214,7 +272,8 @@ akc_conversation_info_class_init (AkcConversationInfoClass *klass)
   props[PROP_UPDATED_AT] =
     g_param_spec_boxed ("updated-at", NULL, NULL,
                         G_TYPE_DATE_TIME,
-                        (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+                        (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_EXPLICIT_NOTIFY |
+                         G_PARAM_STATIC_STRINGS));
 
   /**
    * AkcConversationInfo:n-messages:
@@ -226,7 +285,8 @@ akc_conversation_info_class_init (AkcConversationInfoClass *klass)
   props[PROP_N_MESSAGES] =
     g_param_spec_uint ("n-messages", NULL, NULL,
                        0, G_MAXUINT, 0,
-                       (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+                       (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_EXPLICIT_NOTIFY |
+                         G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, props);
 }
@@ -269,6 +329,47 @@ akc_conversation_info_new (const char     *id,
                        "created-at", created_at,
                        "updated-at", updated_at,
                        "n-messages", n_messages,
+                       NULL);
+}
+
+/**
+ * akc_conversation_info_new_full:
+ * @id: the id of the conversation
+ * @assistant_id: (nullable): the id of its assistant, or %NULL when unknown
+ * @title: (nullable): its title, or %NULL for none
+ * @usage: (nullable): the token usage it accumulated, or %NULL for none
+ * @created_at: (nullable): when it was created, or %NULL for now
+ * @updated_at: (nullable): when it last changed, or %NULL for @created_at
+ * @n_messages: how many messages it holds
+ * @pinned: whether it is pinned
+ *
+ * Creates the description of a stored conversation, with every field.
+ *
+ * Returns: (transfer full): a new #AkcConversationInfo
+ *
+ * Since: 0.1
+ */
+AkcConversationInfo *
+akc_conversation_info_new_full (const char     *id,
+                                const char     *assistant_id,
+                                const char     *title,
+                                const AkcUsage *usage,
+                                GDateTime      *created_at,
+                                GDateTime      *updated_at,
+                                guint           n_messages,
+                                gboolean        pinned)
+{
+  g_return_val_if_fail (id != NULL, NULL);
+
+  return g_object_new (AKC_TYPE_CONVERSATION_INFO,
+                       "id", id,
+                       "assistant-id", assistant_id,
+                       "title", title,
+                       "usage", usage,
+                       "created-at", created_at,
+                       "updated-at", updated_at,
+                       "n-messages", n_messages,
+                       "pinned", pinned,
                        NULL);
 }
 
@@ -378,4 +479,99 @@ akc_conversation_info_get_n_messages (AkcConversationInfo *self)
   g_return_val_if_fail (AKC_IS_CONVERSATION_INFO (self), 0);
 
   return self->n_messages;
+}
+
+/**
+ * akc_conversation_info_get_assistant_id:
+ * @self: a #AkcConversationInfo
+ *
+ * Gets the id of the assistant the conversation is held with.
+ *
+ * Returns: (transfer none): the assistant id, empty when unknown
+ *
+ * Since: 0.1
+ */
+const char *
+akc_conversation_info_get_assistant_id (AkcConversationInfo *self)
+{
+  g_return_val_if_fail (AKC_IS_CONVERSATION_INFO (self), NULL);
+
+  return self->assistant_id;
+}
+
+/**
+ * akc_conversation_info_get_pinned:
+ * @self: a #AkcConversationInfo
+ *
+ * Gets whether the conversation is pinned.
+ *
+ * Returns: %TRUE when it is pinned
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_conversation_info_get_pinned (AkcConversationInfo *self)
+{
+  g_return_val_if_fail (AKC_IS_CONVERSATION_INFO (self), FALSE);
+
+  return self->pinned;
+}
+
+static gboolean
+usage_equal (const AkcUsage *a,
+             const AkcUsage *b)
+{
+  return a->prompt_tokens == b->prompt_tokens &&
+         a->completion_tokens == b->completion_tokens &&
+         a->total_tokens == b->total_tokens;
+}
+
+void
+akc_conversation_info_update_from (AkcConversationInfo *self,
+                                   AkcConversationInfo *other)
+{
+  GObject *object = G_OBJECT (self);
+
+  g_return_if_fail (AKC_IS_CONVERSATION_INFO (self));
+  g_return_if_fail (AKC_IS_CONVERSATION_INFO (other));
+
+  if (self == other)
+    return;
+
+  g_object_freeze_notify (object);
+
+  if (g_strcmp0 (self->title, other->title) != 0)
+    {
+      g_free (self->title);
+      self->title = g_strdup (other->title);
+      g_object_notify_by_pspec (object, props[PROP_TITLE]);
+    }
+
+  if (!usage_equal (self->usage, other->usage))
+    {
+      akc_usage_free (self->usage);
+      self->usage = akc_usage_copy (other->usage);
+      g_object_notify_by_pspec (object, props[PROP_USAGE]);
+    }
+
+  if (!g_date_time_equal (self->updated_at, other->updated_at))
+    {
+      g_date_time_unref (self->updated_at);
+      self->updated_at = g_date_time_ref (other->updated_at);
+      g_object_notify_by_pspec (object, props[PROP_UPDATED_AT]);
+    }
+
+  if (self->n_messages != other->n_messages)
+    {
+      self->n_messages = other->n_messages;
+      g_object_notify_by_pspec (object, props[PROP_N_MESSAGES]);
+    }
+
+  if (self->pinned != other->pinned)
+    {
+      self->pinned = other->pinned;
+      g_object_notify_by_pspec (object, props[PROP_PINNED]);
+    }
+
+  g_object_thaw_notify (object);
 }

@@ -29,7 +29,20 @@ AkcConversationInfo *akc_conversation_info_new            (const char          *
                                                            GDateTime           *updated_at,
                                                            guint                n_messages);
 AKC_AVAILABLE_IN_ALL
+AkcConversationInfo *akc_conversation_info_new_full       (const char          *id,
+                                                           const char          *assistant_id,
+                                                           const char          *title,
+                                                           const AkcUsage      *usage,
+                                                           GDateTime           *created_at,
+                                                           GDateTime           *updated_at,
+                                                           guint                n_messages,
+                                                           gboolean             pinned);
+AKC_AVAILABLE_IN_ALL
 const char          *akc_conversation_info_get_id         (AkcConversationInfo *self);
+AKC_AVAILABLE_IN_ALL
+const char          *akc_conversation_info_get_assistant_id (AkcConversationInfo *self);
+AKC_AVAILABLE_IN_ALL
+gboolean             akc_conversation_info_get_pinned     (AkcConversationInfo *self);
 AKC_AVAILABLE_IN_ALL
 const char          *akc_conversation_info_get_title      (AkcConversationInfo *self);
 AKC_AVAILABLE_IN_ALL

@@ -75,6 +75,10 @@ static GParamSpec *props[N_PROPS];
 typedef enum
 {
   STMT_LIST,
+  STMT_PAGE,
+  STMT_GET,
+  STMT_PIN,
+  STMT_AUTO_TITLE,
   STMT_CREATE,
   STMT_EXISTS,
   STMT_USAGE,
@@ -91,17 +95,34 @@ typedef enum
   N_STMTS
 } Stmt;
 
+/* What a listing reads of a conversation, in the order read_info() takes
+ * the columns. */
+#define INFO_COLUMNS \
+    "SELECT c.id, c.title, c.prompt_tokens, c.completion_tokens, c.total_tokens," \
+    "       c.created_at, c.updated_at," \
+    "       (SELECT coalesce (max (m.position) + 1, 0) FROM messages m WHERE m.conversation_id = c.id)," \
+    "       c.assistant_id, c.pinned" \
+    "  FROM conversations c"
+
 /* Message columns share their parameter numbers between STMT_INSERT and
  * STMT_SAVE: ?1 conversation, ?2 id, ?3 role, ?4 status, ?5 stopped,
  * ?6 content, ?7 created_at, ?8 tool_call_id, ?9 tool_calls, ?10 lineage. */
 static const char * const stmt_sql[N_STMTS] = {
   [STMT_LIST] =
-    "SELECT c.id, c.title, c.prompt_tokens, c.completion_tokens, c.total_tokens,"
-    "       c.created_at, c.updated_at,"
-    "       (SELECT coalesce (max (m.position) + 1, 0) FROM messages m WHERE m.conversation_id = c.id)"
-    "  FROM conversations c ORDER BY c.updated_at DESC, c.id",
+    INFO_COLUMNS " ORDER BY c.pinned DESC, c.updated_at DESC, c.id",
+  /* Read along conversations_by_list: a page costs its offset in index
+   * steps and its length in rows. */
+  [STMT_PAGE] =
+    INFO_COLUMNS " ORDER BY c.pinned DESC, c.updated_at DESC, c.id LIMIT ?1 OFFSET ?2",
+  [STMT_GET] =
+    INFO_COLUMNS " WHERE c.id = ?1",
+  [STMT_PIN] =
+    "UPDATE conversations SET pinned = ?2 WHERE id = ?1",
+  /* A conversation without a title takes that of its first user message. */
+  [STMT_AUTO_TITLE] =
+    "UPDATE conversations SET title = akc_derive_title (?2) WHERE id = ?1 AND title = ''",
   [STMT_CREATE] =
-    "INSERT INTO conversations (id, title, created_at, updated_at) VALUES (?1, ?2, ?3, ?3)"
+    "INSERT INTO conversations (id, title, created_at, updated_at, assistant_id) VALUES (?1, ?2, ?3, ?3, ?4)"
     "  ON CONFLICT DO NOTHING",
   [STMT_EXISTS] =
     "SELECT 1 FROM conversations WHERE id = ?1",
@@ -183,6 +204,10 @@ struct _Job
   gpointer        pointer;
   GDestroyNotify  pointer_destroy;
   GError         *error;
+
+  /* The conversation a successful job changed, told to the memory's
+   * listeners before the job completes. */
+  char           *changed_id;
 };
 
 static void
@@ -211,10 +236,22 @@ job_return_error (Job    *job,
   job->error = error;
 }
 
+static void
+job_set_changed (Job        *job,
+                 const char *id)
+{
+  g_free (job->changed_id);
+  job->changed_id = g_strdup (id);
+}
+
 static gboolean
 job_complete (gpointer data)
 {
   Job *job = data;
+
+  if (job->changed_id != NULL && job->kind != RESULT_ERROR)
+    akc_chat_memory_conversation_changed (AKC_CHAT_MEMORY (g_task_get_source_object (job->task)),
+                                          job->changed_id);
 
   switch (job->kind)
     {
@@ -232,6 +269,7 @@ job_complete (gpointer data)
     }
 
   g_object_unref (job->task);
+  g_free (job->changed_id);
   g_free (job);
 
   return G_SOURCE_REMOVE;
@@ -646,72 +684,165 @@ job_open (Worker *worker,
   job_return_boolean (job, TRUE);
 }
 
+/* The info of the row @stmt is on (INFO_COLUMNS), or NULL with @error. */
+static AkcConversationInfo *
+read_info (Worker        *worker,
+           sqlite3_stmt  *stmt,
+           GError       **error)
+{
+  g_autofree char *id = column_dup_string (stmt, 0);
+  g_autofree char *title = column_dup_string (stmt, 1);
+  g_autofree char *assistant_id = column_dup_string (stmt, 8);
+  g_autoptr(AkcUsage) usage = akc_usage_new ((guint64) sqlite3_column_int64 (stmt, 2),
+                                             (guint64) sqlite3_column_int64 (stmt, 3),
+                                             (guint64) sqlite3_column_int64 (stmt, 4));
+  g_autoptr(GDateTime) created_at = akc_stored_time_to_date_time (sqlite3_column_int64 (stmt, 5));
+  g_autoptr(GDateTime) updated_at = akc_stored_time_to_date_time (sqlite3_column_int64 (stmt, 6));
+  gint64 n_messages = sqlite3_column_int64 (stmt, 7);
+
+  if (id == NULL || !g_utf8_validate (id, -1, NULL) ||
+      title == NULL || !g_utf8_validate (title, -1, NULL) ||
+      assistant_id == NULL || !g_utf8_validate (assistant_id, -1, NULL) ||
+      created_at == NULL || updated_at == NULL)
+    {
+      g_autofree char *name = g_filename_display_name (worker->path);
+
+      g_set_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_CORRUPT,
+                   _("The history “%s” is damaged (a conversation cannot be read)."),
+                   name);
+      return NULL;
+    }
+
+  return akc_conversation_info_new_full (id, assistant_id, title, usage, created_at, updated_at,
+                                         (guint) MIN (n_messages, G_MAXUINT),
+                                         sqlite3_column_int (stmt, 9) != 0);
+}
+
+/* Every row of @stmt, bound, as infos; NULL with @error. */
+static GPtrArray *
+read_infos (Worker        *worker,
+            Job           *job,
+            sqlite3_stmt  *stmt,
+            GError       **error)
+{
+  g_autoptr(GPtrArray) infos = g_ptr_array_new_with_free_func (g_object_unref);
+  int rc;
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      AkcConversationInfo *info = read_info (worker, stmt, error);
+
+      if (info == NULL)
+        return NULL;
+      g_ptr_array_add (infos, info);
+
+      if (infos->len % CANCEL_CHECK_ROWS == 0 &&
+          g_cancellable_set_error_if_cancelled (g_task_get_cancellable (job->task), error))
+        return NULL;
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      worker_fail (worker, rc, error);
+      return NULL;
+    }
+
+  return g_steal_pointer (&infos);
+}
+
 static void
 job_list (Worker *worker,
           Job    *job)
 {
-  g_autoptr(GPtrArray) infos = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(sqlite3_stmt) stmt = NULL;
+  GPtrArray *infos;
   GError *error = NULL;
-  int rc;
 
   stmt = worker_get_stmt (worker, STMT_LIST, &error);
+  if (stmt == NULL || (infos = read_infos (worker, job, stmt, &error)) == NULL)
+    {
+      job_return_error (job, error);
+      return;
+    }
+
+  job_return_pointer (job, infos, (GDestroyNotify) g_ptr_array_unref);
+}
+
+typedef struct
+{
+  guint offset;
+  guint limit;
+} PageData;
+
+static void
+job_page (Worker *worker,
+          Job    *job)
+{
+  PageData *data = g_task_get_task_data (job->task);
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  GPtrArray *infos;
+  GError *error = NULL;
+
+  stmt = worker_get_stmt (worker, STMT_PAGE, &error);
   if (stmt == NULL)
     {
       job_return_error (job, error);
       return;
     }
 
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+  sqlite3_bind_int64 (stmt, 1, data->limit);
+  sqlite3_bind_int64 (stmt, 2, data->offset);
+  infos = read_infos (worker, job, stmt, &error);
+  if (infos == NULL)
     {
-      g_autofree char *id = column_dup_string (stmt, 0);
-      g_autofree char *title = column_dup_string (stmt, 1);
-      g_autoptr(AkcUsage) usage = akc_usage_new ((guint64) sqlite3_column_int64 (stmt, 2),
-                                                 (guint64) sqlite3_column_int64 (stmt, 3),
-                                                 (guint64) sqlite3_column_int64 (stmt, 4));
-      g_autoptr(GDateTime) created_at = akc_stored_time_to_date_time (sqlite3_column_int64 (stmt, 5));
-      g_autoptr(GDateTime) updated_at = akc_stored_time_to_date_time (sqlite3_column_int64 (stmt, 6));
-      gint64 n_messages = sqlite3_column_int64 (stmt, 7);
-
-      if (id == NULL || !g_utf8_validate (id, -1, NULL) ||
-          title == NULL || !g_utf8_validate (title, -1, NULL) ||
-          created_at == NULL || updated_at == NULL)
-        {
-          g_autofree char *name = g_filename_display_name (worker->path);
-
-          job_return_error (job, g_error_new (AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_CORRUPT,
-                                              _("The history “%s” is damaged (a conversation cannot be read)."),
-                                              name));
-          return;
-        }
-
-      g_ptr_array_add (infos, akc_conversation_info_new (id, title, usage, created_at, updated_at,
-                                                         (guint) MIN (n_messages, G_MAXUINT)));
-
-      if (infos->len % CANCEL_CHECK_ROWS == 0 &&
-          g_cancellable_set_error_if_cancelled (g_task_get_cancellable (job->task), &error))
-        {
-          job_return_error (job, error);
-          return;
-        }
-    }
-
-  if (rc != SQLITE_DONE)
-    {
-      worker_fail (worker, rc, &error);
       job_return_error (job, error);
       return;
     }
 
-  job_return_pointer (job, g_steal_pointer (&infos), (GDestroyNotify) g_ptr_array_unref);
+  job_return_pointer (job, infos, (GDestroyNotify) g_ptr_array_unref);
+}
+
+static void
+job_get (Worker *worker,
+         Job    *job)
+{
+  const char *id = g_task_get_task_data (job->task);
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GPtrArray) infos = NULL;
+  GError *error = NULL;
+
+  if (!check_conversation_id (id, &error) ||
+      (stmt = worker_get_stmt (worker, STMT_GET, &error)) == NULL)
+    {
+      job_return_error (job, error);
+      return;
+    }
+
+  bind_text (stmt, 1, id);
+  infos = read_infos (worker, job, stmt, &error);
+  if (infos == NULL)
+    {
+      job_return_error (job, error);
+      return;
+    }
+  if (infos->len == 0)
+    {
+      set_not_found (&error);
+      job_return_error (job, error);
+      return;
+    }
+
+  job_return_pointer (job, g_object_ref (g_ptr_array_index (infos, 0)), g_object_unref);
 }
 
 typedef struct
 {
   char     *id;
+  char     *assistant_id;
   char     *title;
   gboolean  has_usage;
   AkcUsage  usage;
+  gboolean  pinned;
 } ConversationData;
 
 static void
@@ -720,6 +851,7 @@ conversation_data_free (gpointer data)
   ConversationData *conversation = data;
 
   g_free (conversation->id);
+  g_free (conversation->assistant_id);
   g_free (conversation->title);
   g_free (conversation);
 }
@@ -737,6 +869,14 @@ job_create (Worker *worker,
   if (!check_conversation_id (data->id, &error))
     goto fail;
 
+  if (*data->assistant_id != '\0' && !akc_text_is_safe_id (data->assistant_id, strlen (data->assistant_id)))
+    {
+      g_set_error_literal (&error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_INVALID,
+                           _("An assistant id is 1 to 128 letters, digits, “.”, “_”, “:” or “-”, "
+                             "starting with a letter or a digit."));
+      goto fail;
+    }
+
   stmt = worker_get_stmt (worker, STMT_CREATE, &error);
   if (stmt == NULL)
     goto fail;
@@ -744,6 +884,7 @@ job_create (Worker *worker,
   bind_text (stmt, 1, data->id);
   bind_text (stmt, 2, data->title);
   sqlite3_bind_int64 (stmt, 3, usec);
+  bind_text (stmt, 4, data->assistant_id);
   if (!worker_step_done (worker, stmt, &error))
     goto fail;
 
@@ -755,8 +896,10 @@ job_create (Worker *worker,
     }
 
   now = akc_stored_time_to_date_time (usec);
-  job_return_pointer (job, akc_conversation_info_new (data->id, data->title, NULL, now, now, 0),
-                         g_object_unref);
+  job_set_changed (job, data->id);
+  job_return_pointer (job, akc_conversation_info_new_full (data->id, data->assistant_id, data->title,
+                                                           NULL, now, now, 0, FALSE),
+                      g_object_unref);
   return;
 
 fail:
@@ -829,6 +972,43 @@ job_update (Worker *worker,
     job_return_error (job, error);
   else
     job_write (worker, job, worker_update, data);
+  job_set_changed (job, data->id);
+}
+
+static gboolean
+worker_pin (Worker    *worker,
+            gpointer   user_data,
+            GError   **error)
+{
+  ConversationData *data = user_data;
+  g_autoptr(sqlite3_stmt) stmt = worker_get_stmt (worker, STMT_PIN, error);
+
+  if (stmt == NULL)
+    return FALSE;
+
+  bind_text (stmt, 1, data->id);
+  sqlite3_bind_int (stmt, 2, data->pinned ? 1 : 0);
+  if (!worker_step_done (worker, stmt, error))
+    return FALSE;
+
+  if (sqlite3_changes (worker->db) == 0)
+    return set_not_found (error);
+
+  return TRUE;
+}
+
+static void
+job_pin (Worker *worker,
+         Job    *job)
+{
+  ConversationData *data = g_task_get_task_data (job->task);
+  GError *error = NULL;
+
+  if (!check_conversation_id (data->id, &error))
+    job_return_error (job, error);
+  else
+    job_write (worker, job, worker_pin, data);
+  job_set_changed (job, data->id);
 }
 
 static void
@@ -858,6 +1038,7 @@ job_delete (Worker *worker,
       goto fail;
     }
 
+  job_set_changed (job, id);
   job_return_boolean (job, TRUE);
   return;
 
@@ -1089,6 +1270,25 @@ worker_splice (Worker    *worker,
         return FALSE;
     }
 
+  for (guint i = 0; i < data->added->len; i++)
+    {
+      const AkcStoredMessage *stored = g_ptr_array_index (data->added, i);
+      g_autoptr(sqlite3_stmt) stmt = NULL;
+
+      if (g_strcmp0 (stored->role, "user") != 0)
+        continue;
+
+      stmt = worker_get_stmt (worker, STMT_AUTO_TITLE, error);
+      if (stmt == NULL)
+        return FALSE;
+
+      bind_text (stmt, 1, data->conversation_id);
+      sqlite3_bind_text64 (stmt, 2, stored->content, stored->content_length, SQLITE_STATIC, SQLITE_UTF8);
+      if (!worker_step_done (worker, stmt, error))
+        return FALSE;
+      break;
+    }
+
   return worker_touch (worker, data->conversation_id, error);
 }
 
@@ -1103,6 +1303,7 @@ job_splice (Worker *worker,
     job_return_error (job, error);
   else
     job_write (worker, job, worker_splice, data);
+  job_set_changed (job, data->conversation_id);
 }
 
 typedef struct
@@ -1162,6 +1363,7 @@ job_save (Worker *worker,
     job_return_error (job, error);
   else
     job_write (worker, job, worker_save, data);
+  job_set_changed (job, data->conversation_id);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1303,10 +1505,91 @@ akc_sqlite_chat_memory_create_conversation_async (AkcChatMemory       *memory,
                          akc_sqlite_chat_memory_create_conversation_async);
   data = g_new0 (ConversationData, 1);
   data->id = id != NULL ? g_strdup (id) : g_uuid_string_random ();
+  data->assistant_id = g_strdup ("");
   data->title = g_strdup (title != NULL ? title : "");
   g_task_set_task_data (task, data, conversation_data_free);
 
   queue_job (self, task, job_create);
+}
+
+static void
+akc_sqlite_chat_memory_create_conversation_full_async (AkcChatMemory       *memory,
+                                                       const char          *id,
+                                                       const char          *assistant_id,
+                                                       const char          *title,
+                                                       GCancellable        *cancellable,
+                                                       GAsyncReadyCallback  callback,
+                                                       gpointer             user_data)
+{
+  AkcSqliteChatMemory *self = AKC_SQLITE_CHAT_MEMORY (memory);
+  GTask *task;
+  ConversationData *data;
+
+  task = new_write_task (self, cancellable, callback, user_data,
+                         akc_sqlite_chat_memory_create_conversation_full_async);
+  data = g_new0 (ConversationData, 1);
+  data->id = id != NULL ? g_strdup (id) : g_uuid_string_random ();
+  data->assistant_id = g_strdup (assistant_id != NULL ? assistant_id : "");
+  data->title = g_strdup (title != NULL ? title : "");
+  g_task_set_task_data (task, data, conversation_data_free);
+
+  queue_job (self, task, job_create);
+}
+
+static void
+akc_sqlite_chat_memory_list_conversations_page_async (AkcChatMemory       *memory,
+                                                      guint                offset,
+                                                      guint                limit,
+                                                      GCancellable        *cancellable,
+                                                      GAsyncReadyCallback  callback,
+                                                      gpointer             user_data)
+{
+  AkcSqliteChatMemory *self = AKC_SQLITE_CHAT_MEMORY (memory);
+  PageData *data = g_new0 (PageData, 1);
+  GTask *task;
+
+  data->offset = offset;
+  data->limit = limit;
+  task = new_read_task (self, cancellable, callback, user_data,
+                        akc_sqlite_chat_memory_list_conversations_page_async);
+  g_task_set_task_data (task, data, g_free);
+  queue_job (self, task, job_page);
+}
+
+static void
+akc_sqlite_chat_memory_get_conversation_async (AkcChatMemory       *memory,
+                                               const char          *id,
+                                               GCancellable        *cancellable,
+                                               GAsyncReadyCallback  callback,
+                                               gpointer             user_data)
+{
+  AkcSqliteChatMemory *self = AKC_SQLITE_CHAT_MEMORY (memory);
+  GTask *task;
+
+  task = new_read_task (self, cancellable, callback, user_data,
+                        akc_sqlite_chat_memory_get_conversation_async);
+  g_task_set_task_data (task, g_strdup (id), g_free);
+  queue_job (self, task, job_get);
+}
+
+static void
+akc_sqlite_chat_memory_set_conversation_pinned_async (AkcChatMemory       *memory,
+                                                      const char          *id,
+                                                      gboolean             pinned,
+                                                      GCancellable        *cancellable,
+                                                      GAsyncReadyCallback  callback,
+                                                      gpointer             user_data)
+{
+  AkcSqliteChatMemory *self = AKC_SQLITE_CHAT_MEMORY (memory);
+  ConversationData *data = g_new0 (ConversationData, 1);
+  GTask *task;
+
+  data->id = g_strdup (id);
+  data->pinned = pinned;
+  task = new_write_task (self, cancellable, callback, user_data,
+                         akc_sqlite_chat_memory_set_conversation_pinned_async);
+  g_task_set_task_data (task, data, conversation_data_free);
+  queue_job (self, task, job_pin);
 }
 
 static AkcConversationInfo *
@@ -1479,6 +1762,14 @@ akc_sqlite_chat_memory_iface_init (AkcChatMemoryInterface *iface)
   iface->splice_messages_finish = akc_sqlite_chat_memory_boolean_finish;
   iface->save_message_async = akc_sqlite_chat_memory_save_message_async;
   iface->save_message_finish = akc_sqlite_chat_memory_boolean_finish;
+  iface->list_conversations_page_async = akc_sqlite_chat_memory_list_conversations_page_async;
+  iface->list_conversations_page_finish = akc_sqlite_chat_memory_list_conversations_finish;
+  iface->get_conversation_async = akc_sqlite_chat_memory_get_conversation_async;
+  iface->get_conversation_finish = akc_sqlite_chat_memory_create_conversation_finish;
+  iface->create_conversation_full_async = akc_sqlite_chat_memory_create_conversation_full_async;
+  iface->create_conversation_full_finish = akc_sqlite_chat_memory_create_conversation_finish;
+  iface->set_conversation_pinned_async = akc_sqlite_chat_memory_set_conversation_pinned_async;
+  iface->set_conversation_pinned_finish = akc_sqlite_chat_memory_boolean_finish;
 }
 
 /* ------------------------------------------------------------------ */

@@ -15,6 +15,7 @@
 #include <glib/gstdio.h>
 
 #include "akc-chat-memory.h"
+#include "akc-conversation-title.h"
 #include "akc-sqlite-chat-memory.h"
 #include "akc-sqlite-schema-private.h"
 
@@ -76,6 +77,21 @@
  *   back only while its message is in the conversation (a retried or
  *   regenerated reply takes its cards with it).
  *
+ * Version 5
+ * ---------
+ * Many conversations per assistant (issue 14). conversations gains
+ *   `assistant_id`, the id of the assistant the conversation is held
+ *   with (a demo id, `ask`, `provider`, …; empty when unknown), and
+ *   `pinned` (0 or 1). Before version 5 each assistant had exactly one
+ *   conversation, whose id named it: `demo` was Hello World's, `demo-ID`
+ *   the demo ID's, and any other id (`ask`, `provider`) was its
+ *   assistant's own id; each of those becomes the first conversation of
+ *   its assistant, with every message, usage and time it had. A
+ *   conversation without a title takes the title of its first user
+ *   message (akc_derive_title, the SQL name of
+ *   akc_derive_conversation_title()). Listings are ordered by pinned,
+ *   then updated_at (newest first), then id, read from one index.
+ *
  * Adding a version
  * ----------------
  * Append a step { N, "…" } below and bump AKC_SQLITE_SCHEMA_VERSION. A step
@@ -135,6 +151,21 @@ static const AkcSqliteMigration migrations[] = {
     "  resolved_at     INTEGER NOT NULL,"
     "  PRIMARY KEY (conversation_id, instance_id)"
     ");" },
+  { 5,
+    "ALTER TABLE conversations ADD COLUMN assistant_id TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE conversations ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;"
+    "UPDATE conversations SET assistant_id = CASE"
+    "  WHEN id = 'demo' THEN 'hello-world'"
+    "  WHEN substr (id, 1, 5) = 'demo-' AND length (id) > 5 THEN substr (id, 6)"
+    "  ELSE id END;"
+    "UPDATE conversations SET title = coalesce ("
+    "    (SELECT akc_derive_title (m.content) FROM messages m"
+    "      WHERE m.conversation_id = conversations.id AND m.role = 'user'"
+    "      ORDER BY m.position LIMIT 1), '')"
+    "  WHERE title = '';"
+    "DROP INDEX conversations_by_update;"
+    "CREATE INDEX conversations_by_list ON conversations (pinned DESC, updated_at DESC, id);"
+    "CREATE INDEX conversations_by_assistant ON conversations (assistant_id, updated_at DESC);" },
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == AKC_SQLITE_SCHEMA_VERSION);
@@ -308,6 +339,43 @@ check_ours (sqlite3     *db,
   return TRUE;
 }
 
+static void
+derive_title_function (sqlite3_context  *context,
+                       int               n_values,
+                       sqlite3_value   **values)
+{
+  const char *text;
+  char *title;
+
+  if (sqlite3_value_type (values[0]) == SQLITE_NULL)
+    {
+      sqlite3_result_null (context);
+      return;
+    }
+
+  text = (const char *) sqlite3_value_text (values[0]);
+  title = akc_derive_conversation_title (text, sqlite3_value_bytes (values[0]));
+  sqlite3_result_text (context, title, -1, g_free);
+}
+
+gboolean
+akc_sqlite_register_functions (sqlite3     *db,
+                               const char  *path,
+                               GError     **error)
+{
+  int rc = sqlite3_create_function_v2 (db, "akc_derive_title", 1,
+                                       SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+                                       NULL, derive_title_function, NULL, NULL, NULL);
+
+  if (rc != SQLITE_OK)
+    {
+      akc_sqlite_set_error (error, db, rc, path);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
 gboolean
 akc_sqlite_migrate (sqlite3                   *db,
                     const char                *path,
@@ -317,6 +385,9 @@ akc_sqlite_migrate (sqlite3                   *db,
 {
   int latest = n_steps > 0 ? steps[n_steps - 1].version : 0;
   gint64 version = 0;
+
+  if (!akc_sqlite_register_functions (db, path, error))
+    return FALSE;
 
   /* IMMEDIATE takes the write lock first, so two programs opening the same
    * new history cannot both create it. */
