@@ -67,6 +67,7 @@
 #include "akc-conversation-info.h"
 #include "akc-conversation-list.h"
 #include "akc-conversation-title.h"
+#include "akc-search-result.h"
 #include "akc-sqlite-chat-memory.h"
 #include "akc-sqlite-session-storage.h"
 

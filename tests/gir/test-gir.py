@@ -299,6 +299,21 @@ with tempfile.TemporaryDirectory() as folder:
     check(conversations.get_n_items() == 2 and conversations.props.complete and titles == ["Renamed"],
           "Akc.ConversationList follows a rename in place")
     check(Akc.derive_conversation_title(b"  Hello\nthere  ") == "Hello there", "Akc.derive_conversation_title")
+
+    # Search, export and import.
+    matches = memory.search_finish(wait(lambda cb: memory.search_async("receiv", 10, None, cb)))
+    hit = matches.get_item(0)
+    found, start, end = hit.get_match(0)
+    check(matches.get_n_items() == 1 and hit.get_conversation_id() == "py" and hit.get_message_id() is not None
+          and found and hit.get_snippet()[start:end].lower() == "received",
+          "search gives Akc.SearchResult with a snippet and the match's offsets")
+    exported = memory.export_finish(wait(lambda cb: memory.export_async("py", Akc.ConversationFormat.JSON, None, cb)))
+    imported = memory.import_finish(wait(lambda cb: memory.import_async(exported, None, cb)))
+    check(imported.get_id() != "py" and imported.get_n_messages() == 3 and imported.get_title() == "Renamed",
+          "export (JSON) and import round-trip a conversation")
+    markdown = memory.export_finish(
+        wait(lambda cb: memory.export_async("py", Akc.ConversationFormat.MARKDOWN, None, cb))).get_data().decode()
+    check(markdown.startswith("# Renamed\n"), "export as Markdown")
     del history, kept, memory, conversations, first
 
 # Typed actions: a capability policy installed on a chat, and a confirmation

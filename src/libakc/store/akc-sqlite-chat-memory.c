@@ -13,6 +13,8 @@
 #include "akc-sqlite-chat-memory.h"
 #include "akc-sqlite-chat-memory-private.h"
 #include "akc-sqlite-message-extras-private.h"
+#include "akc-conversation-record-private.h"
+#include "akc-search-result-private.h"
 #include "akc-sqlite-schema-private.h"
 #include "akc-stored-message-private.h"
 #include "akc-text-private.h"
@@ -79,6 +81,12 @@ typedef enum
   STMT_GET,
   STMT_PIN,
   STMT_AUTO_TITLE,
+  STMT_SEARCH_TITLES,
+  STMT_SEARCH_MESSAGES,
+  STMT_EXPORT_CONVERSATION,
+  STMT_EXPORT_RESOLUTIONS,
+  STMT_IMPORT_CONVERSATION,
+  STMT_IMPORT_RESOLUTION,
   STMT_CREATE,
   STMT_EXISTS,
   STMT_USAGE,
@@ -121,6 +129,36 @@ static const char * const stmt_sql[N_STMTS] = {
   /* A conversation without a title takes that of its first user message. */
   [STMT_AUTO_TITLE] =
     "UPDATE conversations SET title = akc_derive_title (?2) WHERE id = ?1 AND title = ''",
+  /* Matches ranked by FTS5's BM25 (lower is better); snippet() and
+   * highlight() mark the matched words with U+0001 … U+0002. */
+  [STMT_SEARCH_TITLES] =
+    "SELECT c.id, NULL, highlight (title_search, 0, char (1), char (2)), title_search.rank"
+    "  FROM title_search JOIN conversations c ON c.search_id = title_search.rowid"
+    "  WHERE title_search MATCH ?1 ORDER BY title_search.rank LIMIT ?2",
+  [STMT_SEARCH_MESSAGES] =
+    "SELECT m.conversation_id, m.id, snippet (message_search, 0, char (1), char (2), '…', 12),"
+    "       message_search.rank"
+    "  FROM message_search JOIN messages m ON m.seq = message_search.rowid"
+    "  WHERE message_search MATCH ?1 ORDER BY message_search.rank LIMIT ?2",
+  [STMT_EXPORT_CONVERSATION] =
+    "SELECT title, assistant_id, pinned, created_at, updated_at,"
+    "       prompt_tokens, completion_tokens, total_tokens"
+    "  FROM conversations WHERE id = ?1",
+  /* Only the answers whose message is still in the conversation: those
+   * are the ones read back (a retried reply takes its cards with it). */
+  [STMT_EXPORT_RESOLUTIONS] =
+    "SELECT r.instance_id, r.message_id, r.event, r.value, r.resolved_at"
+    "  FROM component_resolutions r"
+    "  WHERE r.conversation_id = ?1"
+    "    AND EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = ?1 AND m.id = r.message_id)"
+    "  ORDER BY r.resolved_at, r.instance_id",
+  [STMT_IMPORT_CONVERSATION] =
+    "INSERT INTO conversations (id, title, created_at, updated_at, assistant_id, pinned,"
+    "                           prompt_tokens, completion_tokens, total_tokens)"
+    "  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+  [STMT_IMPORT_RESOLUTION] =
+    "INSERT INTO component_resolutions (conversation_id, instance_id, message_id, event, value, resolved_at)"
+    "  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
   [STMT_CREATE] =
     "INSERT INTO conversations (id, title, created_at, updated_at, assistant_id) VALUES (?1, ?2, ?3, ?3, ?4)"
     "  ON CONFLICT DO NOTHING",
@@ -1258,7 +1296,9 @@ worker_splice (Worker    *worker,
       sqlite3_bind_int64 (stmt, 11, position + i);
 
       rc = sqlite3_step (stmt);
-      if (rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+      /* (conversation_id, id) is the primary key before version 6 and
+       * unique since; positions are dense, so it is the id that clashed. */
+      if (rc == SQLITE_CONSTRAINT_PRIMARYKEY || rc == SQLITE_CONSTRAINT_UNIQUE)
         {
           g_set_error_literal (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_EXISTS,
                                _("The conversation already has a message with this id."));
@@ -1364,6 +1404,451 @@ job_save (Worker *worker,
   else
     job_write (worker, job, worker_save, data);
   job_set_changed (job, data->conversation_id);
+}
+
+/* ------------------------------------------------------------------ */
+/* Search (worker thread)                                              */
+/* ------------------------------------------------------------------ */
+
+/* At most this many words of a search are looked for. */
+#define SEARCH_MAX_TERMS 16
+
+/* The FTS5 query for what a person typed: each word a quoted phrase (so
+ * no character of it is query syntax), all of them required, the last one
+ * a prefix unless the text ends with a space, as the person may still be
+ * typing it. NULL when there is no word to look for. */
+static char *
+search_query (const char *text)
+{
+  g_auto(GStrv) words = g_regex_split_simple ("\\s+", text, G_REGEX_OPTIMIZE, 0);
+  g_autoptr(GString) query = g_string_new (NULL);
+  gsize length = strlen (text);
+  gboolean open_ended = length > 0 && !g_ascii_isspace (text[length - 1]);
+  guint n_terms = 0;
+  int last = -1;
+
+  for (int i = 0; words[i] != NULL; i++)
+    {
+      gboolean has_word_char = FALSE;
+
+      for (const char *p = words[i]; *p != '\0'; p = g_utf8_next_char (p))
+        if (g_unichar_isalnum (g_utf8_get_char (p)))
+          has_word_char = TRUE;
+      if (has_word_char)
+        last = i;
+    }
+
+  for (int i = 0; words[i] != NULL && n_terms < SEARCH_MAX_TERMS; i++)
+    {
+      gboolean has_word_char = FALSE;
+
+      for (const char *p = words[i]; *p != '\0'; p = g_utf8_next_char (p))
+        if (g_unichar_isalnum (g_utf8_get_char (p)))
+          has_word_char = TRUE;
+      if (!has_word_char)
+        continue;
+
+      if (query->len > 0)
+        g_string_append_c (query, ' ');
+      g_string_append_c (query, '"');
+      for (const char *p = words[i]; *p != '\0'; p++)
+        {
+          if (*p == '"')
+            g_string_append_c (query, '"');
+          g_string_append_c (query, *p);
+        }
+      g_string_append_c (query, '"');
+      if (i == last && open_ended)
+        g_string_append_c (query, '*');
+      n_terms++;
+    }
+
+  if (query->len == 0)
+    return NULL;
+
+  return g_string_free (g_steal_pointer (&query), FALSE);
+}
+
+typedef struct
+{
+  char  *text;
+  guint  limit;
+} SearchData;
+
+static void
+search_data_free (gpointer data)
+{
+  SearchData *search = data;
+
+  g_free (search->text);
+  g_free (search);
+}
+
+static gboolean
+worker_search_table (Worker        *worker,
+                     Job           *job,
+                     Stmt           which,
+                     const char    *query,
+                     guint          limit,
+                     gboolean       is_title,
+                     GPtrArray     *results,
+                     GError       **error)
+{
+  g_autoptr(sqlite3_stmt) stmt = worker_get_stmt (worker, which, error);
+  int rc;
+
+  if (stmt == NULL)
+    return FALSE;
+
+  bind_text (stmt, 1, query);
+  sqlite3_bind_int64 (stmt, 2, limit);
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      g_autofree char *conversation_id = column_dup_string (stmt, 0);
+      g_autofree char *message_id = is_title ? NULL : column_dup_string (stmt, 1);
+      const char *marked = column_text (stmt, 2, NULL);
+
+      if (conversation_id == NULL || (!is_title && message_id == NULL))
+        continue;
+
+      g_ptr_array_add (results, akc_search_result_new_from_marked (conversation_id, message_id, marked,
+                                                                   sqlite3_column_double (stmt, 3)));
+
+      if (results->len % CANCEL_CHECK_ROWS == 0 &&
+          g_cancellable_set_error_if_cancelled (g_task_get_cancellable (job->task), error))
+        return FALSE;
+    }
+
+  if (rc != SQLITE_DONE)
+    {
+      /* A query FTS5 refuses is no match, not a damaged history. */
+      if ((rc & 0xff) == SQLITE_ERROR)
+        return TRUE;
+      return worker_fail (worker, rc, error);
+    }
+
+  return TRUE;
+}
+
+static void
+job_search (Worker *worker,
+            Job    *job)
+{
+  SearchData *data = g_task_get_task_data (job->task);
+  g_autoptr(GPtrArray) results = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree char *query = search_query (data->text);
+  GError *error = NULL;
+
+  if (query == NULL || data->limit == 0)
+    {
+      job_return_pointer (job, g_steal_pointer (&results), (GDestroyNotify) g_ptr_array_unref);
+      return;
+    }
+
+  if (!worker_begin (worker, FALSE, &error) ||
+      !worker_search_table (worker, job, STMT_SEARCH_TITLES, query, data->limit, TRUE, results, &error) ||
+      (results->len < data->limit &&
+       !worker_search_table (worker, job, STMT_SEARCH_MESSAGES, query, data->limit - results->len, FALSE,
+                             results, &error)) ||
+      !worker_commit (worker, &error))
+    {
+      worker_rollback (worker);
+      job_return_error (job, error);
+      return;
+    }
+
+  job_return_pointer (job, g_steal_pointer (&results), (GDestroyNotify) g_ptr_array_unref);
+}
+
+/* ------------------------------------------------------------------ */
+/* Export and import (worker thread)                                   */
+/* ------------------------------------------------------------------ */
+
+typedef struct
+{
+  char                  *conversation_id;
+  AkcConversationFormat  format;
+} ExportData;
+
+static void
+export_data_free (gpointer data)
+{
+  ExportData *export = data;
+
+  g_free (export->conversation_id);
+  g_free (export);
+}
+
+/* Every field of a conversation, in one read transaction. */
+static AkcConversationRecord *
+worker_read_record (Worker      *worker,
+                    Job         *job,
+                    const char  *id,
+                    GError     **error)
+{
+  g_autoptr(AkcConversationRecord) record = akc_conversation_record_new ();
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  stmt = worker_get_stmt (worker, STMT_EXPORT_CONVERSATION, error);
+  if (stmt == NULL)
+    return NULL;
+
+  bind_text (stmt, 1, id);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_DONE)
+    {
+      set_not_found (error);
+      return NULL;
+    }
+  if (rc != SQLITE_ROW)
+    {
+      worker_fail (worker, rc, error);
+      return NULL;
+    }
+
+  record->id = g_strdup (id);
+  record->title = column_dup_string (stmt, 0);
+  record->assistant_id = column_dup_string (stmt, 1);
+  record->pinned = sqlite3_column_int (stmt, 2) != 0;
+  record->created_at = sqlite3_column_int64 (stmt, 3);
+  record->updated_at = sqlite3_column_int64 (stmt, 4);
+  record->usage.prompt_tokens = (guint64) sqlite3_column_int64 (stmt, 5);
+  record->usage.completion_tokens = (guint64) sqlite3_column_int64 (stmt, 6);
+  record->usage.total_tokens = (guint64) sqlite3_column_int64 (stmt, 7);
+  g_clear_pointer (&stmt, stmt_release);
+
+  if (record->title == NULL || record->assistant_id == NULL ||
+      !g_utf8_validate (record->title, -1, NULL) || !g_utf8_validate (record->assistant_id, -1, NULL))
+    {
+      g_autofree char *name = g_filename_display_name (worker->path);
+
+      g_set_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_CORRUPT,
+                   _("The history “%s” is damaged (a conversation cannot be read)."), name);
+      return NULL;
+    }
+
+  stmt = worker_get_stmt (worker, STMT_LOAD, error);
+  if (stmt == NULL)
+    return NULL;
+
+  bind_text (stmt, 1, id);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      AkcStoredMessage *stored = read_stored_message (stmt);
+
+      /* role and status point into the row: made static, and checked. */
+      stored->role = akc_stored_message_intern_role (stored->role);
+      stored->status = akc_stored_message_intern_status (stored->status);
+      if (stored->id == NULL || stored->role == NULL || stored->status == NULL)
+        {
+          g_autofree char *name = g_filename_display_name (worker->path);
+
+          akc_stored_message_free (stored);
+          g_set_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_CORRUPT,
+                       _("The history “%s” is damaged (a message cannot be read)."), name);
+          return NULL;
+        }
+      g_ptr_array_add (record->messages, stored);
+
+      if (record->messages->len % CANCEL_CHECK_ROWS == 0 &&
+          g_cancellable_set_error_if_cancelled (g_task_get_cancellable (job->task), error))
+        return NULL;
+    }
+  if (rc != SQLITE_DONE)
+    {
+      worker_fail (worker, rc, error);
+      return NULL;
+    }
+  g_clear_pointer (&stmt, stmt_release);
+
+  stmt = worker_get_stmt (worker, STMT_EXPORT_RESOLUTIONS, error);
+  if (stmt == NULL)
+    return NULL;
+
+  bind_text (stmt, 1, id);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      AkcStoredResolution *resolution = g_new0 (AkcStoredResolution, 1);
+
+      resolution->instance_id = column_dup_string (stmt, 0);
+      resolution->message_id = column_dup_string (stmt, 1);
+      resolution->event = column_dup_string (stmt, 2);
+      resolution->value = column_dup_string (stmt, 3);
+      resolution->resolved_at = sqlite3_column_int64 (stmt, 4);
+      if (resolution->instance_id == NULL || resolution->message_id == NULL || resolution->event == NULL)
+        {
+          akc_stored_resolution_free (resolution);
+          continue;
+        }
+      g_ptr_array_add (record->resolutions, resolution);
+    }
+  if (rc != SQLITE_DONE)
+    {
+      worker_fail (worker, rc, error);
+      return NULL;
+    }
+
+  return g_steal_pointer (&record);
+}
+
+static void
+job_export (Worker *worker,
+            Job    *job)
+{
+  ExportData *data = g_task_get_task_data (job->task);
+  g_autoptr(AkcConversationRecord) record = NULL;
+  GString *out;
+  GError *error = NULL;
+
+  if (!check_conversation_id (data->conversation_id, &error) ||
+      !worker_begin (worker, FALSE, &error))
+    {
+      job_return_error (job, error);
+      return;
+    }
+
+  record = worker_read_record (worker, job, data->conversation_id, &error);
+  if (record == NULL || !worker_commit (worker, &error))
+    {
+      worker_rollback (worker);
+      job_return_error (job, error);
+      return;
+    }
+
+  out = g_string_new (NULL);
+  if (data->format == AKC_CONVERSATION_FORMAT_JSON)
+    akc_conversation_record_write_json (record, out);
+  else
+    akc_conversation_record_write_markdown (record, out);
+
+  job_return_pointer (job, g_string_free_to_bytes (out), (GDestroyNotify) g_bytes_unref);
+}
+
+typedef struct
+{
+  GBytes                *data;
+  AkcConversationRecord *record;   /* parsed on the worker */
+  char                  *id;       /* the new conversation's */
+} ImportData;
+
+static void
+import_data_free (gpointer data)
+{
+  ImportData *import = data;
+
+  g_bytes_unref (import->data);
+  akc_conversation_record_free (import->record);
+  g_free (import->id);
+  g_free (import);
+}
+
+static gboolean
+worker_import (Worker    *worker,
+               gpointer   user_data,
+               GError   **error)
+{
+  ImportData *data = user_data;
+  AkcConversationRecord *record = data->record;
+  g_autoptr(sqlite3_stmt) stmt = worker_get_stmt (worker, STMT_IMPORT_CONVERSATION, error);
+
+  if (stmt == NULL)
+    return FALSE;
+
+  bind_text (stmt, 1, data->id);
+  bind_text (stmt, 2, record->title);
+  sqlite3_bind_int64 (stmt, 3, record->created_at);
+  sqlite3_bind_int64 (stmt, 4, record->updated_at);
+  bind_text (stmt, 5, record->assistant_id);
+  sqlite3_bind_int (stmt, 6, record->pinned ? 1 : 0);
+  sqlite3_bind_int64 (stmt, 7, (sqlite3_int64) record->usage.prompt_tokens);
+  sqlite3_bind_int64 (stmt, 8, (sqlite3_int64) record->usage.completion_tokens);
+  sqlite3_bind_int64 (stmt, 9, (sqlite3_int64) record->usage.total_tokens);
+  if (!worker_step_done (worker, stmt, error))
+    return FALSE;
+  g_clear_pointer (&stmt, stmt_release);
+
+  for (guint i = 0; i < record->messages->len; i++)
+    {
+      const AkcStoredMessage *stored = g_ptr_array_index (record->messages, i);
+
+      stmt = worker_get_stmt (worker, STMT_INSERT, error);
+      if (stmt == NULL)
+        return FALSE;
+      bind_text (stmt, 1, data->id);
+      bind_message (stmt, stored);
+      sqlite3_bind_int64 (stmt, 11, i);
+      if (!worker_step_done (worker, stmt, error))
+        return FALSE;
+      g_clear_pointer (&stmt, stmt_release);
+    }
+
+  for (guint i = 0; i < record->resolutions->len; i++)
+    {
+      const AkcStoredResolution *resolution = g_ptr_array_index (record->resolutions, i);
+
+      stmt = worker_get_stmt (worker, STMT_IMPORT_RESOLUTION, error);
+      if (stmt == NULL)
+        return FALSE;
+      bind_text (stmt, 1, data->id);
+      bind_text (stmt, 2, resolution->instance_id);
+      bind_text (stmt, 3, resolution->message_id);
+      bind_text (stmt, 4, resolution->event);
+      bind_text (stmt, 5, resolution->value);
+      sqlite3_bind_int64 (stmt, 6, resolution->resolved_at);
+      if (!worker_step_done (worker, stmt, error))
+        return FALSE;
+      g_clear_pointer (&stmt, stmt_release);
+    }
+
+  return TRUE;
+}
+
+static void
+job_import (Worker *worker,
+            Job    *job)
+{
+  ImportData *data = g_task_get_task_data (job->task);
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GPtrArray) infos = NULL;
+  gsize length = 0;
+  const char *bytes = g_bytes_get_data (data->data, &length);
+  GError *error = NULL;
+
+  data->record = akc_conversation_record_parse_json (bytes != NULL ? bytes : "", length, &error);
+  if (data->record == NULL)
+    {
+      job_return_error (job, error);
+      return;
+    }
+
+  /* One transaction: a failure adds nothing. */
+  job_write (worker, job, worker_import, data);
+  if (job->kind == RESULT_ERROR)
+    return;
+
+  job_set_changed (job, data->id);
+
+  stmt = worker_get_stmt (worker, STMT_GET, &error);
+  if (stmt != NULL)
+    {
+      bind_text (stmt, 1, data->id);
+      infos = read_infos (worker, job, stmt, &error);
+    }
+  if (infos == NULL || infos->len == 0)
+    {
+      /* Stored; only reading it back failed. */
+      g_clear_error (&error);
+      job_return_pointer (job, akc_conversation_info_new_full (data->id, data->record->assistant_id,
+                                                               data->record->title, &data->record->usage,
+                                                               NULL, NULL, data->record->messages->len,
+                                                               data->record->pinned),
+                          g_object_unref);
+      return;
+    }
+
+  job_return_pointer (job, g_object_ref (g_ptr_array_index (infos, 0)), g_object_unref);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1770,6 +2255,215 @@ akc_sqlite_chat_memory_iface_init (AkcChatMemoryInterface *iface)
   iface->create_conversation_full_finish = akc_sqlite_chat_memory_create_conversation_finish;
   iface->set_conversation_pinned_async = akc_sqlite_chat_memory_set_conversation_pinned_async;
   iface->set_conversation_pinned_finish = akc_sqlite_chat_memory_boolean_finish;
+}
+
+/**
+ * akc_sqlite_chat_memory_search_async:
+ * @self: a #AkcSqliteChatMemory
+ * @text: what to look for, as a person types it
+ * @limit: the most results to give
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the results are ready
+ * @user_data: data for @callback
+ *
+ * Starts searching the titles of the conversations and the text of their
+ * messages, on the worker thread, with SQLite's full-text index (kept in
+ * step with every change of the history). Every word of @text must match
+ * (case, accents and punctuation do not matter); the last word also
+ * matches longer words that start with it, unless @text ends with a
+ * space, so a search can follow typing. Text without a letter or digit
+ * finds nothing, and at most the first 16 words are used.
+ *
+ * Conversations whose title matches come first, then messages, each
+ * ranked best first.
+ *
+ * Since: 0.1
+ */
+void
+akc_sqlite_chat_memory_search_async (AkcSqliteChatMemory *self,
+                                     const char          *text,
+                                     guint                limit,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data)
+{
+  SearchData *data;
+  GTask *task;
+
+  g_return_if_fail (AKC_IS_SQLITE_CHAT_MEMORY (self));
+  g_return_if_fail (text != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  data = g_new0 (SearchData, 1);
+  data->text = g_utf8_make_valid (text, -1);
+  data->limit = limit;
+  task = new_read_task (self, cancellable, callback, user_data, akc_sqlite_chat_memory_search_async);
+  g_task_set_task_data (task, data, search_data_free);
+  queue_job (self, task, job_search);
+}
+
+/**
+ * akc_sqlite_chat_memory_search_finish:
+ * @self: a #AkcSqliteChatMemory
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes a search.
+ *
+ * Returns: (transfer full): a #GListModel of [class@SearchResult], best
+ *   first (empty when nothing matched), or %NULL on error
+ *
+ * Since: 0.1
+ */
+GListModel *
+akc_sqlite_chat_memory_search_finish (AkcSqliteChatMemory  *self,
+                                      GAsyncResult         *result,
+                                      GError              **error)
+{
+  g_autoptr(GPtrArray) results = NULL;
+  GListStore *store;
+
+  g_return_val_if_fail (AKC_IS_SQLITE_CHAT_MEMORY (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  results = g_task_propagate_pointer (G_TASK (result), error);
+  if (results == NULL)
+    return NULL;
+
+  store = g_list_store_new (AKC_TYPE_SEARCH_RESULT);
+  g_list_store_splice (store, 0, 0, results->pdata, results->len);
+
+  return G_LIST_MODEL (store);
+}
+
+/**
+ * akc_sqlite_chat_memory_export_async:
+ * @self: a #AkcSqliteChatMemory
+ * @conversation_id: the conversation to export
+ * @format: the form to write it in
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when it is written
+ * @user_data: data for @callback
+ *
+ * Starts writing a conversation, read in one transaction on the worker
+ * thread, as Markdown (to read) or as the JSON format of
+ * `docs/conversation-format.md` (every field: messages with their tool
+ * calls and lineage, usage, pin, times, component answers), which
+ * [method@SqliteChatMemory.import_async] reads back. It fails with
+ * %AKC_CHAT_MEMORY_ERROR_NOT_FOUND when there is no such conversation.
+ *
+ * Since: 0.1
+ */
+void
+akc_sqlite_chat_memory_export_async (AkcSqliteChatMemory   *self,
+                                     const char            *conversation_id,
+                                     AkcConversationFormat  format,
+                                     GCancellable          *cancellable,
+                                     GAsyncReadyCallback    callback,
+                                     gpointer               user_data)
+{
+  ExportData *data;
+  GTask *task;
+
+  g_return_if_fail (AKC_IS_SQLITE_CHAT_MEMORY (self));
+  g_return_if_fail (conversation_id != NULL);
+  g_return_if_fail (format == AKC_CONVERSATION_FORMAT_MARKDOWN || format == AKC_CONVERSATION_FORMAT_JSON);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  data = g_new0 (ExportData, 1);
+  data->conversation_id = g_strdup (conversation_id);
+  data->format = format;
+  task = new_read_task (self, cancellable, callback, user_data, akc_sqlite_chat_memory_export_async);
+  g_task_set_task_data (task, data, export_data_free);
+  queue_job (self, task, job_export);
+}
+
+/**
+ * akc_sqlite_chat_memory_export_finish:
+ * @self: a #AkcSqliteChatMemory
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes exporting a conversation.
+ *
+ * Returns: (transfer full): the UTF-8 text of the export, or %NULL on
+ *   error
+ *
+ * Since: 0.1
+ */
+GBytes *
+akc_sqlite_chat_memory_export_finish (AkcSqliteChatMemory  *self,
+                                      GAsyncResult         *result,
+                                      GError              **error)
+{
+  g_return_val_if_fail (AKC_IS_SQLITE_CHAT_MEMORY (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * akc_sqlite_chat_memory_import_async:
+ * @self: a #AkcSqliteChatMemory
+ * @data: a JSON export (`docs/conversation-format.md`)
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when it is imported
+ * @user_data: data for @callback
+ *
+ * Starts reading a JSON export into a new conversation, on the worker
+ * thread. The file is untrusted: it is checked whole (size, nesting and
+ * count bounds, every field's type and bounds, unique message ids, answers
+ * that name messages of the conversation) before anything is written,
+ * then written in one transaction, so a file that fails adds nothing. A
+ * problem fails with %AKC_CHAT_MEMORY_ERROR_INVALID, whose message names
+ * the field (for instance `$.conversation.messages[3].role`). The new
+ * conversation has a new random id and everything else the file holds.
+ *
+ * Since: 0.1
+ */
+void
+akc_sqlite_chat_memory_import_async (AkcSqliteChatMemory *self,
+                                     GBytes              *data,
+                                     GCancellable        *cancellable,
+                                     GAsyncReadyCallback  callback,
+                                     gpointer             user_data)
+{
+  ImportData *import;
+  GTask *task;
+
+  g_return_if_fail (AKC_IS_SQLITE_CHAT_MEMORY (self));
+  g_return_if_fail (data != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  import = g_new0 (ImportData, 1);
+  import->data = g_bytes_ref (data);
+  import->id = g_uuid_string_random ();
+  task = new_write_task (self, cancellable, callback, user_data, akc_sqlite_chat_memory_import_async);
+  g_task_set_task_data (task, import, import_data_free);
+  queue_job (self, task, job_import);
+}
+
+/**
+ * akc_sqlite_chat_memory_import_finish:
+ * @self: a #AkcSqliteChatMemory
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes importing a conversation.
+ *
+ * Returns: (transfer full): the new conversation, or %NULL on error
+ *
+ * Since: 0.1
+ */
+AkcConversationInfo *
+akc_sqlite_chat_memory_import_finish (AkcSqliteChatMemory  *self,
+                                      GAsyncResult         *result,
+                                      GError              **error)
+{
+  g_return_val_if_fail (AKC_IS_SQLITE_CHAT_MEMORY (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 /* ------------------------------------------------------------------ */

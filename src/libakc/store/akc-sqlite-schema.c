@@ -92,6 +92,26 @@
  *   akc_derive_conversation_title()). Listings are ordered by pinned,
  *   then updated_at (newest first), then id, read from one index.
  *
+ * Version 6
+ * ---------
+ * Search (issue 14): SQLite FTS5 over conversation titles and message
+ *   text, kept in step by triggers, so every way a row changes (a send, a
+ *   streamed checkpoint, a retry or edit that replaces messages, a
+ *   rename, a delete, an import, another program's SQL) updates the index
+ *   in the same transaction.
+ * messages is rebuilt by copy with `seq INTEGER PRIMARY KEY`, a stable
+ *   row number (an implicit rowid may change on VACUUM); (conversation_id,
+ *   id) and (conversation_id, position) stay unique. message_search is an
+ *   external-content FTS5 table over messages.content keyed by seq: the
+ *   text is stored once, in messages.
+ * conversations gains `search_id`, a stable number for its row (unique;
+ *   the first free one is given by a trigger on insert), and title_search
+ *   is an FTS5 table of the titles keyed by it.
+ * Both use the unicode61 tokenizer without diacritics (“cafe” finds
+ *   “café”) and prefix indexes of 2 and 3 characters, so a search typed
+ *   word by word finds prefixes quickly. The migration indexes every
+ *   existing row.
+ *
  * Adding a version
  * ----------------
  * Append a step { N, "…" } below and bump AKC_SQLITE_SCHEMA_VERSION. A step
@@ -166,6 +186,64 @@ static const AkcSqliteMigration migrations[] = {
     "DROP INDEX conversations_by_update;"
     "CREATE INDEX conversations_by_list ON conversations (pinned DESC, updated_at DESC, id);"
     "CREATE INDEX conversations_by_assistant ON conversations (assistant_id, updated_at DESC);" },
+  { 6,
+    "CREATE TABLE messages_v6 ("
+    "  seq             INTEGER PRIMARY KEY,"
+    "  conversation_id TEXT    NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,"
+    "  position        INTEGER NOT NULL,"
+    "  id              TEXT    NOT NULL,"
+    "  role            TEXT    NOT NULL,"
+    "  status          TEXT    NOT NULL,"
+    "  stopped         INTEGER NOT NULL DEFAULT 0,"
+    "  content         TEXT    NOT NULL,"
+    "  created_at      INTEGER NOT NULL,"
+    "  tool_call_id    TEXT,"
+    "  tool_calls      TEXT,"
+    "  lineage         TEXT,"
+    "  UNIQUE (conversation_id, id),"
+    "  UNIQUE (conversation_id, position)"
+    ");"
+    "INSERT INTO messages_v6 (conversation_id, position, id, role, status, stopped, content, created_at,"
+    "                         tool_call_id, tool_calls, lineage)"
+    "  SELECT conversation_id, position, id, role, status, stopped, content, created_at,"
+    "         tool_call_id, tool_calls, lineage"
+    "    FROM messages ORDER BY conversation_id, position;"
+    "DROP TABLE messages;"
+    "ALTER TABLE messages_v6 RENAME TO messages;"
+    "CREATE VIRTUAL TABLE message_search USING fts5 ("
+    "  content, content = 'messages', content_rowid = 'seq',"
+    "  tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');"
+    "INSERT INTO message_search (message_search) VALUES ('rebuild');"
+    "CREATE TRIGGER messages_search_insert AFTER INSERT ON messages BEGIN"
+    "  INSERT INTO message_search (rowid, content) VALUES (new.seq, new.content);"
+    "END;"
+    "CREATE TRIGGER messages_search_delete AFTER DELETE ON messages BEGIN"
+    "  INSERT INTO message_search (message_search, rowid, content) VALUES ('delete', old.seq, old.content);"
+    "END;"
+    "CREATE TRIGGER messages_search_update AFTER UPDATE OF content ON messages"
+    "  WHEN old.content IS NOT new.content BEGIN"
+    "  INSERT INTO message_search (message_search, rowid, content) VALUES ('delete', old.seq, old.content);"
+    "  INSERT INTO message_search (rowid, content) VALUES (new.seq, new.content);"
+    "END;"
+    "ALTER TABLE conversations ADD COLUMN search_id INTEGER;"
+    "UPDATE conversations SET search_id = rowid;"
+    "CREATE UNIQUE INDEX conversations_by_search_id ON conversations (search_id);"
+    "CREATE VIRTUAL TABLE title_search USING fts5 ("
+    "  title, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');"
+    "INSERT INTO title_search (rowid, title) SELECT search_id, title FROM conversations;"
+    "CREATE TRIGGER conversations_search_insert AFTER INSERT ON conversations BEGIN"
+    "  UPDATE conversations SET search_id = (SELECT coalesce (max (search_id), 0) + 1 FROM conversations)"
+    "    WHERE id = new.id AND search_id IS NULL;"
+    "  INSERT INTO title_search (rowid, title) SELECT search_id, title FROM conversations WHERE id = new.id;"
+    "END;"
+    "CREATE TRIGGER conversations_search_rename AFTER UPDATE OF title ON conversations"
+    "  WHEN old.title IS NOT new.title BEGIN"
+    "  DELETE FROM title_search WHERE rowid = old.search_id;"
+    "  INSERT INTO title_search (rowid, title) VALUES (new.search_id, new.title);"
+    "END;"
+    "CREATE TRIGGER conversations_search_delete AFTER DELETE ON conversations BEGIN"
+    "  DELETE FROM title_search WHERE rowid = old.search_id;"
+    "END;" },
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == AKC_SQLITE_SCHEMA_VERSION);

@@ -42,6 +42,11 @@ void              akc_stored_message_free             (AkcStoredMessage       *s
 AkcMessage       *akc_stored_message_to_message       (const AkcStoredMessage *stored,
                                                        GError                **error);
 
+/* The static wire string of a role or status read from a row (which the
+ * row owns), or NULL when it is none. */
+const char       *akc_stored_message_intern_role      (const char             *role);
+const char       *akc_stored_message_intern_status    (const char             *status);
+
 /* Microseconds since the Unix epoch, and back (NULL outside GDateTime's
  * range). */
 gint64            akc_stored_time_from_date_time      (GDateTime              *date_time);

@@ -226,6 +226,29 @@ akc_stored_message_new_from_message (AkcMessage *message)
   return stored;
 }
 
+static const char *
+intern_nick (GType       type,
+             const char *nick)
+{
+  g_autoptr(GEnumClass) klass = g_type_class_ref (type);
+  GEnumValue *value = nick != NULL ? g_enum_get_value_by_nick (klass, nick) : NULL;
+
+  /* Enum classes are never freed once made: the nick stays. */
+  return value != NULL ? value->value_nick : NULL;
+}
+
+const char *
+akc_stored_message_intern_role (const char *role)
+{
+  return intern_nick (AKC_TYPE_MESSAGE_ROLE, role);
+}
+
+const char *
+akc_stored_message_intern_status (const char *status)
+{
+  return intern_nick (AKC_TYPE_MESSAGE_STATUS, status);
+}
+
 void
 akc_stored_message_free (AkcStoredMessage *stored)
 {

@@ -528,18 +528,31 @@ test_append_cost (void)
       g_assert_no_error (error);
     }
 
+  /* Each commit also adds a segment to the full-text index (schema
+   * version 6), and every few commits FTS5 merges segments: that work
+   * depends on the index, not on the conversation, and falls on one
+   * append or another. The cheapest of a few appends to each
+   * conversation is the cost of the append itself. */
   set_step_counter (memory, TRUE);
-  small = steps_of_append (memory, "small", "last");
-  large = steps_of_append (memory, "c", "last");
+  small = large = G_MAXUINT;
+  for (guint i = 0; i < 6; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("last-%u", i);
+      guint to_small = steps_of_append (memory, "small", id);
+      guint to_large = steps_of_append (memory, "c", id);
+
+      small = MIN (small, to_small);
+      large = MIN (large, to_large);
+    }
   set_step_counter (memory, FALSE);
 
   g_test_message ("SQLite steps per append: %u after 3 messages, %u after 3,000", small, large);
   g_assert_cmpuint (small, >, 0);
   g_assert_cmpuint (large, <=, small + 16);
 
-  g_assert_cmpint (akc_test_sql_int (path, "SELECT position FROM messages WHERE conversation_id = 'c' AND id = 'last'"),
+  g_assert_cmpint (akc_test_sql_int (path, "SELECT position FROM messages WHERE conversation_id = 'c' AND id = 'last-0'"),
                    ==, 3000);
-  g_assert_cmpint (akc_test_sql_int (path, "SELECT position FROM messages WHERE conversation_id = 'small' AND id = 'last'"),
+  g_assert_cmpint (akc_test_sql_int (path, "SELECT position FROM messages WHERE conversation_id = 'small' AND id = 'last-0'"),
                    ==, 3);
   {
     g_autoptr(GListModel) list = akc_test_list (memory, &error);
@@ -552,9 +565,9 @@ test_append_cost (void)
         const char *id = akc_conversation_info_get_id (info);
 
         if (g_str_equal (id, "c"))
-          g_assert_cmpuint (akc_conversation_info_get_n_messages (info), ==, 3001);
+          g_assert_cmpuint (akc_conversation_info_get_n_messages (info), ==, 3006);
         else
-          g_assert_cmpuint (akc_conversation_info_get_n_messages (info), ==, 4);
+          g_assert_cmpuint (akc_conversation_info_get_n_messages (info), ==, 9);
         found++;
       }
     g_assert_cmpuint (found, ==, 2);
