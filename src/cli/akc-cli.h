@@ -59,5 +59,8 @@ int akc_cmd_normalize (int argc, char **argv);
 int akc_cmd_replay (int argc, char **argv);
 int akc_cmd_theme (int argc, char **argv);
 int akc_cmd_turn (int argc, char **argv);
+int akc_cmd_conversations (int argc, char **argv);
+int akc_cmd_export (int argc, char **argv);
+int akc_cmd_import (int argc, char **argv);
 
 G_END_DECLS

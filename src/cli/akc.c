@@ -26,6 +26,9 @@ static const AkcCliCommand commands[] = {
   { "replay", N_("Play a replay fixture back, check a definition against it, or record one"), akc_cmd_replay },
   { "theme", N_("Resolve a semantic theme and print it as JSON"), akc_cmd_theme },
   { "turn", N_("Submit one turn to a chat turn handler and print its snapshots"), akc_cmd_turn },
+  { "conversations", N_("List the conversations of the history"), akc_cmd_conversations },
+  { "export", N_("Write a conversation of the history as Markdown or JSON"), akc_cmd_export },
+  { "import", N_("Read a conversation exported as JSON into the history"), akc_cmd_import },
   { NULL, NULL, NULL },
 };
 
