@@ -41,7 +41,7 @@ typedef struct
 } AkcConversationRecord;
 
 /* The bounds of an import (docs/conversation-format.md). */
-#define AKC_CONVERSATION_IMPORT_MAX_BYTES        (64 * 1024 * 1024)
+#define AKC_CONVERSATION_IMPORT_MAX_BYTES        (256 * 1024 * 1024)
 #define AKC_CONVERSATION_IMPORT_MAX_DEPTH        64
 #define AKC_CONVERSATION_IMPORT_MAX_MESSAGES     100000
 #define AKC_CONVERSATION_IMPORT_MAX_RESOLUTIONS  10000

@@ -11,6 +11,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "akc-assistant-content.h"
+#include "akc-attachment.h"
 #include "akc-chat-memory.h"
 #include "akc-component-frame.h"
 #include "akc-conversation-record-private.h"
@@ -179,6 +180,41 @@ akc_conversation_record_write_json (const AkcConversationRecord *record,
         write_string (&w, "toolCallId", message->tool_call_id);
       write_stored_json (&w, "toolCalls", message->tool_calls);
       write_stored_json (&w, "lineage", message->lineage);
+      if (message->has_usage)
+        {
+          akc_json_writer_member (&w, "usage");
+          akc_json_writer_begin_object (&w);
+          write_count (&w, "promptTokens", message->usage.prompt_tokens);
+          write_count (&w, "completionTokens", message->usage.completion_tokens);
+          write_count (&w, "totalTokens", message->usage.total_tokens);
+          akc_json_writer_end_object (&w);
+        }
+      if (message->attachments != NULL && message->attachments->len > 0)
+        {
+          akc_json_writer_member (&w, "attachments");
+          akc_json_writer_begin_array (&w);
+          for (guint j = 0; j < message->attachments->len; j++)
+            {
+              AkcAttachment *attachment = g_ptr_array_index (message->attachments, j);
+              g_autofree char *base64 = akc_attachment_dup_base64 (attachment);
+
+              akc_json_writer_begin_object (&w);
+              write_string (&w, "kind", akc_attachment_get_kind (attachment) == AKC_ATTACHMENT_KIND_IMAGE
+                                        ? "image" : "text");
+              write_string (&w, "name", akc_attachment_get_name (attachment));
+              write_string (&w, "mimeType", akc_attachment_get_mime_type (attachment));
+              if (akc_attachment_get_kind (attachment) == AKC_ATTACHMENT_KIND_IMAGE)
+                {
+                  akc_json_writer_member (&w, "width");
+                  akc_json_writer_int (&w, akc_attachment_get_width (attachment));
+                  akc_json_writer_member (&w, "height");
+                  akc_json_writer_int (&w, akc_attachment_get_height (attachment));
+                }
+              write_string (&w, "data", base64);
+              akc_json_writer_end_object (&w);
+            }
+          akc_json_writer_end_array (&w);
+        }
       akc_json_writer_end_object (&w);
     }
   akc_json_writer_end_array (&w);
@@ -376,6 +412,84 @@ canonical (AkcJsonValue *value)
   return g_string_free (out, FALSE);
 }
 
+static gboolean
+is_base64 (const char *text,
+           gsize       length)
+{
+  if (length % 4 != 0)
+    return FALSE;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = text[i];
+
+      if (g_ascii_isalnum (c) || c == '+' || c == '/')
+        continue;
+      /* Padding only at the end. */
+      if (c == '=' && i >= length - 2 && (i == length - 1 || text[length - 1] == '='))
+        continue;
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* An attachment, checked as a new one is (an image by its header and
+ * size, a text as UTF-8 within its bound). */
+static AkcAttachment *
+parse_attachment (AkcJsonValue  *object,
+                  const char    *path,
+                  GError       **error)
+{
+  g_autofree char *kind = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *where = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) local = NULL;
+  AkcJsonValue *data;
+  AkcAttachment *attachment;
+  guchar *decoded;
+  gsize length = 0;
+
+  if (!AKC_JSON_IS_OBJECT (object))
+    {
+      fail (error, path, _("must be an object."));
+      return NULL;
+    }
+
+  if (!get_string (object, path, "kind", FALSE, 16, &kind, error) ||
+      !get_string (object, path, "name", TRUE, 4 * AKC_ATTACHMENT_MAX_NAME_BYTES, &name, error))
+    return NULL;
+
+  if (!g_str_equal (kind, "image") && !g_str_equal (kind, "text"))
+    {
+      where = g_strconcat (path, ".kind", NULL);
+      fail (error, where, _("must be “image” or “text”."));
+      return NULL;
+    }
+
+  data = member (object, "data");
+  where = g_strconcat (path, ".data", NULL);
+  if (!AKC_JSON_IS_STRING (data) || !is_base64 (AKC_JSON_STR (data), AKC_JSON_STR_LEN (data)))
+    {
+      fail (error, where, _("must be the file's bytes in Base64."));
+      return NULL;
+    }
+
+  decoded = AKC_JSON_STR_LEN (data) > 0 ? g_base64_decode (AKC_JSON_STR (data), &length) : g_malloc0 (1);
+  bytes = g_bytes_new_take (decoded, length);
+
+  attachment = g_str_equal (kind, "image") ? akc_attachment_new_image (name, bytes, &local)
+                                           : akc_attachment_new_text (name, bytes, &local);
+  if (attachment == NULL)
+    {
+      fail (error, where, _("is not an attachment this version takes (%s)."), local->message);
+      return NULL;
+    }
+
+  return attachment;
+}
+
 static AkcStoredMessage *
 parse_message (AkcJsonValue  *object,
                const char    *path,
@@ -386,7 +500,10 @@ parse_message (AkcJsonValue  *object,
   g_autofree char *status = NULL;
   g_autoptr(AkcMessage) check = NULL;
   g_autoptr(GError) local = NULL;
-  AkcJsonValue *content, *tool_calls, *lineage;
+  g_autoptr(GPtrArray) parsed_attachments = NULL;
+  AkcJsonValue *content, *tool_calls, *lineage, *usage, *attachments;
+  AkcUsage message_usage = { 0, 0, 0 };
+  gboolean has_usage = FALSE;
 
   if (!AKC_JSON_IS_OBJECT (object))
     {
@@ -476,6 +593,52 @@ parse_message (AkcJsonValue  *object,
       stored->lineage = canonical (lineage);
     }
 
+  usage = member (object, "usage");
+  if (usage != NULL)
+    {
+      g_autofree char *where = g_strconcat (path, ".usage", NULL);
+      AkcUsage counts = { 0, 0, 0 };
+
+      if (!AKC_JSON_IS_OBJECT (usage))
+        {
+          fail (error, where, _("must be an object."));
+          return NULL;
+        }
+      if (!get_count (usage, where, "promptTokens", &counts.prompt_tokens, error) ||
+          !get_count (usage, where, "completionTokens", &counts.completion_tokens, error) ||
+          !get_count (usage, where, "totalTokens", &counts.total_tokens, error))
+        return NULL;
+      has_usage = TRUE;
+      message_usage = counts;
+    }
+
+  attachments = member (object, "attachments");
+  if (attachments != NULL)
+    {
+      g_autofree char *where = g_strconcat (path, ".attachments", NULL);
+
+      if (!AKC_JSON_IS_ARRAY (attachments))
+        {
+          fail (error, where, _("must be a list."));
+          return NULL;
+        }
+      if (AKC_JSON_LEN (attachments) > AKC_ATTACHMENT_MAX_PER_MESSAGE)
+        {
+          fail (error, where, _("has more than %d attachments."), AKC_ATTACHMENT_MAX_PER_MESSAGE);
+          return NULL;
+        }
+      parsed_attachments = g_ptr_array_new_with_free_func (g_object_unref);
+      for (gsize i = 0; i < AKC_JSON_LEN (attachments); i++)
+        {
+          g_autofree char *item = g_strdup_printf ("%s[%" G_GSIZE_FORMAT "]", where, i);
+          AkcAttachment *attachment = parse_attachment (AKC_JSON_ELEMENT (attachments, i), item, error);
+
+          if (attachment == NULL)
+            return NULL;
+          g_ptr_array_add (parsed_attachments, attachment);
+        }
+    }
+
   /* What the history reads back is what it would store: the tool calls
    * and lineage are checked the same way. */
   check = akc_stored_message_to_message (stored, &local);
@@ -488,6 +651,11 @@ parse_message (AkcJsonValue  *object,
       fail (error, where, _("does not describe a message (%s)."), local->message);
       return NULL;
     }
+
+  if (has_usage)
+    akc_message_set_usage (check, &message_usage);
+  for (guint i = 0; parsed_attachments != NULL && i < parsed_attachments->len; i++)
+    akc_message_add_attachment (check, g_ptr_array_index (parsed_attachments, i));
 
   /* Stored as the history writes it: members it does not know are not
    * kept. */
@@ -978,6 +1146,21 @@ akc_conversation_record_write_markdown (const AkcConversationRecord *record,
       g_string_append (out, "\n\n");
 
       append_content (out, message);
+      for (guint j = 0; message->attachments != NULL && j < message->attachments->len; j++)
+        {
+          AkcAttachment *attachment = g_ptr_array_index (message->attachments, j);
+
+          g_autoptr(GString) name = g_string_new (NULL);
+
+          append_inline (name, akc_attachment_get_name (attachment));
+          g_string_append (out, "- ");
+          /* Translators: an attached file: its name, then its type. */
+          g_string_append_printf (out, _("Attached: %s (%s)"), name->str,
+                                  akc_attachment_get_mime_type (attachment));
+          g_string_append_c (out, '\n');
+          if (j + 1 == message->attachments->len)
+            g_string_append_c (out, '\n');
+        }
       if (message->stopped)
         {
           g_string_append_c (out, '*');

@@ -1588,6 +1588,7 @@ worker_read_record (Worker      *worker,
                     GError     **error)
 {
   g_autoptr(AkcConversationRecord) record = akc_conversation_record_new ();
+  g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(sqlite3_stmt) stmt = NULL;
   int rc;
 
@@ -1636,23 +1637,14 @@ worker_read_record (Worker      *worker,
   bind_text (stmt, 1, id);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      AkcStoredMessage *stored = read_stored_message (stmt);
+      g_autoptr(AkcStoredMessage) stored = read_stored_message (stmt);
+      AkcMessage *message = akc_stored_message_to_message (stored, error);
 
-      /* role and status point into the row: made static, and checked. */
-      stored->role = akc_stored_message_intern_role (stored->role);
-      stored->status = akc_stored_message_intern_status (stored->status);
-      if (stored->id == NULL || stored->role == NULL || stored->status == NULL)
-        {
-          g_autofree char *name = g_filename_display_name (worker->path);
+      if (message == NULL)
+        return NULL;
+      g_ptr_array_add (messages, message);
 
-          akc_stored_message_free (stored);
-          g_set_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_CORRUPT,
-                       _("The history “%s” is damaged (a message cannot be read)."), name);
-          return NULL;
-        }
-      g_ptr_array_add (record->messages, stored);
-
-      if (record->messages->len % CANCEL_CHECK_ROWS == 0 &&
+      if (messages->len % CANCEL_CHECK_ROWS == 0 &&
           g_cancellable_set_error_if_cancelled (g_task_get_cancellable (job->task), error))
         return NULL;
     }
@@ -1662,6 +1654,13 @@ worker_read_record (Worker      *worker,
       return NULL;
     }
   g_clear_pointer (&stmt, stmt_release);
+
+  /* What a message carries besides its row (its attachments and usage),
+   * then every field as the history writes it. */
+  if (!akc_sqlite_message_extras_load (worker->db, id, messages, worker->path, error))
+    return NULL;
+  for (guint i = 0; i < messages->len; i++)
+    g_ptr_array_add (record->messages, akc_stored_message_new_from_message (g_ptr_array_index (messages, i)));
 
   stmt = worker_get_stmt (worker, STMT_EXPORT_RESOLUTIONS, error);
   if (stmt == NULL)
@@ -1782,6 +1781,8 @@ worker_import (Worker    *worker,
       if (!worker_step_done (worker, stmt, error))
         return FALSE;
       g_clear_pointer (&stmt, stmt_release);
+      if (!akc_sqlite_message_extras_insert (worker->db, data->id, stored, worker->path, error))
+        return FALSE;
     }
 
   for (guint i = 0; i < record->resolutions->len; i++)

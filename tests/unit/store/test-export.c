@@ -98,8 +98,29 @@ fill (AkcChatMemory *memory,
   g_clear_object (&result);
 
   akc_message_append_content (user, "What is the weather?\0 (NUL kept)", 33);
+  {
+    /* A 1×1 PNG and a text file. */
+    static const guint8 png[] = {
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+      0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4,
+      0x89, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8, 0xcf, 0xc0, 0xf0,
+      0x1f, 0x00, 0x05, 0x00, 0x01, 0xff, 0x89, 0x99, 0x3d, 0x1d, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45,
+      0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
+    };
+    g_autoptr(GBytes) image_bytes = g_bytes_new_static (png, sizeof png);
+    g_autoptr(GBytes) text_bytes = g_bytes_new_static ("line one\nline two\n", 18);
+    g_autoptr(AkcAttachment) image = akc_attachment_new_image ("dot [1].png", image_bytes, &error);
+    g_autoptr(AkcAttachment) text = NULL;
+
+    g_assert_no_error (error);
+    text = akc_attachment_new_text ("notes.txt", text_bytes, &error);
+    g_assert_no_error (error);
+    akc_message_add_attachment (user, image);
+    akc_message_add_attachment (user, text);
+  }
   reply = akc_message_new ("a1", AKC_MESSAGE_ROLE_ASSISTANT, content, AKC_MESSAGE_STATUS_COMPLETE);
   akc_message_add_tool_call (reply, call);
+  akc_message_set_usage (reply, &(AkcUsage) { 3, 4, 7 });
   akc_tool_call_set_result (call, "{\"temp\":21}");
   akc_message_set_lineage (retried, lineage);
   akc_message_set_stopped (retried, TRUE);
@@ -166,6 +187,9 @@ test_json_round_trip (void)
   g_assert_nonnull (strstr (first_text, "\"totalTokens\":\"9007199254740993\""));
   g_assert_nonnull (strstr (first_text, "\"promptTokens\":12"));
   g_assert_nonnull (strstr (first_text, "\\u0000 (NUL kept)"));
+  g_assert_nonnull (strstr (first_text, "\"usage\":{\"promptTokens\":3,\"completionTokens\":4,\"totalTokens\":7}"));
+  g_assert_nonnull (strstr (first_text, "\"kind\":\"text\",\"name\":\"notes.txt\""));
+  g_assert_nonnull (strstr (first_text, "\"data\":\"bGluZSBvbmUKbGluZSB0d28K\""));
 
   imported = import (memory, first_text, -1, &error);
   g_assert_no_error (error);
@@ -190,6 +214,20 @@ test_json_round_trip (void)
   after = akc_test_load (memory, id, &error);
   g_assert_no_error (error);
   akc_test_assert_messages_equal (before, after);
+  {
+    g_autoptr(AkcMessage) user = g_list_model_get_item (after, 0);
+    g_autoptr(AkcMessage) reply = g_list_model_get_item (after, 1);
+    GListModel *attachments = akc_message_get_attachments (user);
+    g_autoptr(AkcAttachment) image = g_list_model_get_item (attachments, 0);
+    g_autoptr(AkcAttachment) text = g_list_model_get_item (attachments, 1);
+
+    g_assert_cmpuint (g_list_model_get_n_items (attachments), ==, 2);
+    g_assert_cmpint (akc_attachment_get_kind (image), ==, AKC_ATTACHMENT_KIND_IMAGE);
+    g_assert_cmpuint (akc_attachment_get_width (image), ==, 1);
+    g_assert_cmpuint (g_bytes_get_size (akc_attachment_get_data (image)), ==, 70);
+    g_assert_cmpstr (akc_attachment_get_name (text), ==, "notes.txt");
+    g_assert_true (akc_usage_equal (akc_message_get_usage (reply), &(AkcUsage) { 3, 4, 7 }));
+  }
 
   resolutions_before = resolutions_of (path, "c1");
   resolutions_after = resolutions_of (path, id);
@@ -254,6 +292,7 @@ test_markdown (void)
   g_assert_nonnull (strstr (text, "> \\[unsupported visual: chart\\] Sales went up\n"));
   g_assert_nonnull (strstr (text, "> Tool call: `weather` (complete)\n"));
   g_assert_nonnull (strstr (text, "\n## Tool · "));
+  g_assert_nonnull (strstr (text, "- Attached: dot \\[1\\].png (image/png)\n"));
   g_assert_nonnull (strstr (text, "\n```\n{\"temp\":21}\n```\n"));
   g_assert_nonnull (strstr (text, "Stopped half\n\n*(stopped before it was complete)*\n"));
   g_assert_null (strstr (text, "\x1e"));
@@ -334,6 +373,18 @@ test_import_refuses (void)
       "{\"instanceId\":\"i1\",\"messageId\":\"m1\",\"event\":\"select\",\"resolvedAt\":\"2026-01-01T00:00:00Z\"},"
       "{\"instanceId\":\"i1\",\"messageId\":\"m1\",\"event\":\"select\",\"resolvedAt\":\"2026-01-01T00:00:00Z\"}]}}",
       "$.conversation.resolutions[1].instanceId is answered twice" },
+    { VALID_HEAD "\"messages\":[{\"id\":\"m1\",\"role\":\"user\",\"status\":\"complete\",\"content\":\"x\","
+      "\"createdAt\":\"2026-01-01T00:00:00Z\",\"attachments\":[{\"kind\":\"image\",\"data\":\"aGVsbG8=\"}]}]}}",
+      "$.conversation.messages[0].attachments[0].data is not an attachment" },
+    { VALID_HEAD "\"messages\":[{\"id\":\"m1\",\"role\":\"user\",\"status\":\"complete\",\"content\":\"x\","
+      "\"createdAt\":\"2026-01-01T00:00:00Z\",\"attachments\":[{\"kind\":\"text\",\"data\":\"not base64!\"}]}]}}",
+      "$.conversation.messages[0].attachments[0].data must be the file's bytes in Base64" },
+    { VALID_HEAD "\"messages\":[{\"id\":\"m1\",\"role\":\"user\",\"status\":\"complete\",\"content\":\"x\","
+      "\"createdAt\":\"2026-01-01T00:00:00Z\",\"attachments\":[{\"kind\":\"pdf\",\"data\":\"\"}]}]}}",
+      "$.conversation.messages[0].attachments[0].kind must be" },
+    { VALID_HEAD "\"messages\":[{\"id\":\"m1\",\"role\":\"assistant\",\"status\":\"complete\",\"content\":\"x\","
+      "\"createdAt\":\"2026-01-01T00:00:00Z\",\"usage\":{\"totalTokens\":1.5}}]}}",
+      "$.conversation.messages[0].usage.totalTokens must be" },
     { NULL, "the file nests more than 64 levels" },
     { NULL, "$.conversation.title is longer than 4096 bytes" },
   };
