@@ -1,4 +1,4 @@
-/* akc-answer.c: the answer envelope (protocol.md §8.4)
+/* akc-answer.c: the answer envelope (protocol §8.4)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -171,7 +171,7 @@ normalized_query_valid (const AkcJsonValue *response)
         {
           /* The cut falls inside a surrogate pair: the reference keeps a
            * lone high surrogate, which no decoded string can equal
-           * (protocol.md §10 item 1). */
+           * (protocol §10 item 1). */
           if (units < AKC_KNOWLEDGE_QUERY_MAX_CHARS)
             return FALSE;
           break;
@@ -247,7 +247,7 @@ escalation_check (const AkcJsonValue *response,
  *   for the diagnostic when the text is rejected
  *
  * Decodes an answer envelope, `agentskit.chat.answer` version 1
- * (protocol.md §8.4), from text. The envelope's `outcome` is one of
+ * ([protocol §8.4](wire-formats.html#protocol-8)), from text. The envelope's `outcome` is one of
  * `answer` (a local or backend answer with its citations), `choices`
  * (several exact local matches to choose from) or `escalation` (the
  * question needs the backend, with the reason).
@@ -261,7 +261,7 @@ escalation_check (const AkcJsonValue *response,
  * suggestions of `choices` are the provenance's entries, in order.
  *
  * Texts longer than %AKC_ANSWER_MAX_BYTES bytes are rejected before they
- * are parsed (protocol.md §8.5).
+ * are parsed ([protocol §8.5](wire-formats.html#protocol-8)).
  *
  * Returns: (transfer full) (nullable): the normalised envelope, or %NULL
  *
@@ -291,7 +291,7 @@ akc_answer_decode (const char     *text,
  *
  * Decodes an answer envelope from an already-parsed value, like
  * [func@answer_decode]. The byte limit applies to the normalised envelope,
- * after validation (protocol.md §8.6).
+ * after validation ([protocol §8.6](wire-formats.html#protocol-8)).
  *
  * Returns: (transfer full) (nullable): the normalised envelope, or %NULL
  *

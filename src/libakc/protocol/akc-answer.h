@@ -20,7 +20,7 @@ G_BEGIN_DECLS
 /**
  * AKC_ANSWER_PROTOCOL:
  *
- * The `protocol` member of an answer envelope (protocol.md §8.4).
+ * The `protocol` member of an answer envelope ([protocol §8.4](wire-formats.html#protocol-8)).
  *
  * Since: 0.1
  */
@@ -29,7 +29,7 @@ G_BEGIN_DECLS
 /**
  * AKC_ANSWER_MAX_BYTES:
  *
- * The safety limit of an answer envelope in bytes (protocol.md §8.5).
+ * The safety limit of an answer envelope in bytes ([protocol §8.5](wire-formats.html#protocol-8)).
  *
  * Since: 0.1
  */

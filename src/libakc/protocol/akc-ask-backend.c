@@ -1,4 +1,4 @@
-/* akc-ask-backend.c: Ask backend contracts (protocol.md §7)
+/* akc-ask-backend.c: Ask backend contracts (protocol §7)
  *
  * SPDX-License-Identifier: MIT
  *
@@ -178,7 +178,7 @@ validate (const AkcSchemaTable *table,
  * akc_ask_backend_request_validate:
  * @value: a request body
  *
- * Validates an Ask backend request, `agentskit.chat.ask` v1 (protocol.md
+ * Validates an Ask backend request, `agentskit.chat.ask` v1 ([the protocol specification](wire-formats.html#where-the-rules-come-from)
  * §7.1): optional `protocol` and `version`, an optional `sessionId`, 1 to
  * 64 `messages` of the `user` or `assistant` role with at most 16 384
  * UTF-16 code units of content each, and optionally the `deterministic`
@@ -241,7 +241,7 @@ akc_ask_backend_request_decode (const char *text,
  * @deterministic: (nullable): the escalation envelope that accompanied
  *   the question
  *
- * Builds the request body the client sends (protocol.md §7.1.2):
+ * Builds the request body the client sends ([protocol §7.1.2](wire-formats.html#protocol-7)):
  * `protocol`, `version`, `sessionId` when given, `messages` and
  * `deterministic` when given, validated as in
  * [func@ask_backend_request_validate]. Serialise it with
@@ -285,7 +285,7 @@ akc_ask_backend_request_new (const char   *session_id,
  * akc_ask_backend_message_validate:
  * @value: a message object
  *
- * Validates one backend message (protocol.md §7.2): `role` `user` or
+ * Validates one backend message ([protocol §7.2](wire-formats.html#protocol-7)): `role` `user` or
  * `assistant`, `content` of at most 16 384 UTF-16 code units, nothing else.
  *
  * Returns: (transfer full) (nullable): the normalised message, or %NULL
@@ -305,7 +305,7 @@ akc_ask_backend_message_validate (AkcJsonValue *value)
  * @value: a site configuration
  *
  * Validates a trusted backend site configuration,
- * `agentskit.chat.backend-site` v1 (protocol.md §7.3).
+ * `agentskit.chat.backend-site` v1 ([protocol §7.3](wire-formats.html#protocol-7)).
  *
  * Returns: (transfer full) (nullable): the normalised configuration
  *   (labels trimmed), or %NULL
@@ -324,7 +324,7 @@ akc_ask_backend_site_config_validate (AkcJsonValue *value)
  * akc_ask_backend_source_validate:
  * @value: a grounded source
  *
- * Validates a grounded source (protocol.md §7.4): `id`, a trimmed `title`,
+ * Validates a grounded source ([protocol §7.4](wire-formats.html#protocol-7)): `id`, a trimmed `title`,
  * a safe `href` and a trimmed `excerpt`.
  *
  * Returns: (transfer full) (nullable): the normalised source, or %NULL
@@ -343,7 +343,7 @@ akc_ask_backend_source_validate (AkcJsonValue *value)
  * akc_ask_backend_usage_validate:
  * @value: a usage report
  *
- * Validates a usage report (protocol.md §7.5): optional non-negative
+ * Validates a usage report ([protocol §7.5](wire-formats.html#protocol-7)): optional non-negative
  * integer token counts, a non-negative `costUsd` and a trimmed `model`.
  *
  * Returns: (transfer full) (nullable): the normalised usage, or %NULL
@@ -362,7 +362,7 @@ akc_ask_backend_usage_validate (AkcJsonValue *value)
  * akc_ask_backend_session_record_validate:
  * @value: a session record
  *
- * Validates a persisted Ask session record (protocol.md §7.6): a
+ * Validates a persisted Ask session record ([protocol §7.6](wire-formats.html#protocol-7)): a
  * non-negative integer `revision` and at most 64 `messages`.
  *
  * Returns: (transfer full) (nullable): the normalised record, or %NULL
@@ -381,7 +381,7 @@ akc_ask_backend_session_record_validate (AkcJsonValue *value)
  * akc_ask_backend_diagnostic_validate:
  * @value: a backend diagnostic
  *
- * Validates a backend diagnostic (protocol.md §7.7): one of the eleven
+ * Validates a backend diagnostic ([protocol §7.7](wire-formats.html#protocol-7)): one of the eleven
  * `ASK_*` codes, a trimmed `message` and `retryable`.
  *
  * Returns: (transfer full) (nullable): the normalised diagnostic, or %NULL
@@ -401,7 +401,7 @@ akc_ask_backend_diagnostic_validate (AkcJsonValue *value)
  * @value: a metric
  *
  * Validates a privacy-safe backend metric, `agentskit.chat.backend-metric`
- * v1 (protocol.md §7.8).
+ * v1 ([protocol §7.8](wire-formats.html#protocol-7)).
  *
  * Returns: (transfer full) (nullable): the normalised metric, or %NULL
  *

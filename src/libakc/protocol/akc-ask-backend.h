@@ -1,4 +1,4 @@
-/* akc-ask-backend.h: Ask backend contracts (protocol.md §7)
+/* akc-ask-backend.h: Ask backend contracts (protocol §7)
  *
  * SPDX-License-Identifier: MIT
  */

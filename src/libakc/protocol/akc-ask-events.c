@@ -1,5 +1,5 @@
 /* akc-ask-events.c: Ask service events v1, the NDJSON decoder and the
- * incremental stream driver (protocol.md §6.1–§6.3)
+ * incremental stream driver (protocol §6.1–§6.3)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -356,7 +356,7 @@ akc_ask_event_get_kind (AkcJsonValue *event)
  *   without its line feed
  * @length: length of @line in bytes, or -1 if it is NUL-terminated
  *
- * Decodes one Ask event record (protocol.md §6.1): @line is trimmed of
+ * Decodes one Ask event record ([protocol §6.1](wire-formats.html#protocol-6)): @line is trimmed of
  * white space (a CR before the line feed included) and must then be at
  * most %AKC_ASK_EVENT_MAX_RECORD_BYTES long, JSON, and a valid event with
  * no unknown member. A line that holds a line feed is not one record.
@@ -392,7 +392,7 @@ akc_ask_event_decode_record (const char *line,
  * @length: (out) (optional): return location for the length of the result
  *
  * Encodes an event as one NDJSON record: its members in canonical order,
- * compact, followed by a line feed (protocol.md §6.1).
+ * compact, followed by a line feed ([protocol §6.1](wire-formats.html#protocol-6)).
  *
  * Returns: (transfer full) (nullable): the record line, or %NULL when
  *   @event is not a valid Ask event
@@ -432,7 +432,7 @@ akc_ask_event_encode (AkcJsonValue *event,
  *   dropped
  *
  * Decodes the complete lines of an NDJSON buffer once
- * (`decodeAskEvents`, protocol.md §6.2). Invalid UTF-8 is replaced by
+ * (`decodeAskEvents`, [protocol §6.2](wire-formats.html#protocol-6)). Invalid UTF-8 is replaced by
  * U+FFFD first. Then, at most %AKC_ASK_EVENT_MAX_RECORDS lines ending in
  * a line feed are examined in order, blank, oversized and invalid ones
  * included; each is trimmed of white space (so a CR before the line feed
@@ -659,7 +659,7 @@ line_flush (Line      *line,
 /**
  * AkcAskEventDecoder:
  *
- * Decodes the NDJSON body of an Ask answer as it arrives (protocol.md
+ * Decodes the NDJSON body of an Ask answer as it arrives ([the protocol specification](wire-formats.html#where-the-rules-come-from)
  * §6.3, NDJSON mode): give it the body bytes with
  * [method@AskEventDecoder.feed], split anywhere (inside a record, inside
  * a UTF-8 sequence, between CR and LF), and [method@AskEventDecoder.finish]

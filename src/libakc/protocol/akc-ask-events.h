@@ -1,5 +1,5 @@
 /* akc-ask-events.h: Ask service events v1 and their NDJSON stream
- * (protocol.md §6)
+ * (protocol §6)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -44,7 +44,7 @@ G_BEGIN_DECLS
  * @AKC_ASK_EVENT_KIND_DONE: `{"type":"done","model"?:…}`, the end of the answer
  * @AKC_ASK_EVENT_KIND_ERROR: `{"type":"error","message":…,"code"?:…,"retryable"?:…}`
  *
- * The variants of an Ask service event (protocol.md §6.1).
+ * The variants of an Ask service event ([protocol §6.1](wire-formats.html#protocol-6)).
  *
  * Since: 0.1
  */

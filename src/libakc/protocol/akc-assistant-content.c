@@ -1,4 +1,4 @@
-/* akc-assistant-content.c: ordered assistant content (protocol.md §4)
+/* akc-assistant-content.c: ordered assistant content (protocol §4)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -62,7 +62,7 @@ decode_record (const char *data,
  * @length: length of @text in bytes, or -1 if it is NUL-terminated
  *
  * Tells whether @text starts with U+001E, the mark of ordered assistant
- * content (`isAssistantContentCandidate`, protocol.md §4.4). Content that
+ * content (`isAssistantContentCandidate`, [protocol §4.4](wire-formats.html#protocol-4)). Content that
  * is not a candidate is plain text, or a whole-message component frame.
  *
  * Returns: whether @text is ordered-content candidate
@@ -91,7 +91,7 @@ akc_assistant_content_is_candidate (const char *text,
  *   for the diagnostic on failure
  *
  * Decodes a whole message content at once (`decodeAssistantContent`,
- * protocol.md §4.4); see [class@AssistantContentDecoder] for the rules and
+ * [protocol §4.4](wire-formats.html#protocol-4)); see [class@AssistantContentDecoder] for the rules and
  * for decoding content that grows while it streams.
  *
  * Returns: (transfer full) (nullable): a JSON array of the normalised
@@ -134,7 +134,7 @@ akc_assistant_content_decode (const char     *text,
  * AkcAssistantContentDecoder:
  *
  * Decodes ordered assistant content (`decodeAssistantContent`,
- * protocol.md §4.4) while it grows: the message content is given piece
+ * [protocol §4.4](wire-formats.html#protocol-4)) while it grows: the message content is given piece
  * by piece with [method@AssistantContentDecoder.append], and after each
  * piece the decoder's state is exactly what decoding the whole content
  * received so far at once would give. Every byte is looked at once: a
@@ -354,7 +354,7 @@ append_body (AkcAssistantContentDecoder *self,
  * Appends a piece of the message content and decodes what it completes.
  *
  * Each piece is taken as text on its own: invalid UTF-8 in it, including a
- * multi-byte character cut at its end, is replaced by U+FFFD (protocol.md
+ * multi-byte character cut at its end, is replaced by U+FFFD ([the protocol specification](wire-formats.html#where-the-rules-come-from)
  * §1.2), and the byte limit counts the result. Append whole characters.
  *
  * Returns: %TRUE when the content so far is accepted (see
@@ -556,7 +556,7 @@ akc_assistant_content_decoder_get_length (AkcAssistantContentDecoder *self)
 /**
  * AkcAssistantContentEncoder:
  *
- * Builds the ordered content of one assistant message (protocol.md §4.3).
+ * Builds the ordered content of one assistant message ([protocol §4.3](wire-formats.html#protocol-4)).
  * Each successful encode returns the text to append to the message
  * content: the first one starts with the prefix (U+001E,
  * `agentskit.chat.content/1`, line feed), and
@@ -758,7 +758,7 @@ set_invalid_part (GError **error)
  * @length: (out) (optional): return location for the length of the result
  * @error: return location for a #GError
  *
- * Encodes one part (`encode`, protocol.md §4.3).
+ * Encodes one part (`encode`, [protocol §4.3](wire-formats.html#protocol-4)).
  *
  * Returns: (transfer full) (nullable): the text to append to the content,
  *   or %NULL with @error set when the part is refused
@@ -800,13 +800,13 @@ akc_assistant_content_encoder_encode (AkcAssistantContentEncoder *self,
  * @error: return location for a #GError
  *
  * Encodes @text as text parts, cut into pieces of at most 16 384 UTF-16
- * code units (protocol.md §6.3 step 7), one record each. A cut never
+ * code units ([protocol §6.3](wire-formats.html#protocol-6) step 7), one record each. A cut never
  * splits a character: a piece ends one unit short rather than between the
  * two halves of a surrogate pair. Either every record is emitted or, when
  * one is refused, none. Empty text is refused, like an empty text part,
  * and so is text that is not UTF-8, both with
  * %AKC_PROTOCOL_ERROR_ASSISTANT_CONTENT_INVALID_RECORD. U+0000 is text
- * like any other character (protocol.md §1.2): the record escapes it as
+ * like any other character ([protocol §1.2](wire-formats.html#protocol-1)): the record escapes it as
  * `\u0000`.
  *
  * Returns: (transfer full) (nullable): the text to append to the content,
@@ -877,7 +877,7 @@ akc_assistant_content_encoder_encode_text (AkcAssistantContentEncoder *self,
 /**
  * akc_assistant_content_encoder_encode_frame:
  * @self: an encoder
- * @frame: a render frame (protocol.md §3.1)
+ * @frame: a render frame ([protocol §3.1](wire-formats.html#protocol-3))
  * @length: (out) (optional): return location for the length of the result
  * @error: return location for a #GError
  *

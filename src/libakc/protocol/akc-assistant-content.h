@@ -1,5 +1,5 @@
 /* akc-assistant-content.h: ordered assistant content,
- * `agentskit.chat.content/1` (protocol.md §4)
+ * `agentskit.chat.content/1` (protocol §4)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -20,7 +20,7 @@ G_BEGIN_DECLS
 
 #ifndef __GI_SCANNER__
 /* AKC_ASSISTANT_CONTENT_PREFIX: the 26-byte prefix of ordered assistant
- * content: U+001E, `agentskit.chat.content/1` and a line feed (protocol.md
+ * content: U+001E, `agentskit.chat.content/1` and a line feed (the protocol specification
  * §4.1). Hidden from introspection: a control character cannot be written
  * into a GIR file. */
 #define AKC_ASSISTANT_CONTENT_PREFIX "\x1e" "agentskit.chat.content/1\n"

@@ -1,4 +1,4 @@
-/* akc-bjv.c: the bounded JSON value check (protocol.md §1.9, §2.9.1)
+/* akc-bjv.c: the bounded JSON value check (protocol §1.9, §2.9.1)
  *
  * SPDX-License-Identifier: MIT
  */

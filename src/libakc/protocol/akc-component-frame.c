@@ -1,5 +1,5 @@
 /* akc-component-frame.c: render frames, selection and interaction events
- * (protocol.md §3)
+ * (protocol §3)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -123,7 +123,7 @@ decode_candidate (AkcJsonValue   *candidate,
  * @diagnostic: (out) (optional) (nullable) (transfer full): return location
  *   for the diagnostic on failure
  *
- * Decodes a component render frame (`decodeComponentFrame`, protocol.md
+ * Decodes a component render frame (`decodeComponentFrame`, [the protocol specification](wire-formats.html#where-the-rules-come-from)
  * §3.5). The steps, first match wins:
  *
  * 1. text that is not JSON: `COMPONENT_INVALID_FRAME`,
@@ -197,7 +197,7 @@ akc_component_frame_decode_value (AkcJsonValue   *value,
  * @length: length of @text in bytes, or -1 if it is NUL-terminated
  *
  * Tells whether @text is JSON for an object whose `protocol` is
- * `agentskit.chat.component` (`isComponentFrameCandidate`, protocol.md
+ * `agentskit.chat.component` (`isComponentFrameCandidate`, [the protocol specification](wire-formats.html#where-the-rules-come-from)
  * §3.5), that is, whether an assistant message is a whole-message
  * component frame rather than plain text. Text that is not JSON is not a
  * candidate.
@@ -246,7 +246,7 @@ akc_component_frame_is_candidate_value (AkcJsonValue *value)
  * @frame: a decoded render frame
  *
  * Formats the text a renderer shows for a frame it cannot display,
- * `[unsupported visual: <kind>] <summary>` (protocol.md §3.2).
+ * `[unsupported visual: <kind>] <summary>` ([protocol §3.2](wire-formats.html#protocol-3)).
  *
  * Returns: (transfer full) (nullable): the fallback text, or %NULL when
  *   @frame has no valid fallback
@@ -331,7 +331,7 @@ build_event (const AkcSchemaTable *table,
  * @error: return location for a #GError
  *
  * Builds the selection event a client sends when the user picks a choice
- * (`createSelectionEvent`, protocol.md §3.3): the frame's `componentKey`
+ * (`createSelectionEvent`, [protocol §3.3](wire-formats.html#protocol-3)): the frame's `componentKey`
  * and `instanceId` with @choice_id. The event is validated; an invalid one
  * (for example a @choice_id such as `-docs`, or a @frame without a valid
  * key) is refused with %AKC_PROTOCOL_ERROR_FAILED and nothing is produced.
@@ -371,7 +371,7 @@ akc_component_selection_event_new (AkcJsonValue *frame,
  * @error: return location for a #GError
  *
  * Builds a generic interaction event (`createInteractionEvent`,
- * protocol.md §3.4). A %NULL @value omits the `value` member, while a JSON
+ * [protocol §3.4](wire-formats.html#protocol-3)). A %NULL @value omits the `value` member, while a JSON
  * `null` value is kept. The event is validated (the value must be a
  * bounded JSON value, §1.9); an invalid one is refused with
  * %AKC_PROTOCOL_ERROR_FAILED and nothing is produced.

@@ -1,4 +1,4 @@
-/* akc-component-frame.h: the component protocol (protocol.md §3)
+/* akc-component-frame.h: the component protocol (protocol §3)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -21,7 +21,7 @@ G_BEGIN_DECLS
  * AKC_COMPONENT_PROTOCOL:
  *
  * The protocol identifier of component frames and events,
- * `agentskit.chat.component` (protocol.md §1.12).
+ * `agentskit.chat.component` ([protocol §1.12](wire-formats.html#protocol-1)).
  *
  * Since: 0.1
  */

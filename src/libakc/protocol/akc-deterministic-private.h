@@ -1,5 +1,5 @@
 /* akc-deterministic-private.h: the bounded decoding procedure shared by the
- * deterministic answer plane (protocol.md §8.5, §8.6)
+ * deterministic answer plane (protocol §8.5, §8.6)
  *
  * SPDX-License-Identifier: MIT
  *

@@ -1,5 +1,5 @@
 /* akc-deterministic.c: bounded decoding of the deterministic answer plane
- * (protocol.md §8.5, §8.6)
+ * (protocol §8.5, §8.6)
  *
  * SPDX-License-Identifier: MIT
  */

@@ -1,4 +1,4 @@
-/* akc-diagnostic.c: protocol diagnostics (protocol.md §1.11)
+/* akc-diagnostic.c: protocol diagnostics (protocol §1.11)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -13,7 +13,7 @@
 /**
  * AkcDiagnostic:
  *
- * The failure result of a protocol decoder (protocol.md §1.11): a stable
+ * The failure result of a protocol decoder ([protocol §1.11](wire-formats.html#protocol-1)): a stable
  * code, a fixed message that never contains any part of the rejected
  * input, the `retryable` flag (always %FALSE for decoder diagnostics) and,
  * for the turn decoder only, the echoed `eventId`.
@@ -292,7 +292,7 @@ akc_diagnostic_get_retryable (const AkcDiagnostic *self)
  * akc_diagnostic_get_event_id:
  * @self: a diagnostic
  *
- * Gets the echoed `eventId` (turn decoder only, protocol.md §2.6).
+ * Gets the echoed `eventId` (turn decoder only, [protocol §2.6](wire-formats.html#protocol-2)).
  *
  * Returns: (transfer none) (nullable): the event id, or %NULL
  *
@@ -354,7 +354,7 @@ akc_diagnostic_equal (const AkcDiagnostic *a,
  * @self: a diagnostic
  *
  * Converts @self to its JSON object, members in the canonical order of
- * protocol.md §1.11: `code`, `message`, `retryable`, then `eventId` when
+ * [protocol §1.11](wire-formats.html#protocol-1): `code`, `message`, `retryable`, then `eventId` when
  * present.
  *
  * Returns: (transfer full): the JSON object
@@ -384,7 +384,7 @@ akc_diagnostic_to_json (const AkcDiagnostic *self)
  * @self: a diagnostic
  * @length: (out) (optional): return location for the length in bytes
  *
- * Serialises @self as canonical JSON (protocol.md §1.10, §1.11).
+ * Serialises @self as canonical JSON ([protocol §1.10](wire-formats.html#protocol-1), §1.11).
  *
  * Returns: (transfer full): the JSON text
  *

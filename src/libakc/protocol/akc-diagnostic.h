@@ -28,7 +28,7 @@ G_BEGIN_DECLS
 /**
  * AkcProtocolError:
  * @AKC_PROTOCOL_ERROR_FAILED: a diagnostic code not listed below
- * @AKC_PROTOCOL_ERROR_INVALID_JSON: a text is not valid JSON (protocol.md §1.2)
+ * @AKC_PROTOCOL_ERROR_INVALID_JSON: a text is not valid JSON ([protocol §1.2](wire-formats.html#protocol-1))
  * @AKC_PROTOCOL_ERROR_PROTOCOL_INVALID_PAYLOAD: `PROTOCOL_INVALID_PAYLOAD` (turn, §2.6)
  * @AKC_PROTOCOL_ERROR_PROTOCOL_UNSUPPORTED_VERSION: `PROTOCOL_UNSUPPORTED_VERSION` (turn)
  * @AKC_PROTOCOL_ERROR_PROTOCOL_UNKNOWN_EVENT: `PROTOCOL_UNKNOWN_EVENT` (turn)
@@ -57,7 +57,7 @@ G_BEGIN_DECLS
  * @AKC_PROTOCOL_ERROR_ASK_INTERNAL: `ASK_INTERNAL`
  *
  * Error codes of the %AKC_PROTOCOL_ERROR domain: one per diagnostic code
- * of protocol.md Appendix A, plus %AKC_PROTOCOL_ERROR_INVALID_JSON for
+ * of [protocol appendix A](wire-formats.html#protocol-appendix-a), plus %AKC_PROTOCOL_ERROR_INVALID_JSON for
  * [func@JsonValue.parse].
  *
  * Since: 0.1

@@ -1,4 +1,4 @@
-/* akc-json-parser.c: strict JSON parser (protocol.md §1.2) and WHATWG
+/* akc-json-parser.c: strict JSON parser (protocol §1.2) and WHATWG
  * UTF-8 decoding with replacement
  *
  * SPDX-License-Identifier: MIT

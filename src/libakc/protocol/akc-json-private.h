@@ -1,5 +1,5 @@
 /* akc-json-private.h: internals of AkcJsonValue, the strict parser, the
- * value builder and the canonical writer (protocol.md §1.2, §1.10)
+ * value builder and the canonical writer (protocol §1.2, §1.10)
  *
  * SPDX-License-Identifier: MIT
  *

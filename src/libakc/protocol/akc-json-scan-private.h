@@ -9,7 +9,7 @@
  * bytes stand for themselves, so the parser copies them as they are and
  * stops only at a quote, a backslash, a control byte (< 0x20, rejected)
  * or a non-ASCII byte (UTF-8, validated with the replacement rules of
- * protocol.md §1.2). akc_json_scan_plain() finds the end of a plain run
+ * protocol §1.2). akc_json_scan_plain() finds the end of a plain run
  * and copies it in the same pass.
  *
  * The implementation is chosen when libakc is built: SSE2 on x86-64 (its

@@ -1,4 +1,4 @@
-/* akc-json-writer.c: the canonical JSON writer (protocol.md §1.10)
+/* akc-json-writer.c: the canonical JSON writer (protocol §1.10)
  *
  * SPDX-License-Identifier: MIT
  */

@@ -653,7 +653,7 @@ akc_json_value_new_object (const char * const   *names,
  * @error: return location for a #GError
  *
  * Parses one JSON text strictly, exactly as ECMAScript `JSON.parse` does
- * (protocol.md §1.2): no byte-order mark, comments, trailing commas,
+ * ([protocol §1.2](wire-formats.html#protocol-1)): no byte-order mark, comments, trailing commas,
  * single quotes, leading zeros or `+`, `NaN`, raw control characters in
  * strings, invalid escapes or trailing data. Invalid UTF-8 is replaced by
  * U+FFFD first. U+0000 in strings is preserved. Unlike `JSON.parse`, an
@@ -998,7 +998,7 @@ akc_json_value_equal (const AkcJsonValue *a,
  * @self: a value
  * @length: (out) (optional): return location for the length in bytes
  *
- * Serialises @self as canonical JSON (protocol.md §1.10): compact, the
+ * Serialises @self as canonical JSON ([protocol §1.10](wire-formats.html#protocol-1)): compact, the
  * escapes and number format of `JSON.stringify`, and members of every
  * object whose names are array indices first in ascending numeric order,
  * then the others in their order. The result may contain U+0000 only as

@@ -1,5 +1,5 @@
 /* akc-knowledge-artifact-private.h: the hashed canonical text of a local
- * knowledge artifact (protocol.md §8.7)
+ * knowledge artifact (protocol §8.7)
  *
  * SPDX-License-Identifier: MIT
  */

@@ -1,4 +1,4 @@
-/* akc-knowledge-artifact.c: local knowledge artifact (protocol.md §8.3,
+/* akc-knowledge-artifact.c: local knowledge artifact (protocol §8.3,
  * §8.6–§8.8)
  *
  * SPDX-License-Identifier: MIT
@@ -381,7 +381,7 @@ anchors_valid (const char     *expected_content_hash,
  *   for the diagnostic when the text is rejected
  *
  * Decodes a local knowledge artifact, `agentskit.chat.knowledge` version 1
- * (protocol.md §8.3), from text.
+ * ([protocol §8.3](wire-formats.html#protocol-8)), from text.
  *
  * Besides the schema, every cross-field rule is checked: entry ids are
  * unique; no match value is longer than %AKC_KNOWLEDGE_QUERY_MAX_CHARS
@@ -393,7 +393,7 @@ anchors_valid (const char     *expected_content_hash,
  * is not checked.
  *
  * Texts longer than %AKC_KNOWLEDGE_ARTIFACT_MAX_BYTES bytes are rejected
- * before they are parsed (protocol.md §8.5). After a successful decode, a
+ * before they are parsed ([protocol §8.5](wire-formats.html#protocol-8)). After a successful decode, a
  * declared hash other than @expected_content_hash is rejected with
  * `DETERMINISTIC_HASH_MISMATCH`, then a site other than @expected_site_id
  * with `DETERMINISTIC_INVALID_PAYLOAD`.
@@ -441,7 +441,7 @@ akc_knowledge_artifact_decode (const char     *text,
  *
  * Decodes a local knowledge artifact from an already-parsed value, like
  * [func@knowledge_artifact_decode]. The byte limit applies to the
- * normalised artifact, after validation (protocol.md §8.6).
+ * normalised artifact, after validation ([protocol §8.6](wire-formats.html#protocol-8)).
  *
  * Returns: (transfer full) (nullable): the normalised artifact, or %NULL
  *
@@ -469,7 +469,7 @@ akc_knowledge_artifact_decode_value (AkcJsonValue   *value,
  * @diagnostic: (out) (optional) (nullable) (transfer full): return location
  *   for the diagnostic when @value is not a valid artifact
  *
- * Computes the content hash of an artifact (protocol.md §8.7), as an
+ * Computes the content hash of an artifact ([protocol §8.7](wire-formats.html#protocol-8)), as an
  * artifact producer does before publishing it.
  *
  * The `contentHash` of @value is replaced by
@@ -514,7 +514,7 @@ akc_knowledge_artifact_compute_content_hash (AkcJsonValue   *value,
  *   for the diagnostic when verification fails
  *
  * Verifies a local knowledge artifact against the trusted anchors of a
- * site configuration (`verifyLocalKnowledgeArtifact`, protocol.md §8.8).
+ * site configuration (`verifyLocalKnowledgeArtifact`, [protocol §8.8](wire-formats.html#protocol-8)).
  *
  * Both anchors are required: a missing or malformed anchor fails with
  * `DETERMINISTIC_INVALID_PAYLOAD`. The artifact is then decoded as by
@@ -558,7 +558,7 @@ akc_knowledge_artifact_verify (const char     *text,
  *
  * Verifies an already-parsed artifact, like
  * [func@knowledge_artifact_verify]. Bytes read from the network or a file
- * should be verified as text instead (protocol.md §8.6).
+ * should be verified as text instead ([protocol §8.6](wire-formats.html#protocol-8)).
  *
  * Returns: (transfer full) (nullable): the verified, normalised artifact,
  *   or %NULL

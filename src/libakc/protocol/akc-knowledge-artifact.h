@@ -21,7 +21,7 @@ G_BEGIN_DECLS
 /**
  * AKC_KNOWLEDGE_ARTIFACT_PROTOCOL:
  *
- * The `protocol` member of a local knowledge artifact (protocol.md §8.3).
+ * The `protocol` member of a local knowledge artifact ([protocol §8.3](wire-formats.html#protocol-8)).
  *
  * Since: 0.1
  */
@@ -30,7 +30,7 @@ G_BEGIN_DECLS
 /**
  * AKC_KNOWLEDGE_ARTIFACT_MAX_BYTES:
  *
- * The safety limit of a local knowledge artifact in bytes (protocol.md §8.5).
+ * The safety limit of a local knowledge artifact in bytes ([protocol §8.5](wire-formats.html#protocol-8)).
  *
  * Since: 0.1
  */
@@ -58,7 +58,7 @@ G_BEGIN_DECLS
  * AKC_KNOWLEDGE_QUERY_MAX_CHARS:
  *
  * The longest match value, normalised match value, query and normalised
- * query, in UTF-16 code units (protocol.md §8.3, §8.4).
+ * query, in UTF-16 code units ([protocol §8.3](wire-formats.html#protocol-8), §8.4).
  *
  * Since: 0.1
  */
@@ -68,7 +68,7 @@ G_BEGIN_DECLS
  * AKC_KNOWLEDGE_CONTENT_HASH_PLACEHOLDER:
  *
  * The `contentHash` an artifact producer puts into an artifact before its
- * first hash is known (protocol.md §8.7): `sha256:` and 64 zeros.
+ * first hash is known ([protocol §8.7](wire-formats.html#protocol-8)): `sha256:` and 64 zeros.
  *
  * Since: 0.1
  */

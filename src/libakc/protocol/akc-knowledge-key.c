@@ -15,7 +15,7 @@
  * @text: a UTF-8 string
  *
  * Normalises @text into the key that the deterministic answer plane matches
- * exactly (`normalizeKnowledgeKey`, protocol.md §8.1).
+ * exactly (`normalizeKnowledgeKey`, [protocol §8.1](wire-formats.html#protocol-8)).
  *
  * The steps are, in order: Unicode NFKC normalisation; trimming of the
  * ECMAScript white-space and line-terminator set (which, unlike
@@ -51,7 +51,7 @@ akc_normalize_knowledge_key (const char *text)
  * @href: a string
  *
  * Checks whether @href may be used as a link target in protocol data
- * (`SafeHref`, protocol.md §1.6).
+ * (`SafeHref`, [protocol §1.6](wire-formats.html#protocol-1)).
  *
  * A safe link is 1 to 2048 UTF-16 code units long, holds no control
  * character and no backslash, and is either a root-relative path such as

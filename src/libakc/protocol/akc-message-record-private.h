@@ -1,5 +1,5 @@
 /* akc-message-record-private.h: message records of the turn protocol
- * (protocol.md §2.9: structural limits, record, MessageTimestamp,
+ * (protocol §2.9: structural limits, record, MessageTimestamp,
  * projection, parts, tool calls)
  *
  * SPDX-License-Identifier: MIT

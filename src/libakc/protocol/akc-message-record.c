@@ -1,4 +1,4 @@
-/* akc-message-record.c: message records (protocol.md §2.9) and their
+/* akc-message-record.c: message records (protocol §2.9) and their
  * in-memory form
  *
  * SPDX-License-Identifier: MIT
@@ -257,7 +257,7 @@ akc_message_records_validate (AkcJsonValue  *messages,
 /**
  * AkcMessageRecord:
  *
- * One message of a turn snapshot in memory (protocol.md §2.9.7).
+ * One message of a turn snapshot in memory ([protocol §2.9.7](wire-formats.html#protocol-2)).
  *
  * A record is immutable and reference counted, so it may be shared between
  * threads. It always holds a valid, projected wire record (§2.9.2–§2.9.6):
@@ -363,7 +363,7 @@ akc_message_record_new_validated (AkcJsonValue  *record,
  *
  * Creates a record without parts, tool calls or metadata (use
  * [ctor@MessageRecord.new_from_value] for those). The fields are checked as
- * the wire rules of protocol.md §2.9.2 say; an invalid field fails with
+ * the wire rules of [protocol §2.9.2](wire-formats.html#protocol-2) say; an invalid field fails with
  * %AKC_PROTOCOL_ERROR_PROTOCOL_INVALID_PAYLOAD.
  *
  * Returns: (transfer full) (nullable): a new record, or %NULL with @error set
@@ -415,7 +415,7 @@ akc_message_record_new (const char  *id,
 
 /**
  * akc_message_record_new_from_value:
- * @record: a message record in wire form (protocol.md §2.9.2)
+ * @record: a message record in wire form ([protocol §2.9.2](wire-formats.html#protocol-2))
  * @error: return location for a #GError, or %NULL
  *
  * Validates @record as one message of a snapshot would be (§2.9.1 for a
@@ -604,7 +604,7 @@ akc_message_record_get_created_at (const AkcMessageRecord *self)
  * akc_message_record_get_parts:
  * @self: a record
  *
- * Gets the content parts (protocol.md §2.9.5), an array of objects.
+ * Gets the content parts ([protocol §2.9.5](wire-formats.html#protocol-2)), an array of objects.
  *
  * Returns: (transfer none) (nullable): the parts, or %NULL when absent
  *
@@ -622,7 +622,7 @@ akc_message_record_get_parts (const AkcMessageRecord *self)
  * akc_message_record_get_tool_calls:
  * @self: a record
  *
- * Gets the tool calls (protocol.md §2.9.6), an array of objects.
+ * Gets the tool calls ([protocol §2.9.6](wire-formats.html#protocol-2)), an array of objects.
  *
  * Returns: (transfer none) (nullable): the tool calls, or %NULL when absent
  *
@@ -678,7 +678,7 @@ akc_message_record_get_metadata (const AkcMessageRecord *self)
  * akc_message_record_to_value:
  * @self: a record
  *
- * Gets the wire form of @self (protocol.md §2.9.4): members in canonical
+ * Gets the wire form of @self ([protocol §2.9.4](wire-formats.html#protocol-2)): members in canonical
  * order and `createdAt` as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
  *
  * Returns: (transfer full): the record as a JSON object

@@ -1,4 +1,4 @@
-/* akc-schema-private.h: declarative field tables (protocol.md §0.3, §1.6–§1.9)
+/* akc-schema-private.h: declarative field tables (protocol §0.3, §1.6–§1.9)
  *
  * SPDX-License-Identifier: MIT
  *

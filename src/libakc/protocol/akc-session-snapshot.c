@@ -1,4 +1,4 @@
-/* akc-session-snapshot.c: application session snapshots (protocol.md §5)
+/* akc-session-snapshot.c: application session snapshots (protocol §5)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -196,7 +196,7 @@ akc_session_snapshot_decode_value (AkcJsonValue   *value,
  *   for the diagnostic when @text is rejected
  *
  * Decodes the persistent metadata of one chat session
- * (`decodeSessionSnapshot`, protocol.md §5.5), first failure winning:
+ * (`decodeSessionSnapshot`, [protocol §5.5](wire-formats.html#protocol-5)), first failure winning:
  *
  * 1. not JSON: `SESSION_INVALID_SNAPSHOT`, "Session snapshot is not valid
  *    JSON.";
@@ -238,7 +238,7 @@ akc_session_snapshot_decode (const char     *text,
  * @length: (out) (optional): return location for the length in bytes
  * @error: return location for a #GError, or %NULL
  *
- * Writes @snapshot as canonical JSON (protocol.md §1.10, §5.5): it is
+ * Writes @snapshot as canonical JSON ([protocol §1.10](wire-formats.html#protocol-1), §5.5): it is
  * validated as a v1 snapshot and its normalised form written without
  * whitespace, members in §5.1 order.
  *

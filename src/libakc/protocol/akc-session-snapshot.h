@@ -1,5 +1,5 @@
 /* akc-session-snapshot.h: application session snapshots
- * `agentskit.chat.session` v1 and the v0 migration (protocol.md §5)
+ * `agentskit.chat.session` v1 and the v0 migration (protocol §5)
  *
  * SPDX-License-Identifier: MIT
  */

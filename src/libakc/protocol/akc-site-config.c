@@ -1,4 +1,4 @@
-/* akc-site-config.c: deterministic site configuration (protocol.md §8.2)
+/* akc-site-config.c: deterministic site configuration (protocol §8.2)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -47,7 +47,7 @@ static const AkcDeterministicEnvelope site_envelope = {
  *   for the diagnostic when the text is rejected
  *
  * Decodes a deterministic site configuration, `agentskit.chat.site`
- * version 1 (protocol.md §8.2), from text: the site's id, the link to its
+ * version 1 ([protocol §8.2](wire-formats.html#protocol-8)), from text: the site's id, the link to its
  * local knowledge artifact with the artifact's pinned content hash, and the
  * fallback mode (`backend` or `disabled`).
  *
@@ -55,7 +55,7 @@ static const AkcDeterministicEnvelope site_envelope = {
  * they are parsed with `DETERMINISTIC_LIMIT_EXCEEDED`; text that is not JSON,
  * or does not satisfy the schema, with `DETERMINISTIC_INVALID_PAYLOAD`; a
  * configuration of another version with `DETERMINISTIC_UNSUPPORTED_VERSION`
- * (protocol.md §8.5). Bytes received from the network must be decoded with
+ * ([protocol §8.5](wire-formats.html#protocol-8)). Bytes received from the network must be decoded with
  * this function rather than [func@site_config_decode_value].
  *
  * Returns: (transfer full) (nullable): the normalised configuration
@@ -86,7 +86,7 @@ akc_site_config_decode (const char     *text,
  *   for the diagnostic when the value is rejected
  *
  * Decodes a deterministic site configuration from an already-parsed value
- * (protocol.md §8.2, §8.6). The byte limit applies to the normalised
+ * ([protocol §8.2](wire-formats.html#protocol-8), §8.6). The byte limit applies to the normalised
  * configuration, after validation: unknown members do not count.
  *
  * Returns: (transfer full) (nullable): the normalised configuration, or %NULL

@@ -21,7 +21,7 @@ G_BEGIN_DECLS
  * AKC_SITE_CONFIG_PROTOCOL:
  *
  * The `protocol` member of a deterministic site configuration
- * (protocol.md §8.2).
+ * ([protocol §8.2](wire-formats.html#protocol-8)).
  *
  * Since: 0.1
  */
@@ -30,7 +30,7 @@ G_BEGIN_DECLS
 /**
  * AKC_SITE_CONFIG_MAX_BYTES:
  *
- * The safety limit of a site configuration in bytes (protocol.md §8.5).
+ * The safety limit of a site configuration in bytes ([protocol §8.5](wire-formats.html#protocol-8)).
  *
  * Since: 0.1
  */

@@ -1,4 +1,4 @@
-/* akc-text-private.h: text rules of the wire protocol (protocol.md §1.3–§1.6, §8.1)
+/* akc-text-private.h: text rules of the wire protocol (protocol §1.3–§1.6, §8.1)
  *
  * SPDX-License-Identifier: MIT
  *

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: MIT
  *
- * protocol.md §1.3 (len16), §1.4 (WS, trim), §1.5/§1.6 (patterns, DateTime,
+ * protocol §1.3 (len16), §1.4 (WS, trim), §1.5/§1.6 (patterns, DateTime,
  * SafeHref rules 1–4) and §8.1 (normalizeKnowledgeKey). The WHATWG part of
  * SafeHref (rule 5) lives in akc-url.c.
  *

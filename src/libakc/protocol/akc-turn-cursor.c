@@ -1,4 +1,4 @@
-/* akc-turn-cursor.c: the monotonic snapshot cursor (protocol.md §2.8)
+/* akc-turn-cursor.c: the monotonic snapshot cursor (protocol §2.8)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -19,7 +19,7 @@
  *
  * A per-session filter that makes reconnects, duplicate delivery and stale
  * delivery of turn snapshots inert (`createTurnSnapshotCursor`,
- * protocol.md §2.8).
+ * [protocol §2.8](wire-formats.html#protocol-2)).
  *
  * The cursor holds the last snapshot it accepted. [method@TurnCursor.apply]
  * accepts an event, and replaces the held snapshot with it, iff the event

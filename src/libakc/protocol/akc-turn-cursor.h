@@ -1,4 +1,4 @@
-/* akc-turn-cursor.h: the monotonic snapshot cursor (protocol.md §2.8)
+/* akc-turn-cursor.h: the monotonic snapshot cursor (protocol §2.8)
  *
  * SPDX-License-Identifier: MIT
  */

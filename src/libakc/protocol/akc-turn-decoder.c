@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: MIT
  *
- * A conversation streams as full snapshots (protocol.md §2): each one
+ * A conversation streams as full snapshots (protocol §2): each one
  * repeats every message, and usually only the last one has changed. Fully
  * decoding snapshot N+1 parses and validates all of it again. This decoder
  * keeps, for the previous snapshot, the exact bytes of every message record

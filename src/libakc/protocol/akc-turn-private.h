@@ -1,5 +1,5 @@
 /* akc-turn-private.h: internals shared by the turn decoder, the incremental
- * snapshot decoder and the cursor (protocol.md §2)
+ * snapshot decoder and the cursor (protocol §2)
  *
  * SPDX-License-Identifier: MIT
  */

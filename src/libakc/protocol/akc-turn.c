@@ -1,4 +1,4 @@
-/* akc-turn.c: turn events (protocol.md §2.1–§2.7, §2.9.7)
+/* akc-turn.c: turn events (protocol §2.1–§2.7, §2.9.7)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -276,7 +276,7 @@ akc_turn_validate_with_messages (AkcJsonValue *candidate,
  *   for the diagnostic when @text is rejected
  *
  * Decodes one event of the turn protocol `agentskit.chat.turn` v1
- * (`decodeTurnEvent`, protocol.md §2.6).
+ * (`decodeTurnEvent`, [protocol §2.6](wire-formats.html#protocol-2)).
  *
  * @text is parsed with the strict JSON grammar of §1.2 (invalid UTF-8
  * inside strings becomes U+FFFD) and checked in this order, the first
@@ -373,7 +373,7 @@ validate_or_error (AkcJsonValue  *event,
  * @error: return location for a #GError, or %NULL
  *
  * Encodes a turn event as its canonical wire text (`encodeTurnEvent`,
- * protocol.md §2.7): @event is validated exactly as decoding does (step 4)
+ * [protocol §2.7](wire-formats.html#protocol-2)): @event is validated exactly as decoding does (step 4)
  * and its normalised form is written without whitespace, members in the
  * order of §2.1–§2.5 and §2.9.4. Decoding the text gives the normalised
  * event back. The text holds no NUL byte (U+0000 is written `\u0000`).
@@ -460,7 +460,7 @@ validate_snapshot (AkcJsonValue  *event,
  * @error: return location for a #GError, or %NULL
  *
  * Validates @event again as a snapshot and returns its messages in their
- * in-memory form (`snapshotMessages`, protocol.md §2.9.7), with `createdAt`
+ * in-memory form (`snapshotMessages`, [protocol §2.9.7](wire-formats.html#protocol-2)), with `createdAt`
  * as a #GDateTime in UTC.
  *
  * Anything that is not a valid snapshot fails with
@@ -518,7 +518,7 @@ string_value (const char *s)
  * @turn_id: the turn id, a `SafeId`
  * @sequence: the sequence number, 0 to 2^53 − 1
  * @emitted_at: when the event is emitted, an ISO 8601 date-time
- *   (protocol.md §1.6 `DateTime`)
+ *   ([protocol §1.6](wire-formats.html#protocol-1) `DateTime`)
  * @messages: (array length=n_messages): the conversation, in order
  * @n_messages: the number of @messages
  * @status: `idle`, `streaming`, `complete` or `error`
@@ -530,7 +530,7 @@ string_value (const char *s)
  * @error: return location for a #GError, or %NULL
  *
  * Builds a `server.turn.snapshot` event from in-memory messages
- * (`createSnapshotEvent`, protocol.md §2.7): each message becomes its wire
+ * (`createSnapshotEvent`, [protocol §2.7](wire-formats.html#protocol-2)): each message becomes its wire
  * record, `lineage` and `error` are included only when given, and the
  * result is validated as decoding does.
  *

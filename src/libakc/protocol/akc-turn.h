@@ -1,4 +1,4 @@
-/* akc-turn.h: the turn protocol `agentskit.chat.turn` v1 (protocol.md §2)
+/* akc-turn.h: the turn protocol `agentskit.chat.turn` v1 (protocol §2)
  *
  * SPDX-License-Identifier: MIT
  */

@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: MIT
  *
- * protocol.md §1.6 SafeHref rule 5 and §10 item 3. An absolute href is safe
+ * protocol §1.6 SafeHref rule 5 and §10 item 3. An absolute href is safe
  * iff the WHATWG URL Standard parser (no base URL) succeeds, the scheme is
  * http or https, and username and password are empty. GUri is an RFC 3986
  * parser and disagrees on exactly these inputs (`http:example.com`,
