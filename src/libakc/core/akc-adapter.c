@@ -81,7 +81,7 @@ akc_adapter_stream (AkcAdapter        *self,
  * Gets what the adapter declares it can do, as a JSON object of named
  * capabilities (`streaming`, `structuredOutput`, …). An adapter that does
  * not implement [vfunc@Adapter.get_capabilities] declares nothing; a layer
- * in front of it then uses its own defaults (application.md §9.4).
+ * in front of it then uses its own defaults ([application §9.4](wire-formats.html#application-9)).
  *
  * Returns: (transfer full) (nullable): the capabilities, or %NULL when the
  *   adapter declares none

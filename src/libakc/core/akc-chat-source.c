@@ -40,7 +40,7 @@
  * returns %TRUE, and the failure arrives later as
  * [property@ChatSource:status] %AKC_CHAT_STATUS_ERROR with
  * [property@ChatSource:error] set. The error is an [struct@Diagnostic],
- * the `TurnDiagnostic` of the turn protocol (protocol.md §2.4): a stable
+ * the `TurnDiagnostic` of the turn protocol ([protocol §2.4](wire-formats.html#protocol-2)): a stable
  * code, a message that is safe to show (bounded; it never holds more than
  * a short sentence of what the adapter said) and whether retrying may
  * help. The next operation clears it.
@@ -68,7 +68,7 @@ G_DEFINE_QUARK (akc-chat-error-quark, akc_chat_error)
  * @text: what the person typed
  *
  * Tells whether @text is blank: empty, or only white space and line
- * terminators as ECMAScript's `trim()` counts them (protocol.md §1.4).
+ * terminators as ECMAScript's `trim()` counts them ([protocol §1.4](wire-formats.html#protocol-1)).
  * Blank input is never sent.
  *
  * Returns: %TRUE if @text is blank
@@ -298,7 +298,7 @@ akc_chat_source_send (AkcChatSource  *self,
  * @self: a #AkcChatSource
  *
  * Aborts the active stream, if any, and marks streaming messages complete
- * (application.md §3.6); they keep what arrived so far and are marked
+ * ([application §3.6](wire-formats.html#application-3)); they keep what arrived so far and are marked
  * [property@Message:stopped]. Chunks that arrive later never change the
  * conversation.
  *
@@ -317,7 +317,7 @@ akc_chat_source_stop (AkcChatSource *self)
  * @self: a #AkcChatSource
  * @error: return location for a #GError
  *
- * Answers the last user message again (application.md §3.6). It requires
+ * Answers the last user message again ([application §3.6](wire-formats.html#application-3)). It requires
  * the last two messages to be a user then an assistant message; otherwise
  * it does nothing and fails with %AKC_CHAT_ERROR_NO_TARGET. It removes the
  * last assistant message and streams a new one for the same user message.
@@ -343,7 +343,7 @@ akc_chat_source_retry (AkcChatSource  *self,
  * @error: return location for a #GError
  *
  * Replaces an assistant message, and everything after it, with a new answer
- * (application.md §3.6). The target is @message_id, or the last message
+ * ([application §3.6](wire-formats.html#application-3)). The target is @message_id, or the last message
  * when it is an assistant message. Everything from the target onward is
  * dropped, and a reply is streamed for the nearest user message before it.
  *
@@ -369,7 +369,7 @@ akc_chat_source_regenerate (AkcChatSource  *self,
  * @text: its new text
  * @error: return location for a #GError
  *
- * Changes a message (application.md §3.6). A user message keeps its id and
+ * Changes a message ([application §3.6](wire-formats.html#application-3)). A user message keeps its id and
  * gets @text; every later message is removed and a new reply is streamed.
  * Editing an assistant message only replaces its text. Blank text is
  * rejected.
@@ -416,14 +416,14 @@ akc_chat_source_clear (AkcChatSource *self)
  * @arguments: (nullable): the arguments, a JSON object; %NULL for `{}`
  * @error: return location for a #GError
  *
- * Proposes a tool call that waits for confirmation (application.md §5.1):
+ * Proposes a tool call that waits for confirmation ([application §5.1](wire-formats.html#application-5)):
  * no side effect happens before [method@ChatSource.approve]. The call is
  * added to a new assistant message with the status
  * %AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION. A proposal whose id already
  * exists returns the existing call unchanged.
  *
  * Fails with the upstream tool errors of %AKC_ERROR, checked in the order
- * of application.md §5.4: %AKC_ERROR_TOOL_INVALID_INPUT for a bad id, name
+ * of [application §5.4](wire-formats.html#application-5): %AKC_ERROR_TOOL_INVALID_INPUT for a bad id, name
  * or arguments, %AKC_ERROR_TOOL_NOT_FOUND for an unknown tool,
  * %AKC_ERROR_CONFIG_INVALID for a tool that does not require confirmation,
  * and %AKC_ERROR_TOOL_FORBIDDEN when authorization denies it.
@@ -454,7 +454,7 @@ akc_chat_source_propose_tool_call (AkcChatSource  *self,
  * @error: return location for a #GError
  *
  * Approves a tool call that requires confirmation: the tool runs, and the
- * conversation continues (application.md §3.6, "Tool continuation"): a
+ * conversation continues ([application §3.6](wire-formats.html#application-3), "Tool continuation"): a
  * tool message with the result and a new assistant message are appended,
  * and the adapter is called again with the same latest user message.
  *

@@ -49,13 +49,13 @@ typedef enum
  * @AKC_CHAT_ERROR_EMPTY_INPUT: the text is blank
  * @AKC_CHAT_ERROR_NO_TARGET: there is no message or tool call the action
  *   applies to; the conversation did not change (an inert retry, for
- *   example, application.md §14 A12)
+ *   example, [application §14](wire-formats.html#application-14) A12)
  * @AKC_CHAT_ERROR_TURN_FAILED: the adapter reported a failure
  *
  * Error codes of %AKC_CHAT_ERROR, the domain of the actions of
  * [iface@ChatSource]. A failed turn is not reported through this domain
  * but as [property@ChatSource:error]. Proposals fail with the upstream tool
- * errors of %AKC_ERROR (application.md §0.1).
+ * errors of %AKC_ERROR ([application §0.1](wire-formats.html#application-0)).
  *
  * Since: 0.1
  */

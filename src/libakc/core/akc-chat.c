@@ -22,7 +22,7 @@
  * A conversation owned by the application: the local controller.
  *
  * `AkcChat` implements [iface@ChatSource] over an [iface@Adapter], with the
- * lifecycle semantics of application.md §3.6.
+ * lifecycle semantics of [application §3.6](wire-formats.html#application-3).
  *
  * - **send** appends the user message and a pending assistant reply in one
  *   [signal@Gio.ListModel::items-changed], then streams the adapter's
@@ -48,7 +48,7 @@
  *   control characters and cut to 512 bytes at a character boundary.
  * - A done chunk whose metadata says `{"synthetic":true}` ends a reply the
  *   adapter saw cut off (an Ask answer whose body ended without its
- *   `done`, protocol.md §8.3): the turn fails the same way, with the code
+ *   `done`, [protocol §8.3](wire-formats.html#protocol-8)): the turn fails the same way, with the code
  *   `REPLY_CUT_OFF`, and the reply keeps what arrived. It is never shown
  *   or kept as a finished answer.
  * - Metadata chunks with usage add up in [property@ChatSource:usage].
@@ -67,14 +67,14 @@
  * message. [method@ChatSource.propose_tool_call] lets the host propose a
  * call in a new assistant message. An authorizer
  * ([method@Chat.set_tool_authorizer]) is asked at proposal and before a
- * call runs (application.md §5.4).
+ * call runs ([application §5.4](wire-formats.html#application-5)).
  *
  * Since: 0.1
  */
 
 /* The longest adapter error message shown, in bytes. */
 #define AKC_CHAT_MAX_ERROR_MESSAGE_BYTES 512
-/* Tool call arguments (application.md §5.4). */
+/* Tool call arguments (application §5.4). */
 #define MAX_ARGUMENT_STRING_UNITS 16384
 #define MAX_ARGUMENT_NODES 10000
 #define MAX_ARGUMENT_DEPTH 32
@@ -327,7 +327,7 @@ is_cut_off (AkcChunk *chunk)
          akc_json_value_get_boolean (synthetic);
 }
 
-/* Arguments are a plain JSON object within the bounds of application.md
+/* Arguments are a plain JSON object within the bounds of application
  * §5.4. */
 static gboolean
 check_argument_value (AkcJsonValue *value,
@@ -601,7 +601,7 @@ akc_chat_stream_reply (AkcChat    *self,
 
   /* The adapter sees the conversation and, last, the reply it writes, as
    * the reference controller passes it (the RAG demo names its frame after
-   * the reply's id, application.md §13.5). The reply is given as it is
+   * the reply's id, application §13.5). The reply is given as it is
    * now, empty, so the request stays immutable while the reply streams. */
   history = akc_chat_copy_messages (self, n - 1);
   {
@@ -761,7 +761,7 @@ akc_chat_stop (AkcChatSource *source)
     return;
 
   /* There is no "cancelled" message status: a stopped reply is complete
-   * with what it has (application.md §3.6), and says it was stopped. */
+   * with what it has (application §3.6), and says it was stopped. */
   akc_message_set_stopped (reply, TRUE);
   akc_message_set_status (reply, AKC_MESSAGE_STATUS_COMPLETE);
   akc_chat_set_status (self, AKC_CHAT_STATUS_IDLE);
@@ -922,7 +922,7 @@ akc_chat_propose_tool_call (AkcChatSource  *source,
   if (arguments == NULL)
     arguments = empty = akc_json_value_new_object (NULL, NULL, 0);
 
-  /* The order of application.md §5.4: identity, arguments, registration,
+  /* The order of application §5.4: identity, arguments, registration,
    * confirmation, the tool's argument schema, authorization. */
   if (!is_identifier (id) || !is_identifier (name))
     {
@@ -996,7 +996,7 @@ akc_chat_find_waiting_call (AkcChat     *self,
   return call;
 }
 
-/* Tool continuation (application.md §3.6): a tool message with @content,
+/* Tool continuation (application §3.6): a tool message with @content,
  * a new reply, and the adapter again, with the same latest user message. */
 static void
 akc_chat_continue (AkcChat     *self,
@@ -1389,7 +1389,7 @@ akc_chat_get_tool (AkcChat    *self,
  * @user_data: data for @func
  * @destroy: (nullable): frees @user_data
  *
- * Sets the function that authorizes tool calls (application.md §5.4). It
+ * Sets the function that authorizes tool calls ([application §5.4](wire-formats.html#application-5)). It
  * is asked when a call is proposed (a denial fails the proposal with
  * %AKC_ERROR_TOOL_FORBIDDEN and records nothing) and before a call runs (a
  * denial makes the call an error with the reason, and the approval itself

@@ -29,7 +29,7 @@ G_DECLARE_FINAL_TYPE (AkcChat, akc_chat, AKC, CHAT, GObject)
  * @phase: whether the call is being proposed or is about to run
  * @user_data: the data given to [method@Chat.set_tool_authorizer]
  *
- * Decides whether a tool call may be proposed or run (application.md §5.4).
+ * Decides whether a tool call may be proposed or run ([application §5.4](wire-formats.html#application-5)).
  *
  * Returns: (transfer full) (nullable): %NULL to allow, or the denial reason
  *

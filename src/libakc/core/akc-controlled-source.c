@@ -1,5 +1,5 @@
 /* akc-controlled-source.c: a conversation whose state a host owns
- * (application.md §7, §12.9)
+ * (application §7, §12.9)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -24,7 +24,7 @@
 /**
  * AkcControlledSource:
  *
- * A conversation whose state belongs to a host (application.md §7 and
+ * A conversation whose state belongs to a host ([application §7](wire-formats.html#application-7) and
  * §12.9, `ControlledChatSource`).
  *
  * The host sets the whole state as a snapshot with
@@ -32,7 +32,7 @@
  * forms), and a chat view bound to the source shows it. The source never
  * runs a controller of its own: every action a person takes is emitted as
  * a signal, and the host answers, when it wants to, with a new snapshot.
- * The signals are the callbacks of application.md §7.3 (see
+ * The signals are the callbacks of [application §7.3](wire-formats.html#application-7) (see
  * [func@controlled_snapshot_get_callback_names]): [signal@ControlledSource::send],
  * [signal@ControlledSource::stop], [signal@ControlledSource::retry],
  * [signal@ControlledSource::edit], [signal@ControlledSource::regenerate],
@@ -45,7 +45,7 @@
  * kept. Messages whose record did not change keep their [class@Message]
  * object, so a view does not rebuild their rows.
  *
- * The snapshot shell (application.md §7.1):
+ * The snapshot shell ([application §7.1](wire-formats.html#application-7)):
  *
  * |[
  * { "sessionId": "an-identifier",
@@ -247,7 +247,7 @@ parse_snapshot (AkcJsonValue   *snapshot,
  * @diagnostic: (out) (optional) (nullable) (transfer full): return location
  *   for the diagnostic when @snapshot is rejected
  *
- * Validates a controlled snapshot (application.md §7.1, §7.2) and returns
+ * Validates a controlled snapshot ([application §7.1](wire-formats.html#application-7), §7.2) and returns
  * it hydrated as §7.3 says: the shell with its messages projected (unknown
  * message members dropped, members in canonical order) and the error, when
  * there is one, as `{"message": …, "name": …}` whose name is the error's
@@ -285,7 +285,7 @@ static const char * const callback_names[] = {
  * akc_controlled_snapshot_get_callback_names:
  *
  * Gets the callbacks a controlled conversation offers its host, in the
- * order of application.md §7.3: `send`, `stop`, `retry`, `edit`,
+ * order of [application §7.3](wire-formats.html#application-7): `send`, `stop`, `retry`, `edit`,
  * `regenerate`, `setInput`, `clear`, `proposeToolCall`, `approve` and
  * `deny`. [class@ControlledSource] emits each as the signal of the same
  * name in GObject spelling (`setInput` is [signal@ControlledSource::set-input]).
@@ -479,7 +479,7 @@ akc_controlled_source_set_snapshot_text (AkcControlledSource  *self,
  * @error: return location for a #GError
  *
  * Sets @snapshot as [method@ControlledSource.set_snapshot] does (the
- * `akc_chat_view_set_controlled_snapshot()` of application.md §7.4).
+ * `akc_chat_view_set_controlled_snapshot()` of [application §7.4](wire-formats.html#application-7)).
  *
  * Returns: %TRUE if the snapshot was applied
  *
@@ -849,7 +849,7 @@ akc_controlled_source_class_init (AkcControlledSourceClass *klass)
    *
    * The session of the current snapshot, or %NULL before the first one.
    * A view resets its local presentation state (resolved components, an
-   * open edit) when it changes (application.md §12.9).
+   * open edit) when it changes ([application §12.9](wire-formats.html#application-12)).
    *
    * Since: 0.1
    */

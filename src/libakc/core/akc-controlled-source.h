@@ -1,5 +1,5 @@
 /* akc-controlled-source.h: a conversation whose state a host owns
- * (application.md §7, §12.9)
+ * (application §7, §12.9)
  *
  * SPDX-License-Identifier: MIT
  */

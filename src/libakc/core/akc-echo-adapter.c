@@ -13,7 +13,7 @@
 /**
  * AkcEchoAdapter:
  *
- * The deterministic adapter of the offline demos (application.md §13).
+ * The deterministic adapter of the offline demos ([application §13](wire-formats.html#application-13)).
  *
  * It stands in for a model without a network:
  *

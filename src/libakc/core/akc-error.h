@@ -21,8 +21,8 @@ G_BEGIN_DECLS
  * The error domain of configuration errors, programming or trust-boundary
  * mistakes that the reference reports as `AK_CONFIG_INVALID`, and of the
  * upstream tool errors that pass through the application layer unchanged
- * (application.md §0.1). The message of a configuration error is the fixed
- * sentence of application.md Appendix A; it never echoes input.
+ * ([application §0.1](wire-formats.html#application-0)). The message of a configuration error is the fixed
+ * sentence of [application appendix A](wire-formats.html#application-appendix-a); it never echoes input.
  *
  * Decoders do not use this domain: they return an [struct@Diagnostic].
  */
@@ -39,7 +39,7 @@ G_BEGIN_DECLS
  *   tool call; the message is the denial reason
  *
  * Error codes of %AKC_ERROR: the configuration and upstream tool errors of
- * application.md §0.1.
+ * [application §0.1](wire-formats.html#application-0).
  *
  * Since: 0.1
  */

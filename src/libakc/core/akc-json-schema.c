@@ -19,7 +19,7 @@
  *
  * A definition declares each tool's arguments as a JSON Schema (the
  * reference writes them with a schema library and hands the controller a
- * validator; application.md §5.4 step 4). #AkcJsonSchema understands the
+ * validator; [application §5.4](wire-formats.html#application-5) step 4). #AkcJsonSchema understands the
  * part of JSON Schema that describes such arguments, and refuses a schema
  * that uses anything else, so that a constraint is never silently ignored:
  *

@@ -10,7 +10,7 @@
 /**
  * AkcLineage:
  *
- * Which operation produced a reply, and from which message (protocol.md
+ * Which operation produced a reply, and from which message ([the protocol specification](wire-formats.html#where-the-rules-come-from)
  * §2.5). Immutable.
  *
  * The source message is the message the operation started from:

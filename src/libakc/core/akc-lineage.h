@@ -24,7 +24,7 @@ G_BEGIN_DECLS
  * @AKC_LINEAGE_OPERATION_REGENERATE: `regenerate`: an answer, and what came
  *   after it, was replaced
  *
- * The `operation` of a lineage (protocol.md §2.5). The enum nicks are the
+ * The `operation` of a lineage ([protocol §2.5](wire-formats.html#protocol-2)). The enum nicks are the
  * wire strings.
  *
  * Since: 0.1

@@ -47,7 +47,7 @@ typedef enum
  * @AKC_MESSAGE_STATUS_ERROR: `error`: the turn that produced it failed
  *
  * Where a message is in its life: the message statuses of the wire
- * (protocol.md §2.9.2). The enum nicks are the wire strings.
+ * ([protocol §2.9.2](wire-formats.html#protocol-2)). The enum nicks are the wire strings.
  *
  * Since: 0.1
  */

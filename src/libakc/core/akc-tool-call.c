@@ -13,7 +13,7 @@
 /**
  * AkcToolCall:
  *
- * One tool call of an assistant message (protocol.md §2.9.6).
+ * One tool call of an assistant message ([protocol §2.9.6](wire-formats.html#protocol-2)).
  *
  * The id, the tool name and the arguments (a JSON object) are fixed when
  * the call is made. [property@ToolCall:status], [property@ToolCall:result]

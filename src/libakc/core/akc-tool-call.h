@@ -26,7 +26,7 @@ G_BEGIN_DECLS
  * @AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION: `requires_confirmation`: the
  *   call waits for [method@ChatSource.approve] or [method@ChatSource.deny]
  *
- * Where a tool call is in its life (protocol.md §2.9.6). The wire strings
+ * Where a tool call is in its life ([protocol §2.9.6](wire-formats.html#protocol-2)). The wire strings
  * are those of [func@ToolCallStatus.to_string]; the enum nicks use `-`.
  *
  * Since: 0.1

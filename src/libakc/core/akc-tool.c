@@ -12,10 +12,10 @@
  *
  * A tool the local controller, [class@Chat], can run.
  *
- * A tool has a name (an Identifier, application.md §0.3), says whether a
+ * A tool has a name (an Identifier, [application §0.3](wire-formats.html#application-0)), says whether a
  * person must confirm each call before it runs, and runs through an
  * [callback@ToolFunc]. A tool that requires confirmation never runs before
- * [method@ChatSource.approve] (application.md §5.1); one that does not runs
+ * [method@ChatSource.approve] ([application §5.1](wire-formats.html#application-5)); one that does not runs
  * as soon as the model calls it. A tool without a function runs with an
  * empty result.
  *
@@ -172,7 +172,7 @@ akc_tool_class_init (AkcToolClass *klass)
    *
    * The JSON Schema a call's arguments must satisfy, or %NULL to accept
    * any JSON object. The controller checks it before a call is proposed
-   * (application.md §5.4 step 4).
+   * ([application §5.4](wire-formats.html#application-5) step 4).
    *
    * Since: 0.1
    */

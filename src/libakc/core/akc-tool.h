@@ -22,7 +22,7 @@ G_BEGIN_DECLS
  * @AKC_TOOL_PHASE_PROPOSE: `propose`: a tool call is being proposed
  * @AKC_TOOL_PHASE_EXECUTE: `execute`: an approved tool call is about to run
  *
- * When a tool call is authorized (application.md §5.4: the controller
+ * When a tool call is authorized ([application §5.4](wire-formats.html#application-5): the controller
  * authorizes twice).
  *
  * Since: 0.1

@@ -26,7 +26,7 @@ typedef struct _AkcUsage AkcUsage;
  * @total_tokens: tokens billed in all (`totalTokens`); not required to
  *   equal the sum of the other two
  *
- * Token usage, the `TokenUsage` of protocol.md §2.3.
+ * Token usage, the `TokenUsage` of [protocol §2.3](wire-formats.html#protocol-2).
  *
  * A plain value: copy it with [method@Usage.copy] and compare it with
  * [method@Usage.equal].
