@@ -13,7 +13,7 @@
 #include "akc-error.h"
 #include "akc-json-private.h"
 
-/* application.md Appendix A */
+/* application appendix A */
 #define NOT_A_CHOICE_LIST "Selection frame is not a ChoiceList."
 #define CHOICE_NOT_OFFERED "Selected choice is not present in the ChoiceList."
 /* The reference throws its schema error here; the port reports it as a
@@ -67,7 +67,7 @@ find_choice (AkcJsonValue *choices,
  * @error: return location for a #GError
  *
  * Creates the selection event of a choice list (`selectChoice`,
- * application.md §2.6). It fails with %AKC_ERROR_CONFIG_INVALID and
+ * [application §2.6](wire-formats.html#application-2)). It fails with %AKC_ERROR_CONFIG_INVALID and
  *
  * - “Selection frame is not a ChoiceList.” when @frame is not a render
  *   frame of key `choice-list`;
@@ -123,7 +123,7 @@ akc_choice_list_select (AkcJsonValue  *frame,
  * @choice_id: the id of a choice
  *
  * Finds the typed action of a choice (`resolveChoiceAction`,
- * application.md §2.7), `{name, input}`. The action is only a proposal:
+ * [application §2.7](wire-formats.html#application-2)), `{name, input}`. The action is only a proposal:
  * selecting the choice proposes a confirmation-gated tool call and never
  * executes anything by itself. A choice without an action is what the
  * choice-submission hook ([callback@ChoiceSubmissionFunc]) is called for.

@@ -1,5 +1,5 @@
 /* akc-choice-list.h: choice selections and typed choice actions
- * (application.md §2.6, §2.7)
+ * (application §2.6, §2.7)
  *
  * SPDX-License-Identifier: MIT
  */

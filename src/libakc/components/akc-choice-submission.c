@@ -11,7 +11,7 @@
  * AkcChoiceSubmission:
  *
  * The answer of a choice-submission hook ([callback@ChoiceSubmissionFunc],
- * application.md §2.8): either “unavailable” (the choice is stale) or a
+ * [application §2.8](wire-formats.html#application-2)): either “unavailable” (the choice is stale) or a
  * reservation `{value, commit(), release()}`.
  *
  * A reservation settles once: the first [method@ChoiceSubmission.commit]

@@ -1,4 +1,4 @@
-/* akc-choice-submission.h: the choice-submission hook (application.md §2.8)
+/* akc-choice-submission.h: the choice-submission hook (application §2.8)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -25,7 +25,7 @@ G_BEGIN_DECLS
  *   value as a user message, then commits it (send succeeded) or releases
  *   it (send failed)
  *
- * What a choice-submission hook answered (application.md §2.8).
+ * What a choice-submission hook answered ([application §2.8](wire-formats.html#application-2)).
  *
  * Since: 0.1
  */
@@ -84,7 +84,7 @@ typedef gboolean (*AkcChoiceSettleFunc) (AkcChoiceSubmission  *submission,
  * @error: return location for a #GError
  *
  * The choice-submission hook of a chat definition (`choiceSubmission
- * (frame, choiceId, {sessionId})`, application.md §2.8). A view calls it
+ * (frame, choiceId, {sessionId})`, [application §2.8](wire-formats.html#application-2)). A view calls it
  * only for a selected choice that has **no** action
  * ([func@choice_list_resolve_action] returns %NULL), after the selection
  * callback. It returns:
@@ -97,7 +97,7 @@ typedef gboolean (*AkcChoiceSettleFunc) (AkcChoiceSubmission  *submission,
  * - a reservation: the view sends [method@ChoiceSubmission.get_value] as a
  *   new user message, then calls [method@ChoiceSubmission.commit] if the
  *   send succeeded, or [method@ChoiceSubmission.release] and un-resolves
- *   the instance if it failed (application.md §12.7).
+ *   the instance if it failed ([application §12.7](wire-formats.html#application-12)).
  *
  * On failure (%NULL with @error set) the view un-resolves the instance and
  * shows the error, or “Choice submission authorization failed.”

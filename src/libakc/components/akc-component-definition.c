@@ -21,7 +21,7 @@
  *
  * One event a component declares: a name in the event-name grammar
  * (`^[a-z][a-z0-9-]{0,63}$`) and the kind of value it carries
- * (application.md §1.1). Immutable.
+ * ([application §1.1](wire-formats.html#application-1)). Immutable.
  *
  * Since: 0.1
  */
@@ -150,11 +150,11 @@ akc_component_event_get_value_kind (const AkcComponentEvent *self)
  *
  * One component of a [class@ComponentManifest]: its key, how its props
  * are validated, the events it emits, accessibility metadata,
- * capabilities and a plain-text fallback (application.md §1.1).
+ * capabilities and a plain-text fallback ([application §1.1](wire-formats.html#application-1)).
  *
  * The twelve standard definitions are shared, immutable instances:
  * get them with [func@ComponentDefinition.get_standard]. Each validates
- * its props with the exact rules of application.md §1.3–§1.14, knows the
+ * its props with the exact rules of [application §1.3](wire-formats.html#application-1)–§1.14, knows the
  * interaction rule of its events, and builds the fallback text of its
  * section. The accessibility role is the ARIA role name (`group`, `form`,
  * `progressbar`, `list`, `link`, `alert`, `status`, `table` in the
@@ -162,7 +162,7 @@ akc_component_event_get_value_kind (const AkcComponentEvent *self)
  * name.
  *
  * Custom definitions, made with [ctor@ComponentDefinition.new], may not
- * take a standard key (a manifest refuses them, application.md §2.3).
+ * take a standard key (a manifest refuses them, [application §2.3](wire-formats.html#application-2)).
  *
  * A definition never changes after it is created.
  *
@@ -246,7 +246,7 @@ akc_component_definition_init (AkcComponentDefinition *self)
  *
  * Creates a custom component definition (the reference's
  * `ComponentDefinition`). Interaction values of a custom component are
- * checked by the kind of each event (application.md §2.5): `none` must
+ * checked by the kind of each event ([application §2.5](wire-formats.html#application-2)): `none` must
  * have no value, `id` an identifier, `url` a root-relative or absolute
  * http(s) URL without credentials, `form` a JSON object.
  *
@@ -338,7 +338,7 @@ ensure_standard (void)
  * akc_component_definition_get_standard:
  * @key: a component key
  *
- * Looks up a definition of the standard catalog (application.md §1). The
+ * Looks up a definition of the standard catalog ([application §1](wire-formats.html#application-1)). The
  * same instance is returned every time; a [class@ComponentManifest]
  * accepts a standard key only with this instance.
  *
@@ -367,7 +367,7 @@ akc_component_definition_get_standard (const char *key)
  * Lists the twelve standard keys in catalog order: `button-group`,
  * `choice-list`, `form`, `confirmation`, `progress`, `source-list`,
  * `link-card`, `error-notice`, `tool-call`, `approval-request`, `table`,
- * `file-attachment` (application.md §1.1).
+ * `file-attachment` ([application §1.1](wire-formats.html#application-1)).
  *
  * Returns: (transfer none) (array zero-terminated=1): the standard keys
  *
@@ -425,7 +425,7 @@ akc_component_definition_is_standard (AkcComponentDefinition *self)
  * Gets how many events the component declares.
  *
  * Returns: how many events the component declares; a component without
- *   events is display-only and never owns input (application.md §12.4)
+ *   events is display-only and never owns input ([application §12.4](wire-formats.html#application-12))
  *
  * Since: 0.1
  */
@@ -463,7 +463,7 @@ akc_component_definition_get_event (AkcComponentDefinition *self,
  * @self: a definition
  * @name: an event name
  *
- * Finds the declared event called @name (application.md §2.5 step 2).
+ * Finds the declared event called @name ([application §2.5](wire-formats.html#application-2) step 2).
  *
  * Returns: (transfer none) (nullable): the event, or %NULL when @self
  *   does not declare it
@@ -568,7 +568,7 @@ akc_component_definition_get_capabilities (AkcComponentDefinition *self)
  * @props: the `props` of a frame: any JSON value
  *
  * Validates @props (the definition's `propsSchema`). Standard props must
- * be a JSON object following application.md §1.2–§1.14 exactly: strict
+ * be a JSON object following [application §1.2](wire-formats.html#application-1)–§1.14 exactly: strict
  * objects, lengths in UTF-16 code units, unique ids, PortableUrl (§0.5).
  *
  * Returns: (transfer full) (nullable): the validated props (members of
@@ -621,7 +621,7 @@ akc_component_definition_has_fallback (AkcComponentDefinition *self)
  *
  * Builds the definition fallback (the reference's `fallback(props)`): a
  * plain-text summary of the component, for example `Actions: Save.` for a
- * button group (application.md §1.3–§1.14 "Fallback"). Prop texts are
+ * button group ([application §1.3](wire-formats.html#application-1)–§1.14 "Fallback"). Prop texts are
  * used verbatim and numbers are written as ECMAScript writes them (§0.7).
  * A renderer should use it as the accessible description of a standard
  * component (§2.9).

@@ -1,5 +1,5 @@
 /* akc-component-definition.h: one component of the closed catalog
- * (application.md §1)
+ * (application §1)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -20,11 +20,11 @@ G_BEGIN_DECLS
 /**
  * AkcComponentValueKind:
  * @AKC_COMPONENT_VALUE_NONE: the event carries no value
- * @AKC_COMPONENT_VALUE_ID: the value is an identifier (application.md §0.3)
+ * @AKC_COMPONENT_VALUE_ID: the value is an identifier ([application §0.3](wire-formats.html#application-0))
  * @AKC_COMPONENT_VALUE_FORM: the value is an object of field values
  * @AKC_COMPONENT_VALUE_URL: the value is a URL
  *
- * What the value of a component event is (application.md §1.1). The nick
+ * What the value of a component event is ([application §1.1](wire-formats.html#application-1)). The nick
  * of each value (`none`, `id`, `form`, `url`) is the reference's name.
  *
  * Since: 0.1
@@ -45,7 +45,7 @@ typedef enum {
  *   priority)
  *
  * How a rendered component announces its changes to assistive
- * technologies (the ARIA `aria-live` value; application.md §1.1).
+ * technologies (the ARIA `aria-live` value; [application §1.1](wire-formats.html#application-1)).
  *
  * Since: 0.1
  */
@@ -66,7 +66,7 @@ typedef enum {
  * @AKC_COMPONENT_CAPABILITY_PROGRESS: shows progress
  * @AKC_COMPONENT_CAPABILITY_DOWNLOAD: offers a file
  *
- * What a component can do (application.md §1.1). The flags are declared
+ * What a component can do ([application §1.1](wire-formats.html#application-1)). The flags are declared
  * in the order the reference lists capabilities.
  *
  * Since: 0.1
@@ -138,7 +138,7 @@ typedef AkcJsonValue *(*AkcComponentPropsFunc) (AkcComponentDefinition *definiti
  * @user_data: the data given with the function
  *
  * Builds the plain-text summary of a custom component (the reference's
- * `fallback(props)`, application.md §2.9).
+ * `fallback(props)`, [application §2.9](wire-formats.html#application-2)).
  *
  * Returns: (transfer full) (nullable): the summary, or %NULL for none
  *

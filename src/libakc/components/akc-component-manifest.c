@@ -15,7 +15,7 @@
 #include "akc-json-private.h"
 #include "akc-text-private.h"
 
-/* application.md Appendix A */
+/* application appendix A */
 #define MANIFEST_INVALID      "Component manifest keys must be non-empty, unique, and must not override standard catalog keys."
 #define CODE_UNKNOWN          "COMPONENT_UNKNOWN"
 #define CODE_INVALID_PROPS    "COMPONENT_INVALID_PROPS"
@@ -27,7 +27,7 @@
  * AkcComponentManifest:
  *
  * The closed set of components an application renders
- * (`defineComponentManifest`, application.md §2.3): every render frame is
+ * (`defineComponentManifest`, [application §2.3](wire-formats.html#application-2)): every render frame is
  * resolved against it, and only the components it holds are rendered or
  * emit events.
  *
@@ -80,7 +80,7 @@ akc_component_manifest_init (AkcComponentManifest *self)
  * @n_definitions: the number of @definitions
  * @error: return location for a #GError
  *
- * Builds a manifest (`defineComponentManifest`, application.md §2.3).
+ * Builds a manifest (`defineComponentManifest`, [application §2.3](wire-formats.html#application-2)).
  * Registration fails with %AKC_ERROR_CONFIG_INVALID and the message
  * “Component manifest keys must be non-empty, unique, and must not
  * override standard catalog keys.” when a key does not match the
@@ -135,7 +135,7 @@ akc_component_manifest_new (AkcComponentDefinition * const *definitions,
  * akc_component_manifest_new_standard:
  *
  * Returns the manifest of the standard catalog: the twelve standard
- * definitions in catalog order (application.md §1.1). Every call returns
+ * definitions in catalog order ([application §1.1](wire-formats.html#application-1)). Every call returns
  * a new reference to the same immutable manifest.
  *
  * Returns: (transfer full): the standard manifest
@@ -274,7 +274,7 @@ resolve_decoded (AkcComponentManifest  *self,
  * @diagnostic: (out) (optional) (nullable) (transfer full): return location
  *   for the diagnostic on failure
  *
- * Resolves a render frame (`resolveComponentFrame`, application.md §2.4):
+ * Resolves a render frame (`resolveComponentFrame`, [application §2.4](wire-formats.html#application-2)):
  *
  * 1. decode it with [func@component_frame_decode_value]; a failure returns
  *    that decoder's diagnostic unchanged;
@@ -341,7 +341,7 @@ akc_component_manifest_resolve_text (AkcComponentManifest  *self,
  *   for the diagnostic on failure
  *
  * Resolves a frame that must be a choice list (`resolveChoiceListFrame`,
- * application.md §2.4): [method@ComponentManifest.resolve], then a
+ * [application §2.4](wire-formats.html#application-2)): [method@ComponentManifest.resolve], then a
  * resolved frame of another key fails with `COMPONENT_UNKNOWN`,
  * “Component is not a ChoiceList.”
  *
@@ -390,7 +390,7 @@ akc_component_manifest_resolve_choice_list (AkcComponentManifest  *self,
  * @error: return location for a #GError
  *
  * Creates an interaction event (`createComponentInteraction`,
- * application.md §2.5): the frame is resolved against @self, @event must
+ * [application §2.5](wire-formats.html#application-2)): the frame is resolved against @self, @event must
  * be declared by its definition, and @value must pass the rule of that
  * event (the component's rule in §1.3–§1.14 for a standard key, the
  * event's value kind for a custom one). When any of these fails, the
@@ -436,7 +436,7 @@ akc_component_manifest_create_interaction (AkcComponentManifest  *self,
  * @frame: a render frame candidate
  *
  * Resolves the definition fallback of a frame
- * (`resolveComponentFallback`, application.md §2.9): the summary its
+ * (`resolveComponentFallback`, [application §2.9](wire-formats.html#application-2)): the summary its
  * definition builds from its props, for example `Actions: Save.`.
  *
  * Returns: (transfer full) (nullable): the summary, or %NULL when the

@@ -1,5 +1,5 @@
 /* akc-component-manifest.h: a closed set of component definitions
- * (application.md §2.3–§2.5, §2.9)
+ * (application §2.3–§2.5, §2.9)
  *
  * SPDX-License-Identifier: MIT
  */

@@ -1,4 +1,4 @@
-/* akc-component-private.h: the standard catalog as data (application.md §1)
+/* akc-component-private.h: the standard catalog as data (application §1)
  *
  * SPDX-License-Identifier: MIT
  *
@@ -28,7 +28,7 @@ typedef gboolean (*AkcComponentInteractionRule) (const char    *event,
                                                  AkcJsonValue  *props,
                                                  AkcJsonValue  *value);
 
-/* application.md Appendix A: the configuration error of §2.5, shared by
+/* application appendix A: the configuration error of §2.5, shared by
  * the manifest and the resolved component. */
 #define AKC_COMPONENT_INTERACTION_INVALID "Component interaction is not declared by the resolved component."
 

@@ -10,7 +10,7 @@
 /**
  * AkcComponentResolution:
  *
- * How one component instance was answered (application.md §12.7): the
+ * How one component instance was answered ([application §12.7](wire-formats.html#application-12)): the
  * instance, the message that shows it, the event that resolved it (such
  * as `select` or `submit`), the event's value (the chosen option's id of
  * a selection, the values of a form) and when, in microseconds since the

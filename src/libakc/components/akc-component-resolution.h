@@ -1,5 +1,5 @@
 /* akc-component-resolution.h: how one component instance was answered
- * (application.md §12.7)
+ * (application §12.7)
  *
  * SPDX-License-Identifier: MIT
  */

@@ -15,7 +15,7 @@
  * akc_component_format_semantic_fallback:
  * @fallback: a frame's `fallback` object, `{kind, summary}`
  *
- * Formats the semantic fallback of application.md §12.5,
+ * Formats the semantic fallback of [application §12.5](wire-formats.html#application-12),
  * `[unsupported visual: «kind»] «summary»`: what a renderer shows, dimmed,
  * for a frame it cannot render (unknown key, invalid props, no manifest,
  * or a custom key without a renderer). The fallback must be valid: `kind`
@@ -48,7 +48,7 @@ akc_component_format_semantic_fallback (AkcJsonValue *fallback)
  * @length: (out) (optional): return location for the length of the text
  *   in bytes (a string cell may hold U+0000)
  *
- * The text of a table cell (application.md §12.6): `""` for a missing or
+ * The text of a table cell ([application §12.6](wire-formats.html#application-12)): `""` for a missing or
  * `null` cell, `true`/`false` for booleans, numbers as ECMAScript
  * Number::toString writes them (§0.7: `42.5`, `1e-7`, never `3.0`), and
  * strings verbatim. The same rule writes `«sizeBytes» bytes` and the
@@ -115,7 +115,7 @@ newline (GString *out,
  * @value: a JSON value
  *
  * Writes @value as `JSON.stringify (value, null, 2)` does: the canonical
- * form (application.md §0.4: the same escapes, numbers and member order)
+ * form ([application §0.4](wire-formats.html#application-0): the same escapes, numbers and member order)
  * with two-space indentation, one member or element per line, and `{}` /
  * `[]` for empty containers. A tool-call widget shows `arguments` and
  * `result` this way (§12.6), and so does the tool confirmation (§12.8).

@@ -1,5 +1,5 @@
 /* akc-component-text.h: texts a renderer shows for components
- * (application.md §0.7, §12.5, §12.6)
+ * (application §0.7, §12.5, §12.6)
  *
  * SPDX-License-Identifier: MIT
  */

@@ -13,7 +13,7 @@
  * AkcInputOwnership:
  *
  * The set of resolved component instances of one view, and the rule that
- * picks the component owning input (application.md §12.4): **the latest
+ * picks the component owning input ([application §12.4](wire-formats.html#application-12)): **the latest
  * unresolved interactive component owns input**.
  *
  * A view keeps one `AkcInputOwnership` for as long as it lives and resets
@@ -26,7 +26,7 @@
  * none, input returns to the composer.
  *
  * Instances are keyed by their instance id alone, so two copies of one
- * frame (application.md §14, A14) resolve together.
+ * frame ([application §14](wire-formats.html#application-14), A14) resolve together.
  *
  * Since: 0.1
  */
@@ -121,7 +121,7 @@ akc_input_ownership_new (void)
  * @self: a set of resolved instances
  * @instance_id: the instance id of a component frame
  *
- * Marks an instance resolved (application.md §12.7, step 2 of a selection
+ * Marks an instance resolved ([application §12.7](wire-formats.html#application-12), step 2 of a selection
  * or an interaction). A view calls it before it hands the event to the
  * host; when it returns %FALSE the instance was already resolved and the
  * event must be ignored (step 1).
@@ -206,7 +206,7 @@ akc_input_ownership_get_resolution (AkcInputOwnership *self,
  * @self: a set of resolved instances
  * @instance_id: the instance id of a component frame
  *
- * Makes a resolved instance usable again, where application.md §12.7
+ * Makes a resolved instance usable again, where [application §12.7](wire-formats.html#application-12)
  * un-resolves it after a failure (the interaction callback, an action
  * proposal, the choice submission hook, or sending the reserved choice
  * failed). If it is the latest interactive component, it owns input
@@ -237,7 +237,7 @@ akc_input_ownership_unmark_resolved (AkcInputOwnership *self,
  * @instance_id: the instance id of a component frame
  *
  * Tells whether an instance is resolved: its widget is disabled and
- * ignores further events (application.md §12.2, §12.7).
+ * ignores further events ([application §12.2](wire-formats.html#application-12), §12.7).
  *
  * Returns: %TRUE if the instance is resolved
  *
@@ -276,7 +276,7 @@ akc_input_ownership_get_n_resolved (AkcInputOwnership *self)
  * @self: a set of resolved instances
  *
  * Forgets every resolved instance, as a view does when its session (or its
- * controlled `sessionId`) changes (application.md §12.7).
+ * controlled `sessionId`) changes ([application §12.7](wire-formats.html#application-12)).
  *
  * Since: 0.1
  */
@@ -299,7 +299,7 @@ akc_input_ownership_reset (AkcInputOwnership *self)
  *
  * Sets whether the standard navigation components, `source-list` and
  * `link-card`, may become the active component. They may by default, as
- * application.md §12.4 says (they declare the `open` event). A host that
+ * [application §12.4](wire-formats.html#application-12) says (they declare the `open` event). A host that
  * treats them as navigation rather than questions, as the GTK port does
  * (docs/port-decisions.md), passes %FALSE: they never own input then, and
  * an older question is found behind them.
@@ -379,7 +379,7 @@ owns_input (AkcInputOwnership *self,
  *   position of the active component among that message's presentations
  *   ([func@present_message])
  *
- * Finds the component that owns input (application.md §12.4). The
+ * Finds the component that owns input ([application §12.4](wire-formats.html#application-12)). The
  * messages are scanned from newest to oldest and, within each message, its
  * presentations ([func@present_message] with @manifest) from last to
  * first; the active component is the first component presentation that

@@ -1,4 +1,4 @@
-/* akc-input-ownership.h: which component owns input (application.md §12.4,
+/* akc-input-ownership.h: which component owns input (application §12.4,
  * §12.7)
  *
  * SPDX-License-Identifier: MIT

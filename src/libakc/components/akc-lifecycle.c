@@ -35,7 +35,7 @@ dup_id_at (GListModel *messages,
  *   assistant message that Regenerate acts on
  *
  * Finds the targets of the lifecycle controls (`getLifecycleTargets`,
- * application.md §12.3). There are targets only when the last message is
+ * [application §12.3](wire-formats.html#application-12)). There are targets only when the last message is
  * an assistant message and an earlier message is a user message; then
  * @assistant_id is the last message and @user_id the nearest earlier user
  * message (tool and assistant messages in between are skipped). The

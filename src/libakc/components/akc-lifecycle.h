@@ -1,4 +1,4 @@
-/* akc-lifecycle.h: targets of the lifecycle controls (application.md §12.3)
+/* akc-lifecycle.h: targets of the lifecycle controls (application §12.3)
  *
  * SPDX-License-Identifier: MIT
  */

@@ -16,7 +16,7 @@
  * AkcPresentation:
  *
  * One thing a view shows for a message: a text bubble, a diagnostic
- * alert, or a component (application.md §12.2). A message has zero or
+ * alert, or a component ([application §12.2](wire-formats.html#application-12)). A message has zero or
  * more presentations, in order; make them with [func@present_message].
  *
  * Immutable.
@@ -184,13 +184,13 @@ present_ordered (GListStore           *presentations,
  * @manifest: (nullable): the manifest components resolve against, or
  *   %NULL when none is configured
  *
- * Decides what a view shows for one message (application.md §12.2), in
+ * Decides what a view shows for one message ([application §12.2](wire-formats.html#application-12)), in
  * this order:
  *
  * 1. user, system and tool content is one plain message, even when it
  *    looks like a frame (never decoded: a security property);
  * 2. assistant content starting with U+001E is ordered content
- *    (application.md §2.10): an envelope that does not decode is one
+ *    ([application §2.10](wire-formats.html#application-2)): an envelope that does not decode is one
  *    diagnostic (never the raw content); otherwise each run of
  *    consecutive text parts is one message and each component part one
  *    component, in order; a partial prefix gives nothing;
@@ -309,7 +309,7 @@ akc_presentation_get_kind (AkcPresentation *self)
  * The text to show: the (merged) message text of a message presentation;
  * the diagnostic message of a diagnostic; and for a component, its
  * semantic fallback `[unsupported visual: «kind»] «summary»`
- * (application.md §12.5), shown when it is not rendered as a widget.
+ * ([application §12.5](wire-formats.html#application-12)), shown when it is not rendered as a widget.
  *
  * Returns: the text
  *

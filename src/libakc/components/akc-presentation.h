@@ -1,4 +1,4 @@
-/* akc-presentation.h: how one message is presented (application.md §12.2)
+/* akc-presentation.h: how one message is presented (application §12.2)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -29,7 +29,7 @@ G_BEGIN_DECLS
  * @AKC_PRESENTATION_COMPONENT: a render frame, drawn as decided by
  *   [method@Presentation.get_rendering]
  *
- * What one presentation of a message is (application.md §12.2). The
+ * What one presentation of a message is ([application §12.2](wire-formats.html#application-12)). The
  * nicks (`message`, `diagnostic`, `component`) are the reference's.
  *
  * Since: 0.1
@@ -52,7 +52,7 @@ typedef enum {
  *   definition: draw it with the view's custom renderer for that key, or
  *   show the semantic fallback when there is none
  *
- * How a component presentation is drawn (application.md §12.2 “Rendering
+ * How a component presentation is drawn ([application §12.2](wire-formats.html#application-12) “Rendering
  * a frame”).
  *
  * Since: 0.1

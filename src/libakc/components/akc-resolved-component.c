@@ -19,7 +19,7 @@
  * AkcResolvedComponent:
  *
  * A render frame that resolved against a [class@ComponentManifest]
- * (`{ok: true, frame, props}`, application.md §2.4): the decoded frame,
+ * (`{ok: true, frame, props}`, [application §2.4](wire-formats.html#application-2)): the decoded frame,
  * the props its definition validated, and the definition itself.
  *
  * This is what a renderer builds a widget from. It reads the props with
@@ -123,7 +123,7 @@ akc_resolved_component_get_frame (AkcResolvedComponent *self)
  *
  * Returns: (transfer none): the props as the definition validated them;
  *   for a standard component a JSON object with exactly the members of
- *   its table in application.md §1.3–§1.14
+ *   its table in [application §1.3](wire-formats.html#application-1)–§1.14
  *
  * Since: 0.1
  */
@@ -176,7 +176,7 @@ akc_resolved_component_get_component_key (AkcResolvedComponent *self)
  * @self: a resolved component
  *
  * The frame's `instanceId`: the identity of this rendered instance. A view
- * keys single-shot resolution by it (application.md §12.7).
+ * keys single-shot resolution by it ([application §12.7](wire-formats.html#application-12)).
  *
  * Returns: the frame's `instanceId`
  *
@@ -196,7 +196,7 @@ akc_resolved_component_get_instance_id (AkcResolvedComponent *self)
  *
  * Tells whether the frame resolved to a standard definition, which is
  * drawn by its standard widget. A custom key without a custom renderer is
- * shown as its semantic fallback (application.md §12.2).
+ * shown as its semantic fallback ([application §12.2](wire-formats.html#application-12)).
  *
  * Returns: %TRUE for a standard component
  *
@@ -216,7 +216,7 @@ akc_resolved_component_is_standard (AkcResolvedComponent *self)
  *
  * Tells whether the definition declares at least one event. Only such a
  * component can own input while unresolved; display-only components
- * (progress, tool-call, table) never do (application.md §12.4).
+ * (progress, tool-call, table) never do ([application §12.4](wire-formats.html#application-12)).
  *
  * Returns: %TRUE if the component declares events
  *
@@ -234,7 +234,7 @@ akc_resolved_component_is_interactive (AkcResolvedComponent *self)
  * akc_resolved_component_dup_description:
  * @self: a resolved component
  *
- * The definition fallback of the props (application.md §2.9), for example
+ * The definition fallback of the props ([application §2.9](wire-formats.html#application-2)), for example
  * `Upload: 42%.`: the accessible description of a rendered standard
  * component, and the title of an unknown custom one.
  *
@@ -257,7 +257,7 @@ akc_resolved_component_dup_description (AkcResolvedComponent *self)
  *
  * The text a renderer shows instead of a component it cannot draw,
  * `[unsupported visual: «kind»] «summary»`, from the frame's own
- * `fallback` (application.md §12.5).
+ * `fallback` ([application §12.5](wire-formats.html#application-12)).
  *
  * Returns: (transfer full): the semantic fallback text
  *
@@ -279,13 +279,13 @@ akc_resolved_component_dup_semantic_fallback (AkcResolvedComponent *self)
  * @error: return location for a #GError
  *
  * Creates the interaction event for a user action on this component
- * (application.md §2.5 steps 2–5; see
+ * ([application §2.5](wire-formats.html#application-2) steps 2–5; see
  * [method@ComponentManifest.create_interaction]). The rules of the
  * standard events:
  *
  * - button-group `select`: the id (a string) of a button that is not
  *   disabled;
- * - form `submit`: an object of field values (see application.md §1.5);
+ * - form `submit`: an object of field values (see [application §1.5](wire-formats.html#application-1));
  * - confirmation `confirm`/`cancel`, approval-request `approve`/`deny`:
  *   no value;
  * - source-list `open`: the id of a source that has a url;
@@ -355,7 +355,7 @@ akc_resolved_component_select_choice (AkcResolvedComponent  *self,
  * @self: a resolved choice list
  * @choice_id: the id of a choice
  *
- * Finds the typed action `{name, input}` of a choice (application.md
+ * Finds the typed action `{name, input}` of a choice ([the application specification](wire-formats.html#where-the-rules-come-from)
  * §2.7). When it exists, selecting the choice proposes a
  * confirmation-gated tool call; otherwise the view calls the
  * choice-submission hook (§2.8, §12.7).

@@ -1,5 +1,5 @@
 /* akc-resolved-component.h: a render frame resolved against a manifest
- * (application.md §2.4)
+ * (application §2.4)
  *
  * SPDX-License-Identifier: MIT
  */

@@ -1,5 +1,5 @@
 /* akc-standard-components.c: the twelve standard components as data
- * (application.md §1)
+ * (application §1)
  *
  * SPDX-License-Identifier: MIT
  *

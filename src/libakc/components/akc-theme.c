@@ -1,4 +1,4 @@
-/* akc-theme.c: the semantic theme (application.md §6)
+/* akc-theme.c: the semantic theme (application §6)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -15,7 +15,7 @@
 /**
  * AkcTheme:
  *
- * A resolved semantic theme (`resolveChatTheme`, application.md §6): eight
+ * A resolved semantic theme (`resolveChatTheme`, [application §6](wire-formats.html#application-6)): eight
  * colours, three spacings, two corner radii and a font family, each one
  * either given by the application or taken from the defaults of §6.2.
  *
@@ -44,7 +44,7 @@
 #define MAX_LENGTH 1000
 #define MAX_FONT_FAMILY 128
 
-/* The DOM shells' system font stack (application.md §6.4). */
+/* The DOM shells' system font stack (application §6.4). */
 #define DOM_SYSTEM_FONT_STACK "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, sans-serif"
 
 #define INVALID_PREFIX "Chat theme is invalid: "
@@ -281,7 +281,7 @@ merge_numbers (AkcJsonValue         *group,
 /**
  * akc_theme_new_default:
  *
- * Creates the default theme of application.md §6.2, the one an absent
+ * Creates the default theme of [application §6.2](wire-formats.html#application-6), the one an absent
  * input resolves to.
  *
  * Returns: (transfer full): the default theme
@@ -299,7 +299,7 @@ akc_theme_new_default (void)
  * @input: (nullable): the theme as JSON, or %NULL when there is none
  * @error: return location for a #GError
  *
- * Resolves a semantic theme (`resolveChatTheme`, application.md §6.3):
+ * Resolves a semantic theme (`resolveChatTheme`, [application §6.3](wire-formats.html#application-6)):
  * each group of @input (`colors`, `spacing`, `radius`) and `fontFamily` is
  * merged over the defaults of §6.2, token by token. A %NULL @input means
  * `{}`, the defaults.
@@ -603,7 +603,7 @@ numbers_object (const AkcSchemaTable *table,
  *
  * Gets @self as the resolved theme of the reference: every group with
  * every token, in the schema's order (`colors`, `spacing`, `radius`,
- * `fontFamily`; application.md §6.1).
+ * `fontFamily`; [application §6.1](wire-formats.html#application-6)).
  *
  * Returns: (transfer full): the theme as a JSON object
  *
@@ -644,7 +644,7 @@ akc_theme_to_json (const AkcTheme *self)
  * @self: a theme
  * @length: (out) (optional): return location for the length in bytes
  *
- * Serialises @self canonically (application.md §0.4): the value of
+ * Serialises @self canonically ([application §0.4](wire-formats.html#application-0)): the value of
  * [method@Theme.to_json], compact, in schema order. Resolving the text
  * again gives an equal theme.
  *
@@ -694,7 +694,7 @@ append_color (GPtrArray      *names,
  * @self: a theme
  *
  * Maps @self to the CSS custom properties of the reference's DOM shells
- * (application.md §6.4): `--ak-color-bg`, `--ak-color-bubble-user` and the
+ * ([application §6.4](wire-formats.html#application-6)): `--ak-color-bg`, `--ak-color-bubble-user` and the
  * rest, with lengths in pixels (`12px`) and the system font as a font
  * stack. Native renderers do not use it; it is the mapping's contract, and
  * what a web view showing a conversation would be given.

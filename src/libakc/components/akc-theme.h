@@ -1,4 +1,4 @@
-/* akc-theme.h: the semantic theme (application.md §6)
+/* akc-theme.h: the semantic theme (application §6)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -27,7 +27,7 @@ G_BEGIN_DECLS
  * @AKC_THEME_COLOR_ON_ACCENT: `colors.onAccent`, text on @AKC_THEME_COLOR_ACCENT
  * @AKC_THEME_COLOR_DANGER: `colors.danger`, errors
  *
- * The colour tokens of a semantic theme (application.md §6.1), in the
+ * The colour tokens of a semantic theme ([application §6.1](wire-formats.html#application-6)), in the
  * schema's order.
  *
  * Since: 0.1
@@ -49,7 +49,7 @@ typedef enum {
  * @AKC_THEME_SPACING_MEDIUM: `spacing.medium`
  * @AKC_THEME_SPACING_LARGE: `spacing.large`
  *
- * The spacing tokens of a semantic theme (application.md §6.1), in pixels.
+ * The spacing tokens of a semantic theme ([application §6.1](wire-formats.html#application-6)), in pixels.
  *
  * Since: 0.1
  */
@@ -64,7 +64,7 @@ typedef enum {
  * @AKC_THEME_RADIUS_MEDIUM: `radius.medium`
  * @AKC_THEME_RADIUS_LARGE: `radius.large`
  *
- * The corner radius tokens of a semantic theme (application.md §6.1), in
+ * The corner radius tokens of a semantic theme ([application §6.1](wire-formats.html#application-6)), in
  * pixels.
  *
  * Since: 0.1
