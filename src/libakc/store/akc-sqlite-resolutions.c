@@ -272,7 +272,7 @@ job_done (GObject      *source,
  * @user_data: data for @callback
  *
  * Reads how the component instances of a conversation were answered
- * (application.md §12.7), for the messages still in the conversation.
+ * ([application §12.7](wire-formats.html#application-12)), for the messages still in the conversation.
  *
  * Since: 0.1
  */
@@ -416,7 +416,7 @@ akc_sqlite_chat_memory_save_resolution_finish (AkcSqliteChatMemory  *self,
  * @user_data: data for @callback
  *
  * Forgets the answer of an instance, when acting on it failed and the
- * person may answer again (application.md §12.7). Removing an answer that
+ * person may answer again ([application §12.7](wire-formats.html#application-12)). Removing an answer that
  * is not stored succeeds and returns %FALSE from the finish function.
  *
  * Since: 0.1

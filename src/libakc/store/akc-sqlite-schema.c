@@ -38,14 +38,14 @@
  *   every change, so a conversation's length is its last position + 1,
  *   read at the end of the (conversation_id, position) index without a
  *   scan). `role` and `status` are the wire strings
- *   (protocol.md §2.9.2); `content` is text bound with its byte length,
- *   U+0000 included; `tool_calls` is the JSON array of protocol.md §2.9.6
+ *   (protocol §2.9.2); `content` is text bound with its byte length,
+ *   U+0000 included; `tool_calls` is the JSON array of protocol §2.9.6
  *   and `lineage` the JSON object of §2.5, both written by the canonical
  *   writer, NULL when the message has none.
  *
  * Version 2
  * ---------
- * sessions: one row per session (application.md §4.5), for
+ * sessions: one row per session (application §4.5), for
  *   AkcSqliteSessionStorage. `snapshot` is the canonical
  *   `agentskit.chat.session` v1 text and `cursor` its cursor, kept in a
  *   column so that a save is a compare-and-set in one statement:
@@ -57,7 +57,7 @@
  *
  * Version 3
  * ---------
- * ask_sessions: the Ask session memory (application.md §8.6), one row per
+ * ask_sessions: the Ask session memory (application §8.6), one row per
  *   key of its key/value port, for AkcAskSessionMemory: `value` is the
  *   stored text as written (the canonical record
  *   `{"version":1,"messages":[…]}`, or a legacy value imported from an
@@ -67,7 +67,7 @@
  * Version 4
  * ---------
  * component_resolutions: how each component instance of a conversation
- *   was answered (application.md §12.7, kept beyond the view's life so an
+ *   was answered (application §12.7, kept beyond the view's life so an
  *   answered card is never offered again), for AkcInteractionController:
  *   one row per instance id, `message_id` the message that shows it,
  *   `event` the resolving event (`select`, `submit`, …), `value` its value

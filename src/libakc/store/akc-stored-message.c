@@ -108,7 +108,7 @@ encode_tool_calls (GListModel *tool_calls)
       const char *result = akc_tool_call_get_result (call);
       const char *error = akc_tool_call_get_error (call);
 
-      /* protocol.md §2.9.6, in its order. */
+      /* protocol §2.9.6, in its order. */
       akc_json_writer_begin_object (&w);
       akc_json_writer_member (&w, "id");
       write_text (&w, akc_tool_call_get_id (call));
@@ -156,7 +156,7 @@ encode_lineage (const AkcLineage *lineage)
   parent_turn_id = akc_lineage_get_parent_turn_id (lineage);
   source_message_id = akc_lineage_get_source_message_id (lineage);
 
-  /* protocol.md §2.5, in its order; the identities are kept whatever the
+  /* protocol §2.5, in its order; the identities are kept whatever the
    * operation, so the lineage reads back as it was in memory. */
   out = g_string_new (NULL);
   akc_json_writer_init (&w, out);
