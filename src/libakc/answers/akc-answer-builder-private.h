@@ -1,12 +1,12 @@
 /* akc-answer-builder-private.h: building `agentskit.chat.answer` v1
- * envelopes (application.md §9.6, protocol.md §8.4)
+ * envelopes (application §9.6, protocol §8.4)
  *
  * SPDX-License-Identifier: MIT
  *
  * Internal to libakc. Every envelope is written with the canonical JSON
- * writer (members in the order of protocol.md §8.4) and handed back as an
+ * writer (members in the order of protocol §8.4) and handed back as an
  * immutable value. The fixed escalation and choice sentences of
- * application.md Appendix A live here.
+ * application appendix A live here.
  */
 
 #pragma once

@@ -1,5 +1,5 @@
 /* akc-answer-builder.c: building `agentskit.chat.answer` v1 envelopes
- * (application.md §9.6, protocol.md §8.4)
+ * (application §9.6, protocol §8.4)
  *
  * SPDX-License-Identifier: MIT
  */

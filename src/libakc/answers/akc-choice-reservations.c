@@ -14,7 +14,7 @@
  *
  * The choices the deterministic answer adapter offered, remembered per
  * session so that a later selection can be sent exactly once
- * (application.md §9.5).
+ * ([application §9.5](wire-formats.html#application-9)).
  *
  * It keeps `session → (instance id → {props, choice id → value,
  * claimed})` under two bounds: [property@ChoiceReservations:max-sessions]
@@ -26,7 +26,7 @@
  * evicted.
  *
  * [method@ChoiceReservations.claim] answers the choice-submission hook
- * (application.md §2.8); [func@ChoiceReservations.submission_func] is
+ * ([application §2.8](wire-formats.html#application-2)); [func@ChoiceReservations.submission_func] is
  * that hook with the reservations as its data. A reservation settles
  * once: [method@ChoiceSubmission.commit] forgets the choice list (and the
  * session when it was its last one), [method@ChoiceSubmission.release]
@@ -348,7 +348,7 @@ evictable_instance (Session *session)
  *   suggestion value) of each of `props.choices`
  *
  * Remembers the choices of @frame for @session_id and marks the session
- * most recently used (application.md §9.5). A choice list with the same
+ * most recently used ([application §9.5](wire-formats.html#application-9)). A choice list with the same
  * instance id that is claimed is left as it is; one that is not claimed is
  * replaced in place. The bounds evict as described for
  * [class@ChoiceReservations]; when nothing can be evicted, or @frame has no
@@ -495,7 +495,7 @@ settle_claim (AkcChoiceSubmission  *submission,
  * @session_id: the session the view shows
  *
  * Answers the choice-submission hook (`resolveChoiceSubmission`,
- * application.md §9.5). The answer is “unavailable” when the session is
+ * [application §9.5](wire-formats.html#application-9)). The answer is “unavailable” when the session is
  * unknown, the frame's instance is unknown or already claimed, its
  * `props` differ from the remembered ones (compared structurally, §14 A9),
  * or the choice was not offered; but %NULL instead of “unavailable” when

@@ -1,5 +1,5 @@
 /* akc-choice-reservations.h: the deterministic adapter's remembered
- * choices (application.md §9.5)
+ * choices (application §9.5)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -21,7 +21,7 @@ G_BEGIN_DECLS
 /**
  * AKC_CHOICE_RESERVATIONS_MAX_SESSIONS:
  *
- * The default bound on remembered sessions (application.md §9.5).
+ * The default bound on remembered sessions ([application §9.5](wire-formats.html#application-9)).
  *
  * Since: 0.1
  */
@@ -31,7 +31,7 @@ G_BEGIN_DECLS
  * AKC_CHOICE_RESERVATIONS_MAX_INSTANCES:
  *
  * The default bound on remembered choice lists per session
- * (application.md §9.5).
+ * ([application §9.5](wire-formats.html#application-9)).
  *
  * Since: 0.1
  */

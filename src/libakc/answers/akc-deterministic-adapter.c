@@ -1,5 +1,5 @@
 /* akc-deterministic-adapter.c: verified local answers in front of a
- * backend adapter (application.md §9.4)
+ * backend adapter (application §9.4)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -22,7 +22,7 @@
 /**
  * AkcDeterministicAdapter:
  *
- * The deterministic answer plane (application.md §9.4): an [iface@Adapter]
+ * The deterministic answer plane ([application §9.4](wire-formats.html#application-9)): an [iface@Adapter]
  * that answers exact questions from a verified local knowledge artifact,
  * offline and with citations, and hands every other question to a
  * fallback adapter, honestly marked.
@@ -149,7 +149,7 @@ parse_written (GString *out)
   return value;
 }
 
-/* Sanitising a value into an identifier (application.md §0.3): every
+/* Sanitising a value into an identifier (application §0.3): every
  * UTF-16 unit outside [A-Za-z0-9._:-] becomes '-', the result is cut to
  * 128 units, and a result not starting with [A-Za-z0-9] is @fallback. */
 static char *

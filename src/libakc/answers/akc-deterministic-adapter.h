@@ -1,5 +1,5 @@
 /* akc-deterministic-adapter.h: verified local answers in front of a
- * backend adapter (application.md §9.4)
+ * backend adapter (application §9.4)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -24,7 +24,7 @@ G_BEGIN_DECLS
  * AKC_DETERMINISTIC_ESCALATION_METADATA:
  *
  * The request metadata member under which the deterministic adapter hands
- * its escalation envelope to the fallback adapter (application.md §9.4).
+ * its escalation envelope to the fallback adapter ([application §9.4](wire-formats.html#application-9)).
  *
  * Since: 0.1
  */
@@ -34,7 +34,7 @@ G_BEGIN_DECLS
  * AKC_DETERMINISTIC_UNSCOPED_SESSION:
  *
  * The session under which choices are remembered for a request without a
- * session id (application.md §4.6).
+ * session id ([application §4.6](wire-formats.html#application-4)).
  *
  * Since: 0.1
  */
@@ -45,7 +45,7 @@ G_BEGIN_DECLS
  *
  * How many UTF-16 code units of a backend reply the adapter accumulates to
  * build the backend answer envelope; a longer reply is reported as corrupt
- * (application.md §9.4).
+ * ([application §9.4](wire-formats.html#application-9)).
  *
  * Since: 0.1
  */
@@ -59,7 +59,7 @@ G_BEGIN_DECLS
  *   called; questions without a local answer get the offline response
  *   (`disabled`)
  *
- * The `fallback.mode` of a site configuration (application.md §9.2).
+ * The `fallback.mode` of a site configuration ([application §9.2](wire-formats.html#application-9)).
  *
  * Since: 0.1
  */

@@ -1,9 +1,9 @@
 /* akc-knowledge-resolver.c: exact local answers from a verified knowledge
- * artifact (application.md §9.3)
+ * artifact (application §9.3)
  *
  * SPDX-License-Identifier: MIT
  *
- * The artifact is verified (protocol.md §8.8) when the resolver is made, even
+ * The artifact is verified (protocol §8.8) when the resolver is made, even
  * when the caller verified it already; a failure leaves a resolver whose every
  * call is a `corrupt` escalation. Otherwise one index maps each normalised
  * alias to its entries in artifact order. It is built once and bounded by the
@@ -26,7 +26,7 @@
  * Answers exact questions from a local knowledge artifact
  * (`agentskit.chat.knowledge` v1).
  *
- * A query is normalised (application.md §9.1) and compared, as a whole,
+ * A query is normalised ([application §9.1](wire-formats.html#application-9)) and compared, as a whole,
  * with the normalised aliases of every entry. One match gives a
  * high-confidence answer, several give medium-confidence choices that show
  * each entry's exact alias, none gives a low-confidence escalation. Every
@@ -186,7 +186,7 @@ resolver_new (AkcJsonValue  *verified,
  *   configuration pins
  * @expected_site_id: (nullable): the site id of the site configuration
  *
- * Verifies @artifact against both trusted anchors (protocol.md §8.8) and
+ * Verifies @artifact against both trusted anchors ([protocol §8.8](wire-formats.html#protocol-8)) and
  * indexes its aliases. When @artifact is %NULL, an anchor is missing or
  * verification fails, the resolver answers every query with a `corrupt`
  * escalation; akc_knowledge_resolver_get_diagnostic() then says why.
@@ -357,7 +357,7 @@ answer_entry (AkcKnowledgeResolver *self,
  * @query: the question, as the user typed it
  * @now_ms: the current time in milliseconds since the Unix epoch
  *
- * Resolves @query (application.md §9.3): a `corrupt` escalation when the
+ * Resolves @query ([application §9.3](wire-formats.html#application-9)): a `corrupt` escalation when the
  * artifact failed verification, a `stale` one when it has expired, a `miss`
  * when the query or its normalised form is longer than 512 UTF-16 units or
  * matches no alias, choices when it matches several entries (the first

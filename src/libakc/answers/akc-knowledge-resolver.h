@@ -1,5 +1,5 @@
 /* akc-knowledge-resolver.h: exact local answers from a verified knowledge
- * artifact (application.md §9.3)
+ * artifact (application §9.3)
  *
  * SPDX-License-Identifier: MIT
  */
