@@ -23,7 +23,7 @@
 /**
  * AkcAskAdapter:
  *
- * The adapter of an Ask backend (application.md §8): each turn posts the
+ * The adapter of an Ask backend ([application §8](wire-formats.html#application-8)): each turn posts the
  * conversation to the Ask endpoint and streams the answer back.
  *
  * The request is `POST` to the endpoint, with the `corpus` and `persona`
@@ -41,7 +41,7 @@
  * tool becomes a `source-list` component, any other tool is offered to
  * [signal@AskAdapter::project-tool], and `done` and `error` events end
  * the turn. Any other body is shown as plain text. Every text chunk is
- * one record of ordered assistant content (protocol.md §4), bounded to
+ * one record of ordered assistant content ([protocol §4](wire-formats.html#protocol-4)), bounded to
  * 512 records and 256 KiB.
  *
  * [property@AskAdapter:connect-timeout] bounds the wait for the response
@@ -624,7 +624,7 @@ akc_ask_adapter_class_init (AkcAskAdapterClass *klass)
    *
    * Offers a tool event other than `answer` and `cite` to the host, which
    * may turn it into a component. A handler returns a render frame
-   * (protocol.md §3.1); the first handler that returns one wins. A
+   * ([protocol §3.1](wire-formats.html#protocol-3)); the first handler that returns one wins. A
    * frame that does not decode is ignored, and so is the event when no
    * handler returns a frame.
    *
@@ -887,7 +887,7 @@ akc_ask_adapter_has_bearer_token (AkcAskAdapter *self)
  * @self: an adapter
  *
  * Computes the URL a turn posts to: the endpoint with the `corpus` and
- * `persona` query parameters set (application.md §8.1). A root-relative
+ * `persona` query parameters set ([application §8.1](wire-formats.html#application-8)). A root-relative
  * endpoint stays root-relative.
  *
  * Returns: (transfer full): the URL

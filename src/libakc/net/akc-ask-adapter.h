@@ -1,4 +1,4 @@
-/* akc-ask-adapter.h: the Ask client adapter (application.md §8)
+/* akc-ask-adapter.h: the Ask client adapter (application §8)
  *
  * SPDX-License-Identifier: MIT
  */

@@ -1,5 +1,5 @@
 /* akc-ask-projection-private.h: the pure parts of the Ask client
- * (application.md §8.1, §8.2, §8.4)
+ * (application §8.1, §8.2, §8.4)
  *
  * SPDX-License-Identifier: MIT
  *

@@ -1,5 +1,5 @@
 /* akc-ask-projection.c: the pure parts of the Ask client: request URL and
- * body (application.md §8.1), history projection (§8.2) and event
+ * body (application §8.1), history projection (§8.2) and event
  * projection with safeHref (§8.4)
  *
  * SPDX-License-Identifier: MIT

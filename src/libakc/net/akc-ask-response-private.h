@@ -1,5 +1,5 @@
 /* akc-ask-response-private.h: the body of one Ask answer, from transport
- * reads to chunks (application.md §8.3)
+ * reads to chunks (application §8.3)
  *
  * SPDX-License-Identifier: MIT
  *

@@ -1,5 +1,5 @@
 /* akc-ask-response.c: the body of one Ask answer, from transport reads to
- * chunks (application.md §8.3)
+ * chunks (application §8.3)
  *
  * SPDX-License-Identifier: MIT
  */

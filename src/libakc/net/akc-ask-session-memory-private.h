@@ -1,5 +1,5 @@
 /* akc-ask-session-memory-private.h: the Ask session memory algorithm over
- * any key/value store (application.md §8.6)
+ * any key/value store (application §8.6)
  *
  * SPDX-License-Identifier: MIT
  *

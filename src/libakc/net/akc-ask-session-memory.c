@@ -491,7 +491,7 @@ static const AkcAskRecordStore sqlite_store = { sqlite_get, sqlite_set, sqlite_r
 /**
  * AkcAskSessionMemory:
  *
- * The memory of one Ask session (application.md §8.6): the last messages
+ * The memory of one Ask session ([application §8.6](wire-formats.html#application-8)): the last messages
  * of a conversation with an Ask backend, kept in the `ask_sessions` table
  * of the history database ([class@SqliteChatMemory]) under a key.
  *

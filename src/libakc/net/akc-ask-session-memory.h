@@ -1,4 +1,4 @@
-/* akc-ask-session-memory.h: the memory of an Ask session (application.md §8.6)
+/* akc-ask-session-memory.h: the memory of an Ask session (application §8.6)
  *
  * SPDX-License-Identifier: MIT
  */

@@ -1,5 +1,5 @@
 /* akc-turn-client.c: a conversation held by a turn server
- * (protocol.md §2, application.md §11.1)
+ * (protocol §2, application §11.1)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -30,8 +30,8 @@
  * AkcTurnClient:
  *
  * A conversation held by a server that speaks the turn protocol
- * (`agentskit.chat.turn` v1, protocol.md §2; the server side is the chat
- * turn handler of application.md §11.1).
+ * (`agentskit.chat.turn` v1, [protocol §2](wire-formats.html#protocol-2); the server side is the chat
+ * turn handler of [application §11.1](wire-formats.html#application-11)).
  *
  * Every message a person sends is posted to the endpoint as a
  * `client.turn.submit` event, and the server answers with NDJSON: complete
@@ -60,7 +60,7 @@
  * [property@ChatSource:status] %AKC_CHAT_STATUS_ERROR:
  *
  * - the error bodies of the chat turn handler (`{"error": {"version": 1,
- *   "code", "message", "retryable"}}`, application.md §11.1) give their code
+ *   "code", "message", "retryable"}}`, [application §11.1](wire-formats.html#application-11)) give their code
  *   and message (`SESSION_BUSY`, `REQUEST_TOO_LARGE`, …);
  * - other HTTP errors give `HTTP_UNAUTHORIZED`, `HTTP_FORBIDDEN` or
  *   `HTTP_ERROR`;
@@ -68,7 +68,7 @@
  *   diagnostic;
  * - a line that is not a valid turn event gives its decoding diagnostic
  *   (`PROTOCOL_INVALID_PAYLOAD`) and ends the turn; unknown events and
- *   versions are skipped (protocol.md §2.10);
+ *   versions are skipped ([protocol §2.10](wire-formats.html#protocol-2));
  * - `TURN_TIMEOUT` (no headers in time), `TURN_CONNECTION_FAILED`,
  *   `TURN_LINE_TOO_LONG` (a line over [property@TurnClient:max-line-length]),
  *   `TURN_INCOMPLETE` (the stream ended while the reply was streaming, or in
@@ -256,7 +256,7 @@ member (const AkcJsonValue *object,
   return akc_json_object_lookup (object, name, strlen (name), NULL);
 }
 
-/* A TurnDiagnostic (protocol.md §2.4) as sent by the server; its message is
+/* A TurnDiagnostic (protocol §2.4) as sent by the server; its message is
  * bounded and made valid UTF-8 before it is shown. */
 static AkcDiagnostic *
 diagnostic_from_payload (AkcJsonValue *payload)
@@ -529,7 +529,7 @@ handle_decoded (Turn    *turn,
     {
       const char *code = decoded->diagnostic != NULL ? akc_diagnostic_get_code (decoded->diagnostic) : NULL;
 
-      /* Unknown events and versions are inert (protocol.md §2.10). */
+      /* Unknown events and versions are inert (protocol §2.10). */
       if (g_strcmp0 (code, "PROTOCOL_UNKNOWN_EVENT") == 0 ||
           g_strcmp0 (code, "PROTOCOL_UNSUPPORTED_VERSION") == 0)
         return TRUE;

@@ -1,5 +1,5 @@
 /* akc-turn-client.h: a conversation held by a turn server
- * (protocol.md §2, application.md §11.1)
+ * (protocol §2, application §11.1)
  *
  * SPDX-License-Identifier: MIT
  */
