@@ -19,7 +19,7 @@
 /**
  * AkcConversation:
  *
- * The conversation of a chat definition (application.md §3.1): a state
+ * The conversation of a chat definition ([application §3.1](wire-formats.html#application-3)): a state
  * machine and the deterministic routes that drive it.
  *
  * A conversation has an initial state, states with their transitions
@@ -539,7 +539,7 @@ validate_machine (AkcConversation  *self,
  * @error: return location for a #GError
  *
  * Checks the conversation as a session does when it is created
- * (application.md §3.3 steps 3 and 4), first failure winning, each with
+ * ([application §3.3](wire-formats.html#application-3) steps 3 and 4), first failure winning, each with
  * %AKC_ERROR_CONFIG_INVALID:
  *
  * 1. each route in order: an empty command, “Conversation command cannot

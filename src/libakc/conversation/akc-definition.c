@@ -10,7 +10,7 @@
 /**
  * AkcDefinition:
  *
- * What a chat application is (application.md §3.1): an id and a revision,
+ * What a chat application is ([application §3.1](wire-formats.html#application-3)): an id and a revision,
  * the upstream [iface@Adapter] that answers model turns, the tools the
  * controller may call, an optional [class@Conversation] of deterministic
  * routes, an optional [class@ComponentManifest] of custom components, and
@@ -166,7 +166,7 @@ akc_definition_class_init (AkcDefinitionClass *klass)
    * AkcDefinition:id:
    *
    * The definition id. Persisted sessions need an identifier
-   * (application.md §0.3).
+   * ([application §0.3](wire-formats.html#application-0)).
    *
    * Since: 0.1
    */
@@ -524,7 +524,7 @@ akc_definition_get_tools (AkcDefinition *self)
  * @user_data: data for @func
  * @destroy: (nullable): frees @user_data
  *
- * Sets the choice-submission hook (application.md §2.8).
+ * Sets the choice-submission hook ([application §2.8](wire-formats.html#application-2)).
  *
  * Since: 0.1
  */
@@ -608,7 +608,7 @@ akc_definition_submit_choice (AkcDefinition  *self,
  * @error: return location for a #GError
  *
  * Puts the actions of the definition behind a capability policy
- * (application.md §5.4): every session builds an [class@CapabilityPolicy]
+ * ([application §5.4](wire-formats.html#application-5)): every session builds an [class@CapabilityPolicy]
  * for its own id from @requirements and @context and installs it on the
  * conversations it creates ([method@Session.create_chat]). The
  * requirements are checked now: invalid ones fail with

@@ -16,7 +16,7 @@
 /**
  * AkcRoute:
  *
- * One deterministic route of an [class@Conversation] (application.md §3.1).
+ * One deterministic route of an [class@Conversation] ([application §3.1](wire-formats.html#application-3)).
  *
  * A route has an id, unique in its conversation, the event it fires, an
  * optional list of the states it is restricted to, a matcher that decides
@@ -256,7 +256,7 @@ akc_route_class_init (AkcRouteClass *klass)
    * AkcRoute:id:
    *
    * The route's id, unique in its conversation. It is persisted in session
-   * snapshots, so it should be an identifier (application.md §0.3).
+   * snapshots, so it should be an identifier ([application §0.3](wire-formats.html#application-0)).
    *
    * Since: 0.1
    */
@@ -289,7 +289,7 @@ akc_route_class_init (AkcRouteClass *klass)
   /**
    * AkcRoute:command:
    *
-   * When set, the route matches exactly this input (application.md §3.2).
+   * When set, the route matches exactly this input ([application §3.2](wire-formats.html#application-3)).
    * An empty command makes the conversation invalid.
    *
    * Since: 0.1
@@ -395,7 +395,7 @@ akc_route_new (const char          *id,
  * @destroy: (nullable): frees @user_data with the route
  * @error: return location for a #GError
  *
- * Creates a command route (application.md §3.2): it matches when the input
+ * Creates a command route ([application §3.2](wire-formats.html#application-3)): it matches when the input
  * equals @command exactly. An empty @command fails with
  * %AKC_ERROR_CONFIG_INVALID, “Conversation command cannot be empty.”
  * (@destroy is then called at once).
@@ -633,7 +633,7 @@ akc_route_match (AkcRoute    *self,
  * @message_id: (nullable): the latest user message's id, or %NULL
  * @error: return location for a #GError
  *
- * Asks the route for its whole reply to @input (application.md §3.8 for
+ * Asks the route for its whole reply to @input ([application §3.8](wire-formats.html#application-3) for
  * the context).
  *
  * Returns: (transfer full) (nullable): the reply, or %NULL with @error set

@@ -23,7 +23,7 @@ G_BEGIN_DECLS
  *   repaired model turn
  * @AKC_TRACE_KIND_FALLBACK: `fallback`: a route answered as a fallback
  *
- * How a turn was answered (application.md §3.7).
+ * How a turn was answered ([application §3.7](wire-formats.html#application-3)).
  *
  * Since: 0.1
  */
@@ -104,7 +104,7 @@ typedef gboolean (*AkcRouteMatchFunc)   (AkcRoute    *route,
  * Writes the whole assistant reply: plain text, a component frame or an
  * ordered-content envelope. Component instance ids are derived from
  * @message_id, or @session_id when it is %NULL, never from a counter, so
- * a replayed turn shows the same frames (application.md §3.8).
+ * a replayed turn shows the same frames ([application §3.8](wire-formats.html#application-3)).
  *
  * Returns: (transfer full) (nullable): the reply, or %NULL with @error set
  *

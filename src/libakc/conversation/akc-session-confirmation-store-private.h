@@ -1,5 +1,5 @@
 /* akc-session-confirmation-store-private.h: the confirmation stores of a
- * session (application.md §5.3)
+ * session (application §5.3)
  *
  * SPDX-License-Identifier: MIT
  */

@@ -10,7 +10,7 @@
 /**
  * AkcSessionStorage:
  *
- * Where [class@Session]s keep their snapshots (application.md §4.5).
+ * Where [class@Session]s keep their snapshots ([application §4.5](wire-formats.html#application-4)).
  *
  * A storage loads the snapshot of a session id, and saves one with an
  * **atomic compare-and-set**: with an expected cursor of

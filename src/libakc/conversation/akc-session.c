@@ -32,7 +32,7 @@
 /**
  * AkcSession:
  *
- * One running session of an [class@Definition] (application.md §3 and §4).
+ * One running session of an [class@Definition] ([application §3](wire-formats.html#application-3) and §4).
  *
  * A session is the [iface@Adapter] of its chats
  * ([method@Session.create_chat]): it answers each model request with the
@@ -359,7 +359,7 @@ akc_session_class_init (AkcSessionClass *klass)
   /**
    * AkcSession:id:
    *
-   * The session id, an identifier (application.md §0.3).
+   * The session id, an identifier ([application §0.3](wire-formats.html#application-0)).
    *
    * Since: 0.1
    */
@@ -424,7 +424,7 @@ akc_session_class_init (AkcSessionClass *klass)
    * @to_state: the state after the turn
    *
    * Emitted once for each successful dispatch: a route hit, a replay or a
-   * delegation to the model (application.md §3.7); never for an error
+   * delegation to the model ([application §3.7](wire-formats.html#application-3)); never for an error
    * stream. Traces carry no prompt and no content. Handlers cannot change
    * the dispatch.
    *
@@ -1043,7 +1043,7 @@ session_compile (AkcDefinition  *definition,
  * @error: return location for a #GError
  *
  * Creates a fresh session without storage, at the conversation's initial
- * state. The definition is compiled first (application.md §3.3), each
+ * state. The definition is compiled first ([application §3.3](wire-formats.html#application-3)), each
  * failure an %AKC_ERROR_CONFIG_INVALID: a revision that is not a positive
  * safe integer (“Chat definition revision is invalid.”), a session id
  * that is not an identifier (“Chat session identity is invalid.”), then
@@ -1072,7 +1072,7 @@ akc_session_new (AkcDefinition  *definition,
  * @error: return location for a #GError
  *
  * Gets the session to run @definition with (the reference's
- * `resolveChatSession`, application.md §4.1): @session when its definition
+ * `resolveChatSession`, [application §4.1](wire-formats.html#application-4)): @session when its definition
  * id and revision are @definition's, a new session (see
  * [ctor@Session.new]) when @session is %NULL. A prepared session of
  * another definition fails with %AKC_ERROR_CONFIG_INVALID, “Prepared
@@ -1279,7 +1279,7 @@ on_loaded (GObject      *source,
  * @user_data: data for @callback
  *
  * Resumes the session @session_id of @definition from @storage
- * (application.md §4.3), or starts it when nothing is stored (its first
+ * ([application §4.3](wire-formats.html#application-4)), or starts it when nothing is stored (its first
  * save then only creates).
  *
  * A stored snapshot is decoded (a failure is %AKC_ERROR_CONFIG_INVALID
@@ -1600,7 +1600,7 @@ akc_session_get_state (AkcSession *self)
  * akc_session_get_conversation_snapshot:
  * @self: a #AkcSession
  *
- * Gets the conversation snapshot (application.md §3.9): `state`, `events`
+ * Gets the conversation snapshot ([application §3.9](wire-formats.html#application-3)): `state`, `events`
  * (the events the state accepts, in declaration order) and `actions` (the
  * state's informational actions).
  *
@@ -2051,7 +2051,7 @@ akc_session_replace_confirmations_finish (AkcSession    *self,
  * @error: return location for a #GError
  *
  * Creates the confirmation coordinator of typed actions bound to this
- * session (application.md §5.3). It starts from the confirmations stored
+ * session ([application §5.3](wire-formats.html#application-5)). It starts from the confirmations stored
  * in the session, bound to this session id (a token of another session is
  * inert), and keeps every change in the session snapshot, saved before
  * the change is reported; [signal@Session::confirmations-changed] follows.

@@ -54,7 +54,7 @@ GQuark akc_session_error_quark (void);
  * @AKC_TURN_OUTCOME_INDETERMINATE: `indeterminate`: the turn ended without
  *   a known result
  *
- * How a claimed turn ended (application.md §4.4).
+ * How a claimed turn ended ([application §4.4](wire-formats.html#application-4)).
  *
  * Since: 0.1
  */
