@@ -15,7 +15,7 @@
 /**
  * AkcActionConfirmation:
  *
- * The confirmation coordinator of typed actions (application.md §5.2).
+ * The confirmation coordinator of typed actions ([application §5.2](wire-formats.html#application-5)).
  *
  * A typed action (`{name, input}`, from a choice) names a tool of the
  * upstream [iface@ChatSource] that requires confirmation. Proposing it
@@ -807,7 +807,7 @@ is_confirmation_id (const char *id)
  * An id that does not match the confirmation-id grammar fails with
  * %AKC_ERROR_CONFIG_INVALID, “Action confirmation id is invalid.” (so are
  * an id that was already used); the upstream's errors pass through
- * unchanged (application.md §0.1). When the store fails to keep the new
+ * unchanged ([application §0.1](wire-formats.html#application-0)). When the store fails to keep the new
  * record, the error is reported and the record stays (its upstream call
  * exists and can still be approved or rejected).
  *

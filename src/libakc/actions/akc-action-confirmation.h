@@ -1,5 +1,5 @@
 /* akc-action-confirmation.h: the confirmation coordinator of typed actions
- * (application.md §5.2)
+ * (application §5.2)
  *
  * SPDX-License-Identifier: MIT
  *
@@ -37,7 +37,7 @@ G_BEGIN_DECLS
  * AKC_ACTION_CONFIRMATION_DEFAULT_TTL_MS:
  *
  * How long a proposal waits for approval unless told otherwise: five
- * minutes, in milliseconds (application.md §5.2).
+ * minutes, in milliseconds ([application §5.2](wire-formats.html#application-5)).
  *
  * Since: 0.1
  */

@@ -17,7 +17,7 @@
  * AkcCapabilityPolicy:
  *
  * Decides whether a typed action may be proposed or run, from the
- * capabilities the host grants the session (application.md §5.4).
+ * capabilities the host grants the session ([application §5.4](wire-formats.html#application-5)).
  *
  * The requirements map each action name to the capabilities it needs;
  * the trusted context comes from the host alone
@@ -384,7 +384,7 @@ string_equals (AkcJsonValue *value,
   return length == strlen (text) && memcmp (string, text, length) == 0;
 }
 
-/* The local decision of application.md §5.4, in its exact order. */
+/* The local decision of application §5.4, in its exact order. */
 static AkcPolicyReason
 decide (AkcCapabilityPolicy *self,
         const char          *action)

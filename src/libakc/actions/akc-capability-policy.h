@@ -1,5 +1,5 @@
 /* akc-capability-policy.h: capability policy of typed actions
- * (application.md §5.4)
+ * (application §5.4)
  *
  * SPDX-License-Identifier: MIT
  */

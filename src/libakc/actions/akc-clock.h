@@ -1,4 +1,4 @@
-/* akc-clock.h: the injectable clock of the action layer (application.md §0.8)
+/* akc-clock.h: the injectable clock of the action layer (application §0.8)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -18,7 +18,7 @@ G_BEGIN_DECLS
  * @user_data: the data given with the function
  *
  * Tells the time. Components that date things take one, so tests are
- * deterministic (application.md §0.8).
+ * deterministic ([application §0.8](wire-formats.html#application-0)).
  *
  * Returns: the current time in milliseconds since the Unix epoch
  *

@@ -17,7 +17,7 @@
 /**
  * AkcConfirmationRecord:
  *
- * One confirmation of a typed action (application.md §5.2): the token the
+ * One confirmation of a typed action ([application §5.2](wire-formats.html#application-5)): the token the
  * person approves or rejects, the session it is bound to, the action and
  * its input, the upstream tool call, the absolute expiry in epoch
  * milliseconds and the [enum@ConfirmationStatus].
@@ -114,7 +114,7 @@ is_identifier (const char *text)
   return text != NULL && akc_text_is_safe_id (text, strlen (text));
 }
 
-/* Input is a bounded JSON object (application.md §0.6, §4.2). */
+/* Input is a bounded JSON object (application §0.6, §4.2). */
 static gboolean
 input_is_valid (AkcJsonValue *input)
 {
@@ -151,7 +151,7 @@ akc_confirmation_record_new_unchecked (const char            *token,
  * @token: the token, an Identifier
  * @session_id: the session the record is bound to, not empty
  * @action: the action name, an Identifier
- * @input: the action's input, a bounded JSON object (application.md §0.6)
+ * @input: the action's input, a bounded JSON object ([application §0.6](wire-formats.html#application-0))
  * @tool_call_id: the upstream tool call, an Identifier
  * @expires_at: the expiry in epoch milliseconds, a safe integer ≥ 0
  * @status: the status
@@ -215,12 +215,12 @@ member_string (AkcJsonValue *object,
 /**
  * akc_confirmation_record_new_from_json:
  * @value: a stored confirmation `{token, action, input, toolCallId,
- *   expiresAt, status}` (application.md §4.2); a `sessionId` member is ignored
+ *   expiresAt, status}` ([application §4.2](wire-formats.html#application-4)); a `sessionId` member is ignored
  * @session_id: the session to bind the record to
  * @error: return location for a #GError
  *
  * Creates a record from its stored form, bound to @session_id
- * (application.md §5.3: restored records belong to the session that
+ * ([application §5.3](wire-formats.html#application-5): restored records belong to the session that
  * restores them). Failures are those of [ctor@ConfirmationRecord.new].
  *
  * Returns: (transfer full) (nullable): a new record, or %NULL with @error set
@@ -469,7 +469,7 @@ akc_confirmation_record_with_status (const AkcConfirmationRecord *self,
  *
  * Gets the JSON form of the record, `{token, sessionId, action, input,
  * toolCallId, expiresAt, status}` in this order. A session snapshot stores
- * confirmations without `sessionId` (application.md §4.2).
+ * confirmations without `sessionId` ([application §4.2](wire-formats.html#application-4)).
  *
  * Returns: (transfer full): a JSON object
  *

@@ -1,5 +1,5 @@
 /* akc-confirmation-record.h: one confirmation of a typed action
- * (application.md §5.2)
+ * (application §5.2)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -30,7 +30,7 @@ G_BEGIN_DECLS
  * @AKC_CONFIRMATION_STATUS_EXPIRED: `expired`: approved too late; the upstream
  *   denied the call
  *
- * Where a confirmation is in its life (application.md §5.2):
+ * Where a confirmation is in its life ([application §5.2](wire-formats.html#application-5)):
  * `pending → approving → approved`, `pending → rejecting → rejected`,
  * `pending → expiring → expired`, and `pending → rejected` directly for a
  * proposal the upstream did not gate. The wire strings are those of

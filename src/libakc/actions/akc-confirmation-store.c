@@ -11,7 +11,7 @@
  * AkcConfirmationStore:
  *
  * Where an [class@ActionConfirmation] keeps its records: the reference's
- * `onChange` and `claimStatus` hooks (application.md §5.2), as one
+ * `onChange` and `claimStatus` hooks ([application §5.2](wire-formats.html#application-5)), as one
  * interface so a session can plug in durable storage (§5.3).
  *
  * Both hooks are asynchronous, since persisting a session writes to disk

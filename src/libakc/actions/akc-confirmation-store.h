@@ -1,5 +1,5 @@
 /* akc-confirmation-store.h: where a confirmation coordinator keeps its
- * records (application.md §5.2 onChange and claimStatus, §5.3)
+ * records (application §5.2 onChange and claimStatus, §5.3)
  *
  * SPDX-License-Identifier: MIT
  */

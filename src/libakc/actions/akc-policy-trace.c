@@ -11,7 +11,7 @@
 /**
  * AkcPolicyTrace:
  *
- * One decision of an [class@CapabilityPolicy] (application.md §5.4):
+ * One decision of an [class@CapabilityPolicy] ([application §5.4](wire-formats.html#application-5)):
  * `{id: "policy-N", toolCallId, action, phase, decision, reason,
  * requiredCapabilities, timestamp}`. Immutable.
  *

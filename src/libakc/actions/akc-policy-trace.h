@@ -1,5 +1,5 @@
 /* akc-policy-trace.h: one decision of a capability policy
- * (application.md §5.4)
+ * (application §5.4)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -34,7 +34,7 @@ G_BEGIN_DECLS
  * @AKC_POLICY_REASON_COMPOSED_POLICY_DENIED: `composed-policy-denied`: the
  *   upstream authorizer denied
  *
- * Why a capability policy decided as it did (application.md §5.4). The
+ * Why a capability policy decided as it did ([application §5.4](wire-formats.html#application-5)). The
  * wire strings are those of [func@PolicyReason.to_string].
  *
  * Since: 0.1
