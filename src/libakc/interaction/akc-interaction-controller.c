@@ -14,7 +14,7 @@
  * AkcInteractionController:
  *
  * What happens when a person answers a component of the transcript or a
- * tool confirmation (application.md §12.7, §12.8), without any GTK: a
+ * tool confirmation ([application §12.7](wire-formats.html#application-12), §12.8), without any GTK: a
  * view, a window, a command-line host or a test forwards the person's
  * choice, form submission, approval, denial or opened source to it.
  *
@@ -624,7 +624,7 @@ akc_interaction_controller_set_session_id (AkcInteractionController *self,
  * @conversation_id: (nullable): the stored conversation of the source
  *
  * Keeps the answers in the history database, with their messages, for
- * the conversation @conversation_id (application.md §12.7, kept beyond
+ * the conversation @conversation_id ([application §12.7](wire-formats.html#application-12), kept beyond
  * the view's life). Call [method@InteractionController.load_async] to
  * read the answers already kept. %NULL for either keeps them in memory
  * only.

@@ -1,5 +1,5 @@
 /* akc-interaction-controller.h: what happens when a person answers a
- * component or a confirmation (application.md §12.7, §12.8)
+ * component or a confirmation (application §12.7, §12.8)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -57,7 +57,7 @@ G_BEGIN_DECLS
  *   rejection failed.")
  *
  * Error codes of %AKC_INTERACTION_ERROR. Their order follows the failures
- * of application.md §12.7; messages are safe to show.
+ * of [application §12.7](wire-formats.html#application-12); messages are safe to show.
  *
  * Since: 0.1
  */
