@@ -1,4 +1,4 @@
-/* akc-approval-request-view.c: the `approval-request` component (application.md §1.12, §12.6)
+/* akc-approval-request-view.c: the `approval-request` component (application §1.12, §12.6)
  *
  * SPDX-License-Identifier: MIT
  */

@@ -1,4 +1,4 @@
-/* akc-button-group-view.c: the `button-group` component (application.md §1.3, §12.6)
+/* akc-button-group-view.c: the `button-group` component (application §1.3, §12.6)
  *
  * SPDX-License-Identifier: MIT
  */

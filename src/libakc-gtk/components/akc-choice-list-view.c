@@ -1,4 +1,4 @@
-/* akc-choice-list-view.c: the `choice-list` component (application.md §1.4, §12.4, §12.6)
+/* akc-choice-list-view.c: the `choice-list` component (application §1.4, §12.4, §12.6)
  *
  * SPDX-License-Identifier: MIT
  */

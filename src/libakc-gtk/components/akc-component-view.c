@@ -16,7 +16,7 @@
 /**
  * AkcComponentView:
  *
- * Presents one component render frame (application.md §2.1) natively.
+ * Presents one component render frame ([application §2.1](../Akc-1/wire-formats.html#application-2)) natively.
  *
  * The view resolves its frame against a [class@Akc.ComponentManifest]
  * (the standard catalog when none is given) and shows:
@@ -661,7 +661,7 @@ akc_component_view_class_init (AkcComponentViewClass *klass)
   /**
    * AkcComponentView:interactive:
    *
-   * Whether the view can own input now (application.md §12.4): it shows a
+   * Whether the view can own input now ([application §12.4](../Akc-1/wire-formats.html#application-12)): it shows a
    * native widget whose definition declares events, and its instance is
    * not resolved. Display-only components (progress, tool-call, table) are
    * never interactive.
@@ -676,7 +676,7 @@ akc_component_view_class_init (AkcComponentViewClass *klass)
   /**
    * AkcComponentView:resolved:
    *
-   * Whether the instance is resolved (application.md §12.7): set by the
+   * Whether the instance is resolved ([application §12.7](../Akc-1/wire-formats.html#application-12)): set by the
    * view before it emits an event, cleared by [method@ComponentView.fail]
    * where §12.7 un-resolves, and settable by the host, which keeps the set
    * of resolved instance ids. A resolved view is insensitive and emits
@@ -692,7 +692,7 @@ akc_component_view_class_init (AkcComponentViewClass *klass)
   /**
    * AkcComponentView:active:
    *
-   * Whether the view may react to keys (application.md §12.4). A host
+   * Whether the view may react to keys ([application §12.4](../Akc-1/wire-formats.html#application-12)). A host
    * showing several components sets it to %TRUE on the active component
    * only ([method@Akc.InputOwnership.find_active]) and %FALSE on every
    * other: an inactive view cannot take the keyboard focus (it drops the
@@ -728,7 +728,7 @@ akc_component_view_class_init (AkcComponentViewClass *klass)
   /**
    * AkcComponentView::interaction:
    * @self: the view
-   * @event: the interaction event (application.md §2.5): `protocol`,
+   * @event: the interaction event ([application §2.5](../Akc-1/wire-formats.html#application-2)): `protocol`,
    *   `version`, `type` (`interact`), `componentKey`, `instanceId`,
    *   `event` and, when there is one, `value`
    *
@@ -752,7 +752,7 @@ akc_component_view_class_init (AkcComponentViewClass *klass)
   /**
    * AkcComponentView::selection:
    * @self: the view
-   * @event: the selection event (application.md §2.6): `protocol`,
+   * @event: the selection event ([application §2.6](../Akc-1/wire-formats.html#application-2)): `protocol`,
    *   `version`, `type` (`select`), `componentKey`, `instanceId` and
    *   `choiceId`
    *
@@ -779,7 +779,7 @@ akc_component_view_class_init (AkcComponentViewClass *klass)
    * @uri: an absolute http or https URL
    *
    * Emitted when a source-list link is activated and nobody handles
-   * [signal@ComponentView::interaction] (application.md §12.7): after its
+   * [signal@ComponentView::interaction] ([application §12.7](../Akc-1/wire-formats.html#application-12)): after its
    * `open` event the first time, and at every later activation.
    * The default handler opens @uri with the desktop's browser (through
    * the portal when sandboxed); stop the emission to prevent that.
@@ -995,7 +995,7 @@ akc_component_view_get_content (AkcComponentView *self)
  * akc_component_view_get_interactive:
  * @self: a #AkcComponentView
  *
- * Gets whether the view can own input now (application.md §12.4).
+ * Gets whether the view can own input now ([application §12.4](../Akc-1/wire-formats.html#application-12)).
  *
  * Returns: %TRUE if the view is interactive
  *
@@ -1078,7 +1078,7 @@ akc_component_view_set_resolved (AkcComponentView *self,
  * @self: a #AkcComponentView
  * @resolution: (nullable): how the instance was answered, or %NULL
  *
- * Shows how a resolved instance was answered (application.md §12.7), such
+ * Shows how a resolved instance was answered ([application §12.7](../Akc-1/wire-formats.html#application-12)), such
  * as the chosen option of a choice list ("You chose: …"), for example an
  * answer read back from the history after a restart. It is shown while
  * the view is [property@ComponentView:resolved]. A resolution of another
@@ -1147,7 +1147,7 @@ akc_component_view_get_active (AkcComponentView *self)
  * @active: whether the view may react to keys
  *
  * Makes the view the one that may react to keys, or inert to keys
- * (application.md §12.4); see [property@ComponentView:active]. Making it
+ * ([application §12.4](../Akc-1/wire-formats.html#application-12)); see [property@ComponentView:active]. Making it
  * inactive while the focus is inside it drops the focus, which the host
  * then gives to the active component or the composer.
  *
@@ -1203,7 +1203,7 @@ akc_component_view_get_error_message (AkcComponentView *self)
  *   @failure
  *
  * Reports that the host's handling of the last event failed
- * (application.md §12.7): shows @message (or the default message of
+ * ([application §12.7](../Akc-1/wire-formats.html#application-12)): shows @message (or the default message of
  * @failure) as an alert and, for every failure but
  * %AKC_COMPONENT_FAILURE_SELECTION and %AKC_COMPONENT_FAILURE_SETTLEMENT,
  * un-resolves the instance so the person can try again; the keyboard

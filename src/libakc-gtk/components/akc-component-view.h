@@ -36,7 +36,7 @@ G_BEGIN_DECLS
  * @AKC_COMPONENT_FAILURE_SETTLEMENT: committing the reservation failed; the
  *   instance stays resolved ("Choice submission settlement failed.")
  *
- * How the host's handling of an event failed (application.md §12.7), which
+ * How the host's handling of an event failed ([application §12.7](../Akc-1/wire-formats.html#application-12)), which
  * decides whether the instance becomes usable again and the message shown
  * when the host gives none.
  *

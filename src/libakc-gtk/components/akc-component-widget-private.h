@@ -4,7 +4,7 @@
  *
  * Internal to libakc-gtk (not installed, not scanned).
  *
- * Every standard component widget (application.md §12.6) is built from the
+ * Every standard component widget (application §12.6) is built from the
  * *validated, normalised* props the libakc catalog returns for a resolved
  * frame; it never validates props itself. It reports what the person did as
  * an intent, the "request" signal of the AkcComponentWidget interface, with
@@ -82,7 +82,7 @@ gsize         akc_props_get_length              (AkcJsonValue *array);
 AkcJsonValue *akc_props_get_object_at           (AkcJsonValue *array,
                                                  gsize         index_);
 
-/* Number to text by the ECMAScript rule (application.md §0.7). */
+/* Number to text by the ECMAScript rule (application §0.7). */
 char         *akc_component_format_number       (double        number);
 /* JSON.stringify (value, null, 2). */
 char         *akc_component_format_json_pretty  (AkcJsonValue *value);

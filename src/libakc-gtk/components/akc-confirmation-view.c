@@ -1,4 +1,4 @@
-/* akc-confirmation-view.c: the `confirmation` component (application.md §1.6, §12.6)
+/* akc-confirmation-view.c: the `confirmation` component (application §1.6, §12.6)
  *
  * SPDX-License-Identifier: MIT
  */

@@ -1,4 +1,4 @@
-/* akc-error-notice-view.c: the `error-notice` component (application.md §1.10, §12.6)
+/* akc-error-notice-view.c: the `error-notice` component (application §1.10, §12.6)
  *
  * SPDX-License-Identifier: MIT
  */

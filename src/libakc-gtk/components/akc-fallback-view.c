@@ -1,4 +1,4 @@
-/* akc-fallback-view.c: the semantic fallback (application.md §12.5)
+/* akc-fallback-view.c: the semantic fallback (application §12.5)
  *
  * SPDX-License-Identifier: MIT
  */

@@ -1,4 +1,4 @@
-/* akc-file-attachment-view.c: the `file-attachment` component (application.md §1.14, §12.6)
+/* akc-file-attachment-view.c: the `file-attachment` component (application §1.14, §12.6)
  *
  * SPDX-License-Identifier: MIT
  */

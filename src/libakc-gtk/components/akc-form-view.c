@@ -1,4 +1,4 @@
-/* akc-form-view.c: the `form` component (application.md §1.5, §12.4, §12.6)
+/* akc-form-view.c: the `form` component (application §1.5, §12.4, §12.6)
  *
  * SPDX-License-Identifier: MIT
  */

@@ -1,4 +1,4 @@
-/* akc-link-card-view.c: the `link-card` component (application.md §1.9, §12.6)
+/* akc-link-card-view.c: the `link-card` component (application §1.9, §12.6)
  *
  * SPDX-License-Identifier: MIT
  */

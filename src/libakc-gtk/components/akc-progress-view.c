@@ -1,4 +1,4 @@
-/* akc-progress-view.c: the `progress` component (application.md §1.7, §12.6)
+/* akc-progress-view.c: the `progress` component (application §1.7, §12.6)
  *
  * SPDX-License-Identifier: MIT
  */

@@ -1,4 +1,4 @@
-/* akc-source-list-view.c: the `source-list` component (application.md §1.8, §12.6)
+/* akc-source-list-view.c: the `source-list` component (application §1.8, §12.6)
  *
  * SPDX-License-Identifier: MIT
  */

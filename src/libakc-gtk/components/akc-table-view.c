@@ -1,4 +1,4 @@
-/* akc-table-view.c: the `table` component (application.md §1.13, §12.6)
+/* akc-table-view.c: the `table` component (application §1.13, §12.6)
  *
  * SPDX-License-Identifier: MIT
  */

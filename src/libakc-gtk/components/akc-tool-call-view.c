@@ -1,4 +1,4 @@
-/* akc-tool-call-view.c: the `tool-call` component (application.md §1.11, §12.6)
+/* akc-tool-call-view.c: the `tool-call` component (application §1.11, §12.6)
  *
  * SPDX-License-Identifier: MIT
  */
