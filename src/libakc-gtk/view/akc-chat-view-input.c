@@ -1,4 +1,4 @@
-/* akc-chat-view-input.c: input ownership (application.md §12.4)
+/* akc-chat-view-input.c: input ownership (application §12.4)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -223,7 +223,7 @@ akc_chat_view_follow_focus (AkcChatView *self,
  * akc_chat_view_get_input_owned:
  * @self: a #AkcChatView
  *
- * Gets whether a component owns the keyboard (application.md §12.4).
+ * Gets whether a component owns the keyboard ([application §12.4](../Akc-1/wire-formats.html#application-12)).
  *
  * Returns: %TRUE while a component owns input
  *

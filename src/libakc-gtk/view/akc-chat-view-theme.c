@@ -72,7 +72,7 @@ akc_chat_view_get_theme (AkcChatView *self)
  * @theme: (nullable): a resolved theme, or %NULL to follow the platform's
  *   style
  *
- * Draws @self with @theme (application.md §6.4), replacing the theme it
+ * Draws @self with @theme ([application §6.4](../Akc-1/wire-formats.html#application-6)), replacing the theme it
  * had. See [property@ChatView:theme].
  *
  * Since: 0.1

@@ -20,7 +20,7 @@
  * AkcChatView:
  *
  * The transcript of a conversation: a virtualised [class@Gtk.ListView]
- * over the messages of an [iface@Akc.ChatSource], with what application.md
+ * over the messages of an [iface@Akc.ChatSource], with what [the application specification](../Akc-1/wire-formats.html#where-the-rules-come-from)
  * §12.1 shows below them.
  *
  * Each message is an [class@MessageRow] (§12.2). A message that changes
@@ -98,7 +98,7 @@
  *
  * Without a theme the view follows the platform's style, light, dark or
  * high contrast. [property@ChatView:theme] applies a semantic theme
- * (application.md §6) instead: a style sheet generated from its tokens for
+ * ([application §6](../Akc-1/wire-formats.html#application-6)) instead: a style sheet generated from its tokens for
  * this view only (a CSS class of its own, `akc-theme-N`, at application
  * priority), which sets every colour inside the transcript, its spacings,
  * corner radii and font family.
@@ -617,7 +617,7 @@ akc_chat_view_class_init (AkcChatViewClass *klass)
    *
    * The manifest component frames resolve against, or %NULL when none is
    * configured: every frame is shown as its semantic fallback then, and
-   * no component owns input (application.md §12.2, §12.4).
+   * no component owns input ([application §12.2](../Akc-1/wire-formats.html#application-12), §12.4).
    *
    * Since: 0.1
    */
@@ -629,7 +629,7 @@ akc_chat_view_class_init (AkcChatViewClass *klass)
   /**
    * AkcChatView:input-owned:
    *
-   * Whether a component owns the keyboard (application.md §12.4). The
+   * Whether a component owns the keyboard ([application §12.4](../Akc-1/wire-formats.html#application-12)). The
    * host keeps its composer enabled meanwhile, sets the component aside
    * (`chat.set-aside`) when the person types into the composer or clicks
    * it, and gives the composer the focus back when no component owns
@@ -659,7 +659,7 @@ akc_chat_view_class_init (AkcChatViewClass *klass)
    * AkcChatView:editing:
    *
    * Whether the inline editor of the last user message is open
-   * (application.md §12.3).
+   * ([application §12.3](../Akc-1/wire-formats.html#application-12)).
    *
    * Since: 0.1
    */
@@ -685,7 +685,7 @@ akc_chat_view_class_init (AkcChatViewClass *klass)
   /**
    * AkcChatView:theme:
    *
-   * The semantic theme the view is drawn with (application.md §6), or
+   * The semantic theme the view is drawn with ([application §6](../Akc-1/wire-formats.html#application-6)), or
    * %NULL to follow the platform's style.
    *
    * The theme is already resolved, so it is valid: an invalid one fails
@@ -709,7 +709,7 @@ akc_chat_view_class_init (AkcChatViewClass *klass)
    * AkcChatView:confirmation:
    *
    * The coordinator that resolves the confirmations of the tool calls it
-   * proposed (application.md §5.2), or %NULL. A choice with a typed
+   * proposed ([application §5.2](../Akc-1/wire-formats.html#application-5)), or %NULL. A choice with a typed
    * action proposes it through the coordinator (§12.7); the transcript's
    * Approve and Deny buttons go through it for the calls it proposed, and
    * straight to the source for the others.
@@ -725,7 +725,7 @@ akc_chat_view_class_init (AkcChatViewClass *klass)
    * AkcChatView:interaction:
    *
    * What acts on the person's answers: choices, forms, approvals,
-   * denials, opened sources and cards set aside (application.md §12.7,
+   * denials, opened sources and cards set aside ([application §12.7](../Akc-1/wire-formats.html#application-12),
    * §12.8). The view only forwards to it and shows the answers it keeps,
    * also those kept in the history before a restart. Setting it shows its
    * source with its manifest and coordinator. Without one, the view makes
@@ -749,7 +749,7 @@ akc_chat_view_class_init (AkcChatViewClass *klass)
    * AkcChatView::component-interaction:
    * @self: the view
    * @view: the component view
-   * @event: the interaction event (application.md §2.5)
+   * @event: the interaction event ([application §2.5](../Akc-1/wire-formats.html#application-2))
    *
    * A component of the transcript emitted
    * [signal@ComponentView::interaction]. Its instance is already resolved;
@@ -772,7 +772,7 @@ akc_chat_view_class_init (AkcChatViewClass *klass)
    * AkcChatView::component-selection:
    * @self: the view
    * @view: the component view
-   * @event: the selection event (application.md §2.6)
+   * @event: the selection event ([application §2.6](../Akc-1/wire-formats.html#application-2))
    *
    * A choice list of the transcript emitted
    * [signal@ComponentView::selection].
@@ -945,7 +945,7 @@ akc_chat_view_get_interaction (AkcChatView *self)
  * @interaction: (nullable): an interaction controller, or %NULL
  *
  * Shows the source of @interaction, with its manifest and confirmation
- * coordinator, and forwards every answer to it (application.md §12.7,
+ * coordinator, and forwards every answer to it ([application §12.7](../Akc-1/wire-formats.html#application-12),
  * §12.8). %NULL shows nothing.
  *
  * Since: 0.1
@@ -981,7 +981,7 @@ akc_chat_view_set_interaction (AkcChatView              *self,
  * Sets the conversation the view shows. The view binds to the source's
  * messages, status and error only. A new source is a new session: the
  * resolved instances, the open editor and the errors are forgotten
- * (application.md §12.7, §12.9).
+ * ([application §12.7](../Akc-1/wire-formats.html#application-12), §12.9).
  *
  * Since: 0.1
  */

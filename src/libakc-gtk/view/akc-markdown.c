@@ -15,7 +15,7 @@
 /* Model text is never Pango markup. Every span of it goes through
  * g_markup_escape_text(); the only tags in a block's markup are the ones
  * written here, for the Markdown structure. A link is live only when its
- * target is a SafeHref (application.md §0.5) that is an absolute http(s)
+ * target is a SafeHref (application §0.5) that is an absolute http(s)
  * URL: no credentials (`https://user:pw@host/`, `[x](http://a\@b)`), no
  * backslash or control character, nothing relative (there is no base on
  * the desktop, §14 B2); anything else is shown as plain text. A link whose
@@ -261,7 +261,7 @@ attribute_to_string (const MD_ATTRIBUTE *attribute)
  * akc_markdown_uri_is_safe:
  * @uri: a link target from model text
  *
- * Only a SafeHref (application.md §0.5) that is an absolute http or https
+ * Only a SafeHref ([application §0.5](../Akc-1/wire-formats.html#application-0)) that is an absolute http or https
  * URL is a link: no credentials, no backslash or control character, a
  * host the WHATWG URL parser accepts. Everything else (`javascript:`,
  * `file:`, relative paths, which have no base here, custom schemes) is

@@ -18,7 +18,7 @@
  *
  * Presents one [class@Akc.Message] of a transcript.
  *
- * What is shown follows application.md §12.2, through
+ * What is shown follows [application §12.2](../Akc-1/wire-formats.html#application-12), through
  * [func@Akc.present_message]: user, system and tool messages are always one
  * bubble of text, even when they look like a frame (a security property).
  * A user's bubble is their text rendered as Markdown, like an assistant's
@@ -868,7 +868,7 @@ akc_message_row_class_init (AkcMessageRowClass *klass)
    *
    * The manifest component frames resolve against, or %NULL when none is
    * configured: frames are shown as their semantic fallback then
-   * (application.md §12.2).
+   * ([application §12.2](../Akc-1/wire-formats.html#application-12)).
    *
    * Since: 0.1
    */

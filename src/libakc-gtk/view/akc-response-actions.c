@@ -1,5 +1,5 @@
 /* akc-response-actions.c: the response actions of a transcript, and the
- * inline editor of the last user message (application.md §12.3)
+ * inline editor of the last user message (application §12.3)
  *
  * SPDX-License-Identifier: MIT
  *

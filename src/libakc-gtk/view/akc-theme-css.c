@@ -1,5 +1,5 @@
 /* akc-theme-css.c: a semantic theme as a GTK style sheet
- * (application.md §6.4, port note)
+ * (application §6.4, port note)
  *
  * SPDX-License-Identifier: MIT
  *

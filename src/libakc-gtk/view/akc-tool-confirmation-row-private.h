@@ -1,5 +1,5 @@
 /* akc-tool-confirmation-row-private.h: a tool call that waits for the
- * person's approval (application.md §12.8)
+ * person's approval (application §12.8)
  *
  * SPDX-License-Identifier: MIT
  *

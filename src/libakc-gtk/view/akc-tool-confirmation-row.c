@@ -11,7 +11,7 @@
 #include "akc-gtk-main.h"
 #include "akc-tool-confirmation-row-private.h"
 
-/* A tool call that waits for the person (application.md §12.8), said for
+/* A tool call that waits for the person (application §12.8), said for
  * people first (issue 13 item 8): the tool's title as heading (its name,
  * humanised, when it has none), a sentence (its description, or what
  * approving means), the arguments as labelled fields, and the tool's
