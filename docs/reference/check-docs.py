@@ -56,8 +56,6 @@ def check_callable(el, owner, ns, parent=None):
         for p in params:
             if p.tag not in (CORE + 'parameter', CORE + 'instance-parameter'):
                 continue
-            if p.tag == CORE + 'instance-parameter' and el.tag == CORE + 'method':
-                pass
             if not has_doc(p):
                 report(el, parent, c_name, gi_name,
                        f"parameter @{p.get('name')} is not described")
@@ -136,7 +134,9 @@ for w, c_name, gi_name, what in sorted(set(problems)):
     print(f'{w}: {c_name} ({gi_name}): {what}')
 
 if problems:
-    print(f'check-docs: {len(set(problems))} problems in the doc comments of '
-          f'{", ".join(sys.argv[1:])}', file=sys.stderr)
+    n = len(set(problems))
+    print(f'check-docs: {n} {"problem" if n == 1 else "problems"} in the doc comments of '
+          f'{", ".join(sys.argv[1:])}: complete the doc comments of the symbols above '
+          f'(a public symbol new in this release says `Since: 0.1`)', file=sys.stderr)
     sys.exit(1)
 print(f'check-docs: every public symbol is documented, with `Since:`')
