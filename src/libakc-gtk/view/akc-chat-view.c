@@ -20,8 +20,8 @@
  * AkcChatView:
  *
  * The transcript of a conversation: a virtualised [class@Gtk.ListView]
- * over the messages of an [iface@Akc.ChatSource], with what [the application specification](../Akc-1/wire-formats.html#where-the-rules-come-from)
- * §12.1 shows below them.
+ * over the messages of an [iface@Akc.ChatSource], with what [application
+ * §12.1](../Akc-1/wire-formats.html#application-12) shows below them.
  *
  * Each message is an [class@MessageRow] (§12.2). A message that changes
  * updates its own row only: the list model does not change when a message

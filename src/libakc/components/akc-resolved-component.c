@@ -355,8 +355,8 @@ akc_resolved_component_select_choice (AkcResolvedComponent  *self,
  * @self: a resolved choice list
  * @choice_id: the id of a choice
  *
- * Finds the typed action `{name, input}` of a choice ([the application specification](wire-formats.html#where-the-rules-come-from)
- * §2.7). When it exists, selecting the choice proposes a
+ * Finds the typed action `{name, input}` of a choice ([application
+ * §2.7](wire-formats.html#application-2)). When it exists, selecting the choice proposes a
  * confirmation-gated tool call; otherwise the view calls the
  * choice-submission hook (§2.8, §12.7).
  *

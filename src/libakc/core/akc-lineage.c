@@ -10,8 +10,8 @@
 /**
  * AkcLineage:
  *
- * Which operation produced a reply, and from which message ([the protocol specification](wire-formats.html#where-the-rules-come-from)
- * §2.5). Immutable.
+ * Which operation produced a reply, and from which message ([protocol
+ * §2.5](wire-formats.html#protocol-2)). Immutable.
  *
  * The source message is the message the operation started from:
  *

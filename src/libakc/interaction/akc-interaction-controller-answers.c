@@ -1,5 +1,5 @@
 /* akc-interaction-controller-answers.c: a person's answer to a component
- * (application.md §12.7): selections, interactions, components set aside
+ * (application §12.7): selections, interactions, components set aside
  *
  * SPDX-License-Identifier: MIT
  */
@@ -241,8 +241,8 @@ store_answer (GTask *task)
 
 /**
  * akc_interaction_describe_denial:
- * @reason: a denial reason: a capability policy's code (application.md
- *   §5.4, such as `missing-context`), the upstream default `user denied
+ * @reason: a denial reason: a capability policy's code ([application
+ *   §5.4](wire-formats.html#application-5), such as `missing-context`), the upstream default `user denied
  *   access` (§12.8), or a tool call's result `Permission denied: «reason»`
  *
  * Says in a sentence why an action did not run, for the known reasons.
@@ -414,7 +414,7 @@ act_on_answer (GTask *task)
  * @callback: called when the choice was acted on
  * @user_data: data for @callback
  *
- * The person chose an option (application.md §12.7 selection). The
+ * The person chose an option ([application §12.7](wire-formats.html#application-12) selection). The
  * instance is resolved and its answer kept (with a history, before
  * anything acts on it); then a typed action is proposed through the
  * confirmation coordinator, where it waits for
@@ -502,8 +502,8 @@ akc_interaction_controller_select_finish (AkcInteractionController  *self,
  * @callback: called when the answer was acted on
  * @user_data: data for @callback
  *
- * The person answered a component other than a choice list (application.md
- * §12.7 interaction): a form submitted, a confirmation confirmed. The
+ * The person answered a component other than a choice list ([application
+ * §12.7](wire-formats.html#application-12) interaction): a form submitted, a confirmation confirmed. The
  * catalog validates the event and its value, the instance is resolved
  * and its answer kept, and the host's
  * [signal@InteractionController::interaction] acts on it.

@@ -1,5 +1,5 @@
 /* akc-interaction-controller-confirmations.c: a person's approval or
- * denial of a tool call (application.md §12.8)
+ * denial of a tool call (application §12.8)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -111,7 +111,7 @@ decide (AkcInteractionController *self,
  * @callback: called when the call was approved or the approval failed
  * @user_data: data for @callback
  *
- * The person approved a tool call (application.md §12.8): through the
+ * The person approved a tool call ([application §12.8](wire-formats.html#application-12)): through the
  * confirmation coordinator when it proposed the call, otherwise through
  * the source.
  *
@@ -164,7 +164,7 @@ akc_interaction_controller_approve_finish (AkcInteractionController  *self,
  * @callback: called when the call was denied or the denial failed
  * @user_data: data for @callback
  *
- * The person denied a tool call (application.md §12.8).
+ * The person denied a tool call ([application §12.8](wire-formats.html#application-12)).
  *
  * Since: 0.1
  */

@@ -54,7 +54,7 @@ component_instances (AkcInteractionController *self,
  * that an earlier assistant message carries (the call's settled card
  * says it), or a continuation right after a tool's result that only
  * replays cards an earlier message of the last few already shows
- * (application.md §3.6). Other copies of an instance are not redundant
+ * ([application §3.6](wire-formats.html#application-3)). Other copies of an instance are not redundant
  * (§14, A14). A view may leave redundant messages out.
  *
  * Returns: %TRUE if @message is redundant
@@ -197,7 +197,7 @@ link_address (AkcJsonValue *frame,
  * The person activated a link of a source list or a link card. These are
  * navigation, not answers (docs/port-decisions.md): nothing is resolved
  * and a link works every time. When the link's address is an absolute
- * http or https SafeHref (no credentials, application.md §0.5),
+ * http or https SafeHref (no credentials, [application §0.5](wire-formats.html#application-0)),
  * [signal@InteractionController::link-requested] asks the host to open
  * it.
  *

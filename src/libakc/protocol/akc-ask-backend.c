@@ -178,8 +178,8 @@ validate (const AkcSchemaTable *table,
  * akc_ask_backend_request_validate:
  * @value: a request body
  *
- * Validates an Ask backend request, `agentskit.chat.ask` v1 ([the protocol specification](wire-formats.html#where-the-rules-come-from)
- * §7.1): optional `protocol` and `version`, an optional `sessionId`, 1 to
+ * Validates an Ask backend request, `agentskit.chat.ask` v1 ([protocol
+ * §7.1](wire-formats.html#protocol-7)): optional `protocol` and `version`, an optional `sessionId`, 1 to
  * 64 `messages` of the `user` or `assistant` role with at most 16 384
  * UTF-16 code units of content each, and optionally the `deterministic`
  * answer envelope that sent the question to the backend, which must be a

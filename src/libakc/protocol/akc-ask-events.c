@@ -659,8 +659,8 @@ line_flush (Line      *line,
 /**
  * AkcAskEventDecoder:
  *
- * Decodes the NDJSON body of an Ask answer as it arrives ([the protocol specification](wire-formats.html#where-the-rules-come-from)
- * §6.3, NDJSON mode): give it the body bytes with
+ * Decodes the NDJSON body of an Ask answer as it arrives ([protocol
+ * §6.3](wire-formats.html#protocol-6), NDJSON mode): give it the body bytes with
  * [method@AskEventDecoder.feed], split anywhere (inside a record, inside
  * a UTF-8 sequence, between CR and LF), and [method@AskEventDecoder.finish]
  * at the end of the body.

@@ -354,8 +354,8 @@ append_body (AkcAssistantContentDecoder *self,
  * Appends a piece of the message content and decodes what it completes.
  *
  * Each piece is taken as text on its own: invalid UTF-8 in it, including a
- * multi-byte character cut at its end, is replaced by U+FFFD ([the protocol specification](wire-formats.html#where-the-rules-come-from)
- * §1.2), and the byte limit counts the result. Append whole characters.
+ * multi-byte character cut at its end, is replaced by U+FFFD ([protocol
+ * §1.2](wire-formats.html#protocol-1)), and the byte limit counts the result. Append whole characters.
  *
  * Returns: %TRUE when the content so far is accepted (see
  *   [method@AssistantContentDecoder.get_diagnostic] otherwise)

@@ -20,7 +20,7 @@ G_BEGIN_DECLS
 
 #ifndef __GI_SCANNER__
 /* AKC_ASSISTANT_CONTENT_PREFIX: the 26-byte prefix of ordered assistant
- * content: U+001E, `agentskit.chat.content/1` and a line feed (the protocol specification
+ * content: U+001E, `agentskit.chat.content/1` and a line feed (protocol
  * §4.1). Hidden from introspection: a control character cannot be written
  * into a GIR file. */
 #define AKC_ASSISTANT_CONTENT_PREFIX "\x1e" "agentskit.chat.content/1\n"

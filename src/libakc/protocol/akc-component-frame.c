@@ -123,8 +123,8 @@ decode_candidate (AkcJsonValue   *candidate,
  * @diagnostic: (out) (optional) (nullable) (transfer full): return location
  *   for the diagnostic on failure
  *
- * Decodes a component render frame (`decodeComponentFrame`, [the protocol specification](wire-formats.html#where-the-rules-come-from)
- * §3.5). The steps, first match wins:
+ * Decodes a component render frame (`decodeComponentFrame`, [protocol
+ * §3.5](wire-formats.html#protocol-3)). The steps, first match wins:
  *
  * 1. text that is not JSON: `COMPONENT_INVALID_FRAME`,
  *    “Component frame is not valid JSON.”;
@@ -197,8 +197,8 @@ akc_component_frame_decode_value (AkcJsonValue   *value,
  * @length: length of @text in bytes, or -1 if it is NUL-terminated
  *
  * Tells whether @text is JSON for an object whose `protocol` is
- * `agentskit.chat.component` (`isComponentFrameCandidate`, [the protocol specification](wire-formats.html#where-the-rules-come-from)
- * §3.5), that is, whether an assistant message is a whole-message
+ * `agentskit.chat.component` (`isComponentFrameCandidate`, [protocol
+ * §3.5](wire-formats.html#protocol-3)), that is, whether an assistant message is a whole-message
  * component frame rather than plain text. Text that is not JSON is not a
  * candidate.
  *
