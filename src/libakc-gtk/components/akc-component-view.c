@@ -808,6 +808,8 @@ akc_component_view_class_init (AkcComponentViewClass *klass)
    * before the first of these, and the view is never resolved by it, so
    * its links keep working. A host opens the link here, at every
    * activation.
+   *
+   * Since: 0.1
    */
   signals[LINK_ACTIVATED] =
     g_signal_new ("link-activated",
