@@ -336,6 +336,132 @@ test_custom_component_fallbacks (void)
   fixture_clear (&fixture);
 }
 
+/* ------------------------------------------------------------------ */
+/* The thinking indicator                                              */
+/* ------------------------------------------------------------------ */
+
+static GtkWidget *
+find_named (GtkWidget  *root,
+            const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_named (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+find_label (GtkWidget  *root,
+            const char *text)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
+    return TRUE;
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (find_label (child, text))
+      return TRUE;
+  return FALSE;
+}
+
+static GtkWidget *
+build_dots (AkcChatView *view,
+            gpointer     user_data)
+{
+  guint *built = user_data;
+  GtkWidget *dots = gtk_label_new ("• • •");
+
+  (*built)++;
+  gtk_widget_set_name (dots, "host-thinking");
+  return dots;
+}
+
+typedef struct {
+  Fixture    *fixture;
+  const char *name;
+} NamedWait;
+
+static gboolean
+named_shown (NamedWait *wait)
+{
+  return find_named (GTK_WIDGET (wait->fixture->view), wait->name) != NULL;
+}
+
+static gboolean
+default_thinking_shown (Fixture *fixture)
+{
+  return find_label (GTK_WIDGET (fixture->view), "Thinking...");
+}
+
+static gboolean
+nothing_thinking (Fixture *fixture)
+{
+  return !default_thinking_shown (fixture) && find_named (GTK_WIDGET (fixture->view), "host-thinking") == NULL;
+}
+
+static gboolean
+is_streaming (Fixture *fixture)
+{
+  return akc_chat_source_get_status (AKC_CHAT_SOURCE (fixture->chat)) == AKC_CHAT_STATUS_STREAMING;
+}
+
+static void
+start_open_reply (Fixture    *fixture,
+                  AkcScriptedAdapter *script,
+                  const char *question)
+{
+  /* A turn with no chunk stays open until it is stopped. */
+  akc_scripted_adapter_begin_turn (script);
+  g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (fixture->chat), question, NULL));
+  g_assert_true (is_streaming (fixture));
+}
+
+/* A replaced thinking indicator keeps the role and the name of the view's
+ * own; without a factory the view's own comes back. */
+static void
+test_thinking_keeps_role_and_name (void)
+{
+  const char *contents[] = { "hi", "hello", NULL };
+  Fixture fixture = { 0 };
+  NamedWait wait = { &fixture, "host-thinking" };
+  AkcScriptedAdapter *script;
+  GtkWidget *dots, *slot;
+  guint built = 0;
+
+  fixture_init (&fixture, NULL, contents);
+  script = AKC_SCRIPTED_ADAPTER (akc_chat_get_adapter (fixture.chat));
+  akc_chat_view_set_thinking_factory (fixture.view, build_dots, &built, NULL);
+
+  start_open_reply (&fixture, script, "Slow one");
+  WAIT_FOR (named_shown, &wait);
+  dots = find_named (GTK_WIDGET (fixture.view), "host-thinking");
+  slot = gtk_widget_get_parent (dots);
+  g_assert_cmpuint (built, ==, 1);
+  g_assert_false (default_thinking_shown (&fixture));
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (slot), GTK_ACCESSIBLE_ROLE_STATUS);
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (slot), GTK_ACCESSIBLE_PROPERTY_LABEL, "Thinking...");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.stop", NULL));
+  WAIT_FOR (nothing_thinking, &fixture);
+
+  akc_chat_view_set_thinking_factory (fixture.view, NULL, NULL, NULL);
+  start_open_reply (&fixture, script, "Slow two");
+  WAIT_FOR (default_thinking_shown, &fixture);
+  g_assert_null (find_named (GTK_WIDGET (fixture.view), "host-thinking"));
+  g_assert_cmpuint (built, ==, 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.stop", NULL));
+  WAIT_FOR (nothing_thinking, &fixture);
+
+  fixture_clear (&fixture);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -346,6 +472,8 @@ main (int   argc,
   g_test_add_func ("/slots/custom-component/renders-host-widget", test_custom_component_renders_host_widget);
   g_test_add_func ("/slots/custom-component/event-resolves-once", test_custom_component_event_resolves_once);
   g_test_add_func ("/slots/custom-component/fallbacks", test_custom_component_fallbacks);
+
+  g_test_add_func ("/slots/thinking/keeps-role-and-name", test_thinking_keeps_role_and_name);
 
   return g_test_run ();
 }

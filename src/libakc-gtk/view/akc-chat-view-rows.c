@@ -11,6 +11,7 @@
 #include "akc-chat-view-private.h"
 #include "akc-response-actions-private.h"
 #include "akc-thinking-row-private.h"
+#include "akc-chat-view-slots-private.h"
 #include "akc-component-view.h"
 #include "akc-gtk-main.h"
 #include "akc-markdown-private.h"
@@ -695,7 +696,11 @@ factory_bind (GtkSignalListItemFactory *factory,
     {
       kind = gtk_string_object_get_string (GTK_STRING_OBJECT (object));
       if (g_str_equal (kind, EXTRA_THINKING))
-        child = akc_thinking_row_new ();
+        {
+          child = akc_chat_view_slots_build_thinking (self);
+          if (child == NULL)
+            child = akc_thinking_row_new ();
+        }
       else if (g_str_equal (kind, EXTRA_ERROR))
         child = build_error (self, g_object_get_data (object, "text"));
       else

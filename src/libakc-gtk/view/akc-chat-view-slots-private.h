@@ -15,5 +15,6 @@ G_BEGIN_DECLS
 
 GtkWidget *akc_chat_view_slots_create_component (AkcChatView      *self,
                                                  AkcComponentView *view);
+GtkWidget *akc_chat_view_slots_build_thinking   (AkcChatView      *self);
 
 G_END_DECLS

@@ -6,11 +6,13 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "akc-chat-view-slots.h"
 #include "akc-chat-view-slots-private.h"
 
 typedef struct {
-  AkcComponentFactoryFunc func;
+  GCallback               func;
   gpointer                data;
   GDestroyNotify          destroy;
 } Factory;
@@ -86,7 +88,7 @@ akc_chat_view_register_component (AkcChatView             *self,
   g_return_if_fail (akc_component_definition_get_standard (component_key) == NULL);
 
   entry = g_new0 (Factory, 1);
-  entry->func = factory;
+  entry->func = G_CALLBACK (factory);
   entry->data = user_data;
   entry->destroy = destroy;
   g_hash_table_replace (factories (self, TRUE), g_strdup (component_key), entry);
@@ -137,7 +139,7 @@ akc_chat_view_slots_create_component (AkcChatView      *self,
   if (entry == NULL)
     return NULL;
 
-  widget = entry->func (view, component, entry->data);
+  widget = ((AkcComponentFactoryFunc) entry->func) (view, component, entry->data);
   if (widget == NULL)
     return NULL;
   if (!GTK_IS_WIDGET (widget))
@@ -150,4 +152,88 @@ akc_chat_view_slots_create_component (AkcChatView      *self,
   if (g_object_is_floating (widget))
     g_object_ref_sink (widget);
   return widget;
+}
+
+static GQuark
+thinking_quark (void)
+{
+  static GQuark quark;
+
+  if (quark == 0)
+    quark = g_quark_from_static_string ("akc-chat-view-thinking-factory");
+  return quark;
+}
+
+/**
+ * akc_chat_view_set_thinking_factory:
+ * @self: a #AkcChatView
+ * @factory: (nullable) (scope notified) (closure user_data) (destroy destroy):
+ *   builds what is shown while a reply is awaited, or %NULL for the view's
+ *   own spinner
+ * @user_data: the data given to @factory
+ * @destroy: (nullable): frees @user_data when the factory is replaced or
+ *   the view is finalized
+ *
+ * Replaces the thinking indicator, shown below the messages while a reply
+ * streams (application.md §12.10). The accessibility contract stays the
+ * view's: the host's widget is shown inside a status named "Thinking...",
+ * so assistive technologies hear the same whatever it draws. It should
+ * not take the focus.
+ *
+ * The factory is called each time the indicator is shown; one that
+ * returns %NULL gets the view's own.
+ *
+ * Since: 0.1
+ */
+void
+akc_chat_view_set_thinking_factory (AkcChatView          *self,
+                                    AkcWidgetFactoryFunc  factory,
+                                    gpointer              user_data,
+                                    GDestroyNotify        destroy)
+{
+  Factory *entry = NULL;
+
+  g_return_if_fail (AKC_IS_CHAT_VIEW (self));
+
+  if (factory != NULL)
+    {
+      entry = g_new0 (Factory, 1);
+      entry->func = G_CALLBACK (factory);
+      entry->data = user_data;
+      entry->destroy = destroy;
+    }
+  else if (destroy != NULL)
+    {
+      destroy (user_data);
+    }
+  g_object_set_qdata_full (G_OBJECT (self), thinking_quark (), entry, (GDestroyNotify) factory_free);
+}
+
+/* The host's thinking indicator inside the status the view's own has, or
+ * %NULL for the view's own. Floating. */
+GtkWidget *
+akc_chat_view_slots_build_thinking (AkcChatView *self)
+{
+  Factory *entry = g_object_get_qdata (G_OBJECT (self), thinking_quark ());
+  g_autoptr(GtkWidget) widget = NULL;
+  GtkWidget *slot;
+
+  if (entry == NULL)
+    return NULL;
+
+  widget = ((AkcWidgetFactoryFunc) entry->func) (self, entry->data);
+  if (widget == NULL)
+    return NULL;
+  if (g_object_is_floating (widget))
+    g_object_ref_sink (widget);
+
+  slot = g_object_new (GTK_TYPE_BOX,
+                       "accessible-role", GTK_ACCESSIBLE_ROLE_STATUS,
+                       NULL);
+  gtk_widget_add_css_class (slot, "thinking");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (slot),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Thinking..."),
+                                  -1);
+  gtk_box_append (GTK_BOX (slot), widget);
+  return slot;
 }

@@ -42,6 +42,22 @@ typedef GtkWidget *(*AkcComponentFactoryFunc) (AkcComponentView     *view,
                                                AkcResolvedComponent *component,
                                                gpointer              user_data);
 
+/**
+ * AkcWidgetFactoryFunc:
+ * @view: the chat view the widget is shown in
+ * @user_data: the data given with the function
+ *
+ * Builds a widget a host puts in place of one of the view's own
+ * (application.md §12.10), such as the thinking indicator.
+ *
+ * Returns: (transfer full) (nullable): the widget, or %NULL for the
+ *   view's own
+ *
+ * Since: 0.1
+ */
+typedef GtkWidget *(*AkcWidgetFactoryFunc) (AkcChatView *view,
+                                            gpointer     user_data);
+
 AKC_GTK_AVAILABLE_IN_ALL
 void      akc_chat_view_register_component   (AkcChatView             *self,
                                               const char              *component_key,
@@ -51,5 +67,11 @@ void      akc_chat_view_register_component   (AkcChatView             *self,
 AKC_GTK_AVAILABLE_IN_ALL
 gboolean  akc_chat_view_unregister_component (AkcChatView             *self,
                                               const char              *component_key);
+
+AKC_GTK_AVAILABLE_IN_ALL
+void      akc_chat_view_set_thinking_factory (AkcChatView             *self,
+                                              AkcWidgetFactoryFunc     factory,
+                                              gpointer                 user_data,
+                                              GDestroyNotify           destroy);
 
 G_END_DECLS
