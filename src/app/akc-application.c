@@ -10,6 +10,7 @@
 
 #include "akc-application.h"
 #include "akc-gallery-window.h"
+#include "akc-inspector.h"
 #include "akc-window.h"
 
 /* How long quitting waits for the history to write what it was given. */
@@ -195,6 +196,40 @@ gallery_action (GSimpleAction *action,
 }
 
 static void
+on_inspector_destroyed (GtkWidget *inspector,
+                        GObject   *window)
+{
+  g_object_set_data (window, "akc-inspector", NULL);
+}
+
+/* Ctrl+Shift+D: the Developer Tools of the window in front, one per
+ * window, following its conversation (application.md §10). */
+static void
+developer_tools_action (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
+{
+  GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+  AkcInspector *inspector;
+
+  if (!AKC_IS_WINDOW (active))
+    return;
+
+  inspector = g_object_get_data (G_OBJECT (active), "akc-inspector");
+  if (inspector == NULL)
+    {
+      inspector = akc_inspector_new ();
+      gtk_window_set_application (GTK_WINDOW (inspector), GTK_APPLICATION (user_data));
+      /* The inspector goes with its window. */
+      g_signal_connect_object (active, "destroy", G_CALLBACK (gtk_window_destroy), inspector, G_CONNECT_SWAPPED);
+      g_object_set_data (G_OBJECT (active), "akc-inspector", inspector);
+      g_signal_connect_object (inspector, "destroy", G_CALLBACK (on_inspector_destroyed), active, 0);
+      akc_inspector_follow (inspector, AKC_WINDOW (active));
+    }
+  gtk_window_present (GTK_WINDOW (inspector));
+}
+
+static void
 about_action (GSimpleAction *action,
               GVariant      *parameter,
               gpointer       user_data)
@@ -281,6 +316,7 @@ quit_action (GSimpleAction *action,
 
 static const GActionEntry app_actions[] = {
   { .name = "about", .activate = about_action },
+  { .name = "developer-tools", .activate = developer_tools_action },
   { .name = "gallery", .activate = gallery_action },
   { .name = "new-window", .activate = new_window_action },
   { .name = "preferences", .activate = preferences_action },
@@ -309,6 +345,7 @@ static const struct
   { "win.show-help-overlay", { "<Control>question", NULL } },
   { "win.new-chat", { "<Control>n", NULL } },
   { "app.new-window", { "<Control><Shift>n", NULL } },
+  { "app.developer-tools", { "<Control><Shift>d", NULL } },
   { "win.search-conversations", { "<Control>f", NULL } },
   { "win.rename-conversation", { "F2", NULL } },
   { "win.retry", { "<Control>r", NULL } },

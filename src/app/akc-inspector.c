@@ -7,6 +7,8 @@
 
 #include <glib/gi18n.h>
 
+#include "akc-conversation-item.h"
+#include "akc-demo.h"
 #include "akc-inspector.h"
 
 /* Developer Tools (application.md §10): the live trace records of the
@@ -34,6 +36,8 @@ struct _AkcInspector
   gulong           added_id;
   guint            n_rows;
   GtkFileChooserNative *chooser;
+  AkcWindow       *window;        /* weak: the window followed */
+  gulong           window_id;
 };
 
 G_DEFINE_FINAL_TYPE (AkcInspector, akc_inspector, ADW_TYPE_WINDOW)
@@ -256,6 +260,9 @@ akc_inspector_dispose (GObject *object)
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
+  if (self->window != NULL)
+    g_clear_signal_handler (&self->window_id, self->window);
+  g_clear_weak_pointer (&self->window);
   g_clear_signal_handler (&self->added_id, self->capture);
   g_clear_object (&self->capture);
   g_clear_object (&self->messages);
@@ -429,4 +436,54 @@ akc_inspector_dup_row_title (AkcInspector *self,
 
   row = gtk_list_box_get_row_at_index (self->list, index_);
   return row != NULL ? g_strdup (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row))) : NULL;
+}
+
+static void
+show_window_conversation (AkcInspector *self)
+{
+  AkcConversationItem *item = self->window != NULL ? akc_window_get_item (self->window) : NULL;
+  AkcDemo *demo = item != NULL ? akc_conversation_item_get_demo (item) : NULL;
+  AkcChatSource *source = item != NULL ? akc_conversation_item_get_source (item) : NULL;
+
+  /* Only the offline applications trace their routes, policies and
+   * actions; the others show the empty state and still save their
+   * conversation. */
+  akc_inspector_set_conversation (self,
+                                  item != NULL ? akc_conversation_item_get_display_title (item) : NULL,
+                                  demo != NULL ? akc_demo_get_trace_capture (demo) : NULL,
+                                  source != NULL ? akc_chat_source_get_messages (source) : NULL);
+}
+
+static void
+on_window_conversation (AkcWindow    *window,
+                        GParamSpec   *pspec,
+                        AkcInspector *self)
+{
+  show_window_conversation (self);
+}
+
+/**
+ * akc_inspector_follow:
+ * @self: an inspector
+ * @window: the window whose conversation it shows
+ *
+ * Shows the conversation of @window, and the next one when the window
+ * switches.
+ */
+void
+akc_inspector_follow (AkcInspector *self,
+                      AkcWindow    *window)
+{
+  g_return_if_fail (AKC_IS_INSPECTOR (self));
+  g_return_if_fail (AKC_IS_WINDOW (window));
+
+  if (self->window != window)
+    {
+      if (self->window != NULL)
+        g_clear_signal_handler (&self->window_id, self->window);
+      g_set_weak_pointer (&self->window, window);
+      self->window_id = g_signal_connect_object (window, "notify::conversation",
+                                                 G_CALLBACK (on_window_conversation), self, 0);
+    }
+  show_window_conversation (self);
 }

@@ -9,6 +9,8 @@
 #include <adwaita.h>
 #include <akc.h>
 
+#include "akc-window.h"
+
 G_BEGIN_DECLS
 
 #define AKC_TYPE_INSPECTOR (akc_inspector_get_type ())
@@ -20,6 +22,8 @@ void             akc_inspector_set_conversation   (AkcInspector    *self,
                                                    const char      *title,
                                                    AkcTraceCapture *capture,
                                                    GListModel      *messages);
+void             akc_inspector_follow             (AkcInspector    *self,
+                                                   AkcWindow       *window);
 AkcTraceCapture *akc_inspector_get_capture        (AkcInspector    *self);
 guint            akc_inspector_get_n_rows         (AkcInspector    *self);
 char            *akc_inspector_dup_row_title      (AkcInspector    *self,
