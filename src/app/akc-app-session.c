@@ -16,6 +16,9 @@
 #define LEGACY_DEMO_ID "demo"
 #define DEFAULT_DEMO   "hello-world"
 
+/* The most matches a search of the sidebar reads. */
+#define SEARCH_LIMIT 500
+
 /* The remembered local knowledge: file paths, never their contents. */
 #define SETTING_SITE_CONFIG "knowledge-site-config"
 #define SETTING_ARTIFACT    "knowledge-artifact"
@@ -180,8 +183,8 @@ take_title (AkcAppSession       *self,
 
       if (akc_message_get_role (message) != AKC_MESSAGE_ROLE_USER)
         continue;
-      title = akc_conversation_title_from_text (akc_message_get_content (message));
-      if (title == NULL)
+      title = akc_derive_conversation_title (akc_message_get_content (message), -1);
+      if (title == NULL || title[0] == '\0')
         continue;
       akc_conversation_item_set_title (item, title);
       store_title (self, item);
@@ -269,7 +272,12 @@ attach_history (AkcAppSession       *self,
       akc_conversation_item_get_history (item) != NULL || !AKC_IS_CHAT (source))
     return;
 
-  history = akc_chat_history_new (AKC_CHAT (source), self->memory, id);
+  history = g_object_new (AKC_TYPE_CHAT_HISTORY,
+                          "chat", source,
+                          "memory", self->memory,
+                          "conversation-id", id,
+                          "assistant-id", akc_assistant_get_id (akc_conversation_item_get_assistant (item)),
+                          NULL);
   g_signal_connect_object (history, "notify::error",
                            G_CALLBACK (on_history_notify_error), self, G_CONNECT_SWAPPED);
   akc_conversation_item_set_history (item, history);
@@ -365,7 +373,10 @@ on_conversations_listed (GObject      *source,
     {
       g_autoptr(AkcConversationInfo) info = g_list_model_get_item (infos, i);
       const char *id = akc_conversation_info_get_id (info);
-      AkcAssistant *assistant = assistant_of_id (self, id);
+      const char *assistant_id = akc_conversation_info_get_assistant_id (info);
+      AkcAssistant *assistant = assistant_id != NULL && assistant_id[0] != '\0'
+                                ? akc_app_session_lookup_assistant (self, assistant_id)
+                                : assistant_of_id (self, id);
       AkcConversationItem *item;
 
       /* What this release cannot open (another program's) is not listed. */
@@ -385,6 +396,7 @@ on_conversations_listed (GObject      *source,
                                         akc_conversation_info_get_created_at (info),
                                         akc_conversation_info_get_updated_at (info));
       akc_conversation_item_set_n_messages (item, akc_conversation_info_get_n_messages (info));
+      akc_conversation_item_set_pinned (item, akc_conversation_info_get_pinned (info));
       g_object_set_data (G_OBJECT (item), "akc-app-session", self);
       g_ptr_array_add (added, item);
     }
@@ -1203,14 +1215,27 @@ akc_app_session_rename (AkcAppSession       *self,
   g_return_if_fail (AKC_IS_APP_SESSION (self));
   g_return_if_fail (AKC_IS_CONVERSATION_ITEM (item));
 
-  clean = akc_conversation_title_from_text (title);
-  if (clean == NULL || item == self->turn)
+  clean = title != NULL ? akc_derive_conversation_title (title, -1) : NULL;
+  if (clean == NULL || clean[0] == '\0' || item == self->turn)
     return;
 
   akc_conversation_item_set_title (item, clean);
   if (self->memory != NULL)
     akc_chat_memory_update_conversation_async (self->memory, akc_conversation_item_get_id (item),
                                                clean, NULL, NULL, NULL, NULL);
+}
+
+static void
+on_pinned (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* Never stored yet (empty): it is pinned for this run. */
+  if (!akc_chat_memory_set_conversation_pinned_finish (AKC_CHAT_MEMORY (source), result, &error) &&
+      !g_error_matches (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_NOT_FOUND))
+    g_message ("History: %s", error->message);
 }
 
 /**
@@ -1234,6 +1259,9 @@ akc_app_session_set_pinned (AkcAppSession       *self,
 
   akc_conversation_item_set_pinned (item, pinned);
   resort (self, item);
+  if (self->memory != NULL)
+    akc_chat_memory_set_conversation_pinned_async (self->memory, akc_conversation_item_get_id (item),
+                                                   pinned, NULL, on_pinned, NULL);
 }
 
 /**
@@ -1345,6 +1373,298 @@ akc_app_session_purge (AkcAppSession *self,
         akc_chat_memory_delete_conversation_async (self->memory, akc_conversation_item_get_id (item),
                                                    NULL, on_deleted, NULL);
     }
+}
+
+static void
+on_searched (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GListModel) results = NULL;
+  g_autoptr(GError) error = NULL;
+  GHashTable *found;
+
+  results = akc_sqlite_chat_memory_search_finish (AKC_SQLITE_CHAT_MEMORY (source), result, &error);
+  if (results == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  found = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  for (guint i = 0; i < g_list_model_get_n_items (results); i++)
+    {
+      g_autoptr(AkcSearchResult) match = g_list_model_get_item (results, i);
+      const char *id = akc_search_result_get_conversation_id (match);
+
+      /* The best match of each conversation: the first. */
+      if (!g_hash_table_contains (found, id))
+        g_hash_table_insert (found, g_strdup (id), g_strdup (akc_search_result_get_snippet (match)));
+    }
+  g_task_return_pointer (task, found, (GDestroyNotify) g_hash_table_unref);
+}
+
+/**
+ * akc_app_session_search_async:
+ * @self: a #AkcAppSession
+ * @text: what the person typed
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called with the conversations found
+ * @user_data: data for @callback
+ *
+ * Searches the titles and the messages of the conversations in the history
+ * (its full-text index, off the main thread).
+ */
+void
+akc_app_session_search_async (AkcAppSession       *self,
+                              const char          *text,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (AKC_IS_APP_SESSION (self));
+  g_return_if_fail (text != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, akc_app_session_search_async);
+  if (!AKC_IS_SQLITE_CHAT_MEMORY (self->memory))
+    {
+      /* No history to search: the titles are all there is. */
+      g_task_return_pointer (task, g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free),
+                             (GDestroyNotify) g_hash_table_unref);
+      return;
+    }
+  akc_sqlite_chat_memory_search_async (AKC_SQLITE_CHAT_MEMORY (self->memory), text, SEARCH_LIMIT,
+                                       cancellable, on_searched, g_steal_pointer (&task));
+}
+
+/**
+ * akc_app_session_search_finish:
+ * @self: a #AkcAppSession
+ * @result: the result
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (element-type utf8 utf8): the ids of the
+ *   conversations found, each with a snippet of its best match (%NULL
+ *   when its title matched), or %NULL with @error set
+ */
+GHashTable *
+akc_app_session_search_finish (AkcAppSession  *self,
+                               GAsyncResult   *result,
+                               GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+on_exported (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  GBytes *bytes = akc_sqlite_chat_memory_export_finish (AKC_SQLITE_CHAT_MEMORY (source), result, &error);
+
+  if (bytes == NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_pointer (task, bytes, (GDestroyNotify) g_bytes_unref);
+}
+
+static void
+on_flushed_for_export (GObject      *source,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AkcAppSession *self = g_task_get_source_object (task);
+  AkcConversationItem *item = g_task_get_task_data (task);
+  gboolean markdown = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (task), "akc-markdown"));
+  g_autoptr(GError) error = NULL;
+
+  if (source != NULL && !akc_chat_history_flush_finish (AKC_CHAT_HISTORY (source), result, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  akc_sqlite_chat_memory_export_async (AKC_SQLITE_CHAT_MEMORY (self->memory), akc_conversation_item_get_id (item),
+                                       markdown ? AKC_CONVERSATION_FORMAT_MARKDOWN : AKC_CONVERSATION_FORMAT_JSON,
+                                       g_task_get_cancellable (task), on_exported, g_object_ref (task));
+}
+
+static gboolean
+check_history (AkcAppSession  *self,
+               GError        **error)
+{
+  if (AKC_IS_SQLITE_CHAT_MEMORY (self->memory))
+    return TRUE;
+
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                       _("There is no history to export from or import into."));
+  return FALSE;
+}
+
+/**
+ * akc_app_session_export_async:
+ * @self: a #AkcAppSession
+ * @item: a conversation of @self
+ * @markdown: %TRUE for Markdown, %FALSE for the JSON format
+ *   (`docs/conversation-format.md`)
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called with the text
+ * @user_data: data for @callback
+ *
+ * Exports the conversation as the history has it (its last changes are
+ * written first).
+ */
+void
+akc_app_session_export_async (AkcAppSession       *self,
+                              AkcConversationItem *item,
+                              gboolean             markdown,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (AKC_IS_APP_SESSION (self));
+  g_return_if_fail (AKC_IS_CONVERSATION_ITEM (item));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, akc_app_session_export_async);
+  if (!check_history (self, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  g_task_set_task_data (task, g_object_ref (item), g_object_unref);
+  g_object_set_data (G_OBJECT (task), "akc-markdown", GINT_TO_POINTER (markdown));
+  if (akc_conversation_item_get_history (item) != NULL)
+    {
+      /* Its last changes first (a reply still streaming is written as
+       * far as it got). */
+      akc_chat_history_flush_async (akc_conversation_item_get_history (item), cancellable,
+                                    on_flushed_for_export, g_steal_pointer (&task));
+      return;
+    }
+  on_flushed_for_export (NULL, NULL, g_steal_pointer (&task));
+}
+
+/**
+ * akc_app_session_export_finish:
+ * @self: a #AkcAppSession
+ * @result: the result
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full): the UTF-8 text of the export, or %NULL with
+ *   @error set
+ */
+GBytes *
+akc_app_session_export_finish (AkcAppSession  *self,
+                               GAsyncResult   *result,
+                               GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+on_imported (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AkcAppSession *self = g_task_get_source_object (task);
+  g_autoptr(AkcConversationInfo) info = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *assistant_id;
+  AkcAssistant *assistant;
+  AkcConversationItem *item;
+
+  info = akc_sqlite_chat_memory_import_finish (AKC_SQLITE_CHAT_MEMORY (source), result, &error);
+  if (info == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  assistant_id = akc_conversation_info_get_assistant_id (info);
+  assistant = akc_app_session_lookup_assistant (self, assistant_id);
+  if (assistant == NULL || akc_assistant_get_kind (assistant) == AKC_ASSISTANT_KIND_TURN)
+    {
+      /* Kept in the history, but nothing here can go on with it. */
+      g_task_return_new_error (task, AKC_APP_SESSION_ERROR, AKC_APP_SESSION_ERROR_UNKNOWN_ASSISTANT,
+                               /* Translators: %s is the id of an assistant, such as support. */
+                               _("The conversation was imported, but this version cannot talk to its assistant “%s”."),
+                               assistant_id != NULL ? assistant_id : "");
+      return;
+    }
+
+  item = add_item (self, akc_conversation_info_get_id (info), assistant, akc_conversation_info_get_title (info),
+                   akc_conversation_info_get_created_at (info), akc_conversation_info_get_updated_at (info));
+  akc_conversation_item_set_n_messages (item, akc_conversation_info_get_n_messages (info));
+  g_task_return_pointer (task, g_object_ref (item), g_object_unref);
+}
+
+/**
+ * akc_app_session_import_async:
+ * @self: a #AkcAppSession
+ * @data: a JSON export
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called with the new conversation
+ * @user_data: data for @callback
+ *
+ * Reads an export into a new conversation of the history (checked whole:
+ * nothing is half-imported) and lists it.
+ */
+void
+akc_app_session_import_async (AkcAppSession       *self,
+                              GBytes              *data,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (AKC_IS_APP_SESSION (self));
+  g_return_if_fail (data != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, akc_app_session_import_async);
+  if (!check_history (self, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  akc_sqlite_chat_memory_import_async (AKC_SQLITE_CHAT_MEMORY (self->memory), data, cancellable,
+                                       on_imported, g_steal_pointer (&task));
+}
+
+/**
+ * akc_app_session_import_finish:
+ * @self: a #AkcAppSession
+ * @result: the result
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full): the imported conversation, or %NULL with
+ *   @error set
+ */
+AkcConversationItem *
+akc_app_session_import_finish (AkcAppSession  *self,
+                               GAsyncResult   *result,
+                               GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 /**

@@ -93,6 +93,31 @@ void                 akc_app_session_restore               (AkcAppSession       
                                                             guint                 removal);
 void                 akc_app_session_purge                 (AkcAppSession        *self,
                                                             guint                 removal);
+void                 akc_app_session_search_async          (AkcAppSession        *self,
+                                                            const char           *text,
+                                                            GCancellable         *cancellable,
+                                                            GAsyncReadyCallback   callback,
+                                                            gpointer              user_data);
+GHashTable          *akc_app_session_search_finish         (AkcAppSession        *self,
+                                                            GAsyncResult         *result,
+                                                            GError              **error);
+void                 akc_app_session_export_async          (AkcAppSession        *self,
+                                                            AkcConversationItem  *item,
+                                                            gboolean              markdown,
+                                                            GCancellable         *cancellable,
+                                                            GAsyncReadyCallback   callback,
+                                                            gpointer              user_data);
+GBytes              *akc_app_session_export_finish         (AkcAppSession        *self,
+                                                            GAsyncResult         *result,
+                                                            GError              **error);
+void                 akc_app_session_import_async          (AkcAppSession        *self,
+                                                            GBytes               *data,
+                                                            GCancellable         *cancellable,
+                                                            GAsyncReadyCallback   callback,
+                                                            gpointer              user_data);
+AkcConversationItem *akc_app_session_import_finish         (AkcAppSession        *self,
+                                                            GAsyncResult         *result,
+                                                            GError              **error);
 void                 akc_app_session_close                 (AkcAppSession        *self);
 
 G_END_DECLS

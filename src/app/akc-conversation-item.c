@@ -10,9 +10,6 @@
 
 #include "akc-conversation-item.h"
 
-/* The longest title made from a first message, in characters. */
-#define TITLE_MAX_CHARS 50
-
 /**
  * AkcConversationItem:
  *
@@ -516,63 +513,4 @@ akc_conversation_item_compare (gconstpointer a,
   if (order != 0)
     return order;
   return g_strcmp0 (x->id, y->id);
-}
-
-/**
- * akc_conversation_title_from_text:
- * @text: (nullable): the first message the person wrote
- *
- * Makes a title of a first message: one line, its runs of white space as
- * one space, trimmed, at most 50 characters (cut at a word when one ends
- * late enough, with an ellipsis).
- *
- * Returns: (transfer full) (nullable): the title, or %NULL when @text has
- *   nothing to show
- */
-char *
-akc_conversation_title_from_text (const char *text)
-{
-  g_autoptr(GString) line = g_string_new (NULL);
-  gboolean space = FALSE;
-  glong length;
-
-  if (text == NULL || !g_utf8_validate (text, -1, NULL))
-    return NULL;
-
-  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      if (g_unichar_isspace (c) || g_unichar_iscntrl (c))
-        {
-          space = line->len > 0;
-          continue;
-        }
-      if (space)
-        g_string_append_c (line, ' ');
-      space = FALSE;
-      g_string_append_unichar (line, c);
-    }
-
-  if (line->len == 0)
-    return NULL;
-
-  length = g_utf8_strlen (line->str, -1);
-  if (length > TITLE_MAX_CHARS)
-    {
-      char *cut = g_utf8_offset_to_pointer (line->str, TITLE_MAX_CHARS - 1);
-      char *word = cut;
-
-      /* Back to the last space, unless that leaves too little. */
-      while (word > line->str && *word != ' ')
-        word = g_utf8_prev_char (word);
-      if (word - line->str >= TITLE_MAX_CHARS / 2)
-        cut = word;
-      g_string_truncate (line, cut - line->str);
-      while (line->len > 0 && line->str[line->len - 1] == ' ')
-        g_string_truncate (line, line->len - 1);
-      g_string_append (line, "…");
-    }
-
-  return g_string_free (g_steal_pointer (&line), FALSE);
 }

@@ -52,6 +52,5 @@ void                      akc_conversation_item_set_history     (AkcConversation
 int                  akc_conversation_item_compare         (gconstpointer        a,
                                                             gconstpointer        b,
                                                             gpointer             user_data);
-char                *akc_conversation_title_from_text      (const char          *text);
 
 G_END_DECLS

@@ -73,6 +73,8 @@ struct _AkcWindow
   GtkFilterListModel   *filtered;
   GtkCustomFilter      *filter;
   char                 *search_key;          /* casefolded, or NULL */
+  GHashTable           *found;               /* id → snippet, from the history */
+  GCancellable         *search_cancellable;
   AkcSidebarModel      *sidebar_model;
   GtkSingleSelection   *selection;
   GtkWidget            *renaming;            /* the row being renamed */
@@ -824,7 +826,8 @@ on_list_released (GtkGestureClick *gesture,
     }
 }
 
-/* A conversation matches a search by its title. */
+/* A conversation matches a search by its title, here, or by its title or
+ * its messages in the history's full-text index. */
 static gboolean
 match_search (gpointer object,
               gpointer user_data)
@@ -834,6 +837,8 @@ match_search (gpointer object,
   g_autofree char *title = NULL;
 
   if (self->search_key == NULL)
+    return TRUE;
+  if (self->found != NULL && g_hash_table_contains (self->found, akc_conversation_item_get_id (item)))
     return TRUE;
   title = g_utf8_casefold (akc_conversation_item_get_display_title (item), -1);
   return strstr (title, self->search_key) != NULL;
@@ -848,7 +853,7 @@ update_sidebar_status (AkcWindow *self)
   if (text[0] != '\0')
     {
       /* Translators: %s is what the person searched for. */
-      g_autofree char *description = g_strdup_printf (_("No conversation has “%s” in its title."), text);
+      g_autofree char *description = g_strdup_printf (_("No conversation has “%s” in its title or its messages."), text);
 
       adw_status_page_set_title (self->sidebar_status, _("No Results"));
       adw_status_page_set_description (self->sidebar_status, description);
@@ -864,6 +869,36 @@ update_sidebar_status (AkcWindow *self)
 }
 
 static void
+on_searched (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(AkcWindow) self = user_data;
+  g_autoptr(GHashTable) found = NULL;
+  g_autoptr(GError) error = NULL;
+
+  found = akc_app_session_search_finish (AKC_APP_SESSION (source), result, &error);
+  if (found == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_message ("Search: %s", error->message);
+      return;
+    }
+
+  g_clear_pointer (&self->found, g_hash_table_unref);
+  self->found = g_steal_pointer (&found);
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_LESS_STRICT);
+  /* The rows found by a message say where. */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->conversation_list));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (gtk_widget_get_first_child (child) != NULL)
+      on_row_item_notify (gtk_widget_get_first_child (child));
+  update_sidebar_status (self);
+  if (self->item != NULL)
+    select_item (self, self->item);
+}
+
+static void
 on_filter_changed (AkcWindow *self)
 {
   const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
@@ -872,6 +907,9 @@ on_filter_changed (AkcWindow *self)
   if (g_strcmp0 (key, self->search_key) == 0 && self->search_key != NULL)
     return;
 
+  g_cancellable_cancel (self->search_cancellable);
+  g_clear_object (&self->search_cancellable);
+  g_clear_pointer (&self->found, g_hash_table_unref);
   g_free (self->search_key);
   self->search_key = g_steal_pointer (&key);
   gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
@@ -879,6 +917,12 @@ on_filter_changed (AkcWindow *self)
   if (self->item != NULL)
     select_item (self, self->item);
 
+  if (self->search_key != NULL && self->session != NULL)
+    {
+      self->search_cancellable = g_cancellable_new ();
+      akc_app_session_search_async (self->session, text, self->search_cancellable,
+                                    on_searched, g_object_ref (self));
+    }
 }
 
 static void
@@ -986,6 +1030,18 @@ update_row (GtkWidget           *child,
   /* Translators: under a conversation's title: its assistant, then when it
    * last changed, such as "Support · 5 minutes ago". */
   subtitle = g_strdup_printf (_("%s · %s"), assistant, when);
+  {
+    AkcWindow *self = g_object_get_data (G_OBJECT (child), "akc-window");
+    const char *snippet = self != NULL && self->found != NULL
+                          ? g_hash_table_lookup (self->found, akc_conversation_item_get_id (item)) : NULL;
+
+    /* Found by a message: the words around the match. */
+    if (snippet != NULL && snippet[0] != '\0')
+      {
+        g_free (subtitle);
+        subtitle = g_strdup (snippet);
+      }
+  }
 
   gtk_label_set_text (GTK_LABEL (row->title), akc_conversation_item_get_display_title (item));
   gtk_label_set_text (GTK_LABEL (row->subtitle), subtitle);
@@ -1511,6 +1567,313 @@ conversation_menu_action (GtkWidget  *widget,
 /* ------------------------------------------------------------------ */
 /* The shown conversation. */
 
+/* ------------------------------------------------------------------ */
+/* Export and import, through the file chooser portal. */
+
+/* The largest file Import reads: the import's own bound (256 MiB). */
+#define IMPORT_MAX_BYTES (256 * 1024 * 1024)
+
+static void
+show_message (AkcWindow  *self,
+              const char *text)
+{
+  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (text));
+}
+
+static void
+show_failure (AkcWindow    *self,
+              const char   *what,
+              const GError *error)
+{
+  /* Translators: the first %s says what failed ("Export failed"), the
+   * second why. */
+  g_autofree char *text = g_strdup_printf (_("%s: %s"), what, error->message);
+  AdwToast *toast = adw_toast_new (text);
+
+  adw_toast_set_timeout (toast, 0);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
+on_export_written (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(AkcWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *text = NULL;
+
+  if (!g_file_replace_contents_finish (G_FILE (source), result, NULL, &error))
+    {
+      show_failure (self, _("Export failed"), error);
+      return;
+    }
+  name = g_file_get_basename (G_FILE (source));
+  /* Translators: a toast; %s is a file name. */
+  text = g_strdup_printf (_("Exported to «%s»"), name);
+  show_message (self, text);
+}
+
+static void
+on_exported (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(AkcWindow) self = user_data;
+  g_autoptr(GFile) file = g_object_steal_data (G_OBJECT (self), "akc-export-file");
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  bytes = akc_app_session_export_finish (AKC_APP_SESSION (source), result, &error);
+  if (bytes == NULL || file == NULL)
+    {
+      if (error != NULL)
+        show_failure (self, _("Export failed"), error);
+      return;
+    }
+  g_file_replace_contents_bytes_async (file, bytes, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
+                                       NULL, on_export_written, g_object_ref (self));
+}
+
+static void
+export_to (AkcWindow           *self,
+           AkcConversationItem *item,
+           GFile               *file,
+           gboolean             markdown)
+{
+  g_object_set_data_full (G_OBJECT (self), "akc-export-file", g_object_ref (file), g_object_unref);
+  akc_app_session_export_async (self->session, item, markdown, NULL, on_exported, g_object_ref (self));
+}
+
+#if !GTK_CHECK_VERSION (4, 10, 0)
+static void
+on_export_chosen (GtkNativeDialog *dialog,
+                  int              response,
+                  AkcWindow       *self)
+{
+  AkcConversationItem *item = g_object_get_data (G_OBJECT (dialog), "akc-item");
+  gboolean markdown = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "akc-markdown"));
+
+  if (response == GTK_RESPONSE_ACCEPT && item != NULL)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+      if (file != NULL)
+        export_to (self, item, file, markdown);
+    }
+  g_object_unref (dialog);
+}
+#endif
+
+static char *
+export_name (AkcConversationItem *item,
+             gboolean             markdown)
+{
+  g_autofree char *title = g_strdup (akc_conversation_item_get_display_title (item));
+
+  /* A file name of the title: no separators. */
+  g_strdelimit (title, "/\\:", '-');
+  return g_strconcat (title, markdown ? ".md" : ".json", NULL);
+}
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+static void
+on_export_saved (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(AkcWindow) self = user_data;
+  g_autoptr(AkcConversationItem) item = g_object_steal_data (source, "akc-item");
+  gboolean markdown = GPOINTER_TO_INT (g_object_get_data (source, "akc-markdown"));
+  g_autoptr(GFile) file = gtk_file_dialog_save_finish (GTK_FILE_DIALOG (source), result, NULL);
+
+  if (file != NULL && item != NULL)
+    export_to (self, item, file, markdown);
+}
+#endif
+
+/* Main menu: Export as Markdown… / as JSON… the shown conversation. */
+static void
+export_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  AkcWindow *self = AKC_WINDOW (widget);
+  gboolean markdown = g_str_equal (g_variant_get_string (parameter, NULL), "md");
+  g_autofree char *name = NULL;
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+#if GTK_CHECK_VERSION (4, 10, 0)
+  g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
+  g_autoptr(GListStore) filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
+#else
+  GtkFileChooserNative *chooser;
+#endif
+
+  if (self->item == NULL)
+    return;
+
+  name = export_name (self->item, markdown);
+  gtk_file_filter_set_name (filter, markdown ? _("Markdown Files") : _("JSON Files"));
+  gtk_file_filter_add_suffix (filter, markdown ? "md" : "json");
+#if GTK_CHECK_VERSION (4, 10, 0)
+  g_list_store_append (filters, filter);
+  gtk_file_dialog_set_title (dialog, markdown ? _("Export as Markdown") : _("Export as JSON"));
+  gtk_file_dialog_set_accept_label (dialog, _("_Export"));
+  gtk_file_dialog_set_initial_name (dialog, name);
+  gtk_file_dialog_set_filters (dialog, G_LIST_MODEL (filters));
+  g_object_set_data_full (G_OBJECT (dialog), "akc-item", g_object_ref (self->item), g_object_unref);
+  g_object_set_data (G_OBJECT (dialog), "akc-markdown", GINT_TO_POINTER (markdown));
+  gtk_file_dialog_save (dialog, GTK_WINDOW (self), NULL, on_export_saved, g_object_ref (self));
+#else
+  chooser = gtk_file_chooser_native_new (markdown ? _("Export as Markdown") : _("Export as JSON"),
+                                         GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                         _("_Export"), _("_Cancel"));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_object_set_data_full (G_OBJECT (chooser), "akc-item", g_object_ref (self->item), g_object_unref);
+  g_object_set_data (G_OBJECT (chooser), "akc-markdown", GINT_TO_POINTER (markdown));
+  g_signal_connect_object (chooser, "response", G_CALLBACK (on_export_chosen), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+#endif
+}
+
+static void
+on_imported (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(AkcWindow) self = user_data;
+  g_autoptr(AkcConversationItem) item = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  item = akc_app_session_import_finish (AKC_APP_SESSION (source), result, &error);
+  if (item == NULL)
+    {
+      show_failure (self, _("Import failed"), error);
+      return;
+    }
+  akc_window_show_item (self, item);
+  /* Translators: a toast; %s is the title of the imported conversation. */
+  text = g_strdup_printf (_("Imported «%s»"), akc_conversation_item_get_display_title (item));
+  show_message (self, text);
+}
+
+static void
+on_import_loaded (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(AkcWindow) self = user_data;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  bytes = g_file_load_bytes_finish (G_FILE (source), result, NULL, &error);
+  if (bytes == NULL)
+    {
+      show_failure (self, _("Import failed"), error);
+      return;
+    }
+  akc_app_session_import_async (self->session, bytes, NULL, on_imported, g_object_ref (self));
+}
+
+/**
+ * akc_window_import:
+ * @self: a #AkcWindow
+ * @file: a JSON export of a conversation
+ *
+ * Imports @file into a new conversation and shows it; a file that is not
+ * a valid export is refused with a message, and nothing is imported.
+ */
+void
+akc_window_import (AkcWindow *self,
+                   GFile     *file)
+{
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (AKC_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  ensure_session (self);
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE, G_FILE_QUERY_INFO_NONE, NULL, &error);
+  if (info == NULL)
+    {
+      show_failure (self, _("Import failed"), error);
+      return;
+    }
+  if (g_file_info_get_size (info) > IMPORT_MAX_BYTES)
+    {
+      g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                           _("The file is larger than any conversation export (256 MiB)."));
+      show_failure (self, _("Import failed"), error);
+      return;
+    }
+  g_file_load_bytes_async (file, NULL, on_import_loaded, g_object_ref (self));
+}
+
+#if !GTK_CHECK_VERSION (4, 10, 0)
+static void
+on_import_chosen (GtkNativeDialog *dialog,
+                  int              response,
+                  AkcWindow       *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+      if (file != NULL)
+        akc_window_import (self, file);
+    }
+  g_object_unref (dialog);
+}
+#endif
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+static void
+on_import_opened (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(AkcWindow) self = user_data;
+  g_autoptr(GFile) file = gtk_file_dialog_open_finish (GTK_FILE_DIALOG (source), result, NULL);
+
+  if (file != NULL)
+    akc_window_import (self, file);
+}
+#endif
+
+/* Main menu: Import… a JSON export into a new conversation. */
+static void
+import_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  AkcWindow *self = AKC_WINDOW (widget);
+#if GTK_CHECK_VERSION (4, 10, 0)
+  g_autoptr(GtkFileDialog) dialog = gtk_file_dialog_new ();
+  g_autoptr(GtkFileFilter) json = gtk_file_filter_new ();
+  g_autoptr(GListStore) filters = g_list_store_new (GTK_TYPE_FILE_FILTER);
+
+  gtk_file_filter_set_name (json, _("JSON Files"));
+  gtk_file_filter_add_mime_type (json, "application/json");
+  gtk_file_filter_add_suffix (json, "json");
+  g_list_store_append (filters, json);
+  gtk_file_dialog_set_title (dialog, _("Import a Conversation"));
+  gtk_file_dialog_set_accept_label (dialog, _("_Import"));
+  gtk_file_dialog_set_filters (dialog, G_LIST_MODEL (filters));
+  gtk_file_dialog_open (dialog, GTK_WINDOW (self), NULL, on_import_opened, g_object_ref (self));
+#else
+  GtkFileChooserNative *chooser = new_json_chooser (self, _("Import a Conversation"));
+
+  gtk_file_chooser_native_set_accept_label (chooser, _("_Import"));
+  g_signal_connect_object (chooser, "response", G_CALLBACK (on_import_chosen), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+#endif
+}
+
 /* What the person does with a card or a confirmation is the interaction
  * controller's (application.md §12.7, §12.8): the transcript forwards to
  * it. The window that was used last among those showing the
@@ -1962,6 +2325,9 @@ akc_window_dispose (GObject *object)
   g_clear_object (&self->selection);
   g_clear_object (&self->sidebar_model);
   g_clear_object (&self->filtered);
+  g_cancellable_cancel (self->search_cancellable);
+  g_clear_object (&self->search_cancellable);
+  g_clear_pointer (&self->found, g_hash_table_unref);
   g_clear_pointer (&self->search_key, g_free);
   g_clear_pointer (&self->pending_assistant, g_free);
   g_clear_pointer (&self->checked, g_hash_table_unref);
@@ -2165,6 +2531,8 @@ akc_window_class_init (AkcWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.delete-conversation", NULL, delete_conversation_action);
   gtk_widget_class_install_action (widget_class, "win.conversation-menu", NULL, conversation_menu_action);
   gtk_widget_class_install_action (widget_class, "win.undo-delete", NULL, undo_delete_action);
+  gtk_widget_class_install_action (widget_class, "win.export-conversation", "s", export_action);
+  gtk_widget_class_install_action (widget_class, "win.import-conversation", NULL, import_action);
   gtk_widget_class_install_action (widget_class, "win.selection-mode", NULL, selection_mode_action);
   gtk_widget_class_install_action (widget_class, "win.delete-selected", NULL, delete_conversation_action);
   gtk_widget_class_install_action (widget_class, "win.preferences", NULL, preferences_action);

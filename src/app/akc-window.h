@@ -27,6 +27,8 @@ AkcAppSession *akc_window_get_session      (AkcWindow  *self);
 AkcConversationItem *akc_window_get_item   (AkcWindow  *self);
 void           akc_window_show_item        (AkcWindow  *self,
                                             AkcConversationItem *item);
+void           akc_window_import           (AkcWindow  *self,
+                                            GFile      *file);
 GtkWindow     *akc_window_show_preferences (AkcWindow  *self);
 AkcBackend    *akc_window_get_backend      (AkcWindow      *self,
                                             AkcBackendKind  kind);

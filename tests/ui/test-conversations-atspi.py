@@ -152,6 +152,12 @@ def main():
             ui.press_escape()
             check(ui.wait_for(lambda: len(row_names(app)) == 2), "Escape ends the search: every conversation is back")
 
+            # Search by message text: "received" is only in the replies.
+            search(app, "received")
+            check(ui.wait_for(lambda: len(row_names(app)) == 2),
+                  "Ctrl+F finds conversations by the text of their messages (neither title has the word)")
+            ui.press_escape()
+
             # Rename in place.
             select_only_result(app, "remember")
             check(frame_named(app, "remember this chat"), "Enter on the result shows that conversation")

@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include <string.h>
 #include <glib/gstdio.h>
 #include <akc-gtk.h>
 
@@ -112,24 +113,6 @@ n_conversations (AkcAppSession *session)
   return g_list_model_get_n_items (akc_app_session_get_conversations (session));
 }
 
-static void
-test_title_from_text (void)
-{
-  g_autofree char *simple = akc_conversation_title_from_text ("  What is\n a  leaflet?\t ");
-  g_autofree char *blank = akc_conversation_title_from_text (" \n\t ");
-  g_autofree char *long_title = akc_conversation_title_from_text ("Please explain how the libadwaita leaflet folds when the window gets narrow");
-  g_autofree char *one_word = akc_conversation_title_from_text ("Supercalifragilisticexpialidocious-and-then-some-more-words-joined");
-
-  g_assert_cmpstr (simple, ==, "What is a leaflet?");
-  g_assert_null (blank);
-  g_assert_null (akc_conversation_title_from_text (NULL));
-  /* At most 50 characters, cut at a word, with an ellipsis. */
-  g_assert_cmpstr (long_title, ==, "Please explain how the libadwaita leaflet folds…");
-  g_assert_cmpint (g_utf8_strlen (long_title, -1), <=, 50);
-  g_assert_cmpint (g_utf8_strlen (one_word, -1), ==, 50);
-  g_assert_true (g_str_has_suffix (one_word, "…"));
-}
-
 /* New Chat never erases: the first conversation stays, titled from its
  * first message, and both come back after a restart, newest first; a
  * rename is kept; the previous release's conversation is the assistant's
@@ -168,6 +151,9 @@ test_new_chat_keeps (void)
   g_assert_true (conversation_at (session, 0) == second);
   akc_app_session_rename (session, first, "  Leaflets \n");
   g_assert_cmpstr (akc_conversation_item_get_title (first), ==, "Leaflets");
+  /* Pinned: on top, in the history too. */
+  akc_app_session_set_pinned (session, first, TRUE);
+  g_assert_true (conversation_at (session, 0) == first);
 
   /* Unknown assistants are refused with an error. */
   g_assert_null (akc_app_session_new_conversation (session, "no-such-assistant", &error));
@@ -184,10 +170,12 @@ test_new_chat_keeps (void)
   memory = open_history (path);
   session = new_session (memory);
   g_assert_cmpuint (n_conversations (session), ==, 2);
-  g_assert_cmpstr (akc_conversation_item_get_id (conversation_at (session, 0)), ==, second_id);
-  g_assert_cmpstr (akc_conversation_item_get_title (conversation_at (session, 0)), ==, "Second question");
-  g_assert_cmpstr (akc_conversation_item_get_id (conversation_at (session, 1)), ==, "demo");
-  g_assert_cmpstr (akc_conversation_item_get_title (conversation_at (session, 1)), ==, "Leaflets");
+  g_assert_cmpstr (akc_conversation_item_get_id (conversation_at (session, 0)), ==, "demo");
+  g_assert_true (akc_conversation_item_get_pinned (conversation_at (session, 0)));
+  g_assert_cmpstr (akc_conversation_item_get_title (conversation_at (session, 0)), ==, "Leaflets");
+  g_assert_cmpstr (akc_conversation_item_get_id (conversation_at (session, 1)), ==, second_id);
+  g_assert_cmpstr (akc_conversation_item_get_title (conversation_at (session, 1)), ==, "Second question");
+  g_assert_false (akc_conversation_item_get_pinned (conversation_at (session, 1)));
   again = akc_app_session_get_default_conversation (session, "hello-world", NULL);
   g_assert_cmpstr (akc_conversation_item_get_id (again), ==, second_id);
   again = akc_app_session_lookup_conversation (session, "demo");
@@ -245,6 +233,101 @@ test_remove_restore_purge (void)
   session = new_session (memory);
   g_assert_cmpuint (n_conversations (session), ==, 1);
   g_assert_cmpstr (akc_conversation_item_get_id (conversation_at (session, 0)), ==, "demo-support");
+  close_history (session, memory);
+  g_unlink (path);
+  g_rmdir (folder);
+}
+
+static GHashTable *
+search (AkcAppSession *session,
+        const char    *text)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  GHashTable *found;
+
+  akc_app_session_search_async (session, text, NULL, store_async_result, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  found = akc_app_session_search_finish (session, result, &error);
+  g_assert_no_error (error);
+
+  return found;
+}
+
+/* The sidebar's search finds conversations by the text of their messages
+ * too (the history's full-text index); an export as JSON imports back into
+ * a new conversation with every message; a file that is not an export is
+ * refused and nothing is imported. */
+static void
+test_search_export_import (void)
+{
+  g_autofree char *folder = g_dir_make_tmp ("akc-conversations-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (folder, "history.sqlite3", NULL);
+  AkcChatMemory *memory = open_history (path);
+  g_autoptr(AkcAppSession) session = new_session (memory);
+  g_autoptr(GHashTable) found = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GBytes) json = NULL;
+  g_autoptr(GBytes) markdown = NULL;
+  g_autoptr(GBytes) junk = NULL;
+  g_autoptr(AkcConversationItem) imported = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *not_an_export = "{\"not\": \"an export\"}";
+  AkcConversationItem *item;
+  guint n;
+
+  item = akc_app_session_get_default_conversation (session, "support", NULL);
+  g_assert_true (akc_app_session_open (session, item, NULL));
+  wait_loaded (item);
+  send (item, "Where is my parcel?");
+  akc_app_session_rename (session, item, "Delivery");
+
+  /* By a word of a message, not of the title. */
+  found = search (session, "parcel");
+  g_assert_true (g_hash_table_contains (found, akc_conversation_item_get_id (item)));
+  g_clear_pointer (&found, g_hash_table_unref);
+  found = search (session, "zebra");
+  g_assert_cmpuint (g_hash_table_size (found), ==, 0);
+
+  akc_app_session_export_async (session, item, FALSE, NULL, store_async_result, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  json = akc_app_session_export_finish (session, result, &error);
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  akc_app_session_export_async (session, item, TRUE, NULL, store_async_result, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  markdown = akc_app_session_export_finish (session, result, &error);
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  g_assert_nonnull (g_strstr_len (g_bytes_get_data (markdown, NULL), g_bytes_get_size (markdown), "Where is my parcel?"));
+
+  n = n_conversations (session);
+  akc_app_session_import_async (session, json, NULL, store_async_result, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  imported = akc_app_session_import_finish (session, result, &error);
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  g_assert_cmpuint (n_conversations (session), ==, n + 1);
+  g_assert_cmpstr (akc_conversation_item_get_id (imported), !=, akc_conversation_item_get_id (item));
+  g_assert_cmpstr (akc_assistant_get_id (akc_conversation_item_get_assistant (imported)), ==, "support");
+  g_assert_cmpstr (akc_conversation_item_get_title (imported), ==, "Delivery");
+  g_assert_true (akc_app_session_open (session, imported, NULL));
+  wait_loaded (imported);
+  g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (akc_conversation_item_get_source (imported))), ==, 2);
+
+  junk = g_bytes_new_static (not_an_export, strlen (not_an_export));
+  akc_app_session_import_async (session, junk, NULL, store_async_result, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_null (akc_app_session_import_finish (session, result, &error));
+  g_assert_nonnull (error);
+  g_assert_cmpuint (n_conversations (session), ==, n + 1);
+
+  g_clear_object (&imported);
   close_history (session, memory);
   g_unlink (path);
   g_rmdir (folder);
@@ -494,10 +577,10 @@ main (int   argc,
 {
   gtk_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/conversations/title-from-text", test_title_from_text);
   g_test_add_func ("/conversations/new-chat-keeps", test_new_chat_keeps);
   g_test_add_func ("/conversations/remove-restore-purge", test_remove_restore_purge);
   g_test_add_func ("/conversations/sidebar-groups", test_sidebar_groups);
+  g_test_add_func ("/conversations/search-export-import", test_search_export_import);
   g_test_add_func ("/conversations/two-windows", test_two_windows);
   g_test_add_func ("/conversations/selection-mode", test_selection_mode);
 
