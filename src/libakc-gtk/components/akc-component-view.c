@@ -847,7 +847,7 @@ akc_component_view_init (AkcComponentView *self)
  *
  * Creates a view presenting @frame.
  *
- * Returns: (transfer full): a new #AkcComponentView
+ * Returns: (transfer none): a new floating #AkcComponentView
  *
  * Since: 0.1
  */

@@ -860,7 +860,7 @@ akc_chat_view_init (AkcChatView *self)
  *
  * Creates a view with no conversation.
  *
- * Returns: (transfer full): a new #AkcChatView
+ * Returns: (transfer none): a new floating #AkcChatView
  *
  * Since: 0.1
  */

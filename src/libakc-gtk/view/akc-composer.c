@@ -809,7 +809,7 @@ akc_composer_init (AkcComposer *self)
  *
  * Creates a composer with no conversation.
  *
- * Returns: (transfer full): a new #AkcComposer
+ * Returns: (transfer none): a new floating #AkcComposer
  *
  * Since: 0.1
  */

@@ -981,7 +981,7 @@ akc_message_row_init (AkcMessageRow *self)
  *
  * Creates a row with no message.
  *
- * Returns: (transfer full): a new #AkcMessageRow
+ * Returns: (transfer none): a new floating #AkcMessageRow
  *
  * Since: 0.1
  */
