@@ -40,6 +40,7 @@
 #include "akc-json-schema.h"
 #include "akc-lineage.h"
 #include "akc-message.h"
+#include "akc-message-builder.h"
 #include "akc-scripted-adapter.h"
 #include "akc-stream.h"
 #include "akc-tool.h"

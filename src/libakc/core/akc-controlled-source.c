@@ -10,6 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "akc-component-frame.h"
 #include "akc-controlled-source.h"
 #include "akc-error.h"
 #include "akc-message.h"
@@ -69,6 +70,8 @@ struct _AkcControlledSource
   AkcDiagnostic   *error;        /* nullable */
   AkcUsage         usage;
   char            *input;
+  const char      *status_name;  /* the snapshot's spelling of status */
+  gboolean         snapshot_stale; /* edits since self->snapshot was built */
 };
 
 static void akc_controlled_source_iface_init (AkcChatSourceInterface *iface);
@@ -102,6 +105,8 @@ enum {
   SIGNAL_PROPOSE_TOOL_CALL,
   SIGNAL_APPROVE,
   SIGNAL_DENY,
+  SIGNAL_CHOICE_SELECTED,
+  SIGNAL_COMPONENT_INTERACTION,
   N_SIGNALS
 };
 
@@ -116,6 +121,7 @@ static guint signals[N_SIGNALS];
 #define SHELL_JSON_MESSAGE "Controlled chat snapshot is not valid JSON."
 #define RECORD_CODE "CONTROLLED_INVALID_MESSAGE"
 #define RECORD_MESSAGE "Serialized message record is invalid."
+#define MAX_MESSAGES 10000
 
 static const char * const status_values[] = { "idle", "streaming", "complete", "error", NULL };
 
@@ -170,7 +176,7 @@ validate_error (const AkcSchemaType  *type,
 
 static const AkcSchemaField shell_fields[] = {
   { "sessionId", AKC_SCHEMA_PATTERN (akc_text_is_safe_id) },
-  { "messages",  AKC_SCHEMA_ARRAY (&AKC_SCHEMA_TYPE (AKC_SCHEMA_ANY), 0, 10000) },
+  { "messages",  AKC_SCHEMA_ARRAY (&AKC_SCHEMA_TYPE (AKC_SCHEMA_ANY), 0, MAX_MESSAGES) },
   { "status",    AKC_SCHEMA_ENUM (status_values) },
   { "input",     AKC_SCHEMA_STRING (0, 100000) },
   { "error",     AKC_SCHEMA_CUSTOM (validate_error, NULL) },
@@ -194,6 +200,103 @@ replace_member (AkcJsonValue *object,
     }
 
   return akc_json_value_new_object (names, values, n);
+}
+
+/* Fails with the wire's diagnostic; the GError also names what is wrong
+ * (akc_protocol_error_get_field_path()). */
+static gboolean
+fail_with (const char  *code,
+           const char  *message,
+           const char  *field_path,
+           GError     **error)
+{
+  g_autoptr(AkcDiagnostic) diagnostic = akc_diagnostic_new (code, message, FALSE, NULL);
+  GError *failure = akc_diagnostic_to_error (diagnostic);
+
+  akc_protocol_error_set_field_path (failure, field_path);
+  g_propagate_error (error, failure);
+  return FALSE;
+}
+
+static gboolean
+fail_shell (const char  *field_path,
+            GError     **error)
+{
+  return fail_with (SHELL_CODE, SHELL_MESSAGE, field_path, error);
+}
+
+static gboolean
+fail_record (const char  *field_path,
+             GError     **error)
+{
+  return fail_with (RECORD_CODE, RECORD_MESSAGE, field_path, error);
+}
+
+/* @object with one more member, @name, the string @value. */
+static AkcJsonValue *
+with_member (AkcJsonValue *object,
+             const char   *name,
+             const char   *value)
+{
+  gsize n = akc_json_value_get_member_count (object);
+  g_autofree const char **names = g_new (const char *, n + 1);
+  g_autofree AkcJsonValue **values = g_new (AkcJsonValue *, n + 1);
+  g_autoptr(AkcJsonValue) string = akc_json_value_new_string (value, -1);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      names[i] = akc_json_value_get_member_name (object, i, NULL);
+      values[i] = akc_json_value_get_member_value (object, i);
+    }
+  names[n] = name;
+  values[n] = string;
+
+  return akc_json_value_new_object (names, values, n + 1);
+}
+
+/* What is wrong with @snapshot, which parse_snapshot() rejected:
+ * `messages[3].createdAt: not a UTC timestamp with milliseconds`. */
+static char *
+explain_snapshot (AkcJsonValue *snapshot)
+{
+  g_autoptr(GString) path = g_string_new (NULL);
+  g_autofree char *reason = NULL;
+  AkcJsonValue *messages;
+
+  if (!akc_schema_validate_table (&shell_table, snapshot, NULL))
+    {
+      reason = akc_schema_explain_table (&shell_table, snapshot, path);
+      if (strcmp (path->str, ".error") == 0 && akc_json_value_get_member (snapshot, "error") != NULL)
+        {
+          AkcJsonValue *value = akc_json_value_get_member (snapshot, "error");
+
+          g_free (reason);
+          reason = akc_json_value_get_kind (value) == AKC_JSON_KIND_OBJECT
+                   ? akc_schema_explain_table (&error_table, value, path)
+                   : g_strdup ("neither null nor an error object");
+        }
+    }
+  else
+    {
+      messages = akc_json_value_get_member (snapshot, "messages");
+      for (gsize i = 0; reason == NULL && i < akc_json_value_get_length (messages); i++)
+        {
+          AkcJsonValue *record = akc_json_value_get_element (messages, i);
+
+          g_string_printf (path, ".messages[%" G_GSIZE_FORMAT "]", i);
+          if (akc_json_value_get_kind (record) == AKC_JSON_KIND_OBJECT && !akc_message_record_check_limits (record))
+            reason = g_strdup ("beyond the structural limits of a message record");
+          else if (!akc_schema_validate_table (&akc_message_record_table, record, NULL))
+            reason = akc_schema_explain_table (&akc_message_record_table, record, path);
+        }
+      if (reason == NULL)
+        {
+          g_string_assign (path, ".messages");
+          reason = g_strdup ("more JSON values than the messages of a snapshot may hold (10000)");
+        }
+    }
+
+  return g_strdup_printf ("%s: %s", path->len > 0 ? path->str + 1 : "(snapshot)", reason);
 }
 
 /* Parses @snapshot; on success also returns its message records. */
@@ -314,6 +417,16 @@ chat_status (const char *status)
   return AKC_CHAT_STATUS_IDLE;
 }
 
+/* The static spelling of a snapshot status. */
+static const char *
+status_name (const char *status)
+{
+  for (guint i = 0; status_values[i] != NULL; i++)
+    if (g_strcmp0 (status, status_values[i]) == 0)
+      return status_values[i];
+  return status_values[0];
+}
+
 static guint64
 member_uint (AkcJsonValue *object,
              const char   *name)
@@ -352,6 +465,8 @@ apply_snapshot (AkcControlledSource *self,
 
   g_clear_pointer (&self->snapshot, akc_json_value_unref);
   self->snapshot = akc_json_value_ref (snapshot);
+  self->snapshot_stale = FALSE;
+  self->status_name = status_name (member_string (snapshot, "status"));
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_SNAPSHOT]);
 
   if (g_strcmp0 (self->session_id, session_id) != 0)
@@ -400,9 +515,14 @@ apply_snapshot (AkcControlledSource *self,
  * @error: return location for a #GError
  *
  * Replaces the state with @snapshot after validating it as
- * [func@controlled_snapshot_parse] does. An invalid snapshot changes
- * nothing and fails with the diagnostic as an %AKC_PROTOCOL_ERROR whose
- * message is the diagnostic's.
+ * [func@controlled_snapshot_parse] does, except that a snapshot without
+ * `input` keeps the draft the person is writing (the wire's shell requires
+ * it; a host that does not own the draft leaves it out). An invalid
+ * snapshot changes nothing and fails with the diagnostic as an
+ * %AKC_PROTOCOL_ERROR whose message is the diagnostic's; the error also
+ * names the field that failed and why ([func@protocol_error_get_field_path],
+ * for example `messages[3].createdAt: not a UTC timestamp with
+ * milliseconds`), as do the errors of the edits.
  *
  * Returns: %TRUE if the snapshot was applied
  *
@@ -415,17 +535,25 @@ akc_controlled_source_set_snapshot (AkcControlledSource  *self,
 {
   g_autoptr(AkcDiagnostic) diagnostic = NULL;
   g_autoptr(AkcJsonValue) parsed = NULL;
+  g_autoptr(AkcJsonValue) with_input = NULL;
   g_autoptr(GPtrArray) records = NULL;
 
   g_return_val_if_fail (AKC_IS_CONTROLLED_SOURCE (self), FALSE);
   g_return_val_if_fail (snapshot != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
+  /* A snapshot without a draft keeps the person's. */
+  if (akc_json_value_get_kind (snapshot) == AKC_JSON_KIND_OBJECT &&
+      akc_json_value_get_member (snapshot, "input") == NULL)
+    snapshot = with_input = with_member (snapshot, "input", self->input);
+
   parsed = parse_snapshot (snapshot, &records, &diagnostic);
   if (parsed == NULL)
     {
-      g_propagate_error (error, akc_diagnostic_to_error (diagnostic));
-      return FALSE;
+      g_autofree char *field_path = explain_snapshot (snapshot);
+
+      return fail_with (akc_diagnostic_get_code (diagnostic), akc_diagnostic_get_message (diagnostic),
+                        field_path, error);
     }
 
   apply_snapshot (self, parsed, records);
@@ -524,6 +652,723 @@ akc_controlled_source_new (void)
   return g_object_new (AKC_TYPE_CONTROLLED_SOURCE, NULL);
 }
 
+/* ------------------------------------------------------------------ */
+/* Incremental edits                                                   */
+/* ------------------------------------------------------------------ */
+
+/* The snapshot of the current state, hydrated as parse_snapshot() returns
+ * it. O(number of messages): built only when asked for after edits. */
+static AkcJsonValue *
+build_snapshot (AkcControlledSource *self)
+{
+  static const char * const names[] = { "sessionId", "messages", "status", "input", "error", "usage" };
+  static const char * const usage_names[] = { "promptTokens", "completionTokens", "totalTokens" };
+  guint n = akc_message_sync_get_n_records (self->messages);
+  g_autofree AkcJsonValue **records = g_new (AkcJsonValue *, MAX (n, 1));
+  AkcJsonValue *usage_values[3];
+  AkcJsonValue *values[G_N_ELEMENTS (names)];
+  AkcJsonValue *snapshot;
+
+  for (guint i = 0; i < n; i++)
+    records[i] = akc_message_record_to_value (akc_message_sync_get_record (self->messages, i));
+
+  usage_values[0] = akc_json_value_new_number ((double) self->usage.prompt_tokens);
+  usage_values[1] = akc_json_value_new_number ((double) self->usage.completion_tokens);
+  usage_values[2] = akc_json_value_new_number ((double) self->usage.total_tokens);
+
+  values[0] = akc_json_value_new_string (self->session_id, -1);
+  values[1] = akc_json_value_new_array (records, n);
+  values[2] = akc_json_value_new_string (self->status_name, -1);
+  values[3] = akc_json_value_new_string (self->input, -1);
+  if (self->error != NULL)
+    {
+      const char *error_names[2] = { "message", "name" };
+      AkcJsonValue *error_values[2] = {
+        akc_json_value_new_string (akc_diagnostic_get_message (self->error), -1),
+        akc_json_value_new_string (akc_diagnostic_get_code (self->error), -1),
+      };
+
+      values[4] = akc_json_value_new_object (error_names, error_values, 2);
+      akc_json_value_unref (error_values[0]);
+      akc_json_value_unref (error_values[1]);
+    }
+  else
+    values[4] = akc_json_value_new_null ();
+  values[5] = akc_json_value_new_object (usage_names, usage_values, 3);
+
+  snapshot = akc_json_value_new_object (names, values, G_N_ELEMENTS (names));
+
+  for (guint i = 0; i < n; i++)
+    akc_json_value_unref (records[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (usage_values); i++)
+    akc_json_value_unref (usage_values[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    akc_json_value_unref (values[i]);
+
+  return snapshot;
+}
+
+/* After an edit: the snapshot is rebuilt when next asked for. */
+static void
+snapshot_changed (AkcControlledSource *self)
+{
+  self->snapshot_stale = TRUE;
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_SNAPSHOT]);
+}
+
+static gint
+find_message (AkcControlledSource  *self,
+              const char           *message_id,
+              GError              **error)
+{
+  gint position = akc_message_sync_find (self->messages, message_id);
+
+  if (position < 0)
+    g_set_error (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_NO_TARGET,
+                 _("There is no message “%s”."), message_id);
+
+  return position;
+}
+
+static guint64
+value_count (AkcMessageRecord *record)
+{
+  g_autoptr(AkcJsonValue) value = akc_message_record_to_value (record);
+
+  return value->n_values;
+}
+
+/* Whether the messages stay within what a snapshot may hold (§7.1 and the
+ * record limits of protocol.md §2.9.1) with @n_records records of
+ * @n_values values. */
+static gboolean
+check_messages (guint64   n_records,
+                guint64   n_values,
+                GError  **error)
+{
+  if (n_records > MAX_MESSAGES)
+    return fail_shell ("messages: more than 10000 messages", error);
+  if (!akc_message_records_check_totals (n_records, n_values))
+    return fail_record ("messages: more JSON values than the messages of a snapshot may hold (10000)", error);
+
+  return TRUE;
+}
+
+/* A copy of @record with the string member @name set to @text. */
+static AkcMessageRecord *
+record_with_string (AkcMessageRecord  *record,
+                    const char        *name,
+                    const char        *text,
+                    gssize             length)
+{
+  g_autoptr(AkcJsonValue) value = akc_message_record_to_value (record);
+  g_autoptr(AkcJsonValue) string = akc_json_value_new_string (text, length);
+  g_autoptr(AkcJsonValue) updated = replace_member (value, name, string);
+
+  return akc_message_record_new_validated (updated, NULL);
+}
+
+/**
+ * akc_controlled_source_set_session_id:
+ * @self: a controlled source
+ * @session_id: the session, an Identifier
+ * @error: return location for a #GError
+ *
+ * Sets the session of the state (the snapshot's `sessionId`), for a host
+ * that builds its state with edits instead of whole snapshots. Until there
+ * is a session, [method@ControlledSource.get_snapshot] returns %NULL. An
+ * identifier the snapshot shell would reject fails with
+ * `CONTROLLED_INVALID_SNAPSHOT` and changes nothing.
+ *
+ * Returns: %TRUE if the session was set
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_controlled_source_set_session_id (AkcControlledSource  *self,
+                                      const char           *session_id,
+                                      GError              **error)
+{
+  g_return_val_if_fail (AKC_IS_CONTROLLED_SOURCE (self), FALSE);
+  g_return_val_if_fail (session_id != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!akc_text_is_safe_id (session_id, strlen (session_id)))
+    return fail_shell ("sessionId: not an Identifier", error);
+
+  if (g_strcmp0 (self->session_id, session_id) == 0)
+    return TRUE;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  g_free (self->session_id);
+  self->session_id = g_strdup (session_id);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_SESSION_ID]);
+  snapshot_changed (self);
+  g_object_thaw_notify (G_OBJECT (self));
+
+  return TRUE;
+}
+
+/**
+ * akc_controlled_source_append_message:
+ * @self: a controlled source
+ * @record: the message to add at the end, for example from
+ *   [method@MessageBuilder.build]
+ * @error: return location for a #GError
+ *
+ * Adds @record after the last message. The model emits one items-changed
+ * for the new item only. More than 10,000 messages fail with
+ * `CONTROLLED_INVALID_SNAPSHOT`, and messages that together hold more JSON
+ * values than a snapshot may (protocol.md §2.9.1) with
+ * `CONTROLLED_INVALID_MESSAGE`, as a snapshot with that message would;
+ * then nothing changes.
+ *
+ * Returns: %TRUE if the message was added
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_controlled_source_append_message (AkcControlledSource  *self,
+                                      AkcMessageRecord     *record,
+                                      GError              **error)
+{
+  g_return_val_if_fail (AKC_IS_CONTROLLED_SOURCE (self), FALSE);
+  g_return_val_if_fail (record != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!check_messages ((guint64) akc_message_sync_get_n_records (self->messages) + 1,
+                       akc_message_sync_get_n_values (self->messages) + value_count (record),
+                       error))
+    return FALSE;
+
+  akc_message_sync_append (self->messages, record);
+  snapshot_changed (self);
+
+  return TRUE;
+}
+
+/* Replaces the message at @position by @record, within the limits. */
+static gboolean
+replace_message (AkcControlledSource  *self,
+                 guint                 position,
+                 AkcMessageRecord     *record,
+                 GError              **error)
+{
+  AkcMessageRecord *old = akc_message_sync_get_record (self->messages, position);
+
+  if (!check_messages (akc_message_sync_get_n_records (self->messages),
+                       akc_message_sync_get_n_values (self->messages) - value_count (old) + value_count (record),
+                       error))
+    return FALSE;
+
+  akc_message_sync_replace (self->messages, position, record);
+  snapshot_changed (self);
+
+  return TRUE;
+}
+
+/**
+ * akc_controlled_source_update_message:
+ * @self: a controlled source
+ * @record: the new form of a message; its id names the message (the first
+ *   one with that id)
+ * @error: return location for a #GError
+ *
+ * Replaces a message: its text, status, parts and tool calls. When only
+ * those changed, the message keeps its [class@Message] object and the model
+ * emits nothing (the message notifies its own changes); when its role,
+ * creation time or earlier tool calls changed, the model replaces that one
+ * item. No message with that id fails with %AKC_CHAT_ERROR_NO_TARGET; a
+ * record over the snapshot's value limit as
+ * [method@ControlledSource.append_message] says. Nothing changes then.
+ *
+ * Returns: %TRUE if the message was replaced
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_controlled_source_update_message (AkcControlledSource  *self,
+                                      AkcMessageRecord     *record,
+                                      GError              **error)
+{
+  gint position;
+
+  g_return_val_if_fail (AKC_IS_CONTROLLED_SOURCE (self), FALSE);
+  g_return_val_if_fail (record != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  position = find_message (self, akc_message_record_get_id (record, NULL), error);
+  if (position < 0)
+    return FALSE;
+
+  return replace_message (self, position, record, error);
+}
+
+/**
+ * akc_controlled_source_set_message_text:
+ * @self: a controlled source
+ * @message_id: the message
+ * @text: its whole new content, UTF-8
+ * @error: return location for a #GError
+ *
+ * Replaces the content of a message. A reply whose new text extends the
+ * old one grows in place. No message with that id fails with
+ * %AKC_CHAT_ERROR_NO_TARGET and changes nothing.
+ *
+ * Returns: %TRUE if the text was set
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_controlled_source_set_message_text (AkcControlledSource  *self,
+                                        const char           *message_id,
+                                        const char           *text,
+                                        GError              **error)
+{
+  g_autoptr(AkcMessageRecord) record = NULL;
+  gint position;
+
+  g_return_val_if_fail (AKC_IS_CONTROLLED_SOURCE (self), FALSE);
+  g_return_val_if_fail (message_id != NULL, FALSE);
+  g_return_val_if_fail (text != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!g_utf8_validate (text, -1, NULL))
+    return fail_record ("content: not UTF-8", error);
+
+  position = find_message (self, message_id, error);
+  if (position < 0)
+    return FALSE;
+
+  record = record_with_string (akc_message_sync_get_record (self->messages, position), "content", text, -1);
+
+  return replace_message (self, position, record, error);
+}
+
+static const char *
+message_status_name (AkcMessageStatus status)
+{
+  switch (status)
+    {
+    case AKC_MESSAGE_STATUS_PENDING:
+      return "pending";
+    case AKC_MESSAGE_STATUS_STREAMING:
+      return "streaming";
+    case AKC_MESSAGE_STATUS_ERROR:
+      return "error";
+    case AKC_MESSAGE_STATUS_COMPLETE:
+    default:
+      return "complete";
+    }
+}
+
+/**
+ * akc_controlled_source_set_message_status:
+ * @self: a controlled source
+ * @message_id: the message
+ * @status: its new status
+ * @error: return location for a #GError
+ *
+ * Sets the status of a message (the message keeps its object). No message
+ * with that id fails with %AKC_CHAT_ERROR_NO_TARGET and changes nothing.
+ *
+ * Returns: %TRUE if the status was set
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_controlled_source_set_message_status (AkcControlledSource  *self,
+                                          const char           *message_id,
+                                          AkcMessageStatus      status,
+                                          GError              **error)
+{
+  g_autoptr(AkcMessageRecord) record = NULL;
+  gint position;
+
+  g_return_val_if_fail (AKC_IS_CONTROLLED_SOURCE (self), FALSE);
+  g_return_val_if_fail (message_id != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  position = find_message (self, message_id, error);
+  if (position < 0)
+    return FALSE;
+
+  record = record_with_string (akc_message_sync_get_record (self->messages, position),
+                               "status", message_status_name (status), -1);
+
+  return replace_message (self, position, record, error);
+}
+
+/**
+ * akc_controlled_source_append_text:
+ * @self: a controlled source
+ * @message_id: a message that is streaming or pending
+ * @text: the text that arrived, UTF-8
+ * @error: return location for a #GError
+ *
+ * Appends @text to the content of a streaming reply, in O(length of
+ * @text): the message keeps its object and only the new text reaches the
+ * view. A message that is neither streaming nor pending, or no message
+ * with that id, fails with %AKC_CHAT_ERROR_NO_TARGET; text that is not
+ * UTF-8 fails with `CONTROLLED_INVALID_MESSAGE`. Nothing changes then.
+ *
+ * Returns: %TRUE if the text was appended
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_controlled_source_append_text (AkcControlledSource  *self,
+                                   const char           *message_id,
+                                   const char           *text,
+                                   GError              **error)
+{
+  AkcMessage *message;
+  gsize length;
+  gint position;
+
+  g_return_val_if_fail (AKC_IS_CONTROLLED_SOURCE (self), FALSE);
+  g_return_val_if_fail (message_id != NULL, FALSE);
+  g_return_val_if_fail (text != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  length = strlen (text);
+  if (!g_utf8_validate (text, length, NULL))
+    return fail_record ("content: not UTF-8", error);
+
+  position = find_message (self, message_id, error);
+  if (position < 0)
+    return FALSE;
+
+  message = akc_message_sync_get_message (self->messages, position);
+  if (akc_message_get_status (message) != AKC_MESSAGE_STATUS_STREAMING &&
+      akc_message_get_status (message) != AKC_MESSAGE_STATUS_PENDING)
+    {
+      g_set_error (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_NO_TARGET,
+                   _("The message “%s” is not streaming."), message_id);
+      return FALSE;
+    }
+  if (akc_message_get_content_length (message) + length > G_MAXUINT32)
+    return fail_record ("content: longer than 4 GiB", error);
+
+  akc_message_sync_append_text (self->messages, position, text, length);
+  snapshot_changed (self);
+
+  return TRUE;
+}
+
+static void
+set_chat_status (AkcControlledSource *self,
+                 AkcChatStatus        status)
+{
+  const char *name = status == AKC_CHAT_STATUS_STREAMING ? "streaming" :
+                     status == AKC_CHAT_STATUS_ERROR ? "error" : "idle";
+
+  self->status_name = status_name (name);
+  if (self->status != status)
+    {
+      self->status = status;
+      g_object_notify (G_OBJECT (self), "status");
+    }
+}
+
+/**
+ * akc_controlled_source_set_status:
+ * @self: a controlled source
+ * @status: what the conversation is doing
+ *
+ * Sets the status of the conversation (the snapshot's `status`:
+ * `idle`, `streaming` or `error`).
+ *
+ * Since: 0.1
+ */
+void
+akc_controlled_source_set_status (AkcControlledSource *self,
+                                  AkcChatStatus        status)
+{
+  g_return_if_fail (AKC_IS_CONTROLLED_SOURCE (self));
+  g_return_if_fail (status <= AKC_CHAT_STATUS_ERROR);
+
+  g_object_freeze_notify (G_OBJECT (self));
+  set_chat_status (self, status);
+  snapshot_changed (self);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/**
+ * akc_controlled_source_mark_stopped:
+ * @self: a controlled source
+ *
+ * Ends the streaming reply as stopped, as a host does when it answers
+ * [signal@ControlledSource::stop]: the messages of the last turn that are
+ * streaming or pending become complete with the text they have (and
+ * [property@Message:stopped]), and the conversation becomes idle. It looks back only as far as the last user
+ * message.
+ *
+ * Since: 0.1
+ */
+void
+akc_controlled_source_mark_stopped (AkcControlledSource *self)
+{
+  guint n;
+
+  g_return_if_fail (AKC_IS_CONTROLLED_SOURCE (self));
+
+  g_object_freeze_notify (G_OBJECT (self));
+  n = akc_message_sync_get_n_records (self->messages);
+  for (guint i = n; i-- > 0;)
+    {
+      AkcMessage *message = akc_message_sync_get_message (self->messages, i);
+      AkcMessageStatus status = akc_message_get_status (message);
+
+      if (akc_message_get_role (message) == AKC_MESSAGE_ROLE_USER)
+        break;
+      if (status == AKC_MESSAGE_STATUS_STREAMING || status == AKC_MESSAGE_STATUS_PENDING)
+        {
+          g_autoptr(AkcMessageRecord) record =
+            record_with_string (akc_message_sync_get_record (self->messages, i), "status", "complete", -1);
+
+          akc_message_sync_replace (self->messages, i, record);
+          akc_message_set_stopped (akc_message_sync_get_message (self->messages, i), TRUE);
+        }
+    }
+  set_chat_status (self, AKC_CHAT_STATUS_IDLE);
+  snapshot_changed (self);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/**
+ * akc_controlled_source_set_usage:
+ * @self: a controlled source
+ * @prompt_tokens: tokens of the prompts
+ * @completion_tokens: tokens of the replies
+ * @total_tokens: the total, as the host counts it (not checked against the
+ *   other two, as a snapshot's is not)
+ * @error: return location for a #GError
+ *
+ * Sets the token usage. A count over 2⁵³ − 1 fails with
+ * `CONTROLLED_INVALID_SNAPSHOT` and changes nothing.
+ *
+ * Returns: %TRUE if the usage was set
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_controlled_source_set_usage (AkcControlledSource  *self,
+                                 guint64               prompt_tokens,
+                                 guint64               completion_tokens,
+                                 guint64               total_tokens,
+                                 GError              **error)
+{
+  AkcUsage usage = { prompt_tokens, completion_tokens, total_tokens };
+
+  g_return_val_if_fail (AKC_IS_CONTROLLED_SOURCE (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if ((double) prompt_tokens > AKC_SCHEMA_INT_MAX)
+    return fail_shell ("usage.promptTokens: not an integer of 0 to 9007199254740991", error);
+  if ((double) completion_tokens > AKC_SCHEMA_INT_MAX)
+    return fail_shell ("usage.completionTokens: not an integer of 0 to 9007199254740991", error);
+  if ((double) total_tokens > AKC_SCHEMA_INT_MAX)
+    return fail_shell ("usage.totalTokens: not an integer of 0 to 9007199254740991", error);
+
+  if (akc_usage_equal (&self->usage, &usage))
+    return TRUE;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  self->usage = usage;
+  g_object_notify (G_OBJECT (self), "usage");
+  snapshot_changed (self);
+  g_object_thaw_notify (G_OBJECT (self));
+
+  return TRUE;
+}
+
+/**
+ * akc_controlled_source_set_error:
+ * @self: a controlled source
+ * @message: (nullable): what failed, 1 to 4096 UTF-16 units, or %NULL for
+ *   no error
+ * @code: (nullable): its code, an Identifier, or %NULL (the error's name is
+ *   then `Error`, as a snapshot's is)
+ * @error: return location for a #GError
+ *
+ * Sets or clears the failure of the conversation (the snapshot's
+ * `error`); it does not change the status. A message or code the snapshot
+ * shell would reject fails with `CONTROLLED_INVALID_SNAPSHOT` and changes
+ * nothing.
+ *
+ * Returns: %TRUE if the error was set
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_controlled_source_set_error (AkcControlledSource  *self,
+                                 const char           *message,
+                                 const char           *code,
+                                 GError              **error)
+{
+  g_autoptr(AkcDiagnostic) new_error = NULL;
+
+  g_return_val_if_fail (AKC_IS_CONTROLLED_SOURCE (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (message != NULL)
+    {
+      gsize length = strlen (message);
+      gsize len16;
+
+      if (!g_utf8_validate (message, length, NULL))
+        return fail_shell ("error.message: not UTF-8", error);
+      len16 = akc_text_len16 (message, length);
+      if (len16 < 1 || len16 > 4096)
+        return fail_shell ("error.message: not a string of UTF-16 length 1 to 4096", error);
+      if (code != NULL && !akc_text_is_safe_id (code, strlen (code)))
+        return fail_shell ("error.code: not an Identifier", error);
+      new_error = akc_diagnostic_new (code != NULL ? code : "Error", message, FALSE, NULL);
+    }
+
+  if ((self->error == NULL && new_error == NULL) ||
+      (self->error != NULL && new_error != NULL && akc_diagnostic_equal (self->error, new_error)))
+    return TRUE;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  g_clear_pointer (&self->error, akc_diagnostic_unref);
+  self->error = g_steal_pointer (&new_error);
+  g_object_notify (G_OBJECT (self), "error");
+  snapshot_changed (self);
+  g_object_thaw_notify (G_OBJECT (self));
+
+  return TRUE;
+}
+
+/* The label of the choice @choice_id among @frame's `props.choices`, or
+ * NULL (transfer none). */
+static const char *
+choice_label (AkcJsonValue *frame,
+              const char   *choice_id)
+{
+  AkcJsonValue *frame_props = akc_json_value_get_member (frame, "props");
+  AkcJsonValue *choices = frame_props != NULL ? akc_json_value_get_member (frame_props, "choices") : NULL;
+
+  if (choices == NULL || akc_json_value_get_kind (choices) != AKC_JSON_KIND_ARRAY)
+    return NULL;
+
+  for (gsize i = 0; i < akc_json_value_get_length (choices); i++)
+    {
+      AkcJsonValue *choice = akc_json_value_get_element (choices, i);
+      AkcJsonValue *id = akc_json_value_get_kind (choice) == AKC_JSON_KIND_OBJECT
+                         ? akc_json_value_get_member (choice, "id") : NULL;
+      AkcJsonValue *label = akc_json_value_get_kind (choice) == AKC_JSON_KIND_OBJECT
+                            ? akc_json_value_get_member (choice, "label") : NULL;
+
+      if (id != NULL && label != NULL &&
+          akc_json_value_get_kind (id) == AKC_JSON_KIND_STRING &&
+          akc_json_value_get_kind (label) == AKC_JSON_KIND_STRING &&
+          g_strcmp0 (akc_json_value_get_string (id, NULL), choice_id) == 0)
+        return akc_json_value_get_string (label, NULL);
+    }
+
+  return NULL;
+}
+
+/**
+ * akc_controlled_source_select_choice:
+ * @self: a controlled source
+ * @frame: the choice list's render frame (application.md §1.4)
+ * @choice_id: the chosen choice
+ * @error: return location for a #GError
+ *
+ * Tells the host that the person picked a choice: emits
+ * [signal@ControlledSource::choice-selected] with the frame, the choice's
+ * id and its label. [class@AkcGtk.ChatWidget] calls it for every choice
+ * made in its transcript, so that a host hears the person in one place. A
+ * frame that is not a valid choice list, or a choice it does not hold,
+ * fails with %AKC_ERROR_CONFIG_INVALID (the messages of application.md
+ * §2.6) and emits nothing.
+ *
+ * Returns: %TRUE if the selection was emitted
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_controlled_source_select_choice (AkcControlledSource  *self,
+                                     AkcJsonValue         *frame,
+                                     const char           *choice_id,
+                                     GError              **error)
+{
+  g_autoptr(AkcDiagnostic) diagnostic = NULL;
+  g_autoptr(AkcJsonValue) valid = NULL;
+  AkcJsonValue *key;
+  const char *label;
+
+  g_return_val_if_fail (AKC_IS_CONTROLLED_SOURCE (self), FALSE);
+  g_return_val_if_fail (frame != NULL, FALSE);
+  g_return_val_if_fail (choice_id != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  valid = akc_component_frame_decode_value (frame, &diagnostic);
+  key = valid != NULL ? akc_json_value_get_member (valid, "componentKey") : NULL;
+  if (key == NULL || g_strcmp0 (akc_json_value_get_string (key, NULL), "choice-list") != 0)
+    {
+      g_set_error_literal (error, AKC_ERROR, AKC_ERROR_CONFIG_INVALID, "Selection frame is not a ChoiceList.");
+      return FALSE;
+    }
+
+  label = choice_label (valid, choice_id);
+  if (label == NULL)
+    {
+      g_set_error_literal (error, AKC_ERROR, AKC_ERROR_CONFIG_INVALID,
+                           "Selected choice is not present in the ChoiceList.");
+      return FALSE;
+    }
+
+  g_signal_emit (self, signals[SIGNAL_CHOICE_SELECTED], 0, valid, choice_id, label);
+
+  return TRUE;
+}
+
+/**
+ * akc_controlled_source_interact:
+ * @self: a controlled source
+ * @frame: the component's render frame
+ * @event: the interaction, an event name such as `submit`
+ * @value: (nullable): its value, or %NULL for none
+ * @error: return location for a #GError
+ *
+ * Tells the host that the person answered a component other than a choice
+ * list: emits [signal@ControlledSource::component-interaction].
+ * [class@AkcGtk.ChatWidget] calls it for every interaction in its
+ * transcript. An event the component protocol rejects
+ * ([func@component_interaction_event_new]) fails with its error and emits
+ * nothing.
+ *
+ * Returns: %TRUE if the interaction was emitted
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_controlled_source_interact (AkcControlledSource  *self,
+                                AkcJsonValue         *frame,
+                                const char           *event,
+                                AkcJsonValue         *value,
+                                GError              **error)
+{
+  g_autoptr(AkcJsonValue) checked = NULL;
+
+  g_return_val_if_fail (AKC_IS_CONTROLLED_SOURCE (self), FALSE);
+  g_return_val_if_fail (frame != NULL, FALSE);
+  g_return_val_if_fail (event != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  checked = akc_component_interaction_event_new (frame, event, value, error);
+  if (checked == NULL)
+    return FALSE;
+
+  g_signal_emit (self, signals[SIGNAL_COMPONENT_INTERACTION], 0, frame, event, value);
+
+  return TRUE;
+}
+
 /**
  * akc_controlled_source_get_session_id:
  * @self: a controlled source
@@ -559,6 +1404,13 @@ AkcJsonValue *
 akc_controlled_source_get_snapshot (AkcControlledSource *self)
 {
   g_return_val_if_fail (AKC_IS_CONTROLLED_SOURCE (self), NULL);
+
+  if (self->snapshot_stale && self->session_id != NULL)
+    {
+      g_clear_pointer (&self->snapshot, akc_json_value_unref);
+      self->snapshot = build_snapshot (self);
+      self->snapshot_stale = FALSE;
+    }
 
   return self->snapshot;
 }
@@ -795,7 +1647,7 @@ akc_controlled_source_get_property (GObject    *object,
       g_value_set_string (value, self->session_id);
       break;
     case PROP_SNAPSHOT:
-      g_value_set_boxed (value, self->snapshot);
+      g_value_set_boxed (value, akc_controlled_source_get_snapshot (self));
       break;
     case PROP_MESSAGES:
       g_value_set_object (value, akc_message_sync_get_model (self->messages));
@@ -1011,6 +1863,40 @@ akc_controlled_source_class_init (AkcControlledSourceClass *klass)
   signals[SIGNAL_DENY] =
     g_signal_new ("deny", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+
+  /**
+   * AkcControlledSource::choice-selected:
+   * @self: the source
+   * @frame: the choice list's render frame, validated
+   * @choice_id: the chosen choice
+   * @label: the chosen choice's label, as the person saw it
+   *
+   * The person picked a choice of a choice list in the transcript (see
+   * [method@ControlledSource.select_choice]). It is not one of the
+   * callbacks of application.md §7.3: nothing changes until the host
+   * answers, with an edit or a snapshot.
+   *
+   * Since: 0.1
+   */
+  signals[SIGNAL_CHOICE_SELECTED] =
+    g_signal_new ("choice-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 3, AKC_TYPE_JSON_VALUE, G_TYPE_STRING, G_TYPE_STRING);
+
+  /**
+   * AkcControlledSource::component-interaction:
+   * @self: the source
+   * @frame: the component's render frame
+   * @event: the interaction, such as `submit`
+   * @value: (nullable): its value, or %NULL
+   *
+   * The person answered a component of the transcript other than a choice
+   * list (see [method@ControlledSource.interact]).
+   *
+   * Since: 0.1
+   */
+  signals[SIGNAL_COMPONENT_INTERACTION] =
+    g_signal_new ("component-interaction", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 3, AKC_TYPE_JSON_VALUE, G_TYPE_STRING, AKC_TYPE_JSON_VALUE);
 }
 
 static void
@@ -1019,4 +1905,5 @@ akc_controlled_source_init (AkcControlledSource *self)
   self->messages = akc_message_sync_new ();
   self->input = g_strdup ("");
   self->status = AKC_CHAT_STATUS_IDLE;
+  self->status_name = status_values[0];
 }

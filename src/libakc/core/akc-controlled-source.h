@@ -15,6 +15,8 @@
 #include "akc-chat-source.h"
 #include "akc-diagnostic.h"
 #include "akc-json.h"
+#include "akc-message.h"
+#include "akc-message-record.h"
 #include "akc-version-macros.h"
 
 G_BEGIN_DECLS
@@ -42,6 +44,61 @@ gboolean             akc_controlled_source_set_snapshot_text  (AkcControlledSour
 AKC_AVAILABLE_IN_ALL
 gboolean             akc_controlled_source_set_snapshot_node  (AkcControlledSource  *self,
                                                                JsonNode             *snapshot,
+                                                               GError              **error);
+
+AKC_AVAILABLE_IN_ALL
+gboolean             akc_controlled_source_set_session_id     (AkcControlledSource  *self,
+                                                               const char           *session_id,
+                                                               GError              **error);
+AKC_AVAILABLE_IN_ALL
+gboolean             akc_controlled_source_append_message     (AkcControlledSource  *self,
+                                                               AkcMessageRecord     *record,
+                                                               GError              **error);
+AKC_AVAILABLE_IN_ALL
+gboolean             akc_controlled_source_update_message     (AkcControlledSource  *self,
+                                                               AkcMessageRecord     *record,
+                                                               GError              **error);
+AKC_AVAILABLE_IN_ALL
+gboolean             akc_controlled_source_set_message_text   (AkcControlledSource  *self,
+                                                               const char           *message_id,
+                                                               const char           *text,
+                                                               GError              **error);
+AKC_AVAILABLE_IN_ALL
+gboolean             akc_controlled_source_set_message_status (AkcControlledSource  *self,
+                                                               const char           *message_id,
+                                                               AkcMessageStatus      status,
+                                                               GError              **error);
+AKC_AVAILABLE_IN_ALL
+gboolean             akc_controlled_source_append_text        (AkcControlledSource  *self,
+                                                               const char           *message_id,
+                                                               const char           *text,
+                                                               GError              **error);
+AKC_AVAILABLE_IN_ALL
+void                 akc_controlled_source_set_status         (AkcControlledSource  *self,
+                                                               AkcChatStatus         status);
+AKC_AVAILABLE_IN_ALL
+void                 akc_controlled_source_mark_stopped       (AkcControlledSource  *self);
+AKC_AVAILABLE_IN_ALL
+gboolean             akc_controlled_source_set_usage          (AkcControlledSource  *self,
+                                                               guint64               prompt_tokens,
+                                                               guint64               completion_tokens,
+                                                               guint64               total_tokens,
+                                                               GError              **error);
+AKC_AVAILABLE_IN_ALL
+gboolean             akc_controlled_source_set_error          (AkcControlledSource  *self,
+                                                               const char           *message,
+                                                               const char           *code,
+                                                               GError              **error);
+AKC_AVAILABLE_IN_ALL
+gboolean             akc_controlled_source_select_choice      (AkcControlledSource  *self,
+                                                               AkcJsonValue         *frame,
+                                                               const char           *choice_id,
+                                                               GError              **error);
+AKC_AVAILABLE_IN_ALL
+gboolean             akc_controlled_source_interact           (AkcControlledSource  *self,
+                                                               AkcJsonValue         *frame,
+                                                               const char           *event,
+                                                               AkcJsonValue         *value,
                                                                GError              **error);
 
 AKC_AVAILABLE_IN_ALL

@@ -15,7 +15,9 @@
 
 #include <string.h>
 
+#include "akc-json-private.h"
 #include "akc-message.h"
+#include "akc-message-record-private.h"
 #include "akc-message-sync-private.h"
 #include "akc-tool-call.h"
 
@@ -23,6 +25,9 @@ struct _AkcMessageSync
 {
   GListStore *store;    /* AkcMessage */
   GPtrArray  *records;  /* AkcMessageRecord, parallel to store */
+  GHashTable *positions; /* id (owned) -> first position + 1 */
+  GHashTable *stale;    /* positions + 1 whose message has text its record lacks */
+  guint64     n_values; /* Σ values of the records */
 };
 
 AkcMessageSync *
@@ -32,6 +37,8 @@ akc_message_sync_new (void)
 
   self->store = g_list_store_new (AKC_TYPE_MESSAGE);
   self->records = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_message_record_unref);
+  self->positions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->stale = g_hash_table_new (NULL, NULL);
 
   return self;
 }
@@ -44,6 +51,8 @@ akc_message_sync_free (AkcMessageSync *self)
 
   g_clear_object (&self->store);
   g_clear_pointer (&self->records, g_ptr_array_unref);
+  g_clear_pointer (&self->positions, g_hash_table_unref);
+  g_clear_pointer (&self->stale, g_hash_table_unref);
   g_free (self);
 }
 
@@ -266,6 +275,74 @@ peek (GListStore *store,
   return item;
 }
 
+static guint64
+record_n_values (AkcMessageRecord *record)
+{
+  g_autoptr(AkcJsonValue) value = akc_message_record_to_value (record);
+
+  return value->n_values;
+}
+
+/* The record at @position with the content its message shows now. */
+static void
+catch_up_one (AkcMessageSync *self,
+              guint           position)
+{
+  AkcMessageRecord *old = g_ptr_array_index (self->records, position);
+  AkcMessage *message = peek (self->store, position);
+  g_autoptr(AkcJsonValue) value = akc_message_record_to_value (old);
+  g_autoptr(AkcJsonValue) content = akc_json_value_new_string (akc_message_get_content (message),
+                                                               akc_message_get_content_length (message));
+  gsize n = akc_json_value_get_member_count (value);
+  g_autofree const char **names = g_new (const char *, n);
+  g_autofree AkcJsonValue **values = g_new (AkcJsonValue *, n);
+  g_autoptr(AkcJsonValue) updated = NULL;
+  AkcMessageRecord *record;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      names[i] = akc_json_value_get_member_name (value, i, NULL);
+      values[i] = strcmp (names[i], "content") == 0 ? content : akc_json_value_get_member_value (value, i);
+    }
+  updated = akc_json_value_new_object (names, values, n);
+  record = akc_message_record_new_validated (updated, NULL);
+  g_assert (record != NULL);
+
+  self->n_values -= value->n_values;
+  self->n_values += updated->n_values;
+  g_ptr_array_index (self->records, position) = record;
+  akc_message_record_unref (old);
+}
+
+static void
+catch_up (AkcMessageSync *self)
+{
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, self->stale);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    catch_up_one (self, GPOINTER_TO_UINT (key) - 1);
+  g_hash_table_remove_all (self->stale);
+}
+
+/* The index of ids and the count of values, after a whole new list. */
+static void
+reindex (AkcMessageSync *self)
+{
+  g_hash_table_remove_all (self->positions);
+  self->n_values = 0;
+  for (guint i = 0; i < self->records->len; i++)
+    {
+      AkcMessageRecord *record = g_ptr_array_index (self->records, i);
+      const char *id = akc_message_record_get_id (record, NULL);
+
+      if (!g_hash_table_contains (self->positions, id))
+        g_hash_table_insert (self->positions, g_strdup (id), GUINT_TO_POINTER (i + 1));
+      self->n_values += record_n_values (record);
+    }
+}
+
 void
 akc_message_sync_apply (AkcMessageSync *self,
                         GPtrArray      *records)
@@ -275,6 +352,10 @@ akc_message_sync_apply (AkcMessageSync *self,
   guint n_old = self->records->len;
   guint n_new = records->len;
   guint prefix = 0, suffix = 0;
+
+  /* Records that lag behind appended text catch up first, so that the
+   * comparison below sees what the messages show. */
+  catch_up (self);
 
   /* Old positions by id (the first of duplicate ids). */
   by_id = g_hash_table_new (g_str_hash, g_str_equal);
@@ -315,9 +396,112 @@ akc_message_sync_apply (AkcMessageSync *self,
   for (guint i = 0; i < n_new; i++)
     g_ptr_array_add (self->records, akc_message_record_ref (g_ptr_array_index (records, i)));
 
+  reindex (self);
+
   if (prefix + suffix < n_old || prefix + suffix < n_new)
     g_list_store_splice (self->store, prefix, n_old - prefix - suffix,
                          objects->pdata + prefix, n_new - prefix - suffix);
+}
+
+guint
+akc_message_sync_get_n_records (AkcMessageSync *self)
+{
+  return self->records->len;
+}
+
+gint
+akc_message_sync_find (AkcMessageSync *self,
+                       const char     *id)
+{
+  guint position = GPOINTER_TO_UINT (g_hash_table_lookup (self->positions, id));
+
+  return (gint) position - 1;
+}
+
+AkcMessageRecord *
+akc_message_sync_get_record (AkcMessageSync *self,
+                             guint           position)
+{
+  g_assert (position < self->records->len);
+
+  if (g_hash_table_remove (self->stale, GUINT_TO_POINTER (position + 1)))
+    catch_up_one (self, position);
+
+  return g_ptr_array_index (self->records, position);
+}
+
+AkcMessage *
+akc_message_sync_get_message (AkcMessageSync *self,
+                              guint           position)
+{
+  return peek (self->store, position);
+}
+
+void
+akc_message_sync_append (AkcMessageSync   *self,
+                         AkcMessageRecord *record)
+{
+  g_autoptr(AkcMessage) message = message_new (record);
+  guint position = self->records->len;
+  const char *id = akc_message_record_get_id (record, NULL);
+
+  g_ptr_array_add (self->records, akc_message_record_ref (record));
+  self->n_values += record_n_values (record);
+  if (!g_hash_table_contains (self->positions, id))
+    g_hash_table_insert (self->positions, g_strdup (id), GUINT_TO_POINTER (position + 1));
+
+  g_list_store_append (self->store, message);
+}
+
+void
+akc_message_sync_replace (AkcMessageSync   *self,
+                          guint             position,
+                          AkcMessageRecord *record)
+{
+  AkcMessageRecord *old = akc_message_sync_get_record (self, position);
+  AkcMessage *message = peek (self->store, position);
+  const char *old_id = akc_message_record_get_id (old, NULL);
+  const char *id = akc_message_record_get_id (record, NULL);
+
+  g_assert (strcmp (old_id, id) == 0);
+
+  self->n_values -= record_n_values (old);
+  self->n_values += record_n_values (record);
+
+  if (update_message (message, old, record))
+    {
+      g_ptr_array_index (self->records, position) = akc_message_record_ref (record);
+      akc_message_record_unref (old);
+    }
+  else
+    {
+      g_autoptr(AkcMessage) replacement = message_new (record);
+
+      g_ptr_array_index (self->records, position) = akc_message_record_ref (record);
+      akc_message_record_unref (old);
+      g_list_store_splice (self->store, position, 1, (gpointer *) &replacement, 1);
+    }
+}
+
+void
+akc_message_sync_append_text (AkcMessageSync *self,
+                              guint           position,
+                              const char     *text,
+                              gsize           length)
+{
+  g_assert (position < self->records->len);
+
+  if (length == 0)
+    return;
+
+  akc_message_append_content (peek (self->store, position), text, length);
+  g_hash_table_add (self->stale, GUINT_TO_POINTER (position + 1));
+}
+
+guint64
+akc_message_sync_get_n_values (AkcMessageSync *self)
+{
+  return self->n_values;
 }
 
 AkcToolCall *

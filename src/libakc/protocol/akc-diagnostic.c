@@ -9,6 +9,7 @@
 
 #include "akc-diagnostic.h"
 #include "akc-json-private.h"
+#include "akc-schema-private.h"
 
 /**
  * AkcDiagnostic:
@@ -33,6 +34,45 @@ struct _AkcDiagnostic {
 
 G_DEFINE_BOXED_TYPE (AkcDiagnostic, akc_diagnostic, akc_diagnostic_ref, akc_diagnostic_unref)
 
+/* The errors of the domain carry, besides the wire's fixed message, the
+ * path of the field that failed when the code that raised them knows it
+ * (akc_protocol_error_get_field_path()). */
+typedef struct
+{
+  char *field_path;
+} AkcProtocolErrorPrivate;
+
+/* G_DEFINE_EXTENDED_ERROR, under the quark name the domain always had:
+ * the private data sits before the GError. */
+static inline AkcProtocolErrorPrivate *
+akc_protocol_error_get_private (const GError *error)
+{
+  const gsize sa = 2 * sizeof (gsize);
+  const gsize as = (sizeof (AkcProtocolErrorPrivate) + (sa - 1)) & -sa;
+
+  return (AkcProtocolErrorPrivate *) (((guint8 *) error) - as);
+}
+
+static void
+akc_protocol_error_private_init (GError *error)
+{
+  akc_protocol_error_get_private (error)->field_path = NULL;
+}
+
+static void
+akc_protocol_error_private_copy (const GError *src,
+                                 GError       *dest)
+{
+  akc_protocol_error_get_private (dest)->field_path =
+    g_strdup (akc_protocol_error_get_private (src)->field_path);
+}
+
+static void
+akc_protocol_error_private_clear (GError *error)
+{
+  g_clear_pointer (&akc_protocol_error_get_private (error)->field_path, g_free);
+}
+
 /**
  * akc_protocol_error_quark:
  *
@@ -43,7 +83,63 @@ G_DEFINE_BOXED_TYPE (AkcDiagnostic, akc_diagnostic, akc_diagnostic_ref, akc_diag
  *
  * Since: 0.1
  */
-G_DEFINE_QUARK (akc-protocol-error-quark, akc_protocol_error)
+GQuark
+akc_protocol_error_quark (void)
+{
+  static GQuark quark;
+  static gsize initialized = 0;
+
+  if (g_once_init_enter (&initialized))
+    {
+      quark = g_error_domain_register_static ("akc-protocol-error-quark",
+                                              sizeof (AkcProtocolErrorPrivate),
+                                              akc_protocol_error_private_init,
+                                              akc_protocol_error_private_copy,
+                                              akc_protocol_error_private_clear);
+      g_once_init_leave (&initialized, 1);
+    }
+
+  return quark;
+}
+
+/**
+ * akc_protocol_error_get_field_path:
+ * @error: a #GError
+ *
+ * Gets which field of the input failed and why, when @error is an
+ * %AKC_PROTOCOL_ERROR whose raiser knows it: for example
+ * `messages[3].createdAt: not a UTC timestamp with milliseconds`. The
+ * error's message stays the wire's fixed diagnostic message; this is what
+ * a host shows or logs to find what to fix.
+ *
+ * Returns: (nullable): the field path and what is wrong with it, or %NULL
+ *
+ * Since: 0.1
+ */
+const char *
+akc_protocol_error_get_field_path (const GError *error)
+{
+  g_return_val_if_fail (error != NULL, NULL);
+
+  if (error->domain != AKC_PROTOCOL_ERROR)
+    return NULL;
+
+  return akc_protocol_error_get_private (error)->field_path;
+}
+
+void
+akc_protocol_error_set_field_path (GError     *error,
+                                   const char *field_path)
+{
+  AkcProtocolErrorPrivate *priv;
+
+  g_return_if_fail (error != NULL);
+  g_return_if_fail (error->domain == AKC_PROTOCOL_ERROR);
+
+  priv = akc_protocol_error_get_private (error);
+  g_free (priv->field_path);
+  priv->field_path = g_strdup (field_path);
+}
 
 G_DEFINE_ENUM_TYPE (AkcProtocolError, akc_protocol_error,
   G_DEFINE_ENUM_VALUE (AKC_PROTOCOL_ERROR_FAILED, "failed"),

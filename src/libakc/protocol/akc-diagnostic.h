@@ -98,6 +98,8 @@ typedef enum {
 AKC_AVAILABLE_IN_ALL
 GQuark           akc_protocol_error_quark          (void);
 AKC_AVAILABLE_IN_ALL
+const char      *akc_protocol_error_get_field_path (const GError *error);
+AKC_AVAILABLE_IN_ALL
 GType            akc_protocol_error_get_type       (void) G_GNUC_CONST;
 AKC_AVAILABLE_IN_ALL
 AkcProtocolError akc_protocol_error_from_code      (const char *code);

@@ -279,6 +279,23 @@ gboolean akc_schema_validate       (const AkcSchemaType  *type,
                                     const AkcJsonValue   *parent,
                                     AkcJsonValue        **out);
 
+/* After a failed validation: names the first field of @value that fails
+ * (appended to @path as `.name` and `[index]`) and returns why, in words
+ * (`not a UTC timestamp with milliseconds`). O(size of @value); only for
+ * reporting, never on the path of a valid value. */
+char    *akc_schema_explain        (const AkcSchemaType  *type,
+                                    AkcJsonValue         *value,
+                                    const AkcJsonValue   *parent,
+                                    GString              *path);
+char    *akc_schema_explain_table  (const AkcSchemaTable *table,
+                                    AkcJsonValue         *object,
+                                    GString              *path);
+
+/* Sets what akc_protocol_error_get_field_path() returns for @error (an
+ * AKC_PROTOCOL_ERROR). */
+void     akc_protocol_error_set_field_path (GError     *error,
+                                            const char *field_path);
+
 /* Shorthand for an OBJECT type over @table. */
 gboolean akc_schema_validate_table (const AkcSchemaTable *table,
                                     AkcJsonValue         *value,
