@@ -22,4 +22,7 @@
 #include "akc-composer.h"
 #include "akc-message-row.h"
 
+/* the ready chat widget */
+#include "akc-chat-widget.h"
+
 #undef __AKC_GTK_INSIDE__

@@ -37,6 +37,7 @@ const calls = {
     'akc_composer_new': () => AkcGtk.Composer.new(),
     'akc_message_row_new': () => AkcGtk.MessageRow.new(),
     'akc_component_view_new': () => AkcGtk.ComponentView.new(Akc.JsonValue.parse(FRAME), null),
+    'akc_chat_widget_new': () => AkcGtk.ChatWidget.new(Akc.ControlledSource.new()),
 };
 
 // The constructors the typelib declares for widget classes.

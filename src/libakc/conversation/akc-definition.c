@@ -544,6 +544,34 @@ akc_definition_set_choice_submission (AkcDefinition           *self,
 }
 
 /**
+ * akc_definition_set_choice_reservations:
+ * @self: a #AkcDefinition
+ * @reservations: (nullable): the reservations that answer deterministic
+ *   choices, or %NULL for no hook
+ *
+ * Sets the choice-submission hook to @reservations: each choice without an
+ * action is answered as [method@ChoiceReservations.claim] answers it. This
+ * is [method@Definition.set_choice_submission] with
+ * [func@choice_reservations_submission_func], in a form language bindings
+ * can call.
+ *
+ * Since: 0.1
+ */
+void
+akc_definition_set_choice_reservations (AkcDefinition         *self,
+                                        AkcChoiceReservations *reservations)
+{
+  g_return_if_fail (AKC_IS_DEFINITION (self));
+  g_return_if_fail (reservations == NULL || AKC_IS_CHOICE_RESERVATIONS (reservations));
+
+  if (reservations == NULL)
+    akc_definition_set_choice_submission (self, NULL, NULL, NULL);
+  else
+    akc_definition_set_choice_submission (self, akc_choice_reservations_submission_func,
+                                          g_object_ref (reservations), g_object_unref);
+}
+
+/**
  * akc_definition_has_choice_submission:
  * @self: a #AkcDefinition
  *

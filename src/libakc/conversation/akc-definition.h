@@ -14,6 +14,7 @@
 #include "akc-adapter.h"
 #include "akc-capability-policy.h"
 #include "akc-chat-memory.h"
+#include "akc-choice-reservations.h"
 #include "akc-choice-submission.h"
 #include "akc-component-manifest.h"
 #include "akc-conversation.h"
@@ -68,6 +69,9 @@ void                  akc_definition_set_choice_submission  (AkcDefinition      
                                                              AkcChoiceSubmissionFunc  func,
                                                              gpointer                 user_data,
                                                              GDestroyNotify           destroy);
+AKC_AVAILABLE_IN_ALL
+void                  akc_definition_set_choice_reservations (AkcDefinition         *self,
+                                                              AkcChoiceReservations *reservations);
 AKC_AVAILABLE_IN_ALL
 gboolean              akc_definition_has_choice_submission  (AkcDefinition           *self);
 AKC_AVAILABLE_IN_ALL

@@ -51,8 +51,10 @@ typedef struct
 
   AkcRouteMatchFunc    match;
   AkcRouteRespondFunc  respond;
-  gpointer             user_data;
+  gpointer             user_data;     /* the responder's (and, from akc_route_new(), the matcher's) */
   GDestroyNotify       destroy;
+  gpointer             match_data;
+  GDestroyNotify       match_destroy; /* only from akc_route_new_full() */
 } AkcRoutePrivate;
 
 G_DEFINE_TYPE_WITH_PRIVATE (AkcRoute, akc_route, G_TYPE_OBJECT)
@@ -135,7 +137,7 @@ akc_route_real_match (AkcRoute    *self,
     return strcmp (priv->command, input) == 0;
 
   if (priv->match != NULL)
-    return priv->match (self, input, priv->user_data, error);
+    return priv->match (self, input, priv->match_data, error);
 
   return FALSE;
 }
@@ -163,6 +165,8 @@ akc_route_finalize (GObject *object)
 
   if (priv->destroy != NULL)
     priv->destroy (priv->user_data);
+  if (priv->match_destroy != NULL)
+    priv->match_destroy (priv->match_data);
   g_free (priv->id);
   g_free (priv->event);
   g_strfreev (priv->states);
@@ -342,7 +346,9 @@ akc_route_init (AkcRoute *self)
  * @user_data: data for @match and @respond
  * @destroy: (nullable): frees @user_data with the route
  *
- * Creates a route that matches with @match and answers with @respond.
+ * Creates a route that matches with @match and answers with @respond,
+ * both given @user_data. Language bindings use [ctor@Route.new_full],
+ * which gives each its own data.
  *
  * Returns: (transfer full): a new route
  *
@@ -378,19 +384,74 @@ akc_route_new (const char          *id,
   priv->respond = respond;
   priv->user_data = user_data;
   priv->destroy = destroy;
+  priv->match_data = user_data;
 
   return self;
 }
 
 /**
- * akc_route_new_command: (skip)
+ * akc_route_new_full:
+ * @id: the route id
+ * @event: the event the route fires
+ * @states: (nullable) (array zero-terminated=1): the states the route is
+ *   restricted to, or %NULL
+ * @trace_kind: how its turns are traced
+ * @match: (scope notified) (closure match_data) (destroy match_destroy):
+ *   the matcher
+ * @match_data: data for @match
+ * @match_destroy: (nullable): frees @match_data with the route
+ * @respond: (scope notified) (closure respond_data) (destroy respond_destroy):
+ *   the responder
+ * @respond_data: data for @respond
+ * @respond_destroy: (nullable): frees @respond_data with the route
+ *
+ * Creates a route that matches with @match and answers with @respond, as
+ * [ctor@Route.new] does, with data of their own for each: the form
+ * language bindings use (a Python or JavaScript function for each).
+ *
+ * Returns: (transfer full): a new route
+ *
+ * Since: 0.1
+ */
+AkcRoute *
+akc_route_new_full (const char          *id,
+                    const char          *event,
+                    const char * const  *states,
+                    AkcTraceKind         trace_kind,
+                    AkcRouteMatchFunc    match,
+                    gpointer             match_data,
+                    GDestroyNotify       match_destroy,
+                    AkcRouteRespondFunc  respond,
+                    gpointer             respond_data,
+                    GDestroyNotify       respond_destroy)
+{
+  AkcRoute *self;
+  AkcRoutePrivate *priv;
+
+  g_return_val_if_fail (id != NULL, NULL);
+  g_return_val_if_fail (event != NULL, NULL);
+  g_return_val_if_fail (trace_kind != AKC_TRACE_KIND_AGENTIC, NULL);
+  g_return_val_if_fail (match != NULL, NULL);
+  g_return_val_if_fail (respond != NULL, NULL);
+
+  self = akc_route_new (id, event, states, trace_kind, match, respond, respond_data, respond_destroy);
+  priv = akc_route_get_instance_private (self);
+  priv->match_data = match_data;
+  priv->match_destroy = match_destroy;
+
+  return self;
+}
+
+/**
+ * akc_route_new_command:
  * @id: the route id
  * @command: the exact input the route answers
  * @event: the event the route fires
  * @states: (nullable) (array zero-terminated=1): the states the route is
  *   restricted to, or %NULL
  * @trace_kind: how its turns are traced
- * @respond: the responder
+ * @respond: (scope notified) (closure user_data) (destroy destroy): the
+ *   responder
  * @user_data: data for @respond
  * @destroy: (nullable): frees @user_data with the route
  * @error: return location for a #GError

@@ -76,7 +76,7 @@ struct _AkcRouteClass
  * AkcRouteMatchFunc:
  * @route: the route
  * @input: the latest user message's content
- * @user_data: the data given to [ctor@Route.new]
+ * @user_data: (closure): the data given to [ctor@Route.new]
  * @error: return location for a #GError
  *
  * Decides whether @route answers @input. A matcher that fails (returns
@@ -98,7 +98,7 @@ typedef gboolean (*AkcRouteMatchFunc)   (AkcRoute    *route,
  * @session_id: the session's id
  * @message_id: (nullable): the latest user message's id, %NULL when there
  *   is none
- * @user_data: the data given to the constructor
+ * @user_data: (closure): the data given to the constructor
  * @error: return location for a #GError
  *
  * Writes the whole assistant reply: plain text, a component frame or an
@@ -126,6 +126,17 @@ AkcRoute           *akc_route_new             (const char          *id,
                                                AkcRouteRespondFunc  respond,
                                                gpointer             user_data,
                                                GDestroyNotify       destroy);
+AKC_AVAILABLE_IN_ALL
+AkcRoute           *akc_route_new_full        (const char          *id,
+                                               const char          *event,
+                                               const char * const  *states,
+                                               AkcTraceKind         trace_kind,
+                                               AkcRouteMatchFunc    match,
+                                               gpointer             match_data,
+                                               GDestroyNotify       match_destroy,
+                                               AkcRouteRespondFunc  respond,
+                                               gpointer             respond_data,
+                                               GDestroyNotify       respond_destroy);
 AKC_AVAILABLE_IN_ALL
 AkcRoute           *akc_route_new_command     (const char          *id,
                                                const char          *command,
