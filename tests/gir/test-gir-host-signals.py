@@ -61,7 +61,7 @@ def snapshot(with_input=None):
                            "status": "complete", "createdAt": "2026-07-14T00:00:00.000Z"}]}
     if with_input is not None:
         shell["input"] = with_input
-    return json.dumps(shell).encode()
+    return json.dumps(shell)
 
 
 source = Akc.ControlledSource.new()
@@ -75,7 +75,7 @@ widget.set_manifest(Akc.ComponentManifest.new_standard())
 window = Gtk.Window(default_width=480, default_height=640, child=widget)
 window.present()
 
-source.set_snapshot_text(snapshot(with_input=""))
+source.set_snapshot_json(snapshot(with_input=""))
 check(wait_for(lambda: button_labelled(widget, "Large") is not None), "the transcript shows the choice list")
 button_labelled(widget, "Large").emit("clicked")
 check(wait_for(lambda: heard), "a choice reaches the source")
@@ -90,12 +90,12 @@ except GLib.Error as error:
 
 composer = widget.get_composer()
 composer.set_text("half-written")
-source.set_snapshot_text(snapshot())
+source.set_snapshot_json(snapshot())
 check(source.props.input == "half-written" and composer.dup_text() == "half-written",
       "a snapshot without input keeps the draft")
 check(source.get_snapshot().get_member("input").get_string()[0] == "half-written",
       "and the snapshot the source holds has it")
-source.set_snapshot_text(snapshot(with_input="from the host"))
+source.set_snapshot_json(snapshot(with_input="from the host"))
 check(composer.dup_text() == "from the host", "a snapshot with input still sets it")
 
 window.destroy()

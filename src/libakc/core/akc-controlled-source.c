@@ -601,6 +601,33 @@ akc_controlled_source_set_snapshot_text (AkcControlledSource  *self,
 }
 
 /**
+ * akc_controlled_source_set_snapshot_json:
+ * @self: a controlled source
+ * @json: the snapshot as JSON text, a UTF-8 string
+ * @error: return location for a #GError
+ *
+ * Sets the snapshot from a string, as
+ * [method@ControlledSource.set_snapshot_text] does from bytes: the form
+ * for language bindings, whose strings are text (`json.dumps()` in
+ * Python, `JSON.stringify()` in JavaScript).
+ *
+ * Returns: %TRUE if the snapshot was applied
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_controlled_source_set_snapshot_json (AkcControlledSource  *self,
+                                         const char           *json,
+                                         GError              **error)
+{
+  g_return_val_if_fail (AKC_IS_CONTROLLED_SOURCE (self), FALSE);
+  g_return_val_if_fail (json != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return akc_controlled_source_set_snapshot_text (self, json, -1, error);
+}
+
+/**
  * akc_controlled_source_set_snapshot_node:
  * @self: a controlled source
  * @snapshot: the snapshot as a json-glib node
