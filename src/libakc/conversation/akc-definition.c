@@ -552,7 +552,7 @@ akc_definition_set_choice_submission (AkcDefinition           *self,
  * Sets the choice-submission hook to @reservations: each choice without an
  * action is answered as [method@ChoiceReservations.claim] answers it. This
  * is [method@Definition.set_choice_submission] with
- * [func@choice_reservations_submission_func], in a form language bindings
+ * `akc_choice_reservations_submission_func()`, in a form language bindings
  * can call.
  *
  * Since: 0.1

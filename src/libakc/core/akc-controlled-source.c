@@ -520,7 +520,7 @@ apply_snapshot (AkcControlledSource *self,
  * it; a host that does not own the draft leaves it out). An invalid
  * snapshot changes nothing and fails with the diagnostic as an
  * %AKC_PROTOCOL_ERROR whose message is the diagnostic's; the error also
- * names the field that failed and why ([func@protocol_error_get_field_path],
+ * names the field that failed and why ([func@ProtocolError.get_field_path],
  * for example `messages[3].createdAt: not a UTC timestamp with
  * milliseconds`), as do the errors of the edits.
  *
