@@ -41,6 +41,16 @@ idle (gpointer data)
   return akc_chat_source_get_status (chat) == AKC_CHAT_STATUS_IDLE;
 }
 
+static GtkWidget *composer_widget;
+
+static gboolean
+composer_has_focus (gpointer data)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (data));
+
+  return focus != NULL && (focus == composer_widget || gtk_widget_is_ancestor (focus, composer_widget));
+}
+
 static gboolean
 second_reply_started (gpointer data)
 {
@@ -80,7 +90,13 @@ test_example (void)
   changes = g_string_new (NULL);
   g_signal_connect (messages, "items-changed", G_CALLBACK (on_items_changed), NULL);
   composer = akc_chat_widget_get_composer (AKC_CHAT_WIDGET (widget));
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_ROLE_GROUP);
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, "Chat");
   gtk_window_present (GTK_WINDOW (window));
+
+  /* The person can type at once: the composer has the keyboard. */
+  composer_widget = GTK_WIDGET (composer);
+  g_assert_true (wait_for (composer_has_focus, window));
 
   akc_composer_set_text (composer, "one two three");
   g_assert_true (akc_composer_send (composer));

@@ -415,6 +415,20 @@ test_field_paths (void)
   g_assert_cmpstr (akc_protocol_error_get_field_path (error), ==, "error.code: not an Identifier");
   g_clear_error (&error);
 
+  /* So does a record built from a value. */
+  {
+    g_autoptr(AkcJsonValue) value = akc_json_value_parse (
+      "{\"id\":\"m\",\"role\":\"user\",\"content\":\"x\",\"status\":\"done\","
+      "\"createdAt\":\"2026-07-14T00:00:00.000Z\"}", -1, NULL);
+    g_autoptr(AkcMessageRecord) record = akc_message_record_new_from_value (value, &error);
+
+    g_assert_null (record);
+    g_assert_cmpstr (error->message, ==, "Serialized message record is invalid.");
+    g_assert_cmpstr (akc_protocol_error_get_field_path (error), ==,
+                     "status: not one of pending, streaming, complete, error");
+    g_clear_error (&error);
+  }
+
   /* Other errors have none. */
   g_set_error_literal (&error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_BUSY, "busy");
   g_assert_null (akc_protocol_error_get_field_path (error));

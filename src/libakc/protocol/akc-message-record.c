@@ -298,6 +298,28 @@ set_invalid (GError **error)
                        "Serialized message record is invalid.");
 }
 
+/* The wire's message, and which field failed (akc_protocol_error_get_field_path()). */
+static void
+set_invalid_at (AkcJsonValue  *record,
+                GError       **error)
+{
+  g_autoptr(GString) path = NULL;
+  g_autofree char *reason = NULL;
+  g_autofree char *field_path = NULL;
+
+  if (error == NULL)
+    return;
+
+  set_invalid (error);
+  path = g_string_new (NULL);
+  if (AKC_JSON_IS_OBJECT (record) && !akc_schema_validate_table (&akc_message_record_table, record, NULL))
+    reason = akc_schema_explain_table (&akc_message_record_table, record, path);
+  else
+    reason = g_strdup ("beyond the structural limits of a message record");
+  field_path = g_strdup_printf ("%s: %s", path->len > 0 ? path->str + 1 : "(record)", reason);
+  akc_protocol_error_set_field_path (*error, field_path);
+}
+
 static inline AkcJsonValue *
 member (const AkcJsonValue *object,
         const char         *name,
@@ -441,7 +463,7 @@ akc_message_record_new_from_value (AkcJsonValue  *record,
       !akc_message_records_check_totals (1, record->n_values) ||
       !akc_schema_validate_table (&akc_message_record_table, record, &projected))
     {
-      set_invalid (error);
+      set_invalid_at (record, error);
       return NULL;
     }
 
