@@ -117,6 +117,34 @@ check(component_view is not None and component_view.props.resolved and not butto
 check(view.unregister_component("map-view") and not view.unregister_component("map-view"),
       "the factory can be removed")
 
+thinking = []
+
+
+def build_thinking(_view):
+    thinking.append(True)
+    return Gtk.Label(label="…", name="python-thinking")
+
+
+view.set_thinking_factory(build_thinking)
+streaming = dict(SNAPSHOT, status="streaming")
+streaming["messages"] = SNAPSHOT["messages"] + [
+    {"id": "a1", "role": "assistant", "content": "", "status": "streaming",
+     "createdAt": "2026-07-14T00:00:02.000Z"}]
+source.set_snapshot_text(json.dumps(streaming).encode())
+slot = None
+
+
+def thinking_shown():
+    global slot
+    label = find(view, lambda widget: widget.get_name() == "python-thinking")
+    slot = label.get_parent() if label is not None else None
+    return slot is not None
+
+
+check(wait_for(thinking_shown) and slot.get_accessible_role() == Gtk.AccessibleRole.STATUS,
+      "the Python host's thinking indicator is shown inside a status")
+view.set_thinking_factory(None)
+
 window.destroy()
 print(f"1..{len(results)}")
 sys.exit(0 if all(results) else 1)
