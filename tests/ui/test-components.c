@@ -21,6 +21,7 @@
 #include <akc-gtk.h>
 
 #include "akc-component-widget-private.h"
+#include "akc-test-ui.h"
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
@@ -84,13 +85,6 @@ record_uri (AkcComponentView *view,
 }
 
 static void
-spin (void)
-{
-  for (guint i = 0; i < 10; i++)
-    g_main_context_iteration (NULL, FALSE);
-}
-
-static void
 fixture_init_frame (Fixture      *fixture,
                     AkcJsonValue *frame,
                     gboolean      handle_interactions)
@@ -145,53 +139,11 @@ focus_of (Fixture *fixture)
   return gtk_root_get_focus (GTK_ROOT (fixture->window));
 }
 
-typedef gboolean (*WidgetMatch) (GtkWidget *widget, gconstpointer data);
-
-static void
-collect (GtkWidget   *root,
-         WidgetMatch  match,
-         gconstpointer data,
-         GPtrArray   *out)
-{
-  if (match (root, data))
-    g_ptr_array_add (out, root);
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect (child, match, data, out);
-}
-
-static gboolean
-is_type (GtkWidget     *widget,
-         gconstpointer  data)
-{
-  return G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (data));
-}
-
 static gboolean
 has_role (GtkWidget     *widget,
           gconstpointer  data)
 {
   return gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (widget)) == (GtkAccessibleRole) GPOINTER_TO_INT (data);
-}
-
-static gboolean
-is_label_with_text (GtkWidget     *widget,
-                    gconstpointer  data)
-{
-  return GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), data) == 0;
-}
-
-static GPtrArray *
-find_all (GtkWidget     *root,
-          WidgetMatch    match,
-          gconstpointer  data)
-{
-  GPtrArray *out = g_ptr_array_new ();
-
-  collect (root, match, data, out);
-  return out;
 }
 
 static GtkWidget *

@@ -14,6 +14,7 @@
 #include "akc-app-session.h"
 #include "akc-sidebar-model.h"
 #include "akc-window.h"
+#include "akc-test-ui.h"
 
 static void
 store_async_result (GObject      *source,
@@ -69,14 +70,6 @@ new_session (AkcChatMemory *memory)
     }
 
   return session;
-}
-
-static void
-wait_until_idle (AkcChatSource *source)
-{
-  while (akc_chat_source_get_status (source) != AKC_CHAT_STATUS_IDLE &&
-         akc_chat_source_get_status (source) != AKC_CHAT_STATUS_ERROR)
-    g_main_context_iteration (NULL, TRUE);
 }
 
 static void

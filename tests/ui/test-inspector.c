@@ -12,13 +12,7 @@
 
 #include "akc-demo.h"
 #include "akc-inspector.h"
-
-static void
-wait_until_idle (AkcChat *chat)
-{
-  while (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) == AKC_CHAT_STATUS_STREAMING)
-    g_main_context_iteration (NULL, TRUE);
-}
+#include "akc-test-ui.h"
 
 static void
 test_live_records (void)
@@ -42,7 +36,7 @@ test_live_records (void)
   /* Records made before the inspector opened are shown too. */
   g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (chat), "/start", &error));
   g_assert_no_error (error);
-  wait_until_idle (chat);
+  wait_until_idle (AKC_CHAT_SOURCE (chat));
 
   akc_inspector_set_conversation (inspector, "Hello World", akc_demo_get_trace_capture (demo),
                                   akc_chat_source_get_messages (AKC_CHAT_SOURCE (chat)));
@@ -53,7 +47,7 @@ test_live_records (void)
 
   /* And new ones as they happen. */
   g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (chat), "/name Ada", &error));
-  wait_until_idle (chat);
+  wait_until_idle (AKC_CHAT_SOURCE (chat));
   g_assert_cmpuint (akc_inspector_get_n_rows (inspector), ==, 2);
   second = akc_inspector_dup_row_title (inspector, 1);
   g_assert_cmpstr (second, ==, "Route “finish” answered: collecting → complete");

@@ -19,6 +19,7 @@
 #include <akc-gtk.h>
 
 #include "akc-window.h"
+#include "akc-test-ui.h"
 
 #define SITE_ID      "agentskit-docs"
 #define FIXTURE_HASH "sha256:d1b98e69dcb00985dc5fdad4a8475f926168e6485e85716758ad5e0f35cd4906"
@@ -107,29 +108,6 @@ tampered_artifact (void)
 /* Widgets                                                             */
 /* ------------------------------------------------------------------ */
 
-typedef gboolean (*WidgetMatch) (GtkWidget *widget, gconstpointer data);
-
-static GtkWidget *
-find_widget (GtkWidget     *root,
-             WidgetMatch    match,
-             gconstpointer  data)
-{
-  if (match (root, data))
-    return root;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, match, data);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
 static gboolean
 is_label_containing (GtkWidget     *widget,
                      gconstpointer  data)
@@ -166,47 +144,6 @@ static gboolean
 is_idle (AkcChatSource *source)
 {
   return akc_chat_source_get_status (source) != AKC_CHAT_STATUS_STREAMING;
-}
-
-typedef struct {
-  GtkWidget   *root;
-  WidgetMatch  match;
-  gconstpointer data;
-} Search;
-
-static gboolean
-is_found (Search *search)
-{
-  return find_widget (search->root, search->match, search->data) != NULL;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-/* Runs the main loop until @condition holds: replies arrive from idle and
- * timeout sources, rows are built at the next frames. */
-static void
-wait_for (Condition condition,
-          gpointer  data)
-{
-  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-
-  while (!condition (data))
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-}
-
-static GtkWidget *
-wait_for_widget (GtkWidget     *root,
-                 WidgetMatch    match,
-                 gconstpointer  data)
-{
-  Search search = { root, match, data };
-
-  wait_for ((Condition) is_found, &search);
-  return find_widget (root, match, data);
 }
 
 static gint64

@@ -15,71 +15,11 @@
 #include "akc-markdown-table-private.h"
 #include "akc-markdown-view-private.h"
 #include "akc-message-row-private.h"
+#include "akc-test-ui.h"
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
 /* ------------------------------------------------------------------ */
-
-/* Generous: the valgrind setup runs everything 20 times slower. */
-#define WAIT_TIMEOUT_USEC (120 * G_USEC_PER_SEC)
-
-typedef gboolean (*Condition) (gpointer data);
-
-static void
-wait_until (Condition condition,
-            gpointer  data)
-{
-  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_USEC;
-
-  while (!condition (data))
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (1000);
-    }
-}
-
-typedef struct {
-  GtkWidget *widget;
-  gint64     frame;
-} Frames;
-
-static gboolean
-frame_reached (Frames *frames)
-{
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (frames->widget);
-
-  gtk_widget_queue_draw (frames->widget);
-  return clock != NULL && gdk_frame_clock_get_frame_counter (clock) >= frames->frame;
-}
-
-/* Waits until @widget's window has drawn @n more frames. */
-static void
-wait_frames (GtkWidget *widget,
-             guint      n)
-{
-  GdkFrameClock *clock;
-  Frames frames = { widget, 0 };
-
-  wait_until ((Condition) gtk_widget_get_mapped, widget);
-  clock = gtk_widget_get_frame_clock (widget);
-  frames.frame = gdk_frame_clock_get_frame_counter (clock) + n;
-  wait_until ((Condition) frame_reached, &frames);
-}
-
-static void
-collect_type (GtkWidget *root,
-              GType      type,
-              GPtrArray *found)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    g_ptr_array_add (found, root);
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_type (child, type, found);
-}
 
 static AkcMarkdownBlock *
 first_block (GPtrArray *blocks)
@@ -592,7 +532,7 @@ test_code_highlight (void)
     ColourChange change = { label, light };
 
     g_object_set (settings, "gtk-application-prefer-dark-theme", TRUE, NULL);
-    wait_until ((Condition) colour_changed, &change);
+    wait_for ((Condition) colour_changed, &change);
   }
 
   /* And back. */
@@ -600,7 +540,7 @@ test_code_highlight (void)
     ColourChange change = { label, first_colour (label) };
 
     g_object_set (settings, "gtk-application-prefer-dark-theme", FALSE, NULL);
-    wait_until ((Condition) colour_changed, &change);
+    wait_for ((Condition) colour_changed, &change);
     g_assert_cmpint (first_colour (label), ==, light);
   }
 
@@ -834,7 +774,7 @@ transcript_resize (Transcript *transcript,
   Width wait = { transcript->view, width };
 
   gtk_window_set_default_size (GTK_WINDOW (transcript->window), width, 1000);
-  wait_until ((Condition) has_width, &wait);
+  wait_for ((Condition) has_width, &wait);
   wait_frames (transcript->window, 3);
 }
 
@@ -899,11 +839,10 @@ static void
 assert_rows_in_sight_fit (Transcript *transcript,
                           GHashTable *seen)
 {
-  g_autoptr(GPtrArray) all = g_ptr_array_new ();
+  g_autoptr(GPtrArray) all = find_all (transcript->view, is_type, GSIZE_TO_POINTER (AKC_TYPE_MESSAGE_ROW));
   g_autoptr(GPtrArray) rows = g_ptr_array_new ();
   double previous_end = -G_MAXDOUBLE;
 
-  collect_type (transcript->view, AKC_TYPE_MESSAGE_ROW, all);
   for (guint i = 0; i < all->len; i++)
     if (gtk_widget_get_mapped (gtk_widget_get_parent (g_ptr_array_index (all, i))))
       g_ptr_array_add (rows, g_ptr_array_index (all, i));

@@ -18,6 +18,7 @@
 #include "akc-test-http-server.h"
 #include "akc-backend.h"
 #include "akc-window.h"
+#include "akc-test-ui.h"
 
 #define TOKEN "akc-prefs-secret-token-7f3a"
 
@@ -25,10 +26,8 @@
 /* Helpers                                                             */
 /* ------------------------------------------------------------------ */
 
-typedef gboolean (*WidgetMatch) (GtkWidget *widget, gconstpointer data);
-
 static GtkWidget *
-find_widget (GtkWidget     *root,
+find_nth_widget (GtkWidget     *root,
              WidgetMatch    match,
              gconstpointer  data,
              guint         *skip)
@@ -44,7 +43,7 @@ find_widget (GtkWidget     *root,
        child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
-      GtkWidget *found = find_widget (child, match, data, skip);
+      GtkWidget *found = find_nth_widget (child, match, data, skip);
 
       if (found != NULL)
         return found;
@@ -61,20 +60,13 @@ is_row_titled (GtkWidget     *widget,
          g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), data) == 0;
 }
 
-static gboolean
-is_label_with_text (GtkWidget     *widget,
-                    gconstpointer  data)
-{
-  return GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), data) == 0;
-}
-
 /* The @nth row titled @title (the Ask group comes first). */
 static GtkWidget *
 find_row (GtkWindow  *window,
           const char *title,
           guint       nth)
 {
-  GtkWidget *row = find_widget (GTK_WIDGET (window), is_row_titled, title, &nth);
+  GtkWidget *row = find_nth_widget (GTK_WIDGET (window), is_row_titled, title, &nth);
 
   g_assert_nonnull (row);
   return row;
@@ -86,14 +78,7 @@ find_label (GtkWidget  *root,
 {
   guint skip = 0;
 
-  return find_widget (root, is_label_with_text, text, &skip);
-}
-
-static void
-spin (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  return find_nth_widget (root, is_label_with_text, text, &skip);
 }
 
 static void
@@ -109,13 +94,6 @@ wait_state (AkcBackend      *backend,
             AkcBackendState  state)
 {
   while (akc_backend_get_state (backend) != state)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static void
-wait_until_idle (AkcChatSource *source)
-{
-  while (akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING)
     g_main_context_iteration (NULL, TRUE);
 }
 
@@ -395,7 +373,7 @@ find_visible_label (GtkWidget  *root,
 {
   guint skip = 0;
 
-  return find_widget (root, is_visible_label, text, &skip);
+  return find_nth_widget (root, is_visible_label, text, &skip);
 }
 
 static gboolean
@@ -412,7 +390,7 @@ find_retry (GtkWidget *root)
 {
   guint skip = 0;
 
-  return find_widget (root, is_retry, NULL, &skip);
+  return find_nth_widget (root, is_retry, NULL, &skip);
 }
 
 static AkcMessage *

@@ -18,29 +18,9 @@
 #include "akc-backend.h"
 #include "akc-provider-page.h"
 #include "akc-window.h"
+#include "akc-test-ui.h"
 
 #define KEY "sk-provider-prefs-key-62d0"
-
-typedef gboolean (*WidgetMatch) (GtkWidget *widget, gconstpointer data);
-
-static GtkWidget *
-find_widget (GtkWidget     *root,
-             WidgetMatch    match,
-             gconstpointer  data)
-{
-  if (match (root, data))
-    return root;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, match, data);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
 
 static gboolean
 is_row_titled (GtkWidget     *widget,
@@ -65,13 +45,6 @@ find_row (GtkWindow  *window,
 
   g_assert_nonnull (row);
   return row;
-}
-
-static void
-spin (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
 }
 
 static void

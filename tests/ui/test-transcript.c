@@ -15,103 +15,7 @@
 #include "akc-markdown-private.h"
 #include "akc-markdown-view-private.h"
 #include "akc-message-row-private.h"
-
-/* ------------------------------------------------------------------ */
-/* Helpers                                                             */
-/* ------------------------------------------------------------------ */
-
-/* Generous: the valgrind setup runs everything 20 times slower. */
-#define WAIT_TIMEOUT_USEC (120 * G_USEC_PER_SEC)
-
-typedef gboolean (*Condition) (gpointer data);
-
-/* Runs the main loop until @condition holds; a hang fails the test. */
-static gboolean
-wait_for (Condition  condition,
-          gpointer   data)
-{
-  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_USEC;
-
-  while (!condition (data))
-    {
-      if (g_get_monotonic_time () > deadline)
-        return FALSE;
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-
-  return TRUE;
-}
-
-#define WAIT_FOR(condition, data) g_assert_true (wait_for ((Condition) (condition), (data)))
-
-static void
-spin (void)
-{
-  for (guint i = 0; i < 50; i++)
-    g_main_context_iteration (NULL, FALSE);
-}
-
-typedef struct {
-  GdkFrameClock *clock;
-  gint64         target;
-} FrameWait;
-
-static gboolean
-frames_passed (FrameWait *wait)
-{
-  return gdk_frame_clock_get_frame_counter (wait->clock) >= wait->target;
-}
-
-/* Waits until @n more frames have been drawn for @widget's window. */
-static void
-wait_frames (GtkWidget *widget,
-             guint      n)
-{
-  FrameWait wait;
-
-  wait.clock = gtk_widget_get_frame_clock (widget);
-  g_assert_nonnull (wait.clock);
-  wait.target = gdk_frame_clock_get_frame_counter (wait.clock) + n;
-  for (guint i = 0; i < n; i++)
-    gtk_widget_queue_draw (widget);
-  WAIT_FOR (frames_passed, &wait);
-}
-
-typedef gboolean (*WidgetMatch) (GtkWidget *widget, gconstpointer data);
-
-static void
-collect (GtkWidget     *root,
-         WidgetMatch    match,
-         gconstpointer  data,
-         GPtrArray     *found)
-{
-  if (match (root, data))
-    g_ptr_array_add (found, root);
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect (child, match, data, found);
-}
-
-static GtkWidget *
-find_widget (GtkWidget     *root,
-             WidgetMatch    match,
-             gconstpointer  data)
-{
-  g_autoptr(GPtrArray) found = g_ptr_array_new ();
-
-  collect (root, match, data, found);
-  return found->len > 0 ? g_ptr_array_index (found, 0) : NULL;
-}
-
-static gboolean
-is_label_with_text (GtkWidget     *widget,
-                    gconstpointer  data)
-{
-  return GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), data) == 0;
-}
+#include "akc-test-ui.h"
 
 static gboolean
 has_action (GtkWidget     *widget,
@@ -120,13 +24,6 @@ has_action (GtkWidget     *widget,
   return GTK_IS_ACTIONABLE (widget) &&
          g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), data) == 0 &&
          gtk_widget_get_mapped (widget);
-}
-
-static gboolean
-is_type (GtkWidget     *widget,
-         gconstpointer  data)
-{
-  return G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (data));
 }
 
 static AkcMessage *

@@ -12,36 +12,7 @@
 
 #include "akc-application.h"
 #include "akc-window.h"
-
-typedef gboolean (*WidgetMatch) (GtkWidget *widget, gconstpointer data);
-
-static GtkWidget *
-find_widget (GtkWidget     *root,
-             WidgetMatch    match,
-             gconstpointer  data)
-{
-  if (match (root, data))
-    return root;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, match, data);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
-static gboolean
-is_type (GtkWidget     *widget,
-         gconstpointer  data)
-{
-  return G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (data));
-}
+#include "akc-test-ui.h"
 
 static gboolean
 has_action (GtkWidget     *widget,
@@ -49,23 +20,6 @@ has_action (GtkWidget     *widget,
 {
   return GTK_IS_ACTIONABLE (widget) &&
          g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), data) == 0;
-}
-
-static gboolean
-is_label_with_text (GtkWidget     *widget,
-                    gconstpointer  data)
-{
-  return GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), data) == 0;
-}
-
-static GtkWidget *
-find_by_type (GtkWidget *root,
-              GType      type)
-{
-  GtkWidget *widget = find_widget (root, is_type, GSIZE_TO_POINTER (type));
-
-  g_assert_nonnull (widget);
-  return widget;
 }
 
 static GtkWidget *
@@ -201,30 +155,12 @@ is_streaming (AkcChatSource *source)
   return akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING;
 }
 
-typedef gboolean (*Condition) (gpointer data);
-
+/* Waits for the reply to end, then lets rows pick up the last chunks. */
 static void
-wait_for (Condition condition,
-          gpointer  data)
+wait_until_shown (AkcChatSource *source)
 {
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-  while (!condition (data))
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-}
-
-static void
-wait_until_idle (AkcChatSource *source)
-{
-  while (akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING)
-    g_main_context_iteration (NULL, TRUE);
-  /* Let rows pick up the last chunks at the next frame. */
-  for (guint i = 0; i < 20; i++)
-    g_main_context_iteration (NULL, FALSE);
+  wait_until_idle (source);
+  spin ();
 }
 
 static void
@@ -332,7 +268,7 @@ test_window_stream_and_stop (void)
   text = akc_composer_dup_text (composer);
   g_assert_cmpstr (text, ==, "");
 
-  wait_until_idle (source);
+  wait_until_shown (source);
   g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 2);
   reply = g_list_model_get_item (messages, 1);
   g_assert_cmpstr (akc_message_get_content (reply), ==, "AgentsKit received: hello");
@@ -512,7 +448,7 @@ test_window_error_is_an_alert (void)
 
   akc_composer_set_text (composer, "/fail");
   akc_composer_send (composer);
-  wait_until_idle (source);
+  wait_until_shown (source);
   g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_ERROR);
 
   message = find_widget (GTK_WIDGET (window), is_label_with_text,
@@ -532,7 +468,7 @@ test_window_error_is_an_alert (void)
   spin_frames (GTK_WIDGET (window));
   g_assert_null (gtk_widget_get_root (message));
   g_object_unref (message);
-  wait_until_idle (source);
+  wait_until_shown (source);
   g_assert_nonnull (akc_chat_source_get_error (source));
   message = find_widget (GTK_WIDGET (window), is_label_with_text,
                          "The deterministic adapter failed as requested.");
@@ -578,7 +514,7 @@ test_window_errors_stay (void)
 
   akc_composer_set_text (composer, "/fail");
   akc_composer_send (composer);
-  wait_until_idle (source);
+  wait_until_shown (source);
   g_assert_nonnull (akc_chat_source_get_error (source));
   g_assert_cmpuint (n_retries (transcript), ==, 1);
 
@@ -591,7 +527,7 @@ test_window_errors_stay (void)
   /* The next message: the error stays, under the reply that failed. */
   akc_composer_set_text (composer, "hello");
   g_assert_true (akc_composer_send (composer));
-  wait_until_idle (source);
+  wait_until_shown (source);
   g_assert_null (akc_chat_source_get_error (source));
   spin_frames (GTK_WIDGET (window));
   message = find_widget (transcript, is_label_with_text, failure);
@@ -680,7 +616,7 @@ test_window_demos (void)
   hello = akc_window_get_source (window);
   akc_composer_set_text (composer, "/start");
   g_assert_true (akc_composer_send (composer));
-  wait_until_idle (hello);
+  wait_until_shown (hello);
   g_assert_nonnull (find_widget (root, is_label_with_text, "What is your name?"));
 
   g_assert_true (gtk_widget_activate_action (root, "win.conversation", "s", "support"));
@@ -692,7 +628,7 @@ test_window_demos (void)
 
   akc_composer_set_text (composer, "/support");
   g_assert_true (akc_composer_send (composer));
-  wait_until_idle (support);
+  wait_until_shown (support);
   spin_frames (root);
   choice = find_widget (root, is_label_with_text, "Open support ticket");
   g_assert_nonnull (choice);
@@ -711,7 +647,7 @@ test_window_demos (void)
   }
   while (has_confirmation (root) || akc_chat_source_get_status (support) == AKC_CHAT_STATUS_STREAMING)
     g_main_context_iteration (NULL, TRUE);
-  wait_until_idle (support);
+  wait_until_shown (support);
   messages = akc_chat_source_get_messages (support);
   /* /support, its choice, the approved call, the tool's result and the
    * continuation, which replays the choice. */
@@ -835,7 +771,7 @@ test_window_answered_after_restart (void)
     g_main_context_iteration (NULL, TRUE);
   akc_composer_set_text (composer, "/support");
   g_assert_true (akc_composer_send (composer));
-  wait_until_idle (support);
+  wait_until_shown (support);
   spin_frames (root);
   choice = button_with_label (root, "Open support ticket");
   g_assert_nonnull (choice);
@@ -851,7 +787,7 @@ test_window_answered_after_restart (void)
   }
   while (has_confirmation (root) || akc_chat_source_get_status (support) == AKC_CHAT_STATUS_STREAMING)
     g_main_context_iteration (NULL, TRUE);
-  wait_until_idle (support);
+  wait_until_shown (support);
   g_assert_cmpuint (count_tickets (support), ==, 1);
   spin_frames (root);
   /* Issue 13 item 6: one settled card says what happened; no empty
@@ -901,7 +837,7 @@ test_window_answered_after_restart (void)
   n_messages = g_list_model_get_n_items (akc_chat_source_get_messages (support));
   g_signal_emit_by_name (choice, "clicked");
   spin_frames (root);
-  wait_until_idle (support);
+  wait_until_shown (support);
   g_assert_false (has_confirmation (root));
   g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (support)), ==, n_messages);
   g_assert_cmpuint (count_tickets (support), ==, 1);
@@ -943,7 +879,7 @@ test_window_opens_sources (void)
   g_assert_true (gtk_widget_activate_action (root, "win.conversation", "s", "rag"));
   akc_composer_set_text (composer, "What is AgentsKit Chat?");
   g_assert_true (akc_composer_send (composer));
-  wait_until_idle (akc_window_get_source (window));
+  wait_until_shown (akc_window_get_source (window));
   while ((link = find_widget (root, is_link_button, "https://www.agentskit.io/docs/chat")) == NULL)
     g_main_context_iteration (NULL, TRUE);
 

@@ -1,0 +1,178 @@
+/* akc-test-ui.c: what the in-process UI tests share
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "akc-test-ui.h"
+
+/* Runs the main loop until @condition holds; a hang fails the test. */
+void
+wait_for (Condition condition,
+          gpointer  data)
+{
+  gint64 deadline = g_get_monotonic_time () + AKC_TEST_WAIT_TIMEOUT_USEC;
+
+  while (!condition (data))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("the condition did not hold within %d s",
+                 (int) (AKC_TEST_WAIT_TIMEOUT_USEC / G_USEC_PER_SEC));
+      /* Replies arrive from idle and timeout sources, rows at the next
+       * frames: sleep only when nothing was ready. */
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (1000);
+    }
+}
+
+/* Runs what is ready on the main loop now, a few rounds. */
+void
+spin (void)
+{
+  for (guint i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+typedef struct {
+  GtkWidget *widget;
+  gint64     target;
+} FrameWait;
+
+static gboolean
+frames_passed (FrameWait *wait)
+{
+  GdkFrameClock *clock;
+
+  if (!gtk_widget_get_mapped (wait->widget))
+    return FALSE;
+  clock = gtk_widget_get_frame_clock (wait->widget);
+  if (wait->target < 0)
+    wait->target = gdk_frame_clock_get_frame_counter (clock) - wait->target;
+  if (gdk_frame_clock_get_frame_counter (clock) >= wait->target)
+    return TRUE;
+  gtk_widget_queue_draw (wait->widget);
+  return FALSE;
+}
+
+/* Waits until @widget is mapped and its window has drawn @n more frames. */
+void
+wait_frames (GtkWidget *widget,
+             guint      n)
+{
+  FrameWait wait = { widget, -(gint64) n };
+
+  WAIT_FOR (frames_passed, &wait);
+}
+
+static gboolean
+is_not_streaming (AkcChatSource *source)
+{
+  return akc_chat_source_get_status (source) != AKC_CHAT_STATUS_STREAMING;
+}
+
+/* Waits until @source's reply has ended (idle or failed), then lets rows
+ * pick up the last chunks. */
+void
+wait_until_idle (AkcChatSource *source)
+{
+  WAIT_FOR (is_not_streaming, source);
+}
+
+/* Adds @root and every widget below it that @match takes to @found, in
+ * tree order. */
+void
+collect (GtkWidget     *root,
+         WidgetMatch    match,
+         gconstpointer  data,
+         GPtrArray     *found)
+{
+  if (match (root, data))
+    g_ptr_array_add (found, root);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect (child, match, data, found);
+}
+
+GPtrArray *
+find_all (GtkWidget     *root,
+          WidgetMatch    match,
+          gconstpointer  data)
+{
+  GPtrArray *found = g_ptr_array_new ();
+
+  collect (root, match, data, found);
+  return found;
+}
+
+/* The first widget in tree order that @match takes, or NULL. */
+GtkWidget *
+find_widget (GtkWidget     *root,
+             WidgetMatch    match,
+             gconstpointer  data)
+{
+  if (match (root, data))
+    return root;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, match, data);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+typedef struct {
+  GtkWidget     *root;
+  WidgetMatch    match;
+  gconstpointer  data;
+} Search;
+
+static gboolean
+is_found (Search *search)
+{
+  return find_widget (search->root, search->match, search->data) != NULL;
+}
+
+/* Waits until a widget that @match takes is in the tree, and returns it. */
+GtkWidget *
+wait_for_widget (GtkWidget     *root,
+                 WidgetMatch    match,
+                 gconstpointer  data)
+{
+  Search search = { root, match, data };
+
+  WAIT_FOR (is_found, &search);
+  return find_widget (root, match, data);
+}
+
+/* @data: a GType, as GSIZE_TO_POINTER (type) */
+gboolean
+is_type (GtkWidget     *widget,
+         gconstpointer  data)
+{
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, GPOINTER_TO_SIZE (data));
+}
+
+gboolean
+is_label_with_text (GtkWidget     *widget,
+                    gconstpointer  data)
+{
+  return GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), data) == 0;
+}
+
+/* The first widget of @type below @root; there must be one. */
+GtkWidget *
+find_by_type (GtkWidget *root,
+              GType      type)
+{
+  GtkWidget *widget = find_widget (root, is_type, GSIZE_TO_POINTER (type));
+
+  g_assert_nonnull (widget);
+  return widget;
+}
