@@ -15,25 +15,12 @@ import json
 import os
 import subprocess
 import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from tap import check, finish  # noqa: E402
 
 AKC = sys.argv[1]
 FIXTURES = os.environ["AKC_FIXTURES_DIR"]
 ENV = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="")
-
-count = 0
-failed = 0
-
-
-def check(name, condition, detail=""):
-    global count, failed
-    count += 1
-    if condition:
-        print(f"ok {count} - {name}")
-    else:
-        failed += 1
-        print(f"not ok {count} - {name}")
-        for line in str(detail).splitlines():
-            print(f"# {line}")
 
 
 def expand(v):
@@ -106,5 +93,4 @@ check("invalid props", run.returncode == 1 and json.loads(run.stdout) == {
     "ok": False, "diagnostic": {"code": "COMPONENT_INVALID_PROPS", "message": "Component props are invalid.",
                                 "retryable": False}}, run.stdout)
 
-print(f"1..{count}")
-sys.exit(1 if failed else 0)
+sys.exit(finish())

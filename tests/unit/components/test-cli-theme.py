@@ -16,25 +16,12 @@ import os
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from tap import check, finish  # noqa: E402
 
 AKC = sys.argv[1]
 FIXTURES = os.environ["AKC_FIXTURES_DIR"]
 ENV = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="")
-
-count = 0
-failed = 0
-
-
-def check(name, condition, detail=""):
-    global count, failed
-    count += 1
-    if condition:
-        print(f"ok {count} - {name}")
-    else:
-        failed += 1
-        print(f"not ok {count} - {name}")
-        for line in str(detail).splitlines():
-            print(f"# {line}")
 
 
 def run(args, stdin=b""):
@@ -90,5 +77,4 @@ check("--help prints the usage", p.returncode == 0 and b"akc theme resolve FILE"
 p = run(["theme", "resolve", "-"], b"{\"colors\":")
 check("text that is not JSON is rejected", p.returncode == 1 and b"not valid JSON" in p.stderr, p.stderr)
 
-print(f"1..{count}")
-sys.exit(1 if failed else 0)
+sys.exit(finish())

@@ -11,24 +11,11 @@ import re
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from tap import check, finish  # noqa: E402
 
 AKC = sys.argv[1]
 ENV = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="")
-
-count = 0
-failed = 0
-
-
-def check(name, condition, detail=""):
-    global count, failed
-    count += 1
-    if condition:
-        print(f"ok {count} - {name}")
-    else:
-        failed += 1
-        print(f"not ok {count} - {name}")
-        for line in str(detail).splitlines():
-            print(f"# {line}")
 
 
 def akc(*args):
@@ -70,5 +57,4 @@ os.unlink(bash_script)
 r = akc("completion", "tcsh")
 check("an unknown shell is a usage error", r.returncode == 2 and b"bash|zsh|fish" in r.stderr, r)
 
-print(f"1..{count}")
-sys.exit(1 if failed else 0)
+sys.exit(finish())

@@ -15,6 +15,8 @@ import os
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from tap import check, finish  # noqa: E402
 
 AKC = sys.argv[1]
 FIXTURES = sys.argv[2]
@@ -28,21 +30,6 @@ INPUTS = {
     "operations": ["/operations"],
     "rag": ["How do I reset my password?"],
 }
-
-count = 0
-failed = 0
-
-
-def check(name, condition, detail=""):
-    global count, failed
-    count += 1
-    if condition:
-        print(f"ok {count} - {name}")
-    else:
-        failed += 1
-        print(f"not ok {count} - {name}")
-        for line in str(detail).splitlines():
-            print(f"# {line}")
 
 
 def akc(*args):
@@ -131,5 +118,4 @@ with tempfile.TemporaryDirectory() as tmp:
     r = akc("--help")
     check("--help lists the definitions", r.returncode == 0 and b"hello-world" in r.stdout, show(r))
 
-print(f"1..{count}")
-sys.exit(1 if failed else 0)
+sys.exit(finish())

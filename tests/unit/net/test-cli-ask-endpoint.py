@@ -17,6 +17,8 @@ import sys
 import tempfile
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from tap import check, finish  # noqa: E402
 
 AKC = sys.argv[1]
 TMP = tempfile.mkdtemp(prefix="akc-cli-ask-")
@@ -32,21 +34,7 @@ ENV = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="")
 PREFIX = "\u001eagentskit.chat.content/1\n"
 TOKEN = "akc-cli-token-0123456789"
 
-count = 0
-failed = 0
 requests = []
-
-
-def check(name, condition, detail=""):
-    global count, failed
-    count += 1
-    if condition:
-        print(f"ok {count} - {name}")
-    else:
-        failed += 1
-        print(f"not ok {count} - {name}")
-        for line in str(detail).splitlines()[:20]:
-            print(f"# {line}")
 
 
 NDJSON = [
@@ -198,5 +186,4 @@ except FileNotFoundError:
     pass
 os.rmdir(TMP)
 
-print(f"1..{count}")
-sys.exit(1 if failed else 0)
+sys.exit(finish())

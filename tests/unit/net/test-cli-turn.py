@@ -24,24 +24,13 @@ from hostile_peer import cli_env, turn_snapshot  # noqa: E402
 
 gi.require_version("Akc", "1")
 from gi.repository import Akc, GLib  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from tap import check, finish  # noqa: E402
 
 AKC = sys.argv[1]
 TOKEN = "akc-cli-turn-token-7d1f"
 PROMPTED = "akc-cli-prompted-token-3c9a"
 SESSION = "cli-session"
-
-count = 0
-failed = 0
-
-
-def check(name, condition, detail=""):
-    global count, failed
-    count += 1
-    print(f"{'ok' if condition else 'not ok'} {count} - {name}", flush=True)
-    if not condition:
-        failed += 1
-        for line in str(detail).splitlines()[:30]:
-            print(f"# {line}")
 
 
 def snapshot(sequence, status, reply, session=SESSION):
@@ -175,5 +164,4 @@ result = run("--endpoint", endpoint, "hello")
 check("the session is required", result.returncode == 2)
 
 server.shutdown()
-print(f"1..{count}")
-sys.exit(1 if failed else 0)
+sys.exit(finish())

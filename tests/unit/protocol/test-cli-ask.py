@@ -13,25 +13,12 @@ import json
 import os
 import subprocess
 import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from tap import check, finish  # noqa: E402
 
 AKC = sys.argv[1]
 FIXTURES = os.environ["AKC_FIXTURES_DIR"]
 ENV = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="")
-
-count = 0
-failed = 0
-
-
-def check(name, condition, detail=""):
-    global count, failed
-    count += 1
-    if condition:
-        print(f"ok {count} - {name}")
-    else:
-        failed += 1
-        print(f"not ok {count} - {name}")
-        for line in str(detail).splitlines()[:20]:
-            print(f"# {line}")
 
 
 def expand(v):
@@ -120,5 +107,4 @@ for case in cases("content-records.json", "decodeAssistantContent"):
         ok = ok and result["diagnostic"] == {"code": expect["code"], "message": expect["message"], "retryable": False}
     check(f"content: {case['name']}", ok, out[:2000])
 
-print(f"1..{count}")
-sys.exit(1 if failed else 0)
+sys.exit(finish())

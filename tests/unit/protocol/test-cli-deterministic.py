@@ -14,6 +14,8 @@ import os
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from tap import check, finish  # noqa: E402
 
 AKC = sys.argv[1]
 FIXTURES = os.environ["AKC_FIXTURES_DIR"]
@@ -24,21 +26,6 @@ with open(os.path.join(FIXTURES, "protocol", "deterministic.json"), encoding="ut
 
 FIXTURE_HASH = "sha256:d1b98e69dcb00985dc5fdad4a8475f926168e6485e85716758ad5e0f35cd4906"
 STALE_HASH = "sha256:c48a310e9497d1588e408bf7eb72ca64c04f25431ef8d17cd351b1d3bab3a3e9"
-
-count = 0
-failed = 0
-
-
-def check(name, condition, detail=""):
-    global count, failed
-    count += 1
-    if condition:
-        print(f"ok {count} - {name}")
-    else:
-        failed += 1
-        print(f"not ok {count} - {name}")
-        for line in str(detail).splitlines():
-            print(f"# {line}")
 
 
 def akc(*args, stdin=b""):
@@ -201,5 +188,4 @@ with tempfile.TemporaryDirectory(prefix="akc-cli-") as tmp:
     r = akc("knowledge", "resolve", fixture, "--site", "agentskit-docs", "--hash", FIXTURE_HASH)
     check("knowledge resolve without a query is a usage error", r.returncode == 2, show(r))
 
-print(f"1..{count}")
-sys.exit(1 if failed else 0)
+sys.exit(finish())

@@ -19,21 +19,11 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import provider_server as ps  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from tap import check, finish  # noqa: E402
 
 AKC = sys.argv[1]
 KEY = "sk-cli-provider-key-81c2"
-count = 0
-failed = 0
-
-
-def check(name, condition, detail=""):
-    global count, failed
-    count += 1
-    print(f"{'ok' if condition else 'not ok'} {count} - {name}", flush=True)
-    if not condition:
-        failed += 1
-        for line in str(detail).splitlines()[:30]:
-            print(f"# {line}")
 
 
 server = ps.ProviderServer()
@@ -186,5 +176,4 @@ check("an empty secret is refused", akc("credentials", "set", "--endpoint", base
                                         input="").returncode == 2)
 
 server.close()
-print(f"1..{count}")
-sys.exit(1 if failed else 0)
+sys.exit(finish())

@@ -19,23 +19,13 @@ import gi
 
 gi.require_version("Akc", "1")
 from gi.repository import Akc  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from tap import check, finish  # noqa: E402
 
 AKC = sys.argv[1]
 KEY = "sk-cli-credentials-key-9b21"
 TYPED = "typed-secret-4412"
 ENDPOINT = "http://127.0.0.1:8080/v1"
-count = 0
-failed = 0
-
-
-def check(name, condition, detail=""):
-    global count, failed
-    count += 1
-    print(f"{'ok' if condition else 'not ok'} {count} - {name}", flush=True)
-    if not condition:
-        failed += 1
-        for line in str(detail).splitlines()[:30]:
-            print(f"# {line}")
 
 
 folder = tempfile.TemporaryDirectory()
@@ -116,5 +106,4 @@ check("an unknown kind is a usage error", akc("set", "--endpoint", ENDPOINT, "--
 check("a bad endpoint is a usage error", akc("set", "--endpoint", "ftp://x/", "--kind", "api-key", input="x").returncode == 2)
 check("a missing verb is a usage error", akc("--endpoint", ENDPOINT, "--kind", "api-key").returncode == 2)
 
-print(f"1..{count}")
-sys.exit(1 if failed else 0)
+sys.exit(finish())

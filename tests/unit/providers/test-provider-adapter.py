@@ -20,20 +20,10 @@ gi.require_version("Akc", "1")
 from gi.repository import Akc, Gio, GLib  # noqa: E402
 
 import provider_server as ps  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from tap import check, finish  # noqa: E402
 
 KEY = "sk-test-provider-key-5e1b"
-count = 0
-failed = 0
-
-
-def check(name, condition, detail=""):
-    global count, failed
-    count += 1
-    print(f"{'ok' if condition else 'not ok'} {count} - {name}", flush=True)
-    if not condition:
-        failed += 1
-        for line in str(detail).splitlines()[:30]:
-            print(f"# {line}")
 
 
 def spin_until(predicate, seconds=20):
@@ -421,5 +411,4 @@ check("anthropic: a refused key while listing models is PROVIDER_UNAUTHORIZED wi
       and "invalid x-api-key" in result[0].message, result)
 
 server.close()
-print(f"1..{count}")
-sys.exit(1 if failed else 0)
+sys.exit(finish())

@@ -24,19 +24,8 @@ gi.require_version("Akc", "1")
 from gi.repository import Akc, GLib  # noqa: E402
 
 import provider_server as ps  # noqa: E402
-
-count = 0
-failed = 0
-
-
-def check(name, condition, detail=""):
-    global count, failed
-    count += 1
-    print(f"{'ok' if condition else 'not ok'} {count} - {name}", flush=True)
-    if not condition:
-        failed += 1
-        for line in str(detail).splitlines()[:30]:
-            print(f"# {line}")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from tap import check, finish  # noqa: E402
 
 
 def spin_until(predicate, seconds=20):
@@ -249,5 +238,4 @@ check("the adapter declares the attachments it sends, so hosts offer only those"
       and caps_without["attachments"] == {"images": False, "text": True}, (caps, caps_without))
 
 server.close()
-print(f"1..{count}")
-sys.exit(1 if failed else 0)
+sys.exit(finish())

@@ -14,20 +14,10 @@ import stat
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from tap import check, finish  # noqa: E402
 
 AKC = sys.argv[1]
-count = 0
-failed = 0
-
-
-def check(name, condition, detail=""):
-    global count, failed
-    count += 1
-    print(f"{'ok' if condition else 'not ok'} {count} - {name}", flush=True)
-    if not condition:
-        failed += 1
-        for line in str(detail).splitlines()[:30]:
-            print(f"# {line}")
 
 
 folder = tempfile.TemporaryDirectory()
@@ -171,5 +161,4 @@ result = akc("conversations")
 check("a newer history is refused, not changed", result.returncode == 1 and b"newer version" in result.stderr,
       result.stderr)
 
-print(f"1..{count}")
-sys.exit(1 if failed else 0)
+sys.exit(finish())
