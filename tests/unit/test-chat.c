@@ -1190,6 +1190,84 @@ test_chat_propose_tool_call (void)
   g_assert_finalize_object (script);
 }
 
+/* Proposes @text as the arguments of a call to an unregistered tool: valid
+ * arguments reach the registration check, invalid ones stop before it. */
+static int
+proposal_error (AkcChat    *chat,
+                const char *text)
+{
+  g_autoptr(AkcJsonValue) arguments = parse_json (text);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_null (akc_chat_source_propose_tool_call (source (chat), "c1", "unknown", arguments, &error));
+  g_assert_nonnull (error);
+  g_assert_true (error->domain == AKC_ERROR);
+  return error->code;
+}
+
+static char *
+nested (guint depth)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < depth; i++)
+    g_string_append (text, "{\"a\":");
+  g_string_append (text, "1");
+  for (guint i = 0; i < depth; i++)
+    g_string_append_c (text, '}');
+  return g_string_free (text, FALSE);
+}
+
+/* {"a":[n - 2 zeros]} is n values. */
+static char *
+with_values (guint n)
+{
+  GString *text = g_string_new ("{\"a\":[");
+
+  for (guint i = 0; i + 2 < n; i++)
+    g_string_append (text, i > 0 ? ",0" : "0");
+  g_string_append (text, "]}");
+  return g_string_free (text, FALSE);
+}
+
+static char *
+with_string (guint    units,
+             gboolean as_name)
+{
+  g_autofree char *long_text = g_strnfill (units, 'x');
+
+  return as_name ? g_strdup_printf ("{\"%s\":1}", long_text)
+                 : g_strdup_printf ("{\"a\":\"%s\"}", long_text);
+}
+
+/* Each bound of application.md §5.4 holds at its edge and fails past it. */
+static void
+test_chat_tool_argument_bounds (void)
+{
+  AkcScriptedAdapter *script;
+  AkcChat *chat = new_scripted_chat (&script);
+  g_autofree char *depth_32 = nested (32);
+  g_autofree char *depth_33 = nested (33);
+  g_autofree char *values_10000 = with_values (10000);
+  g_autofree char *values_10001 = with_values (10001);
+  g_autofree char *string_16384 = with_string (16384, FALSE);
+  g_autofree char *string_16385 = with_string (16385, FALSE);
+  g_autofree char *name_16384 = with_string (16384, TRUE);
+  g_autofree char *name_16385 = with_string (16385, TRUE);
+
+  g_assert_cmpint (proposal_error (chat, depth_32), ==, AKC_ERROR_TOOL_NOT_FOUND);
+  g_assert_cmpint (proposal_error (chat, depth_33), ==, AKC_ERROR_TOOL_INVALID_INPUT);
+  g_assert_cmpint (proposal_error (chat, values_10000), ==, AKC_ERROR_TOOL_NOT_FOUND);
+  g_assert_cmpint (proposal_error (chat, values_10001), ==, AKC_ERROR_TOOL_INVALID_INPUT);
+  g_assert_cmpint (proposal_error (chat, string_16384), ==, AKC_ERROR_TOOL_NOT_FOUND);
+  g_assert_cmpint (proposal_error (chat, string_16385), ==, AKC_ERROR_TOOL_INVALID_INPUT);
+  g_assert_cmpint (proposal_error (chat, name_16384), ==, AKC_ERROR_TOOL_NOT_FOUND);
+  g_assert_cmpint (proposal_error (chat, name_16385), ==, AKC_ERROR_TOOL_INVALID_INPUT);
+
+  g_assert_finalize_object (chat);
+  g_assert_finalize_object (script);
+}
+
 static void
 test_chat_execute_denied_by_authorizer (void)
 {
@@ -1606,6 +1684,7 @@ main (int   argc,
   g_test_add_func ("/chat/tool-call/deny", test_chat_tool_call_deny);
   g_test_add_func ("/chat/tool-call/without-confirmation", test_chat_tool_call_without_confirmation);
   g_test_add_func ("/chat/tool-call/propose", test_chat_propose_tool_call);
+  g_test_add_func ("/chat/tool-call/argument-bounds", test_chat_tool_argument_bounds);
   g_test_add_func ("/chat/tool-call/execute-denied", test_chat_execute_denied_by_authorizer);
   g_test_add_func ("/chat/usage", test_chat_usage);
   g_test_add_func ("/chat/adapter-errors", test_chat_adapter_errors);

@@ -5,7 +5,6 @@
 
 #include "config.h"
 
-#include <math.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -14,6 +13,7 @@
 #include "akc-chunk.h"
 #include "akc-error.h"
 #include "akc-json-private.h"
+#include "akc-schema-private.h"
 #include "akc-text-private.h"
 
 /**
@@ -74,11 +74,6 @@
 
 /* The longest adapter error message shown, in bytes. */
 #define AKC_CHAT_MAX_ERROR_MESSAGE_BYTES 512
-/* Tool call arguments (application §5.4). */
-#define MAX_ARGUMENT_STRING_UNITS 16384
-#define MAX_ARGUMENT_NODES 10000
-#define MAX_ARGUMENT_DEPTH 32
-#define MAX_ARGUMENT_ITEMS 10000
 #define DENIED_PREFIX "Permission denied: "
 #define DENIED_DEFAULT_REASON "user denied access"
 
@@ -330,62 +325,11 @@ is_cut_off (AkcChunk *chunk)
 /* Arguments are a plain JSON object within the bounds of application
  * §5.4. */
 static gboolean
-check_argument_value (AkcJsonValue *value,
-                      guint         depth,
-                      gsize        *n_nodes)
-{
-  gsize length;
-  const char *string;
-
-  if (++(*n_nodes) > MAX_ARGUMENT_NODES || depth > MAX_ARGUMENT_DEPTH)
-    return FALSE;
-
-  switch (akc_json_value_get_kind (value))
-    {
-    case AKC_JSON_KIND_NUMBER:
-      return isfinite (akc_json_value_get_number (value));
-
-    case AKC_JSON_KIND_STRING:
-      string = akc_json_value_get_string (value, &length);
-      return akc_text_len16 (string, length) <= MAX_ARGUMENT_STRING_UNITS;
-
-    case AKC_JSON_KIND_ARRAY:
-      length = akc_json_value_get_length (value);
-      if (length > MAX_ARGUMENT_ITEMS)
-        return FALSE;
-      for (gsize i = 0; i < length; i++)
-        if (!check_argument_value (akc_json_value_get_element (value, i), depth + 1, n_nodes))
-          return FALSE;
-      return TRUE;
-
-    case AKC_JSON_KIND_OBJECT:
-      length = akc_json_value_get_member_count (value);
-      for (gsize i = 0; i < length; i++)
-        {
-          gsize name_length;
-
-          string = akc_json_value_get_member_name (value, i, &name_length);
-          if (akc_text_len16 (string, name_length) > MAX_ARGUMENT_STRING_UNITS ||
-              !check_argument_value (akc_json_value_get_member_value (value, i), depth + 1, n_nodes))
-            return FALSE;
-        }
-      return TRUE;
-
-    case AKC_JSON_KIND_NULL:
-    case AKC_JSON_KIND_BOOLEAN:
-    default:
-      return TRUE;
-    }
-}
-
-static gboolean
 arguments_are_valid (AkcJsonValue *arguments)
 {
-  gsize n_nodes = 0;
-
   return arguments != NULL &&
          akc_json_value_get_kind (arguments) == AKC_JSON_KIND_OBJECT &&
-         check_argument_value (arguments, 0, &n_nodes);
+         akc_bjv_check (arguments, &akc_bjv_tool_argument_limits);
 }
 
 static gboolean

@@ -26,6 +26,17 @@ const AkcBjvLimits akc_bjv_message_limits = {
   .max_name_len16 = 256,
 };
 
+/* Application §5.4: strings (member names too) 16384 units, 10000 nodes,
+ * depth 32, arrays 10000 items; the node count bounds members too. */
+const AkcBjvLimits akc_bjv_tool_argument_limits = {
+  .max_values = 10000,
+  .max_depth = 32,
+  .max_string_len16 = 16384,
+  .max_array_len = 10000,
+  .max_members = 10000,
+  .max_name_len16 = 16384,
+};
+
 /* len16 <= max without counting when the byte length decides it:
  * len16 <= bytes always, and len16 >= bytes / 3 (rounded up). */
 static inline gboolean

@@ -103,6 +103,9 @@ extern const AkcBjvLimits akc_bjv_default_limits;
 /* §2.9.1 message-record structural limits: 10000 values, depth 32,
  * arrays/objects 10000, names 256, strings unbounded. */
 extern const AkcBjvLimits akc_bjv_message_limits;
+/* Application §5.4 tool-call arguments: 10000 values, depth 32, strings and
+ * member names 16384, arrays 10000. */
+extern const AkcBjvLimits akc_bjv_tool_argument_limits;
 
 /* TRUE iff @value satisfies @limits; numbers must be finite. Depth, value
  * count and finiteness are O(1) (recorded at construction); the walk over
