@@ -383,85 +383,21 @@ safe_href_absolute (const char *s,
                     gsize       anchor_len)
 {
   g_autofree char *clean = NULL;
-  g_autofree char *scheme = NULL;
-  g_autofree char *host = NULL;
-  gsize clean_len, colon, auth_start, auth_end, host_start, port_start;
-  gboolean https;
+  g_auto(AkcUrlParts) parts = { 0 };
+  gsize clean_len, auth_end;
   GString *out;
 
   clean = preprocess (s, len, &clean_len);
   if (has_control_or_backslash (clean, clean_len) ||
-      !akc_url_is_safe_absolute_http (clean, clean_len))
+      !akc_url_split_safe_absolute_http (clean, clean_len, &parts))
     return NULL;
 
-  colon = strchr (clean, ':') - clean;
-  scheme = g_ascii_strdown (clean, colon);
-  https = strcmp (scheme, "https") == 0;
+  out = g_string_new (parts.https ? "https://" : "http://");
+  g_string_append (out, parts.host);
+  if (parts.port >= 0 && parts.port != (parts.https ? 443 : 80))
+    g_string_append_printf (out, ":%d", parts.port);
 
-  auth_start = colon + 1;
-  while (auth_start < clean_len && clean[auth_start] == '/')
-    auth_start++;
-  auth_end = auth_start;
-  while (auth_end < clean_len && clean[auth_end] != '/' && clean[auth_end] != '?' &&
-         clean[auth_end] != '#')
-    auth_end++;
-
-  host_start = auth_start;
-  for (gsize i = auth_start; i < auth_end; i++)
-    if (clean[i] == '@')
-      host_start = i + 1;
-
-  port_start = auth_end;
-  if (host_start < auth_end && clean[host_start] == '[')
-    {
-      const char *close = memchr (clean + host_start, ']', auth_end - host_start);
-
-      if (close != NULL && (gsize) (close - clean) + 1 < auth_end && close[1] == ':')
-        port_start = close - clean + 1;
-    }
-  else
-    {
-      const char *c = memchr (clean + host_start, ':', auth_end - host_start);
-
-      if (c != NULL)
-        port_start = c - clean;
-    }
-
-  {
-    g_autofree char *raw_host = g_strndup (clean + host_start, port_start - host_start);
-    gboolean ascii = TRUE;
-
-    for (const char *p = raw_host; *p != '\0'; p++)
-      if ((guchar) *p >= 0x80)
-        ascii = FALSE;
-    if (ascii)
-      host = g_ascii_strdown (raw_host, -1);
-    else
-      {
-        g_autofree char *idn = g_hostname_to_ascii (raw_host);
-
-        if (idn == NULL)
-          return NULL;
-        host = g_ascii_strdown (idn, -1);
-      }
-  }
-
-  out = g_string_new (scheme);
-  g_string_append (out, "://");
-  g_string_append (out, host);
-
-  if (port_start < auth_end)
-    {
-      const char *digits = clean + port_start + 1;
-      gsize n = auth_end - port_start - 1;
-      guint64 port = 0;
-
-      for (gsize i = 0; i < n; i++)
-        port = MIN (port * 10 + (digits[i] - '0'), G_MAXUINT32);
-      if (n > 0 && port != (https ? 443 : 80))
-        g_string_append_printf (out, ":%" G_GUINT64_FORMAT, port);
-    }
-
+  auth_end = parts.path_start;
   if (auth_end == clean_len || clean[auth_end] != '/')
     {
       g_autofree char *rest = g_strconcat ("/", clean + auth_end, NULL);

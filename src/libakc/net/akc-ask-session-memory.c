@@ -14,7 +14,7 @@
 #include "akc-assistant-content.h"
 #include "akc-chat-memory.h"
 #include "akc-json-private.h"
-#include "akc-message-record.h"
+#include "akc-message-record-private.h"
 #include "akc-sqlite-chat-memory-private.h"
 #include "akc-sqlite-schema-private.h"
 #include "akc-text-private.h"
@@ -38,35 +38,15 @@ decode_canonical (const char                *text,
                   const AkcAskMemoryOptions *options)
 {
   g_autoptr(AkcJsonValue) value = NULL;
-  g_autoptr(GPtrArray) items = NULL;
-  AkcJsonValue *version, *messages;
 
   if (!fits (text, length, options->max_record_bytes) || !g_utf8_validate_len (text, length, NULL))
     return NULL;
 
   value = akc_json_value_parse (text, length, NULL);
-  if (value == NULL || akc_json_value_get_kind (value) != AKC_JSON_KIND_OBJECT)
+  if (value == NULL)
     return NULL;
 
-  version = akc_json_value_get_member (value, "version");
-  messages = akc_json_value_get_member (value, "messages");
-  if (version == NULL || akc_json_value_get_kind (version) != AKC_JSON_KIND_NUMBER ||
-      akc_json_value_get_number (version) != 1 ||
-      messages == NULL || akc_json_value_get_kind (messages) != AKC_JSON_KIND_ARRAY)
-    return NULL;
-
-  items = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_json_value_unref);
-  for (gsize i = 0; i < akc_json_value_get_length (messages); i++)
-    {
-      g_autoptr(AkcMessageRecord) record = NULL;
-
-      record = akc_message_record_new_from_value (akc_json_value_get_element (messages, i), NULL);
-      if (record == NULL)
-        return NULL;
-      g_ptr_array_add (items, akc_message_record_to_value (record));
-    }
-
-  return akc_json_value_new_array ((AkcJsonValue * const *) items->pdata, items->len);
+  return akc_message_memory_record_decode (value);
 }
 
 /* The last @max elements of @messages. */

@@ -71,6 +71,11 @@ gboolean      akc_message_record_check_limits   (const AkcJsonValue        *reco
 gboolean      akc_message_records_validate      (AkcJsonValue              *messages,
                                                  AkcJsonValue             **out);
 
+/* The memory record `{"version":1,"messages":[…]}` (§2.9): the wrapper's
+ * table over akc_message_records_validate(). Returns the projected
+ * messages (transfer full), or NULL when @record is not one. */
+AkcJsonValue *akc_message_memory_record_decode  (AkcJsonValue              *record);
+
 /* The global part of §2.9.1 given the per-record sums. */
 gboolean      akc_message_records_check_totals  (gsize                      n_records,
                                                  guint64                    sum_raw_values);

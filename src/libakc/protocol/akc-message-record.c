@@ -231,6 +231,33 @@ akc_message_records_check_totals (gsize   n_records,
          sum_raw_values + AKC_MESSAGE_WRAPPER_VALUES <= akc_bjv_message_limits.max_values;
 }
 
+static gboolean
+validate_memory_messages (const AkcSchemaType *type,
+                          AkcJsonValue        *value,
+                          const AkcJsonValue  *parent,
+                          AkcJsonValue       **out)
+{
+  return akc_message_records_validate (value, out);
+}
+
+/* The memory record (protocol §2.9): the reference's validateMemoryRecord. */
+static const AkcSchemaField memory_record_fields[] = {
+  { "version",  AKC_SCHEMA_NUMERIC_LITERAL (1) },
+  { "messages", AKC_SCHEMA_CUSTOM (validate_memory_messages, NULL) },
+};
+static const AkcSchemaTable memory_record_table = AKC_SCHEMA_TABLE (memory_record_fields, AKC_SCHEMA_OPEN);
+
+AkcJsonValue *
+akc_message_memory_record_decode (AkcJsonValue *record)
+{
+  g_autoptr(AkcJsonValue) normalised = NULL;
+
+  if (!akc_schema_validate_table (&memory_record_table, record, &normalised))
+    return NULL;
+
+  return akc_json_value_ref (akc_json_value_get_member (normalised, "messages"));
+}
+
 gboolean
 akc_message_records_validate (AkcJsonValue  *messages,
                               AkcJsonValue **out)

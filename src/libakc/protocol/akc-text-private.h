@@ -85,4 +85,19 @@ gboolean     akc_url_is_safe_absolute_http (const char *s,
 char        *akc_url_safe_absolute_http_host (const char *s,
                                               gsize       len);
 
+/* A URL accepted by akc_url_is_safe_absolute_http(), split as the WHATWG
+ * parser splits it. */
+typedef struct {
+  gboolean  https;
+  char     *host;        /* as akc_url_safe_absolute_http_host() gives it */
+  gint      port;        /* -1 when there is none or it is empty */
+  gsize     path_start;  /* the end of the authority: the path, query or fragment */
+} AkcUrlParts;
+
+gboolean     akc_url_split_safe_absolute_http (const char  *s,
+                                               gsize        len,
+                                               AkcUrlParts *parts);
+void         akc_url_parts_clear              (AkcUrlParts *parts);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (AkcUrlParts, akc_url_parts_clear)
+
 G_END_DECLS

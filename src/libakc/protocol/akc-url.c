@@ -486,12 +486,14 @@ host_is_valid (const guchar *p,
 
 /* ------------------------------------------------------------------------ */
 
-/* Rule 5, appending the host to @host (nullable) on success. */
+/* Rule 5, filling @parts (nullable) on success. */
 static gboolean
-safe_absolute_http (const char *s,
-                    gsize       len,
-                    GString    *host)
+safe_absolute_http (const char  *s,
+                    gsize        len,
+                    AkcUrlParts *parts)
 {
+  GString *host = parts != NULL ? g_string_new (NULL) : NULL;
+  gboolean ok = FALSE;
   const guchar *p = (const guchar *) s;
   gsize colon, i, end, auth_end, host_start, host_end;
   const guchar *at;
@@ -501,10 +503,10 @@ safe_absolute_http (const char *s,
   for (colon = 0; colon < len && p[colon] != ':'; colon++)
     ;
   if (colon == len)
-    return FALSE;
+    goto out;
   if (!((colon == 4 && g_ascii_strncasecmp (s, "http", 4) == 0) ||
         (colon == 5 && g_ascii_strncasecmp (s, "https", 5) == 0)))
-    return FALSE;
+    goto out;
 
   /* Trailing C0 control or space is stripped before parsing; rule 2 leaves
    * only spaces. */
@@ -541,7 +543,7 @@ safe_absolute_http (const char *s,
       gsize userinfo_len = (gsize) (at - (p + i));
 
       if (!(userinfo_len == 0 || (userinfo_len == 1 && p[i] == ':')))
-        return FALSE;
+        goto out;
       host_start = (gsize) (at - p) + 1;
     }
 
@@ -561,28 +563,43 @@ safe_absolute_http (const char *s,
   }
 
   if (host_end == host_start)
-    return FALSE;  /* empty host (also "user@" with nothing after it) */
+    goto out;  /* empty host (also "user@" with nothing after it) */
 
   if (!host_is_valid (p + host_start, host_end - host_start, host))
-    return FALSE;
+    goto out;
 
   /* Port: ASCII digits only, ≤ 65535, may be empty. */
-  if (host_end < auth_end)
-    {
-      guint32 port = 0;
+  {
+    gint port = -1;
 
-      for (i = host_end + 1; i < auth_end; i++)
-        {
-          if (!is_digit (p[i]))
-            return FALSE;
-          port = port * 10 + (p[i] - '0');
-          if (port > 65535)
-            return FALSE;
-        }
-    }
+    if (host_end + 1 < auth_end)
+      {
+        port = 0;
+        for (i = host_end + 1; i < auth_end; i++)
+          {
+            if (!is_digit (p[i]))
+              goto out;
+            port = port * 10 + (p[i] - '0');
+            if (port > 65535)
+              goto out;
+          }
+      }
 
-  /* Path, query and fragment never fail. */
-  return TRUE;
+    /* Path, query and fragment never fail. */
+    ok = TRUE;
+    if (parts != NULL)
+      {
+        parts->https = colon == 5;
+        parts->host = g_string_free (g_steal_pointer (&host), FALSE);
+        parts->port = port;
+        parts->path_start = auth_end;
+      }
+  }
+
+out:
+  if (host != NULL)
+    g_string_free (host, TRUE);
+  return ok;
 }
 
 gboolean
@@ -592,14 +609,30 @@ akc_url_is_safe_absolute_http (const char *s,
   return safe_absolute_http (s, len, NULL);
 }
 
+gboolean
+akc_url_split_safe_absolute_http (const char  *s,
+                                  gsize        len,
+                                  AkcUrlParts *parts)
+{
+  g_return_val_if_fail (parts != NULL, FALSE);
+
+  return safe_absolute_http (s, len, parts);
+}
+
+void
+akc_url_parts_clear (AkcUrlParts *parts)
+{
+  g_clear_pointer (&parts->host, g_free);
+}
+
 char *
 akc_url_safe_absolute_http_host (const char *s,
                                  gsize       len)
 {
-  g_autoptr(GString) host = g_string_new (NULL);
+  AkcUrlParts parts = { 0 };
 
-  if (!safe_absolute_http (s, len, host))
+  if (!safe_absolute_http (s, len, &parts))
     return NULL;
 
-  return g_string_free (g_steal_pointer (&host), FALSE);
+  return parts.host;
 }

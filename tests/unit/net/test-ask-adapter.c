@@ -864,6 +864,27 @@ test_bearer_token (void)
   g_assert_finalize_object (g_steal_pointer (&adapter));
 }
 
+/* An absolute source URL is written back with its host as the URL parser
+ * reads it (akc-url.c, the one splitter): IPv4 in dotted decimal,
+ * percent-decoded and lower-cased, the scheme's default port dropped. */
+static void
+test_safe_href_host (void)
+{
+  static const char * const cases[][2] = {
+    { "http://0x7F.0.0.1:80/a", "http://127.0.0.1/a" },
+    { "https://%45xample.COM:8443/x", "https://example.com:8443/x" },
+    { "HTTPS://example.com:443", "https://example.com/" },
+    { "http://example.com:/p?q", "http://example.com/p?q" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *href = akc_ask_safe_href (cases[i][0], strlen (cases[i][0]), NULL, 0);
+
+      g_assert_cmpstr (href, ==, cases[i][1]);
+    }
+}
+
 static void
 test_invalid_endpoint (void)
 {
@@ -906,6 +927,7 @@ main (int   argc,
   g_test_add_func ("/ask-adapter/stop-closes-connection", test_stop_closes_connection);
   g_test_add_func ("/ask-adapter/bearer-token", test_bearer_token);
   g_test_add_func ("/ask-adapter/invalid-endpoint", test_invalid_endpoint);
+  g_test_add_func ("/ask-adapter/safe-href/host", test_safe_href_host);
 
   status = g_test_run ();
 

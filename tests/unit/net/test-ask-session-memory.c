@@ -449,6 +449,55 @@ test_schema_v1_migrates (void)
   g_assert_cmpint (sql_int (path, "SELECT count(*) FROM conversations WHERE title = 'Kept'"), ==, 1);
 }
 
+/* A record holding {"a":[n zeros]} of metadata: n + 7 values. */
+static void
+append_record (GString    *out,
+               const char *id,
+               guint       n_zeros)
+{
+  g_string_append_printf (out, "{\"id\":\"%s\",\"role\":\"user\",\"content\":\"hi\","
+                               "\"status\":\"complete\",\"createdAt\":\"2026-01-01T00:00:00.000Z\","
+                               "\"metadata\":{\"a\":[", id);
+  for (guint i = 0; i < n_zeros; i++)
+    g_string_append (out, i > 0 ? ",0" : "0");
+  g_string_append (out, "]}}");
+}
+
+/* The canonical record is checked as a whole (protocol §2.9.1): two
+ * records that each fit, but hold more than 10000 values together, make
+ * it invalid, and it is removed like any invalid value. */
+static void
+test_canonical_record_limits (void)
+{
+  MemoryStore store = { g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_bytes_unref), FALSE };
+  AkcAskMemoryOptions options = { .key = "ask", .max_messages = 20, .max_record_bytes = 1048576 };
+  g_autoptr(GString) fits = g_string_new ("{\"version\":1,\"messages\":[");
+  g_autoptr(GString) too_many = g_string_new ("{\"version\":1,\"messages\":[");
+  g_autoptr(AkcJsonValue) messages = NULL;
+
+  /* 3 wrapper values + 2 × (7 + 4990) = 9997. */
+  append_record (fits, "one", 4990);
+  g_string_append_c (fits, ',');
+  append_record (fits, "two", 4990);
+  g_string_append (fits, "]}");
+  g_hash_table_replace (store.values, g_strdup ("ask"), g_bytes_new (fits->str, fits->len));
+  messages = akc_ask_memory_load (&memory_vtable, &store, &options);
+  g_assert_cmpuint (akc_json_value_get_length (messages), ==, 2);
+  g_clear_pointer (&messages, akc_json_value_unref);
+
+  /* 3 + 2 × (7 + 5000) = 10017: each record alone would pass. */
+  append_record (too_many, "one", 5000);
+  g_string_append_c (too_many, ',');
+  append_record (too_many, "two", 5000);
+  g_string_append (too_many, "]}");
+  g_hash_table_replace (store.values, g_strdup ("ask"), g_bytes_new (too_many->str, too_many->len));
+  messages = akc_ask_memory_load (&memory_vtable, &store, &options);
+  g_assert_cmpuint (akc_json_value_get_length (messages), ==, 0);
+  g_assert_false (g_hash_table_contains (store.values, "ask"));
+
+  g_hash_table_unref (store.values);
+}
+
 static void
 test_load_sqlite_case (gconstpointer data)
 {
@@ -486,6 +535,7 @@ main (int   argc,
       g_test_add_data_func (path, fc, test_load_sqlite_case);
     }
   g_test_add_func ("/ask-session-memory/save-load-clear", test_save_load_clear);
+  g_test_add_func ("/ask-session-memory/canonical-record-limits", test_canonical_record_limits);
   g_test_add_func ("/ask-session-memory/schema-v1-migrates", test_schema_v1_migrates);
 
   status = g_test_run ();
