@@ -48,9 +48,9 @@ struct _AkcSqliteChatMemory
 
   char    *path;
 
-  /* Created by the first initialization; the worker owns the connection. */
+  /* Taken by the first initialization, shared by every memory of the
+   * same file; the worker owns the connection. */
   struct _Worker *worker;
-  GThread *thread;
 };
 
 static void akc_sqlite_chat_memory_iface_init (AkcChatMemoryInterface *iface);
@@ -207,9 +207,16 @@ static const char * const stmt_sql[N_STMTS] = {
 
 typedef struct _Worker Worker;
 
+/* One worker per database file: every AkcSqliteChatMemory of a path
+ * (and what runs on it: AkcSqliteSessionStorage, AkcAskSessionMemory)
+ * shares its thread and its one connection. The registry holds the
+ * workers by canonical path; the last memory to let go ends the thread. */
 struct _Worker
 {
   GAsyncQueue  *queue;
+  GThread      *thread;
+  char         *key;        /* the registry's: the canonical path */
+  guint         users;      /* memories holding it, under workers_lock */
   char         *path;
   sqlite3      *db;
   GError       *open_error;
@@ -355,10 +362,69 @@ worker_main (gpointer data)
   worker_close (worker);
   g_clear_error (&worker->open_error);
   g_async_queue_unref (worker->queue);
+  g_free (worker->key);
   g_free (worker->path);
   g_free (worker);
 
   return NULL;
+}
+
+static GMutex workers_lock;
+static GHashTable *workers;  /* canonical path → Worker */
+
+/* The worker of @path, started when no memory of that file has one. */
+static Worker *
+worker_acquire (const char *path)
+{
+  g_autofree char *key = g_canonicalize_filename (path, NULL);
+  Worker *worker;
+
+  g_mutex_lock (&workers_lock);
+  if (workers == NULL)
+    workers = g_hash_table_new (g_str_hash, g_str_equal);
+  worker = g_hash_table_lookup (workers, key);
+  if (worker == NULL)
+    {
+      worker = g_new0 (Worker, 1);
+      worker->queue = g_async_queue_new ();
+      worker->key = g_steal_pointer (&key);
+      worker->path = g_strdup (path);
+      g_hash_table_insert (workers, worker->key, worker);
+      /* The thread frees the worker when it ends. */
+      worker->thread = g_thread_new ("akc-history", worker_main, worker);
+    }
+  worker->users++;
+  g_mutex_unlock (&workers_lock);
+
+  return worker;
+}
+
+/* Every job holds a reference to its memory: when the last memory of the
+ * file lets go, the queue is empty but for jobs that finished. The worker
+ * closes the database and frees itself. When the last reference was
+ * dropped by the worker thread itself, it cannot be joined; it ends on
+ * its own. */
+static void
+worker_release (Worker *worker)
+{
+  GThread *thread = NULL;
+
+  g_mutex_lock (&workers_lock);
+  if (--worker->users == 0)
+    {
+      g_hash_table_remove (workers, worker->key);
+      thread = worker->thread;
+    }
+  g_mutex_unlock (&workers_lock);
+
+  if (thread == NULL)
+    return;
+
+  g_async_queue_push (worker->queue, &quit_job);
+  if (g_thread_self () == thread)
+    g_thread_unref (thread);
+  else
+    g_thread_join (thread);
 }
 
 static void
@@ -2482,15 +2548,7 @@ akc_sqlite_chat_memory_init_async (GAsyncInitable      *initable,
   GTask *task;
 
   if (self->worker == NULL)
-    {
-      Worker *worker = g_new0 (Worker, 1);
-
-      worker->queue = g_async_queue_new ();
-      worker->path = g_strdup (self->path);
-      self->worker = worker;
-      /* The thread frees the worker when it ends. */
-      self->thread = g_thread_new ("akc-history", worker_main, worker);
-    }
+    self->worker = worker_acquire (self->path);
 
   task = new_read_task (self, cancellable, callback, user_data, akc_sqlite_chat_memory_init_async);
   g_task_set_priority (task, io_priority);
@@ -2523,20 +2581,7 @@ akc_sqlite_chat_memory_finalize (GObject *object)
 {
   AkcSqliteChatMemory *self = (AkcSqliteChatMemory *)object;
 
-  if (self->thread != NULL)
-    {
-      /* Every job holds a reference: the queue is empty but for jobs that
-       * finished. The worker closes the database and frees itself. When
-       * the last reference was dropped by the worker thread itself, it
-       * cannot be joined; it ends on its own. */
-      g_async_queue_push (self->worker->queue, &quit_job);
-      if (g_thread_self () == self->thread)
-        g_thread_unref (self->thread);
-      else
-        g_thread_join (self->thread);
-      self->thread = NULL;
-      self->worker = NULL;
-    }
+  g_clear_pointer (&self->worker, worker_release);
 
   g_clear_pointer (&self->path, g_free);
 

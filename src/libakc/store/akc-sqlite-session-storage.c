@@ -11,7 +11,7 @@
 
 #include "akc-json-private.h"
 #include "akc-session-snapshot.h"
-#include "akc-sqlite-chat-memory.h"
+#include "akc-sqlite-chat-memory-private.h"
 #include "akc-sqlite-schema-private.h"
 #include "akc-sqlite-session-storage.h"
 
@@ -31,100 +31,20 @@
  *
  * Snapshots are stored as canonical `agentskit.chat.session` v1 text; a
  * snapshot that is not valid is refused before anything is written. The
- * database work runs on a worker thread of its own that owns the
- * connection, one statement at a time, in the order asked.
+ * database work runs on the worker of the history of the same file
+ * ([class@SqliteChatMemory]), over its one connection, in the order asked
+ * among the history's own work.
  *
  * Since: 0.1
  */
 
 struct _AkcSqliteSessionStorage
 {
-  GObject      parent_instance;
+  GObject              parent_instance;
 
-  char        *path;
-  GThreadPool *worker;  /* one thread; the only user of db */
-  sqlite3     *db;
+  char                *path;
+  AkcSqliteChatMemory *memory;  /* whose worker runs the statements */
 };
-
-/* A job runs on the worker and hands its task back to the task's context
- * to return: the worker never holds the last reference to anything. */
-typedef void (*JobFunc) (AkcSqliteSessionStorage *self,
-                         GTask                   *task);
-
-typedef struct
-{
-  GTask   *task;
-  JobFunc  func;
-} Job;
-
-static void
-run_job (gpointer data,
-         gpointer user_data)
-{
-  Job *job = data;
-
-  job->func (user_data, job->task);
-  g_free (job);
-}
-
-static void
-queue_job (AkcSqliteSessionStorage *self,
-           GTask                   *task,
-           JobFunc                  func)
-{
-  Job *job = g_new0 (Job, 1);
-
-  job->task = g_object_ref (task);
-  job->func = func;
-  g_thread_pool_push (self->worker, job, NULL);
-}
-
-/* Worker side: records the outcome, the task returns it on its context. */
-typedef struct
-{
-  GTask          *task;
-  GError         *error;
-  gpointer        pointer;
-  GDestroyNotify  pointer_free;
-  gssize          number;
-  gboolean        is_pointer;
-} Outcome;
-
-static gboolean
-deliver (gpointer data)
-{
-  Outcome *o = data;
-
-  if (o->error != NULL)
-    g_task_return_error (o->task, o->error);
-  else if (o->is_pointer)
-    g_task_return_pointer (o->task, o->pointer, o->pointer_free);
-  else
-    g_task_return_int (o->task, o->number);
-
-  g_object_unref (o->task);
-  g_free (o);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-finish_job (GTask          *task,
-            GError         *error,
-            gboolean        is_pointer,
-            gpointer        pointer,
-            GDestroyNotify  pointer_free,
-            gssize          number)
-{
-  Outcome *o = g_new0 (Outcome, 1);
-
-  o->task = task;  /* the job's reference */
-  o->error = error;
-  o->is_pointer = is_pointer;
-  o->pointer = pointer;
-  o->pointer_free = pointer_free;
-  o->number = number;
-  g_main_context_invoke_full (g_task_get_context (task), g_task_get_priority (task), deliver, o, NULL);
-}
 
 static void akc_sqlite_session_storage_iface_init (AkcSessionStorageInterface *iface);
 static void akc_sqlite_session_storage_async_initable_iface_init (GAsyncInitableIface *iface);
@@ -148,10 +68,7 @@ akc_sqlite_session_storage_finalize (GObject *object)
 {
   AkcSqliteSessionStorage *self = AKC_SQLITE_SESSION_STORAGE (object);
 
-  /* No job is left: each holds its task, and the task holds @self. */
-  if (self->worker != NULL)
-    g_thread_pool_free (self->worker, FALSE, TRUE);
-  g_clear_pointer (&self->db, sqlite3_close_v2);
+  g_clear_object (&self->memory);
   g_free (self->path);
 
   G_OBJECT_CLASS (akc_sqlite_session_storage_parent_class)->finalize (object);
@@ -233,73 +150,56 @@ akc_sqlite_session_storage_class_init (AkcSqliteSessionStorageClass *klass)
 static void
 akc_sqlite_session_storage_init (AkcSqliteSessionStorage *self)
 {
-  self->worker = g_thread_pool_new (run_job, self, 1, FALSE, NULL);
 }
 
 /* ------------------------------------------------------------------ */
-/* Worker thread jobs                                                  */
+/* On the history's worker                                             */
 /* ------------------------------------------------------------------ */
 
-static void
-open_job (AkcSqliteSessionStorage *self,
-          GTask                   *task)
+/* What a load found: a row or none (the worker takes NULL for a
+ * failure). */
+typedef struct
 {
-  const AkcSqliteMigration *migrations;
-  gsize n_migrations = 0;
-  GError *error = NULL;
-
-  migrations = akc_sqlite_schema_get_migrations (&n_migrations);
-  self->db = akc_sqlite_open (self->path, migrations, n_migrations, &error);
-  finish_job (task, error, FALSE, NULL, NULL, 1);
-}
-
-static gboolean
-check_open (AkcSqliteSessionStorage  *self,
-            GError                  **error)
-{
-  g_autofree char *name = NULL;
-
-  if (self->db != NULL)
-    return TRUE;
-
-  name = g_filename_display_name (self->path);
-  g_set_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_FAILED,
-               _("The history “%s” could not be opened."), name);
-  return FALSE;
-}
+  AkcJsonValue *snapshot;
+} Loaded;
 
 static void
-load_job (AkcSqliteSessionStorage *self,
-          GTask                   *task)
+loaded_free (gpointer data)
 {
-  const char *session_id = g_task_get_task_data (task);
-  AkcJsonValue *snapshot = NULL;
+  Loaded *loaded = data;
+
+  g_clear_pointer (&loaded->snapshot, akc_json_value_unref);
+  g_free (loaded);
+}
+
+static gpointer
+load_in_transaction (sqlite3     *db,
+                     const char  *path,
+                     gpointer     data,
+                     GError     **error)
+{
+  const char *session_id = data;
   sqlite3_stmt *stmt = NULL;
-  GError *error = NULL;
+  Loaded *loaded = g_new0 (Loaded, 1);
   int rc;
 
-  if (!check_open (self, &error))
-    {
-      finish_job (task, error, TRUE, NULL, NULL, 0);
-      return;
-    }
-
-  rc = sqlite3_prepare_v2 (self->db, "SELECT snapshot FROM sessions WHERE session_id = ?", -1, &stmt, NULL);
+  rc = sqlite3_prepare_v2 (db, "SELECT snapshot FROM sessions WHERE session_id = ?", -1, &stmt, NULL);
   if (rc == SQLITE_OK)
     rc = sqlite3_bind_text (stmt, 1, session_id, -1, SQLITE_TRANSIENT);
   if (rc == SQLITE_OK)
     rc = sqlite3_step (stmt);
 
   if (rc == SQLITE_ROW)
-    snapshot = akc_json_value_new_string ((const char *) sqlite3_column_text (stmt, 0),
-                                          sqlite3_column_bytes (stmt, 0));
+    loaded->snapshot = akc_json_value_new_string ((const char *) sqlite3_column_text (stmt, 0),
+                                                  sqlite3_column_bytes (stmt, 0));
   else if (rc != SQLITE_DONE)
-    akc_sqlite_set_error (&error, self->db, rc, self->path);
+    {
+      akc_sqlite_set_error (error, db, rc, path);
+      g_clear_pointer (&loaded, loaded_free);
+    }
   sqlite3_finalize (stmt);
 
-  if (error != NULL)
-    g_clear_pointer (&snapshot, akc_json_value_unref);
-  finish_job (task, error, TRUE, snapshot, (GDestroyNotify) akc_json_value_unref, 0);
+  return loaded;
 }
 
 typedef struct
@@ -321,32 +221,28 @@ save_data_free (gpointer data)
   g_free (sd);
 }
 
-static void
-save_job (AkcSqliteSessionStorage *self,
-          GTask                   *task)
+/* Returns 2 when the row was written, 1 when the comparison failed. */
+static gpointer
+save_in_transaction (sqlite3     *db,
+                     const char  *path,
+                     gpointer     data,
+                     GError     **error)
 {
-  SaveData *sd = g_task_get_task_data (task);
+  SaveData *sd = data;
   sqlite3_stmt *stmt = NULL;
-  GError *error = NULL;
   gboolean saved = FALSE;
   int rc;
 
-  if (!check_open (self, &error))
-    {
-      finish_job (task, error, FALSE, NULL, NULL, 0);
-      return;
-    }
-
   if (sd->expected_cursor == AKC_SESSION_STORAGE_CREATE_ONLY)
     {
-      rc = sqlite3_prepare_v2 (self->db,
+      rc = sqlite3_prepare_v2 (db,
                                "INSERT INTO sessions (session_id, cursor, snapshot, updated_at) "
                                "VALUES (?1, ?2, ?3, ?4) ON CONFLICT (session_id) DO NOTHING",
                                -1, &stmt, NULL);
     }
   else
     {
-      rc = sqlite3_prepare_v2 (self->db,
+      rc = sqlite3_prepare_v2 (db,
                                "UPDATE sessions SET cursor = ?2, snapshot = ?3, updated_at = ?4 "
                                "WHERE session_id = ?1 AND cursor = ?5",
                                -1, &stmt, NULL);
@@ -366,17 +262,48 @@ save_job (AkcSqliteSessionStorage *self,
     rc = sqlite3_step (stmt);
 
   if (rc == SQLITE_DONE)
-    saved = sqlite3_changes (self->db) == 1;
+    saved = sqlite3_changes (db) == 1;
   else
-    akc_sqlite_set_error (&error, self->db, rc, self->path);
+    akc_sqlite_set_error (error, db, rc, path);
   sqlite3_finalize (stmt);
 
-  finish_job (task, error, FALSE, NULL, NULL, saved);
+  return rc == SQLITE_DONE ? GINT_TO_POINTER (saved ? 2 : 1) : NULL;
 }
 
 /* ------------------------------------------------------------------ */
 /* AkcSessionStorage                                                   */
 /* ------------------------------------------------------------------ */
+
+static void
+load_done (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  Loaded *loaded = akc_sqlite_chat_memory_run_finish (AKC_SQLITE_CHAT_MEMORY (source), result, &error);
+
+  if (loaded == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, g_steal_pointer (&loaded->snapshot), (GDestroyNotify) akc_json_value_unref);
+  g_clear_pointer (&loaded, loaded_free);
+}
+
+static void
+save_done (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  gpointer outcome = akc_sqlite_chat_memory_run_finish (AKC_SQLITE_CHAT_MEMORY (source), result, &error);
+
+  if (outcome == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_int (task, GPOINTER_TO_INT (outcome) == 2);
+}
 
 static void
 sqlite_load_async (AkcSessionStorage   *storage,
@@ -385,11 +312,12 @@ sqlite_load_async (AkcSessionStorage   *storage,
                    GAsyncReadyCallback  callback,
                    gpointer             user_data)
 {
-  g_autoptr(GTask) task = g_task_new (storage, cancellable, callback, user_data);
+  AkcSqliteSessionStorage *self = AKC_SQLITE_SESSION_STORAGE (storage);
+  GTask *task = g_task_new (storage, cancellable, callback, user_data);
 
   g_task_set_source_tag (task, sqlite_load_async);
-  g_task_set_task_data (task, g_strdup (session_id), g_free);
-  queue_job (AKC_SQLITE_SESSION_STORAGE (storage), task, load_job);
+  akc_sqlite_chat_memory_run_async (self->memory, load_in_transaction, g_strdup (session_id), g_free,
+                                    loaded_free, cancellable, load_done, task);
 }
 
 static AkcJsonValue *
@@ -410,6 +338,7 @@ sqlite_save_async (AkcSessionStorage   *storage,
                    GAsyncReadyCallback  callback,
                    gpointer             user_data)
 {
+  AkcSqliteSessionStorage *self = AKC_SQLITE_SESSION_STORAGE (storage);
   g_autoptr(GTask) task = g_task_new (storage, cancellable, callback, user_data);
   g_autoptr(GError) error = NULL;
   SaveData *sd;
@@ -432,8 +361,8 @@ sqlite_save_async (AkcSessionStorage   *storage,
   sd->text = text;
   sd->length = length;
   sd->expected_cursor = expected_cursor;
-  g_task_set_task_data (task, sd, save_data_free);
-  queue_job (AKC_SQLITE_SESSION_STORAGE (storage), task, save_job);
+  akc_sqlite_chat_memory_run_async (self->memory, save_in_transaction, sd, save_data_free, NULL,
+                                    cancellable, save_done, g_steal_pointer (&task));
 }
 
 static gboolean
@@ -468,17 +397,41 @@ akc_sqlite_session_storage_iface_init (AkcSessionStorageInterface *iface)
 /* ------------------------------------------------------------------ */
 
 static void
+memory_opened (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AkcSqliteSessionStorage *self = g_task_get_source_object (task);
+  GError *error = NULL;
+  GObject *memory = g_async_initable_new_finish (G_ASYNC_INITABLE (source), result, &error);
+
+  if (memory == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  g_clear_object (&self->memory);
+  self->memory = AKC_SQLITE_CHAT_MEMORY (memory);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
 akc_sqlite_session_storage_init_async (GAsyncInitable      *initable,
                                        int                  io_priority,
                                        GCancellable        *cancellable,
                                        GAsyncReadyCallback  callback,
                                        gpointer             user_data)
 {
-  g_autoptr(GTask) task = g_task_new (initable, cancellable, callback, user_data);
+  AkcSqliteSessionStorage *self = AKC_SQLITE_SESSION_STORAGE (initable);
+  GTask *task = g_task_new (initable, cancellable, callback, user_data);
 
   g_task_set_source_tag (task, akc_sqlite_session_storage_init_async);
   g_task_set_priority (task, io_priority);
-  queue_job (AKC_SQLITE_SESSION_STORAGE (initable), task, open_job);
+  /* The history of the same file: one worker, one connection. */
+  g_async_initable_new_async (AKC_TYPE_SQLITE_CHAT_MEMORY, io_priority, cancellable,
+                              memory_opened, task, "path", self->path, NULL);
 }
 
 static gboolean
@@ -488,7 +441,7 @@ akc_sqlite_session_storage_init_finish (GAsyncInitable  *initable,
 {
   g_return_val_if_fail (g_task_is_valid (result, initable), FALSE);
 
-  return g_task_propagate_int (G_TASK (result), error) > 0;
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 static void

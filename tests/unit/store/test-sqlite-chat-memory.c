@@ -1131,6 +1131,61 @@ test_two_connections (void)
   akc_test_close (reader);
 }
 
+static gpointer
+run_sql (sqlite3     *db,
+         const char  *path,
+         gpointer     data,
+         GError     **error)
+{
+  if (sqlite3_exec (db, data, NULL, NULL, NULL) != SQLITE_OK)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", sqlite3_errmsg (db));
+      return NULL;
+    }
+  return GINT_TO_POINTER (1);
+}
+
+static gboolean
+run_on_worker (AkcChatMemory *memory,
+               const char    *sql)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  akc_sqlite_chat_memory_run_async (AKC_SQLITE_CHAT_MEMORY (memory), run_sql, (gpointer) sql, NULL, NULL,
+                                    NULL, akc_test_store_result, &result);
+  return akc_sqlite_chat_memory_run_finish (AKC_SQLITE_CHAT_MEMORY (memory), akc_test_wait (&result), &error) != NULL;
+}
+
+/* One worker and one connection per file (issue 16 item 10): a TEMP
+ * table, which lives on one connection only, is seen by every history of
+ * the file and by none of another file; once the last history of the
+ * file is closed, the next one starts a new connection. */
+static void
+test_one_worker_per_file (void)
+{
+  g_autofree char *path = akc_test_path ("history.sqlite3");
+  g_autofree char *other_path = akc_test_path ("other.sqlite3");
+  g_autofree char *folder = g_path_get_dirname (path);
+  g_autofree char *dotted = g_build_filename (folder, ".", "history.sqlite3", NULL);
+  AkcChatMemory *first = akc_test_open (path);
+  AkcChatMemory *second = akc_test_open (dotted);
+  AkcChatMemory *other = akc_test_open (other_path);
+
+  g_assert_true (run_on_worker (first, "CREATE TEMP TABLE probe (x)"));
+  g_assert_true (run_on_worker (second, "SELECT x FROM temp.probe"));
+  g_assert_false (run_on_worker (other, "SELECT x FROM temp.probe"));
+
+  akc_test_close (first);
+  g_assert_true (run_on_worker (second, "SELECT x FROM temp.probe"));
+  akc_test_close (second);
+  akc_test_close (other);
+
+  first = akc_test_open (path);
+  g_assert_false (run_on_worker (first, "SELECT x FROM temp.probe"));
+  akc_test_close (first);
+}
+
 /* The migration machinery, on steps made for the test. */
 static void
 test_migrations (void)
@@ -1221,6 +1276,7 @@ main (int   argc,
   g_test_add_func ("/store/sqlite/cancel", test_cancel);
   g_test_add_func ("/store/sqlite/order", test_order);
   g_test_add_func ("/store/sqlite/two-connections", test_two_connections);
+  g_test_add_func ("/store/sqlite/one-worker-per-file", test_one_worker_per_file);
   g_test_add_func ("/store/sqlite/migrations", test_migrations);
   g_test_add_func ("/store/conversation-info", test_conversation_info);
 
