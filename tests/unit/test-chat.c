@@ -1304,6 +1304,55 @@ test_chat_execute_denied_by_authorizer (void)
   g_assert_finalize_object (script);
 }
 
+/* A call the model makes is authorized when it arrives, as a host's
+ * proposal is: one the policy refuses is never offered for approval. */
+static void
+test_chat_model_call_denied_at_proposal (void)
+{
+  AkcScriptedAdapter *script;
+  AkcChat *chat = new_scripted_chat (&script);
+  g_autoptr(GError) error = NULL;
+  Authorizer authorizer = { AKC_TOOL_PHASE_PROPOSE, TRUE, { 0, 0 } };
+  AkcToolCall *call;
+  guint runs = 0;
+
+  add_lookup_tool (chat, "lookup", TRUE, &runs);
+  akc_chat_set_tool_authorizer (chat, authorize, &authorizer, NULL);
+
+  akc_scripted_adapter_begin_turn (script);
+  akc_scripted_adapter_add_tool_call (script, "call-1", "lookup", "{\"q\":\"x\"}", 0);
+  akc_scripted_adapter_add_done (script, 0);
+  send_and_settle (chat, "find");
+  call = tool_call_at (message_at (chat, 1), 0);
+
+  g_assert_cmpuint (authorizer.asked[AKC_TOOL_PHASE_PROPOSE], ==, 1);
+  g_assert_cmpint (akc_tool_call_get_status (call), ==, AKC_TOOL_CALL_STATUS_ERROR);
+  g_assert_cmpstr (akc_tool_call_get_error (call), ==, "missing-context");
+  g_assert_cmpuint (runs, ==, 0);
+
+  /* Nothing waits for confirmation: approving it is refused. */
+  g_assert_false (akc_chat_source_approve (source (chat), "call-1", &error));
+  g_assert_error (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_NO_TARGET);
+  g_assert_cmpuint (authorizer.asked[AKC_TOOL_PHASE_EXECUTE], ==, 0);
+  g_assert_cmpuint (runs, ==, 0);
+  g_assert_cmpint (akc_chat_source_get_status (source (chat)), ==, AKC_CHAT_STATUS_IDLE);
+
+  /* Allowed, the next one waits for the person as before. */
+  authorizer.deny = FALSE;
+  akc_scripted_adapter_begin_turn (script);
+  akc_scripted_adapter_add_tool_call (script, "call-2", "lookup", "{\"q\":\"y\"}", 0);
+  akc_scripted_adapter_add_done (script, 0);
+  send_and_settle (chat, "find again");
+  call = tool_call_at (message_at (chat, 3), 0);
+  g_assert_cmpuint (authorizer.asked[AKC_TOOL_PHASE_PROPOSE], ==, 2);
+  g_assert_cmpint (akc_tool_call_get_status (call), ==, AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION);
+  g_assert_null (akc_tool_call_get_error (call));
+
+  akc_chat_set_tool_authorizer (chat, NULL, NULL, NULL);
+  g_assert_finalize_object (chat);
+  g_assert_finalize_object (script);
+}
+
 /* ------------------------------------------------------------------ */
 /* Usage and errors                                                     */
 /* ------------------------------------------------------------------ */
@@ -1686,6 +1735,7 @@ main (int   argc,
   g_test_add_func ("/chat/tool-call/propose", test_chat_propose_tool_call);
   g_test_add_func ("/chat/tool-call/argument-bounds", test_chat_tool_argument_bounds);
   g_test_add_func ("/chat/tool-call/execute-denied", test_chat_execute_denied_by_authorizer);
+  g_test_add_func ("/chat/tool-call/model-call-denied-at-proposal", test_chat_model_call_denied_at_proposal);
   g_test_add_func ("/chat/usage", test_chat_usage);
   g_test_add_func ("/chat/adapter-errors", test_chat_adapter_errors);
   g_test_add_func ("/chat/restore", test_chat_restore);

@@ -67,7 +67,10 @@
  * message. [method@ChatSource.propose_tool_call] lets the host propose a
  * call in a new assistant message. An authorizer
  * ([method@Chat.set_tool_authorizer]) is asked at proposal and before a
- * call runs ([application §5.4](wire-formats.html#application-5)).
+ * call runs ([application §5.4](wire-formats.html#application-5)); a call
+ * the model made that requires confirmation is proposed when it arrives,
+ * so one the authorizer refuses becomes an error with its reason instead
+ * of waiting for a confirmation that could never run it.
  *
  * Since: 0.1
  */
@@ -403,6 +406,7 @@ akc_chat_add_model_tool_call (AkcChat  *self,
   const char *text = akc_chunk_get_arguments (chunk);
   g_autoptr(AkcJsonValue) arguments = NULL;
   g_autoptr(AkcToolCall) call = NULL;
+  g_autofree char *denial = NULL;
   const char *problem = NULL;
   AkcTool *tool = NULL;
 
@@ -434,7 +438,16 @@ akc_chat_add_model_tool_call (AkcChat  *self,
     }
   else if (akc_tool_get_requires_confirmation (tool))
     {
+      /* Authorized at proposal like a host's proposal (application §5.4):
+       * nobody is asked to approve a call the policy refuses. The call
+       * is an error with the reason, as at execution, and never runs. */
       akc_tool_call_set_status (call, AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION);
+      denial = akc_chat_authorize (self, call, AKC_TOOL_PHASE_PROPOSE);
+      if (denial != NULL)
+        {
+          akc_tool_call_set_error (call, denial);
+          akc_tool_call_set_status (call, AKC_TOOL_CALL_STATUS_ERROR);
+        }
     }
 
   akc_message_set_status (self->reply, AKC_MESSAGE_STATUS_STREAMING);
@@ -1335,9 +1348,11 @@ akc_chat_get_tool (AkcChat    *self,
  *
  * Sets the function that authorizes tool calls ([application §5.4](wire-formats.html#application-5)). It
  * is asked when a call is proposed (a denial fails the proposal with
- * %AKC_ERROR_TOOL_FORBIDDEN and records nothing) and before a call runs (a
- * denial makes the call an error with the reason, and the approval itself
- * succeeds).
+ * %AKC_ERROR_TOOL_FORBIDDEN and records nothing; a call the model made
+ * that requires confirmation is proposed as it arrives, and a denial makes
+ * it an error with the reason that is never offered for approval) and
+ * before a call runs (a denial makes the call an error with the reason,
+ * and the approval itself succeeds).
  *
  * Since: 0.1
  */
