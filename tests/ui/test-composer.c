@@ -323,6 +323,102 @@ test_attachments (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+has_webp_loader (void)
+{
+  GSList *formats = gdk_pixbuf_get_formats ();
+  gboolean webp = FALSE;
+
+  for (GSList *l = formats; l != NULL; l = l->next)
+    {
+      g_autofree char *name = gdk_pixbuf_format_get_name (l->data);
+
+      webp |= g_strcmp0 (name, "webp") == 0;
+    }
+  g_slist_free (formats);
+  return webp;
+}
+
+/* A lossless WebP's header (RIFF, VP8L) of @width x @height: what the
+ * composer reads the size from. */
+static GFile *
+write_webp_header (const char *name,
+                   guint32     width,
+                   guint32     height)
+{
+  guint8 data[30] = { 'R', 'I', 'F', 'F', 22, 0, 0, 0, 'W', 'E', 'B', 'P',
+                      'V', 'P', '8', 'L', 10, 0, 0, 0, 0x2f };
+  guint32 bits = (width - 1) | ((height - 1) << 14);
+
+  data[21] = bits & 0xff;
+  data[22] = (bits >> 8) & 0xff;
+  data[23] = (bits >> 16) & 0xff;
+  data[24] = (bits >> 24) & 0xff;
+  return write_file (name, data, sizeof data);
+}
+
+/* A WebP over 2048 px is made smaller where GdkPixbuf has a WebP loader;
+ * without one (Debian 12's default) it is refused, saying why and what to
+ * do, and nothing else changes. */
+static void
+test_big_webp (void)
+{
+  g_autoptr(TestAdapter) front = g_object_new (TEST_TYPE_ADAPTER, NULL);
+  g_autoptr(AkcChat) chat = akc_chat_new (AKC_ADAPTER (front));
+  GtkWidget *window = gtk_window_new ();
+  AkcComposer *composer = AKC_COMPOSER (akc_composer_new ());
+  GListModel *attachments = akc_composer_get_attachments (composer);
+  GtkWidget *error_label = find_error_label (GTK_WIDGET (composer));
+  g_autoptr(GFile) fits = write_webp_header ("fits.webp", 2048, 30);
+  g_autoptr(GFile) big = NULL;
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (composer));
+  gtk_window_present (GTK_WINDOW (window));
+  akc_composer_set_source (composer, AKC_CHAT_SOURCE (chat));
+
+  /* Within the bound: sent as it is, loader or not. */
+  akc_composer_attach_file (composer, fits);
+  wait_loaded (composer);
+  g_assert_cmpuint (g_list_model_get_n_items (attachments), ==, 1);
+  g_assert_cmpstr (akc_attachment_get_mime_type (attachment_named (attachments, "fits.webp")), ==, "image/webp");
+
+  if (has_webp_loader ())
+    {
+      g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8, 3000, 60);
+      g_autofree char *path = g_build_filename (folder, "big.webp", NULL);
+      g_autoptr(GError) error = NULL;
+      AkcAttachment *attachment;
+
+      gdk_pixbuf_fill (pixbuf, 0x3366ccff);
+      gdk_pixbuf_save (pixbuf, path, "webp", &error, NULL);
+      g_assert_no_error (error);
+      big = g_file_new_for_path (path);
+      akc_composer_attach_file (composer, big);
+      wait_loaded (composer);
+      g_assert_cmpuint (g_list_model_get_n_items (attachments), ==, 2);
+      attachment = attachment_named (attachments, "big.webp");
+      g_assert_cmpuint (akc_attachment_get_width (attachment), ==, 2048);
+      g_assert_false (gtk_widget_get_visible (error_label));
+    }
+  else
+    {
+      const char *text;
+
+      big = write_webp_header ("big.webp", 4000, 3000);
+      akc_composer_attach_file (composer, big);
+      wait_loaded (composer);
+      g_assert_cmpuint (g_list_model_get_n_items (attachments), ==, 1);
+      g_assert_true (gtk_widget_get_visible (error_label));
+      text = gtk_label_get_text (GTK_LABEL (error_label));
+      g_assert_nonnull (strstr (text, "big.webp"));
+      g_assert_nonnull (strstr (text, "2048 pixels"));
+      g_assert_nonnull (strstr (text, "no WebP image loader"));
+      g_assert_nonnull (strstr (text, "PNG or JPEG"));
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -334,6 +430,7 @@ main (int   argc,
   g_assert_nonnull (folder);
 
   g_test_add_func ("/composer/attachments", test_attachments);
+  g_test_add_func ("/composer/big-webp", test_big_webp);
   status = g_test_run ();
 
   {

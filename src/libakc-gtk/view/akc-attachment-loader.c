@@ -130,8 +130,10 @@ make_attachment (const char  *name,
       g_slist_free (formats);
       if (!webp)
         {
+          /* Translators: the first %s is a file name, %u a number of
+           * pixels (2048); webp-pixbuf-loader is a package name. */
           g_set_error (error, AKC_ATTACHMENT_ERROR, AKC_ATTACHMENT_ERROR_TOO_LARGE,
-                       _("“%s” is a WebP image over %u pixels, and this system cannot make WebP images smaller. Send it as PNG or JPEG."),
+                       _("“%s” is a WebP image larger than %u pixels on its long side. Larger images are made smaller before they are sent, but this system has no WebP image loader to do it (webp-pixbuf-loader adds one). Send it as a PNG or JPEG, or make it smaller first."),
                        name, (guint) AKC_ATTACHMENT_MAX_IMAGE_SIDE);
           return NULL;
         }
