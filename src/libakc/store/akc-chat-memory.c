@@ -255,6 +255,21 @@ default_set_conversation_pinned_async (AkcChatMemory       *self,
                            "%s", _("This history cannot pin conversations."));
 }
 
+static void
+default_set_conversation_model_async (AkcChatMemory       *self,
+                                      const char          *id,
+                                      const char          *provider_kind,
+                                      const char          *provider_url,
+                                      const char          *model,
+                                      GCancellable        *cancellable,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data)
+{
+  g_task_report_new_error (self, callback, user_data, default_set_conversation_model_async,
+                           G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           "%s", _("This history cannot record the model of a conversation."));
+}
+
 static gboolean
 default_boolean_finish (AkcChatMemory  *self,
                         GAsyncResult   *result,
@@ -276,6 +291,8 @@ akc_chat_memory_default_init (AkcChatMemoryInterface *iface)
   iface->create_conversation_full_finish = default_info_finish;
   iface->set_conversation_pinned_async = default_set_conversation_pinned_async;
   iface->set_conversation_pinned_finish = default_boolean_finish;
+  iface->set_conversation_model_async = default_set_conversation_model_async;
+  iface->set_conversation_model_finish = default_boolean_finish;
 
   /**
    * AkcChatMemory::conversation-changed:
@@ -563,6 +580,67 @@ akc_chat_memory_set_conversation_pinned_finish (AkcChatMemory  *self,
   g_return_val_if_fail (G_IS_ASYNC_RESULT (result), FALSE);
 
   return AKC_CHAT_MEMORY_GET_IFACE (self)->set_conversation_pinned_finish (self, result, error);
+}
+
+/**
+ * akc_chat_memory_set_conversation_model_async:
+ * @self: a #AkcChatMemory
+ * @id: the id of the conversation
+ * @provider_kind: (nullable): the kind of model provider (`openai`,
+ *   `ollama`, `anthropic`), or %NULL for none
+ * @provider_url: (nullable): the provider's base URL, or %NULL for none
+ * @model: (nullable): the model, or %NULL for none
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the change is stored
+ * @user_data: data for @callback
+ *
+ * Starts recording which model provider and model a conversation is held
+ * with, so that it asks the same model when it is opened again (and
+ * [property@ConversationInfo:model] says which). It does not change
+ * [property@ConversationInfo:updated-at]. It fails with
+ * %AKC_CHAT_MEMORY_ERROR_NOT_FOUND when there is no such conversation.
+ *
+ * Since: 0.1
+ */
+void
+akc_chat_memory_set_conversation_model_async (AkcChatMemory       *self,
+                                              const char          *id,
+                                              const char          *provider_kind,
+                                              const char          *provider_url,
+                                              const char          *model,
+                                              GCancellable        *cancellable,
+                                              GAsyncReadyCallback  callback,
+                                              gpointer             user_data)
+{
+  g_return_if_fail (AKC_IS_CHAT_MEMORY (self));
+  g_return_if_fail (id != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  AKC_CHAT_MEMORY_GET_IFACE (self)->set_conversation_model_async (self, id, provider_kind, provider_url, model,
+                                                                  cancellable, callback, user_data);
+}
+
+/**
+ * akc_chat_memory_set_conversation_model_finish:
+ * @self: a #AkcChatMemory
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes recording the model of a conversation.
+ *
+ * Returns: %TRUE if the change was stored
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_chat_memory_set_conversation_model_finish (AkcChatMemory  *self,
+                                               GAsyncResult   *result,
+                                               GError        **error)
+{
+  g_return_val_if_fail (AKC_IS_CHAT_MEMORY (self), FALSE);
+  g_return_val_if_fail (G_IS_ASYNC_RESULT (result), FALSE);
+
+  return AKC_CHAT_MEMORY_GET_IFACE (self)->set_conversation_model_finish (self, result, error);
 }
 
 /**

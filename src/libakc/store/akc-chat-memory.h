@@ -97,6 +97,10 @@ G_DECLARE_INTERFACE (AkcChatMemory, akc_chat_memory, AKC, CHAT_MEMORY, GObject)
  * @set_conversation_pinned_async: starts pinning or unpinning a
  *   conversation; the default fails with %G_IO_ERROR_NOT_SUPPORTED
  * @set_conversation_pinned_finish: finishes pinning or unpinning
+ * @set_conversation_model_async: starts recording the model provider and
+ *   model of a conversation; the default fails with
+ *   %G_IO_ERROR_NOT_SUPPORTED
+ * @set_conversation_model_finish: finishes recording the model
  *
  * The virtual methods of [iface@ChatMemory].
  *
@@ -212,9 +216,20 @@ struct _AkcChatMemoryInterface
   gboolean             (*set_conversation_pinned_finish) (AkcChatMemory        *self,
                                                           GAsyncResult         *result,
                                                           GError              **error);
+  void                 (*set_conversation_model_async)   (AkcChatMemory        *self,
+                                                          const char           *id,
+                                                          const char           *provider_kind,
+                                                          const char           *provider_url,
+                                                          const char           *model,
+                                                          GCancellable         *cancellable,
+                                                          GAsyncReadyCallback   callback,
+                                                          gpointer              user_data);
+  gboolean             (*set_conversation_model_finish)  (AkcChatMemory        *self,
+                                                          GAsyncResult         *result,
+                                                          GError              **error);
 
   /*< private >*/
-  gpointer padding[8];
+  gpointer padding[6];
 };
 
 AKC_AVAILABLE_IN_ALL
@@ -347,6 +362,19 @@ void                 akc_chat_memory_set_conversation_pinned_async   (AkcChatMem
                                                                       gpointer              user_data);
 AKC_AVAILABLE_IN_ALL
 gboolean             akc_chat_memory_set_conversation_pinned_finish  (AkcChatMemory        *self,
+                                                                      GAsyncResult         *result,
+                                                                      GError              **error);
+AKC_AVAILABLE_IN_ALL
+void                 akc_chat_memory_set_conversation_model_async    (AkcChatMemory        *self,
+                                                                      const char           *id,
+                                                                      const char           *provider_kind,
+                                                                      const char           *provider_url,
+                                                                      const char           *model,
+                                                                      GCancellable         *cancellable,
+                                                                      GAsyncReadyCallback   callback,
+                                                                      gpointer              user_data);
+AKC_AVAILABLE_IN_ALL
+gboolean             akc_chat_memory_set_conversation_model_finish   (AkcChatMemory        *self,
                                                                       GAsyncResult         *result,
                                                                       GError              **error);
 AKC_AVAILABLE_IN_ALL

@@ -14,7 +14,8 @@
  * What a [iface@ChatMemory] knows about one stored conversation, without
  * its messages: its id, the assistant it is held with, its title, whether
  * it is pinned, the token usage it accumulated, when it was created and
- * last changed, and how many messages it holds.
+ * last changed, how many messages it holds, and, for a conversation with a
+ * model provider, the provider and model it is held with.
  *
  * An info returned by the memory is a snapshot of when it was read. An
  * info in an [class@ConversationList] follows the stored conversation
@@ -22,7 +23,8 @@
  * its notification, so a row bound to it shows the new title or time.
  * Properties are changed through the memory
  * ([method@ChatMemory.update_conversation_async],
- * [method@ChatMemory.set_conversation_pinned_async]), never set on an info.
+ * [method@ChatMemory.set_conversation_pinned_async],
+ * [method@ChatMemory.set_conversation_model_async]), never set on an info.
  *
  * Since: 0.1
  */
@@ -39,6 +41,9 @@ struct _AkcConversationInfo
   GDateTime *updated_at;
   guint      n_messages;
   gboolean   pinned;
+  char      *provider_kind;
+  char      *provider_url;
+  char      *model;
 };
 
 G_DEFINE_FINAL_TYPE (AkcConversationInfo, akc_conversation_info, G_TYPE_OBJECT)
@@ -53,6 +58,9 @@ enum {
   PROP_UPDATED_AT,
   PROP_N_MESSAGES,
   PROP_PINNED,
+  PROP_PROVIDER_KIND,
+  PROP_PROVIDER_URL,
+  PROP_MODEL,
   N_PROPS
 };
 
@@ -69,6 +77,9 @@ akc_conversation_info_finalize (GObject *object)
   g_clear_pointer (&self->usage, akc_usage_free);
   g_clear_pointer (&self->created_at, g_date_time_unref);
   g_clear_pointer (&self->updated_at, g_date_time_unref);
+  g_clear_pointer (&self->provider_kind, g_free);
+  g_clear_pointer (&self->provider_url, g_free);
+  g_clear_pointer (&self->model, g_free);
 
   G_OBJECT_CLASS (akc_conversation_info_parent_class)->finalize (object);
 }
@@ -106,6 +117,15 @@ akc_conversation_info_get_property (GObject    *object,
       break;
     case PROP_N_MESSAGES:
       g_value_set_uint (value, self->n_messages);
+      break;
+    case PROP_PROVIDER_KIND:
+      g_value_set_string (value, self->provider_kind);
+      break;
+    case PROP_PROVIDER_URL:
+      g_value_set_string (value, self->provider_url);
+      break;
+    case PROP_MODEL:
+      g_value_set_string (value, self->model);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -287,6 +307,46 @@ akc_conversation_info_class_init (AkcConversationInfoClass *klass)
                        0, G_MAXUINT, 0,
                        (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_EXPLICIT_NOTIFY |
                          G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcConversationInfo:provider-kind:
+   *
+   * The kind of model provider the conversation is held with (`openai`,
+   * `ollama`, `anthropic`: [func@ProviderAdapter.kind_to_string]), or
+   * %NULL when none was recorded.
+   *
+   * Since: 0.1
+   */
+  props[PROP_PROVIDER_KIND] =
+    g_param_spec_string ("provider-kind", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcConversationInfo:provider-url:
+   *
+   * The base URL of the model provider the conversation is held with, or
+   * %NULL when none was recorded.
+   *
+   * Since: 0.1
+   */
+  props[PROP_PROVIDER_URL] =
+    g_param_spec_string ("provider-url", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcConversationInfo:model:
+   *
+   * The model the conversation is held with (the one its next turn asks
+   * for), or %NULL when none was recorded.
+   *
+   * Since: 0.1
+   */
+  props[PROP_MODEL] =
+    g_param_spec_string ("model", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, props);
 }
@@ -573,5 +633,93 @@ akc_conversation_info_update_from (AkcConversationInfo *self,
       g_object_notify_by_pspec (object, props[PROP_PINNED]);
     }
 
+  akc_conversation_info_set_provider (self, other->provider_kind, other->provider_url, other->model);
+
   g_object_thaw_notify (object);
+}
+
+void
+akc_conversation_info_set_provider (AkcConversationInfo *self,
+                                    const char          *provider_kind,
+                                    const char          *provider_url,
+                                    const char          *model)
+{
+  GObject *object = G_OBJECT (self);
+
+  g_return_if_fail (AKC_IS_CONVERSATION_INFO (self));
+
+  g_object_freeze_notify (object);
+  if (g_strcmp0 (self->provider_kind, provider_kind) != 0)
+    {
+      g_free (self->provider_kind);
+      self->provider_kind = g_strdup (provider_kind);
+      g_object_notify_by_pspec (object, props[PROP_PROVIDER_KIND]);
+    }
+  if (g_strcmp0 (self->provider_url, provider_url) != 0)
+    {
+      g_free (self->provider_url);
+      self->provider_url = g_strdup (provider_url);
+      g_object_notify_by_pspec (object, props[PROP_PROVIDER_URL]);
+    }
+  if (g_strcmp0 (self->model, model) != 0)
+    {
+      g_free (self->model);
+      self->model = g_strdup (model);
+      g_object_notify_by_pspec (object, props[PROP_MODEL]);
+    }
+  g_object_thaw_notify (object);
+}
+
+/**
+ * akc_conversation_info_get_provider_kind:
+ * @self: a #AkcConversationInfo
+ *
+ * Gets [property@ConversationInfo:provider-kind].
+ *
+ * Returns: (nullable): the kind of model provider, or %NULL
+ *
+ * Since: 0.1
+ */
+const char *
+akc_conversation_info_get_provider_kind (AkcConversationInfo *self)
+{
+  g_return_val_if_fail (AKC_IS_CONVERSATION_INFO (self), NULL);
+
+  return self->provider_kind;
+}
+
+/**
+ * akc_conversation_info_get_provider_url:
+ * @self: a #AkcConversationInfo
+ *
+ * Gets [property@ConversationInfo:provider-url].
+ *
+ * Returns: (nullable): the base URL of the model provider, or %NULL
+ *
+ * Since: 0.1
+ */
+const char *
+akc_conversation_info_get_provider_url (AkcConversationInfo *self)
+{
+  g_return_val_if_fail (AKC_IS_CONVERSATION_INFO (self), NULL);
+
+  return self->provider_url;
+}
+
+/**
+ * akc_conversation_info_get_model:
+ * @self: a #AkcConversationInfo
+ *
+ * Gets [property@ConversationInfo:model].
+ *
+ * Returns: (nullable): the model, or %NULL
+ *
+ * Since: 0.1
+ */
+const char *
+akc_conversation_info_get_model (AkcConversationInfo *self)
+{
+  g_return_val_if_fail (AKC_IS_CONVERSATION_INFO (self), NULL);
+
+  return self->model;
 }

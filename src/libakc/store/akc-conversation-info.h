@@ -53,5 +53,11 @@ AKC_AVAILABLE_IN_ALL
 GDateTime           *akc_conversation_info_get_updated_at (AkcConversationInfo *self);
 AKC_AVAILABLE_IN_ALL
 guint                akc_conversation_info_get_n_messages (AkcConversationInfo *self);
+AKC_AVAILABLE_IN_ALL
+const char          *akc_conversation_info_get_provider_kind (AkcConversationInfo *self);
+AKC_AVAILABLE_IN_ALL
+const char          *akc_conversation_info_get_provider_url (AkcConversationInfo *self);
+AKC_AVAILABLE_IN_ALL
+const char          *akc_conversation_info_get_model      (AkcConversationInfo *self);
 
 G_END_DECLS

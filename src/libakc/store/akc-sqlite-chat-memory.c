@@ -16,6 +16,7 @@
 #include "akc-conversation-record-private.h"
 #include "akc-search-result-private.h"
 #include "akc-sqlite-schema-private.h"
+#include "akc-conversation-info-private.h"
 #include "akc-stored-message-private.h"
 #include "akc-text-private.h"
 
@@ -80,6 +81,7 @@ typedef enum
   STMT_PAGE,
   STMT_GET,
   STMT_PIN,
+  STMT_SET_MODEL,
   STMT_AUTO_TITLE,
   STMT_SEARCH_TITLES,
   STMT_SEARCH_MESSAGES,
@@ -109,7 +111,7 @@ typedef enum
     "SELECT c.id, c.title, c.prompt_tokens, c.completion_tokens, c.total_tokens," \
     "       c.created_at, c.updated_at," \
     "       (SELECT coalesce (max (m.position) + 1, 0) FROM messages m WHERE m.conversation_id = c.id)," \
-    "       c.assistant_id, c.pinned" \
+    "       c.assistant_id, c.pinned, c.provider_kind, c.provider_url, c.model" \
     "  FROM conversations c"
 
 /* Message columns share their parameter numbers between STMT_INSERT and
@@ -126,6 +128,8 @@ static const char * const stmt_sql[N_STMTS] = {
     INFO_COLUMNS " WHERE c.id = ?1",
   [STMT_PIN] =
     "UPDATE conversations SET pinned = ?2 WHERE id = ?1",
+  [STMT_SET_MODEL] =
+    "UPDATE conversations SET provider_kind = ?2, provider_url = ?3, model = ?4 WHERE id = ?1",
   /* A conversation without a title takes that of its first user message. */
   [STMT_AUTO_TITLE] =
     "UPDATE conversations SET title = akc_derive_title (?2) WHERE id = ?1 AND title = ''",
@@ -803,6 +807,10 @@ read_info (Worker        *worker,
   g_autoptr(GDateTime) created_at = akc_stored_time_to_date_time (sqlite3_column_int64 (stmt, 5));
   g_autoptr(GDateTime) updated_at = akc_stored_time_to_date_time (sqlite3_column_int64 (stmt, 6));
   gint64 n_messages = sqlite3_column_int64 (stmt, 7);
+  g_autofree char *provider_kind = NULL;
+  g_autofree char *provider_url = NULL;
+  g_autofree char *model = NULL;
+  AkcConversationInfo *info;
 
   if (id == NULL || !g_utf8_validate (id, -1, NULL) ||
       title == NULL || !g_utf8_validate (title, -1, NULL) ||
@@ -817,9 +825,19 @@ read_info (Worker        *worker,
       return NULL;
     }
 
-  return akc_conversation_info_new_full (id, assistant_id, title, usage, created_at, updated_at,
+  info = akc_conversation_info_new_full (id, assistant_id, title, usage, created_at, updated_at,
                                          (guint) MIN (n_messages, G_MAXUINT),
                                          sqlite3_column_int (stmt, 9) != 0);
+  /* Another program may have written anything: text that is not a
+   * string is no provider. */
+  provider_kind = column_dup_string (stmt, 10);
+  provider_url = column_dup_string (stmt, 11);
+  model = column_dup_string (stmt, 12);
+  akc_conversation_info_set_provider (info,
+                                      provider_kind != NULL && g_utf8_validate (provider_kind, -1, NULL) ? provider_kind : NULL,
+                                      provider_url != NULL && g_utf8_validate (provider_url, -1, NULL) ? provider_url : NULL,
+                                      model != NULL && g_utf8_validate (model, -1, NULL) ? model : NULL);
+  return info;
 }
 
 /* Every row of @stmt, bound, as infos; NULL with @error. */
@@ -947,6 +965,9 @@ typedef struct
   gboolean  has_usage;
   AkcUsage  usage;
   gboolean  pinned;
+  char     *provider_kind;
+  char     *provider_url;
+  char     *model;
 } ConversationData;
 
 static void
@@ -957,6 +978,9 @@ conversation_data_free (gpointer data)
   g_free (conversation->id);
   g_free (conversation->assistant_id);
   g_free (conversation->title);
+  g_free (conversation->provider_kind);
+  g_free (conversation->provider_url);
+  g_free (conversation->model);
   g_free (conversation);
 }
 
@@ -1112,6 +1136,44 @@ job_pin (Worker *worker,
     job_return_error (job, error);
   else
     job_write (worker, job, worker_pin, data);
+  job_set_changed (job, data->id);
+}
+
+static gboolean
+worker_set_model (Worker    *worker,
+                  gpointer   user_data,
+                  GError   **error)
+{
+  ConversationData *data = user_data;
+  g_autoptr(sqlite3_stmt) stmt = worker_get_stmt (worker, STMT_SET_MODEL, error);
+
+  if (stmt == NULL)
+    return FALSE;
+
+  bind_text (stmt, 1, data->id);
+  bind_text (stmt, 2, data->provider_kind);
+  bind_text (stmt, 3, data->provider_url);
+  bind_text (stmt, 4, data->model);
+  if (!worker_step_done (worker, stmt, error))
+    return FALSE;
+
+  if (sqlite3_changes (worker->db) == 0)
+    return set_not_found (error);
+
+  return TRUE;
+}
+
+static void
+job_set_model (Worker *worker,
+               Job    *job)
+{
+  ConversationData *data = g_task_get_task_data (job->task);
+  GError *error = NULL;
+
+  if (!check_conversation_id (data->id, &error))
+    job_return_error (job, error);
+  else
+    job_write (worker, job, worker_set_model, data);
   job_set_changed (job, data->id);
 }
 
@@ -2144,6 +2206,61 @@ akc_sqlite_chat_memory_set_conversation_pinned_async (AkcChatMemory       *memor
   queue_job (self, task, job_pin);
 }
 
+/* What is recorded of a model is text a person may see: valid UTF-8,
+ * bounded, without control characters. */
+static gboolean
+check_model_text (const char  *text,
+                  GError     **error)
+{
+  if (text == NULL)
+    return TRUE;
+  if (!g_utf8_validate (text, -1, NULL) || strlen (text) > 4096)
+    goto invalid;
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    if (g_unichar_iscntrl (g_utf8_get_char (p)))
+      goto invalid;
+  return TRUE;
+
+invalid:
+  g_set_error_literal (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_INVALID,
+                       _("A model or provider must be text of at most 4096 bytes, without control characters."));
+  return FALSE;
+}
+
+static void
+akc_sqlite_chat_memory_set_conversation_model_async (AkcChatMemory       *memory,
+                                                     const char          *id,
+                                                     const char          *provider_kind,
+                                                     const char          *provider_url,
+                                                     const char          *model,
+                                                     GCancellable        *cancellable,
+                                                     GAsyncReadyCallback  callback,
+                                                     gpointer             user_data)
+{
+  AkcSqliteChatMemory *self = AKC_SQLITE_CHAT_MEMORY (memory);
+  g_autoptr(GError) error = NULL;
+  ConversationData *data;
+  GTask *task;
+
+  if (!check_model_text (provider_kind, &error) || !check_model_text (provider_url, &error) ||
+      !check_model_text (model, &error))
+    {
+      g_task_report_error (memory, callback, user_data, akc_sqlite_chat_memory_set_conversation_model_async,
+                           g_steal_pointer (&error));
+      return;
+    }
+
+  data = g_new0 (ConversationData, 1);
+  data->id = g_strdup (id);
+  data->provider_kind = g_strdup (provider_kind);
+  data->provider_url = g_strdup (provider_url);
+  data->model = g_strdup (model);
+  task = new_write_task (self, cancellable, callback, user_data,
+                         akc_sqlite_chat_memory_set_conversation_model_async);
+  g_task_set_task_data (task, data, conversation_data_free);
+  queue_job (self, task, job_set_model);
+}
+
 static AkcConversationInfo *
 akc_sqlite_chat_memory_create_conversation_finish (AkcChatMemory  *memory,
                                                    GAsyncResult   *result,
@@ -2322,6 +2439,8 @@ akc_sqlite_chat_memory_iface_init (AkcChatMemoryInterface *iface)
   iface->create_conversation_full_finish = akc_sqlite_chat_memory_create_conversation_finish;
   iface->set_conversation_pinned_async = akc_sqlite_chat_memory_set_conversation_pinned_async;
   iface->set_conversation_pinned_finish = akc_sqlite_chat_memory_boolean_finish;
+  iface->set_conversation_model_async = akc_sqlite_chat_memory_set_conversation_model_async;
+  iface->set_conversation_model_finish = akc_sqlite_chat_memory_boolean_finish;
 }
 
 /**

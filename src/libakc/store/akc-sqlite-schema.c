@@ -112,6 +112,14 @@
  *   word by word finds prefixes quickly. The migration indexes every
  *   existing row.
  *
+ * Version 7
+ * ---------
+ * The model provider of a conversation (issue 15): conversations gains
+ *   `provider_kind` (`openai`, `ollama`, `anthropic`), `provider_url` (its
+ *   base URL) and `model`, each NULL when none was recorded (every
+ *   conversation before version 7, and those not held with a model
+ *   provider). Opening the conversation again asks the same model.
+ *
  * Adding a version
  * ----------------
  * Append a step { N, "…" } below and bump AKC_SQLITE_SCHEMA_VERSION. A step
@@ -244,6 +252,10 @@ static const AkcSqliteMigration migrations[] = {
     "CREATE TRIGGER conversations_search_delete AFTER DELETE ON conversations BEGIN"
     "  DELETE FROM title_search WHERE rowid = old.search_id;"
     "END;" },
+  { 7,
+    "ALTER TABLE conversations ADD COLUMN provider_kind TEXT;"
+    "ALTER TABLE conversations ADD COLUMN provider_url TEXT;"
+    "ALTER TABLE conversations ADD COLUMN model TEXT;" },
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == AKC_SQLITE_SCHEMA_VERSION);

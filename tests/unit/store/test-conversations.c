@@ -284,6 +284,79 @@ test_pages (void)
   akc_test_close (g_steal_pointer (&memory));
 }
 
+static gboolean
+set_model (AkcChatMemory  *memory,
+           const char     *id,
+           const char     *kind,
+           const char     *url,
+           const char     *model,
+           GError        **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  akc_chat_memory_set_conversation_model_async (memory, id, kind, url, model, NULL, akc_test_store_result, &result);
+  return akc_chat_memory_set_conversation_model_finish (memory, akc_test_wait (&result), error);
+}
+
+/* The provider and model of a conversation (schema v7, issue 15): kept
+ * with it across a restart, without touching its time of last change. */
+static void
+test_model (void)
+{
+  g_autofree char *path = akc_test_path ("history.sqlite3");
+  g_autoptr(AkcChatMemory) memory = akc_test_open (path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AkcConversationInfo) created = NULL;
+  g_autoptr(AkcConversationInfo) info = NULL;
+  g_autoptr(GListModel) all = NULL;
+
+  created = create_full (memory, "provider:1", "provider", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_null (akc_conversation_info_get_model (created));
+  g_assert_null (akc_conversation_info_get_provider_kind (created));
+  g_assert_null (akc_conversation_info_get_provider_url (created));
+
+  g_assert_true (set_model (memory, "provider:1", "ollama", "http://127.0.0.1:11434/", "qwen3:8b", &error));
+  g_assert_no_error (error);
+  info = get (memory, "provider:1", &error);
+  g_assert_cmpstr (akc_conversation_info_get_provider_kind (info), ==, "ollama");
+  g_assert_cmpstr (akc_conversation_info_get_provider_url (info), ==, "http://127.0.0.1:11434/");
+  g_assert_cmpstr (akc_conversation_info_get_model (info), ==, "qwen3:8b");
+  g_assert_true (g_date_time_equal (akc_conversation_info_get_updated_at (created),
+                                    akc_conversation_info_get_updated_at (info)));
+  g_clear_object (&info);
+
+  /* Switching the model replaces it. */
+  g_assert_true (set_model (memory, "provider:1", "ollama", "http://127.0.0.1:11434/", "llama3.2:latest", &error));
+
+  /* Refused: what is not text a person can read, and an unknown conversation. */
+  g_assert_false (set_model (memory, "provider:1", "ollama", "http://127.0.0.1:11434/", "bad\nmodel", &error));
+  g_assert_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_false (set_model (memory, "nope", "ollama", NULL, "qwen3:8b", &error));
+  g_assert_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  /* After a restart, the listing says which model. */
+  akc_test_close (g_steal_pointer (&memory));
+  memory = akc_test_open (path);
+  all = akc_test_list (memory, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (all), ==, 1);
+  info = g_list_model_get_item (all, 0);
+  g_assert_cmpstr (akc_conversation_info_get_model (info), ==, "llama3.2:latest");
+  g_assert_cmpstr (akc_conversation_info_get_provider_kind (info), ==, "ollama");
+  g_clear_object (&info);
+
+  /* None recorded any more. */
+  g_assert_true (set_model (memory, "provider:1", NULL, NULL, NULL, &error));
+  info = get (memory, "provider:1", &error);
+  g_assert_null (akc_conversation_info_get_model (info));
+  g_assert_cmpint (akc_test_sql_int (path, "SELECT count(*) FROM conversations WHERE model IS NULL"), ==, 1);
+
+  akc_test_close (g_steal_pointer (&memory));
+}
+
 static void
 test_derive_title (void)
 {
@@ -709,6 +782,7 @@ main (int   argc,
 
   g_test_add_func ("/store/conversations/migrate-v4", test_migrate_v4);
   g_test_add_func ("/store/conversations/pages", test_pages);
+  g_test_add_func ("/store/conversations/model", test_model);
   g_test_add_func ("/store/conversations/default-pages", test_default_pages);
   g_test_add_func ("/store/conversations/derive-title", test_derive_title);
   g_test_add_func ("/store/conversations/auto-title", test_auto_title);
