@@ -582,6 +582,174 @@ akc_provider_adapter_list_models_finish (AkcProviderAdapter  *self,
 }
 
 /* ------------------------------------------------------------------ */
+/* What the provider says about the model                              */
+/* ------------------------------------------------------------------ */
+
+/* Ollama's /api/show: {"capabilities":["completion","vision",…],…}.
+ * Returns whether the answer says; *vision tells whether it reads images. */
+static gboolean
+parse_ollama_capabilities (const guint8  *data,
+                           gsize          length,
+                           gboolean      *vision,
+                           GError       **error)
+{
+  g_autoptr(AkcJsonValue) root = akc_json_value_parse ((const char *) data, (gssize) length, NULL);
+  AkcJsonValue *capabilities;
+
+  if (root == NULL || akc_json_value_get_kind (root) != AKC_JSON_KIND_OBJECT)
+    {
+      g_set_error_literal (error, AKC_PROVIDER_ERROR, AKC_PROVIDER_ERROR_INVALID_RESPONSE,
+                           _("The provider’s description of the model is not a JSON object."));
+      return FALSE;
+    }
+
+  /* Older Ollama releases do not list capabilities: nothing is known. */
+  capabilities = akc_json_value_get_member (root, "capabilities");
+  if (capabilities == NULL || akc_json_value_get_kind (capabilities) != AKC_JSON_KIND_ARRAY)
+    return FALSE;
+
+  *vision = FALSE;
+  for (gsize i = 0; i < akc_json_value_get_length (capabilities); i++)
+    {
+      AkcJsonValue *capability = akc_json_value_get_element (capabilities, i);
+
+      if (akc_json_value_get_kind (capability) == AKC_JSON_KIND_STRING &&
+          g_strcmp0 (akc_json_value_get_string (capability, NULL), "vision") == 0)
+        *vision = TRUE;
+    }
+  return TRUE;
+}
+
+static void
+describe_done (AkcHttpStream *http,
+               const GError  *error,
+               gpointer       user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AkcProviderAdapter *self = g_task_get_source_object (task);
+  ModelsRead *read = g_task_get_task_data (task);
+  GError *parse_error = NULL;
+  gboolean vision = TRUE;
+
+  if (error != NULL)
+    {
+      gint64 retry_seconds;
+
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_task_return_error (task, g_error_copy (error));
+      else
+        g_task_return_error (task, transfer_error (self, http, error, &retry_seconds));
+      g_object_unref (http);
+      return;
+    }
+
+  if (parse_ollama_capabilities (read->body->data, read->body->len, &vision, &parse_error))
+    {
+      akc_provider_adapter_set_accepts_images (self, vision);
+      g_task_return_boolean (task, TRUE);
+    }
+  else if (parse_error != NULL)
+    g_task_return_error (task, parse_error);
+  else
+    g_task_return_boolean (task, FALSE);
+  g_object_unref (http);
+}
+
+/**
+ * akc_provider_adapter_describe_model_async:
+ * @self: an adapter
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the provider answered
+ * @user_data: data for @callback
+ *
+ * Asks the provider what its metadata says about the adapter's model and
+ * sets [property@ProviderAdapter:accepts-images] from it, so that a host
+ * refuses an image for a model that cannot read one before anything is
+ * sent. Ollama says which models take images (`POST {base}/api/show`,
+ * `capabilities` holding `vision`); the OpenAI-compatible and Anthropic
+ * model lists do not, so nothing is asked of them and nothing changes
+ * (set the property from what the person knows instead).
+ *
+ * Since: 0.1
+ */
+void
+akc_provider_adapter_describe_model_async (AkcProviderAdapter  *self,
+                                           GCancellable        *cancellable,
+                                           GAsyncReadyCallback  callback,
+                                           gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(SoupMessage) message = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AkcJsonValue) model = NULL;
+  g_autoptr(AkcJsonValue) body = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  const char *names[] = { "model" };
+  AkcHttpStream *http;
+  ModelsRead *read;
+  char *text;
+
+  g_return_if_fail (AKC_IS_PROVIDER_ADAPTER (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, akc_provider_adapter_describe_model_async);
+
+  if (self->kind != AKC_PROVIDER_KIND_OLLAMA || self->model == NULL || self->model[0] == '\0')
+    {
+      g_task_return_boolean (task, FALSE);
+      return;
+    }
+
+  message = new_message (self, SOUP_METHOD_POST, "/api/show", &error);
+  if (message == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  model = akc_json_value_new_string (self->model, -1);
+  body = akc_json_value_new_object (names, &model, 1);
+  text = akc_json_value_to_canonical (body, NULL);
+  bytes = g_bytes_new_take (text, strlen (text));
+  soup_message_set_request_body_from_bytes (message, "application/json", bytes);
+  soup_message_headers_replace (soup_message_get_request_headers (message), "Accept", "application/json");
+
+  read = g_new0 (ModelsRead, 1);
+  read->body = g_byte_array_new ();
+  g_task_set_task_data (task, read, (GDestroyNotify) models_read_free);
+
+  http = akc_http_stream_new (self->session, message, AKC_FRAMING_RAW);
+  akc_http_stream_set_connect_timeout (http, self->connect_timeout);
+  akc_http_stream_start (http, cancellable, NULL, models_frame, describe_done, g_steal_pointer (&task));
+}
+
+/**
+ * akc_provider_adapter_describe_model_finish:
+ * @self: an adapter
+ * @result: the result given to the callback
+ * @error: return location for an error
+ *
+ * Finishes [method@ProviderAdapter.describe_model_async].
+ *
+ * Returns: %TRUE when the provider said whether the model takes images
+ *   (and [property@ProviderAdapter:accepts-images] now says it); %FALSE
+ *   when it says nothing about it, or with @error set when it could not
+ *   be asked
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_provider_adapter_describe_model_finish (AkcProviderAdapter  *self,
+                                            GAsyncResult        *result,
+                                            GError             **error)
+{
+  g_return_val_if_fail (AKC_IS_PROVIDER_ADAPTER (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------ */
 /* GObject                                                             */
 /* ------------------------------------------------------------------ */
 

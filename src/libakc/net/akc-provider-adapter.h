@@ -190,5 +190,14 @@ AKC_AVAILABLE_IN_ALL
 char              **akc_provider_adapter_list_models_finish  (AkcProviderAdapter  *self,
                                                               GAsyncResult        *result,
                                                               GError             **error);
+AKC_AVAILABLE_IN_ALL
+void                akc_provider_adapter_describe_model_async (AkcProviderAdapter *self,
+                                                              GCancellable        *cancellable,
+                                                              GAsyncReadyCallback  callback,
+                                                              gpointer             user_data);
+AKC_AVAILABLE_IN_ALL
+gboolean            akc_provider_adapter_describe_model_finish (AkcProviderAdapter *self,
+                                                              GAsyncResult        *result,
+                                                              GError             **error);
 
 G_END_DECLS

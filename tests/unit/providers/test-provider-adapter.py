@@ -311,6 +311,45 @@ ollama.list_models_async(None, lambda a, r: result.append(a.list_models_finish(r
 spin_until(lambda: result)
 check("ollama: models come from GET /api/tags", result == [["llama3.2:latest", "qwen3:8b"]], result)
 
+# What Ollama says about a model sets accepts-images (issue 15 item 5).
+def describe_model(a):
+    done = []
+
+    def finished(source, res):
+        try:
+            done.append(source.describe_model_finish(res))
+        except GLib.Error as e:
+            done.append(e)
+    a.describe_model_async(None, finished)
+    spin_until(lambda: done)
+    return done[0]
+
+
+server.add("POST", "/api/show", ps.json_response(200, {"capabilities": ["completion", "tools"],
+                                                        "details": {"family": "llama"}}))
+said = describe_model(ollama)
+request = server.last()
+check("ollama: /api/show without vision: the model takes no images",
+      said is True and ollama.get_accepts_images() is False
+      and request.path == "/api/show" and request.json == {"model": "llama3.2"}, (said, request.raw))
+server.add("POST", "/api/show", ps.json_response(200, {"capabilities": ["completion", "vision"]}))
+said = describe_model(ollama)
+check("ollama: /api/show with vision: the model takes images", said is True and ollama.get_accepts_images() is True, said)
+server.add("POST", "/api/show", ps.json_response(200, {"modelfile": "FROM llama3.2"}))
+ollama.set_accepts_images(False)
+said = describe_model(ollama)
+check("ollama: an older Ollama that lists no capabilities changes nothing",
+      said is False and ollama.get_accepts_images() is False, said)
+ollama.set_accepts_images(True)
+server.add("POST", "/api/show", ps.json_response(404, {"error": "model 'llama3.2' not found"}))
+said = describe_model(ollama)
+check("ollama: an unknown model is an error that names it, and changes nothing",
+      isinstance(said, GLib.Error) and "llama3.2" in said.message and ollama.get_accepts_images() is True, said)
+requests = len(server.requests)
+said = describe_model(openai)
+check("openai: the model list says nothing about images: nothing is asked",
+      said is False and len(server.requests) == requests and openai.get_accepts_images() is True, said)
+
 # Tool results go back in Ollama's format.
 server.reset()
 server.add("POST", "/api/chat",
