@@ -807,6 +807,71 @@ test_view_streaming_coalesces (void)
   fixture_clear (&fixture);
 }
 
+typedef struct {
+  AkcMessage    *reply;
+  AkcMessageRow *row;
+  guint          frames;
+  guint          first_updates;
+  guint          updates;
+} FrameChunks;
+
+#define FRAME_CHUNKS 20
+
+/* One chunk a frame from the frame's update phase, as a source driven by
+ * the frame clock writes them. */
+static gboolean
+append_chunk_in_frame (GtkWidget     *widget,
+                       GdkFrameClock *clock,
+                       gpointer       user_data)
+{
+  FrameChunks *chunks = user_data;
+
+  if (chunks->frames == 0)
+    chunks->first_updates = akc_message_row_get_n_updates (chunks->row);
+  if (chunks->frames == FRAME_CHUNKS)
+    {
+      chunks->updates = akc_message_row_get_n_updates (chunks->row) - chunks->first_updates;
+      return G_SOURCE_REMOVE;
+    }
+
+  akc_message_append_content (chunks->reply, "z ", -1);
+  chunks->frames++;
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+frame_chunks_done (FrameChunks *chunks)
+{
+  return chunks->frames == FRAME_CHUNKS && chunks->updates > 0;
+}
+
+/* A chunk a frame updates the row every frame, also when the chunks come
+ * from the frame clock's update phase (the row's update then first runs
+ * a frame later: one added anew each time ran every other frame). */
+static void
+test_view_streaming_every_frame (void)
+{
+  Fixture fixture = { 0 };
+  FrameChunks chunks = { 0 };
+
+  fixture_init (&fixture, 2, 700);
+  chunks.reply = start_open_reply (&fixture, "Tell me");
+  chunks.row = akc_chat_view_get_row (fixture.view, chunks.reply);
+  g_assert_nonnull (chunks.row);
+  akc_message_set_status (chunks.reply, AKC_MESSAGE_STATUS_STREAMING);
+  wait_frames (fixture.window, 2);
+
+  gtk_widget_add_tick_callback (fixture.window, append_chunk_in_frame, &chunks, NULL);
+  WAIT_FOR (frame_chunks_done, &chunks);
+  /* The first chunk's update comes a frame late; every later frame has
+   * one. */
+  g_assert_cmpuint (chunks.updates, >=, FRAME_CHUNKS - 2);
+  g_assert_cmpuint (chunks.updates, <=, FRAME_CHUNKS);
+
+  akc_chat_source_stop (AKC_CHAT_SOURCE (fixture.chat));
+  fixture_clear (&fixture);
+}
+
 /* Stop and error flush too. */
 static void
 test_view_streaming_flushes_on_stop (void)
@@ -1838,6 +1903,7 @@ main (int   argc,
   g_test_add_func ("/chat-view/accessibility", test_view_accessibility);
   g_test_add_func ("/chat-view/row-updates", test_view_row_updates);
   g_test_add_func ("/chat-view/streaming-coalesces", test_view_streaming_coalesces);
+  g_test_add_func ("/chat-view/streaming-every-frame", test_view_streaming_every_frame);
   g_test_add_func ("/chat-view/streaming-flushes-on-stop", test_view_streaming_flushes_on_stop);
   g_test_add_func ("/chat-view/sticky-scroll", test_view_sticky_scroll);
   g_test_add_func ("/chat-view/history-paging", test_view_history_paging);

@@ -88,6 +88,7 @@ struct _AkcMessageRow
   int                   active_position;
   guint                 n_updates;
   guint                 dirty : 1;
+  guint                 tick_pending : 1;  /* content changed since the tick's last update */
   guint                 has_components : 1;
 };
 
@@ -511,10 +512,21 @@ akc_message_row_tick (GtkWidget     *widget,
 {
   AkcMessageRow *self = AKC_MESSAGE_ROW (widget);
 
-  self->tick_id = 0;
+  /* A frame with no new chunk ends the tick. While chunks keep coming the
+   * tick stays: a tick callback added during a frame's update phase (as
+   * when the chunk itself came from a tick) first runs in the next frame,
+   * so one added anew for each chunk would update the row every other
+   * frame only. */
+  if (!self->tick_pending)
+    {
+      self->tick_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+
+  self->tick_pending = FALSE;
   akc_message_row_sync_content (self);
 
-  return G_SOURCE_REMOVE;
+  return G_SOURCE_CONTINUE;
 }
 
 static void
@@ -525,6 +537,7 @@ cancel_tick (AkcMessageRow *self)
       gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
       self->tick_id = 0;
     }
+  self->tick_pending = FALSE;
 }
 
 static void
@@ -532,13 +545,15 @@ on_content_changed (AkcMessageRow *self)
 {
   /* Coalesce chunks: one update per frame, in the frame's update phase
    * before layout. A row that is not shown waits until it is. */
-  if (self->tick_id != 0)
-    return;
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      self->dirty = TRUE;
+      return;
+    }
 
-  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+  self->tick_pending = TRUE;
+  if (self->tick_id == 0)
     self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), akc_message_row_tick, NULL, NULL);
-  else
-    self->dirty = TRUE;
 }
 
 static void
