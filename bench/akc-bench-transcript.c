@@ -170,9 +170,19 @@ build_window (GPtrArray  *messages,
               AkcChat   **chat)
 {
   GtkWidget *window = g_object_new (AKC_TYPE_WINDOW, NULL);
+  AkcChatSource *source;
 
   gtk_window_set_default_size (GTK_WINDOW (window), WINDOW_WIDTH, WINDOW_HEIGHT);
-  *chat = AKC_CHAT (akc_window_get_source (AKC_WINDOW (window)));
+  /* A first run opens on the welcome page: the echo demo's conversation,
+   * as a person who picks Hello World gets it. */
+  akc_window_set_conversation (AKC_WINDOW (window), "hello-world");
+  source = akc_window_get_source (AKC_WINDOW (window));
+  if (!AKC_IS_CHAT (source))
+    {
+      fprintf (stderr, "akc-bench-transcript: the window shows no conversation with the echo demo\n");
+      exit (1);
+    }
+  *chat = AKC_CHAT (source);
   akc_chat_restore (*chat, (AkcMessage * const *) messages->pdata, messages->len);
 
   return window;
