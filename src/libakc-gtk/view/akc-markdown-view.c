@@ -29,7 +29,10 @@
  * widgets whose block changed, in practice the last label. When the
  * message is finished the whole text is parsed once, and widgets whose
  * block is the same are kept, so freezing costs nothing where the
- * streamed rendering was already right. While streaming, the view keeps
+ * streamed rendering was already right. The last block of the open part,
+ * when it is a paragraph or heading, is the one being written: it is an
+ * AkcMarkdownLive (below), laid out once per change where a label lays
+ * out four times, and becomes a label when it is done. While streaming, the view keeps
  * room for a few lines below its text, so that a new line neither moves
  * the rows around it nor changes its background (see
  * akc_markdown_view_measure()).
@@ -55,6 +58,7 @@ typedef struct {
   AkcMarkdownBlock *block;
   GtkWidget        *row;      /* the child of the view */
   GtkWidget        *content;  /* the label, code block or separator */
+  gboolean          live;     /* content is an AkcMarkdownLive */
   gboolean          drawn;    /* in the last snapshot */
 } Entry;
 
@@ -128,6 +132,282 @@ akc_markdown_view_real_open_uri (AkcMarkdownView *self,
 #endif
 }
 
+/* ------------------------------------------------------------------ */
+/* The text block being written                                        */
+/* ------------------------------------------------------------------ */
+
+/* AkcMarkdownLive: the last paragraph or heading of a streaming view, the
+ * one that grows with each chunk, drawn from one PangoLayout laid out
+ * once per change, at the width it is given.
+ *
+ * A GtkLabel lays its text out four to five times for each change: GTK
+ * measures a wrapping widget's width before its height for a width, and
+ * the label measures that width on a copy of its layout wrapped to its
+ * minimum width and on one not wrapped at all, then its height on a
+ * third at the width it is given, and draws from its own layout once
+ * that is allocated. With Pango each of them shapes the whole text
+ * again, so a growing paragraph cost a few times its length in shaping
+ * per chunk. This one is a few characters wide at least and as wide as
+ * it is given (the view and the row around it fill the transcript's
+ * width), so its width needs no layout, and its height is the one it is
+ * drawn with.
+ *
+ * It is not selectable and its links do not open while it is written;
+ * once the block is done (a blank line after it, or the end of the
+ * reply) it is replaced by a label, which is. Its accessible role is a
+ * label's, named by its text. CSS: `label.md-live`, with the classes of
+ * the label it stands for. */
+
+#define AKC_TYPE_MARKDOWN_LIVE (akc_markdown_live_get_type ())
+
+G_DECLARE_FINAL_TYPE (AkcMarkdownLive, akc_markdown_live, AKC, MARKDOWN_LIVE, GtkWidget)
+
+struct _AkcMarkdownLive
+{
+  GtkWidget    parent_instance;
+
+  PangoLayout *layout;
+  char        *markup;        /* as set, for comparison */
+  guint        context_serial;
+};
+
+G_DEFINE_FINAL_TYPE (AkcMarkdownLive, akc_markdown_live, GTK_TYPE_WIDGET)
+
+/* The width a label would keep at least: MIN_WIDTH_CHARS characters. */
+#define LIVE_MIN_WIDTH_CHARS 12
+
+/* The layout, told when the widget's font changed (GTK updates the
+ * widget's Pango context from its CSS). */
+static PangoLayout *
+live_layout (AkcMarkdownLive *self)
+{
+  guint serial = pango_context_get_serial (pango_layout_get_context (self->layout));
+
+  if (serial != self->context_serial)
+    {
+      pango_layout_context_changed (self->layout);
+      self->context_serial = pango_context_get_serial (pango_layout_get_context (self->layout));
+    }
+
+  return self->layout;
+}
+
+static void
+live_set_width (AkcMarkdownLive *self,
+                int              width)
+{
+  PangoLayout *layout = live_layout (self);
+  int pango_width = width < 0 ? -1 : width * PANGO_SCALE;
+
+  if (pango_layout_get_width (layout) != pango_width)
+    pango_layout_set_width (layout, pango_width);
+}
+
+static void
+akc_markdown_live_measure (GtkWidget      *widget,
+                           GtkOrientation  orientation,
+                           int             for_size,
+                           int            *minimum,
+                           int            *natural,
+                           int            *minimum_baseline,
+                           int            *natural_baseline)
+{
+  AkcMarkdownLive *self = AKC_MARKDOWN_LIVE (widget);
+
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      PangoFontMetrics *metrics = pango_context_get_metrics (pango_layout_get_context (live_layout (self)),
+                                                              NULL, NULL);
+      int char_width = MAX (pango_font_metrics_get_approximate_char_width (metrics),
+                            pango_font_metrics_get_approximate_digit_width (metrics));
+
+      pango_font_metrics_unref (metrics);
+      *minimum = PANGO_PIXELS_CEIL (char_width * LIVE_MIN_WIDTH_CHARS);
+      /* As wide as it is given: the width a person reads it at. */
+      *natural = *minimum;
+      return;
+    }
+
+  /* The height at @for_size, which is the width it is then allocated:
+   * the layout is laid out at it once, and drawn as it is. */
+  {
+    int height;
+
+    live_set_width (self, for_size);
+    pango_layout_get_size (self->layout, NULL, &height);
+    *minimum = *natural = PANGO_PIXELS_CEIL (height);
+  }
+}
+
+static GtkSizeRequestMode
+akc_markdown_live_get_request_mode (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
+static void
+akc_markdown_live_size_allocate (GtkWidget *widget,
+                                 int        width,
+                                 int        height,
+                                 int        baseline)
+{
+  live_set_width (AKC_MARKDOWN_LIVE (widget), width);
+}
+
+static void
+akc_markdown_live_snapshot (GtkWidget   *widget,
+                            GtkSnapshot *snapshot)
+{
+  AkcMarkdownLive *self = AKC_MARKDOWN_LIVE (widget);
+  GdkRGBA color;
+
+  if (self->markup == NULL || self->markup[0] == '\0')
+    return;
+
+  live_set_width (self, gtk_widget_get_width (widget));
+#if GTK_CHECK_VERSION (4, 10, 0)
+  gtk_widget_get_color (widget, &color);
+#else
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &color);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+#endif
+  gtk_snapshot_append_layout (snapshot, self->layout, &color);
+}
+
+static void
+akc_markdown_live_finalize (GObject *object)
+{
+  AkcMarkdownLive *self = AKC_MARKDOWN_LIVE (object);
+
+  g_clear_object (&self->layout);
+  g_free (self->markup);
+
+  G_OBJECT_CLASS (akc_markdown_live_parent_class)->finalize (object);
+}
+
+static void
+akc_markdown_live_class_init (AkcMarkdownLiveClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->finalize = akc_markdown_live_finalize;
+
+  widget_class->measure = akc_markdown_live_measure;
+  widget_class->get_request_mode = akc_markdown_live_get_request_mode;
+  widget_class->size_allocate = akc_markdown_live_size_allocate;
+  widget_class->snapshot = akc_markdown_live_snapshot;
+
+  /* Styled as the label it stands for. */
+  gtk_widget_class_set_css_name (widget_class, "label");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_LABEL);
+}
+
+static void
+akc_markdown_live_init (AkcMarkdownLive *self)
+{
+  /* The widget's own context, which GTK keeps in line with its CSS. */
+  self->layout = pango_layout_new (gtk_widget_get_pango_context (GTK_WIDGET (self)));
+  pango_layout_set_wrap (self->layout, PANGO_WRAP_WORD_CHAR);
+  self->context_serial = pango_context_get_serial (pango_layout_get_context (self->layout));
+  gtk_widget_add_css_class (GTK_WIDGET (self), "md-live");
+}
+
+/* Pango markup for @markup, which is a label's: links are underlined
+ * spans in @link_color (they open once the block is a label). The markup
+ * is ours, every attribute value escaped, so a tag ends at the first
+ * '>'. */
+static char *
+live_markup (const char *markup,
+             const char *link_color)
+{
+  GString *out = g_string_sized_new (strlen (markup) + 16);
+  const char *p = markup;
+
+  while (*p != '\0')
+    {
+      const char *tag = strstr (p, "<");
+
+      if (tag == NULL)
+        {
+          g_string_append (out, p);
+          break;
+        }
+      g_string_append_len (out, p, tag - p);
+
+      if (g_str_has_prefix (tag, "<a ") || g_str_has_prefix (tag, "<a>"))
+        {
+          const char *end = strchr (tag, '>');
+
+          g_string_append (out, "<span underline=\"single\"");
+          if (link_color != NULL)
+            g_string_append_printf (out, " foreground=\"%s\"", link_color);
+          g_string_append_c (out, '>');
+          p = end != NULL ? end + 1 : tag + strlen (tag);
+        }
+      else if (g_str_has_prefix (tag, "</a>"))
+        {
+          g_string_append (out, "</span>");
+          p = tag + 4;
+        }
+      else
+        {
+          g_string_append_c (out, '<');
+          p = tag + 1;
+        }
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+static void
+akc_markdown_live_set_block (AkcMarkdownLive        *self,
+                             const AkcMarkdownBlock *block)
+{
+  const char *markup = block->markup != NULL ? block->markup : "";
+  g_autofree char *pango_markup = NULL;
+  g_autofree char *link_color = NULL;
+  GdkRGBA accent;
+
+  if (g_strcmp0 (self->markup, markup) == 0)
+    return;
+
+  g_free (self->markup);
+  self->markup = g_strdup (markup);
+  /* A label's links are drawn in the accent colour (libadwaita's). */
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  if (block->n_links > 0 &&
+      gtk_style_context_lookup_color (gtk_widget_get_style_context (GTK_WIDGET (self)), "accent_color", &accent))
+    link_color = g_strdup_printf ("#%02x%02x%02x", (int) (accent.red * 255 + 0.5),
+                                  (int) (accent.green * 255 + 0.5), (int) (accent.blue * 255 + 0.5));
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  pango_markup = live_markup (markup, link_color);
+  pango_layout_set_markup (self->layout, pango_markup, -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, block->text != NULL ? block->text : "",
+                                  -1);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+static GtkWidget *
+akc_markdown_live_new (const AkcMarkdownBlock *block)
+{
+  AkcMarkdownLive *self = g_object_new (AKC_TYPE_MARKDOWN_LIVE, "hexpand", TRUE, NULL);
+
+  akc_markdown_live_set_block (self, block);
+  return GTK_WIDGET (self);
+}
+
+/* Whether @block can be written into an AkcMarkdownLive. */
+static gboolean
+is_live_kind (const AkcMarkdownBlock *block)
+{
+  return block->kind == AKC_MARKDOWN_PARAGRAPH || block->kind == AKC_MARKDOWN_HEADING;
+}
+
+/* ------------------------------------------------------------------ */
+
 static void
 set_label_markup (GtkLabel               *label,
                   const AkcMarkdownBlock *block)
@@ -138,12 +418,40 @@ set_label_markup (GtkLabel               *label,
   gtk_label_set_markup (label, block->markup != NULL ? block->markup : "");
 }
 
+static void
+add_text_classes (GtkWidget              *content,
+                  const AkcMarkdownBlock *block)
+{
+  if (block->kind == AKC_MARKDOWN_HEADING)
+    {
+      g_autofree char *level_class = g_strdup_printf ("md-h%u", block->level);
+
+      gtk_widget_add_css_class (content, "md-heading");
+      gtk_widget_add_css_class (content, level_class);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (content),
+                                      GTK_ACCESSIBLE_PROPERTY_LEVEL, (int) block->level,
+                                      -1);
+    }
+  else
+    {
+      gtk_widget_add_css_class (content, "md-paragraph");
+    }
+}
+
 static GtkWidget *
 create_content (AkcMarkdownView        *self,
-                const AkcMarkdownBlock *block)
+                const AkcMarkdownBlock *block,
+                gboolean                live)
 {
   GtkWidget *content;
-  g_autofree char *level_class = NULL;
+
+  if (live)
+    {
+      g_assert (is_live_kind (block));
+      content = akc_markdown_live_new (block);
+      add_text_classes (content, block);
+      return content;
+    }
 
   switch (block->kind)
     {
@@ -178,20 +486,7 @@ create_content (AkcMarkdownView        *self,
                               NULL);
       set_label_markup (GTK_LABEL (content), block);
       g_signal_connect_object (content, "activate-link", G_CALLBACK (on_activate_link), self, 0);
-
-      if (block->kind == AKC_MARKDOWN_HEADING)
-        {
-          level_class = g_strdup_printf ("md-h%u", block->level);
-          gtk_widget_add_css_class (content, "md-heading");
-          gtk_widget_add_css_class (content, level_class);
-          gtk_accessible_update_property (GTK_ACCESSIBLE (content),
-                                          GTK_ACCESSIBLE_PROPERTY_LEVEL, (int) block->level,
-                                          -1);
-        }
-      else
-        {
-          gtk_widget_add_css_class (content, "md-paragraph");
-        }
+      add_text_classes (content, block);
       return content;
     }
 }
@@ -225,12 +520,14 @@ create_row (const AkcMarkdownBlock *block,
 
 static Entry *
 entry_new (AkcMarkdownView  *self,
-           AkcMarkdownBlock *block)
+           AkcMarkdownBlock *block,
+           gboolean          live)
 {
   Entry *entry = g_new0 (Entry, 1);
 
   entry->block = block;
-  entry->content = create_content (self, block);
+  entry->live = live;
+  entry->content = create_content (self, block, live);
   entry->row = create_row (block, entry->content);
 
   return entry;
@@ -240,7 +537,9 @@ static void
 update_content (Entry            *entry,
                 AkcMarkdownBlock *block)
 {
-  if (block->kind == AKC_MARKDOWN_CODE)
+  if (entry->live)
+    akc_markdown_live_set_block (AKC_MARKDOWN_LIVE (entry->content), block);
+  else if (block->kind == AKC_MARKDOWN_CODE)
     akc_code_block_set_code (AKC_CODE_BLOCK (entry->content), block->text);
   else if (block->kind == AKC_MARKDOWN_GFM_TABLE)
     akc_markdown_table_set_block (AKC_MARKDOWN_TABLE (entry->content), block);
@@ -253,11 +552,14 @@ update_content (Entry            *entry,
 
 /* Shows @blocks (taken) from entry @from on: entries whose block is the
  * same are left alone, entries of the same shape get the new text, the
- * others are replaced, and entries beyond the new blocks are removed. */
+ * others are replaced, and entries beyond the new blocks are removed.
+ * With @live_last, the last block, when it is text, is the one being
+ * written: an AkcMarkdownLive; every other text block is a label. */
 static void
 reconcile (AkcMarkdownView *self,
            guint            from,
-           GPtrArray       *blocks)
+           GPtrArray       *blocks,
+           gboolean         live_last)
 {
   guint n = blocks->len;
 
@@ -269,14 +571,15 @@ reconcile (AkcMarkdownView *self,
       guint position = from + i;
       Entry *entry = position < self->entries->len ? g_ptr_array_index (self->entries, position) : NULL;
       GtkWidget *previous = position > 0 ? ((Entry *) g_ptr_array_index (self->entries, position - 1))->row : NULL;
+      gboolean live = live_last && i + 1 == n && is_live_kind (block);
 
-      if (entry != NULL && akc_markdown_block_equal (entry->block, block))
+      if (entry != NULL && entry->live == live && akc_markdown_block_equal (entry->block, block))
         {
           akc_markdown_block_free (block);
           continue;
         }
 
-      if (entry != NULL && akc_markdown_block_same_shape (entry->block, block))
+      if (entry != NULL && entry->live == live && akc_markdown_block_same_shape (entry->block, block))
         {
           update_content (entry, block);
           continue;
@@ -286,12 +589,12 @@ reconcile (AkcMarkdownView *self,
         {
           gtk_widget_unparent (entry->row);
           entry_free (entry);
-          entry = entry_new (self, block);
+          entry = entry_new (self, block, live);
           self->entries->pdata[position] = entry;
         }
       else
         {
-          entry = entry_new (self, block);
+          entry = entry_new (self, block, live);
           g_ptr_array_add (self->entries, entry);
         }
 
@@ -595,7 +898,7 @@ akc_markdown_view_set_text (AkcMarkdownView *self,
           gtk_widget_queue_resize (GTK_WIDGET (self));
         }
       blocks = akc_markdown_parse (text, length);
-      reconcile (self, 0, blocks);
+      reconcile (self, 0, blocks, FALSE);
       self->stable_end = length;
       self->n_stable = self->entries->len;
       self->streaming = FALSE;
@@ -617,9 +920,11 @@ akc_markdown_view_set_text (AkcMarkdownView *self,
   {
     guint n_newly_stable = blocks->len;
     g_autoptr(GPtrArray) open = akc_markdown_parse (text + stable_end, length - stable_end);
+    /* The block being written is the open part's last. */
+    gboolean writing = open->len > 0;
 
     g_ptr_array_extend_and_steal (blocks, g_steal_pointer (&open));
-    reconcile (self, self->n_stable, blocks);
+    reconcile (self, self->n_stable, blocks, writing);
     self->n_stable += n_newly_stable;
     self->stable_end = stable_end;
   }
