@@ -21,8 +21,9 @@ struct _AkcApplication
   AdwApplication  parent_instance;
 
   /* The conversations and assistants every window shows; the history,
-   * opened at startup on a worker thread (or why it could not be opened:
-   * the application runs without saving). */
+   * opened on a worker thread once the first window has drawn its first
+   * frame (or why it could not be opened: the application runs without
+   * saving). */
   AkcAppSession  *session;
   AkcChatMemory  *memory;
   GCancellable   *memory_cancellable;
@@ -93,6 +94,52 @@ akc_application_get_session (AkcApplication *self)
   return self->session;
 }
 
+/* Opens the history (once): the windows wait for its list of
+ * conversations. */
+static void
+open_history (AkcApplication *self)
+{
+  if (self->memory_cancellable != NULL)
+    return;
+
+  self->memory_cancellable = g_cancellable_new ();
+  akc_sqlite_chat_memory_new_async (NULL, self->memory_cancellable, on_memory_opened, g_object_ref (self));
+}
+
+static void
+on_first_frame (GdkFrameClock  *clock,
+                AkcApplication *self)
+{
+  g_signal_handlers_disconnect_by_func (clock, on_first_frame, self);
+  open_history (self);
+}
+
+/* The history is opened after @window's first frame: opening it, and
+ * listing its conversations when it is open, are no part of what the
+ * first frame waits for (issue #18 item 6). */
+static void
+open_history_after_first_frame (AkcApplication *self,
+                                GtkWindow      *window)
+{
+  GdkFrameClock *clock;
+
+  if (self->memory_cancellable != NULL)
+    return;
+
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  if (clock == NULL)
+    {
+      open_history (self);
+      return;
+    }
+
+  /* Disconnected after its first emission, or when the application
+   * goes; a window gone before it drew anything leaves it to the next
+   * window, or to the application's shutdown. */
+  g_signal_handlers_disconnect_by_func (clock, on_first_frame, self);
+  g_signal_connect_object (clock, "after-paint", G_CALLBACK (on_first_frame), self, 0);
+}
+
 static void
 present_gallery (GApplication *app)
 {
@@ -128,6 +175,7 @@ akc_application_activate (GApplication *app)
     }
 
   gtk_window_present (window);
+  open_history_after_first_frame (AKC_APPLICATION (app), window);
 }
 
 static int
@@ -292,6 +340,7 @@ new_window_action (GSimpleAction *action,
         akc_window_show_item (window, item);
     }
   gtk_window_present (GTK_WINDOW (window));
+  open_history_after_first_frame (self, GTK_WINDOW (window));
 }
 
 static void
@@ -375,11 +424,10 @@ akc_application_startup (GApplication *app)
 
   G_APPLICATION_CLASS (akc_application_parent_class)->startup (app);
 
-  /* The history of conversations, opened off the main thread: the
+  /* The history of conversations, opened off the main thread after the
+   * first window's first frame (see akc_application_activate()): the
    * windows wait for its list of conversations. */
   akc_app_session_expect_memory (akc_application_get_session (self));
-  self->memory_cancellable = g_cancellable_new ();
-  akc_sqlite_chat_memory_new_async (NULL, self->memory_cancellable, on_memory_opened, g_object_ref (self));
 
   g_unix_signal_add (SIGTERM, on_quit_signal, app);
   g_unix_signal_add (SIGINT, on_quit_signal, app);

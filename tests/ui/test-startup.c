@@ -1,0 +1,143 @@
+/* test-startup.c: the application's start-up (issue 18 item 6)
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <akc-gtk.h>
+
+#include "akc-application.h"
+
+typedef struct {
+  AkcApplication *app;
+  GtkWidget      *window;
+  gboolean        painted;
+  gboolean        ready_at_first_frame;
+  gboolean        history_at_first_frame;
+  gboolean        ready_later;
+  guint           timeout;
+} Start;
+
+static void
+on_after_paint (GdkFrameClock *clock,
+                Start         *start)
+{
+  AkcAppSession *session = akc_application_get_session (start->app);
+
+  g_signal_handlers_disconnect_by_func (clock, on_after_paint, start);
+  start->painted = TRUE;
+  start->ready_at_first_frame = akc_app_session_get_ready (session);
+  start->history_at_first_frame = akc_app_session_get_memory (session) != NULL;
+}
+
+static void
+on_realize (GtkWidget *window,
+            Start     *start)
+{
+  g_signal_connect (gtk_widget_get_frame_clock (window), "after-paint", G_CALLBACK (on_after_paint), start);
+}
+
+static void
+on_ready (AkcAppSession *session,
+          GParamSpec    *pspec,
+          Start         *start)
+{
+  if (!start->painted || !akc_app_session_get_ready (session))
+    return;
+
+  start->ready_later = TRUE;
+  g_action_group_activate_action (G_ACTION_GROUP (start->app), "quit", NULL);
+}
+
+static void
+on_window_added (GtkApplication *app,
+                 GtkWindow      *window,
+                 Start          *start)
+{
+  if (start->window != NULL)
+    return;
+
+  start->window = GTK_WIDGET (window);
+  g_assert_false (gtk_widget_get_realized (start->window));
+  g_signal_connect (window, "realize", G_CALLBACK (on_realize), start);
+  g_signal_connect (akc_application_get_session (start->app), "notify::ready", G_CALLBACK (on_ready), start);
+}
+
+static gboolean
+on_timeout (gpointer user_data)
+{
+  Start *start = user_data;
+
+  start->timeout = 0;
+  g_application_quit (G_APPLICATION (start->app));
+  return G_SOURCE_REMOVE;
+}
+
+/* The first frame does not wait for the history: it is opened after it,
+ * and its conversations are listed then. */
+static void
+test_history_after_first_frame (void)
+{
+  const char *argv[] = { "agentskit-chat", NULL };
+  g_autoptr(AkcApplication) app = akc_application_new ();
+  Start start = { 0 };
+  int status;
+
+  start.app = app;
+  /* Under a bus other tests may use: never hand over to another copy. */
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_signal_connect (app, "window-added", G_CALLBACK (on_window_added), &start);
+  start.timeout = g_timeout_add_seconds (60, on_timeout, &start);
+
+  status = g_application_run (G_APPLICATION (app), 1, (char **) argv);
+  g_clear_handle_id (&start.timeout, g_source_remove);
+
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (start.painted);
+  g_assert_false (start.history_at_first_frame);
+  g_assert_false (start.ready_at_first_frame);
+  /* And then it is opened. */
+  g_assert_true (start.ready_later);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *home = g_dir_make_tmp ("akc-test-startup-XXXXXX", NULL);
+  g_autofree char *data = g_build_filename (home, "data", NULL);
+  int status;
+
+  /* A fresh profile: an empty history of its own. */
+  g_setenv ("XDG_DATA_HOME", data, TRUE);
+  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
+  g_setenv ("XDG_CACHE_HOME", home, TRUE);
+
+  gtk_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/startup/history-after-first-frame", test_history_after_first_frame);
+
+  status = g_test_run ();
+  remove_tree (home);
+  return status;
+}
