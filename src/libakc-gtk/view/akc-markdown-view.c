@@ -137,20 +137,26 @@ akc_markdown_view_real_open_uri (AkcMarkdownView *self,
 /* ------------------------------------------------------------------ */
 
 /* AkcMarkdownLive: the last paragraph or heading of a streaming view, the
- * one that grows with each chunk, drawn from one PangoLayout laid out
- * once per change, at the width it is given.
+ * one that grows with each chunk. Only its last line is laid out again.
  *
- * A GtkLabel lays its text out four to five times for each change: GTK
- * measures a wrapping widget's width before its height for a width, and
- * the label measures that width on a copy of its layout wrapped to its
- * minimum width and on one not wrapped at all, then its height on a
- * third at the width it is given, and draws from its own layout once
- * that is allocated. With Pango each of them shapes the whole text
- * again, so a growing paragraph cost a few times its length in shaping
- * per chunk. This one is a few characters wide at least and as wide as
- * it is given (the view and the row around it fill the transcript's
- * width), so its width needs no layout, and its height is the one it is
- * drawn with.
+ * A GtkLabel lays its whole text out four to five times for each change:
+ * GTK measures a wrapping widget's width before its height for a width,
+ * and the label measures that width on a copy of its layout wrapped to
+ * its minimum width and on one not wrapped at all, then its height on a
+ * third at the width it is given, and draws from its own layout once that
+ * is allocated. With Pango each of them shapes the whole text again, so a
+ * growing paragraph cost a few times its length in shaping per chunk.
+ *
+ * This one is a few characters wide at least and as wide as it is given
+ * (the view and the row around it fill the transcript's width), so its
+ * width needs no layout. Its text is laid out at that width, and lines
+ * are wrapped greedily: a line depends only on where it starts, so once
+ * a line is followed by another, text appended later cannot change it.
+ * Such lines are frozen into segments, layouts of whole lines each laid
+ * out once and drawn one under the other; only the tail, the last line,
+ * is laid out again when text is appended. A change before the tail (an
+ * emphasis closed that opened lines ago, a new width, a new font) lays
+ * everything out again.
  *
  * It is not selectable and its links do not open while it is written;
  * once the block is done (a blank line after it, or the end of the
@@ -164,11 +170,20 @@ G_DECLARE_FINAL_TYPE (AkcMarkdownLive, akc_markdown_live, AKC, MARKDOWN_LIVE, Gt
 
 struct _AkcMarkdownLive
 {
-  GtkWidget    parent_instance;
+  GtkWidget      parent_instance;
 
-  PangoLayout *layout;
-  char        *markup;        /* as set, for comparison */
-  guint        context_serial;
+  char          *markup;         /* as set, for comparison */
+  char          *text;           /* the text of the markup */
+  gsize          length;
+  PangoAttrList *attrs;          /* and its attributes */
+
+  /* Laid out at width: text[0, frozen) in segments, the rest in tail. */
+  int            width;          /* pixels; 0: not laid out */
+  GPtrArray     *segments;       /* PangoLayout, whole lines */
+  gsize          frozen;
+  PangoLayout   *tail;
+  gboolean       tail_valid;
+  guint          context_serial;
 };
 
 G_DEFINE_FINAL_TYPE (AkcMarkdownLive, akc_markdown_live, GTK_TYPE_WIDGET)
@@ -176,31 +191,98 @@ G_DEFINE_FINAL_TYPE (AkcMarkdownLive, akc_markdown_live, GTK_TYPE_WIDGET)
 /* The width a label would keep at least: MIN_WIDTH_CHARS characters. */
 #define LIVE_MIN_WIDTH_CHARS 12
 
-/* The layout, told when the widget's font changed (GTK updates the
- * widget's Pango context from its CSS). */
-static PangoLayout *
-live_layout (AkcMarkdownLive *self)
+static void
+live_forget_layout (AkcMarkdownLive *self)
 {
-  guint serial = pango_context_get_serial (pango_layout_get_context (self->layout));
-
-  if (serial != self->context_serial)
-    {
-      pango_layout_context_changed (self->layout);
-      self->context_serial = pango_context_get_serial (pango_layout_get_context (self->layout));
-    }
-
-  return self->layout;
+  g_ptr_array_set_size (self->segments, 0);
+  self->frozen = 0;
+  self->tail_valid = FALSE;
 }
 
+/* Lays text[start, end) out in @layout, with its attributes. */
 static void
-live_set_width (AkcMarkdownLive *self,
-                int              width)
+live_fill (AkcMarkdownLive *self,
+           PangoLayout     *layout,
+           gsize            start,
+           gsize            end)
 {
-  PangoLayout *layout = live_layout (self);
-  int pango_width = width < 0 ? -1 : width * PANGO_SCALE;
+  g_autoptr(PangoAttrList) attrs = NULL;
 
-  if (pango_layout_get_width (layout) != pango_width)
-    pango_layout_set_width (layout, pango_width);
+  pango_layout_set_width (layout, self->width * PANGO_SCALE);
+  pango_layout_set_text (layout, self->text + start, (int) (end - start));
+  if (self->attrs != NULL)
+    {
+      attrs = pango_attr_list_copy (self->attrs);
+      /* From @start on: what ends before it goes, the rest moves. */
+      if (start > 0)
+        pango_attr_list_update (attrs, 0, (int) start, 0);
+    }
+  pango_layout_set_attributes (layout, attrs);
+}
+
+static PangoLayout *
+live_new_layout (AkcMarkdownLive *self)
+{
+  /* The widget's own context, which GTK keeps in line with its CSS. */
+  PangoLayout *layout = pango_layout_new (gtk_widget_get_pango_context (GTK_WIDGET (self)));
+
+  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+  return layout;
+}
+
+/* Lays the text out at @width (pixels, > 0): the tail again when it
+ * changed, then every line of it but the last frozen into a segment. */
+static void
+live_ensure_layout (AkcMarkdownLive *self,
+                    int              width)
+{
+  PangoContext *context = gtk_widget_get_pango_context (GTK_WIDGET (self));
+  int n_lines;
+
+  if (pango_context_get_serial (context) != self->context_serial)
+    {
+      self->context_serial = pango_context_get_serial (context);
+      pango_layout_context_changed (self->tail);
+      live_forget_layout (self);
+    }
+  if (width != self->width)
+    {
+      self->width = width;
+      live_forget_layout (self);
+    }
+  if (self->tail_valid)
+    return;
+
+  live_fill (self, self->tail, self->frozen, self->length);
+  self->tail_valid = TRUE;
+
+  n_lines = pango_layout_get_line_count (self->tail);
+  if (n_lines > 1)
+    {
+      PangoLayoutLine *last = pango_layout_get_line_readonly (self->tail, n_lines - 1);
+      gsize cut = self->frozen + (gsize) last->start_index;
+      PangoLayout *segment = live_new_layout (self);
+
+      live_fill (self, segment, self->frozen, cut);
+      g_ptr_array_add (self->segments, segment);
+      self->frozen = cut;
+      live_fill (self, self->tail, self->frozen, self->length);
+    }
+}
+
+static int
+live_height (AkcMarkdownLive *self)
+{
+  int total = 0, height;
+
+  for (guint i = 0; i < self->segments->len; i++)
+    {
+      pango_layout_get_size (g_ptr_array_index (self->segments, i), NULL, &height);
+      total += height;
+    }
+  pango_layout_get_size (self->tail, NULL, &height);
+
+  return PANGO_PIXELS_CEIL (total + height);
 }
 
 static void
@@ -213,30 +295,32 @@ akc_markdown_live_measure (GtkWidget      *widget,
                            int            *natural_baseline)
 {
   AkcMarkdownLive *self = AKC_MARKDOWN_LIVE (widget);
+  PangoFontMetrics *metrics = pango_context_get_metrics (gtk_widget_get_pango_context (widget), NULL, NULL);
 
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
-      PangoFontMetrics *metrics = pango_context_get_metrics (pango_layout_get_context (live_layout (self)),
-                                                              NULL, NULL);
       int char_width = MAX (pango_font_metrics_get_approximate_char_width (metrics),
                             pango_font_metrics_get_approximate_digit_width (metrics));
 
-      pango_font_metrics_unref (metrics);
       *minimum = PANGO_PIXELS_CEIL (char_width * LIVE_MIN_WIDTH_CHARS);
       /* As wide as it is given: the width a person reads it at. */
       *natural = *minimum;
-      return;
+    }
+  else if (for_size > 0)
+    {
+      /* The height at @for_size, the width it is then given. */
+      live_ensure_layout (self, for_size);
+      *minimum = *natural = live_height (self);
+    }
+  else
+    {
+      /* At no width in particular: what it has, or a line. */
+      *minimum = *natural = self->width > 0 && self->tail_valid
+                            ? live_height (self)
+                            : PANGO_PIXELS_CEIL (pango_font_metrics_get_height (metrics));
     }
 
-  /* The height at @for_size, which is the width it is then allocated:
-   * the layout is laid out at it once, and drawn as it is. */
-  {
-    int height;
-
-    live_set_width (self, for_size);
-    pango_layout_get_size (self->layout, NULL, &height);
-    *minimum = *natural = PANGO_PIXELS_CEIL (height);
-  }
+  pango_font_metrics_unref (metrics);
 }
 
 static GtkSizeRequestMode
@@ -251,7 +335,8 @@ akc_markdown_live_size_allocate (GtkWidget *widget,
                                  int        height,
                                  int        baseline)
 {
-  live_set_width (AKC_MARKDOWN_LIVE (widget), width);
+  if (width > 0)
+    live_ensure_layout (AKC_MARKDOWN_LIVE (widget), width);
 }
 
 static void
@@ -259,12 +344,14 @@ akc_markdown_live_snapshot (GtkWidget   *widget,
                             GtkSnapshot *snapshot)
 {
   AkcMarkdownLive *self = AKC_MARKDOWN_LIVE (widget);
+  int width = gtk_widget_get_width (widget);
   GdkRGBA color;
+  int y = 0, height;
 
-  if (self->markup == NULL || self->markup[0] == '\0')
+  if (self->length == 0 || width <= 0)
     return;
 
-  live_set_width (self, gtk_widget_get_width (widget));
+  live_ensure_layout (self, width);
 #if GTK_CHECK_VERSION (4, 10, 0)
   gtk_widget_get_color (widget, &color);
 #else
@@ -272,7 +359,18 @@ akc_markdown_live_snapshot (GtkWidget   *widget,
   gtk_style_context_get_color (gtk_widget_get_style_context (widget), &color);
   G_GNUC_END_IGNORE_DEPRECATIONS
 #endif
-  gtk_snapshot_append_layout (snapshot, self->layout, &color);
+
+  for (guint i = 0; i <= self->segments->len; i++)
+    {
+      PangoLayout *layout = i < self->segments->len ? g_ptr_array_index (self->segments, i) : self->tail;
+
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (0, (float) y / PANGO_SCALE));
+      gtk_snapshot_append_layout (snapshot, layout, &color);
+      gtk_snapshot_restore (snapshot);
+      pango_layout_get_size (layout, NULL, &height);
+      y += height;
+    }
 }
 
 static void
@@ -280,7 +378,10 @@ akc_markdown_live_finalize (GObject *object)
 {
   AkcMarkdownLive *self = AKC_MARKDOWN_LIVE (object);
 
-  g_clear_object (&self->layout);
+  g_ptr_array_unref (self->segments);
+  g_clear_object (&self->tail);
+  g_clear_pointer (&self->attrs, pango_attr_list_unref);
+  g_free (self->text);
   g_free (self->markup);
 
   G_OBJECT_CLASS (akc_markdown_live_parent_class)->finalize (object);
@@ -307,10 +408,10 @@ akc_markdown_live_class_init (AkcMarkdownLiveClass *klass)
 static void
 akc_markdown_live_init (AkcMarkdownLive *self)
 {
-  /* The widget's own context, which GTK keeps in line with its CSS. */
-  self->layout = pango_layout_new (gtk_widget_get_pango_context (GTK_WIDGET (self)));
-  pango_layout_set_wrap (self->layout, PANGO_WRAP_WORD_CHAR);
-  self->context_serial = pango_context_get_serial (pango_layout_get_context (self->layout));
+  self->segments = g_ptr_array_new_with_free_func (g_object_unref);
+  self->tail = live_new_layout (self);
+  self->text = g_strdup ("");
+  self->context_serial = pango_context_get_serial (gtk_widget_get_pango_context (GTK_WIDGET (self)));
   gtk_widget_add_css_class (GTK_WIDGET (self), "md-live");
 }
 
@@ -327,7 +428,7 @@ live_markup (const char *markup,
 
   while (*p != '\0')
     {
-      const char *tag = strstr (p, "<");
+      const char *tag = strchr (p, '<');
 
       if (tag == NULL)
         {
@@ -361,6 +462,38 @@ live_markup (const char *markup,
   return g_string_free (out, FALSE);
 }
 
+/* Whether the attributes of @a and @b over [0, @end) are the same. */
+static gboolean
+attrs_equal_before (PangoAttrList *a,
+                    PangoAttrList *b,
+                    gsize          end)
+{
+  g_autoslist(PangoAttribute) list_a = a != NULL ? pango_attr_list_get_attributes (a) : NULL;
+  g_autoslist(PangoAttribute) list_b = b != NULL ? pango_attr_list_get_attributes (b) : NULL;
+  GSList *la = list_a, *lb = list_b;
+
+  for (;;)
+    {
+      PangoAttribute *x, *y;
+
+      while (la != NULL && ((PangoAttribute *) la->data)->start_index >= end)
+        la = la->next;
+      while (lb != NULL && ((PangoAttribute *) lb->data)->start_index >= end)
+        lb = lb->next;
+      if (la == NULL || lb == NULL)
+        return la == NULL && lb == NULL;
+
+      x = la->data;
+      y = lb->data;
+      if (x->start_index != y->start_index ||
+          MIN (x->end_index, end) != MIN (y->end_index, end) ||
+          !pango_attribute_equal (x, y))
+        return FALSE;
+      la = la->next;
+      lb = lb->next;
+    }
+}
+
 static void
 akc_markdown_live_set_block (AkcMarkdownLive        *self,
                              const AkcMarkdownBlock *block)
@@ -368,7 +501,10 @@ akc_markdown_live_set_block (AkcMarkdownLive        *self,
   const char *markup = block->markup != NULL ? block->markup : "";
   g_autofree char *pango_markup = NULL;
   g_autofree char *link_color = NULL;
+  g_autofree char *text = NULL;
+  PangoAttrList *attrs = NULL;
   GdkRGBA accent;
+  gsize length;
 
   if (g_strcmp0 (self->markup, markup) == 0)
     return;
@@ -383,7 +519,26 @@ akc_markdown_live_set_block (AkcMarkdownLive        *self,
                                   (int) (accent.green * 255 + 0.5), (int) (accent.blue * 255 + 0.5));
   G_GNUC_END_IGNORE_DEPRECATIONS
   pango_markup = live_markup (markup, link_color);
-  pango_layout_set_markup (self->layout, pango_markup, -1);
+  /* The markup is ours (akc_markdown_parse() escapes every span of model
+   * text), so it parses; the plain text otherwise. */
+  if (!pango_parse_markup (pango_markup, -1, 0, &attrs, &text, NULL, NULL))
+    text = g_strdup (block->text != NULL ? block->text : "");
+  length = strlen (text);
+
+  /* Lines frozen stay when the text and its attributes up to the tail
+   * are the same. */
+  if (self->frozen > 0 &&
+      !(self->frozen <= length && memcmp (text, self->text, self->frozen) == 0 &&
+        attrs_equal_before (self->attrs, attrs, self->frozen)))
+    live_forget_layout (self);
+  self->tail_valid = FALSE;
+
+  g_free (self->text);
+  self->text = g_steal_pointer (&text);
+  self->length = length;
+  g_clear_pointer (&self->attrs, pango_attr_list_unref);
+  self->attrs = attrs;
+
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, block->text != NULL ? block->text : "",
                                   -1);
