@@ -301,6 +301,72 @@ test_update_and_stop (void)
   g_string_free (changes.changes, TRUE);
 }
 
+/* Text streamed into a message with ordered content becomes text parts
+ * after the last one: the envelope stays valid and nothing is lost. */
+static void
+test_append_ordered (void)
+{
+  Changes changes;
+  g_autoptr(AkcControlledSource) source = new_source (&changes);
+  g_autoptr(AkcMessageBuilder) builder = akc_message_builder_new ("a1", AKC_MESSAGE_ROLE_ASSISTANT);
+  g_autoptr(AkcMessageRecord) record = NULL;
+  g_autoptr(AkcMessageRecord) partial = NULL;
+  g_autoptr(AkcJsonValue) frame = NULL;
+  g_autoptr(AkcJsonValue) parts = NULL;
+  g_autoptr(AkcDiagnostic) diagnostic = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  gboolean complete = FALSE;
+  AkcMessage *message;
+
+  frame = akc_json_value_parse (
+    "{\"protocol\":\"agentskit.chat.component\",\"version\":1,\"type\":\"render\","
+    "\"componentKey\":\"source-list\",\"instanceId\":\"s1\","
+    "\"props\":{\"label\":\"Sources\",\"sources\":[{\"id\":\"1\",\"title\":\"Guide\",\"url\":\"https://example.com/\"}]},"
+    "\"fallback\":{\"kind\":\"source-list\",\"summary\":\"One source.\"}}", -1, NULL);
+  g_assert_true (akc_message_builder_add_text (builder, "See:", &error));
+  g_assert_true (akc_message_builder_add_frame (builder, frame, &error));
+  akc_message_builder_set_status (builder, AKC_MESSAGE_STATUS_STREAMING);
+  record = akc_message_builder_build (builder, &error);
+  g_assert_no_error (error);
+
+  g_assert_true (akc_controlled_source_set_session_id (source, "ordered", &error));
+  append (source, record);
+  take_changes (&changes, "0,0,1 ");
+  message = item (source, 0);
+
+  g_assert_true (akc_controlled_source_append_text (source, "a1", "Then \"more\"", &error));
+  g_assert_true (akc_controlled_source_append_text (source, "a1", " and more.\n", &error));
+  g_assert_true (akc_controlled_source_append_text (source, "a1", "", &error));
+  g_assert_no_error (error);
+  take_changes (&changes, "");
+  g_assert_true (item (source, 0) == message);
+
+  parts = akc_assistant_content_decode (akc_message_get_content (message), -1, &complete, &diagnostic);
+  g_assert_null (diagnostic);
+  g_assert_true (complete);
+  g_assert_cmpuint (akc_json_value_get_length (parts), ==, 4);
+  g_assert_cmpstr (akc_json_value_get_string (akc_json_value_get_member (akc_json_value_get_element (parts, 1), "kind"), NULL), ==, "component");
+  g_assert_cmpstr (akc_json_value_get_string (akc_json_value_get_member (akc_json_value_get_element (parts, 2), "text"), NULL), ==, "Then \"more\"");
+  g_assert_cmpstr (akc_json_value_get_string (akc_json_value_get_member (akc_json_value_get_element (parts, 3), "text"), NULL), ==, " and more.\n");
+
+  /* Content that ends inside a record is refused, and left as it was. */
+  partial = text_record ("a2", AKC_MESSAGE_ROLE_ASSISTANT, "\x1e" "agentskit.chat.content/1\n{\"kind\":",
+                         AKC_MESSAGE_STATUS_STREAMING, 2);
+  append (source, partial);
+  take_changes (&changes, "1,0,1 ");
+  before = snapshot_text (source);
+  g_assert_false (akc_controlled_source_append_text (source, "a2", "x", &error));
+  g_assert_cmpstr (akc_protocol_error_get_field_path (error), ==, "content: ordered content ends inside a record");
+  g_clear_error (&error);
+  after = snapshot_text (source);
+  g_assert_cmpstr (after, ==, before);
+  take_changes (&changes, "");
+
+  g_string_free (changes.changes, TRUE);
+}
+
 static void
 test_builder (void)
 {
@@ -445,6 +511,7 @@ main (int    argc,
   g_test_add_func ("/controlled-edits/bounds", test_bounds);
   g_test_add_func ("/controlled-edits/update-and-stop", test_update_and_stop);
   g_test_add_func ("/controlled-edits/builder", test_builder);
+  g_test_add_func ("/controlled-edits/append-ordered", test_append_ordered);
   g_test_add_func ("/controlled-edits/field-paths", test_field_paths);
 
   return g_test_run ();

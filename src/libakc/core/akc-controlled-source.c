@@ -10,6 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "akc-assistant-content.h"
 #include "akc-component-frame.h"
 #include "akc-controlled-source.h"
 #include "akc-error.h"
@@ -1039,6 +1040,11 @@ akc_controlled_source_set_message_status (AkcControlledSource  *self,
  * with that id, fails with %AKC_CHAT_ERROR_NO_TARGET; text that is not
  * UTF-8 fails with `CONTROLLED_INVALID_MESSAGE`. Nothing changes then.
  *
+ * When the content is ordered content (a message built with text and
+ * component parts, [class@MessageBuilder]), @text arrives as new text
+ * parts after the last one, so the envelope stays valid; content that
+ * ends inside a record then fails with `CONTROLLED_INVALID_MESSAGE`.
+ *
  * Returns: %TRUE if the text was appended
  *
  * Since: 0.1
@@ -1049,8 +1055,10 @@ akc_controlled_source_append_text (AkcControlledSource  *self,
                                    const char           *text,
                                    GError              **error)
 {
+  g_autofree char *encoded = NULL;
   AkcMessage *message;
-  gsize length;
+  const char *content;
+  gsize length, content_length;
   gint position;
 
   g_return_val_if_fail (AKC_IS_CONTROLLED_SOURCE (self), FALSE);
@@ -1074,7 +1082,24 @@ akc_controlled_source_append_text (AkcControlledSource  *self,
                    _("The message “%s” is not streaming."), message_id);
       return FALSE;
     }
-  if (akc_message_get_content_length (message) + length > G_MAXUINT32)
+  content = akc_message_get_content (message);
+  content_length = akc_message_get_content_length (message);
+  if (length > 0 && akc_assistant_content_is_candidate (content, content_length))
+    {
+      g_autoptr(AkcAssistantContentEncoder) encoder = NULL;
+      gsize encoded_length = 0;
+
+      /* Ordered content: the text becomes text records after the last
+       * complete one. A fresh encoder writes the prefix first; skip it. */
+      if (content[content_length - 1] != '\n')
+        return fail_record ("content: ordered content ends inside a record", error);
+      encoder = akc_assistant_content_encoder_new (FALSE);
+      encoded = akc_assistant_content_encoder_encode_text (encoder, text, length, &encoded_length, NULL);
+      g_assert (encoded != NULL && encoded_length > AKC_ASSISTANT_CONTENT_PREFIX_LENGTH);
+      text = encoded + AKC_ASSISTANT_CONTENT_PREFIX_LENGTH;
+      length = encoded_length - AKC_ASSISTANT_CONTENT_PREFIX_LENGTH;
+    }
+  if (content_length + length > G_MAXUINT32)
     return fail_record ("content: longer than 4 GiB", error);
 
   akc_message_sync_append_text (self->messages, position, text, length);
