@@ -43,7 +43,7 @@ FRAME = Akc.JsonValue.parse(json.dumps({
     "componentKey": "choice-list", "instanceId": "deterministic-choices-size-1",
     "props": {"prompt": "Which size?", "choices": [{"id": "small", "label": "Small"}]},
     "fallback": {"kind": "choice-list", "summary": "Small."},
-}).encode())
+}))
 reservations = Akc.ChoiceReservations.new()
 definition = Akc.Definition.new("bindings", Akc.EchoAdapter.new())
 check(not definition.has_choice_submission(), "a definition starts without a submission hook")
@@ -62,7 +62,7 @@ check(not definition.has_choice_submission(), "and None removes the hook")
 
 created = GLib.DateTime.new_utc(2026, 7, 14, 8, 30, 15.25)
 record = Akc.MessageRecord.new_text("u1", Akc.MessageRole.USER, "héllo", Akc.MessageStatus.COMPLETE, created)
-check(record.get_content()[0] == "héllo" and record.get_role() == "user"
+check(record.get_content() == "héllo" and record.get_role() == "user"
       and record.get_created_at().format_iso8601() == "2026-07-14T08:30:15.250000Z",
       "Akc.MessageRecord.new_text takes a str and a GLib.DateTime")
 builder = Akc.MessageBuilder.new("a1", Akc.MessageRole.ASSISTANT)
@@ -70,7 +70,7 @@ builder.add_text("Pick one:")
 builder.add_frame(FRAME)
 builder.add_tool_call("c1", "lookup", None, Akc.ToolCallStatus.PENDING)
 built = builder.build()
-content = built.get_content()[0]
+content = built.get_content()
 check(content.startswith("\x1eagentskit.chat.content/1\n") and built.get_tool_calls().get_length() == 1,
       "Akc.MessageBuilder writes the ordered envelope and the tool calls")
 try:

@@ -26,10 +26,10 @@ function spin() {
 
 Gtk.init();
 
-const FRAME = new TextEncoder().encode(JSON.stringify({
+const FRAME = JSON.stringify({
     type: 'render_component', component: 'choice_list', instanceId: 'c1',
     props: {question: 'Pick one', options: [{id: 'a', label: 'A'}, {id: 'b', label: 'B'}]},
-}));
+});
 
 // One call per public widget constructor, as an application writes it.
 const calls = {

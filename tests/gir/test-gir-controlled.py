@@ -61,7 +61,7 @@ class Host:
             source.connect(name, self.on_action, name)
 
     def publish(self, **kwargs):
-        self.source.set_snapshot_text(json.dumps(snapshot(self.messages, **kwargs)).encode())
+        self.source.set_snapshot_text(json.dumps(snapshot(self.messages, **kwargs)))
 
     def on_action(self, _source, *args):
         name, values = args[-1], args[:-1]
@@ -111,7 +111,7 @@ check(wait_for(lambda: rows(view) == ["Hello from Python.", "What time is it?", 
 check(source.get_messages().get_item(0) == first, "the unchanged message keeps its object")
 
 try:
-    source.set_snapshot_text(json.dumps(dict(snapshot(host.messages), status="pending")).encode())
+    source.set_snapshot_text(json.dumps(dict(snapshot(host.messages), status="pending")))
     check(False, "an invalid snapshot raises")
 except GLib.Error as error:
     check(error.message == "Controlled chat snapshot is invalid.", "an invalid snapshot raises its diagnostic")

@@ -76,7 +76,7 @@ class Conversation:
         call(self.controller.load_async, self.controller.load_finish)
 
     def create_ticket(self, tool, arguments, *user_data):
-        self.tickets.append(arguments.get_member("subject").get_string()[0])
+        self.tickets.append(arguments.get_member("subject").get_string())
         return f"Ticket SUP-{len(self.tickets)} created."
 
     def idle(self):
@@ -174,7 +174,7 @@ sources = json.loads(json.dumps(FRAME))
 sources.update(componentKey="source-list", instanceId="sources-1",
                props={"sources": [{"id": "a", "title": "A", "url": "https://example.org/a"}]})
 second.controller.connect("link-requested", lambda controller, uri: links.append(uri))
-value = Akc.JsonValue.parse(json.dumps(sources).encode())
+value = Akc.JsonValue.parse(json.dumps(sources))
 check(second.controller.open_source(value, "a") and links == ["https://example.org/a"],
       "opening a source requests its link")
 

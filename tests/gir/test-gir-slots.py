@@ -74,14 +74,14 @@ events = []
 def build_map(component_view, component):
     built.append(component.get_component_key())
     button = Gtk.Button(label="Pick Paris", name="python-map")
-    button.connect("clicked", lambda _button: component_view.emit_event("pick", Akc.JsonValue.new_string(b"paris")))
+    button.connect("clicked", lambda _button: component_view.emit_event("pick", Akc.JsonValue.new_string("paris")))
     return button
 
 
 view = AkcGtk.ChatView.new()
 view.register_component("map-view", build_map)
 view.set_manifest(manifest)
-view.connect("component-interaction", lambda _view, _component, event: events.append(event.to_canonical()[0]))
+view.connect("component-interaction", lambda _view, _component, event: events.append(event.to_canonical()))
 source = Akc.ControlledSource.new()
 view.set_source(source)
 scrolled = Gtk.ScrolledWindow(vexpand=True)
@@ -90,7 +90,7 @@ window = Gtk.Window(default_width=480, default_height=600)
 window.set_child(scrolled)
 window.present()
 
-source.set_snapshot_text(json.dumps(SNAPSHOT).encode())
+source.set_snapshot_text(json.dumps(SNAPSHOT))
 
 button = None
 
@@ -130,7 +130,7 @@ streaming = dict(SNAPSHOT, status="streaming")
 streaming["messages"] = SNAPSHOT["messages"] + [
     {"id": "a1", "role": "assistant", "content": "", "status": "streaming",
      "createdAt": "2026-07-14T00:00:02.000Z"}]
-source.set_snapshot_text(json.dumps(streaming).encode())
+source.set_snapshot_text(json.dumps(streaming))
 slot = None
 
 

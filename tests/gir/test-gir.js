@@ -38,7 +38,7 @@ try {
 check(refused, 'blank input throws Akc.ChatError.EMPTY_INPUT');
 
 // The turn protocol: streamed snapshots through the cursor's incremental decoder.
-const snapshot = (n, content) => new TextEncoder().encode(
+const snapshot = (n, content) => (
     `{"protocol":"agentskit.chat.turn","version":1,"eventId":"e${n}","sessionId":"s1","turnId":"t1","sequence":${n},` +
     '"emittedAt":"2026-07-11T03:00Z","event":"server.turn.snapshot","payload":{"messages":[' +
     '{"id":"a","role":"user","content":"hi","status":"complete","createdAt":"2026-07-11T03:00:00.000Z"},' +
@@ -47,7 +47,7 @@ const snapshot = (n, content) => new TextEncoder().encode(
 const cursor = Akc.TurnCursor.new('s1');
 const applied = [[1, 'x'], [2, 'xy'], [2, 'xy']].map(([n, c]) => cursor.apply_text(snapshot(n, c))[0]);
 const records = Akc.turn_snapshot_messages(cursor.snapshot);
-check(applied.join() === 'true,true,false' && records.map(r => r.get_content()[0]).join('|') === 'hi|xy',
+check(applied.join() === 'true,true,false' && records.map(r => r.get_content()).join('|') === 'hi|xy',
     'Akc.TurnCursor applies streamed snapshots; Akc.turn_snapshot_messages() gives their records');
 
 // The history, from GJS: a conversation stored and read back.

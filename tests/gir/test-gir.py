@@ -61,7 +61,7 @@ script.add_text("Found.", 0)
 script.add_done(0)
 chat = Akc.Chat.new(script)
 chat.add_tool(Akc.Tool.new("lookup", True,
-                           lambda _tool, arguments, _data: "found: " + arguments.get_member("q").get_string()[0], None))
+                           lambda _tool, arguments, _data: "found: " + arguments.get_member("q").get_string(), None))
 ranges = []
 chat.get_messages().connect("items-changed", lambda _model, *change: ranges.append(change))
 chat.send("find x")
@@ -131,7 +131,7 @@ check(routes_chat.get_messages().get_item(1).get_content().startswith("hi ") and
       and routes_traces == [(Akc.TraceKind.DETERMINISTIC, "greet", "idle", "greeted")],
       "a Python route answers without the model and fires its event")
 routes_snapshot = routes_session.get_conversation_snapshot()
-check(routes_snapshot.get_member("state").get_string()[0] == "greeted"
+check(routes_snapshot.get_member("state").get_string() == "greeted"
       and routes_snapshot.get_member("events").get_length() == 0,
       "Akc.Session.get_conversation_snapshot()")
 routes_chat.clear()
@@ -162,13 +162,13 @@ check(routes_resumed[0].get_id() == "py-2" and routes_resumed[0].get_cursor() ==
 # The component catalog: resolve a frame, create an interaction.
 FRAME = ('{"protocol":"agentskit.chat.component","version":1,"type":"render","componentKey":"button-group",'
          '"instanceId":"actions","props":{"label":"Actions","buttons":[{"id":"save","label":"Save"}]},'
-         '"fallback":{"kind":"button-group","summary":"Choose Save."}}').encode()
+         '"fallback":{"kind":"button-group","summary":"Choose Save."}}')
 manifest = Akc.ComponentManifest.new_standard()
 resolved, diagnostic = manifest.resolve_text(FRAME)
 check(diagnostic is None and resolved.get_component_key() == "button-group"
       and resolved.dup_description() == "Actions: Save.", "Akc.ComponentManifest resolves a frame")
-event = resolved.create_interaction("select", Akc.JsonValue.new_string(b"save"))
-check(event.get_member("type").get_string() == ("interact", 8) and event.get_member("value").get_string()[0] == "save",
+event = resolved.create_interaction("select", Akc.JsonValue.new_string("save"))
+check(event.get_member("type").get_string() == "interact" and event.get_member("value").get_string() == "save",
       "Akc.ResolvedComponent.create_interaction() builds the interaction event")
 try:
     manifest.create_interaction(Akc.JsonValue.parse(FRAME), "submit", None)
@@ -177,13 +177,13 @@ except GLib.Error as error:
     check(error.matches(Akc.error_quark(), Akc.Error.CONFIG_INVALID)
           and error.message == "Component interaction is not declared by the resolved component.",
           "an undeclared interaction is Akc.Error.CONFIG_INVALID")
-unresolved, diagnostic = manifest.resolve_text(b"{bad")
+unresolved, diagnostic = manifest.resolve_text("{bad")
 check(unresolved is None and diagnostic.get_code() == "COMPONENT_INVALID_FRAME", "a bad frame gives a diagnostic")
 
 # Input ownership: the latest unresolved interactive component owns input.
 conversation = Gio.ListStore.new(Akc.Message)
-conversation.append(Akc.Message.new("a1", Akc.MessageRole.ASSISTANT, FRAME.decode(), Akc.MessageStatus.COMPLETE))
-conversation.append(Akc.Message.new("u1", Akc.MessageRole.USER, FRAME.decode().replace("actions", "typed"),
+conversation.append(Akc.Message.new("a1", Akc.MessageRole.ASSISTANT, FRAME, Akc.MessageStatus.COMPLETE))
+conversation.append(Akc.Message.new("u1", Akc.MessageRole.USER, FRAME.replace("actions", "typed"),
                                     Akc.MessageStatus.COMPLETE))
 ownership = Akc.InputOwnership.new()
 changes = []
@@ -205,13 +205,13 @@ SNAPSHOT = ('{"protocol":"agentskit.chat.turn","version":1,"eventId":"e%d","sess
             '{"id":"b","role":"assistant","content":"%s","status":"streaming","createdAt":"2026-07-11T03:00:01.000Z"}],'
             '"status":"streaming","usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2}}}')
 cursor = Akc.TurnCursor.new("s1")
-applied = [cursor.apply_text((SNAPSHOT % (n, n, "x" * n)).encode())[0] for n in (1, 2, 2, 1)]
+applied = [cursor.apply_text(SNAPSHOT % (n, n, "x" * n))[0] for n in (1, 2, 2, 1)]
 check(applied == [True, True, False, False] and cursor.get_sequence() == 2,
       "Akc.TurnCursor applies newer snapshots and ignores duplicates and stale ones")
 records = Akc.turn_snapshot_messages(cursor.props.snapshot)
-check([r.get_content()[0] for r in records] == ["hi", "xx"] and records[1].get_created_at().get_second() == 1,
+check([r.get_content() for r in records] == ["hi", "xx"] and records[1].get_created_at().get_second() == 1,
       "Akc.turn_snapshot_messages() gives Akc.MessageRecords with GLib.DateTimes")
-applied, event, diagnostic = cursor.apply_text(b"{")
+applied, event, diagnostic = cursor.apply_text("{")
 check(not applied and event is None and diagnostic.get_message() == "Turn event is not valid JSON.",
       "an invalid turn event gives a diagnostic")
 try:
@@ -219,7 +219,7 @@ try:
     check(False, "a cursor for an unsafe session id raises")
 except GLib.Error as error:
     check(error.matches(Akc.error_quark(), Akc.Error.CONFIG_INVALID), "a cursor for an unsafe session id raises")
-session, diagnostic = Akc.Session.snapshot_decode(b'{"version":9}')
+session, diagnostic = Akc.Session.snapshot_decode('{"version":9}')
 check(session is None and diagnostic.get_code() == "SESSION_UNSUPPORTED_VERSION", "Akc.Session.snapshot_decode()")
 
 # The history: an SQLite memory in a temporary folder, asynchronous calls
@@ -242,13 +242,13 @@ with tempfile.TemporaryDirectory() as folder:
     check(info.get_id() == "py" and info.get_title() == "From Python", "create_conversation gives an Akc.ConversationInfo")
 
     stored = Akc.Message.new("m1", Akc.MessageRole.USER, None, Akc.MessageStatus.COMPLETE)
-    stored.append_content("stored\0text \U0001F600".encode())
+    stored.append_content("stored text \U0001F600")
     check(memory.splice_messages_finish(wait(lambda cb: memory.splice_messages_async("py", 0, 0, [stored], None, cb))),
           "splice_messages takes a list of messages")
     loaded = memory.load_messages_finish(wait(lambda cb: memory.load_messages_async("py", None, cb)))
     check(loaded.get_n_items() == 1 and loaded.get_item(0).get_id() == "m1" and
-          loaded.get_item(0).get_content_length() == len("stored\0text \U0001F600".encode()),
-          "load_messages gives the messages back, U+0000 included")
+          loaded.get_item(0).get_content_length() == len("stored text \U0001F600".encode()),
+          "load_messages gives the messages back")
     listed = memory.list_conversations_finish(wait(lambda cb: memory.list_conversations_async(None, cb)))
     check(listed.get_n_items() == 1 and listed.get_item(0).get_n_messages() == 1, "list_conversations")
     try:
@@ -298,7 +298,7 @@ with tempfile.TemporaryDirectory() as folder:
         context.iteration(True)
     check(conversations.get_n_items() == 2 and conversations.props.complete and titles == ["Renamed"],
           "Akc.ConversationList follows a rename in place")
-    check(Akc.derive_conversation_title(b"  Hello\nthere  ") == "Hello there", "Akc.derive_conversation_title")
+    check(Akc.derive_conversation_title("  Hello\nthere  ") == "Hello there", "Akc.derive_conversation_title")
 
     # Search, export and import.
     matches = memory.search_finish(wait(lambda cb: memory.search_async("receiv", 10, None, cb)))
@@ -319,7 +319,7 @@ with tempfile.TemporaryDirectory() as folder:
 # Typed actions: a capability policy installed on a chat, and a confirmation
 # proposed and approved asynchronously.
 granted = []
-policy = Akc.CapabilityPolicy.new("py", Akc.JsonValue.parse(b'{"send-email":["email.send"]}'))
+policy = Akc.CapabilityPolicy.new("py", Akc.JsonValue.parse('{"send-email":["email.send"]}'))
 policy.set_context_func(lambda _policy: Akc.policy_context_new("py", granted))
 reasons = []
 policy.connect("trace", lambda _policy, trace: reasons.append(Akc.policy_reason_to_string(trace.get_reason())))
@@ -340,7 +340,7 @@ except GLib.Error as error:
           "a proposal without the capability is Akc.Error.TOOL_FORBIDDEN")
 granted.append("email.send")
 record = coordinator.propose_finish(
-    wait(lambda cb: coordinator.propose_async("send-email", Akc.JsonValue.parse(b'{"to":"ada"}'), None, cb)))
+    wait(lambda cb: coordinator.propose_async("send-email", Akc.JsonValue.parse('{"to":"ada"}'), None, cb)))
 check(record.get_status() == Akc.ConfirmationStatus.PENDING and record.get_token().startswith("confirm-")
       and not sent, "Akc.ActionConfirmation.propose_async() records a pending confirmation and runs nothing")
 acting_script.begin_turn()
@@ -390,18 +390,18 @@ check(row.props.manifest == manifest, "AkcGtk.MessageRow has the manifest frames
 class BackendAdapter(GObject.Object, Akc.Adapter):
     def do_stream(self, request, stream):
         escalation = request.get_metadata().get_member("agentskit.chat.escalation")
-        stream.push_text("backend: " + escalation.get_member("reason").get_string()[0])
+        stream.push_text("backend: " + escalation.get_member("reason").get_string())
         stream.finish()
 
     def do_get_capabilities(self):
-        return Akc.JsonValue.parse(b'{"streaming":true}')
+        return Akc.JsonValue.parse('{"streaming":true}')
 
 
 decisions = []
 deterministic = Akc.DeterministicAdapter.new(None, None, None, Akc.DeterministicFallbackMode.BACKEND,
                                              BackendAdapter())
 deterministic.set_clock(lambda *_: 0)
-deterministic.connect("decision", lambda _a, envelope: decisions.append(envelope.get_member("outcome").get_string()[0]))
+deterministic.connect("decision", lambda _a, envelope: decisions.append(envelope.get_member("outcome").get_string()))
 deterministic_chat = Akc.Chat(adapter=deterministic)
 deterministic_chat.send("install cli")
 run_until_idle(deterministic_chat)

@@ -211,7 +211,7 @@ akc_knowledge_resolver_new (AkcJsonValue *artifact,
 
 /**
  * akc_knowledge_resolver_new_from_text:
- * @text: (array length=length) (element-type guint8): the artifact's JSON text
+ * @text: the artifact's JSON text
  * @length: the byte length of @text, or -1 when it is NUL-terminated
  * @expected_content_hash: (nullable): the content hash the site
  *   configuration pins
@@ -240,6 +240,28 @@ akc_knowledge_resolver_new_from_text (const char *text,
                                             expected_content_hash, expected_site_id,
                                             &diagnostic);
   return resolver_new (verified, diagnostic);
+}
+
+/**
+ * akc_knowledge_resolver_new_from_text_utf8: (rename-to akc_knowledge_resolver_new_from_text)
+ * @text: the artifact's JSON text
+ * @expected_content_hash: (nullable): the content hash the site
+ *   configuration pins
+ * @expected_site_id: (nullable): the site id of the site configuration
+ *
+ * Does what akc_knowledge_resolver_new_from_text() does, for NUL-terminated @text:
+ * the form bindings see.
+ *
+ * Returns: (transfer full): a new resolver
+ *
+ * Since: 0.1
+ */
+AkcKnowledgeResolver *
+akc_knowledge_resolver_new_from_text_utf8 (const char *text,
+                                           const char *expected_content_hash,
+                                           const char *expected_site_id)
+{
+  return akc_knowledge_resolver_new_from_text (text, -1, expected_content_hash, expected_site_id);
 }
 
 /**

@@ -33,6 +33,10 @@ AkcKnowledgeResolver *akc_knowledge_resolver_new_from_text  (const char         
                                                              const char           *expected_content_hash,
                                                              const char           *expected_site_id);
 AKC_AVAILABLE_IN_ALL
+AkcKnowledgeResolver *akc_knowledge_resolver_new_from_text_utf8 (const char *text,
+                                                                 const char *expected_content_hash,
+                                                                 const char *expected_site_id);
+AKC_AVAILABLE_IN_ALL
 gboolean              akc_knowledge_resolver_is_verified    (AkcKnowledgeResolver *self);
 AKC_AVAILABLE_IN_ALL
 AkcDiagnostic        *akc_knowledge_resolver_get_diagnostic (AkcKnowledgeResolver *self);

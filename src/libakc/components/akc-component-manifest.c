@@ -305,7 +305,7 @@ akc_component_manifest_resolve (AkcComponentManifest  *self,
 /**
  * akc_component_manifest_resolve_text:
  * @self: a manifest
- * @text: (array length=length) (element-type guint8): a render frame as
+ * @text: a render frame as
  *   JSON text
  * @length: the length of @text in bytes, or -1 if it is NUL-terminated
  * @diagnostic: (out) (optional) (nullable) (transfer full): return location
@@ -331,6 +331,30 @@ akc_component_manifest_resolve_text (AkcComponentManifest  *self,
   g_return_val_if_fail (diagnostic == NULL || *diagnostic == NULL, NULL);
 
   return resolve_decoded (self, akc_component_frame_decode (text, length, diagnostic), diagnostic);
+}
+
+/**
+ * akc_component_manifest_resolve_text_utf8: (rename-to akc_component_manifest_resolve_text)
+ * @self: a manifest
+ * @text: a render frame as
+ *   JSON text
+ * @diagnostic: (out) (optional) (nullable) (transfer full): return location
+ *   for the diagnostic on failure
+ *
+ * Does what akc_component_manifest_resolve_text() does, for NUL-terminated @text:
+ * the form bindings see.
+ *
+ * Returns: (transfer full) (nullable): the resolved component, or %NULL
+ *   with @diagnostic set
+ *
+ * Since: 0.1
+ */
+AkcResolvedComponent *
+akc_component_manifest_resolve_text_utf8 (AkcComponentManifest  *self,
+                                          const char            *text,
+                                          AkcDiagnostic        **diagnostic)
+{
+  return akc_component_manifest_resolve_text (self, text, -1, diagnostic);
 }
 
 /**

@@ -51,6 +51,10 @@ AkcResolvedComponent   *akc_component_manifest_resolve_text         (AkcComponen
                                                                      gssize                 length,
                                                                      AkcDiagnostic        **diagnostic);
 AKC_AVAILABLE_IN_ALL
+AkcResolvedComponent *akc_component_manifest_resolve_text_utf8 (AkcComponentManifest  *self,
+                                                                const char            *text,
+                                                                AkcDiagnostic        **diagnostic);
+AKC_AVAILABLE_IN_ALL
 AkcResolvedComponent   *akc_component_manifest_resolve_choice_list  (AkcComponentManifest  *self,
                                                                      AkcJsonValue          *frame,
                                                                      AkcDiagnostic        **diagnostic);

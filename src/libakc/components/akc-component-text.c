@@ -41,6 +41,22 @@ akc_component_format_semantic_fallback (AkcJsonValue *fallback)
   return akc_component_frame_dup_fallback_text (holder);
 }
 
+/* @len bytes of @s (which may hold U+0000) and a terminating NUL. */
+static char *
+dup_len (const char *s,
+         gsize       len,
+         gsize      *length)
+{
+  char *copy = g_malloc (len + 1);
+
+  memcpy (copy, s, len);
+  copy[len] = '\0';
+  if (length != NULL)
+    *length = len;
+
+  return copy;
+}
+
 /**
  * akc_component_dup_cell_text:
  * @cell: (nullable): a table cell, `row[column.key]`, or %NULL when the row
@@ -58,22 +74,6 @@ akc_component_format_semantic_fallback (AkcJsonValue *fallback)
  *
  * Since: 0.1
  */
-/* @len bytes of @s (which may hold U+0000) and a terminating NUL. */
-static char *
-dup_len (const char *s,
-         gsize       len,
-         gsize      *length)
-{
-  char *copy = g_malloc (len + 1);
-
-  memcpy (copy, s, len);
-  copy[len] = '\0';
-  if (length != NULL)
-    *length = len;
-
-  return copy;
-}
-
 char *
 akc_component_dup_cell_text (AkcJsonValue *cell,
                              gsize        *length)
@@ -99,6 +99,25 @@ akc_component_dup_cell_text (AkcJsonValue *cell,
       /* not a valid cell; shown as its JSON */
       return akc_json_value_to_canonical (cell, length);
     }
+}
+
+/**
+ * akc_component_dup_cell_text_utf8: (rename-to akc_component_dup_cell_text)
+ * @cell: (nullable): a table cell, `row[column.key]`, or %NULL when the row
+ *   has no such member
+ *
+ * Does what akc_component_dup_cell_text() does, without the
+ * length out-parameter: the form bindings see. The text ends at its
+ * first U+0000.
+ *
+ * Returns: (transfer full): the text
+ *
+ * Since: 0.1
+ */
+char *
+akc_component_dup_cell_text_utf8 (AkcJsonValue *cell)
+{
+  return akc_component_dup_cell_text (cell, NULL);
 }
 
 static void

@@ -23,6 +23,8 @@ AKC_AVAILABLE_IN_ALL
 char *akc_component_dup_cell_text            (AkcJsonValue *cell,
                                               gsize        *length);
 AKC_AVAILABLE_IN_ALL
+char *akc_component_dup_cell_text_utf8 (AkcJsonValue *cell);
+AKC_AVAILABLE_IN_ALL
 char *akc_component_dup_pretty_json          (AkcJsonValue *value);
 
 G_END_DECLS

@@ -178,7 +178,7 @@ present_ordered (GListStore           *presentations,
 /**
  * akc_present_content:
  * @role: who wrote the message
- * @content: (array length=length) (element-type guint8): the message
+ * @content: the message
  *   content, UTF-8
  * @length: the length of @content in bytes, or -1 if it is NUL-terminated
  * @manifest: (nullable): the manifest components resolve against, or
@@ -258,6 +258,30 @@ akc_present_content (AkcMessageRole        role,
 }
 
 /**
+ * akc_present_content_utf8: (rename-to akc_present_content)
+ * @role: who wrote the message
+ * @content: the message
+ *   content, UTF-8
+ * @manifest: (nullable): the manifest components resolve against, or
+ *   %NULL when none is configured
+ *
+ * Does what akc_present_content() does, for NUL-terminated @content:
+ * the form bindings see.
+ *
+ * Returns: (transfer full): a list of [class@Presentation], in order;
+ *   possibly empty
+ *
+ * Since: 0.1
+ */
+GListModel *
+akc_present_content_utf8 (AkcMessageRole        role,
+                          const char           *content,
+                          AkcComponentManifest *manifest)
+{
+  return akc_present_content (role, content, -1, manifest);
+}
+
+/**
  * akc_present_message:
  * @message: a message
  * @manifest: (nullable): the manifest components resolve against
@@ -324,6 +348,24 @@ akc_presentation_get_text (AkcPresentation *self,
   if (length != NULL)
     *length = self->text_length;
   return self->text;
+}
+
+/**
+ * akc_presentation_get_text_utf8: (rename-to akc_presentation_get_text)
+ * @self: a presentation
+ *
+ * Does what akc_presentation_get_text() does, without the
+ * length out-parameter: the form bindings see. The text ends at its
+ * first U+0000.
+ *
+ * Returns: the text
+ *
+ * Since: 0.1
+ */
+const char *
+akc_presentation_get_text_utf8 (AkcPresentation *self)
+{
+  return akc_presentation_get_text (self, NULL);
 }
 
 /**

@@ -77,12 +77,18 @@ GListModel            *akc_present_content              (AkcMessageRole        r
                                                          const char           *content,
                                                          gssize                length,
                                                          AkcComponentManifest *manifest);
+AKC_AVAILABLE_IN_ALL
+GListModel *akc_present_content_utf8 (AkcMessageRole        role,
+                                      const char           *content,
+                                      AkcComponentManifest *manifest);
 
 AKC_AVAILABLE_IN_ALL
 AkcPresentationKind    akc_presentation_get_kind        (AkcPresentation      *self);
 AKC_AVAILABLE_IN_ALL
 const char            *akc_presentation_get_text        (AkcPresentation      *self,
                                                          gsize                *length);
+AKC_AVAILABLE_IN_ALL
+const char *akc_presentation_get_text_utf8 (AkcPresentation *self);
 AKC_AVAILABLE_IN_ALL
 AkcDiagnostic         *akc_presentation_get_diagnostic  (AkcPresentation      *self);
 AKC_AVAILABLE_IN_ALL

@@ -20,7 +20,7 @@
  * either given by the application or taken from the defaults of §6.2.
  *
  * A theme is resolved from JSON with [func@Theme.resolve] or
- * [func@Theme.resolve_text], which validate it strictly at every level:
+ * [ctor@Theme.resolve_text], which validate it strictly at every level:
  * colours are `#` and 3, 4, 6 or 8 hex digits (no names, `rgb()` or
  * `var()`), lengths are finite numbers from 0 to 1000, the font family is
  * `system` or one family name, and a token or group the schema does not
@@ -363,8 +363,8 @@ akc_theme_resolve (AkcJsonValue  *input,
 }
 
 /**
- * akc_theme_resolve_text:
- * @text: (array length=length) (element-type guint8): the theme as JSON text
+ * akc_theme_resolve_text: (constructor)
+ * @text: the theme as JSON text
  * @length: length of @text in bytes, or -1 if it is NUL-terminated
  * @error: return location for a #GError
  *
@@ -397,6 +397,25 @@ akc_theme_resolve_text (const char  *text,
     }
 
   return akc_theme_resolve (input, error);
+}
+
+/**
+ * akc_theme_resolve_text_utf8: (rename-to akc_theme_resolve_text) (constructor)
+ * @text: the theme as JSON text
+ * @error: return location for a #GError
+ *
+ * Does what akc_theme_resolve_text() does, for NUL-terminated @text:
+ * the form bindings see.
+ *
+ * Returns: (transfer full): the resolved theme, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+AkcTheme *
+akc_theme_resolve_text_utf8 (const char  *text,
+                             GError     **error)
+{
+  return akc_theme_resolve_text (text, -1, error);
 }
 
 /**
@@ -662,6 +681,24 @@ akc_theme_to_canonical (const AkcTheme *self,
 
   json = akc_theme_to_json (self);
   return akc_json_value_to_canonical (json, length);
+}
+
+/**
+ * akc_theme_to_canonical_utf8: (rename-to akc_theme_to_canonical)
+ * @self: a theme
+ *
+ * Does what akc_theme_to_canonical() does, without the
+ * length out-parameter: the form bindings see. The text ends at its
+ * first U+0000.
+ *
+ * Returns: (transfer full): the canonical JSON text
+ *
+ * Since: 0.1
+ */
+char *
+akc_theme_to_canonical_utf8 (const AkcTheme *self)
+{
+  return akc_theme_to_canonical (self, NULL);
 }
 
 static void

@@ -99,6 +99,9 @@ AKC_AVAILABLE_IN_ALL
 AkcTheme     *akc_theme_resolve_text            (const char      *text,
                                                  gssize           length,
                                                  GError         **error);
+AKC_AVAILABLE_IN_ALL
+AkcTheme *akc_theme_resolve_text_utf8 (const char  *text,
+                                       GError     **error);
 
 AKC_AVAILABLE_IN_ALL
 AkcTheme     *akc_theme_ref                     (AkcTheme        *self);
@@ -127,6 +130,8 @@ AkcJsonValue *akc_theme_to_json                 (const AkcTheme  *self);
 AKC_AVAILABLE_IN_ALL
 char         *akc_theme_to_canonical            (const AkcTheme  *self,
                                                  gsize           *length);
+AKC_AVAILABLE_IN_ALL
+char *akc_theme_to_canonical_utf8 (const AkcTheme *self);
 AKC_AVAILABLE_IN_ALL
 AkcJsonValue *akc_theme_dup_dom_css_variables   (const AkcTheme  *self);
 

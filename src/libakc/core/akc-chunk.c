@@ -66,7 +66,7 @@ akc_chunk_alloc (AkcChunkKind kind)
 
 /**
  * akc_chunk_new_text:
- * @text: (array length=length) (element-type guint8): a piece of reply text
+ * @text: a piece of reply text
  * @length: the length of @text in bytes, or -1 if it is nul-terminated
  *
  * Creates a text chunk. @text may hold U+0000 when @length is given.
@@ -94,6 +94,23 @@ akc_chunk_new_text (const char *text,
   self->length = length;
 
   return self;
+}
+
+/**
+ * akc_chunk_new_text_utf8: (rename-to akc_chunk_new_text)
+ * @text: a piece of reply text
+ *
+ * Does what akc_chunk_new_text() does, for NUL-terminated @text:
+ * the form bindings see.
+ *
+ * Returns: (transfer full): a new #AkcChunk
+ *
+ * Since: 0.1
+ */
+AkcChunk *
+akc_chunk_new_text_utf8 (const char *text)
+{
+  return akc_chunk_new_text (text, -1);
 }
 
 /**
@@ -361,6 +378,24 @@ akc_chunk_get_text (AkcChunk *self,
     *length = self->length;
 
   return self->text;
+}
+
+/**
+ * akc_chunk_get_text_utf8: (rename-to akc_chunk_get_text)
+ * @self: a #AkcChunk
+ *
+ * Does what akc_chunk_get_text() does, without the
+ * length out-parameter: the form bindings see. The text ends at its
+ * first U+0000.
+ *
+ * Returns: (transfer none) (nullable): the text, or %NULL for other kinds
+ *
+ * Since: 0.1
+ */
+const char *
+akc_chunk_get_text_utf8 (AkcChunk *self)
+{
+  return akc_chunk_get_text (self, NULL);
 }
 
 /**

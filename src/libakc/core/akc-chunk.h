@@ -48,6 +48,8 @@ AKC_AVAILABLE_IN_ALL
 AkcChunk     *akc_chunk_new_text           (const char  *text,
                                             gssize       length);
 AKC_AVAILABLE_IN_ALL
+AkcChunk *akc_chunk_new_text_utf8 (const char *text);
+AKC_AVAILABLE_IN_ALL
 AkcChunk     *akc_chunk_new_tool_call      (const char  *id,
                                             const char  *name,
                                             const char  *arguments);
@@ -76,6 +78,8 @@ AkcChunkKind  akc_chunk_get_kind           (AkcChunk    *self);
 AKC_AVAILABLE_IN_ALL
 const char   *akc_chunk_get_text           (AkcChunk    *self,
                                             gsize       *length);
+AKC_AVAILABLE_IN_ALL
+const char *akc_chunk_get_text_utf8 (AkcChunk *self);
 AKC_AVAILABLE_IN_ALL
 const char   *akc_chunk_get_tool_call_id   (AkcChunk    *self);
 AKC_AVAILABLE_IN_ALL

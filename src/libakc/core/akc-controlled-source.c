@@ -12,6 +12,7 @@
 
 #include "akc-assistant-content.h"
 #include "akc-component-frame.h"
+#include "akc-component-frame-private.h"
 #include "akc-controlled-source.h"
 #include "akc-error.h"
 #include "akc-message.h"
@@ -565,7 +566,7 @@ akc_controlled_source_set_snapshot (AkcControlledSource  *self,
 /**
  * akc_controlled_source_set_snapshot_text:
  * @self: a controlled source
- * @text: (array length=length) (element-type guint8): the snapshot as JSON text
+ * @text: the snapshot as JSON text
  * @length: length of @text in bytes, or -1 if it is NUL-terminated
  * @error: return location for a #GError
  *
@@ -599,6 +600,27 @@ akc_controlled_source_set_snapshot_text (AkcControlledSource  *self,
     }
 
   return akc_controlled_source_set_snapshot (self, snapshot, error);
+}
+
+/**
+ * akc_controlled_source_set_snapshot_text_utf8: (rename-to akc_controlled_source_set_snapshot_text)
+ * @self: a controlled source
+ * @text: the snapshot as JSON text
+ * @error: return location for a #GError
+ *
+ * Does what akc_controlled_source_set_snapshot_text() does, for NUL-terminated @text:
+ * the form bindings see.
+ *
+ * Returns: %TRUE if the snapshot was applied
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_controlled_source_set_snapshot_text_utf8 (AkcControlledSource  *self,
+                                              const char           *text,
+                                              GError              **error)
+{
+  return akc_controlled_source_set_snapshot_text (self, text, -1, error);
 }
 
 /**
@@ -1293,36 +1315,6 @@ akc_controlled_source_set_error (AkcControlledSource  *self,
   return TRUE;
 }
 
-/* The label of the choice @choice_id among @frame's `props.choices`, or
- * NULL (transfer none). */
-static const char *
-choice_label (AkcJsonValue *frame,
-              const char   *choice_id)
-{
-  AkcJsonValue *frame_props = akc_json_value_get_member (frame, "props");
-  AkcJsonValue *choices = frame_props != NULL ? akc_json_value_get_member (frame_props, "choices") : NULL;
-
-  if (choices == NULL || akc_json_value_get_kind (choices) != AKC_JSON_KIND_ARRAY)
-    return NULL;
-
-  for (gsize i = 0; i < akc_json_value_get_length (choices); i++)
-    {
-      AkcJsonValue *choice = akc_json_value_get_element (choices, i);
-      AkcJsonValue *id = akc_json_value_get_kind (choice) == AKC_JSON_KIND_OBJECT
-                         ? akc_json_value_get_member (choice, "id") : NULL;
-      AkcJsonValue *label = akc_json_value_get_kind (choice) == AKC_JSON_KIND_OBJECT
-                            ? akc_json_value_get_member (choice, "label") : NULL;
-
-      if (id != NULL && label != NULL &&
-          akc_json_value_get_kind (id) == AKC_JSON_KIND_STRING &&
-          akc_json_value_get_kind (label) == AKC_JSON_KIND_STRING &&
-          g_strcmp0 (akc_json_value_get_string (id, NULL), choice_id) == 0)
-        return akc_json_value_get_string (label, NULL);
-    }
-
-  return NULL;
-}
-
 /**
  * akc_controlled_source_select_choice:
  * @self: a controlled source
@@ -1332,7 +1324,7 @@ choice_label (AkcJsonValue *frame,
  *
  * Tells the host that the person picked a choice: emits
  * [signal@ControlledSource::choice-selected] with the frame, the choice's
- * id and its label. [class@AkcGtk.ChatWidget] calls it for every choice
+ * id and its label. [class@AkcGtk.ChatView] calls it for every choice
  * made in its transcript, so that a host hears the person in one place. A
  * frame that is not a valid choice list, or a choice it does not hold,
  * fails with %AKC_ERROR_CONFIG_INVALID (the messages of application.md
@@ -1366,7 +1358,7 @@ akc_controlled_source_select_choice (AkcControlledSource  *self,
       return FALSE;
     }
 
-  label = choice_label (valid, choice_id);
+  label = akc_component_frame_get_choice_label (valid, choice_id);
   if (label == NULL)
     {
       g_set_error_literal (error, AKC_ERROR, AKC_ERROR_CONFIG_INVALID,
@@ -1389,7 +1381,7 @@ akc_controlled_source_select_choice (AkcControlledSource  *self,
  *
  * Tells the host that the person answered a component other than a choice
  * list: emits [signal@ControlledSource::component-interaction].
- * [class@AkcGtk.ChatWidget] calls it for every interaction in its
+ * [class@AkcGtk.ChatView] calls it for every interaction in its
  * transcript. An event the component protocol rejects
  * ([func@component_interaction_event_new]) fails with its error and emits
  * nothing.

@@ -42,6 +42,10 @@ gboolean             akc_controlled_source_set_snapshot_text  (AkcControlledSour
                                                                gssize                length,
                                                                GError              **error);
 AKC_AVAILABLE_IN_ALL
+gboolean akc_controlled_source_set_snapshot_text_utf8 (AkcControlledSource  *self,
+                                                       const char           *text,
+                                                       GError              **error);
+AKC_AVAILABLE_IN_ALL
 gboolean             akc_controlled_source_set_snapshot_json  (AkcControlledSource  *self,
                                                                const char           *json,
                                                                GError              **error);

@@ -466,7 +466,7 @@ akc_message_set_content (AkcMessage *self,
 /**
  * akc_message_append_content:
  * @self: a #AkcMessage
- * @text: (array length=length) (element-type guint8): the text to append
+ * @text: the text to append
  * @length: the length of @text in bytes, or -1 if it is nul-terminated
  *
  * Appends streamed text to the message. The cost is that of @text alone,
@@ -489,6 +489,24 @@ akc_message_append_content (AkcMessage *self,
 
   g_string_append_len (self->content, text, length);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_CONTENT]);
+}
+
+/**
+ * akc_message_append_content_utf8: (rename-to akc_message_append_content)
+ * @self: a #AkcMessage
+ * @text: the text to append
+ *
+ * Does what akc_message_append_content() does, for NUL-terminated @text:
+ * the form bindings see.
+ *
+ *
+ * Since: 0.1
+ */
+void
+akc_message_append_content_utf8 (AkcMessage *self,
+                                 const char *text)
+{
+  akc_message_append_content (self, text, -1);
 }
 
 /**

@@ -85,6 +85,9 @@ void              akc_message_append_content (AkcMessage       *self,
                                               const char       *text,
                                               gssize            length);
 AKC_AVAILABLE_IN_ALL
+void akc_message_append_content_utf8 (AkcMessage *self,
+                                      const char *text);
+AKC_AVAILABLE_IN_ALL
 AkcMessageStatus  akc_message_get_status     (AkcMessage       *self);
 AKC_AVAILABLE_IN_ALL
 void              akc_message_set_status     (AkcMessage       *self,

@@ -218,8 +218,8 @@ fixture_new (AkcJsonValue *cassette,
 }
 
 /**
- * akc_replay_fixture_parse:
- * @text: (array length=length) (element-type guint8): the fixture text
+ * akc_replay_fixture_parse: (constructor)
+ * @text: the fixture text
  * @length: the length of @text in bytes, or -1 if it is NUL-terminated
  * @error: return location for a #GError
  *
@@ -300,8 +300,27 @@ envelope_invalid:
 }
 
 /**
+ * akc_replay_fixture_parse_utf8: (rename-to akc_replay_fixture_parse) (constructor)
+ * @text: the fixture text
+ * @error: return location for a #GError
+ *
+ * Does what akc_replay_fixture_parse() does, for NUL-terminated @text:
+ * the form bindings see.
+ *
+ * Returns: (transfer full) (nullable): the fixture, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+AkcReplayFixture *
+akc_replay_fixture_parse_utf8 (const char  *text,
+                               GError     **error)
+{
+  return akc_replay_fixture_parse (text, -1, error);
+}
+
+/**
  * akc_replay_fixture_new:
- * @cassette: the cassette, validated as [func@ReplayFixture.parse] does
+ * @cassette: the cassette, validated as [ctor@ReplayFixture.parse] does
  * @traces: (element-type AkcTraceRecord): the trace records, in order
  *   (a [method@TraceCapture.snapshot])
  * @error: return location for a #GError

@@ -50,6 +50,9 @@ AkcReplayFixture *akc_replay_fixture_parse             (const char        *text,
                                                         gssize             length,
                                                         GError           **error);
 AKC_AVAILABLE_IN_ALL
+AkcReplayFixture *akc_replay_fixture_parse_utf8 (const char  *text,
+                                                 GError     **error);
+AKC_AVAILABLE_IN_ALL
 AkcReplayFixture *akc_replay_fixture_new               (AkcJsonValue      *cassette,
                                                         GPtrArray         *traces,
                                                         GError           **error);

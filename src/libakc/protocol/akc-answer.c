@@ -240,7 +240,7 @@ escalation_check (const AkcJsonValue *response,
 
 /**
  * akc_answer_decode:
- * @text: (array length=length) (element-type guint8): the envelope as JSON
+ * @text: the envelope as JSON
  *   text, for example a response body
  * @length: length of @text in bytes, or -1 if it is NUL-terminated
  * @diagnostic: (out) (optional) (nullable) (transfer full): return location
@@ -281,6 +281,27 @@ akc_answer_decode (const char     *text,
   return akc_deterministic_decode_text (&answer_envelope, text,
                                         length < 0 ? strlen (text) : (gsize) length,
                                         diagnostic);
+}
+
+/**
+ * akc_answer_decode_utf8: (rename-to akc_answer_decode)
+ * @text: the envelope as JSON
+ *   text, for example a response body
+ * @diagnostic: (out) (optional) (nullable) (transfer full): return location
+ *   for the diagnostic when the text is rejected
+ *
+ * Does what akc_answer_decode() does, for NUL-terminated @text:
+ * the form bindings see.
+ *
+ * Returns: (transfer full) (nullable): the normalised envelope, or %NULL
+ *
+ * Since: 0.1
+ */
+AkcJsonValue *
+akc_answer_decode_utf8 (const char     *text,
+                        AkcDiagnostic **diagnostic)
+{
+  return akc_answer_decode (text, -1, diagnostic);
 }
 
 /**

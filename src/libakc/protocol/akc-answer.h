@@ -59,6 +59,9 @@ AkcJsonValue *akc_answer_decode       (const char     *text,
                                        gssize          length,
                                        AkcDiagnostic **diagnostic);
 AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_answer_decode_utf8 (const char     *text,
+                                      AkcDiagnostic **diagnostic);
+AKC_AVAILABLE_IN_ALL
 AkcJsonValue *akc_answer_decode_value (AkcJsonValue   *value,
                                        AkcDiagnostic **diagnostic);
 

@@ -205,7 +205,7 @@ akc_ask_backend_request_validate (AkcJsonValue *value)
 
 /**
  * akc_ask_backend_request_decode:
- * @text: (array length=length) (element-type guint8): a request body
+ * @text: a request body
  * @length: length of @text in bytes, or -1 if it is NUL-terminated
  *
  * The text form of [func@ask_backend_request_validate].
@@ -231,6 +231,24 @@ akc_ask_backend_request_decode (const char *text,
     return NULL;
 
   return validate (&request_table, value);
+}
+
+/**
+ * akc_ask_backend_request_decode_utf8: (rename-to akc_ask_backend_request_decode)
+ * @text: a request body
+ *
+ * Does what akc_ask_backend_request_decode() does, for NUL-terminated @text:
+ * the form bindings see.
+ *
+ * Returns: (transfer full) (nullable): the normalised request, or %NULL
+ *   when @text is not JSON or not a valid request
+ *
+ * Since: 0.1
+ */
+AkcJsonValue *
+akc_ask_backend_request_decode_utf8 (const char *text)
+{
+  return akc_ask_backend_request_decode (text, -1);
 }
 
 /**

@@ -51,6 +51,8 @@ AKC_AVAILABLE_IN_ALL
 AkcJsonValue *akc_ask_backend_request_decode          (const char   *text,
                                                        gssize        length);
 AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_ask_backend_request_decode_utf8 (const char *text);
+AKC_AVAILABLE_IN_ALL
 AkcJsonValue *akc_ask_backend_request_validate        (AkcJsonValue *value);
 AKC_AVAILABLE_IN_ALL
 AkcJsonValue *akc_ask_backend_message_validate        (AkcJsonValue *value);

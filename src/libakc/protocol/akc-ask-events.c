@@ -352,7 +352,7 @@ akc_ask_event_get_kind (AkcJsonValue *event)
 
 /**
  * akc_ask_event_decode_record:
- * @line: (array length=length) (element-type guint8): one record line,
+ * @line: one record line,
  *   without its line feed
  * @length: length of @line in bytes, or -1 if it is NUL-terminated
  *
@@ -384,6 +384,26 @@ akc_ask_event_decode_record (const char *line,
   decode_raw_line (line, length, events);
 
   return events->len == 1 ? g_ptr_array_steal_index (events, 0) : NULL;
+}
+
+/**
+ * akc_ask_event_decode_record_utf8: (rename-to akc_ask_event_decode_record)
+ * @line: one record line,
+ *   without its line feed
+ *
+ * Does what akc_ask_event_decode_record() does, for NUL-terminated @line:
+ * the form bindings see.
+ *
+ * Returns: (transfer full) (nullable): the event in canonical member
+ *   order, or %NULL when the record is inert (invalid records have no
+ *   diagnostic)
+ *
+ * Since: 0.1
+ */
+AkcJsonValue *
+akc_ask_event_decode_record_utf8 (const char *line)
+{
+  return akc_ask_event_decode_record (line, -1);
 }
 
 /**
@@ -421,8 +441,27 @@ akc_ask_event_encode (AkcJsonValue *event,
 }
 
 /**
+ * akc_ask_event_encode_utf8: (rename-to akc_ask_event_encode)
+ * @event: an Ask event
+ *
+ * Does what akc_ask_event_encode() does, without the
+ * length out-parameter: the form bindings see. The text ends at its
+ * first U+0000.
+ *
+ * Returns: (transfer full) (nullable): the record line, or %NULL when
+ *   @event is not a valid Ask event
+ *
+ * Since: 0.1
+ */
+char *
+akc_ask_event_encode_utf8 (AkcJsonValue *event)
+{
+  return akc_ask_event_encode (event, NULL);
+}
+
+/**
  * akc_ask_events_decode:
- * @buffer: (array length=length) (element-type guint8): NDJSON text
+ * @buffer: NDJSON text
  * @length: length of @buffer in bytes, or -1 if it is NUL-terminated
  * @rest: (out) (optional) (transfer full): return location for the text to
  *   keep for the next call, NUL-terminated
@@ -504,6 +543,31 @@ akc_ask_events_decode (const char *buffer,
     *rest = discarded ? g_strdup ("") : g_strndup ((const char *) p, end - p);
 
   return events;
+}
+
+/**
+ * akc_ask_events_decode_utf8: (rename-to akc_ask_events_decode)
+ * @buffer: NDJSON text
+ * @rest: (out) (optional) (transfer full): return location for the text to
+ *   keep for the next call, NUL-terminated
+ * @discarded_partial: (out) (optional): return location for whether an
+ *   unterminated line longer than %AKC_ASK_EVENT_MAX_RECORD_BYTES was
+ *   dropped
+ *
+ * Does what akc_ask_events_decode() does, for NUL-terminated @buffer and without the length out-parameter:
+ * the form bindings see.
+ *
+ * Returns: (transfer full) (element-type AkcJsonValue): the events in
+ *   order, in canonical member order
+ *
+ * Since: 0.1
+ */
+GPtrArray *
+akc_ask_events_decode_utf8 (const char  *buffer,
+                            char       **rest,
+                            gboolean    *discarded_partial)
+{
+  return akc_ask_events_decode (buffer, -1, rest, NULL, discarded_partial);
 }
 
 /* ------------------------------------------------------------------ */

@@ -67,8 +67,12 @@ AKC_AVAILABLE_IN_ALL
 AkcJsonValue   *akc_ask_event_decode_record (const char    *line,
                                              gssize         length);
 AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_ask_event_decode_record_utf8 (const char *line);
+AKC_AVAILABLE_IN_ALL
 char           *akc_ask_event_encode        (AkcJsonValue  *event,
                                              gsize         *length);
+AKC_AVAILABLE_IN_ALL
+char *akc_ask_event_encode_utf8 (AkcJsonValue *event);
 
 AKC_AVAILABLE_IN_ALL
 GPtrArray      *akc_ask_events_decode       (const char    *buffer,
@@ -76,6 +80,10 @@ GPtrArray      *akc_ask_events_decode       (const char    *buffer,
                                              char         **rest,
                                              gsize         *rest_length,
                                              gboolean      *discarded_partial);
+AKC_AVAILABLE_IN_ALL
+GPtrArray *akc_ask_events_decode_utf8 (const char  *buffer,
+                                       char       **rest,
+                                       gboolean    *discarded_partial);
 
 #define AKC_TYPE_ASK_EVENT_DECODER (akc_ask_event_decoder_get_type ())
 

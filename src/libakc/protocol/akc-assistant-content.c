@@ -58,7 +58,7 @@ decode_record (const char *data,
 
 /**
  * akc_assistant_content_is_candidate:
- * @text: (array length=length) (element-type guint8): a message content
+ * @text: a message content
  * @length: length of @text in bytes, or -1 if it is NUL-terminated
  *
  * Tells whether @text starts with U+001E, the mark of ordered assistant
@@ -82,8 +82,25 @@ akc_assistant_content_is_candidate (const char *text,
 }
 
 /**
+ * akc_assistant_content_is_candidate_utf8: (rename-to akc_assistant_content_is_candidate)
+ * @text: a message content
+ *
+ * Does what akc_assistant_content_is_candidate() does, for NUL-terminated @text:
+ * the form bindings see.
+ *
+ * Returns: whether @text is ordered-content candidate
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_assistant_content_is_candidate_utf8 (const char *text)
+{
+  return akc_assistant_content_is_candidate (text, -1);
+}
+
+/**
  * akc_assistant_content_decode:
- * @text: (array length=length) (element-type guint8): a message content
+ * @text: a message content
  * @length: length of @text in bytes, or -1 if it is NUL-terminated
  * @complete: (out) (optional): return location for whether the content
  *   ends with a complete record
@@ -124,6 +141,30 @@ akc_assistant_content_decode (const char     *text,
     *complete = akc_assistant_content_decoder_get_complete (decoder);
 
   return akc_assistant_content_decoder_dup_parts (decoder);
+}
+
+/**
+ * akc_assistant_content_decode_utf8: (rename-to akc_assistant_content_decode)
+ * @text: a message content
+ * @complete: (out) (optional): return location for whether the content
+ *   ends with a complete record
+ * @diagnostic: (out) (optional) (nullable) (transfer full): return location
+ *   for the diagnostic on failure
+ *
+ * Does what akc_assistant_content_decode() does, for NUL-terminated @text:
+ * the form bindings see.
+ *
+ * Returns: (transfer full) (nullable): a JSON array of the normalised
+ *   parts in order, or %NULL with @diagnostic set
+ *
+ * Since: 0.1
+ */
+AkcJsonValue *
+akc_assistant_content_decode_utf8 (const char     *text,
+                                   gboolean       *complete,
+                                   AkcDiagnostic **diagnostic)
+{
+  return akc_assistant_content_decode (text, -1, complete, diagnostic);
 }
 
 /* ------------------------------------------------------------------ */
@@ -347,7 +388,7 @@ append_body (AkcAssistantContentDecoder *self,
 /**
  * akc_assistant_content_decoder_append:
  * @self: a decoder
- * @text: (array length=length) (element-type guint8): the next piece of
+ * @text: the next piece of
  *   the message content, UTF-8
  * @length: length of @text in bytes, or -1 if it is NUL-terminated
  *
@@ -419,6 +460,27 @@ akc_assistant_content_decoder_append (AkcAssistantContentDecoder *self,
   update_diagnostic (self);
 
   return self->diagnostic == NULL;
+}
+
+/**
+ * akc_assistant_content_decoder_append_utf8: (rename-to akc_assistant_content_decoder_append)
+ * @self: a decoder
+ * @text: the next piece of
+ *   the message content, UTF-8
+ *
+ * Does what akc_assistant_content_decoder_append() does, for NUL-terminated @text:
+ * the form bindings see.
+ *
+ * Returns: %TRUE when the content so far is accepted (see
+ *   [method@AssistantContentDecoder.get_diagnostic] otherwise)
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_assistant_content_decoder_append_utf8 (AkcAssistantContentDecoder *self,
+                                           const char                 *text)
+{
+  return akc_assistant_content_decoder_append (self, text, -1);
 }
 
 /**
@@ -791,9 +853,34 @@ akc_assistant_content_encoder_encode (AkcAssistantContentEncoder *self,
 }
 
 /**
+ * akc_assistant_content_encoder_encode_utf8: (rename-to akc_assistant_content_encoder_encode)
+ * @self: an encoder
+ * @part: a text part `{"kind":"text","text":…}` (text of 1 to 16 384
+ *   UTF-16 code units) or a component part `{"kind":"component","frame":…}`
+ *   with a valid render frame; unknown members are dropped
+ * @error: return location for a #GError
+ *
+ * Does what akc_assistant_content_encoder_encode() does, without the
+ * length out-parameter: the form bindings see. The text ends at its
+ * first U+0000.
+ *
+ * Returns: (transfer full) (nullable): the text to append to the content,
+ *   or %NULL with @error set when the part is refused
+ *
+ * Since: 0.1
+ */
+char *
+akc_assistant_content_encoder_encode_utf8 (AkcAssistantContentEncoder  *self,
+                                           AkcJsonValue                *part,
+                                           GError                     **error)
+{
+  return akc_assistant_content_encoder_encode (self, part, NULL, error);
+}
+
+/**
  * akc_assistant_content_encoder_encode_text:
  * @self: an encoder
- * @text: (array length=text_length) (element-type guint8): UTF-8 text,
+ * @text: UTF-8 text,
  *   which may hold U+0000 when @text_length is given
  * @text_length: length of @text in bytes, or -1 if it is NUL-terminated
  * @length: (out) (optional): return location for the length of the result
@@ -875,6 +962,29 @@ akc_assistant_content_encoder_encode_text (AkcAssistantContentEncoder *self,
 }
 
 /**
+ * akc_assistant_content_encoder_encode_text_utf8: (rename-to akc_assistant_content_encoder_encode_text)
+ * @self: an encoder
+ * @text: UTF-8 text,
+ *   which may hold U+0000 when @text_length is given
+ * @error: return location for a #GError
+ *
+ * Does what akc_assistant_content_encoder_encode_text() does, for NUL-terminated @text and without the length out-parameter:
+ * the form bindings see.
+ *
+ * Returns: (transfer full) (nullable): the text to append to the content,
+ *   or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+char *
+akc_assistant_content_encoder_encode_text_utf8 (AkcAssistantContentEncoder  *self,
+                                                const char                  *text,
+                                                GError                     **error)
+{
+  return akc_assistant_content_encoder_encode_text (self, text, -1, NULL, error);
+}
+
+/**
  * akc_assistant_content_encoder_encode_frame:
  * @self: an encoder
  * @frame: a render frame ([protocol §3.1](wire-formats.html#protocol-3))
@@ -921,6 +1031,29 @@ akc_assistant_content_encoder_encode_frame (AkcAssistantContentEncoder *self,
   g_string_append_c (out, '\n');
 
   return commit (self, out, 1, length, error);
+}
+
+/**
+ * akc_assistant_content_encoder_encode_frame_utf8: (rename-to akc_assistant_content_encoder_encode_frame)
+ * @self: an encoder
+ * @frame: a render frame ([protocol §3.1](wire-formats.html#protocol-3))
+ * @error: return location for a #GError
+ *
+ * Does what akc_assistant_content_encoder_encode_frame() does, without the
+ * length out-parameter: the form bindings see. The text ends at its
+ * first U+0000.
+ *
+ * Returns: (transfer full) (nullable): the text to append to the content,
+ *   or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+char *
+akc_assistant_content_encoder_encode_frame_utf8 (AkcAssistantContentEncoder  *self,
+                                                 AkcJsonValue                *frame,
+                                                 GError                     **error)
+{
+  return akc_assistant_content_encoder_encode_frame (self, frame, NULL, error);
 }
 
 /**

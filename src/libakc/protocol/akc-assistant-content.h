@@ -68,10 +68,16 @@ AKC_AVAILABLE_IN_ALL
 gboolean      akc_assistant_content_is_candidate (const char     *text,
                                                   gssize          length);
 AKC_AVAILABLE_IN_ALL
+gboolean akc_assistant_content_is_candidate_utf8 (const char *text);
+AKC_AVAILABLE_IN_ALL
 AkcJsonValue *akc_assistant_content_decode       (const char     *text,
                                                   gssize          length,
                                                   gboolean       *complete,
                                                   AkcDiagnostic **diagnostic);
+AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_assistant_content_decode_utf8 (const char     *text,
+                                                 gboolean       *complete,
+                                                 AkcDiagnostic **diagnostic);
 
 #define AKC_TYPE_ASSISTANT_CONTENT_DECODER (akc_assistant_content_decoder_get_type ())
 
@@ -84,6 +90,9 @@ AKC_AVAILABLE_IN_ALL
 gboolean                    akc_assistant_content_decoder_append         (AkcAssistantContentDecoder *self,
                                                                           const char                 *text,
                                                                           gssize                      length);
+AKC_AVAILABLE_IN_ALL
+gboolean akc_assistant_content_decoder_append_utf8 (AkcAssistantContentDecoder *self,
+                                                    const char                 *text);
 AKC_AVAILABLE_IN_ALL
 void                        akc_assistant_content_decoder_reset          (AkcAssistantContentDecoder *self);
 AKC_AVAILABLE_IN_ALL
@@ -115,16 +124,28 @@ char                       *akc_assistant_content_encoder_encode         (AkcAss
                                                                           gsize                      *length,
                                                                           GError                    **error);
 AKC_AVAILABLE_IN_ALL
+char *akc_assistant_content_encoder_encode_utf8 (AkcAssistantContentEncoder  *self,
+                                                 AkcJsonValue                *part,
+                                                 GError                     **error);
+AKC_AVAILABLE_IN_ALL
 char                       *akc_assistant_content_encoder_encode_text    (AkcAssistantContentEncoder *self,
                                                                           const char                 *text,
                                                                           gssize                      text_length,
                                                                           gsize                      *length,
                                                                           GError                    **error);
 AKC_AVAILABLE_IN_ALL
+char *akc_assistant_content_encoder_encode_text_utf8 (AkcAssistantContentEncoder  *self,
+                                                      const char                  *text,
+                                                      GError                     **error);
+AKC_AVAILABLE_IN_ALL
 char                       *akc_assistant_content_encoder_encode_frame   (AkcAssistantContentEncoder *self,
                                                                           AkcJsonValue               *frame,
                                                                           gsize                      *length,
                                                                           GError                    **error);
+AKC_AVAILABLE_IN_ALL
+char *akc_assistant_content_encoder_encode_frame_utf8 (AkcAssistantContentEncoder  *self,
+                                                       AkcJsonValue                *frame,
+                                                       GError                     **error);
 AKC_AVAILABLE_IN_ALL
 guint                       akc_assistant_content_encoder_get_n_records  (AkcAssistantContentEncoder *self);
 AKC_AVAILABLE_IN_ALL

@@ -14,4 +14,9 @@ G_BEGIN_DECLS
  * against it is §3.5 step 3. */
 extern const AkcSchemaTable akc_component_frame_table;
 
+/* The label of the choice @choice_id of a choice list's frame (its
+ * `props.choices[].label`), or %NULL when the frame holds no such choice. */
+const char *akc_component_frame_get_choice_label (AkcJsonValue *frame,
+                                                  const char   *choice_id);
+
 G_END_DECLS

@@ -118,7 +118,7 @@ decode_candidate (AkcJsonValue   *candidate,
 
 /**
  * akc_component_frame_decode:
- * @text: (array length=length) (element-type guint8): the frame as JSON text
+ * @text: the frame as JSON text
  * @length: length of @text in bytes, or -1 if it is NUL-terminated
  * @diagnostic: (out) (optional) (nullable) (transfer full): return location
  *   for the diagnostic on failure
@@ -168,6 +168,28 @@ akc_component_frame_decode (const char     *text,
 }
 
 /**
+ * akc_component_frame_decode_utf8: (rename-to akc_component_frame_decode)
+ * @text: the frame as JSON text
+ * @diagnostic: (out) (optional) (nullable) (transfer full): return location
+ *   for the diagnostic on failure
+ *
+ * Does what akc_component_frame_decode() does, for NUL-terminated @text:
+ * the form bindings see.
+ *
+ * Returns: (transfer full) (nullable): the normalised frame (unknown
+ *   members dropped, members in canonical order), or %NULL with
+ *   @diagnostic set
+ *
+ * Since: 0.1
+ */
+AkcJsonValue *
+akc_component_frame_decode_utf8 (const char     *text,
+                                 AkcDiagnostic **diagnostic)
+{
+  return akc_component_frame_decode (text, -1, diagnostic);
+}
+
+/**
  * akc_component_frame_decode_value:
  * @value: an already parsed JSON value
  * @diagnostic: (out) (optional) (nullable) (transfer full): return location
@@ -193,7 +215,7 @@ akc_component_frame_decode_value (AkcJsonValue   *value,
 
 /**
  * akc_component_frame_is_candidate:
- * @text: (array length=length) (element-type guint8): a message content
+ * @text: a message content
  * @length: length of @text in bytes, or -1 if it is NUL-terminated
  *
  * Tells whether @text is JSON for an object whose `protocol` is
@@ -220,6 +242,23 @@ akc_component_frame_is_candidate (const char *text,
   candidate = akc_json_parse (text, (gsize) length, NULL, NULL, NULL);
 
   return candidate != NULL && has_component_protocol (candidate);
+}
+
+/**
+ * akc_component_frame_is_candidate_utf8: (rename-to akc_component_frame_is_candidate)
+ * @text: a message content
+ *
+ * Does what akc_component_frame_is_candidate() does, for NUL-terminated @text:
+ * the form bindings see.
+ *
+ * Returns: whether @text is a component frame candidate
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_component_frame_is_candidate_utf8 (const char *text)
+{
+  return akc_component_frame_is_candidate (text, -1);
 }
 
 /**
@@ -412,4 +451,32 @@ akc_component_interaction_event_new (AkcJsonValue *frame,
     add_member (members, &n, "value", akc_json_value_ref (value));
 
   return build_event (&interaction_table, members, n, "interaction", error);
+}
+
+const char *
+akc_component_frame_get_choice_label (AkcJsonValue *frame,
+                                      const char   *choice_id)
+{
+  AkcJsonValue *frame_props = akc_json_value_get_member (frame, "props");
+  AkcJsonValue *choices = frame_props != NULL ? akc_json_value_get_member (frame_props, "choices") : NULL;
+
+  if (choices == NULL || akc_json_value_get_kind (choices) != AKC_JSON_KIND_ARRAY)
+    return NULL;
+
+  for (gsize i = 0; i < akc_json_value_get_length (choices); i++)
+    {
+      AkcJsonValue *choice = akc_json_value_get_element (choices, i);
+      AkcJsonValue *id = akc_json_value_get_kind (choice) == AKC_JSON_KIND_OBJECT
+                         ? akc_json_value_get_member (choice, "id") : NULL;
+      AkcJsonValue *label = akc_json_value_get_kind (choice) == AKC_JSON_KIND_OBJECT
+                            ? akc_json_value_get_member (choice, "label") : NULL;
+
+      if (id != NULL && label != NULL &&
+          akc_json_value_get_kind (id) == AKC_JSON_KIND_STRING &&
+          akc_json_value_get_kind (label) == AKC_JSON_KIND_STRING &&
+          g_strcmp0 (akc_json_value_get_string (id, NULL), choice_id) == 0)
+        return akc_json_value_get_string (label, NULL);
+    }
+
+  return NULL;
 }

@@ -41,12 +41,17 @@ AkcJsonValue *akc_component_frame_decode             (const char     *text,
                                                       gssize          length,
                                                       AkcDiagnostic **diagnostic);
 AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_component_frame_decode_utf8 (const char     *text,
+                                               AkcDiagnostic **diagnostic);
+AKC_AVAILABLE_IN_ALL
 AkcJsonValue *akc_component_frame_decode_value       (AkcJsonValue   *value,
                                                       AkcDiagnostic **diagnostic);
 
 AKC_AVAILABLE_IN_ALL
 gboolean      akc_component_frame_is_candidate       (const char     *text,
                                                       gssize          length);
+AKC_AVAILABLE_IN_ALL
+gboolean akc_component_frame_is_candidate_utf8 (const char *text);
 AKC_AVAILABLE_IN_ALL
 gboolean      akc_component_frame_is_candidate_value (AkcJsonValue   *value);
 

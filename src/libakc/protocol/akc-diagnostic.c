@@ -518,6 +518,24 @@ akc_diagnostic_to_canonical (const AkcDiagnostic *self,
 }
 
 /**
+ * akc_diagnostic_to_canonical_utf8: (rename-to akc_diagnostic_to_canonical)
+ * @self: a diagnostic
+ *
+ * Does what akc_diagnostic_to_canonical() does, without the
+ * length out-parameter: the form bindings see. The text ends at its
+ * first U+0000.
+ *
+ * Returns: (transfer full): the JSON text
+ *
+ * Since: 0.1
+ */
+char *
+akc_diagnostic_to_canonical_utf8 (const AkcDiagnostic *self)
+{
+  return akc_diagnostic_to_canonical (self, NULL);
+}
+
+/**
  * akc_diagnostic_to_error:
  * @self: a diagnostic
  *

@@ -58,7 +58,7 @@ G_BEGIN_DECLS
  *
  * Error codes of the %AKC_PROTOCOL_ERROR domain: one per diagnostic code
  * of [protocol appendix A](wire-formats.html#protocol-appendix-a), plus %AKC_PROTOCOL_ERROR_INVALID_JSON for
- * [func@JsonValue.parse].
+ * [ctor@JsonValue.parse].
  *
  * Since: 0.1
  */
@@ -142,6 +142,8 @@ AkcJsonValue  *akc_diagnostic_to_json       (const AkcDiagnostic *self);
 AKC_AVAILABLE_IN_ALL
 char          *akc_diagnostic_to_canonical  (const AkcDiagnostic *self,
                                              gsize               *length);
+AKC_AVAILABLE_IN_ALL
+char *akc_diagnostic_to_canonical_utf8 (const AkcDiagnostic *self);
 AKC_AVAILABLE_IN_ALL
 GError        *akc_diagnostic_to_error      (const AkcDiagnostic *self);
 AKC_AVAILABLE_IN_ALL

@@ -20,7 +20,7 @@
  * Unlike `JsonNode`, strings carry an explicit byte length and may contain
  * U+0000, objects keep member order with unique names, and the whole tree
  * of a parsed document is allocated at once. Values come from
- * [func@JsonValue.parse] (strict ECMAScript `JSON.parse` grammar) or from the
+ * [ctor@JsonValue.parse] (strict ECMAScript `JSON.parse` grammar) or from the
  * `new_*` constructors, and are serialised with
  * [method@JsonValue.to_canonical] (the protocol's canonical JSON).
  *
@@ -544,7 +544,7 @@ akc_json_value_new_number (double value)
 
 /**
  * akc_json_value_new_string:
- * @value: (array length=length) (element-type guint8): UTF-8 text, may
+ * @value:: UTF-8 text, may
  *   contain U+0000 when @length is given
  * @length: length of @value in bytes, or -1 if it is NUL-terminated
  *
@@ -568,6 +568,24 @@ akc_json_value_new_string (const char *value,
   g_return_val_if_fail (akc_utf8_valid_prefix (value, len) == len, NULL);
 
   return akc_json_string_new_len (value, len);
+}
+
+/**
+ * akc_json_value_new_string_utf8: (rename-to akc_json_value_new_string)
+ * @value:: UTF-8 text, may
+ *   contain U+0000 when @length is given
+ *
+ * Does what akc_json_value_new_string() does, for NUL-terminated @value:
+ * the form bindings see.
+ *
+ * Returns: (transfer full): a string value
+ *
+ * Since: 0.1
+ */
+AkcJsonValue *
+akc_json_value_new_string_utf8 (const char *value)
+{
+  return akc_json_value_new_string (value, -1);
 }
 
 /**
@@ -647,8 +665,8 @@ akc_json_value_new_object (const char * const   *names,
 }
 
 /**
- * akc_json_value_parse:
- * @text: (array length=length) (element-type guint8): JSON text
+ * akc_json_value_parse: (constructor)
+ * @text:: JSON text
  * @length: length of @text in bytes, or -1 if it is NUL-terminated
  * @error: return location for a #GError
  *
@@ -708,6 +726,25 @@ akc_json_value_parse (const char *text,
     }
 
   return v;
+}
+
+/**
+ * akc_json_value_parse_utf8: (rename-to akc_json_value_parse) (constructor)
+ * @text:: JSON text
+ * @error: return location for a #GError
+ *
+ * Does what akc_json_value_parse() does, for NUL-terminated @text:
+ * the form bindings see.
+ *
+ * Returns: (transfer full) (nullable): the value, or %NULL on error
+ *
+ * Since: 0.1
+ */
+AkcJsonValue *
+akc_json_value_parse_utf8 (const char  *text,
+                           GError     **error)
+{
+  return akc_json_value_parse (text, -1, error);
 }
 
 /* ------------------------------------------------------------------ */
@@ -797,6 +834,24 @@ akc_json_value_get_string (const AkcJsonValue *self,
 }
 
 /**
+ * akc_json_value_get_string_utf8: (rename-to akc_json_value_get_string)
+ * @self: a string value
+ *
+ * Does what akc_json_value_get_string() does, without the
+ * length out-parameter: the form bindings see. The text ends at its
+ * first U+0000.
+ *
+ * Returns: (transfer none): the text
+ *
+ * Since: 0.1
+ */
+const char *
+akc_json_value_get_string_utf8 (const AkcJsonValue *self)
+{
+  return akc_json_value_get_string (self, NULL);
+}
+
+/**
  * akc_json_value_get_length:
  * @self: an array value
  *
@@ -881,6 +936,26 @@ akc_json_value_get_member_name (const AkcJsonValue *self,
     *length = self->u.members[index_].name_len;
 
   return self->u.members[index_].name;
+}
+
+/**
+ * akc_json_value_get_member_name_utf8: (rename-to akc_json_value_get_member_name)
+ * @self: an object value
+ * @index_: the member position
+ *
+ * Does what akc_json_value_get_member_name() does, without the
+ * length out-parameter: the form bindings see. The text ends at its
+ * first U+0000.
+ *
+ * Returns: (transfer none): the name, NUL-terminated, may contain U+0000
+ *
+ * Since: 0.1
+ */
+const char *
+akc_json_value_get_member_name_utf8 (const AkcJsonValue *self,
+                                     gsize               index_)
+{
+  return akc_json_value_get_member_name (self, index_, NULL);
 }
 
 /**
@@ -1023,6 +1098,24 @@ akc_json_value_to_canonical (const AkcJsonValue *self,
     *length = out->len;
 
   return g_string_free (out, FALSE);
+}
+
+/**
+ * akc_json_value_to_canonical_utf8: (rename-to akc_json_value_to_canonical)
+ * @self: a value
+ *
+ * Does what akc_json_value_to_canonical() does, without the
+ * length out-parameter: the form bindings see. The text ends at its
+ * first U+0000.
+ *
+ * Returns: (transfer full): the JSON text
+ *
+ * Since: 0.1
+ */
+char *
+akc_json_value_to_canonical_utf8 (const AkcJsonValue *self)
+{
+  return akc_json_value_to_canonical (self, NULL);
 }
 
 /* ------------------------------------------------------------------ */

@@ -65,6 +65,8 @@ AKC_AVAILABLE_IN_ALL
 AkcJsonValue *akc_json_value_new_string       (const char          *value,
                                                gssize               length);
 AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_json_value_new_string_utf8 (const char *value);
+AKC_AVAILABLE_IN_ALL
 AkcJsonValue *akc_json_value_new_array        (AkcJsonValue * const *elements,
                                                gsize                n_elements);
 AKC_AVAILABLE_IN_ALL
@@ -76,6 +78,9 @@ AKC_AVAILABLE_IN_ALL
 AkcJsonValue *akc_json_value_parse            (const char          *text,
                                                gssize               length,
                                                GError             **error);
+AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_json_value_parse_utf8 (const char  *text,
+                                         GError     **error);
 
 AKC_AVAILABLE_IN_ALL
 AkcJsonKind   akc_json_value_get_kind         (const AkcJsonValue  *self);
@@ -87,6 +92,8 @@ AKC_AVAILABLE_IN_ALL
 const char   *akc_json_value_get_string       (const AkcJsonValue  *self,
                                                gsize               *length);
 AKC_AVAILABLE_IN_ALL
+const char *akc_json_value_get_string_utf8 (const AkcJsonValue *self);
+AKC_AVAILABLE_IN_ALL
 gsize         akc_json_value_get_length       (const AkcJsonValue  *self);
 AKC_AVAILABLE_IN_ALL
 AkcJsonValue *akc_json_value_get_element      (const AkcJsonValue  *self,
@@ -97,6 +104,9 @@ AKC_AVAILABLE_IN_ALL
 const char   *akc_json_value_get_member_name  (const AkcJsonValue  *self,
                                                gsize                index_,
                                                gsize               *length);
+AKC_AVAILABLE_IN_ALL
+const char *akc_json_value_get_member_name_utf8 (const AkcJsonValue *self,
+                                                 gsize               index_);
 AKC_AVAILABLE_IN_ALL
 AkcJsonValue *akc_json_value_get_member_value (const AkcJsonValue  *self,
                                                gsize                index_);
@@ -111,6 +121,8 @@ gboolean      akc_json_value_equal            (const AkcJsonValue  *a,
 AKC_AVAILABLE_IN_ALL
 char         *akc_json_value_to_canonical     (const AkcJsonValue  *self,
                                                gsize               *length);
+AKC_AVAILABLE_IN_ALL
+char *akc_json_value_to_canonical_utf8 (const AkcJsonValue *self);
 
 AKC_AVAILABLE_IN_ALL
 JsonNode     *akc_json_value_to_json_node     (const AkcJsonValue  *self);

@@ -370,7 +370,7 @@ anchors_valid (const char     *expected_content_hash,
 
 /**
  * akc_knowledge_artifact_decode:
- * @text: (array length=length) (element-type guint8): the artifact as JSON
+ * @text: the artifact as JSON
  *   text, for example the bytes of a downloaded file
  * @length: length of @text in bytes, or -1 if it is NUL-terminated
  * @expected_content_hash: (nullable): when given, the artifact's declared
@@ -427,6 +427,35 @@ akc_knowledge_artifact_decode (const char     *text,
                                             diagnostic);
 
   return check_options (artifact, expected_content_hash, expected_site_id, diagnostic);
+}
+
+/**
+ * akc_knowledge_artifact_decode_utf8: (rename-to akc_knowledge_artifact_decode)
+ * @text: the artifact as JSON
+ *   text, for example the bytes of a downloaded file
+ * @expected_content_hash: (nullable): when given, the artifact's declared
+ *   `contentHash` must equal it
+ * @expected_site_id: (nullable): when given, the artifact's `siteId` must
+ *   equal it
+ * @diagnostic: (out) (optional) (nullable) (transfer full): return location
+ *   for the diagnostic when the text is rejected
+ *
+ * Does what akc_knowledge_artifact_decode() does, for NUL-terminated @text:
+ * the form bindings see.
+ *
+ * Returns: (transfer full) (nullable): the normalised artifact (unknown
+ *   members dropped, labels, match values, markdown and citation titles
+ *   trimmed, members in canonical order), or %NULL
+ *
+ * Since: 0.1
+ */
+AkcJsonValue *
+akc_knowledge_artifact_decode_utf8 (const char     *text,
+                                    const char     *expected_content_hash,
+                                    const char     *expected_site_id,
+                                    AkcDiagnostic **diagnostic)
+{
+  return akc_knowledge_artifact_decode (text, -1, expected_content_hash, expected_site_id, diagnostic);
 }
 
 /**
@@ -503,7 +532,7 @@ akc_knowledge_artifact_compute_content_hash (AkcJsonValue   *value,
 
 /**
  * akc_knowledge_artifact_verify:
- * @text: (array length=length) (element-type guint8): the artifact as JSON
+ * @text: the artifact as JSON
  *   text
  * @length: length of @text in bytes, or -1 if it is NUL-terminated
  * @expected_content_hash: (nullable): the trusted content hash, from the
@@ -544,6 +573,34 @@ akc_knowledge_artifact_verify (const char     *text,
   return verify_decoded (akc_knowledge_artifact_decode (text, length, expected_content_hash,
                                                         expected_site_id, diagnostic),
                          diagnostic);
+}
+
+/**
+ * akc_knowledge_artifact_verify_utf8: (rename-to akc_knowledge_artifact_verify)
+ * @text: the artifact as JSON
+ *   text
+ * @expected_content_hash: (nullable): the trusted content hash, from the
+ *   site configuration
+ * @expected_site_id: (nullable): the trusted site id, from the site
+ *   configuration
+ * @diagnostic: (out) (optional) (nullable) (transfer full): return location
+ *   for the diagnostic when verification fails
+ *
+ * Does what akc_knowledge_artifact_verify() does, for NUL-terminated @text:
+ * the form bindings see.
+ *
+ * Returns: (transfer full) (nullable): the verified, normalised artifact,
+ *   or %NULL
+ *
+ * Since: 0.1
+ */
+AkcJsonValue *
+akc_knowledge_artifact_verify_utf8 (const char     *text,
+                                    const char     *expected_content_hash,
+                                    const char     *expected_site_id,
+                                    AkcDiagnostic **diagnostic)
+{
+  return akc_knowledge_artifact_verify (text, -1, expected_content_hash, expected_site_id, diagnostic);
 }
 
 /**

@@ -82,6 +82,11 @@ AkcJsonValue *akc_knowledge_artifact_decode               (const char     *text,
                                                            const char     *expected_site_id,
                                                            AkcDiagnostic **diagnostic);
 AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_knowledge_artifact_decode_utf8 (const char     *text,
+                                                  const char     *expected_content_hash,
+                                                  const char     *expected_site_id,
+                                                  AkcDiagnostic **diagnostic);
+AKC_AVAILABLE_IN_ALL
 AkcJsonValue *akc_knowledge_artifact_decode_value         (AkcJsonValue   *value,
                                                            const char     *expected_content_hash,
                                                            const char     *expected_site_id,
@@ -97,6 +102,11 @@ AkcJsonValue *akc_knowledge_artifact_verify               (const char     *text,
                                                            const char     *expected_content_hash,
                                                            const char     *expected_site_id,
                                                            AkcDiagnostic **diagnostic);
+AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_knowledge_artifact_verify_utf8 (const char     *text,
+                                                  const char     *expected_content_hash,
+                                                  const char     *expected_site_id,
+                                                  AkcDiagnostic **diagnostic);
 AKC_AVAILABLE_IN_ALL
 AkcJsonValue *akc_knowledge_artifact_verify_value         (AkcJsonValue   *value,
                                                            const char     *expected_content_hash,

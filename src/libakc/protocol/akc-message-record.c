@@ -401,7 +401,7 @@ akc_message_record_new_validated (AkcJsonValue  *record,
  * akc_message_record_new:
  * @id: the message id (at least one character, any text)
  * @role: `user`, `assistant`, `system` or `tool`
- * @content: (array length=content_length) (element-type guint8): the
+ * @content: the
  *   content, UTF-8 (may be empty)
  * @content_length: length of @content in bytes, or -1 if it is
  *   NUL-terminated
@@ -460,6 +460,35 @@ akc_message_record_new (const char  *id,
   record = akc_json_object_new_steal (members, G_N_ELEMENTS (members), TRUE, AKC_JSON_FLAG_STATIC_NAMES);
 
   return akc_message_record_new_from_value (record, error);
+}
+
+/**
+ * akc_message_record_new_utf8: (rename-to akc_message_record_new)
+ * @id: the message id (at least one character, any text)
+ * @role: `user`, `assistant`, `system` or `tool`
+ * @content: the
+ *   content, UTF-8 (may be empty)
+ * @status: `pending`, `streaming`, `complete` or `error`
+ * @created_at: when the message was created; kept with millisecond
+ *   precision, in UTC
+ * @error: return location for a #GError, or %NULL
+ *
+ * Does what akc_message_record_new() does, for NUL-terminated @content:
+ * the form bindings see.
+ *
+ * Returns: (transfer full) (nullable): a new record, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+AkcMessageRecord *
+akc_message_record_new_utf8 (const char  *id,
+                             const char  *role,
+                             const char  *content,
+                             const char  *status,
+                             GDateTime   *created_at,
+                             GError     **error)
+{
+  return akc_message_record_new (id, role, content, -1, status, created_at, error);
 }
 
 /**
@@ -575,6 +604,24 @@ akc_message_record_get_id (const AkcMessageRecord *self,
 }
 
 /**
+ * akc_message_record_get_id_utf8: (rename-to akc_message_record_get_id)
+ * @self: a record
+ *
+ * Does what akc_message_record_get_id() does, without the
+ * length out-parameter: the form bindings see. The text ends at its
+ * first U+0000.
+ *
+ * Returns: (transfer none): the id, NUL-terminated
+ *
+ * Since: 0.1
+ */
+const char *
+akc_message_record_get_id_utf8 (const AkcMessageRecord *self)
+{
+  return akc_message_record_get_id (self, NULL);
+}
+
+/**
  * akc_message_record_get_role:
  * @self: a record
  *
@@ -610,6 +657,24 @@ akc_message_record_get_content (const AkcMessageRecord *self,
   g_return_val_if_fail (self != NULL, NULL);
 
   return string_of (self->content, length);
+}
+
+/**
+ * akc_message_record_get_content_utf8: (rename-to akc_message_record_get_content)
+ * @self: a record
+ *
+ * Does what akc_message_record_get_content() does, without the
+ * length out-parameter: the form bindings see. The text ends at its
+ * first U+0000.
+ *
+ * Returns: (transfer none): the content, NUL-terminated UTF-8
+ *
+ * Since: 0.1
+ */
+const char *
+akc_message_record_get_content_utf8 (const AkcMessageRecord *self)
+{
+  return akc_message_record_get_content (self, NULL);
 }
 
 /**
@@ -703,6 +768,24 @@ akc_message_record_get_tool_call_id (const AkcMessageRecord *self,
   g_return_val_if_fail (self != NULL, NULL);
 
   return string_of (self->tool_call_id, length);
+}
+
+/**
+ * akc_message_record_get_tool_call_id_utf8: (rename-to akc_message_record_get_tool_call_id)
+ * @self: a record
+ *
+ * Does what akc_message_record_get_tool_call_id() does, without the
+ * length out-parameter: the form bindings see. The text ends at its
+ * first U+0000.
+ *
+ * Returns: (transfer none) (nullable): the tool-call id, or %NULL when absent
+ *
+ * Since: 0.1
+ */
+const char *
+akc_message_record_get_tool_call_id_utf8 (const AkcMessageRecord *self)
+{
+  return akc_message_record_get_tool_call_id (self, NULL);
 }
 
 /**

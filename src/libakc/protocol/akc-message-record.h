@@ -32,6 +32,13 @@ AkcMessageRecord *akc_message_record_new               (const char             *
                                                         GDateTime              *created_at,
                                                         GError                **error);
 AKC_AVAILABLE_IN_ALL
+AkcMessageRecord *akc_message_record_new_utf8 (const char  *id,
+                                               const char  *role,
+                                               const char  *content,
+                                               const char  *status,
+                                               GDateTime   *created_at,
+                                               GError     **error);
+AKC_AVAILABLE_IN_ALL
 AkcMessageRecord *akc_message_record_new_from_value    (AkcJsonValue           *record,
                                                         GError                **error);
 
@@ -44,10 +51,14 @@ AKC_AVAILABLE_IN_ALL
 const char       *akc_message_record_get_id            (const AkcMessageRecord *self,
                                                         gsize                  *length);
 AKC_AVAILABLE_IN_ALL
+const char *akc_message_record_get_id_utf8 (const AkcMessageRecord *self);
+AKC_AVAILABLE_IN_ALL
 const char       *akc_message_record_get_role          (const AkcMessageRecord *self);
 AKC_AVAILABLE_IN_ALL
 const char       *akc_message_record_get_content       (const AkcMessageRecord *self,
                                                         gsize                  *length);
+AKC_AVAILABLE_IN_ALL
+const char *akc_message_record_get_content_utf8 (const AkcMessageRecord *self);
 AKC_AVAILABLE_IN_ALL
 const char       *akc_message_record_get_status        (const AkcMessageRecord *self);
 AKC_AVAILABLE_IN_ALL
@@ -59,6 +70,8 @@ AkcJsonValue     *akc_message_record_get_tool_calls    (const AkcMessageRecord *
 AKC_AVAILABLE_IN_ALL
 const char       *akc_message_record_get_tool_call_id  (const AkcMessageRecord *self,
                                                         gsize                  *length);
+AKC_AVAILABLE_IN_ALL
+const char *akc_message_record_get_tool_call_id_utf8 (const AkcMessageRecord *self);
 AKC_AVAILABLE_IN_ALL
 AkcJsonValue     *akc_message_record_get_metadata      (const AkcMessageRecord *self);
 

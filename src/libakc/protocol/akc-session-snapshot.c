@@ -189,7 +189,7 @@ akc_session_snapshot_decode_value (AkcJsonValue   *value,
 
 /**
  * akc_session_snapshot_decode:
- * @text: (array length=length) (element-type guint8): the text of one
+ * @text: the text of one
  *   session snapshot
  * @length: length of @text in bytes, or -1 if it is NUL-terminated
  * @diagnostic: (out) (optional) (nullable) (transfer full): return location
@@ -233,6 +233,28 @@ akc_session_snapshot_decode (const char     *text,
 }
 
 /**
+ * akc_session_snapshot_decode_utf8: (rename-to akc_session_snapshot_decode)
+ * @text: the text of one
+ *   session snapshot
+ * @diagnostic: (out) (optional) (nullable) (transfer full): return location
+ *   for the diagnostic when @text is rejected
+ *
+ * Does what akc_session_snapshot_decode() does, for NUL-terminated @text:
+ * the form bindings see.
+ *
+ * Returns: (transfer full) (nullable): the normalised v1 snapshot, or %NULL
+ *   with @diagnostic set
+ *
+ * Since: 0.1
+ */
+AkcJsonValue *
+akc_session_snapshot_decode_utf8 (const char     *text,
+                                  AkcDiagnostic **diagnostic)
+{
+  return akc_session_snapshot_decode (text, -1, diagnostic);
+}
+
+/**
  * akc_session_snapshot_encode:
  * @snapshot: a v1 session snapshot
  * @length: (out) (optional): return location for the length in bytes
@@ -268,4 +290,24 @@ akc_session_snapshot_encode (AkcJsonValue  *snapshot,
     }
 
   return akc_json_value_to_canonical (normalised, length);
+}
+
+/**
+ * akc_session_snapshot_encode_utf8: (rename-to akc_session_snapshot_encode)
+ * @snapshot: a v1 session snapshot
+ * @error: return location for a #GError, or %NULL
+ *
+ * Does what akc_session_snapshot_encode() does, without the
+ * length out-parameter: the form bindings see. The text ends at its
+ * first U+0000.
+ *
+ * Returns: (transfer full) (nullable): the text, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+char *
+akc_session_snapshot_encode_utf8 (AkcJsonValue  *snapshot,
+                                  GError       **error)
+{
+  return akc_session_snapshot_encode (snapshot, NULL, error);
 }

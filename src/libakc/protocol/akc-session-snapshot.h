@@ -42,11 +42,17 @@ AkcJsonValue *akc_session_snapshot_decode       (const char      *text,
                                                  gssize           length,
                                                  AkcDiagnostic  **diagnostic);
 AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_session_snapshot_decode_utf8 (const char     *text,
+                                                AkcDiagnostic **diagnostic);
+AKC_AVAILABLE_IN_ALL
 AkcJsonValue *akc_session_snapshot_decode_value (AkcJsonValue    *value,
                                                  AkcDiagnostic  **diagnostic);
 AKC_AVAILABLE_IN_ALL
 char         *akc_session_snapshot_encode       (AkcJsonValue    *snapshot,
                                                  gsize           *length,
                                                  GError         **error);
+AKC_AVAILABLE_IN_ALL
+char *akc_session_snapshot_encode_utf8 (AkcJsonValue  *snapshot,
+                                        GError       **error);
 
 G_END_DECLS

@@ -40,7 +40,7 @@ static const AkcDeterministicEnvelope site_envelope = {
 
 /**
  * akc_site_config_decode:
- * @text: (array length=length) (element-type guint8): the configuration as
+ * @text: the configuration as
  *   JSON text, for example the bytes of a downloaded file
  * @length: length of @text in bytes, or -1 if it is NUL-terminated
  * @diagnostic: (out) (optional) (nullable) (transfer full): return location
@@ -77,6 +77,28 @@ akc_site_config_decode (const char     *text,
   return akc_deterministic_decode_text (&site_envelope, text,
                                         length < 0 ? strlen (text) : (gsize) length,
                                         diagnostic);
+}
+
+/**
+ * akc_site_config_decode_utf8: (rename-to akc_site_config_decode)
+ * @text: the configuration as
+ *   JSON text, for example the bytes of a downloaded file
+ * @diagnostic: (out) (optional) (nullable) (transfer full): return location
+ *   for the diagnostic when the text is rejected
+ *
+ * Does what akc_site_config_decode() does, for NUL-terminated @text:
+ * the form bindings see.
+ *
+ * Returns: (transfer full) (nullable): the normalised configuration
+ *   (unknown members dropped, members in canonical order), or %NULL
+ *
+ * Since: 0.1
+ */
+AkcJsonValue *
+akc_site_config_decode_utf8 (const char     *text,
+                             AkcDiagnostic **diagnostic)
+{
+  return akc_site_config_decode (text, -1, diagnostic);
 }
 
 /**

@@ -41,6 +41,9 @@ AkcJsonValue *akc_site_config_decode       (const char     *text,
                                             gssize          length,
                                             AkcDiagnostic **diagnostic);
 AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_site_config_decode_utf8 (const char     *text,
+                                           AkcDiagnostic **diagnostic);
+AKC_AVAILABLE_IN_ALL
 AkcJsonValue *akc_site_config_decode_value (AkcJsonValue   *value,
                                             AkcDiagnostic **diagnostic);
 

@@ -344,7 +344,7 @@ akc_turn_cursor_apply (AkcTurnCursor *self,
 /**
  * akc_turn_cursor_apply_text:
  * @self: a cursor
- * @text: (array length=length) (element-type guint8): the wire text of
+ * @text: the wire text of
  *   one turn event
  * @length: length of @text in bytes, or -1 if it is NUL-terminated
  * @event: (out) (optional) (nullable) (transfer full): return location for
@@ -385,4 +385,30 @@ akc_turn_cursor_apply_text (AkcTurnCursor  *self,
     *event = g_steal_pointer (&decoded);
 
   return applied;
+}
+
+/**
+ * akc_turn_cursor_apply_text_utf8: (rename-to akc_turn_cursor_apply_text)
+ * @self: a cursor
+ * @text: the wire text of
+ *   one turn event
+ * @event: (out) (optional) (nullable) (transfer full): return location for
+ *   the decoded event, whatever its kind and whether or not it was applied
+ * @diagnostic: (out) (optional) (nullable) (transfer full): return location
+ *   for the diagnostic when @text is not a valid turn event
+ *
+ * Does what akc_turn_cursor_apply_text() does, for NUL-terminated @text:
+ * the form bindings see.
+ *
+ * Returns: %TRUE if the event was applied; %FALSE if it was inert or invalid
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_turn_cursor_apply_text_utf8 (AkcTurnCursor  *self,
+                                 const char     *text,
+                                 AkcJsonValue  **event,
+                                 AkcDiagnostic **diagnostic)
+{
+  return akc_turn_cursor_apply_text (self, text, -1, event, diagnostic);
 }

@@ -42,5 +42,10 @@ gboolean       akc_turn_cursor_apply_text     (AkcTurnCursor   *self,
                                                gssize           length,
                                                AkcJsonValue   **event,
                                                AkcDiagnostic  **diagnostic);
+AKC_AVAILABLE_IN_ALL
+gboolean akc_turn_cursor_apply_text_utf8 (AkcTurnCursor  *self,
+                                          const char     *text,
+                                          AkcJsonValue  **event,
+                                          AkcDiagnostic **diagnostic);
 
 G_END_DECLS

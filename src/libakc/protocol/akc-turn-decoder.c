@@ -758,7 +758,7 @@ akc_turn_decoder_new (void)
 /**
  * akc_turn_decoder_decode:
  * @self: a decoder
- * @text: (array length=length) (element-type guint8): the wire text of
+ * @text: the wire text of
  *   one turn event
  * @length: length of @text in bytes, or -1 if it is NUL-terminated
  * @diagnostic: (out) (optional) (nullable) (transfer full): return location
@@ -817,6 +817,30 @@ akc_turn_decoder_decode (AkcTurnDecoder  *self,
     remember (self, text, len, candidate, event);
 
   return event;
+}
+
+/**
+ * akc_turn_decoder_decode_utf8: (rename-to akc_turn_decoder_decode)
+ * @self: a decoder
+ * @text: the wire text of
+ *   one turn event
+ * @diagnostic: (out) (optional) (nullable) (transfer full): return location
+ *   for the diagnostic when @text is rejected
+ *
+ * Does what akc_turn_decoder_decode() does, for NUL-terminated @text:
+ * the form bindings see.
+ *
+ * Returns: (transfer full) (nullable): the normalised event, or %NULL with
+ *   @diagnostic set
+ *
+ * Since: 0.1
+ */
+AkcJsonValue *
+akc_turn_decoder_decode_utf8 (AkcTurnDecoder  *self,
+                              const char      *text,
+                              AkcDiagnostic  **diagnostic)
+{
+  return akc_turn_decoder_decode (self, text, -1, diagnostic);
 }
 
 /**

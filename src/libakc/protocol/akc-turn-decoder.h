@@ -31,6 +31,10 @@ AkcJsonValue   *akc_turn_decoder_decode (AkcTurnDecoder  *self,
                                          gssize           length,
                                          AkcDiagnostic  **diagnostic);
 AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_turn_decoder_decode_utf8 (AkcTurnDecoder  *self,
+                                            const char      *text,
+                                            AkcDiagnostic  **diagnostic);
+AKC_AVAILABLE_IN_ALL
 void            akc_turn_decoder_reset  (AkcTurnDecoder  *self);
 
 G_END_DECLS

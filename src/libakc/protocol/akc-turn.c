@@ -269,7 +269,7 @@ akc_turn_validate_with_messages (AkcJsonValue *candidate,
 
 /**
  * akc_turn_event_decode:
- * @text: (array length=length) (element-type guint8): the wire text of
+ * @text: the wire text of
  *   one turn event
  * @length: length of @text in bytes, or -1 if it is NUL-terminated
  * @diagnostic: (out) (optional) (nullable) (transfer full): return location
@@ -324,6 +324,28 @@ akc_turn_event_decode (const char     *text,
     }
 
   return akc_turn_decode_candidate (candidate, diagnostic);
+}
+
+/**
+ * akc_turn_event_decode_utf8: (rename-to akc_turn_event_decode)
+ * @text: the wire text of
+ *   one turn event
+ * @diagnostic: (out) (optional) (nullable) (transfer full): return location
+ *   for the diagnostic when @text is rejected
+ *
+ * Does what akc_turn_event_decode() does, for NUL-terminated @text:
+ * the form bindings see.
+ *
+ * Returns: (transfer full) (nullable): the normalised event, or %NULL with
+ *   @diagnostic set
+ *
+ * Since: 0.1
+ */
+AkcJsonValue *
+akc_turn_event_decode_utf8 (const char     *text,
+                            AkcDiagnostic **diagnostic)
+{
+  return akc_turn_event_decode (text, -1, diagnostic);
 }
 
 /**
@@ -399,6 +421,26 @@ akc_turn_event_encode (AkcJsonValue  *event,
     return NULL;
 
   return akc_json_value_to_canonical (normalised, length);
+}
+
+/**
+ * akc_turn_event_encode_utf8: (rename-to akc_turn_event_encode)
+ * @event: a turn event
+ * @error: return location for a #GError, or %NULL
+ *
+ * Does what akc_turn_event_encode() does, without the
+ * length out-parameter: the form bindings see. The text ends at its
+ * first U+0000.
+ *
+ * Returns: (transfer full) (nullable): the wire text, or %NULL with @error set
+ *
+ * Since: 0.1
+ */
+char *
+akc_turn_event_encode_utf8 (AkcJsonValue  *event,
+                            GError       **error)
+{
+  return akc_turn_event_encode (event, NULL, error);
 }
 
 /**

@@ -64,12 +64,18 @@ AkcJsonValue *akc_turn_event_decode           (const char              *text,
                                                gssize                   length,
                                                AkcDiagnostic          **diagnostic);
 AKC_AVAILABLE_IN_ALL
+AkcJsonValue *akc_turn_event_decode_utf8 (const char     *text,
+                                          AkcDiagnostic **diagnostic);
+AKC_AVAILABLE_IN_ALL
 AkcJsonValue *akc_turn_event_decode_value     (AkcJsonValue            *value,
                                                AkcDiagnostic          **diagnostic);
 AKC_AVAILABLE_IN_ALL
 char         *akc_turn_event_encode           (AkcJsonValue            *event,
                                                gsize                   *length,
                                                GError                 **error);
+AKC_AVAILABLE_IN_ALL
+char *akc_turn_event_encode_utf8 (AkcJsonValue  *event,
+                                  GError       **error);
 AKC_AVAILABLE_IN_ALL
 gboolean      akc_turn_event_get_kind         (AkcJsonValue            *event,
                                                AkcTurnEventKind        *kind);

@@ -66,7 +66,7 @@ is_blank (gunichar c)
 
 /**
  * akc_derive_conversation_title:
- * @text: (nullable) (array length=length) (element-type guint8): the
+ * @text: (nullable): the
  *   first message a person wrote in the conversation
  * @length: the length of @text in bytes, or -1 when it ends with U+0000
  *
@@ -154,4 +154,23 @@ akc_derive_conversation_title (const char *text,
   g_string_append (title, "…");
 
   return g_string_free (g_steal_pointer (&title), FALSE);
+}
+
+/**
+ * akc_derive_conversation_title_utf8: (rename-to akc_derive_conversation_title)
+ * @text: (nullable): the
+ *   first message a person wrote in the conversation
+ *
+ * Does what akc_derive_conversation_title() does, for NUL-terminated @text:
+ * the form bindings see.
+ *
+ * Returns: (transfer full): the title, empty when @text has no visible
+ *   characters
+ *
+ * Since: 0.1
+ */
+char *
+akc_derive_conversation_title_utf8 (const char *text)
+{
+  return akc_derive_conversation_title (text, -1);
 }

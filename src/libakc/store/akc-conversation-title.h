@@ -29,5 +29,7 @@ G_BEGIN_DECLS
 AKC_AVAILABLE_IN_ALL
 char *akc_derive_conversation_title (const char *text,
                                      gssize      length);
+AKC_AVAILABLE_IN_ALL
+char *akc_derive_conversation_title_utf8 (const char *text);
 
 G_END_DECLS

@@ -48,17 +48,17 @@ def messages(*pairs):
 def describe(chunk):
     kind = chunk.get_kind()
     if kind == Akc.ChunkKind.TEXT:
-        return ("text", chunk.get_text()[0])
+        return ("text", chunk.get_text())
     if kind == Akc.ChunkKind.TOOL_CALL:
         return ("tool", chunk.get_tool_call_id(), chunk.get_tool_name(), chunk.get_arguments())
     if kind == Akc.ChunkKind.METADATA:
         ok, usage = chunk.get_usage()
         return ("usage", usage.prompt_tokens, usage.completion_tokens, usage.total_tokens)
     metadata = chunk.get_metadata()
-    meta = json.loads(metadata.to_canonical()[0]) if metadata is not None else None
+    meta = json.loads(metadata.to_canonical()) if metadata is not None else None
     if kind == Akc.ChunkKind.DONE:
         return ("done", meta)
-    return ("error", chunk.get_error_code(), chunk.get_text()[0], meta)
+    return ("error", chunk.get_error_code(), chunk.get_text(), meta)
 
 
 def turn(adapter, *pairs, system=None, on_chunk=None):
@@ -140,7 +140,7 @@ check("openai: models come from GET /v1/models, sorted",
 server.reset()
 weather_calls = []
 tool = Akc.Tool.new("get_weather", True,
-                    lambda _tool, arguments, _data: weather_calls.append(arguments.to_canonical()[0]) or "sunny, 21 °C",
+                    lambda _tool, arguments, _data: weather_calls.append(arguments.to_canonical()) or "sunny, 21 °C",
                     None)
 tool.set_argument_schema(Akc.JsonSchema.new_from_string(
     '{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}'))
@@ -161,7 +161,7 @@ call = reply.get_tool_calls().get_item(0) if reply.get_tool_calls().get_n_items(
 check("openai via AkcChat: the assembled tool call waits for confirmation",
       call is not None and call.get_id() == "call_W1" and call.get_name() == "get_weather"
       and call.get_status() == Akc.ToolCallStatus.REQUIRES_CONFIRMATION
-      and call.get_arguments().to_canonical()[0] == '{"city":"Zürich"}', call and call.get_status())
+      and call.get_arguments().to_canonical() == '{"city":"Zürich"}', call and call.get_status())
 first = server.last().json
 check("openai: the tools are offered with their schema and description",
       first["tools"] == [{"type": "function", "function": {
@@ -410,7 +410,7 @@ chat.send("Weather in Berlin?")
 spin_until(lambda: chat.get_status() != Akc.ChatStatus.STREAMING)
 call = chat.get_messages().get_item(1).get_tool_calls().get_item(0)
 check("anthropic: tool_use with input_json_delta becomes a tool call",
-      call.get_id() == "toolu_01" and call.get_arguments().to_canonical()[0] == '{"city":"Berlin"}', call.get_id())
+      call.get_id() == "toolu_01" and call.get_arguments().to_canonical() == '{"city":"Berlin"}', call.get_id())
 chat.approve("toolu_01")
 spin_until(lambda: chat.get_status() != Akc.ChatStatus.STREAMING)
 body = server.last().json

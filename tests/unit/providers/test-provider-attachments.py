@@ -230,9 +230,9 @@ check("text files still go to a model that takes no images",
       and body["messages"] == [{"role": "user", "content": "Summarise\n\n" + file_text}], body)
 
 probe = Akc.ProviderAdapter.new(Akc.ProviderKind.OLLAMA, server.base, "m")
-caps = json.loads(probe.get_capabilities().to_canonical()[0])
+caps = json.loads(probe.get_capabilities().to_canonical())
 probe.set_accepts_images(False)
-caps_without = json.loads(probe.get_capabilities().to_canonical()[0])
+caps_without = json.loads(probe.get_capabilities().to_canonical())
 check("the adapter declares the attachments it sends, so hosts offer only those",
       caps["attachments"] == {"images": True, "text": True}
       and caps_without["attachments"] == {"images": False, "text": True}, (caps, caps_without))
