@@ -1029,6 +1029,7 @@ static gboolean
 on_choice_selected (AkcInteractionController *interaction,
                     AkcJsonValue             *frame,
                     const char               *choice_id,
+                    const char               *label,
                     AkcDemo                  *self)
 {
   return akc_demo_select (self, frame, choice_id);

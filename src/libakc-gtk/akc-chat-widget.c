@@ -124,47 +124,6 @@ on_composer_key_pressed (AkcChatWidget   *self,
   return GDK_EVENT_PROPAGATE;
 }
 
-/* Choices and answers in the transcript reach a controlled source's host
- * as the source's own signals. */
-static void
-on_component_selection (AkcChatWidget    *self,
-                        AkcComponentView *component,
-                        AkcJsonValue     *event)
-{
-  AkcChatSource *source = akc_chat_view_get_source (self->view);
-  AkcJsonValue *choice_id = akc_json_value_get_member (event, "choiceId");
-  g_autoptr(GError) error = NULL;
-
-  if (!AKC_IS_CONTROLLED_SOURCE (source) || choice_id == NULL ||
-      akc_json_value_get_kind (choice_id) != AKC_JSON_KIND_STRING)
-    return;
-
-  if (!akc_controlled_source_select_choice (AKC_CONTROLLED_SOURCE (source),
-                                            akc_component_view_get_frame (component),
-                                            akc_json_value_get_string (choice_id, NULL), &error))
-    g_debug ("A selection did not reach the host: %s", error->message);
-}
-
-static void
-on_component_interaction (AkcChatWidget    *self,
-                          AkcComponentView *component,
-                          AkcJsonValue     *event)
-{
-  AkcChatSource *source = akc_chat_view_get_source (self->view);
-  AkcJsonValue *name = akc_json_value_get_member (event, "event");
-  g_autoptr(GError) error = NULL;
-
-  if (!AKC_IS_CONTROLLED_SOURCE (source) || name == NULL ||
-      akc_json_value_get_kind (name) != AKC_JSON_KIND_STRING)
-    return;
-
-  if (!akc_controlled_source_interact (AKC_CONTROLLED_SOURCE (source),
-                                       akc_component_view_get_frame (component),
-                                       akc_json_value_get_string (name, NULL),
-                                       akc_json_value_get_member (event, "value"), &error))
-    g_debug ("An interaction did not reach the host: %s", error->message);
-}
-
 static gboolean
 focus_is_lost (AkcChatWidget *self)
 {
@@ -411,12 +370,6 @@ akc_chat_widget_init (AkcChatWidget *self)
   self->composer = AKC_COMPOSER (akc_composer_new ());
   gtk_widget_set_parent (GTK_WIDGET (self->composer), GTK_WIDGET (self));
 
-  g_signal_connect_object (self->view, "component-selection",
-                           G_CALLBACK (on_component_selection),
-                           self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->view, "component-interaction",
-                           G_CALLBACK (on_component_interaction),
-                           self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->view, "notify::input-owned",
                            G_CALLBACK (on_input_owned_changed),
                            self, G_CONNECT_SWAPPED);

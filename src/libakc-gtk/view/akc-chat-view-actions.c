@@ -414,6 +414,30 @@ on_choice_selected (GObject      *source,
   proposal_free (proposal);
 }
 
+/* A controlled source's host hears the person where it hears everything
+ * else: on the source ([signal@Akc.ControlledSource::choice-selected] and
+ * [signal@Akc.ControlledSource::component-interaction]), whatever widget
+ * shows the transcript. */
+static void
+tell_controlled_source (AkcChatView  *self,
+                        AkcJsonValue *frame,
+                        const char   *choice_id,
+                        const char   *event,
+                        AkcJsonValue *value)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean told;
+
+  if (!AKC_IS_CONTROLLED_SOURCE (self->source) || frame == NULL)
+    return;
+
+  told = choice_id != NULL
+         ? akc_controlled_source_select_choice (AKC_CONTROLLED_SOURCE (self->source), frame, choice_id, &error)
+         : akc_controlled_source_interact (AKC_CONTROLLED_SOURCE (self->source), frame, event, value, &error);
+  if (!told)
+    g_debug ("An answer did not reach the host: %s", error->message);
+}
+
 /* §12.7 selection: the host's handlers hear of it first; then the
  * interaction controller acts on it (a typed action is proposed through
  * the confirmation coordinator, a deterministic choice is sent once) and
@@ -430,11 +454,13 @@ akc_chat_view_on_row_selection (AkcMessageRow    *row,
 
   g_signal_emit (self, akc_chat_view_signals[COMPONENT_SELECTION], 0, view, event);
 
-  if (!akc_component_view_get_resolved (view))
+  if (!akc_component_view_get_resolved (view) || choice == NULL ||
+      akc_json_value_get_kind (choice) != AKC_JSON_KIND_STRING)
     return;
 
-  if (self->interaction == NULL || frame == NULL || choice == NULL ||
-      akc_json_value_get_kind (choice) != AKC_JSON_KIND_STRING)
+  tell_controlled_source (self, frame, akc_json_value_get_string (choice, NULL), NULL, NULL);
+
+  if (self->interaction == NULL || frame == NULL)
     return;
 
   akc_chat_view_set_action_error (self, NULL);
@@ -486,11 +512,13 @@ akc_chat_view_on_row_interaction (AkcMessageRow    *row,
 
   /* A host handler that failed the interaction un-resolved it: nothing
    * more happens (§12.7 interaction step 3). */
-  if (!akc_component_view_get_resolved (view))
+  if (!akc_component_view_get_resolved (view) || name == NULL ||
+      akc_json_value_get_kind (name) != AKC_JSON_KIND_STRING)
     return;
 
-  if (self->interaction == NULL || frame == NULL || name == NULL ||
-      akc_json_value_get_kind (name) != AKC_JSON_KIND_STRING)
+  tell_controlled_source (self, frame, NULL, akc_json_value_get_string (name, NULL), value);
+
+  if (self->interaction == NULL || frame == NULL)
     return;
 
   proposal = g_new0 (Proposal, 1);

@@ -753,7 +753,10 @@ akc_chat_view_class_init (AkcChatViewClass *klass)
    *
    * A component of the transcript emitted
    * [signal@ComponentView::interaction]. Its instance is already resolved;
-   * report a failure with [method@ComponentView.fail].
+   * report a failure with [method@ComponentView.fail]. Otherwise the
+   * answer then reaches an [class@Akc.ControlledSource] source
+   * ([signal@Akc.ControlledSource::component-interaction]) and the view's
+   * interaction controller.
    *
    * Since: 0.1
    */
@@ -775,7 +778,12 @@ akc_chat_view_class_init (AkcChatViewClass *klass)
    * @event: the selection event ([application §2.6](../Akc-1/wire-formats.html#application-2))
    *
    * A choice list of the transcript emitted
-   * [signal@ComponentView::selection].
+   * [signal@ComponentView::selection]. Unless a handler fails it, the
+   * choice then reaches the source, when it is an
+   * [class@Akc.ControlledSource] ([signal@Akc.ControlledSource::choice-selected]),
+   * and the view's [property@ChatView:interaction] controller
+   * ([signal@Akc.InteractionController::choice-selected]), both with the
+   * choice's label.
    *
    * Since: 0.1
    */

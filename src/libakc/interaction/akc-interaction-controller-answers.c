@@ -10,6 +10,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "akc-component-frame-private.h"
 #include "akc-interaction-controller-private.h"
 #include "akc-presentation.h"
 #include "akc-resolved-component.h"
@@ -395,7 +396,8 @@ act_on_answer (GTask *task)
     }
 
   /* Selection step 3: the host's own intent handler keeps the choice. */
-  g_signal_emit (self, akc_interaction_controller_signals[CHOICE_SELECTED], 0, frame, answer->choice_id, &handled);
+  g_signal_emit (self, akc_interaction_controller_signals[CHOICE_SELECTED], 0, frame, answer->choice_id,
+                 akc_component_frame_get_choice_label (frame, answer->choice_id), &handled);
   if (handled)
     g_task_return_boolean (task, TRUE);
   else

@@ -322,6 +322,7 @@ akc_interaction_controller_class_init (AkcInteractionControllerClass *klass)
    * @self: the controller
    * @frame: the choice list's decoded frame
    * @choice_id: the chosen option
+   * @label: the chosen option's label, as the person saw it
    *
    * The host's intent handler for a choice without a typed action
    * (§12.7, selection step 3). The instance is already resolved. Return
@@ -339,8 +340,9 @@ akc_interaction_controller_class_init (AkcInteractionControllerClass *klass)
                   0,
                   g_signal_accumulator_true_handled, NULL,
                   NULL,
-                  G_TYPE_BOOLEAN, 2,
+                  G_TYPE_BOOLEAN, 3,
                   AKC_TYPE_JSON_VALUE | G_SIGNAL_TYPE_STATIC_SCOPE,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
                   G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
 
   /**
