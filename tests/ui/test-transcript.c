@@ -1280,6 +1280,71 @@ test_view_focus_hint_covers_nothing (void)
   fixture_clear (&fixture);
 }
 
+static gboolean
+component_unmapped (AkcComponentView *component)
+{
+  return !gtk_widget_get_mapped (GTK_WIDGET (component));
+}
+
+/* GTK takes the keyboard from a row that leaves the visible part of the
+ * list (the window shrinks under it, the list scrolls) and gives it to
+ * the row or the list. The component that owns input gets it back once
+ * it is in sight again: nobody moved the keyboard (the hint read from a
+ * resize used to go missing because of this). */
+static void
+test_view_focus_kept_out_of_sight (void)
+{
+  g_autofree char *choices = frame_json ("choice-list", "where", CHOICES);
+  const char *contents[] = { "one", "Answer one.", "two", "Answer two.", "three", "Answer three.",
+                             "four", "Answer four.", "five", "Answer five.", "six", "Answer six.",
+                             "seven", "Answer seven.", "eight", "Answer eight.", "nine", "Answer nine.",
+                             "ten", "Answer ten.", "and?", choices, NULL };
+  Fixture fixture = { 0 };
+  AkcComponentView *component;
+  GtkAdjustment *adjustment;
+  FocusWait focus;
+  GtkWidget *parked;
+  AkcMessageRow *first;
+
+  fixture_init_with (&fixture, contents);
+  gtk_window_set_default_size (GTK_WINDOW (fixture.window), 600, 300);
+  WAIT_FOR (hint_shown_at_end, &fixture);
+  component = view_of (&fixture, 21);
+  focus.window = fixture.window;
+  focus.widget = GTK_WIDGET (component);
+  WAIT_FOR (focus_is_inside, &focus);
+
+  /* Out of sight: GTK parks the keyboard outside the component. */
+  adjustment = vadjustment (&fixture);
+  gtk_adjustment_set_value (adjustment, 0);
+  WAIT_FOR (component_unmapped, component);
+  wait_frames (fixture.window, 3);
+  parked = gtk_root_get_focus (GTK_ROOT (fixture.window));
+  g_test_message ("parked on %s", parked != NULL ? G_OBJECT_TYPE_NAME (parked) : "nothing");
+  g_assert_true (akc_chat_view_get_input_owned (fixture.view));
+
+  /* Back in sight: the keyboard is the component's again, hint and all. */
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+  WAIT_FOR (focus_is_inside, &focus);
+  WAIT_FOR (hint_shown_at_end, &fixture);
+
+  /* Moved on by the person while it was out of sight (to the first
+   * message, say): it stays moved. */
+  gtk_adjustment_set_value (adjustment, 0);
+  WAIT_FOR (component_unmapped, component);
+  wait_frames (fixture.window, 3);
+  first = akc_chat_view_get_row (fixture.view, message_at (AKC_CHAT_SOURCE (fixture.chat), 0));
+  g_assert_nonnull (first);
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (first)));
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+  WAIT_FOR (is_at_end, &fixture);
+  wait_frames (fixture.window, 3);
+  g_assert_false (focus_is_inside (&focus));
+
+  akc_chat_view_set_source (fixture.view, NULL);
+  fixture_clear (&fixture);
+}
+
 /* Copies of one instance (§14, A14) resolve and un-resolve together. */
 static void
 test_view_duplicate_instances (void)
@@ -1928,6 +1993,7 @@ main (int   argc,
   g_test_add_func ("/chat-view/history-paging", test_view_history_paging);
   g_test_add_func ("/chat-view/input-ownership", test_view_input_ownership);
   g_test_add_func ("/chat-view/focus-hint-covers-nothing", test_view_focus_hint_covers_nothing);
+  g_test_add_func ("/chat-view/focus-kept-out-of-sight", test_view_focus_kept_out_of_sight);
   g_test_add_func ("/chat-view/duplicate-instances", test_view_duplicate_instances);
   g_test_add_func ("/chat-view/tool-confirmation", test_view_tool_confirmation);
   g_test_add_func ("/chat-view/tool-denial", test_view_tool_denial);

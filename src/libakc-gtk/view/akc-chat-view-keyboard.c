@@ -417,11 +417,92 @@ parked_idle (gpointer user_data)
   return refocus_idle (self);
 }
 
+/* GTK takes the keyboard from a widget whose row left the visible part
+ * of the list (the window shrank, the list scrolled) and gives it to the
+ * row or to the list: @last is still in the transcript, shown, only out
+ * of sight, and @focus holds it. */
+static gboolean
+went_out_of_sight (AkcChatView *self,
+                   GtkWidget   *last,
+                   GtkWidget   *focus)
+{
+  return gtk_widget_get_root (last) != NULL && !gtk_widget_get_mapped (last) &&
+         gtk_widget_is_visible (last) && gtk_widget_is_ancestor (last, GTK_WIDGET (self)) &&
+         gtk_widget_is_ancestor (last, focus);
+}
+
+static gboolean
+unseen_focus_idle (gpointer user_data)
+{
+  AkcChatView *self = user_data;
+  GtkWidget *widget = self->unseen_focus;
+  gboolean parked = current_focus (self) == self->unseen_parking;
+
+  self->unseen_idle = 0;
+  if (widget != NULL && parked && gtk_widget_get_mapped (widget))
+    {
+      g_object_ref (widget);
+      akc_chat_view_forget_unseen_focus (self);
+      gtk_widget_grab_focus (widget);
+      g_object_unref (widget);
+    }
+
+  return G_SOURCE_REMOVE;
+}
+
+/* In sight again, while the list lays its rows out: the keyboard moves
+ * once that is done (a focus change shows or hides the hint, which
+ * changes the layout). */
+static void
+on_unseen_focus_mapped (AkcChatView *self)
+{
+  if (self->unseen_idle == 0)
+    self->unseen_idle = g_idle_add (unseen_focus_idle, self);
+}
+
+/* Nobody moved the keyboard: it goes back to @widget once @widget is in
+ * sight again, unless it has moved on from @parking by then. This keeps
+ * a component that owns input (§12.4) its focus through a resize. */
+static void
+keep_for_when_in_sight (AkcChatView *self,
+                        GtkWidget   *widget,
+                        GtkWidget   *parking)
+{
+  akc_chat_view_forget_unseen_focus (self);
+  g_set_weak_pointer (&self->unseen_focus, widget);
+  g_set_weak_pointer (&self->unseen_parking, parking);
+  self->unseen_map_handler = g_signal_connect_object (widget, "map", G_CALLBACK (on_unseen_focus_mapped),
+                                                      self, G_CONNECT_SWAPPED);
+}
+
+void
+akc_chat_view_forget_unseen_focus (AkcChatView *self)
+{
+  g_clear_handle_id (&self->unseen_idle, g_source_remove);
+  if (self->unseen_focus != NULL)
+    g_clear_signal_handler (&self->unseen_map_handler, self->unseen_focus);
+  self->unseen_map_handler = 0;
+  g_clear_weak_pointer (&self->unseen_focus);
+  g_clear_weak_pointer (&self->unseen_parking);
+}
+
 void
 akc_chat_view_focus_moved (AkcChatView *self)
 {
   GtkWidget *focus = current_focus (self);
   GtkWidget *last = self->last_focus;
+
+  /* Somebody (the person, or the view for them) moved the keyboard on
+   * from where GTK parked it: what was out of sight does not take it back. */
+  if (self->unseen_focus != NULL && focus != self->unseen_parking && focus != self->unseen_focus)
+    akc_chat_view_forget_unseen_focus (self);
+
+  if (focus != NULL && last != NULL && last != focus && went_out_of_sight (self, last, focus))
+    {
+      keep_for_when_in_sight (self, last, focus);
+      g_set_weak_pointer (&self->last_focus, focus);
+      return;
+    }
 
   if (focus != NULL && focus == GTK_WIDGET (self->list_view) && last != NULL && last != focus &&
       (gtk_widget_get_root (last) == NULL || !gtk_widget_get_mapped (last) ||

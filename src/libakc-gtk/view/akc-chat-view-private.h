@@ -59,6 +59,10 @@ struct _AkcChatView
   GtkWidget            *last_focus;     /* weak: the focus before the latest change */
   GtkWidget            *parked_from;    /* weak: the focus GTK moved to the list */
   guint                 parked_idle;
+  GtkWidget            *unseen_focus;   /* weak: the focus GTK took from a row out of sight */
+  GtkWidget            *unseen_parking; /* weak: where GTK put it meanwhile */
+  gulong                unseen_map_handler;
+  guint                 unseen_idle;
   gboolean              leaving;
   GtkRoot              *focus_root;     /* whose focus-widget is followed */
   gulong                focus_handler;
@@ -239,6 +243,7 @@ void               akc_chat_view_sync_error          (AkcChatView *self);
 
 /* akc-chat-view-keyboard.c */
 void               akc_chat_view_focus_moved         (AkcChatView *self);
+void               akc_chat_view_forget_unseen_focus (AkcChatView *self);
 void               akc_chat_view_sync_thinking       (AkcChatView *self);
 void               akc_chat_view_scan_tool_calls     (AkcChatView *self);
 void               akc_chat_view_unwatch_calls       (AkcChatView *self);

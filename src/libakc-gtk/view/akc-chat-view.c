@@ -272,12 +272,10 @@ akc_chat_view_measure (GtkWidget      *widget,
 }
 
 static void
-akc_chat_view_size_allocate (GtkWidget *widget,
-                             int        width,
-                             int        height,
-                             int        baseline)
+allocate_children (AkcChatView *self,
+                   int          width,
+                   int          height)
 {
-  AkcChatView *self = AKC_CHAT_VIEW (widget);
   int bottom = height - JUMP_BUTTON_MARGIN;
   int list_height = height;
 
@@ -313,6 +311,25 @@ akc_chat_view_size_allocate (GtkWidget *widget,
                            gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT ((width - button_width) / 2.0f,
                                                                                 bottom - button_height)));
     }
+}
+
+static void
+akc_chat_view_size_allocate (GtkWidget *widget,
+                             int        width,
+                             int        height,
+                             int        baseline)
+{
+  AkcChatView *self = AKC_CHAT_VIEW (widget);
+  gboolean hint_shown = gtk_widget_get_visible (self->focus_hint);
+
+  allocate_children (self, width, height);
+
+  /* The keyboard moved while the list laid its rows out (a row came into
+   * sight and its widget took it back): the hint came or went with it,
+   * and is laid out now, not a frame late (a shown hint nobody placed is
+   * not drawn at all). */
+  if (gtk_widget_get_visible (self->focus_hint) != hint_shown)
+    allocate_children (self, width, height);
 }
 
 static void
@@ -404,6 +421,7 @@ akc_chat_view_dispose (GObject *object)
   g_clear_handle_id (&self->parked_idle, g_source_remove);
   g_clear_weak_pointer (&self->last_focus);
   g_clear_weak_pointer (&self->parked_from);
+  akc_chat_view_forget_unseen_focus (self);
   g_clear_object (&self->focus_pending);
   akc_chat_view_clear_announcements (self);
 
