@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "akc-app-session.h"
+#include "akc-conversation-model.h"
 #include "akc-demo.h"
 
 /* The conversations the previous releases kept, one per assistant: they
@@ -30,7 +31,9 @@
  * of its windows (GNOME Text Editor's `EditorSession` is the pattern): the
  * assistants (the offline demos, the Ask service, the turn server, the
  * model provider, with their backends and local knowledge), and the
- * conversations of the history, newest first and pinned on top. A window
+ * conversations of the history, newest first and pinned on top, read in
+ * pages (an [class@ConversationModel] over the history's
+ * [class@Akc.ConversationList]), with the turn server's. A window
  * shows one conversation of it; two windows showing the same one show the
  * same messages.
  *
@@ -51,7 +54,8 @@ struct _AkcAppSession
   AkcKnowledgeLayer   *ask_knowledge;   /* in front of the Ask service */
 
   GListStore          *assistants;
-  GListStore          *conversations;   /* AkcConversationItem, sorted */
+  AkcConversationModel *conversations;  /* AkcConversationItem, sorted, paged */
+  AkcConversationList *stored;          /* the history's pages */
   AkcConversationItem *turn;            /* the turn server's, not stored */
   GHashTable          *removals;        /* id → GPtrArray of items */
   guint                last_removal;
@@ -78,6 +82,7 @@ static GParamSpec *props[N_PROPS];
 enum {
   HISTORY_ERROR,
   CONVERSATION_REMOVED,
+  CONVERSATION_RESTORED,
   N_SIGNALS
 };
 
@@ -133,7 +138,7 @@ find_item (AkcAppSession       *self,
            AkcConversationItem *item,
            guint               *position)
 {
-  return g_list_store_find (self->conversations, item, position);
+  return akc_conversation_model_find (self->conversations, item, position);
 }
 
 /* Back in its place after a change of time or pin. */
@@ -141,15 +146,8 @@ static void
 resort (AkcAppSession       *self,
         AkcConversationItem *item)
 {
-  guint position;
-
-  if (!find_item (self, item, &position))
-    return;
-
-  g_object_ref (item);
-  g_list_store_remove (self->conversations, position);
-  g_list_store_insert_sorted (self->conversations, item, akc_conversation_item_compare, NULL);
-  g_object_unref (item);
+  if (find_item (self, item, NULL))
+    akc_conversation_model_resort (self->conversations);
 }
 
 static void
@@ -325,17 +323,36 @@ add_item (AkcAppSession *self,
   g_autoptr(AkcConversationItem) item = akc_conversation_item_new (id, assistant, title, created_at, updated_at);
 
   g_object_set_data (G_OBJECT (item), "akc-app-session", self);
-  g_list_store_insert_sorted (self->conversations, item, akc_conversation_item_compare, NULL);
+  akc_conversation_model_add (self->conversations, item);
 
   return item;
 }
 
-static int
-compare_indirect (gconstpointer a,
-                  gconstpointer b,
-                  gpointer      user_data)
+/* The item of a conversation the history lists. */
+static AkcConversationItem *
+item_for_info (AkcConversationInfo *info,
+               gpointer             user_data)
 {
-  return akc_conversation_item_compare (*(gconstpointer *) a, *(gconstpointer *) b, NULL);
+  AkcAppSession *self = user_data;
+  const char *id = akc_conversation_info_get_id (info);
+  const char *assistant_id = akc_conversation_info_get_assistant_id (info);
+  AkcAssistant *assistant = assistant_id != NULL && assistant_id[0] != '\0'
+                            ? akc_app_session_lookup_assistant (self, assistant_id)
+                            : assistant_of_id (self, id);
+  AkcConversationItem *item;
+
+  /* What this release cannot open (another program's) is not listed. */
+  if (assistant == NULL || akc_assistant_get_kind (assistant) == AKC_ASSISTANT_KIND_TURN)
+    return NULL;
+
+  item = akc_conversation_item_new (id, assistant, akc_conversation_info_get_title (info),
+                                    akc_conversation_info_get_created_at (info),
+                                    akc_conversation_info_get_updated_at (info));
+  akc_conversation_item_set_n_messages (item, akc_conversation_info_get_n_messages (info));
+  akc_conversation_item_set_pinned (item, akc_conversation_info_get_pinned (info));
+  g_object_set_data (G_OBJECT (item), "akc-app-session", self);
+
+  return item;
 }
 
 static void
@@ -348,70 +365,22 @@ set_ready (AkcAppSession *self)
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_READY]);
 }
 
+/* The first page of the history is read (or could not be): a window
+ * can choose what to show. */
 static void
-on_conversations_listed (GObject      *source,
-                         GAsyncResult *result,
-                         gpointer      user_data)
+on_stored_changed (AkcAppSession *self)
 {
-  g_autoptr(AkcAppSession) self = user_data;
-  g_autoptr(GListModel) infos = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) added = g_ptr_array_new_with_free_func (g_object_unref);
+  const GError *error;
 
-  infos = akc_chat_memory_list_conversations_finish (AKC_CHAT_MEMORY (source), result, &error);
-  if (infos == NULL)
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
-      g_signal_emit (self, signals[HISTORY_ERROR], 0, error);
-      set_ready (self);
-      return;
-    }
+  if (self->ready || self->stored == NULL || akc_conversation_list_get_loading (self->stored))
+    return;
 
-  self->first_run = g_list_model_get_n_items (infos) == 0;
-  for (guint i = 0; i < g_list_model_get_n_items (infos); i++)
-    {
-      g_autoptr(AkcConversationInfo) info = g_list_model_get_item (infos, i);
-      const char *id = akc_conversation_info_get_id (info);
-      const char *assistant_id = akc_conversation_info_get_assistant_id (info);
-      AkcAssistant *assistant = assistant_id != NULL && assistant_id[0] != '\0'
-                                ? akc_app_session_lookup_assistant (self, assistant_id)
-                                : assistant_of_id (self, id);
-      AkcConversationItem *item;
-
-      /* What this release cannot open (another program's) is not listed. */
-      if (assistant == NULL || akc_assistant_get_kind (assistant) == AKC_ASSISTANT_KIND_TURN)
-        continue;
-
-      item = akc_app_session_lookup_conversation (self, id);
-      if (item != NULL)
-        {
-          /* Opened before the list came: it is already there. */
-          if (akc_conversation_item_get_title (item) == NULL)
-            akc_conversation_item_set_title (item, akc_conversation_info_get_title (info));
-          continue;
-        }
-
-      item = akc_conversation_item_new (id, assistant, akc_conversation_info_get_title (info),
-                                        akc_conversation_info_get_created_at (info),
-                                        akc_conversation_info_get_updated_at (info));
-      akc_conversation_item_set_n_messages (item, akc_conversation_info_get_n_messages (info));
-      akc_conversation_item_set_pinned (item, akc_conversation_info_get_pinned (info));
-      g_object_set_data (G_OBJECT (item), "akc-app-session", self);
-      g_ptr_array_add (added, item);
-    }
-
-  /* One change for the whole list. */
-  if (added->len > 0)
-    {
-      for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->conversations)); i++)
-        g_ptr_array_add (added, g_list_model_get_item (G_LIST_MODEL (self->conversations), i));
-      g_ptr_array_sort_with_data (added, compare_indirect, NULL);
-      g_list_store_splice (self->conversations, 0,
-                           g_list_model_get_n_items (G_LIST_MODEL (self->conversations)),
-                           added->pdata, added->len);
-    }
-
+  error = akc_conversation_list_get_error (self->stored);
+  if (error != NULL)
+    g_signal_emit (self, signals[HISTORY_ERROR], 0, error);
+  self->first_run = error == NULL && g_list_model_get_n_items (G_LIST_MODEL (self->stored)) == 0;
+  /* The first page listed before anyone looks. */
+  akc_conversation_model_resort (self->conversations);
   set_ready (self);
 }
 
@@ -443,6 +412,7 @@ akc_app_session_finalize (GObject *object)
 
   g_clear_pointer (&self->removals, g_hash_table_unref);
   g_clear_object (&self->conversations);
+  g_clear_object (&self->stored);
 
   G_OBJECT_CLASS (akc_app_session_parent_class)->finalize (object);
 }
@@ -506,13 +476,25 @@ akc_app_session_class_init (AkcAppSessionClass *klass)
   signals[CONVERSATION_REMOVED] =
     g_signal_new ("conversation-removed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, AKC_TYPE_CONVERSATION_ITEM);
+
+  /**
+   * AkcAppSession::conversation-restored:
+   * @self: the session
+   * @item: the conversation
+   *
+   * A removed conversation is back ([method@AppSession.restore]), though
+   * its page of the list may not be read yet (a search found it).
+   */
+  signals[CONVERSATION_RESTORED] =
+    g_signal_new ("conversation-restored", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, AKC_TYPE_CONVERSATION_ITEM);
 }
 
 static void
 akc_app_session_init (AkcAppSession *self)
 {
   self->ready = TRUE;
-  self->conversations = g_list_store_new (AKC_TYPE_CONVERSATION_ITEM);
+  self->conversations = akc_conversation_model_new (item_for_info, self);
   self->assistants = g_list_store_new (AKC_TYPE_ASSISTANT);
   self->removals = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
                                           (GDestroyNotify) g_ptr_array_unref);
@@ -524,8 +506,21 @@ on_turn_client_changed (AkcAppSession *self)
 {
   AkcChatSource *client = akc_backend_get_turn_client (self->turn_backend);
 
-  if (self->turn == NULL || client == NULL)
+  if (self->turn == NULL)
     return;
+
+  /* Listed with the others while there is a turn server to talk to. */
+  if (client == NULL)
+    {
+      if (find_item (self, self->turn, NULL))
+        akc_conversation_model_hide (self->conversations, self->turn);
+      return;
+    }
+  if (!find_item (self, self->turn, NULL) && !is_removed (self, "turn"))
+    {
+      akc_conversation_model_unhide (self->conversations, self->turn);
+      akc_conversation_model_add (self->conversations, self->turn);
+    }
 
   /* A new endpoint or session is a new conversation on the turn server. */
   if (client != akc_conversation_item_get_source (self->turn))
@@ -534,7 +529,18 @@ on_turn_client_changed (AkcAppSession *self)
       g_autoptr(AkcComponentManifest) standard = akc_component_manifest_new_standard ();
 
       akc_interaction_controller_set_manifest (interaction, standard);
+      /* A new session on the server: titled from its first message. */
+      if (akc_conversation_item_get_source (self->turn) != NULL)
+        {
+          g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+
+          akc_conversation_item_set_title (self->turn, NULL);
+          akc_conversation_item_set_updated_at (self->turn, now);
+          akc_conversation_model_resort (self->conversations);
+        }
       akc_conversation_item_open (self->turn, client, NULL, interaction, NULL);
+      g_signal_connect_object (akc_chat_source_get_messages (client), "items-changed",
+                               G_CALLBACK (on_item_messages_changed), self->turn, G_CONNECT_SWAPPED);
     }
 }
 
@@ -613,7 +619,9 @@ akc_app_session_new (GSettings *settings)
     }
 
   self->turn = akc_conversation_item_new ("turn", akc_app_session_lookup_assistant (self, "turn"),
-                                          _("Turn Server"), NULL, NULL);
+                                          NULL, NULL, NULL);
+  g_object_set_data (G_OBJECT (self->turn), "akc-app-session", self);
+  on_turn_client_changed (self);
 
   return self;
 }
@@ -797,23 +805,12 @@ AkcConversationItem *
 akc_app_session_lookup_conversation (AkcAppSession *self,
                                      const char    *id)
 {
-  GListModel *list;
-
   g_return_val_if_fail (AKC_IS_APP_SESSION (self), NULL);
 
   if (g_strcmp0 (id, "turn") == 0)
     return self->turn;
 
-  list = G_LIST_MODEL (self->conversations);
-  for (guint i = 0; id != NULL && i < g_list_model_get_n_items (list); i++)
-    {
-      g_autoptr(AkcConversationItem) item = g_list_model_get_item (list, i);
-
-      if (g_str_equal (akc_conversation_item_get_id (item), id))
-        return item;
-    }
-
-  return NULL;
+  return akc_conversation_model_lookup (self->conversations, id);
 }
 
 /**
@@ -848,7 +845,7 @@ void
 akc_app_session_set_memory (AkcAppSession *self,
                             AkcChatMemory *memory)
 {
-  GListModel *list;
+  guint n;
 
   g_return_if_fail (AKC_IS_APP_SESSION (self));
   g_return_if_fail (AKC_IS_CHAT_MEMORY (memory));
@@ -857,15 +854,19 @@ akc_app_session_set_memory (AkcAppSession *self,
     return;
 
   self->memory = g_object_ref (memory);
-  list = G_LIST_MODEL (self->conversations);
-  for (guint i = 0; i < g_list_model_get_n_items (list); i++)
-    {
-      g_autoptr(AkcConversationItem) item = g_list_model_get_item (list, i);
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->conversations));
+  for (guint i = 0; i < n; i++)
+    attach_history (self, akc_conversation_model_peek_item (self->conversations, i));
 
-      attach_history (self, item);
-    }
-  akc_chat_memory_list_conversations_async (memory, self->cancellable,
-                                            on_conversations_listed, g_object_ref (self));
+  /* Read in pages on the history's worker, the first one now. */
+  self->stored = akc_conversation_list_new (memory);
+  g_signal_connect_object (self->stored, "items-changed", G_CALLBACK (on_stored_changed), self,
+                           G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+  g_signal_connect_object (self->stored, "notify::complete", G_CALLBACK (on_stored_changed), self,
+                           G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+  g_signal_connect_object (self->stored, "notify::error", G_CALLBACK (on_stored_changed), self,
+                           G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+  akc_conversation_model_set_list (self->conversations, self->stored);
 }
 
 /**
@@ -1288,12 +1289,11 @@ akc_app_session_remove (AkcAppSession        *self,
 
   for (guint i = 0; i < n_items; i++)
     {
-      guint position;
-
-      if (!find_item (self, items[i], &position))
+      /* Listed, or known from a search (its page not read yet). */
+      if (akc_app_session_lookup_conversation (self, akc_conversation_item_get_id (items[i])) != items[i])
         continue;
       g_ptr_array_add (removed, g_object_ref (items[i]));
-      g_list_store_remove (self->conversations, position);
+      akc_conversation_model_hide (self->conversations, items[i]);
     }
 
   if (removed->len == 0)
@@ -1325,8 +1325,9 @@ akc_app_session_restore (AkcAppSession *self,
     return;
 
   for (guint i = 0; i < removed->len; i++)
-    g_list_store_insert_sorted (self->conversations, g_ptr_array_index (removed, i),
-                                akc_conversation_item_compare, NULL);
+    akc_conversation_model_unhide (self->conversations, g_ptr_array_index (removed, i));
+  for (guint i = 0; i < removed->len; i++)
+    g_signal_emit (self, signals[CONVERSATION_RESTORED], 0, g_ptr_array_index (removed, i));
 }
 
 static void
@@ -1364,15 +1365,70 @@ akc_app_session_purge (AkcAppSession *self,
     {
       AkcConversationItem *item = g_ptr_array_index (removed, i);
 
+      /* The server keeps the turn server's conversation: deleting it here
+       * starts a new one there, listed in its place. */
+      if (item == self->turn)
+        {
+          akc_conversation_model_unhide (self->conversations, item);
+          akc_backend_new_turn_session (self->turn_backend);
+          continue;
+        }
+
       /* Its last writes go first: operations complete in order. */
       g_object_set_data (G_OBJECT (item), "akc-app-session", NULL);
       if (akc_conversation_item_get_source (item) != NULL)
         akc_chat_source_stop (akc_conversation_item_get_source (item));
+      akc_conversation_model_forget (self->conversations, item);
       g_object_run_dispose (G_OBJECT (item));
       if (self->memory != NULL)
         akc_chat_memory_delete_conversation_async (self->memory, akc_conversation_item_get_id (item),
                                                    NULL, on_deleted, NULL);
     }
+}
+
+/* A search: what it found, and the conversations of it still to read. */
+typedef struct
+{
+  GHashTable *found;
+  guint       pending;
+} Search;
+
+static void
+search_free (gpointer data)
+{
+  Search *search = data;
+
+  g_clear_pointer (&search->found, g_hash_table_unref);
+  g_free (search);
+}
+
+static void
+search_done (GTask *task)
+{
+  Search *search = g_task_get_task_data (task);
+
+  if (search->pending == 0)
+    g_task_return_pointer (task, g_steal_pointer (&search->found), (GDestroyNotify) g_hash_table_unref);
+}
+
+static void
+on_found_read (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AkcAppSession *self = g_task_get_source_object (task);
+  Search *search = g_task_get_task_data (task);
+  g_autoptr(AkcConversationInfo) info = NULL;
+  g_autoptr(GError) error = NULL;
+
+  info = akc_chat_memory_get_conversation_finish (AKC_CHAT_MEMORY (source), result, &error);
+  /* Deleted meanwhile, or another program's: not found after all. */
+  if (info != NULL && self->conversations != NULL &&
+      akc_conversation_model_take_info (self->conversations, info) == NULL)
+    g_hash_table_remove (search->found, akc_conversation_info_get_id (info));
+  search->pending--;
+  search_done (task);
 }
 
 static void
@@ -1381,9 +1437,10 @@ on_searched (GObject      *source,
              gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
+  AkcAppSession *self = g_task_get_source_object (task);
   g_autoptr(GListModel) results = NULL;
   g_autoptr(GError) error = NULL;
-  GHashTable *found;
+  Search *search;
 
   results = akc_sqlite_chat_memory_search_finish (AKC_SQLITE_CHAT_MEMORY (source), result, &error);
   if (results == NULL)
@@ -1392,17 +1449,28 @@ on_searched (GObject      *source,
       return;
     }
 
-  found = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  search = g_new0 (Search, 1);
+  search->found = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_task_set_task_data (task, search, search_free);
   for (guint i = 0; i < g_list_model_get_n_items (results); i++)
     {
       g_autoptr(AkcSearchResult) match = g_list_model_get_item (results, i);
       const char *id = akc_search_result_get_conversation_id (match);
 
       /* The best match of each conversation: the first. */
-      if (!g_hash_table_contains (found, id))
-        g_hash_table_insert (found, g_strdup (id), g_strdup (akc_search_result_get_snippet (match)));
+      if (g_hash_table_contains (search->found, id))
+        continue;
+      g_hash_table_insert (search->found, g_strdup (id), g_strdup (akc_search_result_get_snippet (match)));
+      /* One on a page not read yet is read now (its title, assistant and
+       * time), so it can be shown among the results. */
+      if (akc_app_session_lookup_conversation (self, id) == NULL && !is_removed (self, id) && self->memory != NULL)
+        {
+          search->pending++;
+          akc_chat_memory_get_conversation_async (self->memory, id, g_task_get_cancellable (task),
+                                                  on_found_read, g_object_ref (task));
+        }
     }
-  g_task_return_pointer (task, found, (GDestroyNotify) g_hash_table_unref);
+  search_done (task);
 }
 
 /**
@@ -1414,7 +1482,9 @@ on_searched (GObject      *source,
  * @user_data: data for @callback
  *
  * Searches the titles and the messages of the conversations in the history
- * (its full-text index, off the main thread).
+ * (its full-text index, off the main thread). Each conversation found has
+ * an item ([method@AppSession.lookup_conversation]) when the search
+ * completes, though its page of the list may not be read yet.
  */
 void
 akc_app_session_search_async (AkcAppSession       *self,
@@ -1607,8 +1677,11 @@ on_imported (GObject      *source,
       return;
     }
 
-  item = add_item (self, akc_conversation_info_get_id (info), assistant, akc_conversation_info_get_title (info),
-                   akc_conversation_info_get_created_at (info), akc_conversation_info_get_updated_at (info));
+  /* The history may list it already. */
+  item = akc_conversation_model_lookup (self->conversations, akc_conversation_info_get_id (info));
+  if (item == NULL)
+    item = add_item (self, akc_conversation_info_get_id (info), assistant, akc_conversation_info_get_title (info),
+                     akc_conversation_info_get_created_at (info), akc_conversation_info_get_updated_at (info));
   akc_conversation_item_set_n_messages (item, akc_conversation_info_get_n_messages (info));
   g_task_return_pointer (task, g_object_ref (item), g_object_unref);
 }
@@ -1692,7 +1765,14 @@ akc_app_session_close (AkcAppSession *self)
 
   g_cancellable_cancel (self->cancellable);
   if (self->conversations != NULL)
-    g_list_store_remove_all (self->conversations);
+    akc_conversation_model_clear (self->conversations);
+  /* Its reads stop, and it lets go of the history. */
+  if (self->stored != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->stored, self);
+      g_object_run_dispose (G_OBJECT (self->stored));
+      g_clear_object (&self->stored);
+    }
   if (self->turn != NULL)
     g_object_run_dispose (G_OBJECT (self->turn));
   g_clear_object (&self->memory);

@@ -16,6 +16,8 @@
  * newest first) with a heading before each group: Pinned, Today,
  * Yesterday, Previous 7 Days, then one per month. The headings are
  * #GtkStringObject items, the conversations #AkcConversationItem items.
+ * Over an #AkcConversationModel it lists the pages read so far; the
+ * sidebar reads the next one when it is scrolled near its end.
  * A change of the conversations changes only the part of the list that
  * differs, so the list view keeps its selection and scroll position.
  */
@@ -53,6 +55,7 @@ akc_sidebar_model_get_item (GListModel *model,
 
   if (position >= self->items->len)
     return NULL;
+
   return g_object_ref (g_ptr_array_index (self->items, position));
 }
 
@@ -154,32 +157,98 @@ heading (AkcSidebarModel *self,
   return G_OBJECT (object);
 }
 
+/* Where the groups start, as times: each conversation is placed by
+ * comparing its time with these, and the label of an older one's month is
+ * made only when the month changes (the list is in order), so a long list
+ * costs little more than its length. */
+typedef struct
+{
+  GDateTime *now;
+  gint64     today;       /* local midnight */
+  gint64     yesterday;
+  gint64     week;        /* the start of "Previous 7 Days" */
+  gint64     month_start; /* of the month group being filled, or G_MAXINT64 */
+  gint64     month_end;
+} Groups;
+
+static void
+groups_init (Groups *groups)
+{
+  g_autoptr(GDateTime) midnight = NULL;
+  g_autoptr(GDateTime) yesterday = NULL;
+  g_autoptr(GDateTime) week = NULL;
+
+  groups->now = g_date_time_new_now_local ();
+  midnight = g_date_time_new_local (g_date_time_get_year (groups->now), g_date_time_get_month (groups->now),
+                                    g_date_time_get_day_of_month (groups->now), 0, 0, 0);
+  yesterday = g_date_time_add_days (midnight, -1);
+  week = g_date_time_add_days (midnight, -6);
+  groups->today = g_date_time_to_unix (midnight);
+  groups->yesterday = g_date_time_to_unix (yesterday);
+  groups->week = g_date_time_to_unix (week);
+  groups->month_start = G_MAXINT64;
+  groups->month_end = G_MININT64;
+}
+
+/* A key of the group @item is listed in: the same key, the same heading. */
+static gint64
+group_key (Groups              *groups,
+           AkcConversationItem *item)
+{
+  gint64 time;
+
+  if (akc_conversation_item_get_pinned (item))
+    return -1;
+  time = g_date_time_to_unix (akc_conversation_item_get_updated_at (item));
+  if (time >= groups->today)
+    return -2;
+  if (time >= groups->yesterday)
+    return -3;
+  if (time >= groups->week)
+    return -4;
+  if (time < groups->month_start || time >= groups->month_end)
+    {
+      g_autoptr(GDateTime) local = g_date_time_new_from_unix_local (time);
+      g_autoptr(GDateTime) start = g_date_time_new_local (g_date_time_get_year (local),
+                                                          g_date_time_get_month (local), 1, 0, 0, 0);
+      g_autoptr(GDateTime) end = g_date_time_add_months (start, 1);
+
+      groups->month_start = g_date_time_to_unix (start);
+      groups->month_end = g_date_time_to_unix (end);
+    }
+  return groups->month_start;
+}
+
 static void
 rebuild (AkcSidebarModel *self)
 {
-  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
-  g_autofree char *group = NULL;
-  guint n = g_list_model_get_n_items (self->conversations);
+  g_autoptr(GPtrArray) items = NULL;
+  Groups groups;
+  gint64 group = G_MININT64;
+  gboolean first = TRUE;
+  guint n = self->conversations != NULL ? g_list_model_get_n_items (self->conversations) : 0;
   guint prefix = 0, suffix = 0;
   guint removed, added;
   GPtrArray *old = self->items;
 
+  items = g_ptr_array_new_full (n + n / 8 + 8, g_object_unref);
+  groups_init (&groups);
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr(AkcConversationItem) item = g_list_model_get_item (self->conversations, i);
-      char *label = akc_sidebar_model_group_for (item, now);
+      AkcConversationItem *item = AKC_IS_CONVERSATION_MODEL (self->conversations)
+                                  ? g_object_ref (akc_conversation_model_peek_item (AKC_CONVERSATION_MODEL (self->conversations), i))
+                                  : g_list_model_get_item (self->conversations, i);
+      gint64 key = group_key (&groups, item);
 
-      if (g_strcmp0 (label, group) != 0)
+      if (first || key != group)
         {
-          g_free (group);
-          group = g_strdup (label);
-          g_ptr_array_add (items, g_object_ref (heading (self, label)));
+          first = FALSE;
+          group = key;
+          g_ptr_array_add (items, g_object_ref (heading (self, akc_sidebar_model_group_for (item, groups.now))));
         }
-      else
-        g_free (label);
-      g_ptr_array_add (items, g_steal_pointer (&item));
+      g_ptr_array_add (items, item);
     }
+  g_date_time_unref (groups.now);
 
   while (prefix < old->len && prefix < items->len &&
          g_ptr_array_index (old, prefix) == g_ptr_array_index (items, prefix))
@@ -256,9 +325,85 @@ akc_sidebar_model_new (GListModel *conversations)
   g_return_val_if_fail (G_IS_LIST_MODEL (conversations), NULL);
 
   self = g_object_new (AKC_TYPE_SIDEBAR_MODEL, NULL);
-  self->conversations = g_object_ref (conversations);
-  g_signal_connect_swapped (conversations, "items-changed", G_CALLBACK (on_items_changed), self);
-  rebuild (self);
+  akc_sidebar_model_set_conversations (self, conversations);
 
   return self;
+}
+
+/**
+ * akc_sidebar_model_set_conversations:
+ * @self: a #AkcSidebarModel
+ * @conversations: a list of #AkcConversationItem, in the sidebar's order
+ *
+ * Follows another list (the search's results, or all conversations
+ * again); the rows both have in the same place stay.
+ */
+void
+akc_sidebar_model_set_conversations (AkcSidebarModel *self,
+                                     GListModel      *conversations)
+{
+  g_return_if_fail (AKC_IS_SIDEBAR_MODEL (self));
+  g_return_if_fail (G_IS_LIST_MODEL (conversations));
+
+  if (self->conversations == conversations)
+    return;
+
+  if (self->conversations != NULL)
+    g_signal_handlers_disconnect_by_func (self->conversations, on_items_changed, self);
+  g_set_object (&self->conversations, conversations);
+  g_signal_connect_swapped (conversations, "items-changed", G_CALLBACK (on_items_changed), self);
+  rebuild (self);
+}
+
+/**
+ * akc_sidebar_model_get_conversations:
+ * @self: a #AkcSidebarModel
+ *
+ * Returns: (transfer none): the list the sidebar follows
+ */
+GListModel *
+akc_sidebar_model_get_conversations (AkcSidebarModel *self)
+{
+  g_return_val_if_fail (AKC_IS_SIDEBAR_MODEL (self), NULL);
+
+  return self->conversations;
+}
+
+/**
+ * akc_sidebar_model_find:
+ * @self: a #AkcSidebarModel
+ * @item: a conversation
+ * @position: (out) (optional): where to store its row
+ *
+ * Finds the row of a conversation, without reading more of the history.
+ *
+ * Returns: whether @item has a row
+ */
+gboolean
+akc_sidebar_model_find (AkcSidebarModel     *self,
+                        AkcConversationItem *item,
+                        guint               *position)
+{
+  g_return_val_if_fail (AKC_IS_SIDEBAR_MODEL (self), FALSE);
+
+  return item != NULL && g_ptr_array_find (self->items, item, position);
+}
+
+/**
+ * akc_sidebar_model_peek_item:
+ * @self: a #AkcSidebarModel
+ * @position: a row
+ *
+ * Gets a row without reading more of the history.
+ *
+ * Returns: (transfer none) (nullable): a heading (#GtkStringObject) or a
+ *   conversation (#AkcConversationItem)
+ */
+GObject *
+akc_sidebar_model_peek_item (AkcSidebarModel *self,
+                             guint            position)
+{
+  g_return_val_if_fail (AKC_IS_SIDEBAR_MODEL (self), NULL);
+
+  return position < self->items->len ? g_ptr_array_index (self->items, position) : NULL;
 }

@@ -68,10 +68,9 @@ struct _AkcWindow
   gboolean              session_set_up;
   GFile                *chosen_site_config;  /* while choosing the artifact */
 
-  /* The sidebar: the session's conversations, filtered by the search,
-   * under their headings. */
-  GtkFilterListModel   *filtered;
-  GtkCustomFilter      *filter;
+  /* The sidebar: the session's conversations (or those the search
+   * found), under their headings. */
+  GListStore           *results;             /* what the search found */
   char                 *search_key;          /* casefolded, or NULL */
   GHashTable           *found;               /* id → snippet, from the history */
   GCancellable         *search_cancellable;
@@ -701,22 +700,14 @@ static void
 select_item (AkcWindow           *self,
              AkcConversationItem *item)
 {
-  GListModel *model = G_LIST_MODEL (self->sidebar_model);
-  guint n = g_list_model_get_n_items (model);
+  guint position;
 
   self->selecting = TRUE;
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(GObject) object = g_list_model_get_item (model, i);
-
-      if (object == (GObject *) item)
-        {
-          gtk_single_selection_set_selected (self->selection, i);
-          self->selecting = FALSE;
-          return;
-        }
-    }
-  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  /* Its row, if its page of the history is read: no more is read for it. */
+  if (akc_sidebar_model_find (self->sidebar_model, item, &position))
+    gtk_single_selection_set_selected (self->selection, position);
+  else
+    gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   self->selecting = FALSE;
 }
 
@@ -826,6 +817,14 @@ on_list_released (GtkGestureClick *gesture,
     }
 }
 
+static int
+compare_items_indirect (gconstpointer a,
+                        gconstpointer b,
+                        gpointer      user_data)
+{
+  return akc_conversation_item_compare (*(gconstpointer *) a, *(gconstpointer *) b, NULL);
+}
+
 /* A conversation matches a search by its title, here, or by its title or
  * its messages in the history's full-text index. */
 static gboolean
@@ -842,6 +841,73 @@ match_search (gpointer object,
     return TRUE;
   title = g_utf8_casefold (akc_conversation_item_get_display_title (item), -1);
   return strstr (title, self->search_key) != NULL;
+}
+
+/* The search's results: the conversations the history found, and those
+ * listed so far whose title has the text, in the sidebar's order. */
+static void
+update_results (AkcWindow *self)
+{
+  AkcConversationModel *all = AKC_CONVERSATION_MODEL (akc_app_session_get_conversations (self->session));
+  g_autoptr(GPtrArray) found = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (all));
+
+  if (self->search_key == NULL)
+    {
+      akc_sidebar_model_set_conversations (self->sidebar_model, G_LIST_MODEL (all));
+      return;
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      AkcConversationItem *item = akc_conversation_model_peek_item (all, i);
+
+      if (match_search (item, self) && g_hash_table_add (seen, item))
+        g_ptr_array_add (found, g_object_ref (item));
+    }
+  if (self->found != NULL)
+    {
+      GHashTableIter iter;
+      gpointer id;
+
+      g_hash_table_iter_init (&iter, self->found);
+      while (g_hash_table_iter_next (&iter, &id, NULL))
+        {
+          AkcConversationItem *item = akc_app_session_lookup_conversation (self->session, id);
+
+          if (item != NULL && g_hash_table_add (seen, item))
+            g_ptr_array_add (found, g_object_ref (item));
+        }
+    }
+  g_ptr_array_sort_with_data (found, compare_items_indirect, NULL);
+  g_list_store_splice (self->results, 0, g_list_model_get_n_items (G_LIST_MODEL (self->results)),
+                       found->pdata, found->len);
+  akc_sidebar_model_set_conversations (self->sidebar_model, G_LIST_MODEL (self->results));
+}
+
+/* Scrolled to within a screen of the end of what is read (or it does not
+ * fill the sidebar): the next page of the history, on its worker. The
+ * list view makes rows for more than it shows, so it is the scrolling,
+ * not the rows asked for, that says what the person reaches. */
+static void
+on_sidebar_scrolled (AkcWindow     *self,
+                     GtkAdjustment *adjustment)
+{
+  double page = gtk_adjustment_get_page_size (adjustment);
+
+  if (self->search_key != NULL || page <= 0)
+    return;
+  if (gtk_adjustment_get_value (adjustment) + 2 * page >= gtk_adjustment_get_upper (adjustment))
+    akc_conversation_model_load_more (AKC_CONVERSATION_MODEL (akc_app_session_get_conversations (self->session)));
+}
+
+/* A change of the conversations while searching: the results follow. */
+static void
+on_conversations_changed (AkcWindow *self)
+{
+  if (self->search_key != NULL)
+    update_results (self);
 }
 
 static void
@@ -887,7 +953,7 @@ on_searched (GObject      *source,
 
   g_clear_pointer (&self->found, g_hash_table_unref);
   self->found = g_steal_pointer (&found);
-  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_LESS_STRICT);
+  update_results (self);
   /* The rows found by a message say where. */
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->conversation_list));
        child != NULL; child = gtk_widget_get_next_sibling (child))
@@ -912,7 +978,7 @@ on_filter_changed (AkcWindow *self)
   g_clear_pointer (&self->found, g_hash_table_unref);
   g_free (self->search_key);
   self->search_key = g_steal_pointer (&key);
-  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  update_results (self);
   update_sidebar_status (self);
   if (self->item != NULL)
     select_item (self, self->item);
@@ -986,7 +1052,7 @@ on_search_activate (AkcWindow *self)
 
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
     {
-      g_autoptr(GObject) object = g_list_model_get_item (model, i);
+      GObject *object = akc_sidebar_model_peek_item (self->sidebar_model, i);
 
       if (AKC_IS_CONVERSATION_ITEM (object))
         {
@@ -1739,6 +1805,35 @@ export_action (GtkWidget  *widget,
 #endif
 }
 
+/* What the file chooser of Export as … gives (and a way to export without
+ * it, as a test does): ("md" or "json", the URI of the file to write). */
+static void
+export_to_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  AkcWindow *self = AKC_WINDOW (widget);
+  const char *format, *uri;
+  g_autoptr(GFile) file = NULL;
+
+  g_variant_get (parameter, "(&s&s)", &format, &uri);
+  if (self->item == NULL || uri[0] == '\0')
+    return;
+  file = g_file_new_for_uri (uri);
+  export_to (self, self->item, file, g_str_equal (format, "md"));
+}
+
+/* What the file chooser of Import… gives: the URI of the file to read. */
+static void
+import_from_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (parameter, NULL));
+
+  akc_window_import (AKC_WINDOW (widget), file);
+}
+
 static void
 on_imported (GObject      *source,
              GAsyncResult *result,
@@ -2324,7 +2419,7 @@ akc_window_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), AKC_TYPE_WINDOW);
   g_clear_object (&self->selection);
   g_clear_object (&self->sidebar_model);
-  g_clear_object (&self->filtered);
+  g_clear_object (&self->results);
   g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
   g_clear_pointer (&self->found, g_hash_table_unref);
@@ -2346,6 +2441,7 @@ ensure_session (AkcWindow *self)
 {
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
   GtkListItemFactory *factory;
+  GtkAdjustment *vadjustment;
 
   if (self->session_set_up || gtk_widget_in_destruction (GTK_WIDGET (self)))
     return;
@@ -2358,11 +2454,17 @@ ensure_session (AkcWindow *self)
   else
     self->session = akc_app_session_new (self->settings);
 
-  /* The sidebar: filtered by the search, under day headings. */
-  self->filter = gtk_custom_filter_new (match_search, self, NULL);
-  self->filtered = gtk_filter_list_model_new (g_object_ref (akc_app_session_get_conversations (self->session)),
-                                              GTK_FILTER (self->filter));
-  self->sidebar_model = akc_sidebar_model_new (G_LIST_MODEL (self->filtered));
+  /* The sidebar: the conversations read so far (a page more as it is
+   * scrolled to the end), or the search's results, under day headings. */
+  self->results = g_list_store_new (AKC_TYPE_CONVERSATION_ITEM);
+  self->sidebar_model = akc_sidebar_model_new (akc_app_session_get_conversations (self->session));
+  g_signal_connect_object (akc_app_session_get_conversations (self->session), "items-changed",
+                           G_CALLBACK (on_conversations_changed), self, G_CONNECT_SWAPPED);
+  /* One found by a search may be on a page not read yet. */
+  g_signal_connect_object (self->session, "conversation-removed", G_CALLBACK (on_conversations_changed),
+                           self, G_CONNECT_SWAPPED | G_CONNECT_AFTER);
+  g_signal_connect_object (self->session, "conversation-restored", G_CALLBACK (on_conversations_changed),
+                           self, G_CONNECT_SWAPPED);
   self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sidebar_model)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
@@ -2378,6 +2480,13 @@ ensure_session (AkcWindow *self)
   gtk_list_view_set_factory (self->conversation_list, factory);
   g_object_unref (factory);
   gtk_list_view_set_model (self->conversation_list, GTK_SELECTION_MODEL (self->selection));
+  /* The next page of the history when the end is in sight. */
+  vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->conversation_list));
+  if (vadjustment != NULL)
+    {
+      g_signal_connect_object (vadjustment, "value-changed", G_CALLBACK (on_sidebar_scrolled), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (vadjustment, "changed", G_CALLBACK (on_sidebar_scrolled), self, G_CONNECT_SWAPPED);
+    }
   on_filter_changed (self);
 
 
@@ -2533,6 +2642,8 @@ akc_window_class_init (AkcWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.undo-delete", NULL, undo_delete_action);
   gtk_widget_class_install_action (widget_class, "win.export-conversation", "s", export_action);
   gtk_widget_class_install_action (widget_class, "win.import-conversation", NULL, import_action);
+  gtk_widget_class_install_action (widget_class, "win.export-conversation-to", "(ss)", export_to_action);
+  gtk_widget_class_install_action (widget_class, "win.import-conversation-from", "s", import_from_action);
   gtk_widget_class_install_action (widget_class, "win.selection-mode", NULL, selection_mode_action);
   gtk_widget_class_install_action (widget_class, "win.delete-selected", NULL, delete_conversation_action);
   gtk_widget_class_install_action (widget_class, "win.preferences", NULL, preferences_action);

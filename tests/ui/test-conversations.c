@@ -12,6 +12,7 @@
 #include <akc-gtk.h>
 
 #include "akc-app-session.h"
+#include "akc-conversation-model.h"
 #include "akc-sidebar-model.h"
 #include "akc-window.h"
 #include "akc-test-ui.h"
@@ -564,6 +565,328 @@ test_selection_mode (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static GtkWidget *
+find_widget (GtkWidget *widget,
+             GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* The row of @item in the sidebar, or -1, without reading more. */
+static int
+row_of_item (GtkWidget           *sidebar,
+             AkcConversationItem *item)
+{
+  GtkSelectionModel *selection = gtk_list_view_get_model (GTK_LIST_VIEW (sidebar));
+  AkcSidebarModel *rows = AKC_SIDEBAR_MODEL (gtk_single_selection_get_model (GTK_SINGLE_SELECTION (selection)));
+  guint position;
+
+  return akc_sidebar_model_find (rows, item, &position) ? (int) position : -1;
+}
+
+static AkcConversationItem *
+selected_in (GtkWidget *sidebar)
+{
+  GtkSelectionModel *selection = gtk_list_view_get_model (GTK_LIST_VIEW (sidebar));
+  gpointer item = gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection));
+
+  return AKC_IS_CONVERSATION_ITEM (item) ? item : NULL;
+}
+
+#define N_STORED 300
+
+/* The sidebar reads the history in pages: the first page only at the
+ * start, the next one when a view asks for a row near the end; a search
+ * finds a conversation of a page not read yet and lists it; rename,
+ * delete and undo work on it; the selection stays on its conversation
+ * while others move. */
+static void
+test_sidebar_pages (void)
+{
+  g_autofree char *folder = g_dir_make_tmp ("akc-conversations-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (folder, "history.sqlite3", NULL);
+  g_autoptr(GtkApplication) application = gtk_application_new ("io.agentskit.Chat.TestPages", G_APPLICATION_NON_UNIQUE);
+  AkcChatMemory *memory = open_history (path);
+  g_autoptr(AkcAppSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *target_id = NULL;
+  g_autofree char *word = NULL;
+  AkcConversationItem *target = NULL, *shown, *other;
+  GtkWidget *sidebar, *entry;
+  AkcWindow *window;
+  guint n_first, removal;
+
+  for (guint i = 0; i < N_STORED; i++)
+    {
+      g_autoptr(GAsyncResult) result = NULL;
+      g_autoptr(AkcConversationInfo) info = NULL;
+      g_autofree char *id = g_strdup_printf ("support:page-%03u", i);
+      g_autofree char *title = g_strdup_printf ("Question q%03u", i);
+
+      akc_chat_memory_create_conversation_full_async (memory, id, "support", title, NULL, store_async_result, &result);
+      while (result == NULL)
+        g_main_context_iteration (NULL, TRUE);
+      info = akc_chat_memory_create_conversation_full_finish (memory, result, &error);
+      g_assert_no_error (error);
+    }
+
+  session = new_session (memory);
+  n_first = n_conversations (session);
+  /* One page, not the whole history. */
+  g_assert_cmpuint (n_first, >=, 32);
+  g_assert_cmpuint (n_first, <, N_STORED);
+  /* A conversation of a page not read yet. */
+  for (guint i = 0; i < N_STORED && target_id == NULL; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("support:page-%03u", i);
+
+      if (akc_app_session_lookup_conversation (session, id) == NULL)
+        {
+          target_id = g_steal_pointer (&id);
+          word = g_strdup_printf ("q%03u", i);
+        }
+    }
+  g_assert_nonnull (target_id);
+
+  g_assert_true (g_application_register (G_APPLICATION (application), NULL, &error));
+  window = g_object_new (AKC_TYPE_WINDOW, "application", application, "session", session, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  sidebar = find_sidebar (GTK_WIDGET (window));
+  g_assert_nonnull (sidebar);
+  /* Drawing the window read nothing more. */
+  for (guint i = 0; i < 5; i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpuint (n_conversations (session), <=, n_first + 1);
+
+  /* Scrolled near the end: the next page. */
+  {
+    GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (sidebar));
+    guint before = n_conversations (session);
+
+    while (gtk_adjustment_get_upper (adjustment) <= gtk_adjustment_get_page_size (adjustment) ||
+           gtk_adjustment_get_page_size (adjustment) <= 0)
+      g_main_context_iteration (NULL, TRUE);
+    g_assert_cmpuint (n_conversations (session), ==, before);
+    gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment));
+    while (n_conversations (session) == before)
+      g_main_context_iteration (NULL, TRUE);
+    g_assert_cmpuint (n_conversations (session), <, N_STORED);
+  }
+
+  /* The selection stays on its conversation while another moves to the
+   * top (a message in it). */
+  shown = conversation_at (session, 3);
+  other = conversation_at (session, 6);
+  akc_window_show_item (window, shown);
+  g_assert_true (selected_in (sidebar) == shown);
+  g_assert_true (akc_app_session_open (session, other, &error));
+  wait_loaded (other);
+  send (other, "moves it up");
+  g_assert_true (conversation_at (session, 0) == other);
+  g_assert_true (selected_in (sidebar) == shown);
+
+  /* Ctrl+F: a search finds one of a page not read yet, and lists it. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.search-conversations", NULL));
+  entry = find_widget (GTK_WIDGET (window), GTK_TYPE_SEARCH_ENTRY);
+  g_assert_nonnull (entry);
+  gtk_editable_set_text (GTK_EDITABLE (entry), word);
+  g_signal_emit_by_name (entry, "search-changed");
+  while ((target = akc_app_session_lookup_conversation (session, target_id)) == NULL ||
+         row_of_item (sidebar, target) < 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (g_str_has_suffix (akc_conversation_item_get_title (target), word));
+  g_assert_cmpstr (akc_assistant_get_id (akc_conversation_item_get_assistant (target)), ==, "support");
+  /* The others are not among the results. */
+  g_assert_cmpint (row_of_item (sidebar, shown), <, 0);
+  activate_row (sidebar, target);
+  g_assert_true (akc_window_get_item (window) == target);
+
+  /* Rename, delete and undo on it. */
+  akc_app_session_rename (session, target, "Renamed from the results");
+  g_assert_cmpstr (akc_conversation_item_get_title (target), ==, "Renamed from the results");
+  removal = akc_app_session_remove (session, &target, 1);
+  g_assert_cmpuint (removal, !=, 0);
+  g_assert_cmpint (row_of_item (sidebar, target), <, 0);
+  akc_app_session_restore (session, removal);
+  g_assert_cmpint (row_of_item (sidebar, target), >=, 0);
+
+  /* The search ends: every conversation read so far again. */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  g_signal_emit_by_name (entry, "search-changed");
+  g_assert_cmpint (row_of_item (sidebar, shown), >=, 0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  close_history (session, memory);
+  g_unlink (path);
+  g_rmdir (folder);
+}
+
+/* The turn server's conversation is listed with the others, with its
+ * assistant, while a turn server is set up; deleting it starts a new one
+ * on the server, listed in its place. */
+static void
+test_turn_listed (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(AkcAppSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  AkcConversationItem *turn;
+  AkcChatSource *client;
+  guint position, removal;
+
+  g_settings_set_string (settings, "turn-endpoint", "http://127.0.0.1:9/turn");
+  session = akc_app_session_new (settings);
+  turn = akc_app_session_get_default_conversation (session, "turn", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (turn);
+  g_assert_true (akc_assistant_get_kind (akc_conversation_item_get_assistant (turn)) == AKC_ASSISTANT_KIND_TURN);
+  g_assert_true (akc_conversation_model_find (AKC_CONVERSATION_MODEL (akc_app_session_get_conversations (session)),
+                                              turn, &position));
+  g_assert_true (conversation_at (session, position) == turn);
+  g_assert_true (akc_app_session_open (session, turn, &error));
+  g_assert_no_error (error);
+  client = akc_conversation_item_get_source (turn);
+  g_assert_nonnull (client);
+
+  /* In the sidebar's rows too. */
+  {
+    g_autoptr(AkcSidebarModel) model = akc_sidebar_model_new (akc_app_session_get_conversations (session));
+
+    g_assert_true (akc_sidebar_model_find (model, turn, NULL));
+  }
+
+  removal = akc_app_session_remove (session, &turn, 1);
+  g_assert_cmpuint (removal, !=, 0);
+  g_assert_false (akc_conversation_model_find (AKC_CONVERSATION_MODEL (akc_app_session_get_conversations (session)),
+                                               turn, NULL));
+  akc_app_session_purge (session, removal);
+  g_assert_true (akc_conversation_model_find (AKC_CONVERSATION_MODEL (akc_app_session_get_conversations (session)),
+                                              turn, NULL));
+  g_assert_true (akc_conversation_item_get_source (turn) != client);
+
+  /* No turn server: not listed. */
+  g_settings_reset (settings, "turn-endpoint");
+  g_assert_false (akc_conversation_model_find (AKC_CONVERSATION_MODEL (akc_app_session_get_conversations (session)),
+                                               turn, NULL));
+  g_settings_reset (settings, "turn-session");
+}
+
+/* Export as JSON / Markdown and Import in the main menu, from what their
+ * file chooser gives: the exported files have the conversation, the
+ * imported one is shown, listed and selected in the sidebar, and a file
+ * that is not an export imports nothing. */
+static void
+test_menu_export_import (void)
+{
+  g_autofree char *folder = g_dir_make_tmp ("akc-conversations-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (folder, "history.sqlite3", NULL);
+  g_autofree char *json_path = g_build_filename (folder, "exported.json", NULL);
+  g_autofree char *md_path = g_build_filename (folder, "exported.md", NULL);
+  g_autofree char *junk_path = g_build_filename (folder, "junk.json", NULL);
+  g_autoptr(GtkApplication) application = gtk_application_new ("io.agentskit.Chat.TestMenuExport", G_APPLICATION_NON_UNIQUE);
+  g_autoptr(GFile) json_file = g_file_new_for_path (json_path);
+  g_autoptr(GFile) md_file = g_file_new_for_path (md_path);
+  g_autoptr(GFile) junk_file = g_file_new_for_path (junk_path);
+  g_autofree char *json_uri = g_file_get_uri (json_file);
+  g_autofree char *md_uri = g_file_get_uri (md_file);
+  g_autofree char *junk_uri = g_file_get_uri (junk_file);
+  AkcChatMemory *memory = open_history (path);
+  g_autoptr(AkcAppSession) session = new_session (memory);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *text = NULL;
+  AkcConversationItem *item, *imported;
+  GtkWidget *sidebar;
+  AkcWindow *window;
+  JsonObject *root;
+  guint n;
+
+  g_assert_true (g_application_register (G_APPLICATION (application), NULL, &error));
+  window = g_object_new (AKC_TYPE_WINDOW, "application", application, "session", session, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  akc_window_set_conversation (window, "support");
+  item = akc_window_get_item (window);
+  wait_loaded (item);
+  send (item, "Where is my parcel?");
+  akc_app_session_rename (session, item, "Delivery");
+  sidebar = find_sidebar (GTK_WIDGET (window));
+
+  /* Export as JSON: what its file chooser gives. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.export-conversation-to", "(ss)", "json", json_uri));
+  /* Written whole (the file exists from its first byte). */
+  while (!json_parser_load_from_file (parser, json_path, NULL) || json_parser_get_root (parser) == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
+  root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_true (json_object_has_member (root, "messages") || json_object_has_member (root, "conversation"));
+  g_assert_true (g_file_get_contents (json_path, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "Where is my parcel?"));
+  g_assert_nonnull (strstr (text, "Delivery"));
+  g_clear_pointer (&text, g_free);
+
+  /* Export as Markdown. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.export-conversation-to", "(ss)", "md", md_uri));
+  while (!g_file_get_contents (md_path, &text, NULL, NULL) || strstr (text, "Where is my parcel?") == NULL)
+    {
+      g_clear_pointer (&text, g_free);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_nonnull (strstr (text, "Where is my parcel?"));
+  g_assert_null (strstr (text, "\"messages\""));
+
+  /* Import the JSON: a new conversation, shown, selected in the sidebar. */
+  n = n_conversations (session);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.import-conversation-from", "s", json_uri));
+  while (akc_window_get_item (window) == item)
+    g_main_context_iteration (NULL, TRUE);
+  imported = akc_window_get_item (window);
+  g_assert_cmpuint (n_conversations (session), ==, n + 1);
+  g_assert_cmpstr (akc_conversation_item_get_id (imported), !=, akc_conversation_item_get_id (item));
+  g_assert_cmpstr (akc_conversation_item_get_title (imported), ==, "Delivery");
+  g_assert_cmpint (row_of_item (sidebar, imported), >=, 0);
+  g_assert_true (selected_in (sidebar) == imported);
+  wait_loaded (imported);
+  g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (akc_conversation_item_get_source (imported))), ==, 2);
+
+  /* A file that is not an export: refused, nothing imported, the window
+   * keeps its conversation. */
+  g_assert_true (g_file_set_contents (junk_path, "{\"not\": \"an export\"}", -1, NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.import-conversation-from", "s", junk_uri));
+  for (guint i = 0; i < 200; i++)
+    g_main_context_iteration (NULL, FALSE);
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+
+    /* Every job of the history before this one is done. */
+    akc_app_session_search_async (session, "parcel", NULL, store_async_result, &result);
+    while (result == NULL)
+      g_main_context_iteration (NULL, TRUE);
+    g_hash_table_unref (akc_app_session_search_finish (session, result, NULL));
+  }
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_cmpuint (n_conversations (session), ==, n + 1);
+  g_assert_true (akc_window_get_item (window) == imported);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  close_history (session, memory);
+  g_unlink (json_path);
+  g_unlink (md_path);
+  g_unlink (junk_path);
+  g_unlink (path);
+  g_rmdir (folder);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -576,6 +899,9 @@ main (int   argc,
   g_test_add_func ("/conversations/search-export-import", test_search_export_import);
   g_test_add_func ("/conversations/two-windows", test_two_windows);
   g_test_add_func ("/conversations/selection-mode", test_selection_mode);
+  g_test_add_func ("/conversations/sidebar-pages", test_sidebar_pages);
+  g_test_add_func ("/conversations/turn-listed", test_turn_listed);
+  g_test_add_func ("/conversations/menu-export-import", test_menu_export_import);
 
   return g_test_run ();
 }

@@ -765,6 +765,33 @@ akc_conversation_list_lookup (AkcConversationList *self,
 }
 
 /**
+ * akc_conversation_list_peek_item:
+ * @self: a #AkcConversationList
+ * @position: a position in the list
+ *
+ * Gets a conversation among those loaded so far, as
+ * [method@Gio.ListModel.get_item] does, but without reading the next page
+ * when @position is near the end: for a model that follows this one (and
+ * reads the conversations it is told about), not for a view.
+ *
+ * Returns: (transfer none) (nullable): its info, or %NULL when @position
+ *   is past the end
+ *
+ * Since: 0.1
+ */
+AkcConversationInfo *
+akc_conversation_list_peek_item (AkcConversationList *self,
+                                 guint                position)
+{
+  g_return_val_if_fail (AKC_IS_CONVERSATION_LIST (self), NULL);
+
+  if (position >= self->items->len)
+    return NULL;
+
+  return g_ptr_array_index (self->items, position);
+}
+
+/**
  * akc_conversation_list_load_more:
  * @self: a #AkcConversationList
  *

@@ -51,6 +51,9 @@ AkcConversationInfo *akc_conversation_list_lookup        (AkcConversationList *s
                                                           const char          *id,
                                                           guint               *position);
 AKC_AVAILABLE_IN_ALL
+AkcConversationInfo *akc_conversation_list_peek_item     (AkcConversationList *self,
+                                                          guint                position);
+AKC_AVAILABLE_IN_ALL
 void                 akc_conversation_list_load_more     (AkcConversationList *self);
 AKC_AVAILABLE_IN_ALL
 void                 akc_conversation_list_refresh       (AkcConversationList *self);

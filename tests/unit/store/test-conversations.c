@@ -607,6 +607,11 @@ test_list_model (void)
   head = g_list_model_get_item (G_LIST_MODEL (list), 0);
   g_assert_cmpstr (akc_conversation_info_get_id (head), ==, "c24");
   g_assert_false (akc_conversation_list_get_loading (list));
+  /* Peeking at the end reads nothing more (a model that follows this one
+   * would otherwise read every page). */
+  g_assert_true (akc_conversation_list_peek_item (list, 9) == akc_conversation_list_lookup (list, "c15", NULL));
+  g_assert_null (akc_conversation_list_peek_item (list, 10));
+  g_assert_false (akc_conversation_list_get_loading (list));
 
   g_clear_object (&moved);
   moved = g_list_model_get_item (G_LIST_MODEL (list), 9);   /* near the end: the next page */
