@@ -565,23 +565,6 @@ test_selection_mode (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-static GtkWidget *
-find_widget (GtkWidget *widget,
-             GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
 /* The row of @item in the sidebar, or -1, without reading more. */
 static int
 row_of_item (GtkWidget           *sidebar,
@@ -697,7 +680,7 @@ test_sidebar_pages (void)
 
   /* Ctrl+F: a search finds one of a page not read yet, and lists it. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.search-conversations", NULL));
-  entry = find_widget (GTK_WIDGET (window), GTK_TYPE_SEARCH_ENTRY);
+  entry = find_by_type (GTK_WIDGET (window), GTK_TYPE_SEARCH_ENTRY);
   g_assert_nonnull (entry);
   gtk_editable_set_text (GTK_EDITABLE (entry), word);
   g_signal_emit_by_name (entry, "search-changed");
