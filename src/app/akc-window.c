@@ -1043,6 +1043,33 @@ on_search_stopped (AkcWindow *self)
   gtk_widget_grab_focus (GTK_WIDGET (self->conversation_list));
 }
 
+static void selection_mode_action (GtkWidget  *widget,
+                                   const char *action_name,
+                                   GVariant   *parameter);
+
+/* Escape in the list: out of the selection mode, or the search ends (as
+ * Escape in its entry does), the keyboard staying in the list. */
+static gboolean
+on_list_escape (GtkWidget *widget,
+                GVariant  *args,
+                gpointer   user_data)
+{
+  AkcWindow *self = user_data;
+
+  if (self->selection_mode)
+    {
+      selection_mode_action (GTK_WIDGET (self), NULL, NULL);
+      return TRUE;
+    }
+  if (gtk_search_bar_get_search_mode (self->search_bar))
+    {
+      on_search_stopped (self);
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
 /* Enter in the search: the first conversation found, and the keyboard
  * in the list. */
 static void
@@ -2716,6 +2743,9 @@ akc_window_init (AkcWindow *self)
   gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (list_keys),
                                         gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_F10, GDK_SHIFT_MASK),
                                                           gtk_named_action_new ("win.conversation-menu")));
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (list_keys),
+                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Escape, 0),
+                                                          gtk_callback_action_new (on_list_escape, self, NULL)));
   gtk_widget_add_controller (GTK_WIDGET (self->conversation_list), list_keys);
 
   /* Ctrl+Z undoes a deletion while its toast shows (the action is

@@ -171,6 +171,9 @@ def main():
             check(ui.wait_for(lambda: has_row(app, "Renamed by keys")), "F2, a title and Enter rename the conversation")
             check(frame_named(app, "Renamed by keys"), "the window takes the new title")
             check(ui.wait_for(lambda: "Renamed by keys" in stored(db).values()), "the new title is stored")
+            ui.press_escape()
+            check(ui.wait_for(lambda: len(row_names(app)) == 2),
+                  "Escape in the results (the keyboard in the list) ends the search too")
 
             # Delete, then undo (at once: the toast goes after a while).
             select_only_result(app, "Renamed")
