@@ -764,6 +764,67 @@ test_turn_listed (void)
   g_settings_reset (settings, "turn-session");
 }
 
+static GtkWidget *
+shown_chooser (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_FILE_CHOOSER (window) && gtk_widget_get_mapped (window))
+        return window;
+    }
+
+  return NULL;
+}
+
+static gboolean
+is_shown_entry (GtkWidget     *widget,
+                gconstpointer  data)
+{
+  return GTK_IS_ENTRY (widget) && gtk_widget_is_drawable (widget);
+}
+
+/* The file chooser a menu item opened, used as a person does: to save,
+ * the path typed in its name entry and Enter; to open, the file chosen
+ * and its accept button. */
+static void
+choose_file (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  GtkWidget *chooser = NULL;
+  GtkWidget *entry;
+
+  while ((chooser = shown_chooser ()) == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  if (gtk_file_chooser_get_action (GTK_FILE_CHOOSER (chooser)) == GTK_FILE_CHOOSER_ACTION_SAVE)
+    {
+      entry = wait_for_widget (chooser, is_shown_entry, NULL);
+      gtk_editable_set_text (GTK_EDITABLE (entry), path);
+      /* Enter in its text: the chooser's default, its accept button. */
+      g_signal_emit_by_name (gtk_editable_get_delegate (GTK_EDITABLE (entry)), "activate");
+    }
+  else
+    {
+      g_assert_true (gtk_file_chooser_set_file (GTK_FILE_CHOOSER (chooser), file, &error));
+      g_assert_no_error (error);
+      for (;;)
+        {
+          g_autoptr(GFile) chosen = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+
+          if (chosen != NULL && g_file_equal (chosen, file))
+            break;
+          g_main_context_iteration (NULL, TRUE);
+        }
+      g_assert_true (gtk_widget_activate (gtk_dialog_get_widget_for_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT)));
+    }
+  while (shown_chooser () != NULL)
+    g_main_context_iteration (NULL, TRUE);
+}
+
 /* Export as JSON / Markdown and Import in the main menu, from what their
  * file chooser gives: the exported files have the conversation, the
  * imported one is shown, listed and selected in the sidebar, and a file
@@ -860,6 +921,26 @@ test_menu_export_import (void)
     ;
   g_assert_cmpuint (n_conversations (session), ==, n + 1);
   g_assert_true (akc_window_get_item (window) == imported);
+
+  /* The menu items themselves: their file choosers, used with the
+   * keyboard. */
+  g_unlink (json_path);
+  akc_window_show_item (window, item);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.export-conversation", "s", "json"));
+  choose_file (json_path);
+  g_clear_object (&parser);
+  parser = json_parser_new ();
+  while (!json_parser_load_from_file (parser, json_path, NULL) || json_parser_get_root (parser) == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_clear_pointer (&text, g_free);
+  g_assert_true (g_file_get_contents (json_path, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "Where is my parcel?"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.import-conversation", NULL));
+  choose_file (json_path);
+  while (akc_window_get_item (window) == item)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (n_conversations (session), ==, n + 2);
+  g_assert_cmpint (row_of_item (sidebar, akc_window_get_item (window)), >=, 0);
 
   gtk_window_destroy (GTK_WINDOW (window));
   close_history (session, memory);
