@@ -654,14 +654,14 @@ test_sidebar_pages (void)
   /* Scrolled near the end: the next page. */
   {
     GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (sidebar));
-    guint before = n_conversations (session);
 
     while (gtk_adjustment_get_upper (adjustment) <= gtk_adjustment_get_page_size (adjustment) ||
            gtk_adjustment_get_page_size (adjustment) <= 0)
       g_main_context_iteration (NULL, TRUE);
-    g_assert_cmpuint (n_conversations (session), ==, before);
+    /* Laid out and drawn: still one page (and the window's new chat). */
+    g_assert_cmpuint (n_conversations (session), <=, n_first + 1);
     gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment));
-    while (n_conversations (session) == before)
+    while (n_conversations (session) <= n_first + 1)
       g_main_context_iteration (NULL, TRUE);
     g_assert_cmpuint (n_conversations (session), <, N_STORED);
   }
