@@ -444,9 +444,14 @@ test_markdown_streaming (void)
     GtkWidget *code = akc_markdown_view_get_block_widget (view, 3);
 
     g_assert_true (AKC_IS_CODE_BLOCK (code));
-    /* Long code is a column of labels of 20 lines. */
+    /* Long code is a column of labels of 20 lines; the last, being
+     * written, is drawn without a label. */
     g_assert_cmpuint (akc_code_block_get_n_chunks (AKC_CODE_BLOCK (code)), ==, 6);
     g_assert_true (g_str_has_prefix (akc_code_block_get_code (AKC_CODE_BLOCK (code)), "line 1\n\nline 2\n"));
+    g_assert_true (GTK_IS_LABEL (akc_code_block_get_chunk (AKC_CODE_BLOCK (code), 4)));
+    g_assert_false (GTK_IS_LABEL (akc_code_block_get_chunk (AKC_CODE_BLOCK (code), 5)));
+    gtk_test_accessible_assert_property (GTK_ACCESSIBLE (akc_code_block_get_chunk (AKC_CODE_BLOCK (code), 5)),
+                                         GTK_ACCESSIBLE_PROPERTY_LABEL, "line 100");
   }
 
   /* Freezing parses the whole text once and keeps what did not change. */
@@ -457,6 +462,14 @@ test_markdown_streaming (void)
   g_assert_true (akc_markdown_view_get_block_widget (view, 0) == first);
   g_assert_true (akc_markdown_view_get_block_widget (view, 1) == second);
   g_assert_cmpuint (first_changes, ==, 0);
+  /* Done: every chunk of the code is a label. */
+  {
+    AkcCodeBlock *code = AKC_CODE_BLOCK (akc_markdown_view_get_block_widget (view, 3));
+    GtkWidget *last = akc_code_block_get_chunk (code, akc_code_block_get_n_chunks (code) - 1);
+
+    g_assert_true (GTK_IS_LABEL (last));
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (last)), ==, "line 100");
+  }
 
   /* Text that does not continue the old one is drawn anew. */
   akc_markdown_view_set_text (view, "Other", 5, TRUE);

@@ -24,5 +24,7 @@ GtkWidget  *akc_code_block_get_chunk    (AkcCodeBlock *self,
                                          guint         index);
 const char *akc_code_block_get_language_id (AkcCodeBlock *self);
 void        akc_code_block_copy         (AkcCodeBlock *self);
+void        akc_code_block_set_streaming (AkcCodeBlock *self,
+                                          gboolean      streaming);
 
 G_END_DECLS

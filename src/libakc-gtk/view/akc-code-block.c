@@ -12,6 +12,7 @@
 #include "akc-code-block-private.h"
 #include "akc-gtk-main.h"
 #include "akc-markdown-private.h"
+#include "akc-markdown-view-private.h"
 
 /* AkcCodeBlock: a fenced or indented code block of assistant Markdown, in
  * monospace, with its language and a button that copies the code.
@@ -31,6 +32,12 @@
  * block costs what its last label does; highlighting never changes what
  * came before. A change of theme highlights the whole block again.
  *
+ * While the block is written (akc_code_block_set_streaming()), its last
+ * chunk is drawn without a label, as the text a Markdown view is writing
+ * is (see akc-markdown-view.c): a wrapping label lays its text out four
+ * to five times a change, that one only its last line. It becomes a
+ * label when it is full or the block is done.
+ *
  * CSS: `codeblock`, with `box.header` and `box.code` of `label`s.
  * Accessibility: a group named "Code" (or "Code, «language»"); the copy
  * button is named "Copy code". */
@@ -49,8 +56,9 @@ struct _AkcCodeBlock
   GString   *code;
   GArray    *starts;   /* gsize: where each label's text starts in code */
   GArray    *offsets;  /* int: the same, in characters */
-  GPtrArray *labels;   /* GtkLabel, one per start */
+  GPtrArray *labels;   /* GtkLabel, one per start; the last an AkcMarkdownLive while streaming */
   guint      copied_timeout;
+  gboolean   streaming;
 
   GtkSourceBuffer *buffer;  /* the code, when its language is known */
   int              dark;    /* the scheme applied: -1 none yet */
@@ -186,27 +194,113 @@ attributes_for (GtkTextIter *start,
   return attrs;
 }
 
-/* Gives label @index the colours of its code. */
-static void
-highlight_chunk (AkcCodeBlock *self,
-                 guint         index)
+/* The text of a chunk, a label or the one being written. */
+static const char *
+chunk_text (GtkWidget *chunk)
 {
-  GtkLabel *label = g_ptr_array_index (self->labels, index);
-  const char *text = gtk_label_get_text (label);
+  return GTK_IS_LABEL (chunk) ? gtk_label_get_text (GTK_LABEL (chunk)) : akc_markdown_live_get_text (chunk);
+}
+
+static GtkWidget *
+new_chunk_label (void)
+{
+  GtkWidget *label = g_object_new (GTK_TYPE_LABEL,
+                                   "xalign", 0.0f,
+                                   "selectable", TRUE,
+                                   "wrap", TRUE,
+                                   "natural-wrap-mode", GTK_NATURAL_WRAP_NONE,
+                                   "wrap-mode", PANGO_WRAP_WORD_CHAR,
+                                   NULL);
+
+  gtk_widget_add_css_class (label, "monospace");
+  return label;
+}
+
+static GtkWidget *
+new_chunk_live (void)
+{
+  GtkWidget *live = akc_markdown_live_new_plain ();
+
+  gtk_widget_add_css_class (live, "monospace");
+  return live;
+}
+
+static void           highlight_chunk  (AkcCodeBlock *self,
+                                       guint         index);
+static PangoAttrList *chunk_attributes (AkcCodeBlock *self,
+                                       guint         index,
+                                       const char   *text);
+
+/* Chunk @index becomes a label (@live FALSE) or the text being written,
+ * with the same text and colours. */
+static void
+set_chunk_live (AkcCodeBlock *self,
+                guint         index,
+                gboolean      live)
+{
+  GtkWidget *old = g_ptr_array_index (self->labels, index);
+  g_autofree char *text = NULL;
+  GtkWidget *chunk;
+
+  if (akc_markdown_is_live (old) == live)
+    return;
+
+  text = g_strdup (chunk_text (old));
+  chunk = live ? new_chunk_live () : new_chunk_label ();
+  gtk_box_insert_child_after (self->chunks, chunk, old);
+  gtk_box_remove (self->chunks, old);
+  self->labels->pdata[index] = chunk;
+
+  if (live)
+    {
+      g_autoptr(PangoAttrList) attrs = chunk_attributes (self, index, text);
+
+      akc_markdown_live_set_plain (chunk, text, strlen (text), attrs);
+    }
+  else
+    {
+      akc_markdown_label_limit_min_width (GTK_LABEL (chunk), text, TRUE);
+      gtk_label_set_text (GTK_LABEL (chunk), text);
+      highlight_chunk (self, index);
+    }
+}
+
+/* The colours of @text, the text of chunk @index, or %NULL. */
+static PangoAttrList *
+chunk_attributes (AkcCodeBlock *self,
+                  guint         index,
+                  const char   *text)
+{
   int offset = g_array_index (self->offsets, int, index);
-  g_autoptr(PangoAttrList) attrs = NULL;
   GtkTextIter start, end;
 
   if (self->buffer == NULL || self->dark < 0)
-    return;
+    return NULL;
 
   gtk_text_buffer_get_iter_at_offset (GTK_TEXT_BUFFER (self->buffer), &start, offset);
   gtk_text_buffer_get_iter_at_offset (GTK_TEXT_BUFFER (self->buffer), &end,
                                       offset + (int) g_utf8_strlen (text, -1));
   gtk_source_buffer_ensure_highlight (self->buffer, &start, &end);
 
-  attrs = attributes_for (&start, &end, text);
-  gtk_label_set_attributes (label, attrs);
+  return attributes_for (&start, &end, text);
+}
+
+/* Gives label @index the colours of its code. */
+static void
+highlight_chunk (AkcCodeBlock *self,
+                 guint         index)
+{
+  GtkWidget *chunk = g_ptr_array_index (self->labels, index);
+  const char *text = chunk_text (chunk);
+  g_autoptr(PangoAttrList) attrs = chunk_attributes (self, index, text);
+
+  if (attrs == NULL)
+    return;
+
+  if (GTK_IS_LABEL (chunk))
+    gtk_label_set_attributes (GTK_LABEL (chunk), attrs);
+  else
+    akc_markdown_live_set_plain (chunk, text, strlen (text), attrs);
 }
 
 /* The scheme that reads on the block's background; everything is
@@ -236,18 +330,11 @@ update_scheme (AkcCodeBlock *self)
     highlight_chunk (self, i);
 }
 
-static GtkLabel *
+static void
 add_chunk (AkcCodeBlock *self,
            gsize         start)
 {
-  GtkWidget *label = g_object_new (GTK_TYPE_LABEL,
-                                   "xalign", 0.0f,
-                                   "selectable", TRUE,
-                                   "wrap", TRUE,
-                                   "natural-wrap-mode", GTK_NATURAL_WRAP_NONE,
-                                   "wrap-mode", PANGO_WRAP_WORD_CHAR,
-                                   NULL);
-
+  GtkWidget *label;
   int offset = 0;
 
   if (self->labels->len > 0)
@@ -260,13 +347,15 @@ add_chunk (AkcCodeBlock *self,
                                     (gssize) (start - g_array_index (self->starts, gsize, last)));
     }
 
-  gtk_widget_add_css_class (label, "monospace");
+  /* The chunk before is full: a label from now on. */
+  if (self->labels->len > 0)
+    set_chunk_live (self, self->labels->len - 1, FALSE);
+
+  label = self->streaming ? new_chunk_live () : new_chunk_label ();
   gtk_box_append (self->chunks, label);
   g_array_append_val (self->starts, start);
   g_array_append_val (self->offsets, offset);
   g_ptr_array_add (self->labels, label);
-
-  return GTK_LABEL (label);
 }
 
 static void
@@ -275,15 +364,26 @@ set_chunk_text (AkcCodeBlock *self,
                 const char   *text,
                 gsize         length)
 {
-  GtkLabel *label = g_ptr_array_index (self->labels, index);
+  GtkWidget *widget = g_ptr_array_index (self->labels, index);
   g_autofree char *chunk = g_strndup (text, length);
 
-  if (g_strcmp0 (gtk_label_get_text (label), chunk) != 0)
+  if (g_strcmp0 (chunk_text (widget), chunk) == 0)
+    return;
+
+  if (GTK_IS_LABEL (widget))
     {
-      akc_markdown_label_limit_min_width (label, chunk, TRUE);
-      gtk_label_set_text (label, chunk);
-      highlight_chunk (self, index);
+      akc_markdown_label_limit_min_width (GTK_LABEL (widget), chunk, TRUE);
+      gtk_label_set_text (GTK_LABEL (widget), chunk);
     }
+  else
+    {
+      g_autoptr(PangoAttrList) attrs = chunk_attributes (self, index, chunk);
+
+      /* Text and colours at once: its lines laid out stay. */
+      akc_markdown_live_set_plain (widget, chunk, length, attrs);
+      return;
+    }
+  highlight_chunk (self, index);
 }
 
 /* Fills labels from the last one on: every full chunk is cut after its
@@ -563,4 +663,21 @@ akc_code_block_get_chunk (AkcCodeBlock *self,
   g_return_val_if_fail (index < self->labels->len, NULL);
 
   return g_ptr_array_index (self->labels, index);
+}
+
+/* Whether the code is being written: its last chunk is then drawn
+ * without a label, and becomes one when it is not any more. */
+void
+akc_code_block_set_streaming (AkcCodeBlock *self,
+                              gboolean      streaming)
+{
+  g_return_if_fail (AKC_IS_CODE_BLOCK (self));
+
+  streaming = !!streaming;
+  if (self->streaming == streaming)
+    return;
+
+  self->streaming = streaming;
+  if (self->labels->len > 0)
+    set_chunk_live (self, self->labels->len - 1, streaming);
 }

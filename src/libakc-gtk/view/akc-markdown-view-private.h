@@ -34,4 +34,14 @@ guint                   akc_markdown_view_get_n_stable     (AkcMarkdownView *sel
 gboolean                akc_markdown_view_get_block_drawn  (AkcMarkdownView *self,
                                                             guint            position);
 
+/* The text being written, drawn without a label (see akc-markdown-view.c):
+ * the code of a code block while it is written. */
+GtkWidget              *akc_markdown_live_new_plain        (void);
+void                    akc_markdown_live_set_plain        (GtkWidget       *live,
+                                                            const char      *text,
+                                                            gsize            length,
+                                                            PangoAttrList   *attrs);
+const char             *akc_markdown_live_get_text         (GtkWidget       *live);
+gboolean                akc_markdown_is_live               (GtkWidget       *widget);
+
 G_END_DECLS

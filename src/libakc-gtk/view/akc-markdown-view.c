@@ -147,9 +147,10 @@ akc_markdown_view_real_open_uri (AkcMarkdownView *self,
  * is allocated. With Pango each of them shapes the whole text again, so a
  * growing paragraph cost a few times its length in shaping per chunk.
  *
- * This one is a few characters wide at least and as wide as it is given
- * (the view and the row around it fill the transcript's width), so its
- * width needs no layout. Its text is laid out at that width, and lines
+ * This one is a few characters wide at least and about as wide as its
+ * longest line would like, counted in characters, so its width needs no
+ * layout (the view and the row around it fill the transcript's width
+ * anyway). Its text is laid out at that width, and lines
  * are wrapped greedily: a line depends only on where it starts, so once
  * a line is followed by another, text appended later cannot change it.
  * Such lines are frozen into segments, layouts of whole lines each laid
@@ -176,6 +177,7 @@ struct _AkcMarkdownLive
   char          *text;           /* the text of the markup */
   gsize          length;
   PangoAttrList *attrs;          /* and its attributes */
+  glong          longest_line;   /* in characters */
 
   /* Laid out at width: text[0, frozen) in segments, the rest in tail. */
   int            width;          /* pixels; 0: not laid out */
@@ -303,8 +305,10 @@ akc_markdown_live_measure (GtkWidget      *widget,
                             pango_font_metrics_get_approximate_digit_width (metrics));
 
       *minimum = PANGO_PIXELS_CEIL (char_width * LIVE_MIN_WIDTH_CHARS);
-      /* As wide as it is given: the width a person reads it at. */
-      *natural = *minimum;
+      /* About its longest line unwrapped, a label's natural width,
+       * without a layout: code is as wide as its lines (a paragraph
+       * fills what it is given anyway). */
+      *natural = MAX (*minimum, PANGO_PIXELS_CEIL (char_width * MIN (self->longest_line, 1000)));
     }
   else if (for_size > 0)
     {
@@ -494,6 +498,43 @@ attrs_equal_before (PangoAttrList *a,
     }
 }
 
+/* Shows @text (taken) with @attrs (taken, nullable), named @name. */
+static void
+live_set_content (AkcMarkdownLive *self,
+                  char            *text,
+                  PangoAttrList   *attrs,
+                  const char      *name)
+{
+  gsize length = strlen (text);
+  glong line = 0;
+
+  self->longest_line = 0;
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      if (*p == '\n')
+        line = 0;
+      else
+        self->longest_line = MAX (self->longest_line, ++line);
+    }
+
+  /* Lines frozen stay when the text and its attributes up to the tail
+   * are the same. */
+  if (self->frozen > 0 &&
+      !(self->frozen <= length && memcmp (text, self->text, self->frozen) == 0 &&
+        attrs_equal_before (self->attrs, attrs, self->frozen)))
+    live_forget_layout (self);
+  self->tail_valid = FALSE;
+
+  g_free (self->text);
+  self->text = text;
+  self->length = length;
+  g_clear_pointer (&self->attrs, pango_attr_list_unref);
+  self->attrs = attrs;
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
 static void
 akc_markdown_live_set_block (AkcMarkdownLive        *self,
                              const AkcMarkdownBlock *block)
@@ -504,7 +545,6 @@ akc_markdown_live_set_block (AkcMarkdownLive        *self,
   g_autofree char *text = NULL;
   PangoAttrList *attrs = NULL;
   GdkRGBA accent;
-  gsize length;
 
   if (g_strcmp0 (self->markup, markup) == 0)
     return;
@@ -523,26 +563,7 @@ akc_markdown_live_set_block (AkcMarkdownLive        *self,
    * text), so it parses; the plain text otherwise. */
   if (!pango_parse_markup (pango_markup, -1, 0, &attrs, &text, NULL, NULL))
     text = g_strdup (block->text != NULL ? block->text : "");
-  length = strlen (text);
-
-  /* Lines frozen stay when the text and its attributes up to the tail
-   * are the same. */
-  if (self->frozen > 0 &&
-      !(self->frozen <= length && memcmp (text, self->text, self->frozen) == 0 &&
-        attrs_equal_before (self->attrs, attrs, self->frozen)))
-    live_forget_layout (self);
-  self->tail_valid = FALSE;
-
-  g_free (self->text);
-  self->text = g_steal_pointer (&text);
-  self->length = length;
-  g_clear_pointer (&self->attrs, pango_attr_list_unref);
-  self->attrs = attrs;
-
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, block->text != NULL ? block->text : "",
-                                  -1);
-  gtk_widget_queue_resize (GTK_WIDGET (self));
+  live_set_content (self, g_steal_pointer (&text), attrs, block->text != NULL ? block->text : "");
 }
 
 static GtkWidget *
@@ -552,6 +573,51 @@ akc_markdown_live_new (const AkcMarkdownBlock *block)
 
   akc_markdown_live_set_block (self, block);
   return GTK_WIDGET (self);
+}
+
+/* Plain text with attributes, for the code a code block is given while it
+ * is written (see akc-markdown-view-private.h). */
+GtkWidget *
+akc_markdown_live_new_plain (void)
+{
+  return g_object_new (AKC_TYPE_MARKDOWN_LIVE, "hexpand", TRUE, NULL);
+}
+
+void
+akc_markdown_live_set_plain (GtkWidget     *live,
+                             const char    *text,
+                             gsize          length,
+                             PangoAttrList *attrs)
+{
+  AkcMarkdownLive *self;
+  char *copy;
+
+  g_return_if_fail (AKC_IS_MARKDOWN_LIVE (live));
+
+  self = AKC_MARKDOWN_LIVE (live);
+  if (self->markup != NULL)
+    g_clear_pointer (&self->markup, g_free);
+  if (length == self->length && memcmp (text, self->text, length) == 0 &&
+      ((attrs == NULL && self->attrs == NULL) ||
+       (attrs != NULL && self->attrs != NULL && pango_attr_list_equal (attrs, self->attrs))))
+    return;
+
+  copy = g_strndup (text, length);
+  live_set_content (self, copy, attrs != NULL ? pango_attr_list_ref (attrs) : NULL, copy);
+}
+
+const char *
+akc_markdown_live_get_text (GtkWidget *live)
+{
+  g_return_val_if_fail (AKC_IS_MARKDOWN_LIVE (live), NULL);
+
+  return AKC_MARKDOWN_LIVE (live)->text;
+}
+
+gboolean
+akc_markdown_is_live (GtkWidget *widget)
+{
+  return AKC_IS_MARKDOWN_LIVE (widget);
 }
 
 /* Whether @block can be written into an AkcMarkdownLive. */
@@ -705,6 +771,15 @@ update_content (Entry            *entry,
   entry->block = block;
 }
 
+/* A code block being written draws its last lines without a label. */
+static void
+set_code_written (Entry    *entry,
+                  gboolean  written)
+{
+  if (entry->block->kind == AKC_MARKDOWN_CODE)
+    akc_code_block_set_streaming (AKC_CODE_BLOCK (entry->content), written);
+}
+
 /* Shows @blocks (taken) from entry @from on: entries whose block is the
  * same are left alone, entries of the same shape get the new text, the
  * others are replaced, and entries beyond the new blocks are removed.
@@ -726,17 +801,20 @@ reconcile (AkcMarkdownView *self,
       guint position = from + i;
       Entry *entry = position < self->entries->len ? g_ptr_array_index (self->entries, position) : NULL;
       GtkWidget *previous = position > 0 ? ((Entry *) g_ptr_array_index (self->entries, position - 1))->row : NULL;
-      gboolean live = live_last && i + 1 == n && is_live_kind (block);
+      gboolean written = live_last && i + 1 == n;
+      gboolean live = written && is_live_kind (block);
 
       if (entry != NULL && entry->live == live && akc_markdown_block_equal (entry->block, block))
         {
           akc_markdown_block_free (block);
+          set_code_written (entry, written);
           continue;
         }
 
       if (entry != NULL && entry->live == live && akc_markdown_block_same_shape (entry->block, block))
         {
           update_content (entry, block);
+          set_code_written (entry, written);
           continue;
         }
 
@@ -754,6 +832,7 @@ reconcile (AkcMarkdownView *self,
         }
 
       gtk_widget_insert_after (entry->row, GTK_WIDGET (self), previous);
+      set_code_written (entry, written);
     }
 
   while (self->entries->len > from + n)
