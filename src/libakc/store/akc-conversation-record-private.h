@@ -36,6 +36,9 @@ typedef struct
   gint64     created_at;
   gint64     updated_at;
   AkcUsage   usage;
+  char      *provider_kind; /* nullable: the model provider it is held with */
+  char      *provider_url;  /* nullable */
+  char      *model;         /* nullable */
   GPtrArray *messages;     /* AkcStoredMessage */
   GPtrArray *resolutions;  /* AkcStoredResolution */
 } AkcConversationRecord;

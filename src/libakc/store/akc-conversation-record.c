@@ -55,6 +55,9 @@ akc_conversation_record_free (AkcConversationRecord *record)
 
   g_free (record->id);
   g_free (record->assistant_id);
+  g_free (record->provider_kind);
+  g_free (record->provider_url);
+  g_free (record->model);
   g_free (record->title);
   g_ptr_array_unref (record->messages);
   g_ptr_array_unref (record->resolutions);
@@ -159,6 +162,18 @@ akc_conversation_record_write_json (const AkcConversationRecord *record,
   write_count (&w, "completionTokens", record->usage.completion_tokens);
   write_count (&w, "totalTokens", record->usage.total_tokens);
   akc_json_writer_end_object (&w);
+  if (record->provider_kind != NULL || record->provider_url != NULL || record->model != NULL)
+    {
+      akc_json_writer_member (&w, "provider");
+      akc_json_writer_begin_object (&w);
+      if (record->provider_kind != NULL)
+        write_string (&w, "kind", record->provider_kind);
+      if (record->provider_url != NULL)
+        write_string (&w, "baseUrl", record->provider_url);
+      if (record->model != NULL)
+        write_string (&w, "model", record->model);
+      akc_json_writer_end_object (&w);
+    }
 
   akc_json_writer_member (&w, "messages");
   akc_json_writer_begin_array (&w);
@@ -304,6 +319,47 @@ get_string (AkcJsonValue  *object,
 
   *value = g_strdup (AKC_JSON_STR (m));
   return TRUE;
+}
+
+/* Text a person may see: no control characters. */
+static gboolean
+check_plain (const char  *text,
+             const char  *path,
+             GError     **error)
+{
+  if (text == NULL)
+    return TRUE;
+  if (!g_utf8_validate (text, -1, NULL))
+    return fail (error, path, _("is not UTF-8 text."));
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    if (g_unichar_iscntrl (g_utf8_get_char (p)))
+      return fail (error, path, _("must not contain control characters."));
+  return TRUE;
+}
+
+/* conversation.provider: {kind?, baseUrl?, model?}, the model provider
+ * and model the conversation is held with. */
+static gboolean
+parse_provider (AkcJsonValue           *provider,
+                AkcConversationRecord  *record,
+                GError                **error)
+{
+  if (provider == NULL)
+    return TRUE;
+  if (!AKC_JSON_IS_OBJECT (provider))
+    return fail (error, "$.conversation.provider", _("must be an object."));
+
+  if (!get_string (provider, "$.conversation.provider", "kind", TRUE, 32, &record->provider_kind, error) ||
+      !get_string (provider, "$.conversation.provider", "baseUrl", TRUE, 4096, &record->provider_url, error) ||
+      !get_string (provider, "$.conversation.provider", "model", TRUE, 4096, &record->model, error))
+    return FALSE;
+
+  if (record->provider_kind != NULL && g_strcmp0 (record->provider_kind, "openai") != 0 &&
+      g_strcmp0 (record->provider_kind, "ollama") != 0 && g_strcmp0 (record->provider_kind, "anthropic") != 0)
+    return fail (error, "$.conversation.provider.kind", _("must be “openai”, “ollama” or “anthropic”."));
+
+  return check_plain (record->provider_url, "$.conversation.provider.baseUrl", error) &&
+         check_plain (record->model, "$.conversation.provider.model", error);
 }
 
 static gboolean
@@ -824,6 +880,9 @@ akc_conversation_record_parse_json (const char  *data,
       fail (error, "$.conversation.title", _("is not UTF-8 text."));
       return NULL;
     }
+
+  if (!parse_provider (member (conversation, "provider"), record, error))
+    return NULL;
 
   usage = member (conversation, "usage");
   if (usage != NULL)

@@ -146,7 +146,7 @@ static const char * const stmt_sql[N_STMTS] = {
     "  WHERE message_search MATCH ?1 ORDER BY message_search.rank LIMIT ?2",
   [STMT_EXPORT_CONVERSATION] =
     "SELECT title, assistant_id, pinned, created_at, updated_at,"
-    "       prompt_tokens, completion_tokens, total_tokens"
+    "       prompt_tokens, completion_tokens, total_tokens, provider_kind, provider_url, model"
     "  FROM conversations WHERE id = ?1",
   /* Only the answers whose message is still in the conversation: those
    * are the ones read back (a retried reply takes its cards with it). */
@@ -158,8 +158,9 @@ static const char * const stmt_sql[N_STMTS] = {
     "  ORDER BY r.resolved_at, r.instance_id",
   [STMT_IMPORT_CONVERSATION] =
     "INSERT INTO conversations (id, title, created_at, updated_at, assistant_id, pinned,"
-    "                           prompt_tokens, completion_tokens, total_tokens)"
-    "  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    "                           prompt_tokens, completion_tokens, total_tokens,"
+    "                           provider_kind, provider_url, model)"
+    "  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
   [STMT_IMPORT_RESOLUTION] =
     "INSERT INTO component_resolutions (conversation_id, instance_id, message_id, event, value, resolved_at)"
     "  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -1746,7 +1747,18 @@ worker_read_record (Worker      *worker,
   record->usage.prompt_tokens = (guint64) sqlite3_column_int64 (stmt, 5);
   record->usage.completion_tokens = (guint64) sqlite3_column_int64 (stmt, 6);
   record->usage.total_tokens = (guint64) sqlite3_column_int64 (stmt, 7);
+  record->provider_kind = column_dup_string (stmt, 8);
+  record->provider_url = column_dup_string (stmt, 9);
+  record->model = column_dup_string (stmt, 10);
   g_clear_pointer (&stmt, stmt_release);
+  /* Another program may have written anything there: what is not text is
+   * no provider. */
+  if (record->provider_kind != NULL && !g_utf8_validate (record->provider_kind, -1, NULL))
+    g_clear_pointer (&record->provider_kind, g_free);
+  if (record->provider_url != NULL && !g_utf8_validate (record->provider_url, -1, NULL))
+    g_clear_pointer (&record->provider_url, g_free);
+  if (record->model != NULL && !g_utf8_validate (record->model, -1, NULL))
+    g_clear_pointer (&record->model, g_free);
 
   if (record->title == NULL || record->assistant_id == NULL ||
       !g_utf8_validate (record->title, -1, NULL) || !g_utf8_validate (record->assistant_id, -1, NULL))
@@ -1892,6 +1904,9 @@ worker_import (Worker    *worker,
   sqlite3_bind_int64 (stmt, 7, (sqlite3_int64) record->usage.prompt_tokens);
   sqlite3_bind_int64 (stmt, 8, (sqlite3_int64) record->usage.completion_tokens);
   sqlite3_bind_int64 (stmt, 9, (sqlite3_int64) record->usage.total_tokens);
+  bind_text (stmt, 10, record->provider_kind);
+  bind_text (stmt, 11, record->provider_url);
+  bind_text (stmt, 12, record->model);
   if (!worker_step_done (worker, stmt, error))
     return FALSE;
   g_clear_pointer (&stmt, stmt_release);

@@ -451,6 +451,73 @@ test_import_all_or_nothing (void)
   akc_test_close (g_steal_pointer (&memory));
 }
 
+/* The model provider and model of a conversation go with it, and come
+ * back with an import; what is not plain text there is refused. */
+static void
+test_provider (void)
+{
+  g_autofree char *path = akc_test_path ("history.sqlite3");
+  g_autoptr(AkcChatMemory) memory = akc_test_open (path);
+  g_autoptr(AkcConversationInfo) created = NULL;
+  g_autoptr(AkcConversationInfo) imported = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GBytes) exported = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  akc_chat_memory_create_conversation_full_async (memory, "p1", "provider", "Local model", NULL,
+                                                  akc_test_store_result, &result);
+  created = akc_chat_memory_create_conversation_full_finish (memory, akc_test_wait (&result), &error);
+  g_assert_no_error (error);
+  g_clear_object (&result);
+
+  /* None recorded: no member. */
+  exported = export (memory, "p1", AKC_CONVERSATION_FORMAT_JSON, &error);
+  g_assert_no_error (error);
+  text = g_strndup (g_bytes_get_data (exported, NULL), g_bytes_get_size (exported));
+  g_assert_null (strstr (text, "\"provider\":{"));
+  g_clear_pointer (&text, g_free);
+  g_clear_pointer (&exported, g_bytes_unref);
+
+  akc_chat_memory_set_conversation_model_async (memory, "p1", "ollama", "http://127.0.0.1:11434/", "qwen3:8b", NULL,
+                                                akc_test_store_result, &result);
+  g_assert_true (akc_chat_memory_set_conversation_model_finish (memory, akc_test_wait (&result), &error));
+  g_clear_object (&result);
+  exported = export (memory, "p1", AKC_CONVERSATION_FORMAT_JSON, &error);
+  text = g_strndup (g_bytes_get_data (exported, NULL), g_bytes_get_size (exported));
+  g_assert_nonnull (strstr (text, "\"provider\":{\"kind\":\"ollama\",\"baseUrl\":\"http://127.0.0.1:11434/\","
+                                  "\"model\":\"qwen3:8b\"}"));
+
+  imported = import (memory, text, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (akc_conversation_info_get_provider_kind (imported), ==, "ollama");
+  g_assert_cmpstr (akc_conversation_info_get_provider_url (imported), ==, "http://127.0.0.1:11434/");
+  g_assert_cmpstr (akc_conversation_info_get_model (imported), ==, "qwen3:8b");
+
+  {
+    struct {
+      const char *text;
+      const char *where;
+    } cases[] = {
+      { VALID_HEAD "\"provider\":\"ollama\",\"messages\":[]}}", "$.conversation.provider must be an object" },
+      { VALID_HEAD "\"provider\":{\"kind\":\"other\"},\"messages\":[]}}", "$.conversation.provider.kind must be" },
+      { VALID_HEAD "\"provider\":{\"model\":\"a\\u001bb\"},\"messages\":[]}}",
+        "$.conversation.provider.model must not contain control characters" },
+      { VALID_HEAD "\"provider\":{\"baseUrl\":3},\"messages\":[]}}", "$.conversation.provider.baseUrl must be text" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+      {
+        g_autoptr(GError) refused = import_error (memory, cases[i].text);
+
+        if (strstr (refused->message, cases[i].where) == NULL)
+          g_error ("case %u: “%s” does not say “%s”", i, refused->message, cases[i].where);
+      }
+  }
+
+  akc_test_close (g_steal_pointer (&memory));
+}
+
 static void
 test_export_missing (void)
 {
@@ -476,6 +543,7 @@ main (int   argc,
   g_test_add_func ("/store/export/import-refuses", test_import_refuses);
   g_test_add_func ("/store/export/import-all-or-nothing", test_import_all_or_nothing);
   g_test_add_func ("/store/export/missing", test_export_missing);
+  g_test_add_func ("/store/export/provider", test_provider);
 
   return g_test_run ();
 }
