@@ -218,6 +218,42 @@ on_item_messages_changed (AkcConversationItem *item,
 }
 
 static void
+on_model_stored (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!akc_chat_memory_set_conversation_model_finish (AKC_CHAT_MEMORY (source), result, &error) &&
+      !g_error_matches (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_NOT_FOUND) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_message ("History: %s", error->message);
+}
+
+/* Keeps the conversation's provider and model with it in the history,
+ * once the history holds the conversation (its load creates it); until
+ * then, the load stores it. */
+static void
+store_model (AkcAppSession       *self,
+             AkcConversationItem *item)
+{
+  AkcChatHistory *history = akc_conversation_item_get_history (item);
+
+  if (self->memory == NULL || history == NULL || !akc_chat_history_get_loaded (history))
+    {
+      g_object_set_data (G_OBJECT (item), "akc-model-unsaved", GINT_TO_POINTER (TRUE));
+      return;
+    }
+
+  g_object_set_data (G_OBJECT (item), "akc-model-unsaved", NULL);
+  akc_chat_memory_set_conversation_model_async (self->memory, akc_conversation_item_get_id (item),
+                                                akc_conversation_item_get_provider_kind (item),
+                                                akc_conversation_item_get_provider_url (item),
+                                                akc_conversation_item_get_model (item),
+                                                NULL, on_model_stored, NULL);
+}
+
+static void
 on_history_notify_error (AkcAppSession  *self,
                          GParamSpec     *pspec,
                          AkcChatHistory *history)
@@ -238,7 +274,11 @@ on_history_loaded (GObject      *source,
 
   /* A failure is the history's error, reported by on_history_notify_error. */
   if (akc_chat_history_load_finish (AKC_CHAT_HISTORY (source), result, NULL) && self != NULL)
-    take_title (self, item);
+    {
+      take_title (self, item);
+      if (g_object_get_data (G_OBJECT (item), "akc-model-unsaved") != NULL)
+        store_model (self, item);
+    }
 }
 
 static void
@@ -350,6 +390,9 @@ item_for_info (AkcConversationInfo *info,
                                     akc_conversation_info_get_updated_at (info));
   akc_conversation_item_set_n_messages (item, akc_conversation_info_get_n_messages (info));
   akc_conversation_item_set_pinned (item, akc_conversation_info_get_pinned (info));
+  akc_conversation_item_set_model (item, akc_conversation_info_get_provider_kind (info),
+                                   akc_conversation_info_get_provider_url (info),
+                                   akc_conversation_info_get_model (info));
   g_object_set_data (G_OBJECT (item), "akc-app-session", self);
 
   return item;
@@ -1121,6 +1164,43 @@ akc_app_session_new_conversation (AkcAppSession  *self,
   return add_item (self, id, assistant, NULL, NULL, NULL);
 }
 
+static void
+on_item_model_changed (AkcConversationItem *item,
+                       GParamSpec          *pspec,
+                       AkcProviderRoute    *route)
+{
+  akc_provider_route_set_model (route, akc_conversation_item_get_provider_kind (item),
+                                akc_conversation_item_get_provider_url (item),
+                                akc_conversation_item_get_model (item));
+}
+
+/**
+ * akc_app_session_set_conversation_model:
+ * @self: a #AkcAppSession
+ * @item: a model provider's conversation of @self
+ * @model: (nullable): the model its next turns ask for
+ *
+ * Holds the conversation with @model of the provider set up now, from its
+ * next turn on, and records both with it in the history: opening it again
+ * (after a restart too) asks the same model.
+ */
+void
+akc_app_session_set_conversation_model (AkcAppSession       *self,
+                                        AkcConversationItem *item,
+                                        const char          *model)
+{
+  g_return_if_fail (AKC_IS_APP_SESSION (self));
+  g_return_if_fail (AKC_IS_CONVERSATION_ITEM (item));
+
+  if (akc_assistant_get_kind (akc_conversation_item_get_assistant (item)) != AKC_ASSISTANT_KIND_PROVIDER)
+    return;
+
+  if (akc_conversation_item_set_model (item, akc_backend_get_provider_kind (self->provider_backend),
+                                       akc_backend_get_endpoint (self->provider_backend),
+                                       model != NULL && model[0] != '\0' ? model : NULL))
+    store_model (self, item);
+}
+
 /**
  * akc_app_session_open:
  * @self: a #AkcAppSession
@@ -1174,8 +1254,21 @@ akc_app_session_open (AkcAppSession        *self,
       source = AKC_CHAT_SOURCE (owner);
       break;
     case AKC_ASSISTANT_KIND_PROVIDER:
-      owner = G_OBJECT (akc_chat_new (AKC_ADAPTER (self->provider_backend)));
-      source = AKC_CHAT_SOURCE (owner);
+      {
+        g_autoptr(AkcProviderRoute) route = akc_provider_route_new (self->provider_backend);
+
+        /* A new conversation (or one from before models were recorded)
+         * is held with the default model; one that has its model asks
+         * that one again. */
+        if (akc_conversation_item_get_model (item) == NULL)
+          akc_app_session_set_conversation_model (self, item, akc_backend_get_model (self->provider_backend));
+        akc_provider_route_set_model (route, akc_conversation_item_get_provider_kind (item),
+                                      akc_conversation_item_get_provider_url (item),
+                                      akc_conversation_item_get_model (item));
+        g_signal_connect_object (item, "notify::model", G_CALLBACK (on_item_model_changed), route, 0);
+        owner = G_OBJECT (akc_chat_new (AKC_ADAPTER (route)));
+        source = AKC_CHAT_SOURCE (owner);
+      }
       break;
     case AKC_ASSISTANT_KIND_TURN:
     default:
@@ -1683,6 +1776,9 @@ on_imported (GObject      *source,
     item = add_item (self, akc_conversation_info_get_id (info), assistant, akc_conversation_info_get_title (info),
                      akc_conversation_info_get_created_at (info), akc_conversation_info_get_updated_at (info));
   akc_conversation_item_set_n_messages (item, akc_conversation_info_get_n_messages (info));
+  akc_conversation_item_set_model (item, akc_conversation_info_get_provider_kind (info),
+                                   akc_conversation_info_get_provider_url (info),
+                                   akc_conversation_info_get_model (info));
   g_task_return_pointer (task, g_object_ref (item), g_object_unref);
 }
 

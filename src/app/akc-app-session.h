@@ -74,6 +74,9 @@ gboolean             akc_app_session_check_assistant       (AkcAppSession       
 AkcConversationItem *akc_app_session_get_default_conversation (AkcAppSession     *self,
                                                             const char           *assistant_id,
                                                             GError              **error);
+void                 akc_app_session_set_conversation_model (AkcAppSession      *self,
+                                                            AkcConversationItem *item,
+                                                            const char          *model);
 AkcConversationItem *akc_app_session_new_conversation      (AkcAppSession        *self,
                                                             const char           *assistant_id,
                                                             GError              **error);

@@ -401,6 +401,7 @@ static const struct
   { "win.regenerate", { "<Control><Shift>r", NULL } },
   { "win.edit", { "<Control>e", NULL } },
   { "win.jump-to-newest", { "<Control>End", NULL } },
+  { "win.switch-model", { "<Control>m", NULL } },
 };
 
 /**

@@ -22,7 +22,11 @@
  *
  * A provider backend works like an Ask backend, with an
  * AkcProviderAdapter of the kind, base URL and model the preferences set
- * and the API key (kind `api-key`) of the base URL.
+ * and the API key (kind `api-key`) of the base URL. Each conversation
+ * talks to it through an AkcProviderRoute, which asks for the model that
+ * conversation is held with: the backend keeps one adapter per model of
+ * the configured provider, each with the key, and asks the provider
+ * whether the model takes images (akc_provider_adapter_describe_model_async()).
  *
  * An Ask backend is itself the adapter of its conversation: it hands each
  * turn to an AkcAskAdapter for the current endpoint, built again when the
@@ -52,6 +56,7 @@
 typedef struct {
   AkcAdapterRequest *request;
   AkcStream         *stream;
+  char              *model;          /* NULL: the default model */
 } Pending;
 
 struct _AkcBackend
@@ -74,6 +79,8 @@ struct _AkcBackend
   AkcAskAdapter      *ask;
   AkcTurnClient      *turn;
   AkcProviderAdapter *provider;
+  GHashTable         *models;        /* model → AkcProviderAdapter, the others */
+  GCancellable       *describing;    /* what the provider says of its models */
 };
 
 static void akc_backend_adapter_init (AkcAdapterInterface *iface);
@@ -263,6 +270,35 @@ credential_kind (AkcBackend *self)
 }
 
 static void
+on_model_described (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(AkcBackend) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  /* Unknown (or not reachable): the model is taken to read images, and
+   * the provider refuses an image itself if it cannot. */
+  if (akc_provider_adapter_describe_model_finish (AKC_PROVIDER_ADAPTER (source), result, &error) ||
+      error == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  g_debug ("What the provider says about the model %s: %s",
+           akc_provider_adapter_get_model (AKC_PROVIDER_ADAPTER (source)), error->message);
+}
+
+/* Asks the provider whether @adapter's model takes images. */
+static void
+describe_model (AkcBackend         *self,
+                AkcProviderAdapter *adapter)
+{
+  if (self->describing == NULL)
+    self->describing = g_cancellable_new ();
+  if (akc_provider_adapter_get_model (adapter) == NULL)
+    return;
+  akc_provider_adapter_describe_model_async (adapter, self->describing, on_model_described, g_object_ref (self));
+}
+
+static void
 apply_model (AkcBackend *self)
 {
   g_autofree char *model = NULL;
@@ -272,7 +308,13 @@ apply_model (AkcBackend *self)
   model = setting_or_null (self, KEY_PROVIDER_MODEL);
   if (g_strcmp0 (model, akc_provider_adapter_get_model (self->provider)) == 0)
     return;
+  /* The other model's adapter, if a conversation used it, goes: the
+   * default one is that model now. */
+  if (model != NULL)
+    g_hash_table_remove (self->models, model);
   akc_provider_adapter_set_model (self->provider, model);
+  akc_provider_adapter_set_accepts_images (self->provider, TRUE);
+  describe_model (self, self->provider);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_MODEL]);
 }
 
@@ -402,6 +444,7 @@ on_turn_messages (AkcBackend *self)
 
 static void
 start_turn (AkcBackend        *self,
+            const char        *model,
             AkcAdapterRequest *request,
             AkcStream         *stream)
 {
@@ -410,14 +453,16 @@ start_turn (AkcBackend        *self,
 
   if (self->kind == AKC_BACKEND_KIND_PROVIDER)
     {
-      if (self->provider == NULL)
+      AkcProviderAdapter *adapter = akc_backend_get_provider_for_model (self, model);
+
+      if (adapter == NULL)
         {
           akc_stream_fail (stream, "PROVIDER_NOT_CONFIGURED",
                            _("No model provider is configured. Set one up in Preferences (Ctrl+,), on the Providers page."));
           return;
         }
       g_signal_connect_object (stream, "chunk", G_CALLBACK (on_ask_chunk), self, G_CONNECT_SWAPPED);
-      akc_adapter_stream (AKC_ADAPTER (self->provider), request, stream);
+      akc_adapter_stream (AKC_ADAPTER (adapter), request, stream);
       return;
     }
 
@@ -442,10 +487,40 @@ flush_pending (AkcBackend *self)
     {
       Pending *p = &g_array_index (pending, Pending, i);
 
-      start_turn (self, p->request, p->stream);
+      start_turn (self, p->model, p->request, p->stream);
       g_clear_object (&p->request);
       g_clear_object (&p->stream);
+      g_clear_pointer (&p->model, g_free);
     }
+}
+
+/**
+ * akc_backend_stream_model:
+ * @self: a #AkcBackend
+ * @model: (nullable): the model a provider's turn asks for, or %NULL for
+ *   the default model
+ * @request: the turn
+ * @stream: where its reply goes
+ *
+ * Streams a turn, once the token is known.
+ */
+void
+akc_backend_stream_model (AkcBackend        *self,
+                          const char        *model,
+                          AkcAdapterRequest *request,
+                          AkcStream         *stream)
+{
+  g_return_if_fail (AKC_IS_BACKEND (self));
+
+  if (self->lookup != NULL)
+    {
+      Pending p = { g_object_ref (request), g_object_ref (stream), g_strdup (model) };
+
+      g_array_append_val (self->pending, p);
+      return;
+    }
+
+  start_turn (self, model, request, stream);
 }
 
 static void
@@ -453,17 +528,7 @@ akc_backend_stream (AkcAdapter        *adapter,
                     AkcAdapterRequest *request,
                     AkcStream         *stream)
 {
-  AkcBackend *self = AKC_BACKEND (adapter);
-
-  if (self->lookup != NULL)
-    {
-      Pending p = { g_object_ref (request), g_object_ref (stream) };
-
-      g_array_append_val (self->pending, p);
-      return;
-    }
-
-  start_turn (self, request, stream);
+  akc_backend_stream_model (AKC_BACKEND (adapter), NULL, request, stream);
 }
 
 static AkcJsonValue *
@@ -496,6 +561,18 @@ apply_token (AkcBackend *self)
     akc_turn_client_set_token (self->turn, self->token);
   if (self->provider != NULL)
     akc_provider_adapter_set_api_key (self->provider, self->token);
+  if (self->models != NULL)
+    {
+      GHashTableIter iter;
+      gpointer value;
+
+      g_hash_table_iter_init (&iter, self->models);
+      while (g_hash_table_iter_next (&iter, NULL, &value))
+        akc_provider_adapter_set_api_key (value, self->token);
+    }
+  /* What the provider says about its models needs the key too. */
+  if (self->provider != NULL && self->token != NULL)
+    describe_model (self, self->provider);
 }
 
 static char *
@@ -594,6 +671,9 @@ reconfigure (AkcBackend *self,
       AkcProviderKind kind = AKC_PROVIDER_KIND_OLLAMA;
 
       g_clear_object (&self->provider);
+      g_hash_table_remove_all (self->models);
+      g_cancellable_cancel (self->describing);
+      g_clear_object (&self->describing);
       akc_provider_adapter_kind_from_string (kind_name, &kind);
       if (self->endpoint != NULL)
         {
@@ -785,6 +865,7 @@ akc_backend_dispose (GObject *object)
           akc_stream_cancel (p->stream);
           g_clear_object (&p->request);
           g_clear_object (&p->stream);
+          g_clear_pointer (&p->model, g_free);
         }
       g_clear_pointer (&self->pending, g_array_unref);
     }
@@ -796,6 +877,9 @@ akc_backend_dispose (GObject *object)
     }
   g_clear_object (&self->ask);
   g_clear_object (&self->provider);
+  g_cancellable_cancel (self->describing);
+  g_clear_object (&self->describing);
+  g_clear_pointer (&self->models, g_hash_table_unref);
   g_clear_object (&self->settings);
   g_clear_object (&self->credentials);
 
@@ -879,6 +963,7 @@ static void
 akc_backend_init (AkcBackend *self)
 {
   self->pending = g_array_new (FALSE, FALSE, sizeof (Pending));
+  self->models = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
 }
 
 /**
@@ -1054,4 +1139,201 @@ akc_backend_get_model (AkcBackend *self)
   g_return_val_if_fail (AKC_IS_BACKEND (self), NULL);
 
   return self->provider != NULL ? akc_provider_adapter_get_model (self->provider) : NULL;
+}
+
+/**
+ * akc_backend_get_provider_kind:
+ * @self: a provider #AkcBackend
+ *
+ * Returns: (nullable): the kind of the configured provider (`openai`,
+ *   `ollama`, `anthropic`), or %NULL when none is configured
+ */
+const char *
+akc_backend_get_provider_kind (AkcBackend *self)
+{
+  g_return_val_if_fail (AKC_IS_BACKEND (self), NULL);
+
+  return self->provider != NULL ? akc_provider_adapter_kind_to_string (akc_provider_adapter_get_kind (self->provider))
+                                : NULL;
+}
+
+/**
+ * akc_backend_get_provider_for_model:
+ * @self: a provider #AkcBackend
+ * @model: (nullable): a model of the configured provider, or %NULL for
+ *   the default model
+ *
+ * Gets the adapter that asks the configured provider for @model, with the
+ * key; the first time, the provider is asked whether the model takes
+ * images.
+ *
+ * Returns: (transfer none) (nullable): the adapter, or %NULL when no
+ *   provider is configured
+ */
+AkcProviderAdapter *
+akc_backend_get_provider_for_model (AkcBackend *self,
+                                    const char *model)
+{
+  AkcProviderAdapter *adapter;
+
+  g_return_val_if_fail (AKC_IS_BACKEND (self), NULL);
+
+  if (self->provider == NULL)
+    return NULL;
+  if (model == NULL || model[0] == '\0' || g_strcmp0 (model, akc_provider_adapter_get_model (self->provider)) == 0)
+    return self->provider;
+
+  adapter = g_hash_table_lookup (self->models, model);
+  if (adapter != NULL)
+    return adapter;
+
+  adapter = akc_provider_adapter_new (akc_provider_adapter_get_kind (self->provider), self->endpoint, model, NULL);
+  if (adapter == NULL)
+    return self->provider;
+  akc_provider_adapter_set_connect_timeout (adapter, akc_provider_adapter_get_connect_timeout (self->provider));
+  akc_provider_adapter_set_api_key (adapter, self->token);
+  g_hash_table_insert (self->models, g_strdup (model), adapter);
+  describe_model (self, adapter);
+
+  return adapter;
+}
+
+/* ------------------------------------------------------------------ */
+/* A conversation's route to its model                                 */
+/* ------------------------------------------------------------------ */
+
+/*
+ * AkcProviderRoute:
+ *
+ * The adapter of one model provider's conversation: each turn goes to the
+ * provider backend, asking for the model the conversation is held with
+ * (akc_provider_route_set_model()). A conversation held with a provider
+ * that is no longer the one set up is not sent elsewhere silently: its
+ * turn fails with `PROVIDER_CHANGED`, saying what to do.
+ */
+struct _AkcProviderRoute
+{
+  GObject     parent_instance;
+
+  AkcBackend *backend;
+  char       *kind;
+  char       *url;
+  char       *model;
+};
+
+static void akc_provider_route_adapter_init (AkcAdapterInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (AkcProviderRoute, akc_provider_route, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (AKC_TYPE_ADAPTER, akc_provider_route_adapter_init))
+
+static gboolean
+route_is_current (AkcProviderRoute *self)
+{
+  return self->url == NULL ||
+         (g_strcmp0 (self->url, akc_backend_get_endpoint (self->backend)) == 0 &&
+          (self->kind == NULL || g_strcmp0 (self->kind, akc_backend_get_provider_kind (self->backend)) == 0));
+}
+
+static void
+akc_provider_route_stream (AkcAdapter        *adapter,
+                           AkcAdapterRequest *request,
+                           AkcStream         *stream)
+{
+  AkcProviderRoute *self = AKC_PROVIDER_ROUTE (adapter);
+
+  if (akc_backend_get_configured (self->backend) && !route_is_current (self))
+    {
+      /* Translators: the first %s is a model name, the second a URL */
+      g_autofree char *message = g_strdup_printf (_("This conversation was held with %s at %s, which is no longer set up. Choose a model in the header to continue it with the provider set up now."),
+                                                  self->model != NULL ? self->model : "?", self->url);
+
+      akc_stream_fail (stream, "PROVIDER_CHANGED", message);
+      return;
+    }
+
+  akc_backend_stream_model (self->backend, self->model, request, stream);
+}
+
+static AkcJsonValue *
+akc_provider_route_get_capabilities (AkcAdapter *adapter)
+{
+  AkcProviderRoute *self = AKC_PROVIDER_ROUTE (adapter);
+  AkcProviderAdapter *provider = route_is_current (self)
+                                 ? akc_backend_get_provider_for_model (self->backend, self->model) : NULL;
+
+  return provider != NULL ? akc_adapter_get_capabilities (AKC_ADAPTER (provider)) : NULL;
+}
+
+static void
+akc_provider_route_adapter_init (AkcAdapterInterface *iface)
+{
+  iface->stream = akc_provider_route_stream;
+  iface->get_capabilities = akc_provider_route_get_capabilities;
+}
+
+static void
+akc_provider_route_finalize (GObject *object)
+{
+  AkcProviderRoute *self = AKC_PROVIDER_ROUTE (object);
+
+  g_clear_object (&self->backend);
+  g_free (self->kind);
+  g_free (self->url);
+  g_free (self->model);
+
+  G_OBJECT_CLASS (akc_provider_route_parent_class)->finalize (object);
+}
+
+static void
+akc_provider_route_class_init (AkcProviderRouteClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = akc_provider_route_finalize;
+}
+
+static void
+akc_provider_route_init (AkcProviderRoute *self)
+{
+}
+
+/**
+ * akc_provider_route_new:
+ * @backend: the provider backend
+ *
+ * Returns: (transfer full): a route to @backend's default model
+ */
+AkcProviderRoute *
+akc_provider_route_new (AkcBackend *backend)
+{
+  AkcProviderRoute *self;
+
+  g_return_val_if_fail (AKC_IS_BACKEND (backend), NULL);
+
+  self = g_object_new (AKC_TYPE_PROVIDER_ROUTE, NULL);
+  self->backend = g_object_ref (backend);
+  return self;
+}
+
+/**
+ * akc_provider_route_set_model:
+ * @self: a #AkcProviderRoute
+ * @kind: (nullable): the kind of provider the conversation is held with
+ * @url: (nullable): its base URL, or %NULL for whichever is set up
+ * @model: (nullable): the model, or %NULL for the default one
+ *
+ * Sets what the next turn asks for.
+ */
+void
+akc_provider_route_set_model (AkcProviderRoute *self,
+                              const char       *kind,
+                              const char       *url,
+                              const char       *model)
+{
+  g_return_if_fail (AKC_IS_PROVIDER_ROUTE (self));
+
+  g_free (self->kind);
+  self->kind = g_strdup (kind);
+  g_free (self->url);
+  self->url = g_strdup (url);
+  g_free (self->model);
+  self->model = g_strdup (model);
 }

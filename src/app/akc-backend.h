@@ -71,6 +71,13 @@ AkcChatSource   *akc_backend_get_turn_client     (AkcBackend           *self);
 void             akc_backend_new_turn_session    (AkcBackend           *self);
 AkcProviderAdapter *akc_backend_get_provider_adapter (AkcBackend        *self);
 const char      *akc_backend_get_model           (AkcBackend           *self);
+const char      *akc_backend_get_provider_kind   (AkcBackend           *self);
+AkcProviderAdapter *akc_backend_get_provider_for_model (AkcBackend      *self,
+                                                        const char      *model);
+void             akc_backend_stream_model        (AkcBackend           *self,
+                                                  const char           *model,
+                                                  AkcAdapterRequest    *request,
+                                                  AkcStream            *stream);
 
 char            *akc_backend_check_endpoint      (const char           *text,
                                                   GError              **error);
@@ -83,5 +90,15 @@ void             akc_backend_save_token_async    (AkcBackend           *self,
 gboolean         akc_backend_save_token_finish   (AkcBackend           *self,
                                                   GAsyncResult         *result,
                                                   GError              **error);
+
+#define AKC_TYPE_PROVIDER_ROUTE (akc_provider_route_get_type ())
+
+G_DECLARE_FINAL_TYPE (AkcProviderRoute, akc_provider_route, AKC, PROVIDER_ROUTE, GObject)
+
+AkcProviderRoute *akc_provider_route_new       (AkcBackend       *backend);
+void              akc_provider_route_set_model (AkcProviderRoute *self,
+                                                const char       *kind,
+                                                const char       *url,
+                                                const char       *model);
 
 G_END_DECLS

@@ -14,7 +14,8 @@
  * AkcConversationItem:
  *
  * One conversation as the application lists it: its id in the history, its
- * assistant, title, times and pinned flag; once opened, the chat source
+ * assistant, title, times and pinned flag, and for a model provider's
+ * conversation the provider and model it is held with; once opened, the chat source
  * that holds its messages, with the history that keeps it and the
  * interaction controller that acts on its cards. Every window showing it
  * shows the same source.
@@ -30,6 +31,9 @@ struct _AkcConversationItem
   GDateTime                *updated_at;
   gboolean                  pinned;
   guint                     n_messages;
+  char                     *provider_kind;
+  char                     *provider_url;
+  char                     *model;
 
   /* Once opened. */
   AkcChatSource            *source;
@@ -47,6 +51,7 @@ enum {
   PROP_UPDATED_AT,
   PROP_PINNED,
   PROP_SOURCE,
+  PROP_MODEL,
   N_PROPS
 };
 
@@ -72,6 +77,9 @@ akc_conversation_item_finalize (GObject *object)
 
   g_clear_pointer (&self->id, g_free);
   g_clear_pointer (&self->title, g_free);
+  g_clear_pointer (&self->provider_kind, g_free);
+  g_clear_pointer (&self->provider_url, g_free);
+  g_clear_pointer (&self->model, g_free);
   g_clear_pointer (&self->created_at, g_date_time_unref);
   g_clear_pointer (&self->updated_at, g_date_time_unref);
   g_clear_object (&self->assistant);
@@ -103,6 +111,9 @@ akc_conversation_item_get_property (GObject    *object,
       break;
     case PROP_SOURCE:
       g_value_set_object (value, self->source);
+      break;
+    case PROP_MODEL:
+      g_value_set_string (value, self->model);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -153,6 +164,14 @@ akc_conversation_item_class_init (AkcConversationItemClass *klass)
    */
   props[PROP_SOURCE] = g_param_spec_object ("source", NULL, NULL, AKC_TYPE_CHAT_SOURCE,
                                             G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /**
+   * AkcConversationItem:model:
+   *
+   * The model a model provider's conversation is held with, or %NULL
+   * when none is recorded; notified when it or its provider changes.
+   */
+  props[PROP_MODEL] = g_param_spec_string ("model", NULL, NULL, NULL,
+                                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
 }
 
@@ -513,4 +532,82 @@ akc_conversation_item_compare (gconstpointer a,
   if (order != 0)
     return order;
   return g_strcmp0 (x->id, y->id);
+}
+
+/**
+ * akc_conversation_item_get_model:
+ * @self: a #AkcConversationItem
+ *
+ * Returns: (nullable): the model the conversation is held with
+ */
+const char *
+akc_conversation_item_get_model (AkcConversationItem *self)
+{
+  g_return_val_if_fail (AKC_IS_CONVERSATION_ITEM (self), NULL);
+
+  return self->model;
+}
+
+/**
+ * akc_conversation_item_get_provider_kind:
+ * @self: a #AkcConversationItem
+ *
+ * Returns: (nullable): the kind of its model provider (`openai`,
+ *   `ollama`, `anthropic`)
+ */
+const char *
+akc_conversation_item_get_provider_kind (AkcConversationItem *self)
+{
+  g_return_val_if_fail (AKC_IS_CONVERSATION_ITEM (self), NULL);
+
+  return self->provider_kind;
+}
+
+/**
+ * akc_conversation_item_get_provider_url:
+ * @self: a #AkcConversationItem
+ *
+ * Returns: (nullable): the base URL of its model provider
+ */
+const char *
+akc_conversation_item_get_provider_url (AkcConversationItem *self)
+{
+  g_return_val_if_fail (AKC_IS_CONVERSATION_ITEM (self), NULL);
+
+  return self->provider_url;
+}
+
+/**
+ * akc_conversation_item_set_model:
+ * @self: a #AkcConversationItem
+ * @provider_kind: (nullable): the kind of model provider
+ * @provider_url: (nullable): its base URL
+ * @model: (nullable): the model
+ *
+ * Records which provider and model the conversation is held with (the
+ * session stores it).
+ *
+ * Returns: %TRUE when something changed
+ */
+gboolean
+akc_conversation_item_set_model (AkcConversationItem *self,
+                                 const char          *provider_kind,
+                                 const char          *provider_url,
+                                 const char          *model)
+{
+  g_return_val_if_fail (AKC_IS_CONVERSATION_ITEM (self), FALSE);
+
+  if (g_strcmp0 (self->provider_kind, provider_kind) == 0 &&
+      g_strcmp0 (self->provider_url, provider_url) == 0 &&
+      g_strcmp0 (self->model, model) == 0)
+    return FALSE;
+
+  g_free (self->provider_kind);
+  self->provider_kind = g_strdup (provider_kind);
+  g_free (self->provider_url);
+  self->provider_url = g_strdup (provider_url);
+  g_free (self->model);
+  self->model = g_strdup (model);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_MODEL]);
+  return TRUE;
 }

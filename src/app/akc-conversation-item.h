@@ -37,6 +37,14 @@ guint                akc_conversation_item_get_n_messages  (AkcConversationItem 
 void                 akc_conversation_item_set_n_messages  (AkcConversationItem *self,
                                                             guint                n_messages);
 
+const char          *akc_conversation_item_get_model       (AkcConversationItem *self);
+const char          *akc_conversation_item_get_provider_kind (AkcConversationItem *self);
+const char          *akc_conversation_item_get_provider_url (AkcConversationItem *self);
+gboolean             akc_conversation_item_set_model       (AkcConversationItem *self,
+                                                            const char          *provider_kind,
+                                                            const char          *provider_url,
+                                                            const char          *model);
+
 AkcChatSource            *akc_conversation_item_get_source      (AkcConversationItem *self);
 gpointer                  akc_conversation_item_get_demo        (AkcConversationItem *self);
 AkcChatHistory           *akc_conversation_item_get_history     (AkcConversationItem *self);

@@ -263,10 +263,18 @@ akc_provider_page_set_local_ollama_url (const char *url)
   local_ollama_url = g_strdup (url);
 }
 
+/* Where a local Ollama is looked for: http://127.0.0.1:11434, or where a
+ * test set it. */
+const char *
+akc_provider_page_get_local_ollama_url (void)
+{
+  return local_ollama_url != NULL ? local_ollama_url : LOCAL_OLLAMA_URL;
+}
+
 static const char *
 get_local_ollama_url (void)
 {
-  return local_ollama_url != NULL ? local_ollama_url : LOCAL_OLLAMA_URL;
+  return akc_provider_page_get_local_ollama_url ();
 }
 
 static void

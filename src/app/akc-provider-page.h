@@ -20,5 +20,6 @@ AkcProviderPage *akc_provider_page_new (GSettings  *settings,
 /* Where the page looks for a local Ollama (tests point it at a loopback
  * server); NULL for http://127.0.0.1:11434. */
 void             akc_provider_page_set_local_ollama_url (const char *url);
+const char      *akc_provider_page_get_local_ollama_url (void);
 
 G_END_DECLS

@@ -14,7 +14,9 @@
 #include "akc-backend.h"
 #include "akc-demo.h"
 #include "akc-knowledge-layer.h"
+#include "akc-model-switch.h"
 #include "akc-preferences-window.h"
+#include "akc-provider-page.h"
 #include "akc-sidebar-model.h"
 #include "akc-window.h"
 
@@ -62,6 +64,10 @@ struct _AkcWindow
   AkcChatView          *transcript;
   AkcComposer          *composer;
   GMenuModel           *conversation_menu;
+  AkcModelSwitch       *model_switch;        /* a provider conversation's model */
+  GtkWidget            *ollama_button;       /* "Chat with Ollama (model)" */
+  char                 *ollama_model;        /* the local Ollama's first model */
+  GCancellable         *ollama_probe;        /* asking whether one answers */
 
   GSettings            *settings;
   AkcAppSession        *session;
@@ -141,6 +147,20 @@ static AkcKnowledgeLayer *
 current_knowledge (AkcWindow *self)
 {
   return akc_app_session_get_knowledge (self->session, current_kind (self));
+}
+
+/**
+ * akc_window_get_model_switch:
+ * @self: a #AkcWindow
+ *
+ * Returns: (transfer none): the header's model switch
+ */
+AkcModelSwitch *
+akc_window_get_model_switch (AkcWindow *self)
+{
+  g_return_val_if_fail (AKC_IS_WINDOW (self), NULL);
+
+  return self->model_switch;
 }
 
 /**
@@ -241,6 +261,117 @@ on_folded_changed (AkcWindow *self)
 #endif
 }
 
+/* ------------------------------------------------------------------ */
+/* A local Ollama, the first time                                      */
+
+/* The local Ollama answers at once or not at all. */
+#define LOCAL_OLLAMA_TIMEOUT_MS 2000
+
+static gboolean
+provider_configured (AkcWindow *self)
+{
+  return self->session != NULL &&
+         akc_backend_get_configured (akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_PROVIDER));
+}
+
+static void
+update_ollama_offer (AkcWindow *self)
+{
+  gtk_widget_set_visible (self->ollama_button, self->ollama_model != NULL && !provider_configured (self));
+}
+
+static void
+on_local_ollama_models (GObject      *source,
+                        GAsyncResult *result,
+                        gpointer      user_data)
+{
+  g_autoptr(AkcWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) models = akc_provider_adapter_list_models_finish (AKC_PROVIDER_ADAPTER (source), result, &error);
+  g_autofree char *label = NULL;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  g_clear_object (&self->ollama_probe);
+  /* Nothing answers, or it has no model to talk to: no offer. */
+  if (models == NULL || models[0] == NULL)
+    return;
+
+  g_free (self->ollama_model);
+  self->ollama_model = g_strdup (models[0]);
+  /* Translators: the welcome page's offer; %s is a model name such as
+   * llama3.2:latest */
+  label = g_strdup_printf (_("Chat with Ollama (%s)"), models[0]);
+  gtk_button_set_label (GTK_BUTTON (self->ollama_button), label);
+  update_ollama_offer (self);
+}
+
+/* With no provider set up, asks (without waiting for it) whether an
+ * Ollama answers on this computer. */
+static void
+probe_local_ollama (AkcWindow *self)
+{
+  g_autoptr(AkcProviderAdapter) adapter = NULL;
+
+  if (provider_configured (self) || self->ollama_probe != NULL)
+    return;
+
+  adapter = akc_provider_adapter_new (AKC_PROVIDER_KIND_OLLAMA, akc_provider_page_get_local_ollama_url (), NULL, NULL);
+  if (adapter == NULL)
+    return;
+  akc_provider_adapter_set_connect_timeout (adapter, LOCAL_OLLAMA_TIMEOUT_MS);
+  self->ollama_probe = g_cancellable_new ();
+  akc_provider_adapter_list_models_async (adapter, self->ollama_probe, on_local_ollama_models, g_object_ref (self));
+}
+
+static void
+on_ollama_clicked (AkcWindow *self)
+{
+  g_autofree char *model = g_strdup (self->ollama_model);
+
+  if (model == NULL)
+    return;
+
+  g_settings_set_string (self->settings, "provider-kind", "ollama");
+  g_settings_set_string (self->settings, "provider-url", akc_provider_page_get_local_ollama_url ());
+  g_settings_set_string (self->settings, "provider-model", model);
+  g_clear_pointer (&self->ollama_model, g_free);
+  update_ollama_offer (self);
+  akc_window_set_conversation (self, "provider");
+  gtk_widget_grab_focus (GTK_WIDGET (self->composer));
+}
+
+/**
+ * akc_window_get_ollama_offer:
+ * @self: a #AkcWindow
+ * @probing: (out) (optional): whether the window is still asking
+ *
+ * Returns: (transfer none): the welcome page's “Chat with Ollama” button
+ */
+GtkWidget *
+akc_window_get_ollama_offer (AkcWindow *self,
+                             gboolean  *probing)
+{
+  g_return_val_if_fail (AKC_IS_WINDOW (self), NULL);
+
+  if (probing != NULL)
+    *probing = self->ollama_probe != NULL;
+  return self->ollama_button;
+}
+
+static void
+switch_model_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  AkcWindow *self = AKC_WINDOW (widget);
+
+  /* Narrow, the switch is in the conversation's pane: show it first. */
+  if (current_kind (self) == AKC_ASSISTANT_KIND_PROVIDER && is_folded (self))
+    show_pane (self, TRUE);
+  akc_model_switch_popup (self->model_switch);
+}
+
 static void
 show_conversations_action (GtkWidget  *widget,
                            const char *action_name,
@@ -274,6 +405,9 @@ static void
 update_title (AkcWindow *self)
 {
   AkcAssistant *assistant = current_assistant (self);
+
+  if (self->model_switch != NULL)
+    akc_model_switch_set_conversation (self->model_switch, self->session, self->item);
 
   if (self->item == NULL)
     {
@@ -1120,6 +1254,10 @@ update_row (GtkWidget           *child,
   g_autofree char *subtitle = NULL;
   g_autofree char *name = NULL;
 
+  /* A model provider's conversation says which model it is held with. */
+  if (akc_conversation_item_get_model (item) != NULL)
+    assistant = akc_conversation_item_get_model (item);
+
   /* Translators: under a conversation's title: its assistant, then when it
    * last changed, such as "Support · 5 minutes ago". */
   subtitle = g_strdup_printf (_("%s · %s"), assistant, when);
@@ -1254,6 +1392,7 @@ on_factory_bind (GtkSignalListItemFactory *factory,
   g_signal_connect_object (object, "notify::display-title", G_CALLBACK (on_row_item_notify), child, G_CONNECT_SWAPPED);
   g_signal_connect_object (object, "notify::pinned", G_CALLBACK (on_row_item_notify), child, G_CONNECT_SWAPPED);
   g_signal_connect_object (object, "notify::updated-at", G_CALLBACK (on_row_item_notify), child, G_CONNECT_SWAPPED);
+  g_signal_connect_object (object, "notify::model", G_CALLBACK (on_row_item_notify), child, G_CONNECT_SWAPPED);
   update_row (child, AKC_CONVERSATION_ITEM (object));
 }
 
@@ -2432,6 +2571,9 @@ akc_window_dispose (GObject *object)
   AkcWindow *self = (AkcWindow *)object;
 
   forget_item (self);
+  g_cancellable_cancel (self->ollama_probe);
+  g_clear_object (&self->ollama_probe);
+  g_clear_pointer (&self->ollama_model, g_free);
   if (self->delete_toast != NULL)
     g_object_remove_weak_pointer (G_OBJECT (self->delete_toast), (gpointer *) &self->delete_toast);
   self->delete_toast = NULL;
@@ -2538,6 +2680,10 @@ ensure_session (AkcWindow *self)
 
   if (akc_app_session_get_memory_error (self->session) != NULL)
     akc_window_show_history_error (self, akc_app_session_get_memory_error (self->session));
+
+  g_signal_connect_object (akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_PROVIDER), "notify::endpoint",
+                           G_CALLBACK (update_ollama_offer), self, G_CONNECT_SWAPPED);
+  probe_local_ollama (self);
 
   /* The conversation shown last, or hello-world, once the history is
    * listed. */
@@ -2660,6 +2806,7 @@ akc_window_class_init (AkcWindowClass *klass)
   /* The newest conversation of an assistant (--demo, and scripts). */
   gtk_widget_class_install_property_action (widget_class, "win.conversation", "conversation");
   gtk_widget_class_install_action (widget_class, "win.show-conversations", NULL, show_conversations_action);
+  gtk_widget_class_install_action (widget_class, "win.switch-model", NULL, switch_model_action);
   gtk_widget_class_install_action (widget_class, "win.search-conversations", NULL, search_action);
   gtk_widget_class_install_action (widget_class, "win.rename-conversation", NULL, rename_conversation_action);
   gtk_widget_class_install_action (widget_class, "win.pin-conversation", NULL, pin_conversation_action);
@@ -2689,6 +2836,21 @@ akc_window_init (AkcWindow *self)
   GtkEventController *window_keys;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* The first time, with no provider set up: a local Ollama, when one
+   * answers. */
+  self->ollama_button = gtk_button_new_with_label ("");
+  gtk_widget_add_css_class (self->ollama_button, "pill");
+  gtk_widget_add_css_class (self->ollama_button, "suggested-action");
+  gtk_widget_set_visible (self->ollama_button, FALSE);
+  gtk_widget_set_tooltip_text (self->ollama_button, _("Use the Ollama that runs on this computer"));
+  g_signal_connect_object (self->ollama_button, "clicked", G_CALLBACK (on_ollama_clicked), self, G_CONNECT_SWAPPED);
+  gtk_box_prepend (GTK_BOX (self->welcome_buttons), self->ollama_button);
+
+  /* The model of a provider conversation, beside the main menu. */
+  self->model_switch = AKC_MODEL_SWITCH (akc_model_switch_new ());
+  adw_header_bar_pack_end (self->content_header, GTK_WIDGET (self->model_switch));
+  g_signal_connect_object (self->model_switch, "chosen", G_CALLBACK (gtk_widget_grab_focus), self->composer,
+                           G_CONNECT_SWAPPED);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.undo-delete", FALSE);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete-selected", FALSE);
   self->checked = g_hash_table_new_full (g_direct_hash, g_direct_equal, g_object_unref, NULL);

@@ -11,6 +11,7 @@
 #include "akc-app-session.h"
 #include "akc-backend.h"
 #include "akc-knowledge-layer.h"
+#include "akc-model-switch.h"
 
 G_BEGIN_DECLS
 
@@ -32,6 +33,9 @@ void           akc_window_import           (AkcWindow  *self,
 GtkWindow     *akc_window_show_preferences (AkcWindow  *self);
 AkcBackend    *akc_window_get_backend      (AkcWindow      *self,
                                             AkcBackendKind  kind);
+AkcModelSwitch *akc_window_get_model_switch (AkcWindow     *self);
+GtkWidget     *akc_window_get_ollama_offer (AkcWindow      *self,
+                                            gboolean       *probing);
 
 void            akc_window_set_memory          (AkcWindow     *self,
                                                 AkcChatMemory *memory);

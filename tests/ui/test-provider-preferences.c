@@ -278,6 +278,14 @@ test_local_ollama (void)
   window = g_object_new (AKC_TYPE_WINDOW, NULL);
   gtk_window_present (GTK_WINDOW (window));
   backend = akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER);
+  /* The welcome page asks first (the loopback server answers one request
+   * at a time). */
+  {
+    gboolean probing = TRUE;
+
+    while (akc_window_get_ollama_offer (window, &probing) != NULL && probing)
+      g_main_context_iteration (NULL, TRUE);
+  }
   prefs = akc_window_show_preferences (window);
   offer = find_row (prefs, "Ollama Is Running on This Computer");
   while (!gtk_widget_get_visible (offer))

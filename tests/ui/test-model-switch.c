@@ -1,0 +1,570 @@
+/* test-model-switch.c: the model of a provider conversation (issue 15
+ * items 1, 2, 3, 5): the header's model switch against a loopback
+ * OpenAI-compatible server, the model kept with the conversation across a
+ * restart, the first-run offer of a local Ollama, and a model that takes
+ * no images
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include <locale.h>
+#include <string.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <akc-gtk.h>
+
+#include "akc-test-http-server.h"
+#include "akc-app-session.h"
+#include "akc-backend.h"
+#include "akc-model-switch.h"
+#include "akc-provider-page.h"
+#include "akc-window.h"
+
+static char *folder;
+
+static const char * const keys[] = { "provider-kind", "provider-url", "provider-model", "conversation" };
+
+static void
+reset_settings (GSettings *settings)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    g_settings_reset (settings, keys[i]);
+}
+
+static void
+spin (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static void
+respond (AkcTestHttpServer *server,
+         guint              status,
+         const char        *content_type,
+         const char        *body)
+{
+  AkcTestResponse *response = akc_test_response_new (status, content_type);
+
+  akc_test_response_add_chunk (response, body, -1);
+  akc_test_http_server_set_response (server, response);
+}
+
+static void
+store_async_result (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static AkcChatMemory *
+open_history (const char *path)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  AkcSqliteChatMemory *memory;
+
+  akc_sqlite_chat_memory_new_async (path, NULL, store_async_result, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  memory = akc_sqlite_chat_memory_new_finish (result, &error);
+  g_assert_no_error (error);
+
+  return AKC_CHAT_MEMORY (memory);
+}
+
+/* Closes @memory as the application does at quit: every write done. */
+static void
+close_history (AkcAppSession *session,
+               AkcChatMemory *memory)
+{
+  GObject *object = G_OBJECT (memory);
+
+  akc_app_session_close (session);
+  g_object_add_weak_pointer (object, (gpointer *) &object);
+  g_object_unref (memory);
+  while (object != NULL)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static AkcAppSession *
+new_session (AkcChatMemory *memory)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  AkcAppSession *session = akc_app_session_new (settings);
+
+  akc_app_session_expect_memory (session);
+  akc_app_session_set_memory (session, memory);
+  while (!akc_app_session_get_ready (session))
+    g_main_context_iteration (NULL, TRUE);
+
+  return session;
+}
+
+static void
+wait_backend (AkcBackend *backend)
+{
+  while (akc_backend_get_state (backend) == AKC_BACKEND_STATE_LOOKING_UP ||
+         akc_backend_get_state (backend) == AKC_BACKEND_STATE_NOT_CONFIGURED)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+wait_listed (AkcModelSwitch *model_switch)
+{
+  while (akc_model_switch_get_loading (model_switch))
+    g_main_context_iteration (NULL, TRUE);
+  spin ();
+}
+
+static void
+wait_loaded (AkcConversationItem *item)
+{
+  while (akc_conversation_item_get_history (item) == NULL ||
+         !akc_chat_history_get_loaded (akc_conversation_item_get_history (item)))
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static GtkWidget *
+find_label (GtkWidget  *widget,
+            const char *prefix)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget) &&
+      g_str_has_prefix (gtk_label_get_text (GTK_LABEL (widget)), prefix))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label (child, prefix);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_type (GtkWidget *widget,
+           GType      type)
+{
+  if (g_type_is_a (G_OBJECT_TYPE (widget), type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_type (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_button (GtkWidget  *widget,
+             const char *label)
+{
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_button (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+model_row (AkcModelSwitch *model_switch,
+           const char     *model)
+{
+  GtkWidget *list = akc_model_switch_get_list (model_switch);
+
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    if (g_strcmp0 (g_object_get_data (G_OBJECT (row), "akc-model"), model) == 0)
+      return row;
+  return NULL;
+}
+
+static guint
+n_rows (AkcModelSwitch *model_switch)
+{
+  guint n = 0;
+
+  for (GtkWidget *row = gtk_widget_get_first_child (akc_model_switch_get_list (model_switch)); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    n++;
+  return n;
+}
+
+/* The model the last request asked for. */
+static char *
+requested_model (AkcTestHttpServer *server)
+{
+  GBytes *body = akc_test_http_server_get_body (server);
+  g_autoptr(AkcJsonValue) json = NULL;
+  AkcJsonValue *model;
+  gsize length = 0;
+  const char *data;
+
+  g_assert_nonnull (body);
+  data = g_bytes_get_data (body, &length);
+  json = akc_json_value_parse (data, (gssize) length, NULL);
+  g_assert_nonnull (json);
+  model = akc_json_value_get_member (json, "model");
+  g_assert_nonnull (model);
+  return g_strdup (akc_json_value_get_string (model, NULL));
+}
+
+#define SSE_REPLY \
+  "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Hi\"},\"finish_reason\":null}]}\n\n" \
+  "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n" \
+  "data: [DONE]\n\n"
+
+static void
+send_and_wait (AkcChatSource     *source,
+               const char        *text)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (akc_chat_source_send (source, text, &error));
+  g_assert_no_error (error);
+  while (akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_IDLE);
+}
+
+/* The header shows the conversation's model; its list comes from
+ * GET /models (or says why not); choosing one switches that conversation,
+ * whose next turn asks for it; after a restart it still does. */
+static void
+test_model_switch (void)
+{
+  AkcTestHttpServer *server = akc_test_http_server_new ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *base = g_strconcat (akc_test_http_server_get_base_uri (server), "/v1", NULL);
+  g_autofree char *path = g_build_filename (folder, "switch.sqlite3", NULL);
+  g_autofree char *id = NULL;
+  g_autofree char *model = NULL;
+  AkcChatMemory *memory = open_history (path);
+  AkcAppSession *session = new_session (memory);
+  AkcModelSwitch *model_switch;
+  AkcConversationItem *item;
+  GtkWidget *status, *row, *focus;
+  AkcWindow *window;
+
+  reset_settings (settings);
+  akc_provider_page_set_local_ollama_url ("http://127.0.0.1:9");
+  g_settings_set_string (settings, "provider-kind", "openai");
+  g_settings_set_string (settings, "provider-url", base);
+  g_settings_set_string (settings, "provider-model", "gpt-a");
+
+  window = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
+  model_switch = akc_window_get_model_switch (window);
+
+  /* A demo shows no model. */
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (model_switch)));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "provider"));
+  item = akc_window_get_item (window);
+  id = g_strdup (akc_conversation_item_get_id (item));
+  wait_loaded (item);
+  g_assert_cmpstr (akc_conversation_item_get_model (item), ==, "gpt-a");
+  g_assert_cmpstr (akc_conversation_item_get_provider_kind (item), ==, "openai");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (model_switch)));
+  g_assert_nonnull (find_label (GTK_WIDGET (model_switch), "gpt-a"));
+
+  /* The list cannot be fetched: the popover says why, as an alert, and
+   * offers to try again; the model stays. */
+  respond (server, 500, "application/json", "{\"error\":{\"message\":\"overloaded\",\"type\":\"server_error\"}}");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.switch-model", NULL));
+  wait_listed (model_switch);
+  status = GTK_WIDGET (akc_model_switch_get_status (model_switch));
+  g_assert_true (gtk_widget_get_visible (status));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (status)), "The models could not be listed."));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (status)), "500"));
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (status), GTK_ACCESSIBLE_ROLE_ALERT);
+  g_assert_cmpstr (akc_test_http_server_get_path_query (server), ==, "/v1/models");
+  g_assert_cmpuint (n_rows (model_switch), ==, 0);
+  g_assert_cmpstr (akc_conversation_item_get_model (item), ==, "gpt-a");
+
+  /* Trying again lists them, with the one in use marked, and the keyboard
+   * on it. */
+  respond (server, 200, "application/json",
+           "{\"object\":\"list\",\"data\":[{\"id\":\"gpt-b\",\"object\":\"model\"},{\"id\":\"gpt-a\",\"object\":\"model\"}]}");
+  g_signal_emit_by_name (find_button (GTK_WIDGET (gtk_widget_get_ancestor (status, GTK_TYPE_POPOVER)), "_Try Again"),
+                         "clicked");
+  wait_listed (model_switch);
+  g_assert_false (gtk_widget_get_visible (status));
+  g_assert_cmpuint (n_rows (model_switch), ==, 2);
+  row = model_row (model_switch, "gpt-a");
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, "gpt-a, in use");
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (model_row (model_switch, "gpt-b")),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "gpt-b");
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_true (focus == row || (focus != NULL && gtk_widget_is_ancestor (focus, row)));
+
+  /* Down, then Enter: what a row does when it is activated. */
+  row = model_row (model_switch, "gpt-b");
+  gtk_widget_grab_focus (row);
+  gtk_widget_activate (row);
+  spin ();
+  g_assert_cmpstr (akc_conversation_item_get_model (item), ==, "gpt-b");
+  g_assert_nonnull (find_label (GTK_WIDGET (model_switch), "gpt-b"));
+  /* The sidebar says which model. */
+  g_assert_nonnull (find_label (GTK_WIDGET (window), "gpt-b ·"));
+
+  /* The next turn asks for it; the default model is still the other. */
+  respond (server, 200, "text/event-stream", SSE_REPLY);
+  send_and_wait (akc_window_get_source (window), "hello");
+  g_assert_cmpstr (akc_test_http_server_get_path_query (server), ==, "/v1/chat/completions");
+  model = requested_model (server);
+  g_assert_cmpstr (model, ==, "gpt-b");
+  g_clear_pointer (&model, g_free);
+  g_assert_cmpstr (akc_backend_get_model (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER)), ==, "gpt-a");
+
+  /* A new default model changes nothing for this conversation. */
+  g_settings_set_string (settings, "provider-model", "gpt-c");
+  g_assert_cmpstr (akc_conversation_item_get_model (item), ==, "gpt-b");
+
+  /* Restart: the conversation comes back with its model. */
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
+  close_history (session, memory);
+  g_object_unref (session);
+
+  memory = open_history (path);
+  session = new_session (memory);
+  item = akc_app_session_lookup_conversation (session, id);
+  g_assert_nonnull (item);
+  g_assert_cmpstr (akc_conversation_item_get_model (item), ==, "gpt-b");
+  window = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
+  akc_window_show_item (window, item);
+  g_assert_true (akc_window_get_item (window) == item);
+  model_switch = akc_window_get_model_switch (window);
+  g_assert_nonnull (find_label (GTK_WIDGET (model_switch), "gpt-b"));
+  respond (server, 200, "text/event-stream", SSE_REPLY);
+  send_and_wait (akc_window_get_source (window), "again");
+  model = requested_model (server);
+  g_assert_cmpstr (model, ==, "gpt-b");
+  g_clear_pointer (&model, g_free);
+
+  /* Another provider set up since: the conversation is not sent to it
+   * silently; the turn says what to do. */
+  g_settings_set_string (settings, "provider-url", akc_test_http_server_get_base_uri (server));
+  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
+  {
+    g_autoptr(GError) error = NULL;
+    AkcChatSource *source = akc_window_get_source (window);
+    guint requests = akc_test_http_server_get_n_requests (server);
+
+    g_assert_true (akc_chat_source_send (source, "elsewhere?", &error));
+    while (akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING)
+      g_main_context_iteration (NULL, TRUE);
+    g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_ERROR);
+    g_assert_cmpstr (akc_diagnostic_get_code (akc_chat_source_get_error (source)), ==, "PROVIDER_CHANGED");
+    g_assert_nonnull (strstr (akc_diagnostic_get_message (akc_chat_source_get_error (source)), "gpt-b"));
+    g_assert_cmpuint (akc_test_http_server_get_n_requests (server), ==, requests);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
+  close_history (session, memory);
+  g_object_unref (session);
+  akc_test_http_server_free (server);
+  akc_provider_page_set_local_ollama_url (NULL);
+  reset_settings (settings);
+}
+
+/* The first time, nothing set up, and an Ollama answers on this computer
+ * (a loopback server here): the welcome page offers to chat with it; one
+ * click sets it up and opens its conversation. Nothing answering: no
+ * offer. */
+static void
+test_first_run_ollama (void)
+{
+  AkcTestHttpServer *server = akc_test_http_server_new ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  const char *base = akc_test_http_server_get_base_uri (server);
+  g_autofree char *path = g_build_filename (folder, "first-run.sqlite3", NULL);
+  g_autofree char *value = NULL;
+  AkcChatMemory *memory;
+  AkcAppSession *session;
+  AkcWindow *window;
+  GtkWidget *offer;
+  gboolean probing = TRUE;
+
+  reset_settings (settings);
+
+  /* Nothing answers (the discard port refuses at once). */
+  akc_provider_page_set_local_ollama_url ("http://127.0.0.1:9");
+  memory = open_history (path);
+  session = new_session (memory);
+  window = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  offer = akc_window_get_ollama_offer (window, &probing);
+  while (akc_window_get_ollama_offer (window, &probing) != NULL && probing)
+    g_main_context_iteration (NULL, TRUE);
+  spin ();
+  g_assert_false (gtk_widget_get_visible (offer));
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
+  close_history (session, memory);
+  g_object_unref (session);
+  g_unlink (path);
+
+  /* An Ollama answers with its models. */
+  akc_provider_page_set_local_ollama_url (base);
+  respond (server, 200, "application/json",
+           "{\"models\":[{\"name\":\"qwen3:8b\",\"model\":\"qwen3:8b\"},{\"name\":\"llama3.2:latest\",\"model\":\"llama3.2:latest\"}]}");
+  memory = open_history (path);
+  session = new_session (memory);
+  g_assert_true (akc_app_session_get_first_run (session));
+  window = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  offer = akc_window_get_ollama_offer (window, &probing);
+  while (!gtk_widget_get_visible (offer))
+    g_main_context_iteration (NULL, TRUE);
+  akc_window_get_ollama_offer (window, &probing);
+  g_assert_false (probing);
+  g_assert_cmpstr (akc_test_http_server_get_path_query (server), ==, "/api/tags");
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (offer)), ==, "Chat with Ollama (llama3.2:latest)");
+  g_assert_true (gtk_widget_is_ancestor (offer, GTK_WIDGET (window)));
+
+  g_signal_emit_by_name (offer, "clicked");
+  spin ();
+  g_assert_false (gtk_widget_get_visible (offer));
+  value = g_settings_get_string (settings, "provider-kind");
+  g_assert_cmpstr (value, ==, "ollama");
+  g_clear_pointer (&value, g_free);
+  value = g_settings_get_string (settings, "provider-url");
+  g_assert_cmpstr (value, ==, base);
+  g_clear_pointer (&value, g_free);
+  value = g_settings_get_string (settings, "provider-model");
+  g_assert_cmpstr (value, ==, "llama3.2:latest");
+  g_assert_cmpstr (akc_window_get_conversation (window), ==, "provider");
+  g_assert_cmpstr (akc_conversation_item_get_model (akc_window_get_item (window)), ==, "llama3.2:latest");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
+  close_history (session, memory);
+  g_object_unref (session);
+  akc_test_http_server_free (server);
+  akc_provider_page_set_local_ollama_url (NULL);
+  reset_settings (settings);
+}
+
+static GFile *
+write_picture (const char *name)
+{
+  g_autoptr(GdkPixbuf) pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8, 8, 8);
+  g_autofree char *file = g_build_filename (folder, name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  gdk_pixbuf_fill (pixbuf, 0x3366ccff);
+  gdk_pixbuf_save (pixbuf, file, "png", &error, NULL);
+  g_assert_no_error (error);
+  return g_file_new_for_path (file);
+}
+
+static gboolean
+takes_images (AkcChatSource *source)
+{
+  g_autoptr(AkcJsonValue) capabilities = akc_adapter_get_capabilities (akc_chat_get_adapter (AKC_CHAT (source)));
+  AkcJsonValue *attachments = capabilities != NULL ? akc_json_value_get_member (capabilities, "attachments") : NULL;
+  AkcJsonValue *images = attachments != NULL ? akc_json_value_get_member (attachments, "images") : NULL;
+
+  return images != NULL && akc_json_value_get_boolean (images);
+}
+
+/* Ollama says the model has no vision: the conversation's adapter takes no
+ * images, and the composer refuses one, saying so. */
+static void
+test_model_without_images (void)
+{
+  AkcTestHttpServer *server = akc_test_http_server_new ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *path = g_build_filename (folder, "images.sqlite3", NULL);
+  g_autoptr(GFile) picture = write_picture ("dot.png");
+  AkcChatMemory *memory = open_history (path);
+  AkcAppSession *session = new_session (memory);
+  AkcComposer *composer;
+  AkcChatSource *source;
+  AkcWindow *window;
+  GtkWidget *error_label;
+
+  reset_settings (settings);
+  akc_provider_page_set_local_ollama_url ("http://127.0.0.1:9");
+  /* Every request gets what /api/show says of a model without vision. */
+  respond (server, 200, "application/json", "{\"capabilities\":[\"completion\",\"tools\"]}");
+  g_settings_set_string (settings, "provider-kind", "ollama");
+  g_settings_set_string (settings, "provider-url", akc_test_http_server_get_base_uri (server));
+  g_settings_set_string (settings, "provider-model", "llama3.2");
+
+  window = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "provider"));
+  source = akc_window_get_source (window);
+  while (takes_images (source))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpstr (akc_test_http_server_get_path_query (server), ==, "/api/show");
+
+  composer = AKC_COMPOSER (find_type (GTK_WIDGET (window), AKC_TYPE_COMPOSER));
+  g_assert_nonnull (composer);
+  akc_composer_attach_file (composer, picture);
+  while (akc_composer_get_n_loading (composer) > 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (g_list_model_get_n_items (akc_composer_get_attachments (composer)), ==, 0);
+  error_label = find_label (GTK_WIDGET (composer), "The model of this conversation does not take images");
+  g_assert_nonnull (error_label);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
+  close_history (session, memory);
+  g_object_unref (session);
+  akc_test_http_server_free (server);
+  akc_provider_page_set_local_ollama_url (NULL);
+  reset_settings (settings);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *file = NULL;
+  int rc;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  folder = g_dir_make_tmp ("akc-model-switch-XXXXXX", NULL);
+  g_assert_nonnull (folder);
+  file = g_build_filename (folder, "test.keyring", NULL);
+  g_unsetenv ("DBUS_SESSION_BUS_ADDRESS");
+  g_setenv ("SECRET_BACKEND", "file", TRUE);
+  g_setenv ("SECRET_FILE_TEST_PATH", file, TRUE);
+  g_setenv ("SECRET_FILE_TEST_PASSWORD", "akc-file-backend-password", TRUE);
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/window/model-switch", test_model_switch);
+  g_test_add_func ("/window/first-run-ollama", test_first_run_ollama);
+  g_test_add_func ("/window/model-without-images", test_model_without_images);
+
+  rc = g_test_run ();
+  return rc;
+}
