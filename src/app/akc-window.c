@@ -259,6 +259,16 @@ on_folded_changed (AkcWindow *self)
   adw_header_bar_set_show_end_title_buttons (self->sidebar_header, folded);
   adw_header_bar_set_show_start_title_buttons (self->content_header, folded);
 #endif
+
+  /* Narrowed to one pane: the one the person is in stays, so a
+   * conversation being read or written in does not give way to the
+   * list (only the list has the keyboard keeps the list). */
+  if (is_folded (self))
+    {
+      GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+
+      show_pane (self, focus == NULL || !gtk_widget_is_ancestor (focus, self->sidebar_pane));
+    }
 }
 
 /* ------------------------------------------------------------------ */

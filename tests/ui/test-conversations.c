@@ -951,6 +951,78 @@ test_menu_export_import (void)
   g_rmdir (folder);
 }
 
+static gboolean
+is_folded_window (GtkWidget *window)
+{
+  AdwLeaflet *leaflet = ADW_LEAFLET (find_by_type (window, ADW_TYPE_LEAFLET));
+
+  return adw_leaflet_get_folded (leaflet);
+}
+
+static gboolean
+shows_pane_of (GtkWidget *widget)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_widget_get_root (widget));
+  AdwLeaflet *leaflet = ADW_LEAFLET (find_by_type (window, ADW_TYPE_LEAFLET));
+  GtkWidget *shown = adw_leaflet_get_visible_child (leaflet);
+
+  return shown != NULL && gtk_widget_is_ancestor (widget, shown);
+}
+
+/* Narrowing the window to one pane keeps the pane the person is in: a
+ * conversation being written in stays (it gave way to the list); the list
+ * stays when it has the keyboard. */
+static void
+test_fold_keeps_pane (void)
+{
+  g_autofree char *folder = g_dir_make_tmp ("akc-conversations-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (folder, "history.sqlite3", NULL);
+  g_autoptr(GtkApplication) application = gtk_application_new ("io.agentskit.Chat.TestFold", G_APPLICATION_NON_UNIQUE);
+  AkcChatMemory *memory = open_history (path);
+  g_autoptr(AkcAppSession) session = new_session (memory);
+  g_autoptr(GError) error = NULL;
+  GtkWidget *composer, *sidebar;
+  AkcWindow *window;
+
+  g_assert_true (g_application_register (G_APPLICATION (application), NULL, &error));
+  window = g_object_new (AKC_TYPE_WINDOW, "application", application, "session", session, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 600);
+  gtk_window_present (GTK_WINDOW (window));
+  akc_window_set_conversation (window, "support");
+  wait_loaded (akc_window_get_item (window));
+  send (akc_window_get_item (window), "Where is my parcel?");
+  wait_frames (GTK_WIDGET (window), 2);
+  g_assert_false (is_folded_window (GTK_WIDGET (window)));
+
+  /* The list was shown last (a search), then the person wrote. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.search-conversations", NULL));
+  composer = find_by_type (GTK_WIDGET (window), AKC_TYPE_COMPOSER);
+  sidebar = find_sidebar (GTK_WIDGET (window));
+  wait_frames (GTK_WIDGET (window), 2);
+  g_assert_true (gtk_widget_grab_focus (composer));
+  wait_frames (GTK_WIDGET (window), 2);
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)), composer));
+  gtk_window_set_default_size (GTK_WINDOW (window), 360, 600);
+  wait_for ((Condition) is_folded_window, window);
+  wait_frames (GTK_WIDGET (window), 2);
+  g_assert_true (shows_pane_of (composer));
+
+  /* Wide again, the list takes the keyboard, narrow: the list stays. */
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 600);
+  while (is_folded_window (GTK_WIDGET (window)))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (gtk_widget_grab_focus (sidebar));
+  gtk_window_set_default_size (GTK_WINDOW (window), 360, 600);
+  wait_for ((Condition) is_folded_window, window);
+  wait_frames (GTK_WIDGET (window), 2);
+  g_assert_true (shows_pane_of (sidebar));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  close_history (session, memory);
+  g_unlink (path);
+  g_rmdir (folder);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -966,6 +1038,7 @@ main (int   argc,
   g_test_add_func ("/conversations/sidebar-pages", test_sidebar_pages);
   g_test_add_func ("/conversations/turn-listed", test_turn_listed);
   g_test_add_func ("/conversations/menu-export-import", test_menu_export_import);
+  g_test_add_func ("/conversations/fold-keeps-pane", test_fold_keeps_pane);
 
   return g_test_run ();
 }
