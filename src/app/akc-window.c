@@ -2312,7 +2312,10 @@ on_conversation_removed (AkcWindow           *self,
 
   assistant = akc_conversation_item_get_assistant (item);
   forget_item (self);
-  show_default (self, akc_assistant_get_id (assistant));
+  /* The turn server has one conversation at a time: the one deleted (its
+   * undo offered) is not shown again. */
+  if (akc_assistant_get_kind (assistant) != AKC_ASSISTANT_KIND_TURN)
+    show_default (self, akc_assistant_get_id (assistant));
   if (self->item == NULL)
     show_default (self, DEFAULT_ASSISTANT);
 }

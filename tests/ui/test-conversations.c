@@ -720,7 +720,9 @@ test_sidebar_pages (void)
 static void
 test_turn_listed (void)
 {
+  g_autoptr(GtkApplication) application = gtk_application_new ("io.agentskit.Chat.TestTurn", G_APPLICATION_NON_UNIQUE);
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  AkcWindow *window;
   g_autoptr(AkcAppSession) session = NULL;
   g_autoptr(GError) error = NULL;
   AkcConversationItem *turn;
@@ -748,10 +750,20 @@ test_turn_listed (void)
     g_assert_true (akc_sidebar_model_find (model, turn, NULL));
   }
 
+  /* A window showing it while it is deleted shows another. */
+  g_assert_true (g_application_register (G_APPLICATION (application), NULL, &error));
+  window = g_object_new (AKC_TYPE_WINDOW, "application", application, "session", session, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  akc_window_show_item (window, turn);
+  g_assert_true (akc_window_get_item (window) == turn);
+
   removal = akc_app_session_remove (session, &turn, 1);
   g_assert_cmpuint (removal, !=, 0);
   g_assert_false (akc_conversation_model_find (AKC_CONVERSATION_MODEL (akc_app_session_get_conversations (session)),
                                                turn, NULL));
+  g_assert_nonnull (akc_window_get_item (window));
+  g_assert_true (akc_window_get_item (window) != turn);
+  gtk_window_destroy (GTK_WINDOW (window));
   akc_app_session_purge (session, removal);
   g_assert_true (akc_conversation_model_find (AKC_CONVERSATION_MODEL (akc_app_session_get_conversations (session)),
                                               turn, NULL));
