@@ -100,6 +100,8 @@ static void akc_deterministic_adapter_iface_init (AkcAdapterInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (AkcDeterministicAdapter, akc_deterministic_adapter, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (AKC_TYPE_ADAPTER, akc_deterministic_adapter_iface_init))
 
+static gint64 akc_deterministic_adapter_now (AkcDeterministicAdapter *self);
+
 G_DEFINE_ENUM_TYPE (AkcDeterministicFallbackMode, akc_deterministic_fallback_mode,
   G_DEFINE_ENUM_VALUE (AKC_DETERMINISTIC_FALLBACK_BACKEND, "backend"),
   G_DEFINE_ENUM_VALUE (AKC_DETERMINISTIC_FALLBACK_DISABLED, "disabled"))
@@ -1440,21 +1442,11 @@ akc_deterministic_adapter_set_clock (AkcDeterministicAdapter   *self,
   self->clock_destroy = destroy;
 }
 
-/**
- * akc_deterministic_adapter_now:
- * @self: an adapter
- *
- * Reads the adapter's clock ([method@DeterministicAdapter.set_clock]).
- *
- * Returns: the current time in milliseconds since the Unix epoch
- *
- * Since: 0.1
- */
-gint64
+/* The adapter's clock (akc_deterministic_adapter_set_clock()): the current
+ * time in milliseconds since the Unix epoch. */
+static gint64
 akc_deterministic_adapter_now (AkcDeterministicAdapter *self)
 {
-  g_return_val_if_fail (AKC_IS_DETERMINISTIC_ADAPTER (self), 0);
-
   if (self->clock != NULL)
     return self->clock (self->clock_data);
 

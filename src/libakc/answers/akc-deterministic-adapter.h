@@ -127,7 +127,5 @@ void                          akc_deterministic_adapter_set_clock          (AkcD
                                                                             AkcDeterministicClockFunc     func,
                                                                             gpointer                      user_data,
                                                                             GDestroyNotify                destroy);
-AKC_AVAILABLE_IN_ALL
-gint64                        akc_deterministic_adapter_now                (AkcDeterministicAdapter      *self);
 
 G_END_DECLS
