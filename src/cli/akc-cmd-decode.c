@@ -107,7 +107,7 @@ decode_ask_request (const char *text,
                     gsize       length,
                     gboolean   *accepted)
 {
-  g_autoptr(AkcJsonValue) request = akc_ask_backend_request_decode (text, length);
+  g_autoptr(AkcJsonValue) request = akc_ask_backend_request_decode (text, length, NULL);
 
   *accepted = request != NULL;
   if (request == NULL)

@@ -23,6 +23,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "akc-ask-backend-private.h"
 #include "akc-ask-handler.h"
 #include "akc-json-private.h"
 #include "akc-server-util.h"
@@ -1078,7 +1079,7 @@ handle_body (Request *request)
       fail_early (request, 400, "ASK_INVALID_REQUEST", "Request body is not valid JSON.", FALSE, -1);
       return;
     }
-  payload = akc_ask_backend_request_validate (value);
+  payload = akc_ask_backend_request_decode_value (value, NULL);
   if (payload == NULL)
     {
       fail_early (request, 400, "ASK_INVALID_REQUEST", "The Ask request payload is invalid.", FALSE, -1);

@@ -14,6 +14,7 @@
 
 #include <libsoup/soup.h>
 
+#include "akc-ask-backend-private.h"
 #include "akc-fts-corpus.h"
 #include "akc-server-util.h"
 

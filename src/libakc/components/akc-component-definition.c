@@ -595,6 +595,23 @@ akc_component_definition_validate_props (AkcComponentDefinition *self,
   return AKC_JSON_IS_OBJECT (props) ? akc_json_value_ref (props) : NULL;
 }
 
+char *
+akc_component_definition_explain_props (AkcComponentDefinition *self,
+                                        AkcJsonValue           *props)
+{
+  g_autoptr(GString) path = g_string_new ("props");
+  g_autofree char *reason = NULL;
+
+  if (self->standard != NULL)
+    reason = akc_schema_explain_table (self->standard->props, props, path);
+  else if (!AKC_JSON_IS_OBJECT (props))
+    reason = g_strdup ("not an object");
+  else
+    reason = g_strdup ("refused by the component's definition");
+
+  return g_strdup_printf ("%s: %s", path->str, reason);
+}
+
 /**
  * akc_component_definition_has_fallback:
  * @self: a definition

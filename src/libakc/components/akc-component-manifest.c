@@ -260,7 +260,15 @@ resolve_decoded (AkcComponentManifest  *self,
                                                    akc_json_object_lookup (frame, "props", strlen ("props"), NULL));
   if (props == NULL)
     {
-      set_diagnostic (diagnostic, CODE_INVALID_PROPS, MESSAGE_INVALID_PROPS);
+      if (diagnostic != NULL)
+        {
+          g_autofree char *field_path =
+            akc_component_definition_explain_props (definition,
+                                                    akc_json_object_lookup (frame, "props", strlen ("props"), NULL));
+
+          *diagnostic = akc_diagnostic_new_with_field_path (CODE_INVALID_PROPS, MESSAGE_INVALID_PROPS,
+                                                            FALSE, NULL, field_path);
+        }
       return NULL;
     }
 

@@ -77,6 +77,11 @@ char    *akc_component_definition_build_fallback (AkcComponentDefinition *self,
 
 /* §2.4 step 4: the result, from a decoded @frame and its validated
  * @props (both referenced). */
+/* After akc_component_definition_validate_props() refused @props: which
+ * field and why, `props.options[2].label: ...` (a field path). */
+char    *akc_component_definition_explain_props (AkcComponentDefinition *self,
+                                                 AkcJsonValue           *props);
+
 AkcResolvedComponent *akc_resolved_component_new (AkcComponentDefinition *definition,
                                                   AkcJsonValue           *frame,
                                                   AkcJsonValue           *props);

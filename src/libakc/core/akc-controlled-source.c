@@ -366,6 +366,10 @@ parse_snapshot (AkcJsonValue   *snapshot,
  * `CONTROLLED_INVALID_SNAPSHOT` "Controlled chat snapshot is invalid.". A
  * message that breaks the message-record rules is rejected with
  * `CONTROLLED_INVALID_MESSAGE` "Serialized message record is invalid.".
+ * Either diagnostic also names the field that failed and why
+ * ([method@Diagnostic.get_field_path]): this is how a binding, which
+ * cannot read the field path of a #GError, learns what is wrong with a
+ * snapshot [method@ControlledSource.set_snapshot] refused.
  *
  * Returns: (transfer full) (nullable): the hydrated snapshot, or %NULL
  *   with @diagnostic set
@@ -376,10 +380,23 @@ AkcJsonValue *
 akc_controlled_snapshot_parse (AkcJsonValue   *snapshot,
                                AkcDiagnostic **diagnostic)
 {
+  g_autoptr(AkcDiagnostic) failure = NULL;
+  g_autofree char *field_path = NULL;
+  AkcJsonValue *parsed;
+
   g_return_val_if_fail (snapshot != NULL, NULL);
   g_return_val_if_fail (diagnostic == NULL || *diagnostic == NULL, NULL);
 
-  return parse_snapshot (snapshot, NULL, diagnostic);
+  parsed = parse_snapshot (snapshot, NULL, diagnostic != NULL ? &failure : NULL);
+  if (parsed == NULL && diagnostic != NULL)
+    {
+      field_path = explain_snapshot (snapshot);
+      *diagnostic = akc_diagnostic_new_with_field_path (akc_diagnostic_get_code (failure),
+                                                        akc_diagnostic_get_message (failure),
+                                                        FALSE, NULL, field_path);
+    }
+
+  return parsed;
 }
 
 static const char * const callback_names[] = {

@@ -12,6 +12,7 @@
 
 #include "akc-answer.h"
 #include "akc-ask-backend.h"
+#include "akc-ask-backend-private.h"
 #include "akc-json-private.h"
 #include "akc-schema-private.h"
 #include "akc-text-private.h"
@@ -162,6 +163,9 @@ static const AkcSchemaField metric_fields[] = {
 };
 static const AkcSchemaTable metric_table = AKC_SCHEMA_TABLE (metric_fields, AKC_SCHEMA_CLOSED);
 
+#define INVALID_REQUEST_CODE    "ASK_INVALID_REQUEST"
+#define INVALID_REQUEST_MESSAGE "The Ask request payload is invalid."
+
 static AkcJsonValue *
 validate (const AkcSchemaTable *table,
           AkcJsonValue         *value)
@@ -175,8 +179,10 @@ validate (const AkcSchemaTable *table,
 }
 
 /**
- * akc_ask_backend_request_validate:
+ * akc_ask_backend_request_decode_value:
  * @value: a request body
+ * @diagnostic: (out) (optional) (nullable) (transfer full): return location
+ *   for the diagnostic when @value is rejected
  *
  * Validates an Ask backend request, `agentskit.chat.ask` v1 ([protocol
  * §7.1](wire-formats.html#protocol-7)): optional `protocol` and `version`, an optional `sessionId`, 1 to
@@ -186,69 +192,97 @@ validate (const AkcSchemaTable *table,
  * valid escalation (§8.4). The request is closed: any other member, such
  * as a client-chosen `siteId` or `corpus`, makes it invalid.
  *
- * The reference server answers an invalid request with
- * `ASK_INVALID_REQUEST`, “The Ask request payload is invalid.” (§7.9).
+ * An invalid request gives the diagnostic the reference server answers
+ * with, `ASK_INVALID_REQUEST`, “The Ask request payload is invalid.”
+ * (§7.9); its field path ([method@Diagnostic.get_field_path]) says what is
+ * wrong, for example `messages[0].role: not one of user, assistant`.
  *
  * Returns: (transfer full) (nullable): the normalised request (canonical
- *   member order; unknown members of the envelope dropped), or %NULL when
- *   it is invalid
+ *   member order; unknown members of the envelope dropped), or %NULL with
+ *   @diagnostic set when it is invalid
  *
  * Since: 0.1
  */
 AkcJsonValue *
-akc_ask_backend_request_validate (AkcJsonValue *value)
+akc_ask_backend_request_decode_value (AkcJsonValue   *value,
+                                      AkcDiagnostic **diagnostic)
 {
-  g_return_val_if_fail (value != NULL, NULL);
+  static const AkcSchemaType request_type = AKC_SCHEMA_OBJECT (&request_table);
+  g_autofree char *field_path = NULL;
+  AkcJsonValue *request;
 
-  return validate (&request_table, value);
+  g_return_val_if_fail (value != NULL, NULL);
+  g_return_val_if_fail (diagnostic == NULL || *diagnostic == NULL, NULL);
+
+  request = validate (&request_table, value);
+  if (request == NULL && diagnostic != NULL)
+    {
+      field_path = akc_schema_explain_field_path (&request_type, value, "(request)");
+      *diagnostic = akc_diagnostic_new_with_field_path (INVALID_REQUEST_CODE, INVALID_REQUEST_MESSAGE,
+                                                        FALSE, NULL, field_path);
+    }
+
+  return request;
 }
 
 /**
  * akc_ask_backend_request_decode:
  * @text: a request body
  * @length: length of @text in bytes, or -1 if it is NUL-terminated
+ * @diagnostic: (out) (optional) (nullable) (transfer full): return location
+ *   for the diagnostic when @text is rejected
  *
- * The text form of [func@ask_backend_request_validate].
+ * The text form of [func@ask_backend_request_decode_value], with the same
+ * diagnostic; text that is not JSON gives it too.
  *
  * Returns: (transfer full) (nullable): the normalised request, or %NULL
- *   when @text is not JSON or not a valid request
+ *   with @diagnostic set when @text is not JSON or not a valid request
  *
  * Since: 0.1
  */
 AkcJsonValue *
-akc_ask_backend_request_decode (const char *text,
-                                gssize      length)
+akc_ask_backend_request_decode (const char     *text,
+                                gssize          length,
+                                AkcDiagnostic **diagnostic)
 {
   g_autoptr(AkcJsonValue) value = NULL;
 
   g_return_val_if_fail (text != NULL || length == 0, NULL);
+  g_return_val_if_fail (diagnostic == NULL || *diagnostic == NULL, NULL);
 
   if (length < 0)
     length = strlen (text);
 
   value = akc_json_parse (text, (gsize) length, NULL, NULL, NULL);
   if (value == NULL)
-    return NULL;
+    {
+      if (diagnostic != NULL)
+        *diagnostic = akc_diagnostic_new (INVALID_REQUEST_CODE, INVALID_REQUEST_MESSAGE, FALSE, NULL);
+      return NULL;
+    }
 
-  return validate (&request_table, value);
+  return akc_ask_backend_request_decode_value (value, diagnostic);
 }
 
 /**
  * akc_ask_backend_request_decode_utf8: (rename-to akc_ask_backend_request_decode)
  * @text: a request body
+ * @diagnostic: (out) (optional) (nullable) (transfer full): return location
+ *   for the diagnostic when @text is rejected
  *
  * Does what akc_ask_backend_request_decode() does, for NUL-terminated @text:
  * the form bindings see.
  *
  * Returns: (transfer full) (nullable): the normalised request, or %NULL
- *   when @text is not JSON or not a valid request
+ *   with @diagnostic set when @text is not JSON or not a valid request
  *
  * Since: 0.1
  */
 AkcJsonValue *
-akc_ask_backend_request_decode_utf8 (const char *text)
+akc_ask_backend_request_decode_utf8 (const char     *text,
+                                     AkcDiagnostic **diagnostic)
 {
-  return akc_ask_backend_request_decode (text, -1);
+  return akc_ask_backend_request_decode (text, -1, diagnostic);
 }
 
 /**
@@ -262,7 +296,7 @@ akc_ask_backend_request_decode_utf8 (const char *text)
  * Builds the request body the client sends ([protocol §7.1.2](wire-formats.html#protocol-7)):
  * `protocol`, `version`, `sessionId` when given, `messages` and
  * `deterministic` when given, validated as in
- * [func@ask_backend_request_validate]. Serialise it with
+ * [func@ask_backend_request_decode_value]. Serialise it with
  * [method@JsonValue.to_canonical].
  *
  * Returns: (transfer full) (nullable): the request, or %NULL when it would
@@ -299,16 +333,13 @@ akc_ask_backend_request_new (const char   *session_id,
   return validate (&request_table, object);
 }
 
-/**
- * akc_ask_backend_message_validate:
+/* akc_ask_backend_message_validate:
  * @value: a message object
  *
  * Validates one backend message ([protocol §7.2](wire-formats.html#protocol-7)): `role` `user` or
  * `assistant`, `content` of at most 16 384 UTF-16 code units, nothing else.
  *
  * Returns: (transfer full) (nullable): the normalised message, or %NULL
- *
- * Since: 0.1
  */
 AkcJsonValue *
 akc_ask_backend_message_validate (AkcJsonValue *value)
@@ -318,8 +349,7 @@ akc_ask_backend_message_validate (AkcJsonValue *value)
   return validate (&message_table, value);
 }
 
-/**
- * akc_ask_backend_site_config_validate:
+/* akc_ask_backend_site_config_validate:
  * @value: a site configuration
  *
  * Validates a trusted backend site configuration,
@@ -327,8 +357,6 @@ akc_ask_backend_message_validate (AkcJsonValue *value)
  *
  * Returns: (transfer full) (nullable): the normalised configuration
  *   (labels trimmed), or %NULL
- *
- * Since: 0.1
  */
 AkcJsonValue *
 akc_ask_backend_site_config_validate (AkcJsonValue *value)
@@ -338,16 +366,13 @@ akc_ask_backend_site_config_validate (AkcJsonValue *value)
   return validate (&site_table, value);
 }
 
-/**
- * akc_ask_backend_source_validate:
+/* akc_ask_backend_source_validate:
  * @value: a grounded source
  *
  * Validates a grounded source ([protocol §7.4](wire-formats.html#protocol-7)): `id`, a trimmed `title`,
  * a safe `href` and a trimmed `excerpt`.
  *
  * Returns: (transfer full) (nullable): the normalised source, or %NULL
- *
- * Since: 0.1
  */
 AkcJsonValue *
 akc_ask_backend_source_validate (AkcJsonValue *value)
@@ -357,16 +382,13 @@ akc_ask_backend_source_validate (AkcJsonValue *value)
   return validate (&source_table, value);
 }
 
-/**
- * akc_ask_backend_usage_validate:
+/* akc_ask_backend_usage_validate:
  * @value: a usage report
  *
  * Validates a usage report ([protocol §7.5](wire-formats.html#protocol-7)): optional non-negative
  * integer token counts, a non-negative `costUsd` and a trimmed `model`.
  *
  * Returns: (transfer full) (nullable): the normalised usage, or %NULL
- *
- * Since: 0.1
  */
 AkcJsonValue *
 akc_ask_backend_usage_validate (AkcJsonValue *value)
@@ -376,16 +398,13 @@ akc_ask_backend_usage_validate (AkcJsonValue *value)
   return validate (&usage_table, value);
 }
 
-/**
- * akc_ask_backend_session_record_validate:
+/* akc_ask_backend_session_record_validate:
  * @value: a session record
  *
  * Validates a persisted Ask session record ([protocol §7.6](wire-formats.html#protocol-7)): a
  * non-negative integer `revision` and at most 64 `messages`.
  *
  * Returns: (transfer full) (nullable): the normalised record, or %NULL
- *
- * Since: 0.1
  */
 AkcJsonValue *
 akc_ask_backend_session_record_validate (AkcJsonValue *value)
@@ -395,16 +414,13 @@ akc_ask_backend_session_record_validate (AkcJsonValue *value)
   return validate (&session_table, value);
 }
 
-/**
- * akc_ask_backend_diagnostic_validate:
+/* akc_ask_backend_diagnostic_validate:
  * @value: a backend diagnostic
  *
  * Validates a backend diagnostic ([protocol §7.7](wire-formats.html#protocol-7)): one of the eleven
  * `ASK_*` codes, a trimmed `message` and `retryable`.
  *
  * Returns: (transfer full) (nullable): the normalised diagnostic, or %NULL
- *
- * Since: 0.1
  */
 AkcJsonValue *
 akc_ask_backend_diagnostic_validate (AkcJsonValue *value)
@@ -414,16 +430,13 @@ akc_ask_backend_diagnostic_validate (AkcJsonValue *value)
   return validate (&diagnostic_table, value);
 }
 
-/**
- * akc_ask_backend_metric_validate:
+/* akc_ask_backend_metric_validate:
  * @value: a metric
  *
  * Validates a privacy-safe backend metric, `agentskit.chat.backend-metric`
  * v1 ([protocol §7.8](wire-formats.html#protocol-7)).
  *
  * Returns: (transfer full) (nullable): the normalised metric, or %NULL
- *
- * Since: 0.1
  */
 AkcJsonValue *
 akc_ask_backend_metric_validate (AkcJsonValue *value)

@@ -11,6 +11,7 @@
 
 #include <glib-object.h>
 
+#include "akc-diagnostic.h"
 #include "akc-json.h"
 #include "akc-version-macros.h"
 
@@ -48,25 +49,14 @@ AkcJsonValue *akc_ask_backend_request_new             (const char   *session_id,
                                                        AkcJsonValue *messages,
                                                        AkcJsonValue *deterministic);
 AKC_AVAILABLE_IN_ALL
-AkcJsonValue *akc_ask_backend_request_decode          (const char   *text,
-                                                       gssize        length);
+AkcJsonValue *akc_ask_backend_request_decode          (const char     *text,
+                                                       gssize          length,
+                                                       AkcDiagnostic **diagnostic);
 AKC_AVAILABLE_IN_ALL
-AkcJsonValue *akc_ask_backend_request_decode_utf8 (const char *text);
+AkcJsonValue *akc_ask_backend_request_decode_utf8     (const char     *text,
+                                                       AkcDiagnostic **diagnostic);
 AKC_AVAILABLE_IN_ALL
-AkcJsonValue *akc_ask_backend_request_validate        (AkcJsonValue *value);
-AKC_AVAILABLE_IN_ALL
-AkcJsonValue *akc_ask_backend_message_validate        (AkcJsonValue *value);
-AKC_AVAILABLE_IN_ALL
-AkcJsonValue *akc_ask_backend_site_config_validate    (AkcJsonValue *value);
-AKC_AVAILABLE_IN_ALL
-AkcJsonValue *akc_ask_backend_source_validate         (AkcJsonValue *value);
-AKC_AVAILABLE_IN_ALL
-AkcJsonValue *akc_ask_backend_usage_validate          (AkcJsonValue *value);
-AKC_AVAILABLE_IN_ALL
-AkcJsonValue *akc_ask_backend_session_record_validate (AkcJsonValue *value);
-AKC_AVAILABLE_IN_ALL
-AkcJsonValue *akc_ask_backend_diagnostic_validate     (AkcJsonValue *value);
-AKC_AVAILABLE_IN_ALL
-AkcJsonValue *akc_ask_backend_metric_validate         (AkcJsonValue *value);
+AkcJsonValue *akc_ask_backend_request_decode_value     (AkcJsonValue   *value,
+                                                       AkcDiagnostic **diagnostic);
 
 G_END_DECLS

@@ -109,7 +109,13 @@ decode_candidate (AkcJsonValue   *candidate,
 
   if (!akc_schema_validate_table (&akc_component_frame_table, candidate, &frame))
     {
-      set_diagnostic (diagnostic, CODE_INVALID, MESSAGE_INVALID);
+      if (diagnostic != NULL)
+        {
+          static const AkcSchemaType frame_type = AKC_SCHEMA_OBJECT (&akc_component_frame_table);
+          g_autofree char *field_path = akc_schema_explain_field_path (&frame_type, candidate, "(frame)");
+
+          *diagnostic = akc_diagnostic_new_with_field_path (CODE_INVALID, MESSAGE_INVALID, FALSE, NULL, field_path);
+        }
       return NULL;
     }
 

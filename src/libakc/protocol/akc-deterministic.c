@@ -61,8 +61,17 @@ validate (const AkcDeterministicEnvelope *envelope,
     }
 
   if (!akc_schema_validate (envelope->type, candidate, NULL, &normalised))
-    return fail (diagnostic, AKC_DETERMINISTIC_CODE_INVALID_PAYLOAD,
-                 AKC_DETERMINISTIC_MESSAGE_INVALID);
+    {
+      if (diagnostic != NULL)
+        {
+          g_autofree char *field_path = akc_schema_explain_field_path (envelope->type, candidate, "(envelope)");
+
+          *diagnostic = akc_diagnostic_new_with_field_path (AKC_DETERMINISTIC_CODE_INVALID_PAYLOAD,
+                                                            AKC_DETERMINISTIC_MESSAGE_INVALID,
+                                                            FALSE, NULL, field_path);
+        }
+      return NULL;
+    }
 
   return normalised;
 }

@@ -29,6 +29,7 @@ struct _AkcDiagnostic {
   const char *code;
   const char *message;
   const char *event_id;  /* nullable */
+  const char *field_path;  /* nullable; never on the wire */
   /* strings follow */
 };
 
@@ -266,7 +267,17 @@ akc_diagnostic_new (const char *code,
                     gboolean    retryable,
                     const char *event_id)
 {
-  gsize code_len, message_len, event_id_len;
+  return akc_diagnostic_new_with_field_path (code, message, retryable, event_id, NULL);
+}
+
+AkcDiagnostic *
+akc_diagnostic_new_with_field_path (const char *code,
+                                    const char *message,
+                                    gboolean    retryable,
+                                    const char *event_id,
+                                    const char *field_path)
+{
+  gsize code_len, message_len, event_id_len, field_path_len;
   AkcDiagnostic *self;
   char *p;
 
@@ -279,8 +290,9 @@ akc_diagnostic_new (const char *code,
   code_len = strlen (code) + 1;
   message_len = strlen (message) + 1;
   event_id_len = event_id != NULL ? strlen (event_id) + 1 : 0;
+  field_path_len = field_path != NULL ? strlen (field_path) + 1 : 0;
 
-  self = g_malloc (sizeof (AkcDiagnostic) + code_len + message_len + event_id_len);
+  self = g_malloc (sizeof (AkcDiagnostic) + code_len + message_len + event_id_len + field_path_len);
   self->ref_count = 1;
   self->retryable = !!retryable;
   p = (char *) (self + 1);
@@ -289,6 +301,8 @@ akc_diagnostic_new (const char *code,
   self->message = memcpy (p, message, message_len);
   p += message_len;
   self->event_id = event_id != NULL ? memcpy (p, event_id, event_id_len) : NULL;
+  p += event_id_len;
+  self->field_path = field_path != NULL ? memcpy (p, field_path, field_path_len) : NULL;
 
   return self;
 }
@@ -400,6 +414,32 @@ akc_diagnostic_get_event_id (const AkcDiagnostic *self)
   g_return_val_if_fail (self != NULL, NULL);
 
   return self->event_id;
+}
+
+/**
+ * akc_diagnostic_get_field_path:
+ * @self: a diagnostic
+ *
+ * Gets which field of the input failed and why, when the decoder that
+ * made @self knows it: for example
+ * `messages[3].createdAt: not a UTC timestamp with milliseconds`. It is
+ * never part of the wire diagnostic ([method@Diagnostic.to_canonical]
+ * leaves it out, [method@Diagnostic.equal] ignores it); the message stays
+ * the wire's fixed one. This is what a host shows or logs to find what to
+ * fix, from any language: unlike the extended data of a #GError
+ * ([func@ProtocolError.get_field_path]), a binding can read it.
+ *
+ * Returns: (transfer none) (nullable): the field path and what is wrong
+ *   with it, or %NULL
+ *
+ * Since: 0.1
+ */
+const char *
+akc_diagnostic_get_field_path (const AkcDiagnostic *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->field_path;
 }
 
 /**
@@ -541,7 +581,8 @@ akc_diagnostic_to_canonical_utf8 (const AkcDiagnostic *self)
  *
  * Converts @self to a #GError in the %AKC_PROTOCOL_ERROR domain whose code
  * is [method@Diagnostic.get_error_code] and whose message is the
- * diagnostic's fixed message.
+ * diagnostic's fixed message. The error carries the diagnostic's field
+ * path ([func@ProtocolError.get_field_path]).
  *
  * Returns: (transfer full): a new #GError
  *
@@ -550,11 +591,17 @@ akc_diagnostic_to_canonical_utf8 (const AkcDiagnostic *self)
 GError *
 akc_diagnostic_to_error (const AkcDiagnostic *self)
 {
+  GError *error;
+
   g_return_val_if_fail (self != NULL, NULL);
 
-  return g_error_new_literal (AKC_PROTOCOL_ERROR,
-                              akc_protocol_error_from_code (self->code),
-                              self->message);
+  error = g_error_new_literal (AKC_PROTOCOL_ERROR,
+                               akc_protocol_error_from_code (self->code),
+                               self->message);
+  if (self->field_path != NULL)
+    akc_protocol_error_set_field_path (error, self->field_path);
+
+  return error;
 }
 
 /**

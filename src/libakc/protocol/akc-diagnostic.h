@@ -132,6 +132,8 @@ gboolean       akc_diagnostic_get_retryable (const AkcDiagnostic *self);
 AKC_AVAILABLE_IN_ALL
 const char    *akc_diagnostic_get_event_id  (const AkcDiagnostic *self);
 AKC_AVAILABLE_IN_ALL
+const char    *akc_diagnostic_get_field_path (const AkcDiagnostic *self);
+AKC_AVAILABLE_IN_ALL
 AkcProtocolError akc_diagnostic_get_error_code (const AkcDiagnostic *self);
 
 AKC_AVAILABLE_IN_ALL

@@ -68,6 +68,10 @@ gboolean      akc_message_record_check_limits   (const AkcJsonValue        *reco
 /* The whole `messages` array: §2.9.1 over the wrapper, then every record
  * against akc_message_record_table. @out (nullable) receives the array of
  * projected records (transfer full). */
+/* After akc_message_records_validate() failed: appends `[i]` and the
+ * path of the first failing field of record i to @path and says why. */
+char         *akc_message_records_explain       (AkcJsonValue              *messages,
+                                                 GString                   *path);
 gboolean      akc_message_records_validate      (AkcJsonValue              *messages,
                                                  AkcJsonValue             **out);
 

@@ -277,6 +277,31 @@ akc_message_records_validate (AkcJsonValue  *messages,
   return akc_schema_validate (&records_type, messages, NULL, out);
 }
 
+char *
+akc_message_records_explain (AkcJsonValue *messages,
+                             GString      *path)
+{
+  gsize base = path->len;
+
+  if (!AKC_JSON_IS_ARRAY (messages))
+    return g_strdup ("not an array");
+
+  for (gsize i = 0; i < AKC_JSON_LEN (messages); i++)
+    {
+      AkcJsonValue *record = AKC_JSON_ELEMENT (messages, i);
+
+      g_string_truncate (path, base);
+      g_string_append_printf (path, "[%" G_GSIZE_FORMAT "]", i);
+      if (AKC_JSON_IS_OBJECT (record) && !akc_message_record_check_limits (record))
+        return g_strdup ("beyond the structural limits of a message record");
+      if (!akc_schema_validate_table (&akc_message_record_table, record, NULL))
+        return akc_schema_explain_table (&akc_message_record_table, record, path);
+    }
+
+  g_string_truncate (path, base);
+  return g_strdup ("beyond the structural limits of the messages of a snapshot");
+}
+
 /* ------------------------------------------------------------------ */
 /* AkcMessageRecord                                                     */
 /* ------------------------------------------------------------------ */

@@ -190,3 +190,14 @@ akc_schema_explain (const AkcSchemaType *type,
       return g_strdup ("not valid here");
     }
 }
+
+char *
+akc_schema_explain_field_path (const AkcSchemaType *type,
+                               AkcJsonValue        *value,
+                               const char          *root)
+{
+  g_autoptr(GString) path = g_string_new (NULL);
+  g_autofree char *reason = akc_schema_explain (type, value, NULL, path);
+
+  return g_strdup_printf ("%s: %s", path->len > 0 ? path->str + 1 : root, reason);
+}

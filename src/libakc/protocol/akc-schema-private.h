@@ -299,6 +299,23 @@ char    *akc_schema_explain_table  (const AkcSchemaTable *table,
 void     akc_protocol_error_set_field_path (GError     *error,
                                             const char *field_path);
 
+typedef struct _AkcDiagnostic AkcDiagnostic;
+
+/* akc_diagnostic_new() with the path of the field that failed and why
+ * (akc_diagnostic_get_field_path()), which never reaches the wire. */
+AkcDiagnostic *akc_diagnostic_new_with_field_path (const char *code,
+                                                   const char *message,
+                                                   gboolean    retryable,
+                                                   const char *event_id,
+                                                   const char *field_path);
+
+/* After a failed validation of @value against @type: `path: reason`,
+ * the path without its leading dot, @root when the value itself fails
+ * (akc_schema_explain()). */
+char    *akc_schema_explain_field_path (const AkcSchemaType  *type,
+                                        AkcJsonValue         *value,
+                                        const char           *root);
+
 /* Shorthand for an OBJECT type over @table. */
 gboolean akc_schema_validate_table (const AkcSchemaTable *table,
                                     AkcJsonValue         *value,

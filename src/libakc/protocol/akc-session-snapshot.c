@@ -183,8 +183,15 @@ akc_session_snapshot_decode_value (AkcJsonValue   *value,
   if (akc_schema_validate_table (&v0_table, value, &legacy))
     return migrate (legacy);
 
-  /* step 5 */
-  return fail (diagnostic, CODE_INVALID, MESSAGE_INVALID);
+  /* step 5, naming what fails against the current version */
+  if (diagnostic != NULL)
+    {
+      static const AkcSchemaType v1_type = AKC_SCHEMA_OBJECT (&v1_table);
+      g_autofree char *field_path = akc_schema_explain_field_path (&v1_type, value, "(snapshot)");
+
+      *diagnostic = akc_diagnostic_new_with_field_path (CODE_INVALID, MESSAGE_INVALID, FALSE, NULL, field_path);
+    }
+  return NULL;
 }
 
 /**

@@ -185,7 +185,8 @@ lookup (const AkcJsonValue *object,
 static AkcDiagnostic *
 diagnostic_new (const char         *code,
                 const char         *message,
-                const AkcJsonValue *candidate)
+                const AkcJsonValue *candidate,
+                const char         *field_path)
 {
   const char *event_id = NULL;
 
@@ -197,7 +198,7 @@ diagnostic_new (const char         *code,
         event_id = AKC_JSON_STR (v);
     }
 
-  return akc_diagnostic_new (code, message, FALSE, event_id);
+  return akc_diagnostic_new_with_field_path (code, message, FALSE, event_id, field_path);
 }
 
 static AkcJsonValue *
@@ -207,8 +208,36 @@ fail (AkcDiagnostic     **diagnostic,
       const AkcJsonValue *candidate)
 {
   if (diagnostic != NULL)
-    *diagnostic = diagnostic_new (code, message, candidate);
+    *diagnostic = diagnostic_new (code, message, candidate, NULL);
   return NULL;
+}
+
+/* What is wrong with @candidate, which step 4 rejected: the generic
+ * explanation, followed into the payload the sibling `event` selects and
+ * into the snapshot's message records
+ * (`payload.messages[1].createdAt: not a UTC timestamp with milliseconds`). */
+static char *
+explain_event (AkcJsonValue *candidate)
+{
+  g_autoptr(GString) path = g_string_new (NULL);
+  g_autofree char *reason = akc_schema_explain_table (&event_table, candidate, path);
+  AkcJsonValue *payload = AKC_JSON_IS_OBJECT (candidate) ? lookup (candidate, "payload") : NULL;
+  AkcTurnEventKind kind;
+
+  if (payload != NULL && strcmp (path->str, ".payload") == 0 &&
+      find_kind (lookup (candidate, "event"), &kind))
+    {
+      g_free (reason);
+      reason = akc_schema_explain_table (payload_tables[kind], payload, path);
+      if (kind == AKC_TURN_EVENT_KIND_SNAPSHOT && AKC_JSON_IS_OBJECT (payload) &&
+          strcmp (path->str, ".payload.messages") == 0)
+        {
+          g_free (reason);
+          reason = akc_message_records_explain (lookup (payload, "messages"), path);
+        }
+    }
+
+  return g_strdup_printf ("%s: %s", path->len > 0 ? path->str + 1 : "(event)", reason);
 }
 
 AkcDiagnostic *
@@ -245,7 +274,15 @@ akc_turn_decode_candidate (AkcJsonValue   *candidate,
   /* step 4 */
   g_assert (validated_messages == NULL);
   if (!akc_schema_validate_table (&event_table, candidate, &event))
-    return fail (diagnostic, CODE_INVALID_PAYLOAD, MESSAGE_INVALID_PAYLOAD, candidate);
+    {
+      if (diagnostic != NULL)
+        {
+          g_autofree char *field_path = explain_event (candidate);
+
+          *diagnostic = diagnostic_new (CODE_INVALID_PAYLOAD, MESSAGE_INVALID_PAYLOAD, candidate, field_path);
+        }
+      return NULL;
+    }
 
   return event;
 }

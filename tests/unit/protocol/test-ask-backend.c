@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "akc-ask-backend.h"
+#include "akc-ask-backend-private.h"
 #include "akc-fixture.h"
 #include "akc-json-private.h"
 
@@ -65,7 +66,7 @@ run_request_text_case (const AkcFixtureCase *fc,
 {
   gsize len;
   g_autofree char *text = akc_fixture_input_text (fc, &len);
-  g_autoptr(AkcJsonValue) out = akc_ask_backend_request_decode (text, len);
+  g_autoptr(AkcJsonValue) out = akc_ask_backend_request_decode (text, len, NULL);
 
   g_assert_cmpint (out != NULL, ==, akc_fixture_expect_ok (fc));
 }
@@ -76,7 +77,7 @@ run_request_text_case (const AkcFixtureCase *fc,
 static gboolean
 request_ok (const char *text)
 {
-  g_autoptr(AkcJsonValue) out = akc_ask_backend_request_decode (text, -1);
+  g_autoptr(AkcJsonValue) out = akc_ask_backend_request_decode (text, -1, NULL);
 
   return out != NULL;
 }
@@ -223,6 +224,13 @@ test_others (void)
   g_assert_null (akc_ask_backend_session_record_validate (session2));
 }
 
+/* The value decoder, in the shape of the record validators. */
+static AkcJsonValue *
+request_decode_value (AkcJsonValue *value)
+{
+  return akc_ask_backend_request_decode_value (value, NULL);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -231,7 +239,7 @@ main (int   argc,
     const char  *op;
     ValidateFunc func;
   } ops[] = {
-    { "AskBackendRequest",       akc_ask_backend_request_validate },
+    { "AskBackendRequest",       request_decode_value },
     { "AskBackendSiteConfig",    akc_ask_backend_site_config_validate },
     { "AskBackendSource",        akc_ask_backend_source_validate },
     { "AskBackendUsage",         akc_ask_backend_usage_validate },
