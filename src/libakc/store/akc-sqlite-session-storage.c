@@ -316,8 +316,10 @@ sqlite_load_async (AkcSessionStorage   *storage,
   GTask *task = g_task_new (storage, cancellable, callback, user_data);
 
   g_task_set_source_tag (task, sqlite_load_async);
+  /* As before the worker was shared: a statement that was asked for runs;
+   * the task alone answers G_IO_ERROR_CANCELLED once it is cancelled. */
   akc_sqlite_chat_memory_run_async (self->memory, load_in_transaction, g_strdup (session_id), g_free,
-                                    loaded_free, cancellable, load_done, task);
+                                    loaded_free, NULL, load_done, task);
 }
 
 static AkcJsonValue *
@@ -362,7 +364,7 @@ sqlite_save_async (AkcSessionStorage   *storage,
   sd->length = length;
   sd->expected_cursor = expected_cursor;
   akc_sqlite_chat_memory_run_async (self->memory, save_in_transaction, sd, save_data_free, NULL,
-                                    cancellable, save_done, g_steal_pointer (&task));
+                                    NULL, save_done, g_steal_pointer (&task));
 }
 
 static gboolean

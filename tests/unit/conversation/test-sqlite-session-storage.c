@@ -154,6 +154,33 @@ test_compare_and_set (void)
   g_assert_finalize_object (g_steal_pointer (&storage));
 }
 
+/* A save that was asked for is written even when its cancellable fires
+ * meanwhile (the history's worker runs it in order); only its answer says
+ * G_IO_ERROR_CANCELLED. */
+static void
+test_cancelled_save_still_writes (void)
+{
+  g_autofree char *path = db_path ();
+  g_autoptr(AkcSessionStorage) storage = open_storage (path);
+  g_autoptr(AkcJsonValue) one = snapshot_at (1);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AkcJsonValue) loaded = NULL;
+  gboolean saved = FALSE;
+
+  akc_session_storage_save_async (storage, one, AKC_SESSION_STORAGE_CREATE_ONLY, cancellable, on_async, &result);
+  g_cancellable_cancel (cancellable);
+  g_assert_false (akc_session_storage_save_finish (storage, wait_result (&result), &saved, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_object (&result);
+
+  loaded = load (storage, "s");
+  g_assert_nonnull (loaded);
+
+  g_assert_finalize_object (g_steal_pointer (&storage));
+}
+
 /* An invalid snapshot is refused before anything is written. */
 static void
 test_invalid_snapshot (void)
@@ -590,6 +617,7 @@ main (int   argc,
 
   g_test_add_func ("/sqlite-session-storage/compare-and-set", test_compare_and_set);
   g_test_add_func ("/sqlite-session-storage/invalid-snapshot", test_invalid_snapshot);
+  g_test_add_func ("/sqlite-session-storage/cancelled-save-still-writes", test_cancelled_save_still_writes);
   g_test_add_func ("/sqlite-session-storage/shared-database", test_shared_database);
   g_test_add_data_func ("/sqlite-session-storage/two-processes", self_exe, test_two_processes);
   g_test_add_data_func ("/sqlite-session-storage/two-processes-one-confirmation", self_exe, test_two_processes_confirm);
