@@ -92,9 +92,11 @@ update_button (AkcModelSwitch *self)
 
   gtk_label_set_text (self->button_label, model != NULL ? model : _("Choose a Model"));
   /* Short names whole; a long one is cut at its end (the popover, the
-   * tooltip and the accessible name have it whole). */
+   * tooltip and the accessible name have it whole), but never shorter
+   * than 6 characters: with more, the header of a long name no longer
+   * fits the window's narrow 360 px (16 made it 443 px). */
   gtk_label_set_width_chars (self->button_label,
-                             (int) MIN (g_utf8_strlen (gtk_label_get_text (self->button_label), -1), 16));
+                             (int) MIN (g_utf8_strlen (gtk_label_get_text (self->button_label), -1), 6));
   /* Translators: the accessible name of the header's model button; %s is
    * a model name such as llama3.2 */
   name = model != NULL ? g_strdup_printf (_("Model: %s"), model) : g_strdup (_("Choose a Model"));

@@ -128,6 +128,18 @@ wait_loaded (AkcConversationItem *item)
     g_main_context_iteration (NULL, TRUE);
 }
 
+/* The window narrows to 360 px, where it shows one pane. */
+static void
+assert_fits_narrow (AkcWindow *window)
+{
+  int minimum;
+
+  spin ();
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+  g_test_message ("narrowest window: %d px", minimum);
+  g_assert_cmpint (minimum, <=, 360);
+}
+
 static GtkWidget *
 find_label (GtkWidget  *widget,
             const char *prefix)
@@ -281,6 +293,15 @@ test_model_switch (void)
   g_assert_cmpstr (akc_conversation_item_get_provider_kind (item), ==, "openai");
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (model_switch)));
   g_assert_nonnull (find_label (GTK_WIDGET (model_switch), "gpt-a"));
+  /* The model in the header leaves the window its narrow width (360 px,
+   * one pane), also with a long name. */
+  assert_fits_narrow (window);
+  /* A short name is shown whole. */
+  spin ();
+  g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (find_label (GTK_WIDGET (model_switch), "gpt-a")))));
+  akc_app_session_set_conversation_model (session, item, "llama3.2-vision:90b-instruct-q4_K_M");
+  assert_fits_narrow (window);
+  akc_app_session_set_conversation_model (session, item, "gpt-a");
 
   /* The list cannot be fetched: the popover says why, as an alert, and
    * offers to try again; the model stays. */
