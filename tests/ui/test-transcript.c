@@ -1445,6 +1445,61 @@ is_expander (GtkWidget     *widget,
   return GTK_IS_EXPANDER (widget);
 }
 
+/* Approving a confirmation that has the keyboard gives it to the composer
+ * at once, not when the confirmation's row goes: GTK moves the focus of
+ * a row that goes a frame later, to whatever it finds (seen as a composer
+ * that did not get the keyboard back after an approval, on loaded runs). */
+static void
+test_view_decided_confirmation_leaves (void)
+{
+  const char *contents[] = { NULL };
+  Fixture fixture = { 0 };
+  g_autoptr(AkcTool) tool = NULL;
+  GtkWidget *approve, *entry = gtk_entry_new (), *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  FocusWait focus;
+  guint runs = 0;
+
+  fixture_init_with (&fixture, contents);
+  /* A composer of sorts below the transcript. */
+  g_object_ref (fixture.scroller);
+  gtk_window_set_child (GTK_WINDOW (fixture.window), box);
+  gtk_widget_set_vexpand (fixture.scroller, TRUE);
+  gtk_box_append (GTK_BOX (box), fixture.scroller);
+  gtk_box_append (GTK_BOX (box), entry);
+  g_object_unref (fixture.scroller);
+  tool = akc_tool_new ("delete_file", TRUE, run_tool, &runs, NULL);
+  akc_chat_add_tool (fixture.chat, tool);
+  akc_scripted_adapter_begin_turn (fixture.script);
+  akc_scripted_adapter_add_tool_call (fixture.script, "call-1", "delete_file", "{\"path\":\"/tmp/x\"}", 0);
+  akc_scripted_adapter_add_done (fixture.script, 0);
+  akc_scripted_adapter_begin_turn (fixture.script);
+  akc_scripted_adapter_add_text (fixture.script, "Deleted.", 0);
+  akc_scripted_adapter_add_done (fixture.script, 0);
+
+  g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (fixture.chat), "Delete /tmp/x", NULL));
+  WAIT_FOR (source_is_idle, &fixture);
+  WAIT_FOR (has_confirmation, &fixture);
+  approve = find_widget (GTK_WIDGET (fixture.view), has_action, "chat.approve");
+  g_assert_nonnull (approve);
+  wait_frames (fixture.window, 2);
+  g_assert_true (gtk_widget_grab_focus (approve));
+
+  g_signal_emit_by_name (approve, "clicked");
+  /* At once, while the confirmation is still there. */
+  focus.window = fixture.window;
+  focus.widget = entry;
+  g_assert_true (focus_is_inside (&focus));
+
+  WAIT_FOR (source_is_idle, &fixture);
+  g_assert_cmpuint (runs, ==, 1);
+  wait_frames (fixture.window, 3);
+  g_assert_null (find_widget (GTK_WIDGET (fixture.view), has_action, "chat.approve"));
+  g_assert_true (focus_is_inside (&focus));
+
+  akc_chat_view_set_source (fixture.view, NULL);
+  fixture_clear (&fixture);
+}
+
 static void
 test_view_tool_confirmation (void)
 {
@@ -2010,6 +2065,7 @@ main (int   argc,
   g_test_add_func ("/chat-view/duplicate-instances", test_view_duplicate_instances);
   g_test_add_func ("/chat-view/tool-confirmation", test_view_tool_confirmation);
   g_test_add_func ("/chat-view/tool-denial", test_view_tool_denial);
+  g_test_add_func ("/chat-view/decided-confirmation-leaves", test_view_decided_confirmation_leaves);
   g_test_add_func ("/chat-view/confirmation-coordinator", test_view_confirmation_coordinator);
   g_test_add_func ("/chat-view/choice-action", test_view_choice_action);
   g_test_add_func ("/chat-view/set-aside", test_view_set_aside);

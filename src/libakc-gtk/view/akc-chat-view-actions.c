@@ -268,6 +268,7 @@ resolve_tool_call (AkcChatView *self,
   if (self->interaction == NULL)
     return;
 
+  akc_chat_view_leave_decided (self);
   resolution = g_new0 (Resolution, 1);
   resolution->view = g_object_ref (self);
   resolution->approve = approve;

@@ -376,6 +376,20 @@ leave (AkcChatView *self)
   self->leaving = FALSE;
 }
 
+/* The person decided a confirmation that has the keyboard: it goes back
+ * to the composer now, before the confirmation's row goes. Left in the
+ * row, GTK would move it when the row goes, a frame later, to the first
+ * widget it finds (after the view had sent it to the composer, at times,
+ * on a loaded machine). */
+void
+akc_chat_view_leave_decided (AkcChatView *self)
+{
+  GtkWidget *focus = current_focus (self);
+
+  if (focus != NULL && gtk_widget_get_ancestor (focus, AKC_TYPE_TOOL_CONFIRMATION_ROW) != NULL)
+    leave (self);
+}
+
 /* The row that had the focus went (an approved confirmation, the
  * response actions made again): the keyboard goes back to the composer,
  * as when it is lost, unless a component or the editor took it meanwhile
