@@ -62,6 +62,7 @@ struct _AkcWindow
   GtkStack             *stack;
   GtkScrolledWindow    *scroller;
   AkcChatView          *transcript;
+  AkcFindBar           *find_bar;
   AkcComposer          *composer;
   GMenuModel           *conversation_menu;
   AkcModelSwitch       *model_switch;        /* a provider conversation's model */
@@ -608,6 +609,8 @@ focus_is_lost (AkcWindow *self)
    * transcript gives the keyboard back itself, unless it is moving it.) */
   if (focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self->search_bar)))
     return FALSE;  /* the search entry, before its bar is shown */
+  if (focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self->find_bar)))
+    return FALSE;  /* the find entry, likewise */
   return focus == NULL || !gtk_widget_get_mapped (focus);
 }
 
@@ -1177,6 +1180,25 @@ search_action (GtkWidget  *widget,
   show_pane (self, FALSE);
   gtk_search_bar_set_search_mode (self->search_bar, TRUE);
   gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+/* Ctrl+F (docs/port-decisions.md): with a conversation on screen and the
+ * keyboard anywhere but the sidebar, the find bar of the conversation;
+ * in the sidebar, or when only the sidebar shows, the search of the
+ * conversations (which Ctrl+Shift+F opens from anywhere). */
+static void
+find_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  AkcWindow *self = AKC_WINDOW (widget);
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+
+  if ((focus == NULL || !gtk_widget_is_ancestor (focus, self->sidebar_pane)) &&
+      gtk_widget_get_mapped (GTK_WIDGET (self->transcript)))
+    akc_find_bar_set_search_mode (self->find_bar, TRUE);
+  else
+    search_action (widget, "win.search-conversations", NULL);
 }
 
 static void
@@ -2774,6 +2796,7 @@ akc_window_class_init (AkcWindowClass *klass)
                                 G_TYPE_STRING);
 
   g_type_ensure (AKC_TYPE_CHAT_VIEW);
+  g_type_ensure (AKC_TYPE_FIND_BAR);
   g_type_ensure (AKC_TYPE_COMPOSER);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/agentskit/Chat/akc-window.ui");
@@ -2804,6 +2827,7 @@ akc_window_class_init (AkcWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, scroller);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, transcript);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, find_bar);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, composer);
 
   /* Escape stops a reply from the composer and the transcript; retry
@@ -2821,6 +2845,7 @@ akc_window_class_init (AkcWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.show-conversations", NULL, show_conversations_action);
   gtk_widget_class_install_action (widget_class, "win.switch-model", NULL, switch_model_action);
   gtk_widget_class_install_action (widget_class, "win.search-conversations", NULL, search_action);
+  gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
   gtk_widget_class_install_action (widget_class, "win.rename-conversation", NULL, rename_conversation_action);
   gtk_widget_class_install_action (widget_class, "win.pin-conversation", NULL, pin_conversation_action);
   gtk_widget_class_install_action (widget_class, "win.unpin-conversation", NULL, pin_conversation_action);

@@ -21,6 +21,7 @@
 #include "akc-chat-view-slots.h"
 #include "akc-composer.h"
 #include "akc-message-row.h"
+#include "akc-find-bar.h"
 
 /* the ready chat widget */
 #include "akc-chat-widget.h"

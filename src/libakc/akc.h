@@ -47,6 +47,7 @@
 #include "akc-tool-call.h"
 #include "akc-usage.h"
 #include "akc-attachment.h"
+#include "akc-text-search.h"
 
 /* components/ */
 #include "akc-component-enum-types.h"

@@ -38,6 +38,7 @@ const calls = {
     'akc_message_row_new': () => AkcGtk.MessageRow.new(),
     'akc_component_view_new': () => AkcGtk.ComponentView.new(Akc.JsonValue.parse(FRAME), null),
     'akc_chat_widget_new': () => AkcGtk.ChatWidget.new(Akc.ControlledSource.new()),
+    'akc_find_bar_new': () => AkcGtk.FindBar.new(),
 };
 
 // The constructors the typelib declares for widget classes.

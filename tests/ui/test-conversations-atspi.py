@@ -4,7 +4,7 @@
 Runs agentskit-chat on a history of its own ($XDG_DATA_HOME in a temporary
 folder), with key presses only: a message, Ctrl+N and a second one, Ctrl+Q;
 after the restart both conversations are in the sidebar and the first one
-kept its messages (New Chat never erases). Ctrl+F filters the sidebar by
+kept its messages (New Chat never erases). Ctrl+Shift+F filters the sidebar by
 title; F2 renames in place; Delete hides a conversation and shows a toast,
 Ctrl+Z brings it back; a kill -9 while the undo is offered keeps it in
 the history, a clean quit deletes it.
@@ -95,8 +95,9 @@ def run(exe, env, body):
 
 
 def search(app, text):
-    """Ctrl+F, then text, as typed."""
-    ui.press_with_modifiers(ord("f"))
+    """Ctrl+Shift+F (Ctrl+F finds in the conversation when the keyboard is
+    there), then text, as typed."""
+    ui.press_with_modifiers(ord("f"), shift=True)
     entry = ui.wait_for(lambda: ui.find(app, name="Search Conversations", role="entry"),
                         what="the search entry")
     ui.wait_for(lambda: entry.getState().contains(ui.pyatspi.STATE_FOCUSED), what="the search entry's focus")

@@ -14,6 +14,7 @@
  *   akc-chat-view-keyboard.c  the transcript as a focus stop
  *   akc-chat-view-rows.c      the list factory, the rows below messages
  *   akc-chat-view-theme.c     the semantic theme
+ *   akc-chat-view-find.c      finding text in the transcript
  */
 
 #pragma once
@@ -44,6 +45,9 @@ G_BEGIN_DECLS
 #define EXTRA_THINKING "thinking"
 #define EXTRA_ERROR "error"
 #define EXTRA_ACTIONS "actions"
+
+/* The find in the transcript (akc-chat-view-find.c). */
+typedef struct _AkcChatViewFind AkcChatViewFind;
 
 struct _AkcChatView
 {
@@ -147,6 +151,8 @@ struct _AkcChatView
   char                 *theme_class;    /* "akc-theme-N", unique to this view */
   GtkCssProvider       *theme_provider;
   GdkDisplay           *theme_display;  /* where theme_provider is installed */
+
+  AkcChatViewFind      *find;           /* NULL until something is found */
 };
 
 enum {
@@ -160,6 +166,9 @@ enum {
   PROP_THEME,
   PROP_CONFIRMATION,
   PROP_INTERACTION,
+  PROP_SEARCH_TEXT,
+  PROP_N_MATCHES,
+  PROP_MATCH_POSITION,
   N_PROPS,
 
   PROP_HADJUSTMENT = N_PROPS,
@@ -267,6 +276,14 @@ void               akc_chat_view_item_unbound        (AkcChatView      *self,
 /* akc-chat-view-theme.c */
 void               akc_chat_view_install_theme_provider   (AkcChatView *self);
 void               akc_chat_view_uninstall_theme_provider (AkcChatView *self);
+
+/* akc-chat-view-find.c */
+void               akc_chat_view_find_class_init      (GObjectClass  *object_class);
+void               akc_chat_view_find_dispose         (AkcChatView   *self);
+void               akc_chat_view_find_messages_changed (AkcChatView  *self);
+void               akc_chat_view_find_source_changed  (AkcChatView   *self);
+void               akc_chat_view_find_bind_row        (AkcChatView   *self,
+                                                       AkcMessageRow *row);
 
 /* For the tests. */
 GtkListView       *akc_chat_view_get_list_view   (AkcChatView *self);

@@ -680,6 +680,7 @@ factory_bind (GtkSignalListItemFactory *factory,
                                  g_hash_table_lookup (self->past_errors, akc_message_get_id (AKC_MESSAGE (object))));
       g_hash_table_add (self->rows, child);
       akc_chat_view_apply_active_to_row (self, AKC_MESSAGE_ROW (child));
+      akc_chat_view_find_bind_row (self, AKC_MESSAGE_ROW (child));
 
       /* Not while the list lays its rows out. */
       if (self->focus_active_pending && AKC_MESSAGE (object) == self->active_message && self->active_idle == 0)

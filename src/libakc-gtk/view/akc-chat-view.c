@@ -149,6 +149,8 @@ on_messages_changed (AkcChatView *self,
 {
   guint n = g_list_model_get_n_items (messages);
 
+  akc_chat_view_find_messages_changed (self);
+
   /* The person sent something: show it, wherever they were reading. */
   if (added > 0 && added <= HISTORY_PAGE && position + added == n)
     {
@@ -424,6 +426,7 @@ akc_chat_view_dispose (GObject *object)
   akc_chat_view_forget_unseen_focus (self);
   g_clear_object (&self->focus_pending);
   akc_chat_view_clear_announcements (self);
+  akc_chat_view_find_dispose (self);
 
   if (self->list_view != NULL)
     gtk_list_view_set_model (self->list_view, NULL);
@@ -523,6 +526,15 @@ akc_chat_view_get_property (GObject    *object,
     case PROP_INTERACTION:
       g_value_set_object (value, self->interaction);
       break;
+    case PROP_SEARCH_TEXT:
+      g_value_set_string (value, akc_chat_view_get_search_text (self));
+      break;
+    case PROP_N_MATCHES:
+      g_value_set_uint (value, akc_chat_view_get_n_matches (self));
+      break;
+    case PROP_MATCH_POSITION:
+      g_value_set_uint (value, akc_chat_view_get_match_position (self));
+      break;
     case PROP_HADJUSTMENT:
     case PROP_VADJUSTMENT:
     case PROP_HSCROLL_POLICY:
@@ -558,6 +570,9 @@ akc_chat_view_set_property (GObject      *object,
       break;
     case PROP_INTERACTION:
       akc_chat_view_set_interaction (self, g_value_get_object (value));
+      break;
+    case PROP_SEARCH_TEXT:
+      akc_chat_view_set_search_text (self, g_value_get_string (value));
       break;
     case PROP_HADJUSTMENT:
     case PROP_VADJUSTMENT:
@@ -755,6 +770,8 @@ akc_chat_view_class_init (AkcChatViewClass *klass)
     g_param_spec_object ("interaction", NULL, NULL,
                          AKC_TYPE_INTERACTION_CONTROLLER,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  akc_chat_view_find_class_init (object_class);
 
   g_object_class_install_properties (object_class, N_PROPS, akc_chat_view_props);
 
@@ -1075,6 +1092,7 @@ akc_chat_view_set_source (AkcChatView   *self,
   akc_chat_view_sync (self);
   akc_chat_view_sync_ownership (self);
   akc_chat_view_scroll_to_end (self);
+  akc_chat_view_find_source_changed (self);
   /* Anchor the list at its end before it is laid out, so the first frame
    * already shows the newest messages (the adjustment knows no size yet). */
   if (g_list_model_get_n_items (G_LIST_MODEL (self->model)) > 0)

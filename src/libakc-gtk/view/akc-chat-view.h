@@ -61,4 +61,18 @@ AKC_GTK_AVAILABLE_IN_ALL
 void                  akc_chat_view_set_theme        (AkcChatView          *self,
                                                       AkcTheme             *theme);
 
+AKC_GTK_AVAILABLE_IN_ALL
+void                  akc_chat_view_set_search_text  (AkcChatView          *self,
+                                                      const char           *text);
+AKC_GTK_AVAILABLE_IN_ALL
+const char           *akc_chat_view_get_search_text  (AkcChatView          *self);
+AKC_GTK_AVAILABLE_IN_ALL
+guint                 akc_chat_view_get_n_matches    (AkcChatView          *self);
+AKC_GTK_AVAILABLE_IN_ALL
+guint                 akc_chat_view_get_match_position (AkcChatView        *self);
+AKC_GTK_AVAILABLE_IN_ALL
+gboolean              akc_chat_view_find_next        (AkcChatView          *self);
+AKC_GTK_AVAILABLE_IN_ALL
+gboolean              akc_chat_view_find_previous    (AkcChatView          *self);
+
 G_END_DECLS

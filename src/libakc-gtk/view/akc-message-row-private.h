@@ -38,4 +38,14 @@ guint               akc_message_row_get_n_updates       (AkcMessageRow     *self
 
 const char         *akc_message_role_name               (AkcMessageRole     role);
 
+/* The find of the transcript: akc-message-row.c keeps it, akc-chat-view-find.c
+ * draws it. */
+void                akc_message_row_set_search          (AkcMessageRow     *self,
+                                                         AkcTextSearch     *search,
+                                                         int                current);
+GtkWidget          *akc_message_row_get_search_widget   (AkcMessageRow     *self);
+GtkWidget          *akc_message_row_apply_search        (AkcMessageRow     *self,
+                                                         AkcTextSearch     *search,
+                                                         int                current);
+
 G_END_DECLS

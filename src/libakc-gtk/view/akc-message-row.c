@@ -87,6 +87,12 @@ struct _AkcMessageRow
   guint                 tick_id;
   int                   active_position;
   guint                 n_updates;
+  /* The find of the transcript (akc-chat-view-find.c): what is looked
+   * for, which match of the message is the current one (-1: none), and
+   * the label it is in. */
+  AkcTextSearch        *search;
+  int                   search_current;
+  GtkWidget            *search_widget;
   guint                 dirty : 1;
   guint                 tick_pending : 1;  /* content changed since the tick's last update */
   guint                 has_components : 1;
@@ -503,6 +509,8 @@ akc_message_row_sync_content (AkcMessageRow *self)
 
   remove_parts_from (self, n);
   update_has_components (self);
+  if (self->search != NULL)
+    self->search_widget = akc_message_row_apply_search (self, self->search, self->search_current);
 }
 
 static gboolean
@@ -1058,6 +1066,9 @@ akc_message_row_set_message (AkcMessageRow *self,
   /* Another message: nothing of the old one is reused. */
   remove_parts_from (self, 0);
   self->active_position = -1;
+  g_clear_pointer (&self->search, akc_text_search_unref);
+  self->search_current = -1;
+  self->search_widget = NULL;
 
   if (message != NULL)
     {
@@ -1257,6 +1268,39 @@ akc_message_row_get_part (AkcMessageRow *self,
   g_return_val_if_fail (position < self->parts->len, NULL);
 
   return ((Part *) g_ptr_array_index (self->parts, position))->content;
+}
+
+/* Highlights the matches of @search (none: %NULL) in the row's text,
+ * match @current of the message (-1: none) as the current one, again
+ * whenever the text changes. */
+void
+akc_message_row_set_search (AkcMessageRow *self,
+                            AkcTextSearch *search,
+                            int            current)
+{
+  g_return_if_fail (AKC_IS_MESSAGE_ROW (self));
+
+  if (search != NULL && akc_text_search_is_empty (search))
+    search = NULL;
+  if (search == NULL && self->search == NULL)
+    return;
+
+  if (search != self->search)
+    {
+      g_clear_pointer (&self->search, akc_text_search_unref);
+      self->search = search != NULL ? akc_text_search_ref (search) : NULL;
+    }
+  self->search_current = search != NULL ? current : -1;
+  self->search_widget = akc_message_row_apply_search (self, self->search, self->search_current);
+}
+
+/* The label that shows the current match of the find, if the row has it. */
+GtkWidget *
+akc_message_row_get_search_widget (AkcMessageRow *self)
+{
+  g_return_val_if_fail (AKC_IS_MESSAGE_ROW (self), NULL);
+
+  return self->search_widget;
 }
 
 /* How many times the row drew its message's content: once per bind,
