@@ -1417,3 +1417,102 @@ akc_chat_restore (AkcChat            *self,
   akc_chat_set_usage (self, &(AkcUsage) { 0, 0, 0 });
   akc_chat_set_status (self, AKC_CHAT_STATUS_IDLE);
 }
+
+/**
+ * akc_chat_delete_message:
+ * @self: a #AkcChat
+ * @message_id: the id of the message to delete
+ * @position: (out) (optional): where the message was, for
+ *   [method@Chat.insert_message] to put it back
+ * @error: return location for a #GError
+ *
+ * Deletes one message of the conversation, whatever its author, and
+ * leaves the others as they are: a person's "delete this message". An
+ * [class@ChatHistory] of the chat deletes it from the history too.
+ *
+ * To undo it, keep a reference to the message before and give it back
+ * to [method@Chat.insert_message] with @position.
+ *
+ * Fails with %AKC_CHAT_ERROR_BUSY while a reply streams and with
+ * %AKC_CHAT_ERROR_NO_TARGET when there is no message @message_id; then
+ * nothing changes.
+ *
+ * Returns: %TRUE if the message was deleted
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_chat_delete_message (AkcChat     *self,
+                         const char  *message_id,
+                         guint       *position,
+                         GError     **error)
+{
+  guint at;
+
+  g_return_val_if_fail (AKC_IS_CHAT (self), FALSE);
+  g_return_val_if_fail (message_id != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!akc_chat_check_idle (self, error))
+    return FALSE;
+
+  if (!akc_chat_find_message (self, message_id, &at))
+    {
+      g_set_error_literal (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_NO_TARGET,
+                           _("That message is no longer in the conversation."));
+      return FALSE;
+    }
+
+  akc_chat_splice (self, at, 1, NULL, 0);
+  if (position != NULL)
+    *position = at;
+
+  return TRUE;
+}
+
+/**
+ * akc_chat_insert_message:
+ * @self: a #AkcChat
+ * @position: where the message goes, from 0 to the number of messages
+ * @message: the message
+ * @error: return location for a #GError
+ *
+ * Puts @message into the conversation at @position: a message deleted
+ * with [method@Chat.delete_message] comes back where it was. An
+ * [class@ChatHistory] of the chat stores it again.
+ *
+ * Fails with %AKC_CHAT_ERROR_BUSY while a reply streams and with
+ * %AKC_CHAT_ERROR_NO_TARGET when @position is past the end or a message
+ * with the same id is in the conversation already; then nothing changes.
+ *
+ * Returns: %TRUE if the message was inserted
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_chat_insert_message (AkcChat     *self,
+                         guint        position,
+                         AkcMessage  *message,
+                         GError     **error)
+{
+  guint existing;
+
+  g_return_val_if_fail (AKC_IS_CHAT (self), FALSE);
+  g_return_val_if_fail (AKC_IS_MESSAGE (message), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!akc_chat_check_idle (self, error))
+    return FALSE;
+
+  if (position > akc_chat_n_messages (self) ||
+      akc_chat_find_message (self, akc_message_get_id (message), &existing))
+    {
+      g_set_error_literal (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_NO_TARGET,
+                           _("The message cannot be put back there."));
+      return FALSE;
+    }
+
+  akc_chat_splice (self, position, 0, &message, 1);
+
+  return TRUE;
+}

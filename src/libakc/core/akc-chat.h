@@ -69,5 +69,15 @@ AKC_AVAILABLE_IN_ALL
 void        akc_chat_restore             (AkcChat               *self,
                                           AkcMessage * const    *messages,
                                           guint                  n_messages);
+AKC_AVAILABLE_IN_ALL
+gboolean    akc_chat_delete_message      (AkcChat               *self,
+                                          const char            *message_id,
+                                          guint                 *position,
+                                          GError               **error);
+AKC_AVAILABLE_IN_ALL
+gboolean    akc_chat_insert_message      (AkcChat               *self,
+                                          guint                  position,
+                                          AkcMessage            *message,
+                                          GError               **error);
 
 G_END_DECLS

@@ -1,0 +1,267 @@
+/* test-message-actions.c: the actions of one message (issue 14 item 7):
+ * delete it, put it back, edit an earlier one; what the history keeps of
+ * them after a restart
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "akc-store-test.h"
+
+typedef struct
+{
+  char           *path;
+  AkcChatMemory  *memory;
+  AkcTestAdapter *adapter;
+  AkcChat        *chat;
+  AkcChatHistory *history;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  fixture->path = akc_test_path ("history.sqlite3");
+  fixture->memory = akc_test_open (fixture->path);
+  fixture->adapter = akc_test_adapter_new ();
+  fixture->chat = akc_chat_new (AKC_ADAPTER (fixture->adapter));
+  fixture->history = akc_chat_history_new (fixture->chat, fixture->memory, "demo");
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  akc_test_history_flush (fixture->history, NULL);
+  akc_test_drain ();
+  g_assert_finalize_object (fixture->history);
+  g_assert_finalize_object (fixture->chat);
+  g_assert_finalize_object (fixture->adapter);
+  akc_test_close (fixture->memory);
+  g_free (fixture->path);
+}
+
+static GListModel *
+chat_messages (AkcChat *chat)
+{
+  return akc_chat_source_get_messages (AKC_CHAT_SOURCE (chat));
+}
+
+static AkcMessage *
+chat_message (AkcChat *chat,
+              guint    position)
+{
+  g_autoptr(AkcMessage) message = g_list_model_get_item (chat_messages (chat), position);
+
+  return message;  /* the chat keeps it alive */
+}
+
+/* Three finished turns: "one", "two", "three", each answered. */
+static void
+three_turns (Fixture *fixture)
+{
+  static const char * const questions[] = { "one", "two", "three" };
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (akc_test_history_load (fixture->history, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (questions); i++)
+    {
+      g_autofree char *answer = g_strdup_printf ("answer %s", questions[i]);
+
+      g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (fixture->chat), questions[i], &error));
+      g_assert_no_error (error);
+      akc_stream_push_text (akc_test_adapter_get_stream (fixture->adapter), answer);
+      akc_stream_finish (akc_test_adapter_get_stream (fixture->adapter));
+    }
+  g_assert_cmpuint (g_list_model_get_n_items (chat_messages (fixture->chat)), ==, 6);
+}
+
+/* The conversation as another chat reads it from the history, as after a
+ * restart of the application. */
+static GListModel *
+reopened (Fixture *fixture)
+{
+  g_autoptr(AkcTestAdapter) adapter = akc_test_adapter_new ();
+  g_autoptr(AkcChat) chat = akc_chat_new (AKC_ADAPTER (adapter));
+  g_autoptr(AkcChatHistory) history = NULL;
+  g_autoptr(GError) error = NULL;
+  GListModel *messages;
+
+  g_assert_true (akc_test_history_flush (fixture->history, &error));
+  g_assert_no_error (error);
+  history = akc_chat_history_new (chat, fixture->memory, "demo");
+  g_assert_true (akc_test_history_load (history, &error));
+  g_assert_no_error (error);
+  messages = g_object_ref (chat_messages (chat));
+  akc_test_drain ();
+
+  return messages;
+}
+
+static char *
+contents (GListModel *messages)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (messages); i++)
+    {
+      g_autoptr(AkcMessage) message = g_list_model_get_item (messages, i);
+
+      g_string_append_printf (out, "%s%s", i > 0 ? "|" : "", akc_message_get_content (message));
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+/* A deleted message is gone from the chat and, after a restart, from the
+ * history; the others stay as they were. */
+static void
+test_delete (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autoptr(GListModel) after = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  guint position = 99;
+
+  three_turns (fixture);
+  g_assert_true (akc_chat_delete_message (fixture->chat, akc_message_get_id (chat_message (fixture->chat, 3)),
+                                          &position, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (position, ==, 3);
+
+  text = contents (chat_messages (fixture->chat));
+  g_assert_cmpstr (text, ==, "one|answer one|two|three|answer three");
+  after = reopened (fixture);
+  akc_test_assert_messages_equal (chat_messages (fixture->chat), after);
+
+  /* A person's own message goes the same way. */
+  g_assert_true (akc_chat_delete_message (fixture->chat, akc_message_get_id (chat_message (fixture->chat, 0)),
+                                          NULL, &error));
+  g_assert_no_error (error);
+  g_clear_object (&after);
+  after = reopened (fixture);
+  g_clear_pointer (&text, g_free);
+  text = contents (after);
+  g_assert_cmpstr (text, ==, "answer one|two|three|answer three");
+}
+
+/* Undo: the deleted message comes back where it was, whole, and stays
+ * after a restart. */
+static void
+test_undo (Fixture       *fixture,
+           gconstpointer  data)
+{
+  g_autoptr(AkcMessage) deleted = NULL;
+  g_autoptr(GListModel) before = NULL;
+  g_autoptr(GListModel) after = NULL;
+  g_autoptr(GError) error = NULL;
+  guint position;
+
+  three_turns (fixture);
+  before = reopened (fixture);
+  deleted = g_object_ref (chat_message (fixture->chat, 2));
+  g_assert_true (akc_chat_delete_message (fixture->chat, akc_message_get_id (deleted), &position, &error));
+  g_assert_no_error (error);
+
+  g_assert_true (akc_chat_insert_message (fixture->chat, position, deleted, &error));
+  g_assert_no_error (error);
+  g_assert_true (chat_message (fixture->chat, 2) == deleted);
+  after = reopened (fixture);
+  akc_test_assert_messages_equal (before, after);
+
+  /* Not twice, and not past the end: nothing changes. */
+  g_assert_false (akc_chat_insert_message (fixture->chat, 0, deleted, &error));
+  g_assert_error (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_NO_TARGET);
+  g_clear_error (&error);
+  {
+    g_autoptr(AkcMessage) other = akc_message_new ("other", AKC_MESSAGE_ROLE_USER, "x", AKC_MESSAGE_STATUS_COMPLETE);
+
+    g_assert_false (akc_chat_insert_message (fixture->chat, 7, other, &error));
+    g_assert_error (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_NO_TARGET);
+    g_clear_error (&error);
+  }
+  g_assert_cmpuint (g_list_model_get_n_items (chat_messages (fixture->chat)), ==, 6);
+}
+
+/* What cannot be deleted says why, and nothing changes. */
+static void
+test_delete_refused (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GListModel) after = NULL;
+  guint position = 99;
+
+  three_turns (fixture);
+  g_assert_false (akc_chat_delete_message (fixture->chat, "no-such-message", &position, &error));
+  g_assert_error (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_NO_TARGET);
+  g_assert_cmpuint (position, ==, 99);
+  g_clear_error (&error);
+
+  /* While a reply streams, stop it first. */
+  g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (fixture->chat), "four", &error));
+  g_assert_no_error (error);
+  g_assert_false (akc_chat_delete_message (fixture->chat, akc_message_get_id (chat_message (fixture->chat, 0)),
+                                           NULL, &error));
+  g_assert_error (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_BUSY);
+  g_clear_error (&error);
+  g_assert_cmpuint (g_list_model_get_n_items (chat_messages (fixture->chat)), ==, 8);
+  akc_stream_finish (akc_test_adapter_get_stream (fixture->adapter));
+
+  after = reopened (fixture);
+  g_assert_cmpuint (g_list_model_get_n_items (after), ==, 8);
+}
+
+/* Editing an earlier message of the person sends it again from there:
+ * it keeps its id, the messages after it go, a new reply comes; after a
+ * restart the history has exactly that. */
+static void
+test_edit_earlier (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GListModel) after = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *id = NULL;
+  g_autoptr(GError) error = NULL;
+
+  three_turns (fixture);
+  id = g_strdup (akc_message_get_id (chat_message (fixture->chat, 2)));
+  g_assert_true (akc_chat_source_edit (AKC_CHAT_SOURCE (fixture->chat), id, "two, edited", &error));
+  g_assert_no_error (error);
+  akc_stream_push_text (akc_test_adapter_get_stream (fixture->adapter), "answer two again");
+  akc_stream_finish (akc_test_adapter_get_stream (fixture->adapter));
+
+  after = reopened (fixture);
+  text = contents (after);
+  g_assert_cmpstr (text, ==, "one|answer one|two, edited|answer two again");
+  {
+    g_autoptr(AkcMessage) edited = g_list_model_get_item (after, 2);
+
+    g_assert_cmpstr (akc_message_get_id (edited), ==, id);
+  }
+  akc_test_assert_messages_equal (chat_messages (fixture->chat), after);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+#define ADD(name, func) \
+  g_test_add ("/store/message-actions/" name, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+
+  ADD ("delete", test_delete);
+  ADD ("undo", test_undo);
+  ADD ("delete-refused", test_delete_refused);
+  ADD ("edit-earlier", test_edit_earlier);
+
+#undef ADD
+
+  return g_test_run ();
+}
