@@ -232,6 +232,23 @@ base_free (Base *base)
   g_free (base);
 }
 
+/* GTK 4.8 keeps drawing the attributes a label with markup had, whatever
+ * its new ones are, until its markup is parsed again: so it is. */
+static void
+set_label_attributes (GtkLabel      *label,
+                      PangoAttrList *attrs)
+{
+  gtk_label_set_attributes (label, attrs);
+  if (gtk_label_get_use_markup (label))
+    {
+      g_autofree char *markup = g_strdup (gtk_label_get_label (label));
+
+      gtk_label_set_label (label, "");
+      gtk_label_set_label (label, markup);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (label));
+}
+
 typedef struct
 {
   AkcTextSearch *search;
@@ -293,7 +310,7 @@ walk_label (Walk      *walk,
       /* Nothing to show here (any more): the label as it was. */
       if (base != NULL)
         {
-          gtk_label_set_attributes (label, base->base);
+          set_label_attributes (label, base->base);
           g_object_set_qdata (G_OBJECT (label), base_quark (), NULL);
         }
       return;
@@ -318,7 +335,7 @@ walk_label (Walk      *walk,
         walk->current_widget = widget;
       walk->ordinal++;
     }
-  gtk_label_set_attributes (label, attrs);
+  set_label_attributes (label, attrs);
   pango_attr_list_unref (attrs);
 }
 
