@@ -1613,6 +1613,46 @@ pin_conversation_action (GtkWidget  *widget,
   akc_window_sync_actions (self);
 }
 
+/* A message deleted from its context menu (issue 14 item 7): it is gone
+ * from the conversation and its history at once; Undo, while the toast
+ * shows, puts it back where it was. */
+static void
+on_message_undo (AdwToast  *toast,
+                 AkcWindow *self)
+{
+  AkcChat *chat = g_object_get_data (G_OBJECT (toast), "akc-chat");
+  AkcMessage *message = g_object_get_data (G_OBJECT (toast), "akc-message");
+  guint position = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (toast), "akc-position"));
+  g_autoptr(GError) error = NULL;
+
+  if (chat == NULL || message == NULL)
+    return;
+
+  if (!akc_chat_insert_message (chat, position, message, &error))
+    adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (error->message));
+}
+
+static void
+on_message_deleted (AkcWindow  *self,
+                    AkcMessage *message,
+                    guint       position)
+{
+  AdwToast *toast;
+
+  if (!AKC_IS_CHAT (self->source))
+    return;
+
+  /* Translators: a toast, after a message of the conversation was deleted */
+  toast = adw_toast_new (_("Message deleted"));
+  adw_toast_set_button_label (toast, _("_Undo"));
+  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+  g_object_set_data_full (G_OBJECT (toast), "akc-chat", g_object_ref (self->source), g_object_unref);
+  g_object_set_data_full (G_OBJECT (toast), "akc-message", g_object_ref (message), g_object_unref);
+  g_object_set_data (G_OBJECT (toast), "akc-position", GUINT_TO_POINTER (position));
+  g_signal_connect_object (toast, "button-clicked", G_CALLBACK (on_message_undo), self, 0);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
 static void
 on_toast_button_clicked (AdwToast *toast,
                          AkcWindow *self)
@@ -2914,6 +2954,9 @@ akc_window_init (AkcWindow *self)
 
   g_signal_connect_object (self->transcript, "notify::input-owned",
                            G_CALLBACK (on_input_owned_changed),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->transcript, "message-deleted",
+                           G_CALLBACK (on_message_deleted),
                            self, G_CONNECT_SWAPPED);
   g_signal_connect (self, "notify::focus-widget", G_CALLBACK (on_focus_widget_changed), NULL);
 

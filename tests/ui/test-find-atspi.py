@@ -8,12 +8,20 @@ typing finds the word in the transcript and says "N of M"; Enter,
 Shift+Enter, Ctrl+G and Ctrl+Shift+G move between the matches; Escape
 closes the bar and gives the keyboard back to the composer.
 
+Then the actions of a message, from the keyboard: Shift+Tab to the
+newest message, Up to the one before, Shift+F10 opens its context menu;
+Delete Message deletes it with a toast offering Undo; Undo brings it
+back; deleted again, it stays deleted after a restart. Edit and Send
+Again on an earlier message of the person opens it in the editor; Enter
+sends it again and replaces the messages after it, after a restart too.
+
 With AKC_SCREENSHOT_DIR set, the window is captured there with the find
 bar open.
 """
 
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -23,6 +31,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import akc_atspi as ui  # noqa: E402
 
 KEY_RETURN = 0xFF0D
+KEY_TAB = 0xFF09
+KEY_UP = 0xFF52
+KEY_DOWN = 0xFF54
+KEY_F10 = 0xFFC7
 
 checks = []
 tap = os.fdopen(int(os.environ["AKC_TAP_FD"]), "w") if "AKC_TAP_FD" in os.environ else sys.stdout
@@ -45,6 +57,39 @@ def focused(acc):
         return acc.getState().contains(ui.pyatspi.STATE_FOCUSED)
     except Exception:
         return False
+
+
+def key(keysym):
+    ui.Atspi.generate_keyboard_event(keysym, None, ui.Atspi.KeySynthType.SYM)
+
+
+def stored(db):
+    """The stored messages, oldest first, as (role, content)."""
+    with sqlite3.connect(db) as connection:
+        return connection.execute("SELECT role, content FROM messages ORDER BY position").fetchall()
+
+
+def transcript_texts(app):
+    log = ui.find(app, role="log", name="Messages")
+    return ui.texts_under(log) if log is not None else []
+
+
+def open_menu(app):
+    """Shift+F10 on the focused message: its context menu."""
+    ui.press_with_modifiers(KEY_F10, control=False, shift=True)
+    return ui.wait_for(lambda: ui.find(app, role="menu item", name="Copy Message"), what="the context menu")
+
+
+def choose(app, name):
+    """Down through the open menu to the item named name, then Enter."""
+    for _ in range(8):
+        item = ui.find(app, role="menu item", name=name)
+        if item is not None and focused(item):
+            ui.press_return()
+            return True
+        key(KEY_DOWN)
+        ui.wait_for(lambda: True)
+    return False
 
 
 COUNT = re.compile(r"^(\d+) of (\d+)$")
@@ -74,6 +119,33 @@ def screenshot(name):
     window = next(line.split()[0] for line in tree.splitlines()
                   if '"agentskit-chat"' in line and "x" in line.split(":")[-1])
     subprocess.run(["import", "-window", window, os.path.join(folder, name)], check=True)
+
+
+def key_shift_tab():
+    ui.press_with_modifiers(KEY_TAB, control=False, shift=True)
+
+
+def click_message(app, text):
+    """Clicks the bubble of a message (the keyboard goes to its row)."""
+    log = ui.find(app, role="log", name="Messages")
+    for label in ui.find_all(log, role="label"):
+        try:
+            if ui.text_of(label) == text:
+                ui.click(label)
+                return True
+        except Exception:
+            continue
+    return False
+
+
+def focused_editor(app):
+    editor = ui.find(app, role="text", name="Edit message")
+    if editor is None:
+        for acc in ui.find_all(app, role="text"):
+            if focused(acc) and acc.name != "Message":
+                return acc
+        return None
+    return editor if focused(editor) else None
 
 
 def main():
@@ -121,6 +193,68 @@ def main():
             check(ui.wait_for(lambda: focused(composer)), "Escape closes the find and gives the keyboard back to the composer")
             check(ui.wait_for(lambda: count(app) is None and not ui.find(app, role="label", name="No matches")),
                   "with the bar closed, nothing is counted")
+
+            # The actions of a message. Shift+Tab: the newest message (the
+            # last reply); Up: "apple tart", the person's.
+            db = os.path.join(data, "agentskit-chat", "history.sqlite3")
+            key_shift_tab()
+            ui.wait_for(lambda: not focused(composer), what="the keyboard in the transcript")
+            key(KEY_UP)
+            ui.wait_for(lambda: True)
+            open_menu(app)
+            check(ui.find(app, role="menu item", name="Edit and Send Again") is not None,
+                  "Shift+F10 on the person's message opens its menu, with Edit and Send Again")
+            check(choose(app, "Delete Message"), "the menu is gone through with the arrow keys")
+            check(ui.wait_for(lambda: ui.find(app, name="Message deleted")), "Delete Message shows the toast Message deleted")
+            check(ui.wait_for(lambda: "apple tart" not in transcript_texts(app)), "the message leaves the transcript")
+            check(ui.wait_for(lambda: ("user", "apple tart") not in stored(db)), "and the history")
+            # The toast's button (GTK 4.8 names it "_Undo Undo"), clicked.
+            undo = ui.wait_for(lambda: next((b for b in ui.find_all(app, role="push button")
+                                             if "Undo" in (b.name or "")), None), what="the toast's Undo")
+            ui.click(undo)
+            check(ui.wait_for(lambda: "apple tart" in transcript_texts(app)), "Undo brings it back")
+            check(ui.wait_for(lambda: ("user", "apple tart") in stored(db)), "into the history too")
+            check(stored(db).index(("user", "apple tart")) == 4, "where it was")
+
+            # Delete it for good: a restart does not bring it back.
+            ui.wait_for(lambda: click_message(app, "apple tart"), what="the message clicked")
+            open_menu(app)
+            choose(app, "Delete Message")
+            ui.wait_for(lambda: ("user", "apple tart") not in stored(db), what="the deletion stored")
+
+            # Edit the first message: the messages after it are replaced.
+            ui.wait_for(lambda: click_message(app, "apple pie"), what="the first message clicked")
+            open_menu(app)
+            check(choose(app, "Edit and Send Again"), "Edit and Send Again on an earlier message")
+            editor = ui.wait_for(lambda: focused_editor(app), what="the editor with the keyboard")
+            check(ui.text_of(editor) == "apple pie", f"the editor has its text (got {ui.text_of(editor)!r})")
+            ui.press_with_modifiers(ord("a"))
+            ui.type_text("cherry pie")
+            ui.wait_for(lambda: ui.text_of(editor) == "cherry pie", what="the new text")
+            ui.press_return()
+            check(ui.wait_for(lambda: "AgentsKit received: cherry pie" in transcript_texts(app) and
+                              ui.find(app, role="push button", name="Send")),
+                  "Enter sends it again: a new reply")
+            check(ui.wait_for(lambda: "banana split" not in transcript_texts(app)),
+                  "the messages after it are gone")
+            ui.press_with_modifiers(ord("q"))
+            check(proc.wait(timeout=20) == 0, "Ctrl+Q quits")
+        except ui.Timeout as e:
+            check(False, str(e))
+        finally:
+            if proc.poll() is None:
+                ui.stop_app(proc)
+
+        after = [m for m in stored(db)]
+        check([c for r, c in after if r == "user"] == ["cherry pie"],
+              f"after a restart the history has the edited message only (got {after})")
+        proc = ui.start_app(exe, env)
+        try:
+            app = ui.find_app(proc)
+            check(ui.wait_for(lambda: "cherry pie" in transcript_texts(app)), "the app reopens on the edited message")
+            texts = transcript_texts(app)
+            check("apple pie" not in texts and "apple tart" not in texts and "banana split" not in texts,
+                  "neither the deleted nor the replaced messages come back")
         except ui.Timeout as e:
             check(False, str(e))
         finally:

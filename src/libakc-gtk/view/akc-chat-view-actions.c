@@ -73,6 +73,7 @@ akc_chat_view_sync_actions (AkcChatView *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "chat.deny", self->source != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "chat.set-aside",
                                  !streaming && self->active_instance_id != NULL);
+  akc_chat_view_sync_message_actions (self);
 }
 
 void
@@ -593,4 +594,5 @@ akc_chat_view_class_install_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "chat.jump-to-newest", NULL, jump_action);
   gtk_widget_class_install_action (widget_class, "chat.approve", "s", approve_action);
   gtk_widget_class_install_action (widget_class, "chat.deny", "s", deny_action);
+  akc_chat_view_class_install_message_actions (widget_class);
 }

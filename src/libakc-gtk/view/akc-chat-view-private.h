@@ -15,6 +15,7 @@
  *   akc-chat-view-rows.c      the list factory, the rows below messages
  *   akc-chat-view-theme.c     the semantic theme
  *   akc-chat-view-find.c      finding text in the transcript
+ *   akc-chat-view-messages.c  the actions of one message
  */
 
 #pragma once
@@ -182,6 +183,7 @@ extern GParamSpec *akc_chat_view_props[N_PROPS];
 enum {
   COMPONENT_INTERACTION,
   COMPONENT_SELECTION,
+  MESSAGE_DELETED,
   N_SIGNALS
 };
 
@@ -276,6 +278,13 @@ void               akc_chat_view_item_unbound        (AkcChatView      *self,
 /* akc-chat-view-theme.c */
 void               akc_chat_view_install_theme_provider   (AkcChatView *self);
 void               akc_chat_view_uninstall_theme_provider (AkcChatView *self);
+
+/* akc-chat-view-messages.c */
+void               akc_chat_view_class_install_message_actions (GtkWidgetClass *widget_class);
+void               akc_chat_view_sync_message_actions (AkcChatView   *self);
+char              *akc_chat_view_message_text         (AkcChatView   *self,
+                                                       AkcMessage    *message,
+                                                       gboolean       plain);
 
 /* akc-chat-view-find.c */
 void               akc_chat_view_find_class_init      (GObjectClass  *object_class);

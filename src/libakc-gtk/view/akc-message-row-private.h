@@ -38,6 +38,13 @@ guint               akc_message_row_get_n_updates       (AkcMessageRow     *self
 
 const char         *akc_message_role_name               (AkcMessageRole     role);
 
+/* The context menu of the message: at x, y, or (both negative) at its
+ * text. */
+gboolean            akc_message_row_popup_menu          (AkcMessageRow     *self,
+                                                         double             x,
+                                                         double             y);
+GtkWidget          *akc_message_row_get_menu            (AkcMessageRow     *self);
+
 /* The find of the transcript: akc-message-row.c keeps it, akc-chat-view-find.c
  * draws it. */
 void                akc_message_row_set_search          (AkcMessageRow     *self,

@@ -47,10 +47,20 @@
  * status. Text runs are `label.bubble` or `markdownview.bubble` nodes;
  * diagnostics are `label.diagnostic`.
  *
+ * ## Context menu
+ *
+ * A right click, a long press, the Menu key or Shift+F10 on the row opens
+ * its context menu: Copy Message (its Markdown), Copy as Plain Text,
+ * Edit and Send Again (the person's messages) and Delete Message. They are
+ * the `chat.copy-message`, `chat.copy-message-text`, `chat.edit-message`
+ * and `chat.delete-message` actions of the [class@ChatView] around the
+ * row (see [signal@ChatView::message-deleted]), with the message's id.
+ *
  * ## Accessibility
  *
  * The row is a group named after its author ("You", "Assistant",
- * "System" or "Tool"), busy while its reply is pending or streaming.
+ * "System" or "Tool"), busy while its reply is pending or streaming; it
+ * says it has a pop-up (its context menu).
  *
  * The images and text files sent with a message show under it as chips:
  * a thumbnail or a document icon, and the file's name.
@@ -93,6 +103,7 @@ struct _AkcMessageRow
   AkcTextSearch        *search;
   int                   search_current;
   GtkWidget            *search_widget;
+  GtkWidget            *menu;         /* the context menu, while it is built */
   guint                 dirty : 1;
   guint                 tick_pending : 1;  /* content changed since the tick's last update */
   guint                 has_components : 1;
@@ -777,7 +788,11 @@ akc_message_row_size_allocate (GtkWidget *widget,
                                int        height,
                                int        baseline)
 {
-  gtk_widget_allocate (AKC_MESSAGE_ROW (widget)->column, width, height, baseline, NULL);
+  AkcMessageRow *self = AKC_MESSAGE_ROW (widget);
+
+  gtk_widget_allocate (self->column, width, height, baseline, NULL);
+  if (self->menu != NULL)
+    gtk_popover_present (GTK_POPOVER (self->menu));
 }
 
 static void
@@ -799,6 +814,7 @@ akc_message_row_dispose (GObject *object)
   akc_message_row_set_message (self, NULL);
   akc_message_row_set_ownership (self, NULL);
   g_clear_object (&self->manifest);
+  g_clear_pointer (&self->menu, gtk_widget_unparent);
   gtk_widget_dispose_template (GTK_WIDGET (self), AKC_TYPE_MESSAGE_ROW);
 
   G_OBJECT_CLASS (akc_message_row_parent_class)->dispose (object);
@@ -856,6 +872,178 @@ akc_message_row_set_property (GObject      *object,
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+/* The context menu of the message (issue 14 item 7): its actions are the
+ * chat view's (akc-chat-view-messages.c), with the message's id; a row
+ * outside a chat view shows them disabled. */
+static GMenuModel *
+build_menu (AkcMessageRow *self)
+{
+  GMenu *menu = g_menu_new ();
+  GMenu *section = g_menu_new ();
+  const char *id = akc_message_get_id (self->message);
+  g_autoptr(GMenuItem) item = NULL;
+
+  item = g_menu_item_new (_("_Copy Message"), NULL);
+  g_menu_item_set_action_and_target (item, "chat.copy-message", "s", id);
+  g_menu_append_item (section, item);
+  g_clear_object (&item);
+  item = g_menu_item_new (_("Copy as Plain _Text"), NULL);
+  g_menu_item_set_action_and_target (item, "chat.copy-message-text", "s", id);
+  g_menu_append_item (section, item);
+  g_clear_object (&item);
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+  g_object_unref (section);
+
+  section = g_menu_new ();
+  if (akc_message_get_role (self->message) == AKC_MESSAGE_ROLE_USER)
+    {
+      item = g_menu_item_new (_("_Edit and Send Again"), NULL);
+      g_menu_item_set_action_and_target (item, "chat.edit-message", "s", id);
+      g_menu_append_item (section, item);
+      g_clear_object (&item);
+    }
+  item = g_menu_item_new (_("_Delete Message"), NULL);
+  g_menu_item_set_action_and_target (item, "chat.delete-message", "s", id);
+  g_menu_append_item (section, item);
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+  g_object_unref (section);
+
+  return G_MENU_MODEL (menu);
+}
+
+static gboolean
+unparent_menu_idle (gpointer user_data)
+{
+  AkcMessageRow *self = user_data;
+
+  /* Only the menu that closed: another may be open by now. */
+  if (self->menu != NULL && !gtk_widget_get_visible (self->menu))
+    g_clear_pointer (&self->menu, gtk_widget_unparent);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_menu_closed (AkcMessageRow *self)
+{
+  /* After the activated item's action ran. */
+  g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, unparent_menu_idle, g_object_ref (self), g_object_unref);
+}
+
+/* Opens the context menu at @x, @y of the row, or (both negative) at
+ * its text, as the keyboard does. */
+gboolean
+akc_message_row_popup_menu (AkcMessageRow *self,
+                            double         x,
+                            double         y)
+{
+  g_autoptr(GMenuModel) model = NULL;
+  GdkRectangle at;
+
+  g_return_val_if_fail (AKC_IS_MESSAGE_ROW (self), FALSE);
+
+  if (self->message == NULL)
+    return FALSE;
+
+  if (x < 0 || y < 0)
+    {
+      graphene_rect_t bounds;
+
+      /* Under the start of the message's text. */
+      if (gtk_widget_compute_bounds (GTK_WIDGET (self->parts_box), GTK_WIDGET (self), &bounds))
+        {
+          x = bounds.origin.x + MIN (bounds.size.width, 24);
+          y = bounds.origin.y + MIN (bounds.size.height, 24);
+        }
+      else
+        x = y = 0;
+    }
+
+  g_clear_pointer (&self->menu, gtk_widget_unparent);
+  model = build_menu (self);
+  self->menu = gtk_popover_menu_new_from_model (model);
+  gtk_widget_set_parent (self->menu, GTK_WIDGET (self));
+  gtk_popover_set_has_arrow (GTK_POPOVER (self->menu), FALSE);
+  gtk_widget_set_halign (self->menu, gtk_widget_get_direction (GTK_WIDGET (self)) == GTK_TEXT_DIR_RTL
+                                     ? GTK_ALIGN_END : GTK_ALIGN_START);
+  at = (GdkRectangle) { (int) x, (int) y, 1, 1 };
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->menu), &at);
+  g_signal_connect_object (self->menu, "closed", G_CALLBACK (on_menu_closed), self, G_CONNECT_SWAPPED);
+  gtk_popover_popup (GTK_POPOVER (self->menu));
+
+  return TRUE;
+}
+
+/* The context menu while it is open, for the tests. */
+GtkWidget *
+akc_message_row_get_menu (AkcMessageRow *self)
+{
+  g_return_val_if_fail (AKC_IS_MESSAGE_ROW (self), NULL);
+
+  return self->menu;
+}
+
+static void
+menu_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  akc_message_row_popup_menu (AKC_MESSAGE_ROW (widget), -1, -1);
+}
+
+static void
+on_secondary_click (GtkGestureClick *gesture,
+                    int              n_press,
+                    double           x,
+                    double           y,
+                    AkcMessageRow   *self)
+{
+  if (akc_message_row_popup_menu (self, x, y))
+    gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+}
+
+static void
+on_long_press (GtkGestureLongPress *gesture,
+               double               x,
+               double               y,
+               AkcMessageRow       *self)
+{
+  if (akc_message_row_popup_menu (self, x, y))
+    gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+}
+
+static void
+init_menu (AkcMessageRow *self)
+{
+  GtkGesture *click = gtk_gesture_click_new ();
+  GtkGesture *press = gtk_gesture_long_press_new ();
+  GtkEventController *shortcuts = gtk_shortcut_controller_new ();
+
+  /* Before the selectable labels inside, which have a menu of their own
+   * (Copy, Select All) on the same click and keys: ours copies too. */
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+  gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (click), GTK_PHASE_CAPTURE);
+  g_signal_connect_object (click, "pressed", G_CALLBACK (on_secondary_click), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+
+  gtk_gesture_single_set_touch_only (GTK_GESTURE_SINGLE (press), TRUE);
+  g_signal_connect_object (press, "pressed", G_CALLBACK (on_long_press), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (press));
+
+  /* Menu and Shift+F10, with the keyboard on the row or inside it. */
+  gtk_shortcut_controller_set_scope (GTK_SHORTCUT_CONTROLLER (shortcuts), GTK_SHORTCUT_SCOPE_LOCAL);
+  gtk_event_controller_set_propagation_phase (shortcuts, GTK_PHASE_CAPTURE);
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
+                                        gtk_shortcut_new (gtk_alternative_trigger_new (gtk_keyval_trigger_new (GDK_KEY_Menu, 0),
+                                                                                       gtk_keyval_trigger_new (GDK_KEY_F10, GDK_SHIFT_MASK)),
+                                                          gtk_named_action_new ("message.menu")));
+  gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_HAS_POPUP, TRUE,
+                                  -1);
 }
 
 static void
@@ -973,6 +1161,8 @@ akc_message_row_class_init (AkcMessageRowClass *klass)
                                              G_STRUCT_OFFSET (AkcMessageRow, parts_box));
   gtk_widget_class_bind_template_child (widget_class, AkcMessageRow, note);
 
+  gtk_widget_class_install_action (widget_class, "message.menu", NULL, menu_action);
+
   gtk_widget_class_set_css_name (widget_class, "messagerow");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
@@ -997,6 +1187,7 @@ akc_message_row_init (AkcMessageRow *self)
                                   -1);
   gtk_widget_insert_after (self->attachments, self->column, GTK_WIDGET (self->parts_box));
   self->active_position = -1;
+  init_menu (self);
 }
 
 /**

@@ -1,0 +1,377 @@
+/* test-message-menu.c: the actions of one message (issue 14 item 7):
+ * the context menu of a row, copy, delete with undo, edit an earlier
+ * message; in process
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include "config.h"
+
+#include <string.h>
+#include <akc-gtk.h>
+
+#include "akc-chat-view-private.h"
+#include "akc-message-row-private.h"
+
+#define WAIT_TIMEOUT_USEC (120 * G_USEC_PER_SEC)
+
+typedef gboolean (*Condition) (gpointer data);
+
+static gboolean
+wait_for (Condition condition,
+          gpointer  data)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_USEC;
+
+  while (!condition (data))
+    {
+      if (g_get_monotonic_time () > deadline)
+        return FALSE;
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+
+  return TRUE;
+}
+
+#define WAIT_FOR(condition, data) g_assert_true (wait_for ((Condition) (condition), (data)))
+
+static void
+spin (void)
+{
+  for (guint i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+typedef struct {
+  GtkWidget          *window;
+  AkcChatView        *view;
+  AkcChat            *chat;
+  AkcScriptedAdapter *script;
+  AkcMessage         *deleted;
+  guint               deleted_at;
+  guint               n_deleted;
+} Fixture;
+
+static AkcMessage *
+message_at (Fixture *fixture,
+            guint    position)
+{
+  g_autoptr(AkcMessage) message = g_list_model_get_item (akc_chat_source_get_messages (AKC_CHAT_SOURCE (fixture->chat)),
+                                                         position);
+
+  return message;   /* the model keeps it alive */
+}
+
+static guint
+n_messages (Fixture *fixture)
+{
+  return g_list_model_get_n_items (akc_chat_source_get_messages (AKC_CHAT_SOURCE (fixture->chat)));
+}
+
+static void
+on_deleted (AkcChatView *view,
+            AkcMessage  *message,
+            guint        position,
+            Fixture     *fixture)
+{
+  g_set_object (&fixture->deleted, message);
+  fixture->deleted_at = position;
+  fixture->n_deleted++;
+}
+
+/* Three turns; the second reply has Markdown. */
+static void
+fixture_init (Fixture *fixture)
+{
+  static const char * const texts[] = {
+    "first question", "first answer",
+    "second question", "An answer with **bold** text\n\n- and a list",
+    "third question", "third answer",
+  };
+  g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func (g_object_unref);
+  AkcAdapter *adapter = akc_scripted_adapter_new ();
+
+  fixture->script = AKC_SCRIPTED_ADAPTER (adapter);
+  fixture->chat = akc_chat_new (adapter);
+  g_object_unref (adapter);
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      g_autofree char *id = g_strdup_printf ("m%u", i);
+
+      g_ptr_array_add (messages, akc_message_new (id, i % 2 == 0 ? AKC_MESSAGE_ROLE_USER : AKC_MESSAGE_ROLE_ASSISTANT,
+                                                  texts[i], AKC_MESSAGE_STATUS_COMPLETE));
+    }
+  akc_chat_restore (fixture->chat, (AkcMessage * const *) messages->pdata, messages->len);
+
+  fixture->view = AKC_CHAT_VIEW (akc_chat_view_new ());
+  akc_chat_view_set_source (fixture->view, AKC_CHAT_SOURCE (fixture->chat));
+  g_signal_connect (fixture->view, "message-deleted", G_CALLBACK (on_deleted), fixture);
+
+  fixture->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 600, 700);
+  gtk_window_set_child (GTK_WINDOW (fixture->window), GTK_WIDGET (fixture->view));
+  gtk_window_present (GTK_WINDOW (fixture->window));
+  spin ();
+}
+
+static void
+fixture_clear (Fixture *fixture)
+{
+  g_clear_object (&fixture->deleted);
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  spin ();
+  g_assert_finalize_object (fixture->chat);
+}
+
+typedef struct {
+  Fixture *fixture;
+  guint    position;
+} RowWait;
+
+static gboolean
+row_bound (RowWait *wait)
+{
+  return akc_chat_view_get_row (wait->fixture->view, message_at (wait->fixture, wait->position)) != NULL;
+}
+
+static AkcMessageRow *
+row_at (Fixture *fixture,
+        guint    position)
+{
+  RowWait wait = { fixture, position };
+
+  WAIT_FOR (row_bound, &wait);
+  return akc_chat_view_get_row (fixture->view, message_at (fixture, position));
+}
+
+/* The labels and actions of a menu model, "label=action" by line. */
+static char *
+describe_menu (GMenuModel *model)
+{
+  GString *out = g_string_new (NULL);
+
+  for (int i = 0; i < g_menu_model_get_n_items (model); i++)
+    {
+      g_autoptr(GMenuModel) section = g_menu_model_get_item_link (model, i, G_MENU_LINK_SECTION);
+
+      for (int j = 0; section != NULL && j < g_menu_model_get_n_items (section); j++)
+        {
+          g_autofree char *label = NULL;
+          g_autofree char *action = NULL;
+          g_autoptr(GVariant) target = g_menu_model_get_item_attribute_value (section, j, G_MENU_ATTRIBUTE_TARGET,
+                                                                              G_VARIANT_TYPE_STRING);
+
+          g_menu_model_get_item_attribute (section, j, G_MENU_ATTRIBUTE_LABEL, "s", &label);
+          g_menu_model_get_item_attribute (section, j, G_MENU_ATTRIBUTE_ACTION, "s", &action);
+          g_string_append_printf (out, "%s=%s(%s);", label, action,
+                                  target != NULL ? g_variant_get_string (target, NULL) : "");
+        }
+    }
+
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+is_visible (GtkWidget *widget)
+{
+  return gtk_widget_get_visible (widget);
+}
+
+/* The context menu: every action of a message, with its id; the
+ * person's messages can be edited. */
+static void
+test_menu (void)
+{
+  Fixture fixture = { 0 };
+  AkcMessageRow *row;
+  GtkWidget *menu;
+  g_autofree char *user = NULL;
+  g_autofree char *assistant = NULL;
+
+  fixture_init (&fixture);
+  row = row_at (&fixture, 2);
+  gtk_test_accessible_assert_property (row, GTK_ACCESSIBLE_PROPERTY_HAS_POPUP, TRUE);
+
+  /* As the keyboard opens it (Menu, Shift+F10: the row's message.menu). */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (row), "message.menu", NULL));
+  menu = akc_message_row_get_menu (row);
+  g_assert_true (GTK_IS_POPOVER_MENU (menu));
+  WAIT_FOR (is_visible, menu);
+  user = describe_menu (gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (menu)));
+  g_assert_cmpstr (user, ==,
+                   "_Copy Message=chat.copy-message(m2);"
+                   "Copy as Plain _Text=chat.copy-message-text(m2);"
+                   "_Edit and Send Again=chat.edit-message(m2);"
+                   "_Delete Message=chat.delete-message(m2);");
+  gtk_popover_popdown (GTK_POPOVER (menu));
+  spin ();
+  g_assert_null (akc_message_row_get_menu (row));
+
+  /* A reply is not edited from here (§3.6 edit replaces only its text). */
+  row = row_at (&fixture, 3);
+  g_assert_true (akc_message_row_popup_menu (row, 10, 10));
+  assistant = describe_menu (gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (akc_message_row_get_menu (row))));
+  g_assert_cmpstr (assistant, ==,
+                   "_Copy Message=chat.copy-message(m3);"
+                   "Copy as Plain _Text=chat.copy-message-text(m3);"
+                   "_Delete Message=chat.delete-message(m3);");
+  gtk_popover_popdown (GTK_POPOVER (akc_message_row_get_menu (row)));
+
+  fixture_clear (&fixture);
+}
+
+static char *
+clipboard_text (GtkWidget *widget)
+{
+  GdkContentProvider *content = gdk_clipboard_get_content (gtk_widget_get_clipboard (widget));
+  GValue value = G_VALUE_INIT;
+  char *text;
+
+  g_assert_nonnull (content);
+  g_value_init (&value, G_TYPE_STRING);
+  g_assert_true (gdk_content_provider_get_value (content, &value, NULL));
+  text = g_value_dup_string (&value);
+  g_value_unset (&value);
+
+  return text;
+}
+
+/* Copy: the Markdown as written, or the text as read. */
+static void
+test_copy (void)
+{
+  Fixture fixture = { 0 };
+  g_autofree char *markdown = NULL;
+  g_autofree char *plain = NULL;
+
+  fixture_init (&fixture);
+  gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.copy-message", "s", "m3");
+  markdown = clipboard_text (GTK_WIDGET (fixture.view));
+  g_assert_cmpstr (markdown, ==, "An answer with **bold** text\n\n- and a list");
+
+  gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.copy-message-text", "s", "m3");
+  plain = clipboard_text (GTK_WIDGET (fixture.view));
+  g_assert_null (strstr (plain, "**"));
+  g_assert_nonnull (strstr (plain, "An answer with bold text"));
+  g_assert_nonnull (strstr (plain, "and a list"));
+
+  fixture_clear (&fixture);
+}
+
+/* Delete: the message goes, the view says which and where, and it can be
+ * put back; an unknown id changes nothing. */
+static void
+test_delete_and_undo (void)
+{
+  Fixture fixture = { 0 };
+  g_autoptr(GError) error = NULL;
+
+  fixture_init (&fixture);
+  row_at (&fixture, 3);
+  gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.delete-message", "s", "m3");
+  g_assert_cmpuint (fixture.n_deleted, ==, 1);
+  g_assert_cmpuint (fixture.deleted_at, ==, 3);
+  g_assert_cmpstr (akc_message_get_id (fixture.deleted), ==, "m3");
+  g_assert_cmpuint (n_messages (&fixture), ==, 5);
+  g_assert_cmpstr (akc_message_get_id (message_at (&fixture, 3)), ==, "m4");
+
+  gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.delete-message", "s", "no-such-id");
+  g_assert_cmpuint (fixture.n_deleted, ==, 1);
+  g_assert_cmpuint (n_messages (&fixture), ==, 5);
+
+  /* Undo, as the application's toast does. */
+  g_assert_true (akc_chat_insert_message (fixture.chat, fixture.deleted_at, fixture.deleted, &error));
+  g_assert_no_error (error);
+  g_assert_true (message_at (&fixture, 3) == fixture.deleted);
+  g_assert_nonnull (row_at (&fixture, 3));
+
+  fixture_clear (&fixture);
+}
+
+static GtkWidget *
+find_text_view (GtkWidget *widget)
+{
+  if (GTK_IS_TEXT_VIEW (widget) && gtk_widget_get_mapped (widget))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_text_view (child);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static gboolean
+editor_shown (Fixture *fixture)
+{
+  return find_text_view (GTK_WIDGET (fixture->view)) != NULL;
+}
+
+static gboolean
+reply_done (Fixture *fixture)
+{
+  return n_messages (fixture) == 4 &&
+         akc_message_get_status (message_at (fixture, 3)) == AKC_MESSAGE_STATUS_COMPLETE &&
+         akc_chat_source_get_status (AKC_CHAT_SOURCE (fixture->chat)) == AKC_CHAT_STATUS_IDLE;
+}
+
+/* Edit an earlier message of the person: the inline editor opens with its
+ * text; saving sends it again from there (§3.6): it keeps its id, the
+ * messages after it go, and a new reply streams. */
+static void
+test_edit_earlier (void)
+{
+  Fixture fixture = { 0 };
+  GtkTextBuffer *buffer;
+  g_autofree char *draft = NULL;
+  GtkTextIter start, end;
+
+  fixture_init (&fixture);
+  gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.edit-message", "s", "m2");
+  g_assert_true (akc_chat_view_get_editing (fixture.view));
+  WAIT_FOR (editor_shown, &fixture);
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (find_text_view (GTK_WIDGET (fixture.view))));
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  draft = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+  g_assert_cmpstr (draft, ==, "second question");
+
+  /* While the editor is open, nothing else is deleted or edited. */
+  gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.delete-message", "s", "m0");
+  g_assert_cmpuint (n_messages (&fixture), ==, 6);
+
+  gtk_text_buffer_set_text (buffer, "second question, edited", -1);
+  akc_scripted_adapter_begin_turn (fixture.script);
+  akc_scripted_adapter_add_text (fixture.script, "a new second answer", 0);
+  akc_scripted_adapter_add_done (fixture.script, 0);
+  gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.save-edit", NULL);
+  WAIT_FOR (reply_done, &fixture);
+  g_assert_false (akc_chat_view_get_editing (fixture.view));
+  g_assert_cmpstr (akc_message_get_id (message_at (&fixture, 2)), ==, "m2");
+  g_assert_cmpstr (akc_message_get_content (message_at (&fixture, 2)), ==, "second question, edited");
+  g_assert_cmpstr (akc_message_get_content (message_at (&fixture, 3)), ==, "a new second answer");
+
+  /* A reply is not opened in the editor by this action. */
+  gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.edit-message", "s", akc_message_get_id (message_at (&fixture, 3)));
+  g_assert_false (akc_chat_view_get_editing (fixture.view));
+
+  fixture_clear (&fixture);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/message-actions/menu", test_menu);
+  g_test_add_func ("/message-actions/copy", test_copy);
+  g_test_add_func ("/message-actions/delete-and-undo", test_delete_and_undo);
+  g_test_add_func ("/message-actions/edit-earlier", test_edit_earlier);
+
+  return g_test_run ();
+}
