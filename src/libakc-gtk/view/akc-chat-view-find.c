@@ -627,12 +627,23 @@ refresh (AkcChatView *self,
       guint n = g_list_model_get_n_items (self->messages);
       g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
 
+      AkcMessageRole previous = AKC_MESSAGE_ROLE_SYSTEM;
+
       for (guint i = 0; i < n; i++)
         {
           g_autoptr(AkcMessage) message = g_list_model_get_item (self->messages, i);
+          AkcMessageRole role = akc_message_get_role (message);
+          gboolean maybe_hidden;
           guint k;
 
-          if (!akc_chat_view_message_is_shown (message, self))
+          /* Only what the list shows is found. Asking is a pass over the
+           * conversation per message, so it is asked only of the messages
+           * that can be left out: tool results, the replies right after
+           * one (replays), and replies that carry tool calls. */
+          maybe_hidden = role == AKC_MESSAGE_ROLE_TOOL || previous == AKC_MESSAGE_ROLE_TOOL ||
+                         g_list_model_get_n_items (akc_message_get_tool_calls (message)) > 0;
+          previous = role;
+          if (maybe_hidden && !akc_chat_view_message_is_shown (message, self))
             continue;
 
           g_hash_table_add (seen, message);
