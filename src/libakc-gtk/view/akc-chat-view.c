@@ -472,6 +472,9 @@ akc_chat_view_finalize (GObject *object)
 {
   AkcChatView *self = AKC_CHAT_VIEW (object);
 
+  /* Again: a find bar that outlived the view's dispose may have ended
+   * its find since. */
+  akc_chat_view_find_dispose (self);
   g_hash_table_unref (self->rows);
   g_hash_table_unref (self->items);
   g_hash_table_unref (self->past_errors);
