@@ -146,7 +146,7 @@ def main():
             # Search by title.
             search(app, "remember")
             check(ui.wait_for(lambda: row_names(app) and all(n.startswith("remember this chat, ") for n in row_names(app))),
-                  "Ctrl+F and a word leave only the conversations with it in their title")
+                  "Ctrl+Shift+F and a word leave only the conversations with it in their title")
             ui.type_text("zzz")
             check(ui.wait_for(lambda: ui.find(app, name="No Results") and not row_names(app)),
                   "a search that finds nothing says so")
@@ -156,7 +156,7 @@ def main():
             # Search by message text: "received" is only in the replies.
             search(app, "received")
             check(ui.wait_for(lambda: len(row_names(app)) == 2),
-                  "Ctrl+F finds conversations by the text of their messages (neither title has the word)")
+                  "Ctrl+Shift+F finds conversations by the text of their messages (neither title has the word)")
             ui.press_escape()
 
             # Rename in place.

@@ -80,15 +80,22 @@ def open_menu(app):
     return ui.wait_for(lambda: ui.find(app, role="menu item", name="Copy Message"), what="the context menu")
 
 
+def focused_item(app):
+    for item in ui.find_all(app, role="menu item"):
+        if focused(item):
+            return item.name
+    return None
+
+
 def choose(app, name):
     """Down through the open menu to the item named name, then Enter."""
     for _ in range(8):
-        item = ui.find(app, role="menu item", name=name)
-        if item is not None and focused(item):
+        current = ui.wait_for(lambda: focused_item(app), what="a menu item with the keyboard")
+        if current == name:
             ui.press_return()
             return True
         key(KEY_DOWN)
-        ui.wait_for(lambda: True)
+        ui.wait_for(lambda: focused_item(app) not in (None, current), what="the next menu item")
     return False
 
 
@@ -200,7 +207,6 @@ def main():
             key_shift_tab()
             ui.wait_for(lambda: not focused(composer), what="the keyboard in the transcript")
             key(KEY_UP)
-            ui.wait_for(lambda: True)
             open_menu(app)
             check(ui.find(app, role="menu item", name="Edit and Send Again") is not None,
                   "Shift+F10 on the person's message opens its menu, with Edit and Send Again")
