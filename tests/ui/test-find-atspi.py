@@ -171,6 +171,9 @@ def main():
             entry = ui.wait_for(lambda: ui.find(app, name="Find in Conversation", role="entry"),
                                 what="the find entry")
             check(ui.wait_for(lambda: focused(entry)), "Ctrl+F in the conversation puts the keyboard in its find bar")
+            bar = ui.find(app, name="Find in Conversation", role="form")
+            check(all(ui.find(bar, role="push button", name=n) for n in ("Previous Match", "Next Match", "Close Find Bar")),
+                  "the find bar is a search landmark with named buttons")
             check(ui.find(app, name="Search Conversations", role="entry") is None or
                   not focused(ui.find(app, name="Search Conversations", role="entry")),
                   "the sidebar's search is not the one opened")

@@ -33,7 +33,7 @@
  * The bar is a search landmark named "Find in Conversation"; the entry
  * has that name too, and its description says where the current match
  * is, as the label next to it does ("3 of 12", "No matches"). The
- * buttons are "Previous Match" and "Next Match".
+ * buttons are "Previous Match", "Next Match" and "Close Find Bar".
  *
  * ## CSS nodes
  *
@@ -358,8 +358,12 @@ akc_find_bar_init (AkcFindBar *self)
   akc_gtk_init ();
   g_weak_ref_init (&self->return_focus, NULL);
 
-  self->search_bar = GTK_SEARCH_BAR (gtk_search_bar_new ());
-  gtk_search_bar_set_show_close_button (self->search_bar, TRUE);
+  /* A group inside the search landmark, and a close button with a name
+   * (the bar's own is an unnamed image on GTK 4.8). */
+  self->search_bar = g_object_new (GTK_TYPE_SEARCH_BAR,
+                                   "accessible-role", GTK_ACCESSIBLE_ROLE_GROUP,
+                                   "show-close-button", FALSE,
+                                   NULL);
   gtk_widget_set_parent (GTK_WIDGET (self->search_bar), GTK_WIDGET (self));
 
   box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
@@ -382,6 +386,7 @@ akc_find_bar_init (AkcFindBar *self)
   self->next_button = icon_button ("go-down-symbolic", _("Next Match"), "find.next");
   gtk_box_append (GTK_BOX (box), self->previous_button);
   gtk_box_append (GTK_BOX (box), self->next_button);
+  gtk_box_append (GTK_BOX (box), icon_button ("window-close-symbolic", _("Close Find Bar"), "find.close"));
 
   /* Not connected to the bar as its entry: the bar would empty it when
    * it closes, and the last search comes back when it opens again. */
