@@ -11,62 +11,7 @@
 
 #include "akc-chat-view-private.h"
 #include "akc-message-row-private.h"
-
-/* Generous: the valgrind setup runs everything 20 times slower. */
-#define WAIT_TIMEOUT_USEC (120 * G_USEC_PER_SEC)
-
-typedef gboolean (*Condition) (gpointer data);
-
-static gboolean
-wait_for (Condition condition,
-          gpointer  data)
-{
-  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_USEC;
-
-  while (!condition (data))
-    {
-      if (g_get_monotonic_time () > deadline)
-        return FALSE;
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-
-  return TRUE;
-}
-
-#define WAIT_FOR(condition, data) g_assert_true (wait_for ((Condition) (condition), (data)))
-
-static void
-spin (void)
-{
-  for (guint i = 0; i < 50; i++)
-    g_main_context_iteration (NULL, FALSE);
-}
-
-typedef struct {
-  GdkFrameClock *clock;
-  gint64         target;
-} FrameWait;
-
-static gboolean
-frames_passed (FrameWait *wait)
-{
-  return gdk_frame_clock_get_frame_counter (wait->clock) >= wait->target;
-}
-
-static void
-wait_frames (GtkWidget *widget,
-             guint      n)
-{
-  FrameWait wait;
-
-  wait.clock = gtk_widget_get_frame_clock (widget);
-  g_assert_nonnull (wait.clock);
-  wait.target = gdk_frame_clock_get_frame_counter (wait.clock) + n;
-  for (guint i = 0; i < n; i++)
-    gtk_widget_queue_draw (widget);
-  WAIT_FOR (frames_passed, &wait);
-}
+#include "akc-test-ui.h"
 
 typedef struct {
   GtkWidget   *window;

@@ -12,36 +12,7 @@
 
 #include "akc-chat-view-private.h"
 #include "akc-message-row-private.h"
-
-#define WAIT_TIMEOUT_USEC (120 * G_USEC_PER_SEC)
-
-typedef gboolean (*Condition) (gpointer data);
-
-static gboolean
-wait_for (Condition condition,
-          gpointer  data)
-{
-  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_USEC;
-
-  while (!condition (data))
-    {
-      if (g_get_monotonic_time () > deadline)
-        return FALSE;
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-
-  return TRUE;
-}
-
-#define WAIT_FOR(condition, data) g_assert_true (wait_for ((Condition) (condition), (data)))
-
-static void
-spin (void)
-{
-  for (guint i = 0; i < 50; i++)
-    g_main_context_iteration (NULL, FALSE);
-}
+#include "akc-test-ui.h"
 
 typedef struct {
   GtkWidget          *window;
