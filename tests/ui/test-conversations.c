@@ -680,7 +680,9 @@ test_sidebar_pages (void)
 
   /* Ctrl+F: a search finds one of a page not read yet, and lists it. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.search-conversations", NULL));
-  entry = find_by_type (GTK_WIDGET (window), GTK_TYPE_SEARCH_ENTRY);
+  /* The sidebar's entry, which has the keyboard now (the find bar of the
+   * conversation has a search entry too). */
+  entry = gtk_widget_get_ancestor (gtk_root_get_focus (GTK_ROOT (window)), GTK_TYPE_SEARCH_ENTRY);
   g_assert_nonnull (entry);
   gtk_editable_set_text (GTK_EDITABLE (entry), word);
   g_signal_emit_by_name (entry, "search-changed");
