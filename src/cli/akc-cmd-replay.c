@@ -543,12 +543,6 @@ message_json (const char *id,
   return message;
 }
 
-static AkcJsonValue *
-take_array (GPtrArray *values)
-{
-  return akc_json_value_new_array ((AkcJsonValue * const *) values->pdata, values->len);
-}
-
 static int
 record (const char         *path,
         const char         *definition,
@@ -595,7 +589,7 @@ record (const char         *path,
         }
 
       g_ptr_array_add (history, message_json (user_id, "user", inputs[i]));
-      messages = take_array (history);
+      messages = take_values (history);
       store = messages_from_json (messages);
       chunks = run_turn (AKC_ADAPTER (akc_demo_get_session (demo)), G_LIST_MODEL (store), "replay");
       print_turn (i, inputs[i], chunks, json);
@@ -612,7 +606,7 @@ record (const char         *path,
 
   {
     const char *names[] = { "version", "entries" };
-    AkcJsonValue *values[] = { akc_json_value_new_number (1), take_array (entries) };
+    AkcJsonValue *values[] = { akc_json_value_new_number (1), take_values (entries) };
 
     cassette = akc_json_value_new_object (names, values, 2);
     akc_json_value_unref (values[0]);
