@@ -544,6 +544,18 @@ akc_app_session_init (AkcAppSession *self)
   self->cancellable = g_cancellable_new ();
 }
 
+/* What the Developer Tools show of a conversation of a backend: its
+ * turns and its wire events, redacted with the fields the preferences
+ * name (the wire view always hides tokens, input, session ids and API
+ * keys too). */
+static AkcTraceCapture *
+new_trace_capture (AkcAppSession *self)
+{
+  g_auto(GStrv) fields = g_settings_get_strv (self->settings, "replay-redact-fields");
+
+  return akc_trace_capture_new ((const char * const *) fields);
+}
+
 static void
 on_turn_client_changed (AkcAppSession *self)
 {
@@ -570,6 +582,7 @@ on_turn_client_changed (AkcAppSession *self)
     {
       g_autoptr(AkcInteractionController) interaction = akc_interaction_controller_new (client);
       g_autoptr(AkcComponentManifest) standard = akc_component_manifest_new_standard ();
+      g_autoptr(AkcTraceCapture) capture = new_trace_capture (self);
 
       akc_interaction_controller_set_manifest (interaction, standard);
       /* A new session on the server: titled from its first message. */
@@ -581,6 +594,8 @@ on_turn_client_changed (AkcAppSession *self)
           akc_conversation_item_set_updated_at (self->turn, now);
           akc_conversation_model_resort (self->conversations);
         }
+      akc_trace_capture_watch_turn_client (capture, AKC_TURN_CLIENT (client));
+      akc_conversation_item_set_trace_capture (self->turn, capture);
       akc_conversation_item_open (self->turn, client, NULL, interaction, NULL);
       g_signal_connect_object (akc_chat_source_get_messages (client), "items-changed",
                                G_CALLBACK (on_item_messages_changed), self->turn, G_CONNECT_SWAPPED);
@@ -1221,6 +1236,8 @@ akc_app_session_open (AkcAppSession        *self,
   g_autoptr(AkcInteractionController) interaction = NULL;
   g_autoptr(AkcComponentManifest) standard = NULL;
   g_autoptr(GObject) owner = NULL;
+  g_autoptr(AkcTraceCapture) capture = NULL;
+  g_autoptr(AkcAdapter) traced = NULL;
   AkcChatSource *source = NULL;
 
   g_return_val_if_fail (AKC_IS_APP_SESSION (self), FALSE);
@@ -1247,10 +1264,13 @@ akc_app_session_open (AkcAppSession        *self,
         owner = G_OBJECT (demo);
         source = AKC_CHAT_SOURCE (akc_demo_get_chat (demo));
         interaction = g_object_ref (akc_demo_get_interaction (demo));
+        capture = g_object_ref (akc_demo_get_trace_capture (demo));
       }
       break;
     case AKC_ASSISTANT_KIND_ASK:
-      owner = G_OBJECT (akc_chat_new (AKC_ADAPTER (self->ask_knowledge)));
+      capture = new_trace_capture (self);
+      traced = akc_trace_capture_wrap_adapter (capture, AKC_ADAPTER (self->ask_knowledge), "ask");
+      owner = G_OBJECT (akc_chat_new (traced));
       source = AKC_CHAT_SOURCE (owner);
       break;
     case AKC_ASSISTANT_KIND_PROVIDER:
@@ -1266,7 +1286,9 @@ akc_app_session_open (AkcAppSession        *self,
                                       akc_conversation_item_get_provider_url (item),
                                       akc_conversation_item_get_model (item));
         g_signal_connect_object (item, "notify::model", G_CALLBACK (on_item_model_changed), route, 0);
-        owner = G_OBJECT (akc_chat_new (AKC_ADAPTER (route)));
+        capture = new_trace_capture (self);
+        traced = akc_trace_capture_wrap_adapter (capture, AKC_ADAPTER (route), "provider");
+        owner = G_OBJECT (akc_chat_new (traced));
         source = AKC_CHAT_SOURCE (owner);
       }
       break;
@@ -1282,6 +1304,7 @@ akc_app_session_open (AkcAppSession        *self,
       akc_interaction_controller_set_manifest (interaction, standard);
     }
 
+  akc_conversation_item_set_trace_capture (item, capture);
   akc_conversation_item_open (item, source, owner, interaction, NULL);
   g_signal_connect_object (akc_chat_source_get_messages (source), "items-changed",
                            G_CALLBACK (on_item_messages_changed), item, G_CONNECT_SWAPPED);

@@ -267,6 +267,8 @@ developer_tools_action (GSimpleAction *action,
   if (inspector == NULL)
     {
       inspector = akc_inspector_new ();
+      akc_inspector_set_settings (inspector,
+                                  akc_app_session_get_settings (akc_application_get_session (AKC_APPLICATION (user_data))));
       gtk_window_set_application (GTK_WINDOW (inspector), GTK_APPLICATION (user_data));
       /* The inspector goes with its window. */
       g_signal_connect_object (active, "destroy", G_CALLBACK (gtk_window_destroy), inspector, G_CONNECT_SWAPPED);
@@ -436,6 +438,18 @@ akc_application_startup (GApplication *app)
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
   akc_application_add_accels (GTK_APPLICATION (app));
+
+  /* The main menu offers the Developer Tools once the preferences turn
+   * them on (hidden while this action is disabled); Ctrl+Shift+D opens
+   * them either way. */
+  {
+    g_autoptr(GSimpleAction) menu_action = g_simple_action_new ("developer-tools-menu", NULL);
+
+    g_signal_connect (menu_action, "activate", G_CALLBACK (developer_tools_action), app);
+    g_settings_bind (akc_app_session_get_settings (akc_application_get_session (AKC_APPLICATION (app))),
+                     "developer-tools", menu_action, "enabled", G_SETTINGS_BIND_GET);
+    g_action_map_add_action (G_ACTION_MAP (app), G_ACTION (menu_action));
+  }
 }
 
 static gboolean

@@ -40,6 +40,7 @@ struct _AkcConversationItem
   GObject                  *owner;        /* an AkcDemo or an AkcChat */
   AkcInteractionController *interaction;
   AkcChatHistory           *history;
+  AkcTraceCapture          *capture;      /* what the Developer Tools show */
 };
 
 G_DEFINE_FINAL_TYPE (AkcConversationItem, akc_conversation_item, G_TYPE_OBJECT)
@@ -63,6 +64,7 @@ akc_conversation_item_dispose (GObject *object)
   AkcConversationItem *self = AKC_CONVERSATION_ITEM (object);
 
   g_clear_object (&self->history);
+  g_clear_object (&self->capture);
   g_clear_object (&self->interaction);
   g_clear_object (&self->source);
   g_clear_object (&self->owner);
@@ -610,4 +612,39 @@ akc_conversation_item_set_model (AkcConversationItem *self,
   self->model = g_strdup (model);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_MODEL]);
   return TRUE;
+}
+
+/**
+ * akc_conversation_item_get_trace_capture:
+ * @self: a #AkcConversationItem
+ *
+ * Gets what the Developer Tools show of the opened conversation: its
+ * demo's capture, or the one its chat or turn client feeds.
+ *
+ * Returns: (transfer none) (nullable): the capture, or %NULL before the
+ *   conversation was opened
+ */
+AkcTraceCapture *
+akc_conversation_item_get_trace_capture (AkcConversationItem *self)
+{
+  g_return_val_if_fail (AKC_IS_CONVERSATION_ITEM (self), NULL);
+
+  return self->capture;
+}
+
+/**
+ * akc_conversation_item_set_trace_capture:
+ * @self: a #AkcConversationItem
+ * @capture: (nullable): what follows the opened conversation
+ *
+ * The session made the capture that follows the conversation.
+ */
+void
+akc_conversation_item_set_trace_capture (AkcConversationItem *self,
+                                         AkcTraceCapture     *capture)
+{
+  g_return_if_fail (AKC_IS_CONVERSATION_ITEM (self));
+  g_return_if_fail (capture == NULL || AKC_IS_TRACE_CAPTURE (capture));
+
+  g_set_object (&self->capture, capture);
 }

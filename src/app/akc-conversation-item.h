@@ -61,4 +61,8 @@ int                  akc_conversation_item_compare         (gconstpointer       
                                                             gconstpointer        b,
                                                             gpointer             user_data);
 
+AkcTraceCapture          *akc_conversation_item_get_trace_capture (AkcConversationItem *self);
+void                      akc_conversation_item_set_trace_capture (AkcConversationItem *self,
+                                                                   AkcTraceCapture     *capture);
+
 G_END_DECLS

@@ -32,4 +32,11 @@ gboolean         akc_inspector_save_fixture       (AkcInspector    *self,
                                                    GFile           *file,
                                                    GError         **error);
 
+void             akc_inspector_set_settings       (AkcInspector    *self,
+                                                   GSettings       *settings);
+guint            akc_inspector_get_n_wire_rows    (AkcInspector    *self);
+char            *akc_inspector_dup_wire_row_text  (AkcInspector    *self,
+                                                   guint            index_);
+const char      *akc_inspector_get_visible_page   (AkcInspector    *self);
+
 G_END_DECLS

@@ -301,6 +301,80 @@ akc_preferences_window_init (AkcPreferencesWindow *self)
   label_row (GTK_WIDGET (self->turn_status_row), _("Turn Server Connection"));
 }
 
+/* ------------------------------------------------------------------ */
+/* Developer: the Developer Tools in the menu, and what a replay fixture */
+/* never holds                                                          */
+/* ------------------------------------------------------------------ */
+
+static char *
+joined_fields (GSettings *settings)
+{
+  g_auto(GStrv) fields = g_settings_get_strv (settings, "replay-redact-fields");
+
+  return g_strjoinv (", ", fields);
+}
+
+/* "token, apiKey ,, secret" → ["token", "apiKey", "secret"]. */
+static void
+on_redact_apply (AdwEntryRow          *row,
+                 AkcPreferencesWindow *self)
+{
+  g_auto(GStrv) parts = g_strsplit (gtk_editable_get_text (GTK_EDITABLE (row)), ",", -1);
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) fields = NULL;
+  g_autofree char *shown = NULL;
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      g_strstrip (parts[i]);
+      if (parts[i][0] != '\0')
+        g_strv_builder_add (builder, parts[i]);
+    }
+  fields = g_strv_builder_end (builder);
+  g_settings_set_strv (self->settings, "replay-redact-fields", (const char * const *) fields);
+
+  shown = joined_fields (self->settings);
+  set_row_text (row, shown);
+}
+
+static void
+add_developer_page (AkcPreferencesWindow *self)
+{
+  AdwPreferencesPage *page = ADW_PREFERENCES_PAGE (adw_preferences_page_new ());
+  AdwPreferencesGroup *group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+  AdwActionRow *tools = ADW_ACTION_ROW (adw_action_row_new ());
+  GtkWidget *toggle = gtk_switch_new ();
+  AdwEntryRow *redact = ADW_ENTRY_ROW (adw_entry_row_new ());
+  g_autofree char *fields = joined_fields (self->settings);
+
+  adw_preferences_page_set_title (page, _("Developer"));
+  adw_preferences_page_set_icon_name (page, "utilities-terminal-symbolic");
+  adw_preferences_group_set_title (group, _("Developer Tools"));
+  adw_preferences_group_set_description (group,
+                                         _("Why the conversation did what it did, its redacted wire events, and a replay fixture of it. Ctrl+Shift+D opens them either way."));
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (tools), _("Show in the Main Menu"));
+  gtk_widget_set_valign (toggle, GTK_ALIGN_CENTER);
+  adw_action_row_add_suffix (tools, toggle);
+  adw_action_row_set_activatable_widget (tools, toggle);
+  g_settings_bind (self->settings, "developer-tools", toggle, "active", G_SETTINGS_BIND_DEFAULT);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (toggle), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Show the Developer Tools in the Main Menu"), -1);
+  adw_preferences_group_add (group, GTK_WIDGET (tools));
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (redact), _("Fields Redacted from Replay Fixtures"));
+  set_row_text (redact, fields);
+  adw_entry_row_set_show_apply_button (redact, TRUE);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (redact),
+                               _("Member names, separated by commas, whose values become “[REDACTED]” at any depth in traces and saved replay fixtures"));
+  label_row (GTK_WIDGET (redact), _("Fields Redacted from Replay Fixtures, separated by commas"));
+  g_signal_connect_object (redact, "apply", G_CALLBACK (on_redact_apply), self, 0);
+  adw_preferences_group_add (group, GTK_WIDGET (redact));
+
+  adw_preferences_page_add (page, group);
+  adw_preferences_window_add (ADW_PREFERENCES_WINDOW (self), page);
+}
+
 static void
 show_setting (AkcPreferencesWindow *self,
               AdwEntryRow          *row,
@@ -344,6 +418,7 @@ akc_preferences_window_new (GSettings  *settings,
   show_setting (self, self->turn_url_row, "turn-endpoint");
   adw_preferences_window_add (ADW_PREFERENCES_WINDOW (self),
                               ADW_PREFERENCES_PAGE (akc_provider_page_new (settings, provider)));
+  add_developer_page (self);
 
   for (guint i = 0; i < 2; i++)
     {

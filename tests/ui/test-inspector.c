@@ -9,6 +9,7 @@
 
 #include <adwaita.h>
 #include <glib/gstdio.h>
+#include <string.h>
 
 #include "akc-demo.h"
 #include "akc-inspector.h"
@@ -118,6 +119,86 @@ test_policy_sentences (void)
   gtk_window_destroy (GTK_WINDOW (inspector));
 }
 
+/* A conversation of a backend (here the provider path: a chat whose
+ * adapter the capture wraps, as the application opens it): its wire
+ * events in sentences on the second page, bounded as the capture's ring,
+ * its turns on the first, and a saved fixture redacted with the fields
+ * the preferences name. */
+static void
+test_wire_events (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new ("io.agentskit.Chat");
+  g_autoptr(AkcTraceCapture) capture = akc_trace_capture_new (NULL);
+  g_autoptr(AkcAdapter) echo = akc_echo_adapter_new ();
+  g_autoptr(AkcAdapter) traced = akc_trace_capture_wrap_adapter (capture, echo, "provider");
+  g_autoptr(AkcChat) chat = akc_chat_new (traced);
+  AkcInspector *inspector = akc_inspector_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *last = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *title = NULL;
+  g_autoptr(GFile) file = NULL;
+  guint n;
+  int fd;
+
+  akc_inspector_set_settings (inspector, settings);
+  akc_inspector_set_conversation (inspector, "Provider", capture, akc_chat_source_get_messages (AKC_CHAT_SOURCE (chat)));
+  gtk_window_present (GTK_WINDOW (inspector));
+  g_assert_cmpuint (akc_inspector_get_n_wire_rows (inspector), ==, 0);
+  g_assert_cmpstr (akc_inspector_get_visible_page (inspector), ==, "traces");
+
+  g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (chat), "hello", &error));
+  g_assert_no_error (error);
+  wait_until_idle (chat);
+
+  n = akc_inspector_get_n_wire_rows (inspector);
+  g_assert_cmpuint (n, ==, akc_trace_capture_get_n_wire_events (capture));
+  g_assert_cmpuint (n, >=, 3);
+  first = akc_inspector_dup_wire_row_text (inspector, 0);
+  g_assert_true (g_str_has_prefix (first, "Sent request to the model provider\n#0 at "));
+  last = akc_inspector_dup_wire_row_text (inspector, n - 1);
+  g_assert_true (g_str_has_prefix (last, "Received done from the model provider\n"));
+  g_assert_cmpuint (akc_inspector_get_n_rows (inspector), ==, 1);
+  title = akc_inspector_dup_row_title (inspector, 0);
+  g_assert_cmpstr (title, ==, "The model answered: streaming → done");
+
+  /* Alt+2 shows the wire page. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (inspector), "inspector.page", "s", "wire"));
+  g_assert_cmpstr (akc_inspector_get_visible_page (inspector), ==, "wire");
+
+  /* The view keeps no more than the capture's ring. */
+  akc_trace_capture_set_max_wire_events (capture, 3);
+  g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (chat), "again", &error));
+  wait_until_idle (chat);
+  g_assert_cmpuint (akc_inspector_get_n_wire_rows (inspector), ==, 3);
+
+  /* What the preferences name is redacted from the saved fixture, at any depth. */
+  g_settings_set_strv (settings, "replay-redact-fields", (const char * const[]) { "CONTENT", NULL });
+  fd = g_file_open_tmp ("akc-inspector-XXXXXX.json", &path, &error);
+  g_assert_no_error (error);
+  close (fd);
+  file = g_file_new_for_path (path);
+  g_assert_true (akc_inspector_save_fixture (inspector, file, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  g_assert_null (strstr (text, "AgentsKit received"));
+  g_assert_null (strstr (text, "hello"));
+  g_assert_nonnull (strstr (text, "[REDACTED]"));
+  {
+    g_autoptr(AkcReplayFixture) fixture = akc_replay_fixture_parse (text, -1, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (akc_replay_fixture_get_n_entries (fixture), ==, 2);
+    g_assert_cmpuint (akc_replay_fixture_get_traces (fixture)->len, ==, 2);
+  }
+  g_unlink (path);
+  g_settings_reset (settings, "replay-redact-fields");
+
+  gtk_window_destroy (GTK_WINDOW (inspector));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -127,6 +208,7 @@ main (int    argc,
 
   g_test_add_func ("/inspector/live-records", test_live_records);
   g_test_add_func ("/inspector/policy-sentences", test_policy_sentences);
+  g_test_add_func ("/inspector/wire-events", test_wire_events);
 
   return g_test_run ();
 }

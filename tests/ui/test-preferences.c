@@ -17,6 +17,7 @@
 
 #include "akc-test-http-server.h"
 #include "akc-backend.h"
+#include "akc-conversation-item.h"
 #include "akc-window.h"
 #include "akc-test-ui.h"
 
@@ -177,6 +178,35 @@ respond_status (AkcTestHttpServer *server,
   akc_test_http_server_set_response (server, response);
 }
 
+/* The Developer Tools of a backend's conversation (issue 19): its wire
+ * events went both ways, with neither the token nor what was typed, and
+ * its turns are traced. */
+static void
+assert_traced (AkcWindow  *window,
+               const char *typed,
+               guint       min_turns)
+{
+  AkcTraceCapture *capture = akc_conversation_item_get_trace_capture (akc_window_get_item (window));
+  g_autoptr(GPtrArray) events = NULL;
+  gboolean sent = FALSE, received = FALSE;
+
+  g_assert_nonnull (capture);
+  events = akc_trace_capture_dup_wire_events (capture);
+  for (guint i = 0; i < events->len; i++)
+    {
+      g_autofree char *text = akc_json_value_to_canonical (g_ptr_array_index (events, i), NULL);
+
+      g_assert_null (strstr (text, TOKEN));
+      sent |= strstr (text, "\"direction\":\"sent\"") != NULL;
+      received |= strstr (text, "\"direction\":\"received\"") != NULL;
+      if (strstr (text, "client.turn.submit") != NULL)
+        g_assert_null (strstr (text, typed));
+    }
+  g_assert_true (sent);
+  g_assert_true (received);
+  g_assert_cmpuint (akc_trace_capture_get_n_records (capture), >=, min_turns);
+}
+
 static AkcWindow *
 new_window (void)
 {
@@ -303,6 +333,7 @@ test_preferences_ask (void)
   g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (status)), ==, "Connected");
   while (find_label (GTK_WIDGET (window), "Answer from the Ask service") == NULL)
     g_main_context_iteration (NULL, TRUE);
+  assert_traced (window, "What is AgentsKit?", 1);
 
   /* A refused token: the state says to enter a new one. */
   respond_status (server, 401);
@@ -556,6 +587,7 @@ test_preferences_turn (void)
   g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (status)), ==, "Connected");
   while (find_label (GTK_WIDGET (window), "Answer from the turn server") == NULL)
     g_main_context_iteration (NULL, TRUE);
+  assert_traced (window, "Hello turn", 1);
 
   /* A refused token. */
   respond_status (server, 401);
@@ -583,6 +615,55 @@ test_preferences_turn (void)
   gtk_window_destroy (GTK_WINDOW (window));
   spin ();
   akc_test_http_server_free (server);
+}
+
+/* The Developer page: the switch that puts the Developer Tools in the
+ * main menu, kept in GSettings, and the fields every saved replay
+ * fixture redacts, applied as a list. */
+static void
+test_preferences_developer (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  AkcWindow *window;
+  GtkWindow *prefs;
+  GtkWidget *row;
+  g_auto(GStrv) fields = NULL;
+  g_autofree char *shown = NULL;
+
+  reset_settings ();
+  g_settings_reset (settings, "developer-tools");
+  g_settings_reset (settings, "replay-redact-fields");
+  window = new_window ();
+  prefs = akc_window_show_preferences (window);
+
+  row = find_row (prefs, "Show in the Main Menu", 0);
+  /* On its own page, as a person opens it. */
+  adw_preferences_window_set_visible_page (ADW_PREFERENCES_WINDOW (prefs),
+                                           ADW_PREFERENCES_PAGE (gtk_widget_get_ancestor (row, ADW_TYPE_PREFERENCES_PAGE)));
+  g_assert_false (g_settings_get_boolean (settings, "developer-tools"));
+  g_assert_true (adw_action_row_get_activatable_widget (ADW_ACTION_ROW (row)) != NULL);
+  g_assert_true (gtk_widget_activate (row));
+  /* The switch turns at the end of its animation. */
+  while (!g_settings_get_boolean (settings, "developer-tools"))
+    g_main_context_iteration (NULL, TRUE);
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (adw_action_row_get_activatable_widget (ADW_ACTION_ROW (row))),
+                                   GTK_ACCESSIBLE_ROLE_SWITCH);
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (adw_action_row_get_activatable_widget (ADW_ACTION_ROW (row))),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Show the Developer Tools in the Main Menu");
+
+  row = find_row (prefs, "Fields Redacted from Replay Fixtures", 0);
+  apply (row, " token, Content ,, x-secret ");
+  fields = g_settings_get_strv (settings, "replay-redact-fields");
+  g_assert_cmpuint (g_strv_length (fields), ==, 3);
+  g_assert_cmpstr (fields[0], ==, "token");
+  g_assert_cmpstr (fields[1], ==, "Content");
+  g_assert_cmpstr (fields[2], ==, "x-secret");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (row)), ==, "token, Content, x-secret");
+
+  g_settings_reset (settings, "developer-tools");
+  g_settings_reset (settings, "replay-redact-fields");
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
 }
 
 /* Without a Secret Service the state says so, and what to do. */
@@ -659,6 +740,7 @@ main (int   argc,
       g_test_add_func ("/preferences/ask", test_preferences_ask);
       g_test_add_func ("/preferences/ask/cut-off", test_ask_cut_off);
       g_test_add_func ("/preferences/turn", test_preferences_turn);
+      g_test_add_func ("/preferences/developer", test_preferences_developer);
     }
 
   {

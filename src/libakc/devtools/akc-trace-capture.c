@@ -52,6 +52,15 @@
 #define MAX_NAME_UNITS 128
 #define REDACTED "[REDACTED]"
 
+/* What a wire event never shows, whatever the capture's redact fields:
+ * credentials, the confirmation token and its session, and what a person
+ * typed (application.md §10.1 keeps them out of action traces; the wire
+ * view keeps them out of everything). Compared case-insensitively. */
+static const char * const never_on_wire[] = {
+  "token", "input", "sessionId", "apiKey", "api_key", "x-api-key",
+  "authorization", "password", "secret", "cookie", NULL
+};
+
 struct _AkcTraceRecord
 {
   gatomicrefcount   ref_count;
@@ -78,6 +87,11 @@ struct _AkcTraceCapture
 
   char           *last_turn_id;    /* parent of watched policy/action records */
   GPtrArray      *watched;         /* WatchedObject */
+
+  GHashTable     *wire_redact_set; /* lowercased: redact_set + never_on_wire */
+  GQueue          wire;            /* AkcJsonValue, oldest first */
+  guint           max_wire;
+  guint           wire_sequence;   /* of the next wire event */
 };
 
 typedef struct
@@ -100,7 +114,7 @@ G_DEFINE_QUARK (akc-trace-error-quark, akc_trace_error)
 G_DEFINE_BOXED_TYPE (AkcTraceRecord, akc_trace_record, akc_trace_record_ref, akc_trace_record_unref)
 G_DEFINE_FINAL_TYPE (AkcTraceCapture, akc_trace_capture, G_TYPE_OBJECT)
 
-enum { SIGNAL_RECORD_ADDED, N_SIGNALS };
+enum { SIGNAL_RECORD_ADDED, SIGNAL_WIRE_EVENT_ADDED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static const char * const category_strings[] = {
@@ -662,6 +676,8 @@ akc_trace_capture_finalize (GObject *object)
   g_hash_table_unref (self->ids);
   g_free (self->last_turn_id);
   g_ptr_array_unref (self->watched);
+  g_hash_table_unref (self->wire_redact_set);
+  g_queue_clear_full (&self->wire, (GDestroyNotify) akc_json_value_unref);
 
   G_OBJECT_CLASS (akc_trace_capture_parent_class)->finalize (object);
 }
@@ -692,6 +708,26 @@ akc_trace_capture_class_init (AkcTraceCaptureClass *klass)
                   NULL,
                   G_TYPE_NONE, 1,
                   AKC_TYPE_TRACE_RECORD | G_SIGNAL_TYPE_STATIC_SCOPE);
+
+  /**
+   * AkcTraceCapture::wire-event-added:
+   * @self: the capture
+   * @event: the wire event as the capture keeps it, redacted (see
+   *   [method@TraceCapture.add_wire_event])
+   *
+   * Emitted after a wire event was added, for a live view of the wire.
+   *
+   * Since: 0.1
+   */
+  signals[SIGNAL_WIRE_EVENT_ADDED] =
+    g_signal_new ("wire-event-added",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 1,
+                  AKC_TYPE_JSON_VALUE | G_SIGNAL_TYPE_STATIC_SCOPE);
 }
 
 static void
@@ -702,6 +738,11 @@ akc_trace_capture_init (AkcTraceCapture *self)
   self->ids = g_hash_table_new (g_str_hash, g_str_equal);
   self->clock = real_clock;
   self->watched = g_ptr_array_new_with_free_func (watched_object_free);
+  self->wire_redact_set = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; never_on_wire[i] != NULL; i++)
+    g_hash_table_add (self->wire_redact_set, g_utf8_strdown (never_on_wire[i], -1));
+  g_queue_init (&self->wire);
+  self->max_wire = AKC_TRACE_CAPTURE_DEFAULT_MAX_WIRE_EVENTS;
 }
 
 /**
@@ -723,7 +764,10 @@ akc_trace_capture_new (const char * const *redact_fields)
 
   self->redact_fields = g_strdupv ((char **) (redact_fields != NULL ? redact_fields : (const char * const[]) { NULL }));
   for (guint i = 0; self->redact_fields[i] != NULL; i++)
-    g_hash_table_add (self->redact_set, g_utf8_strdown (self->redact_fields[i], -1));
+    {
+      g_hash_table_add (self->redact_set, g_utf8_strdown (self->redact_fields[i], -1));
+      g_hash_table_add (self->wire_redact_set, g_utf8_strdown (self->redact_fields[i], -1));
+    }
 
   return self;
 }
@@ -1100,8 +1144,8 @@ akc_trace_capture_get_current_turn (AkcTraceCapture *self)
  * akc_trace_capture_clear:
  * @self: a capture
  *
- * Drops every record; the next one is `trace-0` again. Snapshots taken
- * before keep their records.
+ * Drops every record and every wire event; the next record is `trace-0`
+ * again. Snapshots taken before keep their records.
  *
  * Since: 0.1
  */
@@ -1113,6 +1157,7 @@ akc_trace_capture_clear (AkcTraceCapture *self)
   g_hash_table_remove_all (self->ids);
   g_ptr_array_set_size (self->records, 0);
   g_clear_pointer (&self->last_turn_id, g_free);
+  g_queue_clear_full (&self->wire, (GDestroyNotify) akc_json_value_unref);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1249,4 +1294,294 @@ akc_trace_capture_watch_confirmation (AkcTraceCapture       *self,
   g_return_if_fail (AKC_IS_ACTION_CONFIRMATION (confirmation));
 
   watch (self, confirmation, "record-changed", G_CALLBACK (on_record_changed));
+}
+
+/* ------------------------------------------------------------------ */
+/* Wire events                                                         */
+/* ------------------------------------------------------------------ */
+
+/* A member of @event that names what it is, or NULL. */
+static const char *
+wire_event_type (AkcJsonValue *event)
+{
+  const char * const names[] = { "event", "type" };
+
+  if (akc_json_value_get_kind (event) != AKC_JSON_KIND_OBJECT)
+    return NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      AkcJsonValue *member = akc_json_value_get_member (event, names[i]);
+
+      if (member != NULL && akc_json_value_get_kind (member) == AKC_JSON_KIND_STRING)
+        return akc_json_value_get_string (member, NULL);
+    }
+  return NULL;
+}
+
+/**
+ * akc_trace_capture_add_wire_event:
+ * @self: a capture
+ * @source: where the event was seen, such as `turn`, `ask` or `provider`
+ * @direction: `sent` or `received`
+ * @event: the event as it went over the wire (or as its client decoded it)
+ *
+ * Keeps a redacted copy of one wire event of the conversation, for a
+ * live view of what went to and came from a backend. The capture keeps
+ * the latest [method@TraceCapture.get_max_wire_events] events (a ring: the
+ * oldest goes first) as `{sequence, at, source, direction, type?,
+ * event}`, where `type` is the event's `event` or `type` member when it
+ * is a string. The copy is redacted with the capture's redact fields and,
+ * always, the members that never show on the wire view: `token`,
+ * `input`, `sessionId`, `apiKey`, `api_key`, `x-api-key`,
+ * `authorization`, `password`, `secret` and `cookie` (compared
+ * case-insensitively, at any depth). An event over 65,536 bytes once
+ * redacted is kept as `{"omittedBytes": N}`. @event itself is never
+ * modified.
+ *
+ * Wire events are not trace records: they are not part of a snapshot
+ * and never go into a replay fixture.
+ *
+ * Returns: (transfer full): the event as the capture keeps it
+ *
+ * Since: 0.1
+ */
+AkcJsonValue *
+akc_trace_capture_add_wire_event (AkcTraceCapture *self,
+                                  const char      *source,
+                                  const char      *direction,
+                                  AkcJsonValue    *event)
+{
+  g_autoptr(AkcJsonValue) redacted = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autofree char *at = NULL;
+  g_autofree char *text = NULL;
+  const char *type;
+  AkcJsonValue *kept;
+  AkcJsonWriter w;
+  gsize length = 0;
+
+  g_return_val_if_fail (AKC_IS_TRACE_CAPTURE (self), NULL);
+  g_return_val_if_fail (source != NULL, NULL);
+  g_return_val_if_fail (direction != NULL, NULL);
+  g_return_val_if_fail (event != NULL, NULL);
+
+  redacted = redact (self->wire_redact_set, event);
+  text = akc_json_value_to_canonical (redacted, &length);
+  at = akc_text_format_unix_ms (self->clock (self->clock_data));
+  type = wire_event_type (event);
+
+  akc_json_writer_init (&w, out);
+  akc_json_writer_begin_object (&w);
+  akc_json_writer_member (&w, "sequence");
+  akc_json_writer_int (&w, self->wire_sequence);
+  akc_json_writer_member (&w, "at");
+  akc_json_writer_string (&w, at, -1);
+  akc_json_writer_member (&w, "source");
+  akc_json_writer_string (&w, source, -1);
+  akc_json_writer_member (&w, "direction");
+  akc_json_writer_string (&w, direction, -1);
+  if (type != NULL)
+    {
+      akc_json_writer_member (&w, "type");
+      akc_json_writer_string (&w, type, -1);
+    }
+  akc_json_writer_member (&w, "event");
+  if (length > MAX_DETAIL_BYTES)
+    {
+      akc_json_writer_begin_object (&w);
+      akc_json_writer_member (&w, "omittedBytes");
+      akc_json_writer_int (&w, (gint64) length);
+      akc_json_writer_end_object (&w);
+    }
+  else
+    {
+      akc_json_writer_value (&w, redacted);
+    }
+  akc_json_writer_end_object (&w);
+
+  kept = akc_json_value_parse (out->str, out->len, NULL);
+  g_assert (kept != NULL);
+  self->wire_sequence++;
+  g_queue_push_tail (&self->wire, kept);
+  while (self->wire.length > self->max_wire)
+    akc_json_value_unref (g_queue_pop_head (&self->wire));
+
+  g_signal_emit (self, signals[SIGNAL_WIRE_EVENT_ADDED], 0, kept);
+
+  return akc_json_value_ref (kept);
+}
+
+/**
+ * akc_trace_capture_dup_wire_events:
+ * @self: a capture
+ *
+ * Gets the wire events the capture keeps, oldest first
+ * ([method@TraceCapture.add_wire_event]).
+ *
+ * Returns: (transfer container) (element-type AkcJsonValue): the events
+ *
+ * Since: 0.1
+ */
+GPtrArray *
+akc_trace_capture_dup_wire_events (AkcTraceCapture *self)
+{
+  GPtrArray *events;
+
+  g_return_val_if_fail (AKC_IS_TRACE_CAPTURE (self), NULL);
+
+  events = g_ptr_array_new_full (self->wire.length, (GDestroyNotify) akc_json_value_unref);
+  for (GList *l = self->wire.head; l != NULL; l = l->next)
+    g_ptr_array_add (events, akc_json_value_ref (l->data));
+  return events;
+}
+
+/**
+ * akc_trace_capture_get_n_wire_events:
+ * @self: a capture
+ *
+ * Returns: how many wire events the capture keeps
+ *
+ * Since: 0.1
+ */
+guint
+akc_trace_capture_get_n_wire_events (AkcTraceCapture *self)
+{
+  g_return_val_if_fail (AKC_IS_TRACE_CAPTURE (self), 0);
+
+  return self->wire.length;
+}
+
+/**
+ * akc_trace_capture_get_max_wire_events:
+ * @self: a capture
+ *
+ * Returns: how many wire events the capture keeps at most
+ *
+ * Since: 0.1
+ */
+guint
+akc_trace_capture_get_max_wire_events (AkcTraceCapture *self)
+{
+  g_return_val_if_fail (AKC_IS_TRACE_CAPTURE (self), 0);
+
+  return self->max_wire;
+}
+
+/**
+ * akc_trace_capture_set_max_wire_events:
+ * @self: a capture
+ * @max_events: how many wire events to keep, at least 1
+ *
+ * Bounds the ring of wire events (by default
+ * %AKC_TRACE_CAPTURE_DEFAULT_MAX_WIRE_EVENTS); the oldest events over the
+ * new bound are dropped at once.
+ *
+ * Since: 0.1
+ */
+void
+akc_trace_capture_set_max_wire_events (AkcTraceCapture *self,
+                                       guint            max_events)
+{
+  g_return_if_fail (AKC_IS_TRACE_CAPTURE (self));
+  g_return_if_fail (max_events >= 1);
+
+  self->max_wire = max_events;
+  while (self->wire.length > self->max_wire)
+    akc_json_value_unref (g_queue_pop_head (&self->wire));
+}
+
+typedef struct
+{
+  AkcTraceCapture *capture;   /* weak */
+  char            *status;    /* of the last snapshot */
+} TurnWatch;
+
+static void
+turn_watch_free (gpointer data,
+                 GClosure *closure)
+{
+  TurnWatch *watch = data;
+
+  g_clear_weak_pointer (&watch->capture);
+  g_free (watch->status);
+  g_free (watch);
+}
+
+static void
+on_turn_event_sent (AkcTurnClient *client,
+                    AkcJsonValue  *event,
+                    TurnWatch     *watch)
+{
+  if (watch->capture != NULL)
+    akc_json_value_unref (akc_trace_capture_add_wire_event (watch->capture, "turn", "sent", event));
+}
+
+static void
+on_turn_snapshot (AkcTurnClient *client,
+                  AkcJsonValue  *event,
+                  TurnWatch     *watch)
+{
+  AkcJsonValue *payload = akc_json_value_get_member (event, "payload");
+  AkcJsonValue *status = payload != NULL ? akc_json_value_get_member (payload, "status") : NULL;
+  const char *to_state;
+
+  if (watch->capture == NULL)
+    return;
+
+  akc_json_value_unref (akc_trace_capture_add_wire_event (watch->capture, "turn", "received", event));
+
+  /* The turn server keeps the conversation: its state is the status of
+   * the snapshots, and each change of it is a turn of the model. */
+  to_state = status != NULL && akc_json_value_get_kind (status) == AKC_JSON_KIND_STRING
+    ? akc_json_value_get_string (status, NULL) : NULL;
+  if (to_state != NULL && g_strcmp0 (to_state, watch->status) != 0)
+    {
+      g_autoptr(AkcTraceRecord) record = NULL;
+      g_autoptr(GError) error = NULL;
+
+      record = akc_trace_capture_capture_turn (watch->capture, AKC_TRACE_KIND_AGENTIC, NULL,
+                                               watch->status != NULL ? watch->status : "idle",
+                                               to_state, NULL, &error);
+      if (record == NULL)
+        g_debug ("Turn trace not captured: %s", error->message);
+      else
+        {
+          g_free (watch->capture->last_turn_id);
+          watch->capture->last_turn_id = g_strdup (record->id);
+        }
+      g_free (watch->status);
+      watch->status = g_strdup (to_state);
+    }
+}
+
+/**
+ * akc_trace_capture_watch_turn_client:
+ * @self: a capture
+ * @client: a turn client
+ *
+ * Follows a conversation the turn server keeps: every event @client
+ * sends ([signal@TurnClient::event-sent]) and every snapshot it accepts
+ * ([signal@TurnClient::snapshot-accepted]) becomes a wire event
+ * (source `turn`), and each change of the snapshots' `status` a turn
+ * record of kind `agentic` from the previous status (`idle` at first) to
+ * the new one. As long as both live.
+ *
+ * Since: 0.1
+ */
+void
+akc_trace_capture_watch_turn_client (AkcTraceCapture *self,
+                                     AkcTurnClient   *client)
+{
+  TurnWatch *sent;
+  TurnWatch *received;
+
+  g_return_if_fail (AKC_IS_TRACE_CAPTURE (self));
+  g_return_if_fail (AKC_IS_TURN_CLIENT (client));
+
+  sent = g_new0 (TurnWatch, 1);
+  g_set_weak_pointer (&sent->capture, self);
+  g_signal_connect_data (client, "event-sent", G_CALLBACK (on_turn_event_sent), sent, turn_watch_free, 0);
+  received = g_new0 (TurnWatch, 1);
+  g_set_weak_pointer (&received->capture, self);
+  g_signal_connect_data (client, "snapshot-accepted", G_CALLBACK (on_turn_snapshot), received, turn_watch_free, 0);
 }

@@ -13,6 +13,7 @@
 #include <glib-object.h>
 
 #include "akc-action-confirmation.h"
+#include "akc-adapter.h"
 #include "akc-capability-policy.h"
 #include "akc-clock.h"
 #include "akc-confirmation-record.h"
@@ -20,6 +21,7 @@
 #include "akc-policy-trace.h"
 #include "akc-route.h"
 #include "akc-session.h"
+#include "akc-turn-client.h"
 #include "akc-version-macros.h"
 
 G_BEGIN_DECLS
@@ -190,5 +192,36 @@ void             akc_trace_capture_watch_policy       (AkcTraceCapture       *se
 AKC_AVAILABLE_IN_ALL
 void             akc_trace_capture_watch_confirmation (AkcTraceCapture       *self,
                                                        AkcActionConfirmation *confirmation);
+
+/**
+ * AKC_TRACE_CAPTURE_DEFAULT_MAX_WIRE_EVENTS:
+ *
+ * How many wire events a [class@TraceCapture] keeps unless told otherwise.
+ *
+ * Since: 0.1
+ */
+#define AKC_TRACE_CAPTURE_DEFAULT_MAX_WIRE_EVENTS 500
+
+AKC_AVAILABLE_IN_ALL
+AkcJsonValue    *akc_trace_capture_add_wire_event     (AkcTraceCapture       *self,
+                                                       const char            *source,
+                                                       const char            *direction,
+                                                       AkcJsonValue          *event);
+AKC_AVAILABLE_IN_ALL
+GPtrArray       *akc_trace_capture_dup_wire_events    (AkcTraceCapture       *self);
+AKC_AVAILABLE_IN_ALL
+guint            akc_trace_capture_get_n_wire_events  (AkcTraceCapture       *self);
+AKC_AVAILABLE_IN_ALL
+guint            akc_trace_capture_get_max_wire_events (AkcTraceCapture      *self);
+AKC_AVAILABLE_IN_ALL
+void             akc_trace_capture_set_max_wire_events (AkcTraceCapture      *self,
+                                                       guint                  max_events);
+AKC_AVAILABLE_IN_ALL
+void             akc_trace_capture_watch_turn_client  (AkcTraceCapture       *self,
+                                                       AkcTurnClient         *client);
+AKC_AVAILABLE_IN_ALL
+AkcAdapter      *akc_trace_capture_wrap_adapter       (AkcTraceCapture       *self,
+                                                       AkcAdapter            *adapter,
+                                                       const char            *source);
 
 G_END_DECLS

@@ -174,6 +174,7 @@ static GParamSpec *props[N_PROPS];
 enum {
   SIGNAL_SNAPSHOT_ACCEPTED,
   SIGNAL_TURN_FINISHED,
+  SIGNAL_EVENT_SENT,
   N_SIGNALS
 };
 
@@ -792,6 +793,7 @@ submission (AkcTurnClient  *self,
   if (encoded == NULL)
     return NULL;
 
+  g_signal_emit (self, signals[SIGNAL_EVENT_SENT], 0, event);
   return g_bytes_new_take (encoded, length);
 }
 
@@ -1604,6 +1606,22 @@ akc_turn_client_class_init (AkcTurnClientClass *klass)
   signals[SIGNAL_TURN_FINISHED] =
     g_signal_new ("turn-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 0);
+
+  /**
+   * AkcTurnClient::event-sent:
+   * @self: the client
+   * @event: the `client.turn.submit` event, as it is posted
+   *
+   * An event is about to be posted to the turn endpoint, for a view of
+   * the wire such as [method@TraceCapture.watch_turn_client]. The event
+   * holds what the person typed: a handler that shows or keeps it
+   * redacts it first.
+   *
+   * Since: 0.1
+   */
+  signals[SIGNAL_EVENT_SENT] =
+    g_signal_new ("event-sent", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, AKC_TYPE_JSON_VALUE | G_SIGNAL_TYPE_STATIC_SCOPE);
 }
 
 static void

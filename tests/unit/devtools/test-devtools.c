@@ -14,6 +14,7 @@
 #include "akc-fixture.h"
 #include "akc-json-private.h"
 #include "akc-policy-trace-private.h"
+#include "akc-turn-client-private.h"
 
 static const struct { AkcTraceError code; const char *nick; } error_nicks[] = {
   { AKC_TRACE_ERROR_INVALID_DETAIL, "invalid-detail" },
@@ -589,6 +590,230 @@ test_fixture_from_messages (void)
   g_assert_nonnull (strstr (secret_text, "[REDACTED]"));
 }
 
+/* Wire events: redacted with the capture's fields and, always, the names
+ * that never show (token, input, sessionId, API keys …) at any depth;
+ * the caller's event untouched; a bounded ring; an oversized event
+ * omitted, not kept. */
+static void
+on_wire_event (AkcTraceCapture *capture,
+               AkcJsonValue    *event,
+               guint           *count)
+{
+  (*count)++;
+}
+
+static void
+test_wire_events (void)
+{
+  const char * const redact[] = { "Private", NULL };
+  g_autoptr(AkcTraceCapture) capture = akc_trace_capture_new (redact);
+  g_autoptr(AkcJsonValue) event = parse ("{\"type\":\"server.thing\",\"Token\":\"t-1\",\"payload\":{\"input\":\"typed\","
+                                         "\"nested\":[{\"SESSIONID\":\"s-1\",\"apiKey\":\"k\",\"private\":1,\"kept\":\"yes\"}]},"
+                                         "\"headers\":{\"Authorization\":\"Bearer b\"}}");
+  g_autofree char *before = akc_json_value_to_canonical (event, NULL);
+  g_autofree char *after = NULL;
+  g_autofree char *kept_text = NULL;
+  g_autofree char *huge = NULL;
+  g_autoptr(AkcJsonValue) kept = NULL;
+  g_autoptr(AkcJsonValue) big = NULL;
+  g_autoptr(AkcJsonValue) omitted = NULL;
+  g_autoptr(GPtrArray) events = NULL;
+  AkcJsonValue *inner;
+  gint64 now = 0;
+  guint count = 0;
+
+  akc_trace_capture_set_clock (capture, fixed_clock, &now, NULL);
+  g_signal_connect (capture, "wire-event-added", G_CALLBACK (on_wire_event), &count);
+  kept = akc_trace_capture_add_wire_event (capture, "turn", "received", event);
+  g_assert_cmpuint (count, ==, 1);
+  after = akc_json_value_to_canonical (event, NULL);
+  g_assert_cmpstr (before, ==, after);
+
+  g_assert_cmpstr (member_string (kept, "source"), ==, "turn");
+  g_assert_cmpstr (member_string (kept, "direction"), ==, "received");
+  g_assert_cmpstr (member_string (kept, "type"), ==, "server.thing");
+  g_assert_cmpstr (member_string (kept, "at"), ==, "1970-01-01T00:00:00.000Z");
+  inner = akc_json_value_get_member (kept, "event");
+  g_assert_cmpstr (member_string (inner, "Token"), ==, "[REDACTED]");
+  g_assert_cmpstr (member_string (akc_json_value_get_member (inner, "payload"), "input"), ==, "[REDACTED]");
+  g_assert_cmpstr (member_string (akc_json_value_get_member (inner, "headers"), "Authorization"), ==, "[REDACTED]");
+  inner = akc_json_value_get_element (akc_json_value_get_member (akc_json_value_get_member (inner, "payload"), "nested"), 0);
+  g_assert_cmpstr (member_string (inner, "SESSIONID"), ==, "[REDACTED]");
+  g_assert_cmpstr (member_string (inner, "apiKey"), ==, "[REDACTED]");
+  g_assert_cmpstr (member_string (inner, "private"), ==, "[REDACTED]");
+  g_assert_cmpstr (member_string (inner, "kept"), ==, "yes");
+  kept_text = akc_json_value_to_canonical (kept, NULL);
+  g_assert_null (strstr (kept_text, "t-1"));
+  g_assert_null (strstr (kept_text, "typed"));
+  g_assert_null (strstr (kept_text, "Bearer"));
+
+  /* Wire events are not records: the §10.1 records stay as they were. */
+  g_assert_cmpuint (akc_trace_capture_get_n_records (capture), ==, 0);
+
+  /* A bounded ring: the oldest go first, sequences keep counting. */
+  akc_trace_capture_set_max_wire_events (capture, 3);
+  for (guint i = 0; i < 4; i++)
+    akc_json_value_unref (akc_trace_capture_add_wire_event (capture, "ask", "sent", event));
+  g_assert_cmpuint (akc_trace_capture_get_n_wire_events (capture), ==, 3);
+  g_assert_cmpuint (akc_trace_capture_get_max_wire_events (capture), ==, 3);
+  events = akc_trace_capture_dup_wire_events (capture);
+  g_assert_cmpuint (events->len, ==, 3);
+  g_assert_cmpint (akc_json_value_get_number (akc_json_value_get_member (g_ptr_array_index (events, 0), "sequence")), ==, 2);
+  g_assert_cmpint (akc_json_value_get_number (akc_json_value_get_member (g_ptr_array_index (events, 2), "sequence")), ==, 4);
+
+  /* Over 64 KiB: only its size is kept. */
+  huge = g_strnfill (70000, 'x');
+  big = akc_json_value_new_string (huge, -1);
+  omitted = akc_trace_capture_add_wire_event (capture, "provider", "received", big);
+  g_assert_cmpint (akc_json_value_get_number (akc_json_value_get_member (akc_json_value_get_member (omitted, "event"),
+                                                                        "omittedBytes")), >, 70000);
+  g_assert_null (member_string (omitted, "type"));
+  g_assert_cmpuint (count, ==, 6);
+
+  akc_trace_capture_clear (capture);
+  g_assert_cmpuint (akc_trace_capture_get_n_wire_events (capture), ==, 0);
+}
+
+static void
+wait_idle (AkcChatSource *source)
+{
+  while (akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* A chat whose adapter is wrapped: the request (without the messages'
+ * text), each chunk and the end of each turn, done, failed or stopped. */
+static void
+test_wrap_adapter (void)
+{
+  g_autoptr(AkcTraceCapture) capture = akc_trace_capture_new (NULL);
+  g_autoptr(AkcAdapter) echo = akc_echo_adapter_new ();
+  g_autoptr(AkcAdapter) wrapped = akc_trace_capture_wrap_adapter (capture, echo, "provider");
+  g_autoptr(AkcChat) chat = akc_chat_new (wrapped);
+  g_autoptr(GPtrArray) events = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *all = NULL;
+  GString *text = g_string_new (NULL);
+  AkcJsonValue *last;
+
+  g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (chat), "secret question", &error));
+  g_assert_no_error (error);
+  wait_idle (AKC_CHAT_SOURCE (chat));
+
+  events = akc_trace_capture_dup_wire_events (capture);
+  g_assert_cmpuint (events->len, >=, 3);
+  g_assert_cmpstr (member_string (g_ptr_array_index (events, 0), "direction"), ==, "sent");
+  g_assert_cmpstr (member_string (g_ptr_array_index (events, 0), "type"), ==, "request");
+  g_assert_cmpint (akc_json_value_get_number (akc_json_value_get_member (akc_json_value_get_member (g_ptr_array_index (events, 0), "event"),
+                                                                        "messageCount")), >=, 1);
+  for (guint i = 1; i + 1 < events->len; i++)
+    {
+      AkcJsonValue *event = akc_json_value_get_member (g_ptr_array_index (events, i), "event");
+
+      g_assert_cmpstr (member_string (g_ptr_array_index (events, i), "source"), ==, "provider");
+      g_assert_cmpstr (member_string (event, "type"), ==, "text");
+      g_string_append (text, member_string (event, "content"));
+    }
+  g_assert_cmpstr (text->str, ==, "AgentsKit received: secret question");
+  g_string_free (text, TRUE);
+  last = g_ptr_array_index (events, events->len - 1);
+  g_assert_cmpstr (member_string (last, "type"), ==, "done");
+  all = akc_json_value_to_canonical (g_ptr_array_index (events, 0), NULL);
+  g_assert_null (strstr (all, "secret question"));
+
+  g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (chat), "/fail", &error));
+  wait_idle (AKC_CHAT_SOURCE (chat));
+  g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (chat), "/slow", &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < 3; i++)
+    g_main_context_iteration (NULL, FALSE);
+  akc_chat_source_stop (AKC_CHAT_SOURCE (chat));
+  wait_idle (AKC_CHAT_SOURCE (chat));
+  /* The stop is recorded once the main loop has run. */
+  while (akc_trace_capture_get_n_records (capture) < 3)
+    g_main_context_iteration (NULL, TRUE);
+
+  records = akc_trace_capture_snapshot (capture);
+  g_assert_cmpuint (records->len, ==, 3);
+  for (guint i = 0; i < records->len; i++)
+    {
+      AkcTraceRecord *record = g_ptr_array_index (records, i);
+      const char *expected[] = { "done", "error", "stopped" };
+
+      g_assert_cmpint (akc_trace_record_get_category (record), ==, AKC_TRACE_CATEGORY_AGENT);
+      g_assert_cmpstr (member_string (akc_trace_record_get_detail (record), "fromState"), ==, "streaming");
+      g_assert_cmpstr (member_string (akc_trace_record_get_detail (record), "toState"), ==, expected[i]);
+    }
+
+  /* The wrapper does not keep the capture: a chat outliving it still answers. */
+  g_clear_object (&capture);
+  g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (chat), "after", &error));
+  wait_idle (AKC_CHAT_SOURCE (chat));
+  g_assert_cmpint (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)), ==, AKC_CHAT_STATUS_IDLE);
+}
+
+/* A conversation the turn server keeps: the submit event (what the
+ * person typed and the session never shown), each snapshot, and a turn
+ * record for each change of status. */
+static void
+test_watch_turn_client (void)
+{
+  g_autoptr(AkcTraceCapture) capture = akc_trace_capture_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AkcTurnClient) client = akc_turn_client_new ("https://turn.invalid/turn", "desk-1", &error);
+  g_autoptr(GInputStream) response = NULL;
+  g_autoptr(GPtrArray) events = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(GString) body = g_string_new (NULL);
+  g_autofree char *sent = NULL;
+  const char *statuses[] = { "streaming", "streaming", "complete" };
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (statuses); i++)
+    g_string_append_printf (body,
+                            "{\"protocol\":\"agentskit.chat.turn\",\"version\":1,\"eventId\":\"e%u\","
+                            "\"sessionId\":\"desk-1\",\"turnId\":\"t1\",\"sequence\":%u,"
+                            "\"emittedAt\":\"2026-07-11T00:00:00.000Z\",\"event\":\"server.turn.snapshot\","
+                            "\"payload\":{\"messages\":["
+                            "{\"id\":\"u1\",\"role\":\"user\",\"content\":\"hi\",\"status\":\"complete\","
+                            "\"createdAt\":\"2026-07-11T00:00:00.000Z\"},"
+                            "{\"id\":\"a1\",\"role\":\"assistant\",\"content\":\"hel%s\",\"status\":\"%s\","
+                            "\"createdAt\":\"2026-07-11T00:00:01.000Z\"}],"
+                            "\"status\":\"%s\",\"usage\":{\"promptTokens\":1,\"completionTokens\":1,\"totalTokens\":2}}}\n",
+                            i, i + 1, i == 2 ? "lo" : "", i == 2 ? "complete" : "streaming", statuses[i]);
+  response = g_memory_input_stream_new_from_data (g_strdup (body->str), body->len, g_free);
+
+  akc_trace_capture_watch_turn_client (capture, client);
+  g_assert_true (akc_turn_client_submit_with_response (client, "my secret words", 200, response, &error));
+  g_assert_no_error (error);
+  while (akc_turn_client_get_busy (client))
+    g_main_context_iteration (NULL, TRUE);
+
+  events = akc_trace_capture_dup_wire_events (capture);
+  g_assert_cmpuint (events->len, ==, 4);
+  g_assert_cmpstr (member_string (g_ptr_array_index (events, 0), "direction"), ==, "sent");
+  g_assert_cmpstr (member_string (g_ptr_array_index (events, 0), "type"), ==, "client.turn.submit");
+  sent = akc_json_value_to_canonical (g_ptr_array_index (events, 0), NULL);
+  g_assert_null (strstr (sent, "my secret words"));
+  g_assert_null (strstr (sent, "desk-1"));
+  for (guint i = 1; i < events->len; i++)
+    {
+      AkcJsonValue *event = akc_json_value_get_member (g_ptr_array_index (events, i), "event");
+
+      g_assert_cmpstr (member_string (g_ptr_array_index (events, i), "type"), ==, "server.turn.snapshot");
+      g_assert_cmpstr (member_string (event, "sessionId"), ==, "[REDACTED]");
+    }
+
+  records = akc_trace_capture_snapshot (capture);
+  g_assert_cmpuint (records->len, ==, 2);
+  g_assert_cmpstr (member_string (akc_trace_record_get_detail (g_ptr_array_index (records, 0)), "fromState"), ==, "idle");
+  g_assert_cmpstr (member_string (akc_trace_record_get_detail (g_ptr_array_index (records, 0)), "toState"), ==, "streaming");
+  g_assert_cmpstr (member_string (akc_trace_record_get_detail (g_ptr_array_index (records, 1)), "fromState"), ==, "streaming");
+  g_assert_cmpstr (member_string (akc_trace_record_get_detail (g_ptr_array_index (records, 1)), "toState"), ==, "complete");
+  g_assert_cmpstr (akc_trace_capture_get_current_turn (capture), ==, "trace-1");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -606,6 +831,9 @@ main (int    argc,
   g_test_add_func ("/devtools/replay/adapter", test_replay_adapter);
   g_test_add_func ("/devtools/replay/rejects", test_replay_rejects);
   g_test_add_func ("/devtools/replay/from-messages", test_fixture_from_messages);
+  g_test_add_func ("/devtools/wire/events", test_wire_events);
+  g_test_add_func ("/devtools/wire/adapter", test_wrap_adapter);
+  g_test_add_func ("/devtools/wire/turn-client", test_watch_turn_client);
 
   return g_test_run ();
 }
