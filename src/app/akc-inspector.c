@@ -179,24 +179,19 @@ static char *
 wire_title (AkcJsonValue *event)
 {
   const char *source = detail_string (event, "source");
-  const char *type = akc_json_value_get_member (event, "type") != NULL ? detail_string (event, "type") : _("an event");
+  const char *type = akc_json_value_get_member (event, "type") != NULL ? detail_string (event, "type") : "?";
   gboolean sent = g_strcmp0 (detail_string (event, "direction"), "sent") == 0;
-  const char *backend;
 
+  /* Translators: in the following, a wire event went out or came in;
+   * %s is its type, such as client.turn.submit or server.turn.snapshot */
   if (g_strcmp0 (source, "turn") == 0)
-    backend = _("the turn server");
-  else if (g_strcmp0 (source, "ask") == 0)
-    backend = _("the Ask service");
-  else if (g_strcmp0 (source, "provider") == 0)
-    backend = _("the model provider");
-  else
-    backend = source;
-
-  if (sent)
-    /* Translators: a wire event went out; then its type, such as client.turn.submit, and where to */
-    return g_strdup_printf (_("Sent %s to %s"), type, backend);
-  /* Translators: a wire event came in; then its type, such as server.turn.snapshot, and where from */
-  return g_strdup_printf (_("Received %s from %s"), type, backend);
+    return g_strdup_printf (sent ? _("Sent %s to the turn server") : _("Received %s from the turn server"), type);
+  if (g_strcmp0 (source, "ask") == 0)
+    return g_strdup_printf (sent ? _("Sent %s to the Ask service") : _("Received %s from the Ask service"), type);
+  if (g_strcmp0 (source, "provider") == 0)
+    return g_strdup_printf (sent ? _("Sent %s to the model provider") : _("Received %s from the model provider"), type);
+  /* Translators: a wire event went out or came in; its type, then where to or from */
+  return g_strdup_printf (sent ? _("Sent %s to %s") : _("Received %s from %s"), type, source);
 }
 
 static char *
