@@ -146,5 +146,89 @@ check(wait_for(thinking_shown) and slot.get_accessible_role() == Gtk.AccessibleR
 view.set_thinking_factory(None)
 
 window.destroy()
+
+# The standard renderers, the message row and the composer (§12.10): a
+# Python host replaces the choice list and the rows of the person's
+# messages, and binds its own composer.
+CHOICES = {
+    "protocol": "agentskit.chat.component", "version": 1, "type": "render",
+    "componentKey": "choice-list", "instanceId": "pick",
+    "props": {"prompt": "Where to?", "choices": [{"id": "docs", "label": "Docs"}, {"id": "demo", "label": "Demo"}]},
+    "fallback": {"kind": "choice-list", "summary": "Where to?"},
+}
+CHOICE_CONTENT = "\x1eagentskit.chat.content/1\n" + json.dumps({"kind": "component", "frame": CHOICES}) + "\n"
+CHOICE_SNAPSHOT = dict(SNAPSHOT, sessionId="python-host-2")
+CHOICE_SNAPSHOT["messages"] = [
+    dict(SNAPSHOT["messages"][0], content="Where should I go?"),
+    dict(SNAPSHOT["messages"][1], content=CHOICE_CONTENT),
+]
+selections = []
+rows = []
+
+
+def build_choices(component_view, component):
+    box = Gtk.Box(name="python-choices")
+    for choice in ("docs", "demo"):
+        choice_button = Gtk.Button(label=choice, name="python-" + choice)
+        choice_button.connect("clicked", lambda _b, c=choice: component_view.emit_event("select", Akc.JsonValue.new_string(c.encode())))
+        box.append(choice_button)
+    return box
+
+
+def build_row(_view, message):
+    if message.get_role() != Akc.MessageRole.USER:
+        return None
+    rows.append(message.get_id())
+    return Gtk.Label(label="» " + message.get_content(), name="python-row")
+
+
+view = AkcGtk.ChatView.new()
+view.replace_component("choice-list", build_choices)
+view.set_message_factory(build_row)
+view.set_manifest(manifest)
+view.connect("component-selection", lambda _view, _component, event: selections.append(event.to_canonical()[0]))
+source = Akc.ControlledSource.new()
+view.set_source(source)
+entry = Gtk.Entry()
+view.set_composer(entry)
+box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL)
+scrolled = Gtk.ScrolledWindow(vexpand=True)
+scrolled.set_child(view)
+box.append(scrolled)
+box.append(entry)
+window = Gtk.Window(default_width=480, default_height=600)
+window.set_child(box)
+window.present()
+source.set_snapshot_text(json.dumps(CHOICE_SNAPSHOT).encode())
+
+choices = None
+
+
+def choices_shown():
+    global choices
+    choices = find(view, lambda widget: widget.get_name() == "python-choices")
+    return choices is not None
+
+
+check(wait_for(choices_shown) and choices.get_parent().get_accessible_role() == Gtk.AccessibleRole.GROUP
+      and choices.get_parent().has_css_class("component-slot"),
+      "the Python host's choice list is shown inside a group")
+row = find(view, lambda widget: widget.get_name() == "python-row")
+check(row is not None and row.get_label() == "» Where should I go?" and rows == ["u0"] * len(rows) and rows
+      and row.get_parent().get_accessible_role() == Gtk.AccessibleRole.GROUP and row.get_parent().get_focusable(),
+      "the Python host's row of the person's message is a focusable group; the assistant's keeps the view's own")
+if choices is not None:
+    find(choices, lambda widget: widget.get_name() == "python-docs").emit("clicked")
+    find(choices, lambda widget: widget.get_name() == "python-demo").emit("clicked")
+check(len(selections) == 1 and '"docs"' in selections[0],
+      f"a choice of the host's list answers the instance once ({selections})")
+check(view.get_composer() == entry, "the host's composer is bound to the view")
+view.set_composer(None)
+check(view.get_composer() is None and view.restore_component("choice-list") and not view.restore_component("choice-list"),
+      "the composer can be unbound and the view's own choice list restored")
+view.set_message_factory(None)
+view.set_confirmation_factory(None)
+
+window.destroy()
 print(f"1..{len(results)}")
 sys.exit(0 if all(results) else 1)

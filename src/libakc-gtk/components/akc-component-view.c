@@ -401,7 +401,8 @@ akc_component_view_build (AkcComponentView *self)
 
 /* A custom key resolved against the manifest is drawn by the widget the
  * host registered for it on the chat view the instance is shown in, in
- * place of the semantic fallback (§12.10). */
+ * place of the semantic fallback, and a standard key the host replaced
+ * by the host's widget in place of the view's own (§12.10). */
 static void
 akc_component_view_use_custom_widget (AkcComponentView *self)
 {
@@ -409,8 +410,7 @@ akc_component_view_use_custom_widget (AkcComponentView *self)
   g_autoptr(GtkWidget) widget = NULL;
   g_autofree char *description = NULL;
 
-  if (self->custom_tried || self->resolved_component == NULL ||
-      akc_resolved_component_is_standard (self->resolved_component))
+  if (self->custom_tried || self->resolved_component == NULL)
     return;
 
   chat_view = gtk_widget_get_ancestor (GTK_WIDGET (self), AKC_TYPE_CHAT_VIEW);
@@ -418,7 +418,12 @@ akc_component_view_use_custom_widget (AkcComponentView *self)
     return;
 
   self->custom_tried = TRUE;
-  widget = akc_chat_view_slots_create_component (AKC_CHAT_VIEW (chat_view), self);
+  /* A standard key the host replaced is drawn by its widget too, in a box
+   * with the role and name of the view's own. */
+  if (akc_resolved_component_is_standard (self->resolved_component))
+    widget = akc_chat_view_slots_create_standard (AKC_CHAT_VIEW (chat_view), self, self->content);
+  else
+    widget = akc_chat_view_slots_create_component (AKC_CHAT_VIEW (chat_view), self);
   if (widget == NULL)
     return;
 

@@ -339,7 +339,19 @@ build_confirmation (AkcChatView *self,
   AkcTool *tool = AKC_IS_CHAT (self->source)
                   ? akc_chat_get_tool (AKC_CHAT (self->source), akc_tool_call_get_name (call))
                   : NULL;
-  GtkWidget *row = akc_tool_confirmation_row_new (call, tool);
+  GtkWidget *row = akc_chat_view_slots_build_confirmation (self, call, tool);
+
+  /* A host's confirmation (§12.10) takes the keyboard as the view's own. */
+  if (row != NULL)
+    {
+      if (g_strcmp0 (self->focus_call_id, akc_tool_call_get_id (call)) == 0)
+        {
+          g_clear_pointer (&self->focus_call_id, g_free);
+          akc_chat_view_focus_when_mapped (row);
+        }
+      return row;
+    }
+  row = akc_tool_confirmation_row_new (call, tool);
 
   /* The confirmation of a call the person just chose takes the keyboard,
    * on the safe choice: Tab reaches Approve (Alt+A approves). */
@@ -662,6 +674,15 @@ factory_bind (GtkSignalListItemFactory *factory,
       gtk_list_item_set_child (item, build_settled (self, AKC_MESSAGE (object)));
       return;
     }
+
+  /* A host's row (§12.10), made anew at each bind. */
+  if (AKC_IS_MESSAGE (object) && (child = akc_chat_view_slots_build_message (self, AKC_MESSAGE (object))) != NULL)
+    {
+      gtk_list_item_set_child (item, child);
+      akc_chat_view_item_bound (self, child, object);
+      return;
+    }
+  child = gtk_list_item_get_child (item);
 
   if (AKC_IS_MESSAGE (object))
     {

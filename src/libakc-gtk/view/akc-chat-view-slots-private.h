@@ -16,5 +16,13 @@ G_BEGIN_DECLS
 GtkWidget *akc_chat_view_slots_create_component (AkcChatView      *self,
                                                  AkcComponentView *view);
 GtkWidget *akc_chat_view_slots_build_thinking   (AkcChatView      *self);
+GtkWidget *akc_chat_view_slots_create_standard  (AkcChatView      *self,
+                                                 AkcComponentView *view,
+                                                 GtkWidget        *standard);
+GtkWidget *akc_chat_view_slots_build_confirmation (AkcChatView    *self,
+                                                   AkcToolCall    *call,
+                                                   AkcTool        *tool);
+GtkWidget *akc_chat_view_slots_build_message    (AkcChatView      *self,
+                                                 AkcMessage       *message);
 
 G_END_DECLS
