@@ -151,7 +151,7 @@ test_wire_events (void)
 
   g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (chat), "hello", &error));
   g_assert_no_error (error);
-  wait_until_idle (chat);
+  wait_until_idle (AKC_CHAT_SOURCE (chat));
 
   n = akc_inspector_get_n_wire_rows (inspector);
   g_assert_cmpuint (n, ==, akc_trace_capture_get_n_wire_events (capture));
@@ -171,7 +171,7 @@ test_wire_events (void)
   /* The view keeps no more than the capture's ring. */
   akc_trace_capture_set_max_wire_events (capture, 3);
   g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (chat), "again", &error));
-  wait_until_idle (chat);
+  wait_until_idle (AKC_CHAT_SOURCE (chat));
   g_assert_cmpuint (akc_inspector_get_n_wire_rows (inspector), ==, 3);
 
   /* What the preferences name is redacted from the saved fixture, at any depth. */
