@@ -770,6 +770,8 @@ akc_chat_view_set_composer (AkcChatView *self,
  * akc_chat_view_get_composer:
  * @self: a #AkcChatView
  *
+ * Gets the composer the view keeps the input ownership rule for.
+ *
  * Returns: (transfer none) (nullable): the composer set with
  *   [method@ChatView.set_composer], while it lives
  *

@@ -35,6 +35,14 @@
  * policy or action record made while watching names the latest turn
  * record as its parent.
  *
+ * Next to its records, a capture keeps the latest wire events of the
+ * conversation, for a live view of what went to and came from a backend
+ * ([method@TraceCapture.add_wire_event]): a bounded ring, always without
+ * tokens, what the person typed, session ids or API keys, and never part
+ * of a snapshot or a replay fixture. [method@TraceCapture.wrap_adapter]
+ * and [method@TraceCapture.watch_turn_client] feed it, and the turns,
+ * from a chat's adapter or a turn client.
+ *
  * Since: 0.1
  */
 
@@ -1439,6 +1447,8 @@ akc_trace_capture_dup_wire_events (AkcTraceCapture *self)
  * akc_trace_capture_get_n_wire_events:
  * @self: a capture
  *
+ * Gets how many wire events the capture keeps now.
+ *
  * Returns: how many wire events the capture keeps
  *
  * Since: 0.1
@@ -1454,6 +1464,9 @@ akc_trace_capture_get_n_wire_events (AkcTraceCapture *self)
 /**
  * akc_trace_capture_get_max_wire_events:
  * @self: a capture
+ *
+ * Gets the bound of the capture's ring of wire events
+ * ([method@TraceCapture.set_max_wire_events]).
  *
  * Returns: how many wire events the capture keeps at most
  *
