@@ -199,7 +199,7 @@ box.append(entry)
 window = Gtk.Window(default_width=480, default_height=600)
 window.set_child(box)
 window.present()
-source.set_snapshot_text(json.dumps(CHOICE_SNAPSHOT).encode())
+source.set_snapshot_json(json.dumps(CHOICE_SNAPSHOT))
 
 choices = None
 
