@@ -170,7 +170,7 @@ def build_choices(component_view, component):
     box = Gtk.Box(name="python-choices")
     for choice in ("docs", "demo"):
         choice_button = Gtk.Button(label=choice, name="python-" + choice)
-        choice_button.connect("clicked", lambda _b, c=choice: component_view.emit_event("select", Akc.JsonValue.new_string(c.encode())))
+        choice_button.connect("clicked", lambda _b, c=choice: component_view.emit_event("select", Akc.JsonValue.new_string(c)))
         box.append(choice_button)
     return box
 
@@ -186,7 +186,7 @@ view = AkcGtk.ChatView.new()
 view.replace_component("choice-list", build_choices)
 view.set_message_factory(build_row)
 view.set_manifest(manifest)
-view.connect("component-selection", lambda _view, _component, event: selections.append(event.to_canonical()[0]))
+view.connect("component-selection", lambda _view, _component, event: selections.append(event.to_canonical()))
 source = Akc.ControlledSource.new()
 view.set_source(source)
 entry = Gtk.Entry()
