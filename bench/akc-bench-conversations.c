@@ -7,7 +7,7 @@
  * messages each (100,000 messages of ~40 words drawn from a fixed
  * vocabulary, with a seeded generator, so every run has the same text),
  * opens it with AkcSqliteChatMemory as the app does, and prints, each the
- * median of several runs on a warm cache:
+ * akc_bench_median of several runs on a warm cache:
  *  - the first page of the list (64 conversations) through
  *    akc_chat_memory_list_conversations_page(), and through an
  *    AkcConversationList (from its creation to its first items-changed:
@@ -32,6 +32,7 @@
 #include <sqlite3.h>
 
 #include "akc.h"
+#include "akc-bench-util.h"
 
 #define N_CONVERSATIONS 10000
 #define MESSAGES_PER_CONVERSATION 10
@@ -46,41 +47,6 @@ die (const char *what,
 {
   fprintf (stderr, "akc-bench-conversations: %s: %s\n", what, detail != NULL ? detail : "");
   exit (1);
-}
-
-static void
-store_result (GObject      *source,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_for (GAsyncResult **slot)
-{
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return *slot;
-}
-
-static int
-compare_doubles (const void *a,
-                 const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (double *values,
-        guint   n)
-{
-  qsort (values, n, sizeof (double), compare_doubles);
-  return values[n / 2];
 }
 
 /* A vocabulary of made-up words, with a few real ones that are common,
@@ -198,8 +164,8 @@ open_memory (const char *path)
   g_autoptr(GError) error = NULL;
   AkcSqliteChatMemory *memory;
 
-  akc_sqlite_chat_memory_new_async (path, NULL, store_result, &result);
-  memory = akc_sqlite_chat_memory_new_finish (wait_for (&result), &error);
+  akc_sqlite_chat_memory_new_async (path, NULL, akc_bench_store_result, &result);
+  memory = akc_sqlite_chat_memory_new_finish (akc_bench_wait_result (&result), &error);
   if (memory == NULL)
     die ("open the history", error->message);
 
@@ -225,8 +191,8 @@ time_page (AkcChatMemory *memory,
       g_autoptr(GError) error = NULL;
       gint64 start = g_get_monotonic_time ();
 
-      akc_chat_memory_list_conversations_page_async (memory, offset, PAGE, NULL, store_result, &result);
-      page = akc_chat_memory_list_conversations_page_finish (memory, wait_for (&result), &error);
+      akc_chat_memory_list_conversations_page_async (memory, offset, PAGE, NULL, akc_bench_store_result, &result);
+      page = akc_chat_memory_list_conversations_page_finish (memory, akc_bench_wait_result (&result), &error);
       runs[i] = (g_get_monotonic_time () - start) / 1000.0;
       if (page == NULL)
         die ("list a page", error->message);
@@ -234,7 +200,7 @@ time_page (AkcChatMemory *memory,
         die ("list a page", "the page is short");
     }
 
-  return median (runs, RUNS);
+  return akc_bench_median (runs, RUNS);
 }
 
 static void
@@ -271,7 +237,7 @@ time_list_model (AkcChatMemory *memory)
       g_signal_handlers_disconnect_by_func (list, on_items_changed, &when);
     }
 
-  return median (runs, RUNS);
+  return akc_bench_median (runs, RUNS);
 }
 
 static double
@@ -289,8 +255,8 @@ time_search (AkcChatMemory *memory,
       gint64 start = g_get_monotonic_time ();
 
       akc_sqlite_chat_memory_search_async (AKC_SQLITE_CHAT_MEMORY (memory), text, SEARCH_LIMIT, NULL,
-                                           store_result, &result);
-      results = akc_sqlite_chat_memory_search_finish (AKC_SQLITE_CHAT_MEMORY (memory), wait_for (&result),
+                                           akc_bench_store_result, &result);
+      results = akc_sqlite_chat_memory_search_finish (AKC_SQLITE_CHAT_MEMORY (memory), akc_bench_wait_result (&result),
                                                       &error);
       runs[i] = (g_get_monotonic_time () - start) / 1000.0;
       if (results == NULL)
@@ -298,7 +264,7 @@ time_search (AkcChatMemory *memory,
       *n_results = g_list_model_get_n_items (results);
     }
 
-  return median (runs, RUNS);
+  return akc_bench_median (runs, RUNS);
 }
 
 int

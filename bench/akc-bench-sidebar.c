@@ -39,34 +39,13 @@
 
 #include "akc-application.h"
 #include "akc-sidebar-model.h"
+#include "akc-bench-util.h"
 
 #define N_CONVERSATIONS 10000
 #define MESSAGES_PER_CONVERSATION 2
 #define STARTS 5
 #define IDLE_SECONDS 2
 #define GIVE_UP_SECONDS 30
-
-static G_NORETURN void
-die (const char *what,
-     const char *detail)
-{
-  fprintf (stderr, "akc-bench-sidebar: %s: %s\n", what, detail != NULL ? detail : "");
-  exit (1);
-}
-
-static double
-rss_mib (void)
-{
-  g_autofree char *status = NULL;
-  const char *line;
-
-  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
-    return 0;
-  line = strstr (status, "VmRSS:");
-  if (line == NULL)
-    return 0;
-  return g_ascii_strtod (line + 6, NULL) / 1024.0;
-}
 
 /* ------------------------------------------------------------------ */
 /* One start                                                           */
@@ -135,7 +114,7 @@ report_idle (gpointer user_data)
   printf ("sidebar_frame_ms=%.3f\n", (start->sidebar_frame - start->spawned) / 1e3);
   printf ("read_at_frame=%u\n", start->read_at_frame);
   printf ("read_idle=%u\n", n_read (start));
-  printf ("idle_rss_mib=%.3f\n", rss_mib ());
+  printf ("idle_rss_mib=%.3f\n", akc_bench_rss_mib ());
   g_application_quit (start->app);
 
   return G_SOURCE_REMOVE;
@@ -224,14 +203,6 @@ run_child (gint64   spawned,
 /* The history                                                         */
 /* ------------------------------------------------------------------ */
 
-static void
-store_result (GObject      *source,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
 /* The schema, as this version writes it: opened once and closed. */
 static void
 create_schema (const char *path)
@@ -241,12 +212,12 @@ create_schema (const char *path)
   AkcSqliteChatMemory *memory;
   GObject *object;
 
-  akc_sqlite_chat_memory_new_async (path, NULL, store_result, &result);
+  akc_sqlite_chat_memory_new_async (path, NULL, akc_bench_store_result, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
   memory = akc_sqlite_chat_memory_new_finish (result, &error);
   if (memory == NULL)
-    die ("create the history", error->message);
+    akc_bench_die ("create the history", error->message);
   g_clear_object (&result);  /* it holds the memory too */
   object = G_OBJECT (memory);
   g_object_add_weak_pointer (object, (gpointer *) &object);
@@ -262,7 +233,7 @@ exec_or_die (sqlite3    *db,
   char *message = NULL;
 
   if (sqlite3_exec (db, sql, NULL, NULL, &message) != SQLITE_OK)
-    die (sql, message);
+    akc_bench_die (sql, message);
 }
 
 static void
@@ -281,13 +252,13 @@ fill (const char *path,
   gint64 now = g_get_real_time ();
 
   if (sqlite3_open (path, &db) != SQLITE_OK)
-    die ("open", sqlite3_errmsg (db));
+    akc_bench_die ("open", sqlite3_errmsg (db));
   exec_or_die (db, "BEGIN");
   if (sqlite3_prepare_v2 (db, "INSERT INTO conversations (id, title, created_at, updated_at, assistant_id, pinned)"
                               " VALUES (?1, ?2, ?3, ?3, ?4, ?5)", -1, &conversation, NULL) != SQLITE_OK ||
       sqlite3_prepare_v2 (db, "INSERT INTO messages (conversation_id, position, id, role, status, content, created_at)"
                               " VALUES (?1, ?2, ?3, ?4, 'complete', ?5, ?6)", -1, &message, NULL) != SQLITE_OK)
-    die ("prepare", sqlite3_errmsg (db));
+    akc_bench_die ("prepare", sqlite3_errmsg (db));
 
   for (guint c = 0; c < n_conversations; c++)
     {
@@ -305,7 +276,7 @@ fill (const char *path,
       sqlite3_bind_text (conversation, 4, assistant, -1, SQLITE_STATIC);
       sqlite3_bind_int (conversation, 5, c % 500 == 0);
       if (sqlite3_step (conversation) != SQLITE_DONE)
-        die ("insert a conversation", sqlite3_errmsg (db));
+        akc_bench_die ("insert a conversation", sqlite3_errmsg (db));
       sqlite3_reset (conversation);
 
       for (guint m = 0; m < MESSAGES_PER_CONVERSATION; m++)
@@ -319,7 +290,7 @@ fill (const char *path,
           sqlite3_bind_text (message, 5, m % 2 == 0 ? title : "Here is what I found.", -1, SQLITE_STATIC);
           sqlite3_bind_int64 (message, 6, time);
           if (sqlite3_step (message) != SQLITE_DONE)
-            die ("insert a message", sqlite3_errmsg (db));
+            akc_bench_die ("insert a message", sqlite3_errmsg (db));
           sqlite3_reset (message);
         }
     }
@@ -342,17 +313,6 @@ typedef struct {
   double rss[STARTS];
 } Figures;
 
-static double
-value_of (GHashTable *values,
-          const char *key)
-{
-  const char *text = g_hash_table_lookup (values, key);
-
-  if (text == NULL)
-    die ("a start printed no", key);
-  return g_ascii_strtod (text, NULL);
-}
-
 static void
 run_start (const char *self_path,
            const char *home,
@@ -360,72 +320,16 @@ run_start (const char *self_path,
            Figures    *figures,
            guint       i)
 {
-  g_autofree char *spawned = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  g_autofree char *data = g_build_filename (home, "data", NULL);
-  g_autofree char *config = g_build_filename (home, "config", NULL);
-  g_autofree char *cache = g_build_filename (home, "cache", NULL);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GHashTable) values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  g_auto(GStrv) lines = NULL;
-  g_auto(GStrv) env = g_get_environ ();
-  const char *argv[] = { self_path, "--child", NULL, expect_rows ? "rows" : "empty", NULL };
-  int status = 0;
+  g_autofree char *spawned = g_strdup_printf ("%" G_GINT64_FORMAT, g_get_monotonic_time ());
+  g_auto(GStrv) env = akc_bench_profile_environ (home, BUILD_SCHEMA_DIR);
+  const char *argv[] = { self_path, "--child", spawned, expect_rows ? "rows" : "empty", NULL };
+  g_autoptr(GHashTable) values = akc_bench_run_child (argv, env, NULL);
 
-  env = g_environ_setenv (env, "HOME", home, TRUE);
-  env = g_environ_setenv (env, "XDG_DATA_HOME", data, TRUE);
-  env = g_environ_setenv (env, "XDG_CONFIG_HOME", config, TRUE);
-  env = g_environ_setenv (env, "XDG_CACHE_HOME", cache, TRUE);
-  env = g_environ_setenv (env, "GSETTINGS_BACKEND", "memory", TRUE);
-  env = g_environ_setenv (env, "GSETTINGS_SCHEMA_DIR", BUILD_SCHEMA_DIR, FALSE);
-  env = g_environ_setenv (env, "G_DEBUG", "fatal-criticals", TRUE);
-
-  spawned = g_strdup_printf ("%" G_GINT64_FORMAT, g_get_monotonic_time ());
-  argv[2] = spawned;
-  if (!g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error) ||
-      !g_spawn_check_wait_status (status, &error))
-    {
-      fprintf (stderr, "akc-bench-sidebar: a start failed: %s\n%s", error->message, err != NULL ? err : "");
-      exit (1);
-    }
-  if (err != NULL && (strstr (err, "-WARNING") != NULL || strstr (err, "-CRITICAL") != NULL))
-    {
-      fprintf (stderr, "akc-bench-sidebar: a start warned (run it in a session bus: "
-               "dbus-run-session -- xvfb-run -a akc-bench-sidebar):\n%s", err);
-      exit (1);
-    }
-
-  lines = g_strsplit (out, "\n", -1);
-  for (guint j = 0; lines[j] != NULL; j++)
-    {
-      char *equals = strchr (lines[j], '=');
-
-      if (equals != NULL)
-        g_hash_table_insert (values, g_strndup (lines[j], equals - lines[j]), g_strdup (equals + 1));
-    }
-
-  figures->first_frame[i] = value_of (values, "first_frame_ms");
-  figures->sidebar_frame[i] = value_of (values, "sidebar_frame_ms");
-  figures->read_at_frame[i] = value_of (values, "read_at_frame");
-  figures->read_idle[i] = value_of (values, "read_idle");
-  figures->rss[i] = value_of (values, "idle_rss_mib");
-}
-
-static int
-compare_double (gconstpointer a,
-                gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (double *values)
-{
-  qsort (values, STARTS, sizeof (double), compare_double);
-  return values[STARTS / 2];
+  figures->first_frame[i] = akc_bench_value_of (values, "first_frame_ms");
+  figures->sidebar_frame[i] = akc_bench_value_of (values, "sidebar_frame_ms");
+  figures->read_at_frame[i] = akc_bench_value_of (values, "read_at_frame");
+  figures->read_idle[i] = akc_bench_value_of (values, "read_idle");
+  figures->rss[i] = akc_bench_value_of (values, "idle_rss_mib");
 }
 
 static void
@@ -434,38 +338,27 @@ print_figures (const char *what,
 {
   printf ("%s, median of %d starts:\n", what, STARTS);
   printf ("  spawn to first frame %8.1f ms   to the sidebar's first frame %8.1f ms\n",
-          median (figures->first_frame), median (figures->sidebar_frame));
+          akc_bench_median (figures->first_frame, STARTS), akc_bench_median (figures->sidebar_frame, STARTS));
   printf ("  conversations read: %.0f at that frame, %.0f once idle   idle RSS %6.1f MiB\n",
-          median (figures->read_at_frame), median (figures->read_idle), median (figures->rss));
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autofree char *rm = g_strdup_printf ("rm -rf '%s'", path);
-
-  if (!g_spawn_command_line_sync (rm, NULL, NULL, NULL, NULL))
-    fprintf (stderr, "akc-bench-sidebar: %s was left behind\n", path);
+          akc_bench_median (figures->read_at_frame, STARTS), akc_bench_median (figures->read_idle, STARTS),
+          akc_bench_median (figures->rss, STARTS));
 }
 
 /* A profile whose history has @n conversations (none: no history yet). */
 static char *
 make_profile (guint n)
 {
-  g_autoptr(GError) error = NULL;
   g_autofree char *folder = NULL;
   g_autofree char *path = NULL;
-  char *home = g_dir_make_tmp ("akc-bench-sidebar-XXXXXX", &error);
+  char *home = akc_bench_profile_new ();
   gint64 start = g_get_monotonic_time ();
 
-  if (home == NULL)
-    die ("make a temporary folder", error->message);
   if (n == 0)
     return home;
 
   folder = g_build_filename (home, "data", "agentskit-chat", NULL);
   if (g_mkdir_with_parents (folder, 0700) != 0)
-    die ("make the history's folder", folder);
+    akc_bench_die ("make the history's folder", folder);
   path = g_build_filename (folder, "history.sqlite3", NULL);
   create_schema (path);
   fill (path, n);
@@ -487,6 +380,8 @@ main (int   argc,
 
   if (argc == 4 && g_str_equal (argv[1], "--child"))
     return run_child (g_ascii_strtoll (argv[2], NULL, 10), g_str_equal (argv[3], "rows"));
+  /* After the child: it runs as the application names itself. */
+  g_set_prgname ("akc-bench-sidebar");
 
   memset (figures, 0, sizeof figures);
   for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
@@ -503,13 +398,13 @@ main (int   argc,
   for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
     {
       print_figures (names[k], &figures[k]);
-      remove_tree (homes[k]);
+      akc_bench_remove_tree (homes[k]);
       g_free (homes[k]);
     }
 
-  read_idle = median (figures[0].read_idle);
+  read_idle = akc_bench_median (figures[0].read_idle, STARTS);
   if (read_idle >= N_CONVERSATIONS)
-    die ("the sidebar", "read the whole history without being scrolled");
+    akc_bench_die ("the sidebar", "read the whole history without being scrolled");
 
   return 0;
 }

@@ -41,6 +41,7 @@
 
 #include "akc-application.h"
 #include "akc-bench-callgrind.h"
+#include "akc-bench-util.h"
 
 #define STARTS 5
 #define IDLE_SECONDS 2
@@ -52,29 +53,6 @@ typedef struct {
   double        first_frame_cpu;
   GtkWidget    *window;
 } Start;
-
-static double
-cpu_seconds (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double
-rss_mib (void)
-{
-  g_autofree char *status = NULL;
-  const char *line;
-
-  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
-    return 0;
-  line = strstr (status, "VmRSS:");
-  if (line == NULL)
-    return 0;
-  return g_ascii_strtod (line + 6, NULL) / 1024.0;
-}
 
 static gboolean
 report_idle (gpointer user_data)
@@ -90,7 +68,7 @@ report_idle (gpointer user_data)
 
   printf ("first_frame_ms=%.3f\n", (start->first_frame - start->spawned) / 1e3);
   printf ("first_frame_cpu_ms=%.3f\n", start->first_frame_cpu * 1e3);
-  printf ("idle_rss_mib=%.3f\n", rss_mib ());
+  printf ("idle_rss_mib=%.3f\n", akc_bench_rss_mib ());
   printf ("renderer=%s\n", G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (start->window))));
   printf ("window=%s\n", G_OBJECT_TYPE_NAME (start->window));
   g_application_quit (start->app);
@@ -106,7 +84,7 @@ on_after_paint (GdkFrameClock *clock,
     return;
 
   start->first_frame = g_get_monotonic_time ();
-  start->first_frame_cpu = cpu_seconds ();
+  start->first_frame_cpu = akc_bench_cpu_seconds ();
   /* Under callgrind: everything from the start of the process. */
   akc_bench_callgrind_mark ("first-frame");
   g_signal_handlers_disconnect_by_func (clock, on_after_paint, start);
@@ -168,102 +146,18 @@ run_child (gint64 spawned)
 static GHashTable *
 run_start (const char *self_path)
 {
-  g_autofree char *home = g_dir_make_tmp ("akc-bench-startup-XXXXXX", NULL);
-  g_autofree char *spawned = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  g_autofree char *data = NULL;
-  g_autofree char *config = NULL;
-  g_autofree char *cache = NULL;
-  g_autoptr(GError) error = NULL;
-  g_auto(GStrv) lines = NULL;
-  g_auto(GStrv) env = g_get_environ ();
-  GHashTable *values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  const char *argv[] = { self_path, "--child", NULL, NULL };
-  int status = 0;
-
-  if (home == NULL)
-    {
-      fprintf (stderr, "akc-bench-startup: no temporary folder\n");
-      exit (1);
-    }
-  data = g_build_filename (home, "data", NULL);
-  config = g_build_filename (home, "config", NULL);
-  cache = g_build_filename (home, "cache", NULL);
+  g_autofree char *home = akc_bench_profile_new ();
+  g_autofree char *spawned = g_strdup_printf ("%" G_GINT64_FORMAT, g_get_monotonic_time ());
+  g_auto(GStrv) env = akc_bench_profile_environ (home, BUILD_SCHEMA_DIR);
+  const char *argv[] = { self_path, "--child", spawned, NULL };
+  GHashTable *values;
 
   /* A fresh profile: an empty history, settings in memory, criticals
    * fatal. */
-  env = g_environ_setenv (env, "HOME", home, TRUE);
-  env = g_environ_setenv (env, "XDG_DATA_HOME", data, TRUE);
-  env = g_environ_setenv (env, "XDG_CONFIG_HOME", config, TRUE);
-  env = g_environ_setenv (env, "XDG_CACHE_HOME", cache, TRUE);
-  env = g_environ_setenv (env, "GSETTINGS_BACKEND", "memory", TRUE);
-  env = g_environ_setenv (env, "GSETTINGS_SCHEMA_DIR", BUILD_SCHEMA_DIR, FALSE);
-  env = g_environ_setenv (env, "G_DEBUG", "fatal-criticals", TRUE);
-
-  spawned = g_strdup_printf ("%" G_GINT64_FORMAT, g_get_monotonic_time ());
-  argv[2] = spawned;
-  if (!g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error) ||
-      !g_spawn_check_wait_status (status, &error))
-    {
-      fprintf (stderr, "akc-bench-startup: a start failed: %s\n%s", error->message, err != NULL ? err : "");
-      exit (1);
-    }
-  if (err != NULL && (strstr (err, "-WARNING") != NULL || strstr (err, "-CRITICAL") != NULL))
-    {
-      fprintf (stderr, "akc-bench-startup: a start warned (run it in a session bus: "
-               "dbus-run-session -- xvfb-run -a akc-bench-startup):\n%s", err);
-      exit (1);
-    }
-
-  lines = g_strsplit (out, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      char *equals = strchr (lines[i], '=');
-
-      if (equals != NULL)
-        g_hash_table_insert (values, g_strndup (lines[i], equals - lines[i]), g_strdup (equals + 1));
-    }
-
-  {
-    g_autofree char *rm = g_strdup_printf ("rm -rf '%s'", home);
-
-    if (!g_spawn_command_line_sync (rm, NULL, NULL, NULL, NULL))
-      fprintf (stderr, "akc-bench-startup: %s was left behind\n", home);
-  }
-
-  if (g_hash_table_lookup (values, "first_frame_ms") == NULL)
-    {
-      fprintf (stderr, "akc-bench-startup: a start printed no figures:\n%s%s", out, err != NULL ? err : "");
-      exit (1);
-    }
+  values = akc_bench_run_child (argv, env, "first_frame_ms");
+  akc_bench_remove_tree (home);
 
   return values;
-}
-
-static double
-value_of (GHashTable *values,
-          const char *key)
-{
-  const char *text = g_hash_table_lookup (values, key);
-
-  return text != NULL ? g_ascii_strtod (text, NULL) : 0;
-}
-
-static int
-compare_double (gconstpointer a,
-                gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (double *values)
-{
-  qsort (values, STARTS, sizeof (double), compare_double);
-  return values[STARTS / 2];
 }
 
 static gboolean use_callgrind = TRUE;
@@ -273,7 +167,7 @@ static gboolean use_callgrind = TRUE;
 static void
 print_instructions (const char *self_path)
 {
-  g_autofree char *home = g_dir_make_tmp ("akc-bench-startup-XXXXXX", NULL);
+  g_autofree char *home = NULL;
   g_autofree char *data = NULL;
   g_autofree char *config = NULL;
   g_autofree char *spawned = g_strdup_printf ("%" G_GINT64_FORMAT, g_get_monotonic_time ());
@@ -281,8 +175,9 @@ print_instructions (const char *self_path)
   g_autoptr(GHashTable) phases = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (!use_callgrind || home == NULL)
+  if (!use_callgrind)
     return;
+  home = akc_bench_profile_new ();
   data = g_build_filename (home, "data", NULL);
   config = g_build_filename (home, "config", NULL);
   g_setenv ("HOME", home, TRUE);
@@ -303,11 +198,7 @@ print_instructions (const char *self_path)
   printf ("  instructions from exec to the first frame (callgrind, every thread): %.1f M\n",
           akc_bench_callgrind_lookup (phases, "first-frame") / 1e6);
 
-  {
-    g_autofree char *rm = g_strdup_printf ("rm -rf '%s'", home);
-
-    g_spawn_command_line_sync (rm, NULL, NULL, NULL, NULL);
-  }
+  akc_bench_remove_tree (home);
 }
 
 static void
@@ -321,9 +212,9 @@ run_all (const char *self_path)
     {
       g_autoptr(GHashTable) values = run_start (self_path);
 
-      frame[i] = value_of (values, "first_frame_ms");
-      cpu[i] = value_of (values, "first_frame_cpu_ms");
-      rss[i] = value_of (values, "idle_rss_mib");
+      frame[i] = akc_bench_value_of (values, "first_frame_ms");
+      cpu[i] = akc_bench_value_of (values, "first_frame_cpu_ms");
+      rss[i] = akc_bench_value_of (values, "idle_rss_mib");
       if (renderer == NULL)
         {
           renderer = g_strdup (g_hash_table_lookup (values, "renderer"));
@@ -335,7 +226,7 @@ run_all (const char *self_path)
           gtk_get_major_version (), gtk_get_minor_version (), gtk_get_micro_version (),
           renderer != NULL ? renderer : "?", window != NULL ? window : "?", STARTS);
   printf ("  spawn to first frame %8.1f ms   CPU until then %7.1f ms   idle RSS %6.1f MiB\n",
-          median (frame), median (cpu), median (rss));
+          akc_bench_median (frame, STARTS), akc_bench_median (cpu, STARTS), akc_bench_median (rss, STARTS));
   if (g_strcmp0 (renderer, "GskCairoRenderer") == 0)
     print_instructions (self_path);
 }
@@ -346,6 +237,8 @@ main (int   argc,
 {
   if (argc == 3 && strcmp (argv[1], "--child") == 0)
     return run_child (g_ascii_strtoll (argv[2], NULL, 10));
+  /* After the child: it runs as the application names itself. */
+  g_set_prgname ("akc-bench-startup");
   if (argc == 2 && strcmp (argv[1], "--no-callgrind") == 0)
     use_callgrind = FALSE;
   else if (argc != 1)

@@ -30,6 +30,7 @@
 
 #include "akc.h"
 #include "akc-bench-callgrind.h"
+#include "akc-bench-util.h"
 
 #define TARGET_RATIO 1.5
 
@@ -44,24 +45,6 @@ static const char message_text[] =
   "The quick brown fox jumps over the lazy dog while the agent explains, step by step, "
   "how a streamed reply reaches the desktop and is kept in the history for the next session.";
 
-static void
-store_result (GObject      *source,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_for (GAsyncResult **slot)
-{
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return *slot;
-}
-
 static AkcChatMemory *
 open_memory (const char *path)
 {
@@ -69,8 +52,8 @@ open_memory (const char *path)
   g_autoptr(GError) error = NULL;
   AkcSqliteChatMemory *memory;
 
-  akc_sqlite_chat_memory_new_async (path, NULL, store_result, &result);
-  memory = akc_sqlite_chat_memory_new_finish (wait_for (&result), &error);
+  akc_sqlite_chat_memory_new_async (path, NULL, akc_bench_store_result, &result);
+  memory = akc_sqlite_chat_memory_new_finish (akc_bench_wait_result (&result), &error);
   if (memory == NULL)
     g_error ("cannot open the bench history %s: %s", path, error->message);
 
@@ -87,8 +70,8 @@ splice (AkcChatMemory  *memory,
   g_autoptr(GError) error = NULL;
 
   akc_chat_memory_splice_messages_async (memory, conversation_id, G_MAXUINT, 0, added, n_added,
-                                         NULL, store_result, &result);
-  if (!akc_chat_memory_splice_messages_finish (memory, wait_for (&result), &error))
+                                         NULL, akc_bench_store_result, &result);
+  if (!akc_chat_memory_splice_messages_finish (memory, akc_bench_wait_result (&result), &error))
     g_error ("cannot add messages to %s: %s", conversation_id, error->message);
 }
 
@@ -102,8 +85,8 @@ append (AkcChatMemory *memory,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  akc_chat_memory_append_message_async (memory, conversation_id, message, NULL, store_result, &result);
-  if (!akc_chat_memory_append_message_finish (memory, wait_for (&result), &error))
+  akc_chat_memory_append_message_async (memory, conversation_id, message, NULL, akc_bench_store_result, &result);
+  if (!akc_chat_memory_append_message_finish (memory, akc_bench_wait_result (&result), &error))
     g_error ("cannot append to %s: %s", conversation_id, error->message);
 }
 
@@ -125,8 +108,8 @@ build_history (const char *path)
       g_autoptr(GError) error = NULL;
       g_autoptr(AkcConversationInfo) info = NULL;
 
-      akc_chat_memory_create_conversation_async (memory, id, id, NULL, store_result, &result);
-      info = akc_chat_memory_create_conversation_finish (memory, wait_for (&result), &error);
+      akc_chat_memory_create_conversation_async (memory, id, id, NULL, akc_bench_store_result, &result);
+      info = akc_chat_memory_create_conversation_finish (memory, akc_bench_wait_result (&result), &error);
       if (info == NULL)
         g_error ("cannot create %s: %s", id, error->message);
 
@@ -146,15 +129,6 @@ build_history (const char *path)
           splice (memory, id, (AkcMessage **) batch->pdata, batch->len);
         }
     }
-}
-
-static double
-cpu_seconds (void)
-{
-  struct timespec now;
-
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &now);
-  return now.tv_sec + now.tv_nsec / 1e9;
 }
 
 /* Appends @n messages to the conversation of @size, named @prefix-i. */
@@ -187,9 +161,9 @@ timed_run (const char *path,
 
       append_many (memory, sizes[s], "warm-up", WARM_UP_APPENDS);
       wall = g_get_monotonic_time () / 1e6;
-      cpu = cpu_seconds ();
+      cpu = akc_bench_cpu_seconds ();
       append_many (memory, sizes[s], "timed", TIMED_APPENDS);
-      cpu_ms[s] = (cpu_seconds () - cpu) * 1e3 / TIMED_APPENDS;
+      cpu_ms[s] = (akc_bench_cpu_seconds () - cpu) * 1e3 / TIMED_APPENDS;
       wall_ms[s] = (g_get_monotonic_time () / 1e6 - wall) * 1e3 / TIMED_APPENDS;
     }
 }

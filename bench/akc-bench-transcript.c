@@ -56,6 +56,7 @@
 #include "akc-bench-callgrind.h"
 #include "akc-knowledge-layer.h"
 #include "akc-window.h"
+#include "akc-bench-util.h"
 
 #define WINDOW_WIDTH 800
 #define WINDOW_HEIGHT 900
@@ -100,29 +101,6 @@ on_frame_end (GdkFrameClock *clock,
   if (bench->recording && bench->frame_cpu_start != 0)
     g_array_append_val (bench->frame_work, (gint64) { now - bench->frame_cpu_start });
   bench->frame_cpu_start = now;
-}
-
-static double
-cpu_seconds (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double
-rss_mib (void)
-{
-  g_autofree char *status = NULL;
-  const char *line;
-
-  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
-    return 0;
-  line = strstr (status, "VmRSS:");
-  if (line == NULL)
-    return 0;
-  return g_ascii_strtod (line + 6, NULL) / 1024.0;
 }
 
 /* A user question or a Markdown answer, different for every message. */
@@ -265,7 +243,7 @@ run_first_frame (guint n)
   g_main_loop_run (bench.loop);
 
   printf ("first_frame_ms=%.3f\n", (bench.first_frame - bench.start) / 1e3);
-  printf ("rss_mib=%.3f\n", rss_mib ());
+  printf ("rss_mib=%.3f\n", akc_bench_rss_mib ());
   printf ("renderer=%s\n", G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (bench.window))));
 
   gtk_window_destroy (GTK_WINDOW (bench.window));
@@ -396,10 +374,10 @@ run_stream (void)
   /* The cost of frames alone, nothing streaming. */
   bench.recording = TRUE;
   t = g_get_monotonic_time () / 1e6;
-  cpu_idle = cpu_seconds ();
+  cpu_idle = akc_bench_cpu_seconds ();
   g_timeout_add_seconds (IDLE_SECONDS, quit_loop, bench.loop);
   g_main_loop_run (bench.loop);
-  cpu_idle = cpu_seconds () - cpu_idle;
+  cpu_idle = akc_bench_cpu_seconds () - cpu_idle;
   wall_idle = g_get_monotonic_time () / 1e6 - t;
   bench.recording = FALSE;
   frame_intervals (bench.frame_starts, intervals);
@@ -412,13 +390,13 @@ run_stream (void)
   g_signal_connect (bench.chat, "notify::status", G_CALLBACK (on_status), &bench);
   bench.recording = TRUE;
   t = g_get_monotonic_time () / 1e6;
-  cpu_stream = cpu_seconds ();
+  cpu_stream = akc_bench_cpu_seconds ();
   akc_chat_source_send (AKC_CHAT_SOURCE (bench.chat), text, NULL);
   model = akc_chat_source_get_messages (AKC_CHAT_SOURCE (bench.chat));
   reply = g_list_model_get_item (model, g_list_model_get_n_items (model) - 1);
   g_signal_connect (reply, "notify::content", G_CALLBACK (count_chunk), &n_chunks);
   g_main_loop_run (bench.loop);
-  cpu_stream = cpu_seconds () - cpu_stream;
+  cpu_stream = akc_bench_cpu_seconds () - cpu_stream;
   wall_stream = g_get_monotonic_time () / 1e6 - t;
   bench.recording = FALSE;
 
@@ -529,14 +507,14 @@ grow_reply (GtkWidget     *widget,
       (growth->near_ms == 0 || growth->position >= GROWTH_FAR))
     {
       growth->span_end = growth->position + GROWTH_SPAN;
-      growth->cpu_start = cpu_seconds ();
+      growth->cpu_start = akc_bench_cpu_seconds ();
       growth->chunks = 0;
       akc_bench_callgrind_mark ("growth-setup");
     }
 
   if (growth->span_end != 0 && growth->position >= growth->span_end)
     {
-      double ms = (cpu_seconds () - growth->cpu_start) / MAX (growth->chunks, 1) * 1e3;
+      double ms = (akc_bench_cpu_seconds () - growth->cpu_start) / MAX (growth->chunks, 1) * 1e3;
 
       /* Under callgrind: the instructions of the span's frames. */
       akc_bench_callgrind_mark (growth->near_ms == 0 ? "growth-near" : "growth-far");
@@ -587,14 +565,14 @@ count_idle_frame (GtkWidget     *widget,
   IdleFrames *idle = user_data;
 
   if (idle->frames == 0)
-    idle->cpu_start = cpu_seconds ();
+    idle->cpu_start = akc_bench_cpu_seconds ();
   /* Something to draw, as a frame that shows a chunk has, but nothing to
    * lay out. */
   gtk_widget_queue_draw (widget);
   if (++idle->frames <= IDLE_FRAMES)
     return G_SOURCE_CONTINUE;
 
-  idle->cpu_ms = (cpu_seconds () - idle->cpu_start) / IDLE_FRAMES * 1e3;
+  idle->cpu_ms = (akc_bench_cpu_seconds () - idle->cpu_start) / IDLE_FRAMES * 1e3;
   g_main_loop_quit (idle->bench->loop);
   return G_SOURCE_REMOVE;
 }
@@ -730,15 +708,6 @@ value_of (GHashTable *values,
   return text != NULL ? g_ascii_strtod (text, NULL) : 0;
 }
 
-static int
-compare_double (gconstpointer a,
-                gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 typedef struct {
   double first_frame_ms;
   double rss_mib;
@@ -762,10 +731,8 @@ first_frame_case (const char *self_path,
       if (*renderer == NULL)
         *renderer = g_strdup (g_hash_table_lookup (values, "renderer"));
     }
-  qsort (times, REPEATS, sizeof (double), compare_double);
-  qsort (rss, REPEATS, sizeof (double), compare_double);
-  result.first_frame_ms = times[REPEATS / 2];
-  result.rss_mib = rss[REPEATS / 2];
+  result.first_frame_ms = akc_bench_median (times, REPEATS);
+  result.rss_mib = akc_bench_median (rss, REPEATS);
 
   return result;
 }
