@@ -5,6 +5,8 @@
 
 #include "akc-test-ui.h"
 
+#include <glib/gstdio.h>
+
 /* Runs the main loop until @condition holds; a hang fails the test. */
 void
 wait_for (Condition condition,
@@ -175,4 +177,29 @@ find_by_type (GtkWidget *root,
 
   g_assert_nonnull (widget);
   return widget;
+}
+
+/* Removes @path and everything in it (a test's temporary folder: a
+ * history leaves its -wal and -shm files next to it). Symbolic links are
+ * removed, never followed. */
+void
+akc_test_remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  if (path == NULL)
+    return;
+
+  dir = g_dir_open (path, 0, NULL);
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        akc_test_remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
 }

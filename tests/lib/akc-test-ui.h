@@ -51,4 +51,7 @@ gboolean   is_label_with_text  (GtkWidget     *widget,
 GtkWidget *find_by_type        (GtkWidget     *root,
                                 GType          type);
 
+/* Files */
+void       akc_test_remove_tree (const char   *path);
+
 G_END_DECLS

@@ -178,8 +178,7 @@ test_new_chat_keeps (void)
   g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (akc_conversation_item_get_source (again))), ==, 2);
 
   close_history (session, memory);
-  g_unlink (path);
-  g_rmdir (folder);
+  akc_test_remove_tree (folder);
 }
 
 /* Removing hides at once; restore brings it back; only purge (or a clean
@@ -228,8 +227,7 @@ test_remove_restore_purge (void)
   g_assert_cmpuint (n_conversations (session), ==, 1);
   g_assert_cmpstr (akc_conversation_item_get_id (conversation_at (session, 0)), ==, "demo-support");
   close_history (session, memory);
-  g_unlink (path);
-  g_rmdir (folder);
+  akc_test_remove_tree (folder);
 }
 
 static GHashTable *
@@ -323,8 +321,7 @@ test_search_export_import (void)
 
   g_clear_object (&imported);
   close_history (session, memory);
-  g_unlink (path);
-  g_rmdir (folder);
+  akc_test_remove_tree (folder);
 }
 
 /* Pinned on top, then Today, Yesterday, Previous 7 Days and months. */
@@ -712,8 +709,7 @@ test_sidebar_pages (void)
 
   gtk_window_destroy (GTK_WINDOW (window));
   close_history (session, memory);
-  g_unlink (path);
-  g_rmdir (folder);
+  akc_test_remove_tree (folder);
 }
 
 /* The turn server's conversation is listed with the others, with its
@@ -958,11 +954,7 @@ test_menu_export_import (void)
 
   gtk_window_destroy (GTK_WINDOW (window));
   close_history (session, memory);
-  g_unlink (json_path);
-  g_unlink (md_path);
-  g_unlink (junk_path);
-  g_unlink (path);
-  g_rmdir (folder);
+  akc_test_remove_tree (folder);
 }
 
 static gboolean
@@ -1033,8 +1025,7 @@ test_fold_keeps_pane (void)
 
   gtk_window_destroy (GTK_WINDOW (window));
   close_history (session, memory);
-  g_unlink (path);
-  g_rmdir (folder);
+  akc_test_remove_tree (folder);
 }
 
 int

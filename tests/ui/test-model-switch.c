@@ -15,6 +15,8 @@
 #include <glib/gstdio.h>
 #include <akc-gtk.h>
 
+#include "akc-test-ui.h"
+
 #include "akc-test-http-server.h"
 #include "akc-app-session.h"
 #include "akc-backend.h"
@@ -31,13 +33,6 @@ reset_settings (GSettings *settings)
 {
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
     g_settings_reset (settings, keys[i]);
-}
-
-static void
-spin (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
 }
 
 static void
@@ -587,5 +582,8 @@ main (int   argc,
   g_test_add_func ("/window/model-without-images", test_model_without_images);
 
   rc = g_test_run ();
+  /* The histories leave their -wal and -shm files: all of it goes. */
+  akc_test_remove_tree (folder);
+  g_clear_pointer (&folder, g_free);
   return rc;
 }

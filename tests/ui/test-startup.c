@@ -8,6 +8,8 @@
 #include <glib/gstdio.h>
 #include <akc-gtk.h>
 
+#include "akc-test-ui.h"
+
 #include "akc-application.h"
 
 typedef struct {
@@ -102,24 +104,6 @@ test_history_after_first_frame (void)
   g_assert_true (start.ready_later);
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -138,6 +122,6 @@ main (int   argc,
   g_test_add_func ("/startup/history-after-first-frame", test_history_after_first_frame);
 
   status = g_test_run ();
-  remove_tree (home);
+  akc_test_remove_tree (home);
   return status;
 }
