@@ -206,9 +206,9 @@ update_conversation_async (AkcChatMemory       *memory,
       g_free (c->title);
       c->title = g_strdup (title);
     }
+  /* A rename or a turn's usage leaves the time of the last change. */
   if (usage != NULL)
     akc_usage_add (c->usage, usage);
-  touch (c);
   g_task_return_boolean (task, TRUE);
 }
 

@@ -726,7 +726,9 @@ akc_chat_memory_create_conversation_finish (AkcChatMemory  *self,
  *
  * Starts changing a conversation: its title becomes @title, and @usage is
  * added to the token usage it accumulated over every session (counts
- * saturate at %G_MAXUINT64). It fails with
+ * saturate at %G_MAXUINT64). Neither is a change of the conversation's
+ * messages: [property@ConversationInfo:updated-at] stays as it is, so a
+ * renamed conversation keeps its place among the others. It fails with
  * %AKC_CHAT_MEMORY_ERROR_NOT_FOUND when there is no such conversation.
  *
  * Since: 0.1

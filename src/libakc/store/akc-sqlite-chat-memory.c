@@ -171,10 +171,12 @@ static const char * const stmt_sql[N_STMTS] = {
     "SELECT 1 FROM conversations WHERE id = ?1",
   [STMT_USAGE] =
     "SELECT prompt_tokens, completion_tokens, total_tokens FROM conversations WHERE id = ?1",
+  /* A rename or the usage of a turn is no change of the conversation:
+   * updated_at moves with its messages only (worker_touch), so a renamed
+   * conversation keeps its place in the sidebar. */
   [STMT_UPDATE] =
     "UPDATE conversations SET title = coalesce (?2, title),"
-    "       prompt_tokens = ?3, completion_tokens = ?4, total_tokens = ?5,"
-    "       updated_at = ?6"
+    "       prompt_tokens = ?3, completion_tokens = ?4, total_tokens = ?5"
     "  WHERE id = ?1",
   [STMT_TOUCH] =
     "UPDATE conversations SET updated_at = ?2 WHERE id = ?1",
@@ -1085,7 +1087,6 @@ worker_update (Worker    *worker,
   sqlite3_bind_int64 (write, 3, (sqlite3_int64) usage.prompt_tokens);
   sqlite3_bind_int64 (write, 4, (sqlite3_int64) usage.completion_tokens);
   sqlite3_bind_int64 (write, 5, (sqlite3_int64) usage.total_tokens);
-  sqlite3_bind_int64 (write, 6, g_get_real_time ());
 
   return worker_step_done (worker, write, error);
 }

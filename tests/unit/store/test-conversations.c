@@ -266,6 +266,24 @@ test_pages (void)
     g_assert_true (pin (memory, "c0", FALSE, &error));
   }
 
+  /* So does renaming: only new messages move a conversation (issue 14). */
+  {
+    g_autoptr(AkcConversationInfo) before = get (memory, "c0", &error);
+    g_autoptr(AkcConversationInfo) after = NULL;
+
+    g_assert_true (akc_test_update (memory, "c0", "An old chat, renamed", NULL, &error));
+    g_assert_no_error (error);
+    after = get (memory, "c0", &error);
+    g_assert_cmpstr (akc_conversation_info_get_title (after), ==, "An old chat, renamed");
+    g_assert_true (g_date_time_equal (akc_conversation_info_get_updated_at (before),
+                                      akc_conversation_info_get_updated_at (after)));
+    all = akc_test_list (memory, &error);
+    ids = ids_of (all);
+    g_assert_cmpstr (ids, ==, "c3 c1 c5 c4 c2 c0");
+    g_clear_object (&all);
+    g_clear_pointer (&ids, g_free);
+  }
+
   /* Errors. */
   g_assert_false (pin (memory, "nope", TRUE, &error));
   g_assert_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_NOT_FOUND);

@@ -622,8 +622,18 @@ test_many_conversations (void)
         }
     }
 
-  /* The most recently changed first. */
+  /* The most recently changed first: a new message moves a conversation,
+   * a rename does not (issue 14). */
+  {
+    g_autoptr(AkcMessage) message = akc_message_new (NULL, AKC_MESSAGE_ROLE_USER, "later",
+                                                     AKC_MESSAGE_STATUS_COMPLETE);
+
+    g_assert_true (akc_test_append (memory, "conversation-07", message, &error));
+    g_assert_no_error (error);
+  }
   g_assert_true (akc_test_update (memory, "conversation-07", "Renamed", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (akc_test_update (memory, "conversation-02", "Renamed too", NULL, &error));
   g_assert_no_error (error);
   list = akc_test_list (memory, &error);
   g_assert_no_error (error);
@@ -633,7 +643,12 @@ test_many_conversations (void)
 
     g_assert_cmpstr (akc_conversation_info_get_id (first), ==, "conversation-07");
     g_assert_cmpstr (akc_conversation_info_get_title (first), ==, "Renamed");
-    g_assert_cmpuint (akc_conversation_info_get_n_messages (first), ==, 3);
+    g_assert_cmpuint (akc_conversation_info_get_n_messages (first), ==, 4);
+  }
+  {
+    g_autoptr(AkcConversationInfo) second = g_list_model_get_item (list, 1);
+
+    g_assert_cmpstr (akc_conversation_info_get_title (second), !=, "Renamed too");
   }
   for (guint i = 1; i < n; i++)
     {
@@ -650,7 +665,8 @@ test_many_conversations (void)
   g_assert_no_error (error);
   g_assert_cmpint (akc_test_sql_int (path, "SELECT count(*) FROM messages WHERE conversation_id = 'conversation-03'"),
                    ==, 0);
-  g_assert_cmpint (akc_test_sql_int (path, "SELECT count(*) FROM messages"), ==, 3 * (n - 1));
+  /* (and conversation-07's fourth) */
+  g_assert_cmpint (akc_test_sql_int (path, "SELECT count(*) FROM messages"), ==, 3 * (n - 1) + 1);
   g_assert_null (akc_test_load (memory, "conversation-03", &error));
   g_assert_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_NOT_FOUND);
   g_clear_error (&error);
