@@ -1863,8 +1863,8 @@ akc_app_session_import_finish (AkcAppSession  *self,
  * akc_app_session_close:
  * @self: a #AkcAppSession
  *
- * The application quits: removed conversations are deleted from the
- * history, every conversation hands its last changes to it, and the
+ * The application quits: removed conversations and hidden messages are
+ * deleted from the history, every conversation hands its last changes to it, and the
  * session lets go of it.
  */
 void
@@ -1880,6 +1880,22 @@ akc_app_session_close (AkcAppSession *self)
       removals = g_hash_table_get_keys_as_array (self->removals, &n_removals);
       for (guint i = 0; i < n_removals; i++)
         akc_app_session_purge (self, GPOINTER_TO_UINT (removals[i]));
+    }
+
+  /* Messages deleted with their undo still offered go too (a crash would
+   * have kept them). */
+  if (self->conversations != NULL)
+    {
+      GListModel *list = G_LIST_MODEL (self->conversations);
+
+      for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+        {
+          g_autoptr(AkcConversationItem) item = g_list_model_get_item (list, i);
+          AkcChatSource *source = akc_conversation_item_get_source (item);
+
+          if (AKC_IS_CHAT (source))
+            akc_chat_delete_hidden_messages (AKC_CHAT (source));
+        }
     }
 
   g_cancellable_cancel (self->cancellable);

@@ -1613,23 +1613,56 @@ pin_conversation_action (GtkWidget  *widget,
   akc_window_sync_actions (self);
 }
 
-/* A message deleted from its context menu (issue 14 item 7): it is gone
- * from the conversation and its history at once; Undo, while the toast
- * shows, puts it back where it was. */
+/* A message deleted from its context menu (issue 14 item 7) is hidden at
+ * once (akc_chat_hide_message()) and stays in the conversation and its
+ * history while the toast offers Undo: a crash in between keeps it, as it
+ * keeps a deleted conversation. Undo shows it again; the toast going
+ * (dismissed, timed out, the window closing, the application quitting)
+ * deletes it for good. */
 static void
 on_message_undo (AdwToast  *toast,
                  AkcWindow *self)
 {
   AkcChat *chat = g_object_get_data (G_OBJECT (toast), "akc-chat");
-  AkcMessage *message = g_object_get_data (G_OBJECT (toast), "akc-message");
-  guint position = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (toast), "akc-position"));
-  g_autoptr(GError) error = NULL;
+  g_autoptr(AkcMessage) message = g_object_steal_data (G_OBJECT (toast), "akc-message");
 
+  /* Stolen first: nothing is left for the toast's dismissal to do. */
   if (chat == NULL || message == NULL)
     return;
 
-  if (!akc_chat_insert_message (chat, position, message, &error))
-    adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (error->message));
+  akc_chat_unhide_message (chat, akc_message_get_id (message));
+}
+
+static void
+on_message_toast_dismissed (AdwToast *toast)
+{
+  AkcChat *chat = g_object_get_data (G_OBJECT (toast), "akc-chat");
+  g_autoptr(AkcMessage) message = g_object_steal_data (G_OBJECT (toast), "akc-message");
+  g_autoptr(GError) error = NULL;
+
+  /* Not undone, and still waiting: now it goes. */
+  if (chat == NULL || message == NULL || !akc_chat_get_message_hidden (chat, message))
+    return;
+
+  if (!akc_chat_delete_message (chat, akc_message_get_id (message), NULL, &error))
+    g_message ("History: %s", error->message);
+}
+
+/* The message was shown again or left the conversation some other way
+ * (the conversation went on, which deletes it for good): nothing left to
+ * undo. */
+static void
+on_message_hidden_changed (AdwToast   *toast,
+                           AkcMessage *message)
+{
+  AkcChat *chat = g_object_get_data (G_OBJECT (toast), "akc-chat");
+
+  if (message == g_object_get_data (G_OBJECT (toast), "akc-message") &&
+      chat != NULL && !akc_chat_get_message_hidden (chat, message))
+    {
+      g_object_set_data (G_OBJECT (toast), "akc-message", NULL);
+      adw_toast_dismiss (toast);
+    }
 }
 
 static void
@@ -1646,10 +1679,14 @@ on_message_deleted (AkcWindow  *self,
   toast = adw_toast_new (_("Message deleted"));
   adw_toast_set_button_label (toast, _("_Undo"));
   adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+  /* Time to change one's mind, with a screen reader too. */
+  adw_toast_set_timeout (toast, 10);
   g_object_set_data_full (G_OBJECT (toast), "akc-chat", g_object_ref (self->source), g_object_unref);
   g_object_set_data_full (G_OBJECT (toast), "akc-message", g_object_ref (message), g_object_unref);
-  g_object_set_data (G_OBJECT (toast), "akc-position", GUINT_TO_POINTER (position));
   g_signal_connect_object (toast, "button-clicked", G_CALLBACK (on_message_undo), self, 0);
+  g_signal_connect (toast, "dismissed", G_CALLBACK (on_message_toast_dismissed), NULL);
+  g_signal_connect_object (self->source, "hidden-changed", G_CALLBACK (on_message_hidden_changed),
+                           toast, G_CONNECT_SWAPPED);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 

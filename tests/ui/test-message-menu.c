@@ -192,6 +192,59 @@ test_menu (void)
   fixture_clear (&fixture);
 }
 
+static gboolean
+row_of_first_bound (AkcChatView *view)
+{
+  g_autoptr(AkcMessage) message = g_list_model_get_item (akc_chat_source_get_messages (akc_chat_view_get_source (view)), 0);
+
+  return akc_chat_view_get_row (view, message) != NULL;
+}
+
+/* A host's messages (a controlled source, as the turn server's) are not
+ * the view's to delete: the menu does not offer Delete at all, rather
+ * than an item that is disabled for good and never says why. */
+static void
+test_menu_controlled (void)
+{
+  g_autoptr(AkcControlledSource) source = akc_controlled_source_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AkcMessage) message = NULL;
+  g_autofree char *described = NULL;
+  AkcChatView *view;
+  GtkWidget *window;
+  AkcMessageRow *row;
+
+  g_assert_true (akc_controlled_source_set_snapshot_text (source,
+    "{\"sessionId\":\"host\",\"messages\":["
+    "{\"id\":\"u1\",\"role\":\"user\",\"content\":\"hi\",\"status\":\"complete\","
+    "\"createdAt\":\"2026-07-14T00:00:00.000Z\"}],"
+    "\"status\":\"idle\",\"input\":\"\",\"error\":null,"
+    "\"usage\":{\"promptTokens\":0,\"completionTokens\":0,\"totalTokens\":0}}", -1, &error));
+  g_assert_no_error (error);
+
+  view = AKC_CHAT_VIEW (akc_chat_view_new ());
+  akc_chat_view_set_source (view, AKC_CHAT_SOURCE (source));
+  window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 700);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
+  gtk_window_present (GTK_WINDOW (window));
+  WAIT_FOR (row_of_first_bound, view);
+
+  message = g_list_model_get_item (akc_chat_source_get_messages (AKC_CHAT_SOURCE (source)), 0);
+  row = akc_chat_view_get_row (view, message);
+  /* On a monitor before a popover can point at it. */
+  WAIT_FOR (gtk_widget_get_mapped, row);
+  wait_frames (GTK_WIDGET (row), 2);
+  g_assert_true (akc_message_row_popup_menu (row, 10, 10));
+  described = describe_menu (gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (akc_message_row_get_menu (row))));
+  g_assert_null (strstr (described, "chat.delete-message"));
+  g_assert_nonnull (strstr (described, "chat.copy-message(u1)"));
+  gtk_popover_popdown (GTK_POPOVER (akc_message_row_get_menu (row)));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
+}
+
 static char *
 clipboard_text (GtkWidget *widget)
 {
@@ -230,13 +283,20 @@ test_copy (void)
   fixture_clear (&fixture);
 }
 
-/* Delete: the message goes, the view says which and where, and it can be
- * put back; an unknown id changes nothing. */
+static gboolean
+row_gone (Fixture *fixture)
+{
+  return akc_chat_view_get_row (fixture->view, message_at (fixture, 3)) == NULL;
+}
+
+/* Delete: the message is hidden at once (the conversation, and so its
+ * history, keeps it until the application makes it final), the view says
+ * which and where, and it can be shown again; an unknown id changes
+ * nothing. */
 static void
 test_delete_and_undo (void)
 {
   Fixture fixture = { 0 };
-  g_autoptr(GError) error = NULL;
 
   fixture_init (&fixture);
   row_at (&fixture, 3);
@@ -244,16 +304,16 @@ test_delete_and_undo (void)
   g_assert_cmpuint (fixture.n_deleted, ==, 1);
   g_assert_cmpuint (fixture.deleted_at, ==, 3);
   g_assert_cmpstr (akc_message_get_id (fixture.deleted), ==, "m3");
-  g_assert_cmpuint (n_messages (&fixture), ==, 5);
-  g_assert_cmpstr (akc_message_get_id (message_at (&fixture, 3)), ==, "m4");
+  g_assert_cmpuint (n_messages (&fixture), ==, 6);
+  g_assert_true (akc_chat_get_message_hidden (fixture.chat, message_at (&fixture, 3)));
+  WAIT_FOR (row_gone, &fixture);
 
   gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.delete-message", "s", "no-such-id");
   g_assert_cmpuint (fixture.n_deleted, ==, 1);
-  g_assert_cmpuint (n_messages (&fixture), ==, 5);
+  g_assert_cmpuint (n_messages (&fixture), ==, 6);
 
   /* Undo, as the application's toast does. */
-  g_assert_true (akc_chat_insert_message (fixture.chat, fixture.deleted_at, fixture.deleted, &error));
-  g_assert_no_error (error);
+  g_assert_true (akc_chat_unhide_message (fixture.chat, "m3"));
   g_assert_true (message_at (&fixture, 3) == fixture.deleted);
   g_assert_nonnull (row_at (&fixture, 3));
 
@@ -340,6 +400,7 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/message-actions/menu", test_menu);
+  g_test_add_func ("/message-actions/menu-controlled", test_menu_controlled);
   g_test_add_func ("/message-actions/copy", test_copy);
   g_test_add_func ("/message-actions/delete-and-undo", test_delete_and_undo);
   g_test_add_func ("/message-actions/edit-earlier", test_edit_earlier);

@@ -119,7 +119,15 @@ delete_action (GtkWidget  *widget,
     return;
 
   akc_chat_view_set_action_error (self, NULL);
-  if (!akc_chat_delete_message (AKC_CHAT (self->source), akc_message_get_id (message), &position, &error))
+  /* Hidden, not deleted: the host makes it final (or undoes it). */
+  for (position = 0; position < g_list_model_get_n_items (self->messages); position++)
+    {
+      g_autoptr(AkcMessage) other = g_list_model_get_item (self->messages, position);
+
+      if (other == message)
+        break;
+    }
+  if (!akc_chat_hide_message (AKC_CHAT (self->source), akc_message_get_id (message), &error))
     {
       akc_chat_view_set_action_error (self, error->message);
       return;
@@ -177,15 +185,18 @@ akc_chat_view_class_install_message_actions (GtkWidgetClass *widget_class)
   /**
    * AkcChatView::message-deleted:
    * @self: the view
-   * @message: the message, no longer in the conversation
-   * @position: where it was
+   * @message: the message, hidden
+   * @position: where it is in the conversation
    *
    * A person deleted @message (its context menu, the
    * `chat.delete-message` action), from a source that is an
-   * [class@Akc.Chat]: [method@Akc.Chat.delete_message] took it out of the
-   * conversation, and out of its history. To offer an undo, keep
-   * @message and give it back with [method@Akc.Chat.insert_message] at
-   * @position.
+   * [class@Akc.Chat]: [method@Akc.Chat.hide_message] took it out of the
+   * transcript, and the conversation and its history keep it while an
+   * undo is offered. The host makes the deletion final with
+   * [method@Akc.Chat.delete_message] (when its undo goes: a toast
+   * dismissed, the application quitting) or undoes it with
+   * [method@Akc.Chat.unhide_message]; a crash in between keeps the
+   * message. The view leaves it out of the transcript while it is hidden.
    *
    * The other actions of a message are `chat.copy-message` (its
    * Markdown), `chat.copy-message-text` (its text without Markdown) and

@@ -109,6 +109,7 @@ struct _AkcChatView
   gulong                items_handler;
   gulong                status_handler;
   gulong                error_handler;
+  gulong                hidden_handler;
   gulong                ownership_handler;
   AkcChatStatus         status;
 

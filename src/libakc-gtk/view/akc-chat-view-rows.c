@@ -535,6 +535,10 @@ gboolean
 akc_chat_view_message_is_shown (AkcMessage  *message,
                                 AkcChatView *self)
 {
+  /* Deleted, its undo still offered (akc_chat_hide_message()). */
+  if (AKC_IS_CHAT (self->source) && akc_chat_get_message_hidden (AKC_CHAT (self->source), message))
+    return FALSE;
+
   if (is_call_carrier (message))
     {
       GListModel *calls = akc_message_get_tool_calls (message);

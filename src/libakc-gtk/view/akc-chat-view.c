@@ -213,6 +213,13 @@ on_error_changed (AkcChatView *self)
 }
 
 static void
+on_hidden_changed (AkcChatView *self,
+                   AkcMessage  *message)
+{
+  akc_chat_view_refilter (self);
+}
+
+static void
 disconnect_source (AkcChatView *self)
 {
   if (self->source == NULL)
@@ -221,6 +228,7 @@ disconnect_source (AkcChatView *self)
   g_clear_signal_handler (&self->items_handler, self->messages);
   g_clear_signal_handler (&self->status_handler, self->source);
   g_clear_signal_handler (&self->error_handler, self->source);
+  g_clear_signal_handler (&self->hidden_handler, self->source);
   akc_chat_view_unwatch_calls (self);
   akc_chat_view_watch_last_message (self, NULL);
   self->extend_pending = FALSE;
@@ -1086,6 +1094,12 @@ akc_chat_view_set_source (AkcChatView   *self,
       self->error_handler = g_signal_connect_object (source, "notify::error",
                                                      G_CALLBACK (on_error_changed),
                                                      self, G_CONNECT_SWAPPED);
+      /* A message deleted with its undo offered leaves the transcript
+       * (and comes back with the undo). */
+      if (AKC_IS_CHAT (source))
+        self->hidden_handler = g_signal_connect_object (source, "hidden-changed",
+                                                        G_CALLBACK (on_hidden_changed),
+                                                        self, G_CONNECT_SWAPPED);
     }
   g_list_store_append (self->sections, self->extras);
 

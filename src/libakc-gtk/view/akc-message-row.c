@@ -8,6 +8,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "akc-chat-view.h"
 #include "akc-gtk-main.h"
 #include "akc-markdown-private.h"
 #include "akc-markdown-view-private.h"
@@ -51,7 +52,10 @@
  *
  * A right click, a long press, the Menu key or Shift+F10 on the row opens
  * its context menu: Copy Message (its Markdown), Copy as Plain Text,
- * Edit and Send Again (the person's messages) and Delete Message. They are
+ * Edit and Send Again (the person's messages) and Delete Message (only
+ * when the conversation is an [class@Akc.Chat]: a host's or a turn
+ * server's messages are theirs to delete, and the item is not offered
+ * rather than shown disabled for good). They are
  * the `chat.copy-message`, `chat.copy-message-text`, `chat.edit-message`
  * and `chat.delete-message` actions of the [class@ChatView] around the
  * row (see [signal@ChatView::message-deleted]), with the message's id.
@@ -874,9 +878,21 @@ akc_message_row_set_property (GObject      *object,
     }
 }
 
+/* Whether the conversation around the row can lose a message: only a
+ * definition-owned chat deletes one; a host (a controlled source) or the
+ * turn server owns its messages, and there is no Delete to offer. A row
+ * outside a chat view shows its actions disabled. */
+static gboolean
+can_delete (AkcMessageRow *self)
+{
+  GtkWidget *view = gtk_widget_get_ancestor (GTK_WIDGET (self), AKC_TYPE_CHAT_VIEW);
+  AkcChatSource *source = view != NULL ? akc_chat_view_get_source (AKC_CHAT_VIEW (view)) : NULL;
+
+  return view == NULL || AKC_IS_CHAT (source);
+}
+
 /* The context menu of the message (issue 14 item 7): its actions are the
- * chat view's (akc-chat-view-messages.c), with the message's id; a row
- * outside a chat view shows them disabled. */
+ * chat view's (akc-chat-view-messages.c), with the message's id. */
 static GMenuModel *
 build_menu (AkcMessageRow *self)
 {
@@ -904,10 +920,15 @@ build_menu (AkcMessageRow *self)
       g_menu_append_item (section, item);
       g_clear_object (&item);
     }
-  item = g_menu_item_new (_("_Delete Message"), NULL);
-  g_menu_item_set_action_and_target (item, "chat.delete-message", "s", id);
-  g_menu_append_item (section, item);
-  g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+  if (can_delete (self))
+    {
+      item = g_menu_item_new (_("_Delete Message"), NULL);
+      g_menu_item_set_action_and_target (item, "chat.delete-message", "s", id);
+      g_menu_append_item (section, item);
+      g_clear_object (&item);
+    }
+  if (g_menu_model_get_n_items (G_MENU_MODEL (section)) > 0)
+    g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
   g_object_unref (section);
 
   return G_MENU_MODEL (menu);

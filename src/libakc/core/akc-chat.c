@@ -103,6 +103,11 @@ struct _AkcChat
   gulong                chunk_handler;
 
   AkcChatStatus         status;
+
+  /* Messages a person deleted whose undo is still offered: in the
+   * conversation (and its history) until akc_chat_delete_message(), shown
+   * nowhere. Few; in the order they were hidden. */
+  GPtrArray            *hidden;
 };
 
 static void akc_chat_source_iface_init (AkcChatSourceInterface *iface);
@@ -125,6 +130,13 @@ enum {
 };
 
 static GParamSpec *props[N_PROPS];
+
+enum {
+  HIDDEN_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static guint
 akc_chat_n_messages (AkcChat *self)
@@ -181,7 +193,8 @@ akc_chat_find_tool_call (AkcChat    *self,
   return NULL;
 }
 
-/* One items-changed for the whole change. */
+/* One items-changed for the whole change. A hidden message that leaves
+ * the conversation is hidden no more. */
 static void
 akc_chat_splice (AkcChat     *self,
                  guint        position,
@@ -189,7 +202,43 @@ akc_chat_splice (AkcChat     *self,
                  AkcMessage **additions,
                  guint        n_additions)
 {
+  g_autoptr(GPtrArray) unhidden = NULL;
+
+  for (guint i = 0; self->hidden->len > 0 && i < n_removals; i++)
+    {
+      AkcMessage *message = akc_chat_message_at (self, position + i);
+
+      if (g_ptr_array_find (self->hidden, message, NULL))
+        {
+          if (unhidden == NULL)
+            unhidden = g_ptr_array_new_with_free_func (g_object_unref);
+          g_ptr_array_add (unhidden, g_object_ref (message));
+          g_ptr_array_remove (self->hidden, message);
+        }
+    }
+
   g_list_store_splice (self->messages, position, n_removals, (gpointer *) additions, n_additions);
+
+  for (guint i = 0; unhidden != NULL && i < unhidden->len; i++)
+    g_signal_emit (self, signals[HIDDEN_CHANGED], 0, g_ptr_array_index (unhidden, i));
+}
+
+/* The conversation goes on (a turn starts): what the person deleted is
+ * deleted for good first, so the model never reads it and the turn's
+ * targets are the messages the person sees. */
+static void
+akc_chat_settle_hidden (AkcChat *self)
+{
+  while (self->hidden->len > 0)
+    {
+      AkcMessage *message = g_ptr_array_index (self->hidden, 0);
+      guint at;
+
+      if (g_list_store_find (self->messages, message, &at))
+        akc_chat_splice (self, at, 1, NULL, 0);
+      else
+        g_ptr_array_remove_index (self->hidden, 0);
+    }
 }
 
 static void
@@ -696,6 +745,7 @@ akc_chat_send_with_attachments (AkcChat        *self,
                    _("A message takes at most %u attachments."), (guint) AKC_ATTACHMENT_MAX_PER_MESSAGE);
       return FALSE;
     }
+  akc_chat_settle_hidden (self);
 
   akc_chat_take_error (self, NULL);
   message = akc_message_new (NULL, AKC_MESSAGE_ROLE_USER, text, AKC_MESSAGE_STATUS_COMPLETE);
@@ -730,11 +780,13 @@ akc_chat_retry (AkcChatSource  *source,
 {
   AkcChat *self = AKC_CHAT (source);
   g_autoptr(AkcMessage) reply = NULL;
-  guint n = akc_chat_n_messages (self);
+  guint n;
   AkcMessage *last;
 
   if (!akc_chat_check_idle (self, error))
     return FALSE;
+  akc_chat_settle_hidden (self);
+  n = akc_chat_n_messages (self);
 
   if (n < 2 ||
       akc_message_get_role (akc_chat_message_at (self, n - 2)) != AKC_MESSAGE_ROLE_USER ||
@@ -762,12 +814,14 @@ akc_chat_regenerate (AkcChatSource  *source,
   AkcChat *self = AKC_CHAT (source);
   g_autoptr(AkcMessage) reply = NULL;
   g_autofree char *target_id = NULL;
-  guint n = akc_chat_n_messages (self);
+  guint n;
   guint target = 0;
   gboolean found = FALSE;
 
   if (!akc_chat_check_idle (self, error))
     return FALSE;
+  akc_chat_settle_hidden (self);
+  n = akc_chat_n_messages (self);
 
   if (message_id != NULL)
     found = akc_chat_find_message (self, message_id, &target);
@@ -810,11 +864,13 @@ akc_chat_edit (AkcChatSource  *source,
   g_autoptr(AkcMessage) reply = NULL;
   AkcMessage *message = NULL;
   AkcMessageRole role = AKC_MESSAGE_ROLE_SYSTEM;
-  guint n = akc_chat_n_messages (self);
+  guint n;
   guint position;
 
   if (!akc_chat_check_idle (self, error) || !akc_chat_check_text (text, error))
     return FALSE;
+  akc_chat_settle_hidden (self);
+  n = akc_chat_n_messages (self);
 
   if (akc_chat_find_message (self, message_id, &position))
     {
@@ -971,6 +1027,7 @@ akc_chat_continue (AkcChat     *self,
                                NULL);
   reply = new_reply (AKC_LINEAGE_OPERATION_SUBMIT, akc_message_get_id (tool_message));
 
+  akc_chat_settle_hidden (self);
   akc_chat_take_error (self, NULL);
   akc_chat_splice (self, akc_chat_n_messages (self), 0, (AkcMessage *[]) { tool_message, reply }, 2);
   akc_chat_stream_reply (self, reply);
@@ -1076,6 +1133,7 @@ akc_chat_finalize (GObject *object)
 {
   AkcChat *self = (AkcChat *)object;
 
+  g_clear_pointer (&self->hidden, g_ptr_array_unref);
   g_clear_object (&self->messages);
   g_clear_pointer (&self->error, akc_diagnostic_unref);
   g_clear_pointer (&self->input, g_free);
@@ -1215,12 +1273,34 @@ akc_chat_class_init (AkcChatClass *klass)
   g_object_class_override_property (object_class, PROP_ERROR, "error");
   g_object_class_override_property (object_class, PROP_INPUT, "input");
   g_object_class_override_property (object_class, PROP_USAGE, "usage");
+
+  /**
+   * AkcChat::hidden-changed:
+   * @self: the chat
+   * @message: the message
+   *
+   * @message was hidden ([method@Chat.hide_message]) or is hidden no more:
+   * shown again ([method@Chat.unhide_message]) or gone from the
+   * conversation. [method@Chat.get_message_hidden] tells which.
+   *
+   * Since: 0.1
+   */
+  signals[HIDDEN_CHANGED] =
+    g_signal_new ("hidden-changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 1,
+                  AKC_TYPE_MESSAGE);
 }
 
 static void
 akc_chat_init (AkcChat *self)
 {
   self->messages = g_list_store_new (AKC_TYPE_MESSAGE);
+  self->hidden = g_ptr_array_new_with_free_func (g_object_unref);
   self->input = g_strdup ("");
   self->status = AKC_CHAT_STATUS_IDLE;
   self->tools = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_object_unref);
@@ -1428,7 +1508,9 @@ akc_chat_restore (AkcChat            *self,
  *
  * Deletes one message of the conversation, whatever its author, and
  * leaves the others as they are: a person's "delete this message". An
- * [class@ChatHistory] of the chat deletes it from the history too.
+ * [class@ChatHistory] of the chat deletes it from the history too. A
+ * hidden message ([method@Chat.hide_message]) is deleted the same way:
+ * that is how its deletion becomes final.
  *
  * To undo it, keep a reference to the message before and give it back
  * to [method@Chat.insert_message] with @position.
@@ -1515,4 +1597,144 @@ akc_chat_insert_message (AkcChat     *self,
   akc_chat_splice (self, position, 0, &message, 1);
 
   return TRUE;
+}
+
+/**
+ * akc_chat_hide_message:
+ * @self: a #AkcChat
+ * @message_id: the id of the message to hide
+ * @error: return location for a #GError
+ *
+ * Deletes a message the way a person does when an undo is offered: the
+ * message leaves what the conversation shows at once (a view leaves it
+ * out while [method@Chat.get_message_hidden] says so) but stays in the
+ * conversation, and in its [class@ChatHistory], until
+ * [method@Chat.delete_message] deletes it for good or
+ * [method@Chat.unhide_message] brings it back. A process that ends in
+ * between (a crash) keeps the message.
+ *
+ * The conversation going on deletes the hidden messages for good first:
+ * a send, a retry, an edit, a regeneration or a tool continuation never
+ * shows them to the model, and their targets are the messages shown.
+ * [method@ChatSource.clear] and [method@Chat.restore] drop them with the
+ * others.
+ *
+ * Fails with %AKC_CHAT_ERROR_BUSY while a reply streams and with
+ * %AKC_CHAT_ERROR_NO_TARGET when there is no message @message_id or it is
+ * hidden already; then nothing changes.
+ *
+ * Returns: %TRUE if the message was hidden
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_chat_hide_message (AkcChat     *self,
+                       const char  *message_id,
+                       GError     **error)
+{
+  AkcMessage *message;
+  guint at;
+
+  g_return_val_if_fail (AKC_IS_CHAT (self), FALSE);
+  g_return_val_if_fail (message_id != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!akc_chat_check_idle (self, error))
+    return FALSE;
+
+  if (!akc_chat_find_message (self, message_id, &at) ||
+      g_ptr_array_find (self->hidden, akc_chat_message_at (self, at), NULL))
+    {
+      g_set_error_literal (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_NO_TARGET,
+                           _("That message is no longer in the conversation."));
+      return FALSE;
+    }
+
+  message = akc_chat_message_at (self, at);
+  g_ptr_array_add (self->hidden, g_object_ref (message));
+  g_signal_emit (self, signals[HIDDEN_CHANGED], 0, message);
+
+  return TRUE;
+}
+
+/**
+ * akc_chat_unhide_message:
+ * @self: a #AkcChat
+ * @message_id: the id of a hidden message
+ *
+ * Shows a message hidden with [method@Chat.hide_message] again, where it
+ * was: the undo of a deletion.
+ *
+ * Returns: %TRUE if the message was hidden, %FALSE when it is not (or no
+ *   longer) in the conversation, or was not hidden
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_chat_unhide_message (AkcChat    *self,
+                         const char *message_id)
+{
+  g_return_val_if_fail (AKC_IS_CHAT (self), FALSE);
+  g_return_val_if_fail (message_id != NULL, FALSE);
+
+  for (guint i = 0; i < self->hidden->len; i++)
+    {
+      g_autoptr(AkcMessage) message = g_object_ref (g_ptr_array_index (self->hidden, i));
+
+      if (g_strcmp0 (akc_message_get_id (message), message_id) != 0)
+        continue;
+
+      g_ptr_array_remove_index (self->hidden, i);
+      g_signal_emit (self, signals[HIDDEN_CHANGED], 0, message);
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
+/**
+ * akc_chat_get_message_hidden:
+ * @self: a #AkcChat
+ * @message: a message
+ *
+ * Gets whether @message is a message of the conversation that
+ * [method@Chat.hide_message] hid.
+ *
+ * Returns: %TRUE if @message is hidden
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_chat_get_message_hidden (AkcChat    *self,
+                             AkcMessage *message)
+{
+  g_return_val_if_fail (AKC_IS_CHAT (self), FALSE);
+  g_return_val_if_fail (AKC_IS_MESSAGE (message), FALSE);
+
+  return g_ptr_array_find (self->hidden, message, NULL);
+}
+
+/**
+ * akc_chat_delete_hidden_messages:
+ * @self: a #AkcChat
+ *
+ * Deletes every hidden message for good ([method@Chat.delete_message]
+ * each): the application quits cleanly, and the undo it offered goes with
+ * it.
+ *
+ * Returns: how many messages were deleted
+ *
+ * Since: 0.1
+ */
+guint
+akc_chat_delete_hidden_messages (AkcChat *self)
+{
+  guint n;
+
+  g_return_val_if_fail (AKC_IS_CHAT (self), 0);
+
+  n = self->hidden->len;
+  akc_chat_settle_hidden (self);
+
+  return n;
 }

@@ -79,5 +79,17 @@ gboolean    akc_chat_insert_message      (AkcChat               *self,
                                           guint                  position,
                                           AkcMessage            *message,
                                           GError               **error);
+AKC_AVAILABLE_IN_ALL
+gboolean    akc_chat_hide_message        (AkcChat               *self,
+                                          const char            *message_id,
+                                          GError               **error);
+AKC_AVAILABLE_IN_ALL
+gboolean    akc_chat_unhide_message      (AkcChat               *self,
+                                          const char            *message_id);
+AKC_AVAILABLE_IN_ALL
+gboolean    akc_chat_get_message_hidden  (AkcChat               *self,
+                                          AkcMessage            *message);
+AKC_AVAILABLE_IN_ALL
+guint       akc_chat_delete_hidden_messages (AkcChat            *self);
 
 G_END_DECLS

@@ -188,6 +188,86 @@ test_undo (Fixture       *fixture,
   g_assert_cmpuint (g_list_model_get_n_items (chat_messages (fixture->chat)), ==, 6);
 }
 
+static void
+count_hidden_changes (AkcChat    *chat,
+                      AkcMessage *message,
+                      guint      *n)
+{
+  (*n)++;
+}
+
+/* Deleting with an undo offered (issue 14): the message is hidden and the
+ * history keeps it, so a process that ends then (a crash: the history as
+ * it is stored) still has it; the deletion is made final by
+ * akc_chat_delete_message(), and undone by akc_chat_unhide_message(). */
+static void
+test_hide (Fixture       *fixture,
+           gconstpointer  data)
+{
+  g_autoptr(GListModel) stored = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *id = NULL;
+  AkcMessage *message;
+  guint n_changes = 0;
+
+  three_turns (fixture);
+  g_signal_connect (fixture->chat, "hidden-changed", G_CALLBACK (count_hidden_changes), &n_changes);
+  message = chat_message (fixture->chat, 3);
+  id = g_strdup (akc_message_get_id (message));
+  g_assert_true (akc_chat_hide_message (fixture->chat, id, &error));
+  g_assert_no_error (error);
+  g_assert_true (akc_chat_get_message_hidden (fixture->chat, message));
+  g_assert_cmpuint (n_changes, ==, 1);
+  g_assert_false (akc_chat_hide_message (fixture->chat, id, &error));
+  g_assert_error (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_NO_TARGET);
+  g_clear_error (&error);
+
+  /* Stored as it was: a crash now keeps it. */
+  stored = reopened (fixture);
+  text = contents (stored);
+  g_assert_cmpstr (text, ==, "one|answer one|two|answer two|three|answer three");
+  g_clear_object (&stored);
+  g_clear_pointer (&text, g_free);
+
+  /* Undo. */
+  g_assert_true (akc_chat_unhide_message (fixture->chat, id));
+  g_assert_false (akc_chat_get_message_hidden (fixture->chat, message));
+  g_assert_false (akc_chat_unhide_message (fixture->chat, id));
+  g_assert_cmpuint (n_changes, ==, 2);
+
+  /* Final: now the history lets it go. */
+  g_assert_true (akc_chat_hide_message (fixture->chat, id, &error));
+  g_assert_true (akc_chat_delete_message (fixture->chat, id, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (n_changes, ==, 4);
+  stored = reopened (fixture);
+  text = contents (stored);
+  g_assert_cmpstr (text, ==, "one|answer one|two|three|answer three");
+  g_clear_object (&stored);
+  g_clear_pointer (&text, g_free);
+
+  /* The conversation going on makes a hidden deletion final first: the
+   * model never reads the message. The quit deletes what is left. */
+  g_assert_true (akc_chat_hide_message (fixture->chat, akc_message_get_id (chat_message (fixture->chat, 0)), &error));
+  g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (fixture->chat), "four", &error));
+  g_assert_no_error (error);
+  akc_stream_push_text (akc_test_adapter_get_stream (fixture->adapter), "answer four");
+  akc_stream_finish (akc_test_adapter_get_stream (fixture->adapter));
+  text = contents (chat_messages (fixture->chat));
+  g_assert_cmpstr (text, ==, "answer one|two|three|answer three|four|answer four");
+  g_clear_pointer (&text, g_free);
+  g_assert_true (akc_chat_hide_message (fixture->chat, akc_message_get_id (chat_message (fixture->chat, 0)), &error));
+  g_assert_true (akc_chat_hide_message (fixture->chat, akc_message_get_id (chat_message (fixture->chat, 1)), &error));
+  g_assert_cmpuint (akc_chat_delete_hidden_messages (fixture->chat), ==, 2);
+  g_assert_cmpuint (akc_chat_delete_hidden_messages (fixture->chat), ==, 0);
+  stored = reopened (fixture);
+  text = contents (stored);
+  g_assert_cmpstr (text, ==, "three|answer three|four|answer four");
+
+  g_signal_handlers_disconnect_by_func (fixture->chat, count_hidden_changes, &n_changes);
+}
+
 /* What cannot be deleted says why, and nothing changes. */
 static void
 test_delete_refused (Fixture       *fixture,
@@ -258,6 +338,7 @@ main (int   argc,
 
   ADD ("delete", test_delete);
   ADD ("undo", test_undo);
+  ADD ("hide", test_hide);
   ADD ("delete-refused", test_delete_refused);
   ADD ("edit-earlier", test_edit_earlier);
 
