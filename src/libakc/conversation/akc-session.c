@@ -117,6 +117,7 @@ struct _AkcSession
 
   gint64               cursor;
   gboolean             exists;
+  gboolean             attaching;      /* attach_storage_async runs */
   GQueue               persist_queue;  /* GTask* */
   gboolean             persist_running;
 
@@ -1204,13 +1205,40 @@ resume_data_free (gpointer data)
   g_free (rd);
 }
 
+/* §4.3 steps 3 and 4: the stored snapshot, decoded and checked against
+ * the session it is resumed into. */
+static AkcJsonValue *
+decode_stored (AkcJsonValue   *stored,
+               AkcDefinition  *definition,
+               const char     *session_id,
+               GError        **error)
+{
+  g_autoptr(AkcJsonValue) snapshot = NULL;
+  g_autoptr(AkcDiagnostic) diagnostic = NULL;
+
+  /* step 3 */
+  if (AKC_JSON_IS_STRING (stored))
+    snapshot = akc_session_snapshot_decode (AKC_JSON_STR (stored), AKC_JSON_STR_LEN (stored), &diagnostic);
+  else
+    snapshot = akc_session_snapshot_decode_value (stored, &diagnostic);
+  if (snapshot == NULL)
+    return config_error (error, akc_diagnostic_get_message (diagnostic)), NULL;
+
+  /* step 4 */
+  if (strcmp (member_str (snapshot, "sessionId"), session_id) != 0 ||
+      strcmp (member_str (snapshot, "definitionId"), akc_definition_get_id (definition)) != 0 ||
+      member_int (snapshot, "definitionRevision") != akc_definition_get_revision (definition))
+    return config_error (error, SNAPSHOT_INCOMPATIBLE), NULL;
+
+  return g_steal_pointer (&snapshot);
+}
+
 static AkcSession *
 resume_from (ResumeData    *rd,
              AkcJsonValue  *stored,
              GError       **error)
 {
   g_autoptr(AkcJsonValue) snapshot = NULL;
-  g_autoptr(AkcDiagnostic) diagnostic = NULL;
   g_autoptr(AkcSession) self = NULL;
 
   /* step 2 */
@@ -1222,19 +1250,9 @@ resume_from (ResumeData    *rd,
       return g_steal_pointer (&self);
     }
 
-  /* step 3 */
-  if (AKC_JSON_IS_STRING (stored))
-    snapshot = akc_session_snapshot_decode (AKC_JSON_STR (stored), AKC_JSON_STR_LEN (stored), &diagnostic);
-  else
-    snapshot = akc_session_snapshot_decode_value (stored, &diagnostic);
+  snapshot = decode_stored (stored, rd->definition, rd->session_id, error);
   if (snapshot == NULL)
-    return config_error (error, akc_diagnostic_get_message (diagnostic)), NULL;
-
-  /* step 4 */
-  if (strcmp (member_str (snapshot, "sessionId"), rd->session_id) != 0 ||
-      strcmp (member_str (snapshot, "definitionId"), akc_definition_get_id (rd->definition)) != 0 ||
-      member_int (snapshot, "definitionRevision") != akc_definition_get_revision (rd->definition))
-    return config_error (error, SNAPSHOT_INCOMPATIBLE), NULL;
+    return NULL;
 
   /* step 5 */
   self = session_compile (rd->definition, rd->session_id, snapshot, error);
@@ -1339,6 +1357,192 @@ akc_session_resume_finish (GAsyncResult  *result,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* Attaching storage to a running session ----------------------------- */
+
+typedef struct
+{
+  AkcSessionStorage *storage;
+  gint64             cursor;  /* the session's, when the attach began */
+} AttachData;
+
+static void
+attach_data_free (gpointer data)
+{
+  AttachData *ad = data;
+
+  g_object_unref (ad->storage);
+  g_free (ad);
+}
+
+/* Whether nothing happened in the session yet: no decision, no turn, no
+ * confirmation, no save. */
+static gboolean
+is_pristine (AkcSession *self,
+             gint64      cursor)
+{
+  return self->cursor == cursor && cursor == 0 && self->decisions->len == 0 &&
+         self->active_turn == NULL && self->terminal_turns->len == 0 &&
+         akc_json_value_get_length (self->confirmations) == 0;
+}
+
+#define SWAP(a, b) G_STMT_START { gpointer swap_tmp = (a); (a) = (b); (b) = swap_tmp; } G_STMT_END
+
+/* Takes what @restored restored from its snapshot (§4.3 step 5). */
+static void
+take_restored (AkcSession *self,
+               AkcSession *restored)
+{
+  SWAP (self->decisions, restored->decisions);
+  SWAP (self->decision_index, restored->decision_index);
+  SWAP (self->terminal_turns, restored->terminal_turns);
+  SWAP (self->confirmations, restored->confirmations);
+  SWAP (self->active_turn, restored->active_turn);
+  self->active_turn_expires_at = restored->active_turn_expires_at;
+  self->cursor = restored->cursor;
+  self->exists = TRUE;
+  akc_session_set_state (self, restored->state);
+}
+
+static void
+on_attach_loaded (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AkcSession *self = g_task_get_source_object (task);
+  AttachData *ad = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AkcJsonValue) stored = NULL;
+  g_autoptr(AkcJsonValue) snapshot = NULL;
+  g_autoptr(AkcSession) restored = NULL;
+
+  self->attaching = FALSE;
+
+  stored = akc_session_storage_load_finish (AKC_SESSION_STORAGE (source), result, &error);
+  if (error != NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  /* Everything is checked before anything changes: a snapshot that is
+   * not valid, or not this session's, leaves the session as it was,
+   * without storage. */
+  if (stored != NULL)
+    {
+      snapshot = decode_stored (stored, self->definition, self->id, &error);
+      if (snapshot != NULL)
+        restored = session_compile (self->definition, self->id, snapshot, &error);
+      if (restored == NULL || !session_restore (restored, snapshot, &error))
+        {
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+    }
+
+  self->storage = g_object_ref (ad->storage);
+
+  if (restored != NULL && is_pristine (self, ad->cursor))
+    {
+      /* The session goes on from where it was stored. */
+      take_restored (self, restored);
+      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_CURSOR]);
+      g_signal_emit (self, signals[CONFIRMATIONS_CHANGED], 0);
+    }
+  else if (restored != NULL)
+    {
+      /* It went on before the stored snapshot was read: what it did
+       * since is newer, and replaces the stored one. */
+      self->cursor = restored->cursor;
+      self->exists = TRUE;
+      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_CURSOR]);
+      schedule_persist (self);
+    }
+  else if (!is_pristine (self, 0))
+    {
+      /* Nothing stored yet: what happened so far is. */
+      self->exists = FALSE;
+      schedule_persist (self);
+    }
+
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * akc_session_attach_storage_async:
+ * @self: a #AkcSession without storage
+ * @storage: where the session's snapshot is kept
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the session is attached
+ * @user_data: data for @callback
+ *
+ * Gives a running session its storage: the snapshot @storage holds for
+ * the session's id is read and, when the session has done nothing yet,
+ * restored into it as [func@Session.resume_async] would (state, cached
+ * decisions, cursor, confirmations, turn lease and terminal turns), so a
+ * session made again after a restart goes on from where it was. Every
+ * later save goes to @storage.
+ *
+ * When nothing is stored, the session's own state is stored. When the
+ * session went on before the snapshot was read, its own state is newer
+ * and replaces the stored one.
+ *
+ * A stored snapshot that is not valid or not this session's (the errors
+ * of [func@Session.resume_async]), or a load that fails, leaves the
+ * session as it was, without storage.
+ *
+ * Since: 0.1
+ */
+void
+akc_session_attach_storage_async (AkcSession          *self,
+                                  AkcSessionStorage   *storage,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  AttachData *ad;
+
+  g_return_if_fail (AKC_IS_SESSION (self));
+  g_return_if_fail (AKC_IS_SESSION_STORAGE (storage));
+  g_return_if_fail (self->storage == NULL && !self->attaching);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, akc_session_attach_storage_async);
+  ad = g_new0 (AttachData, 1);
+  ad->storage = g_object_ref (storage);
+  ad->cursor = self->cursor;
+  g_task_set_task_data (task, ad, attach_data_free);
+  self->attaching = TRUE;
+
+  akc_session_storage_load_async (storage, self->id, cancellable, on_attach_loaded, g_steal_pointer (&task));
+}
+
+/**
+ * akc_session_attach_storage_finish:
+ * @self: a #AkcSession
+ * @result: the result
+ * @error: return location for a #GError
+ *
+ * Finishes [method@Session.attach_storage_async].
+ *
+ * Returns: %TRUE when the session has its storage, or %FALSE with @error
+ *   set
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_session_attach_storage_finish (AkcSession    *self,
+                                   GAsyncResult  *result,
+                                   GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 /* ------------------------------------------------------------------ */

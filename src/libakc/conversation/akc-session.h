@@ -100,6 +100,16 @@ AKC_AVAILABLE_IN_ALL
 AkcSession        *akc_session_resume_finish             (GAsyncResult         *result,
                                                           GError              **error);
 AKC_AVAILABLE_IN_ALL
+void               akc_session_attach_storage_async      (AkcSession           *self,
+                                                          AkcSessionStorage    *storage,
+                                                          GCancellable         *cancellable,
+                                                          GAsyncReadyCallback   callback,
+                                                          gpointer              user_data);
+AKC_AVAILABLE_IN_ALL
+gboolean           akc_session_attach_storage_finish     (AkcSession           *self,
+                                                          GAsyncResult         *result,
+                                                          GError              **error);
+AKC_AVAILABLE_IN_ALL
 const char        *akc_session_get_id                    (AkcSession           *self);
 AKC_AVAILABLE_IN_ALL
 AkcDefinition     *akc_session_get_definition            (AkcSession           *self);

@@ -18,7 +18,7 @@ G_BEGIN_DECLS
 #define AKC_SQLITE_APPLICATION_ID 0x414B4348
 
 /* The schema version this code writes and reads (`PRAGMA user_version`). */
-#define AKC_SQLITE_SCHEMA_VERSION 7
+#define AKC_SQLITE_SCHEMA_VERSION 8
 
 /* One step of the schema: the statements that take a database from
  * version - 1 to version. Steps run in order, all of them in the one

@@ -120,6 +120,17 @@
  *   conversation before version 7, and those not held with a model
  *   provider). Opening the conversation again asks the same model.
  *
+ * Version 8
+ * ---------
+ * conversation_sessions: the session of a conversation kept in the
+ *   history (issue 13: a restart continues a demo's conversation where it
+ *   was), for AkcSqliteSessionStorage scoped to a conversation: one row per
+ *   conversation and session id, the columns of `sessions`. A session id
+ *   names a definition's session, not a conversation (every conversation of
+ *   one demo has the demo's), so each conversation keeps its own row, and
+ *   deleting the conversation deletes it (ON DELETE CASCADE): a later
+ *   conversation given the same id never resumes it.
+ *
  * Adding a version
  * ----------------
  * Append a step { N, "…" } below and bump AKC_SQLITE_SCHEMA_VERSION. A step
@@ -256,6 +267,15 @@ static const AkcSqliteMigration migrations[] = {
     "ALTER TABLE conversations ADD COLUMN provider_kind TEXT;"
     "ALTER TABLE conversations ADD COLUMN provider_url TEXT;"
     "ALTER TABLE conversations ADD COLUMN model TEXT;" },
+  { 8,
+    "CREATE TABLE conversation_sessions ("
+    "  conversation_id TEXT    NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,"
+    "  session_id      TEXT    NOT NULL,"
+    "  cursor          INTEGER NOT NULL,"
+    "  snapshot        TEXT    NOT NULL,"
+    "  updated_at      INTEGER NOT NULL,"
+    "  PRIMARY KEY (conversation_id, session_id)"
+    ");" },
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == AKC_SQLITE_SCHEMA_VERSION);

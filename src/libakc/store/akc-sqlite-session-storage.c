@@ -35,6 +35,12 @@
  * ([class@SqliteChatMemory]), over its one connection, in the order asked
  * among the history's own work.
  *
+ * A storage made for one conversation of the history
+ * ([ctor@SqliteSessionStorage.new_for_conversation]) keeps its sessions
+ * with that conversation (the `conversation_sessions` table of schema
+ * version 8): the same session id in two conversations is two sessions,
+ * and deleting the conversation deletes its sessions.
+ *
  * Since: 0.1
  */
 
@@ -43,6 +49,7 @@ struct _AkcSqliteSessionStorage
   GObject              parent_instance;
 
   char                *path;
+  char                *conversation_id; /* or NULL: the `sessions` table */
   AkcSqliteChatMemory *memory;  /* whose worker runs the statements */
 };
 
@@ -70,6 +77,7 @@ akc_sqlite_session_storage_finalize (GObject *object)
 
   g_clear_object (&self->memory);
   g_free (self->path);
+  g_free (self->conversation_id);
 
   G_OBJECT_CLASS (akc_sqlite_session_storage_parent_class)->finalize (object);
 }
@@ -172,20 +180,45 @@ loaded_free (gpointer data)
   g_free (loaded);
 }
 
+/* Which session: its id, in a conversation or not. */
+typedef struct
+{
+  char *session_id;
+  char *conversation_id;
+} Key;
+
+static void
+key_free (gpointer data)
+{
+  Key *key = data;
+
+  g_free (key->session_id);
+  g_free (key->conversation_id);
+  g_free (key);
+}
+
 static gpointer
 load_in_transaction (sqlite3     *db,
                      const char  *path,
                      gpointer     data,
                      GError     **error)
 {
-  const char *session_id = data;
+  const Key *key = data;
   sqlite3_stmt *stmt = NULL;
   Loaded *loaded = g_new0 (Loaded, 1);
   int rc;
 
-  rc = sqlite3_prepare_v2 (db, "SELECT snapshot FROM sessions WHERE session_id = ?", -1, &stmt, NULL);
+  if (key->conversation_id != NULL)
+    rc = sqlite3_prepare_v2 (db,
+                             "SELECT snapshot FROM conversation_sessions "
+                             "WHERE session_id = ?1 AND conversation_id = ?2",
+                             -1, &stmt, NULL);
+  else
+    rc = sqlite3_prepare_v2 (db, "SELECT snapshot FROM sessions WHERE session_id = ?1", -1, &stmt, NULL);
   if (rc == SQLITE_OK)
-    rc = sqlite3_bind_text (stmt, 1, session_id, -1, SQLITE_TRANSIENT);
+    rc = sqlite3_bind_text (stmt, 1, key->session_id, -1, SQLITE_STATIC);
+  if (rc == SQLITE_OK && key->conversation_id != NULL)
+    rc = sqlite3_bind_text (stmt, 2, key->conversation_id, -1, SQLITE_STATIC);
   if (rc == SQLITE_OK)
     rc = sqlite3_step (stmt);
 
@@ -205,6 +238,7 @@ load_in_transaction (sqlite3     *db,
 typedef struct
 {
   char   *session_id;
+  char   *conversation_id;
   char   *text;
   gsize   length;
   gint64  cursor;
@@ -217,6 +251,7 @@ save_data_free (gpointer data)
   SaveData *sd = data;
 
   g_free (sd->session_id);
+  g_free (sd->conversation_id);
   g_free (sd->text);
   g_free (sd);
 }
@@ -233,7 +268,26 @@ save_in_transaction (sqlite3     *db,
   gboolean saved = FALSE;
   int rc;
 
-  if (sd->expected_cursor == AKC_SESSION_STORAGE_CREATE_ONLY)
+  if (sd->conversation_id != NULL && sd->expected_cursor == AKC_SESSION_STORAGE_CREATE_ONLY)
+    {
+      /* A conversation that is not (or no longer) in the history has no
+       * row to refer to: the foreign key refuses the save. */
+      rc = sqlite3_prepare_v2 (db,
+                               "INSERT INTO conversation_sessions "
+                               "(session_id, cursor, snapshot, updated_at, conversation_id) "
+                               "VALUES (?1, ?2, ?3, ?4, ?6) ON CONFLICT (conversation_id, session_id) DO NOTHING",
+                               -1, &stmt, NULL);
+    }
+  else if (sd->conversation_id != NULL)
+    {
+      rc = sqlite3_prepare_v2 (db,
+                               "UPDATE conversation_sessions SET cursor = ?2, snapshot = ?3, updated_at = ?4 "
+                               "WHERE session_id = ?1 AND cursor = ?5 AND conversation_id = ?6",
+                               -1, &stmt, NULL);
+      if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64 (stmt, 5, sd->expected_cursor);
+    }
+  else if (sd->expected_cursor == AKC_SESSION_STORAGE_CREATE_ONLY)
     {
       rc = sqlite3_prepare_v2 (db,
                                "INSERT INTO sessions (session_id, cursor, snapshot, updated_at) "
@@ -258,6 +312,8 @@ save_in_transaction (sqlite3     *db,
     rc = sqlite3_bind_text (stmt, 3, sd->text, (int) sd->length, SQLITE_STATIC);
   if (rc == SQLITE_OK)
     rc = sqlite3_bind_int64 (stmt, 4, g_get_real_time ());
+  if (rc == SQLITE_OK && sd->conversation_id != NULL)
+    rc = sqlite3_bind_text (stmt, 6, sd->conversation_id, -1, SQLITE_STATIC);
   if (rc == SQLITE_OK)
     rc = sqlite3_step (stmt);
 
@@ -314,11 +370,14 @@ sqlite_load_async (AkcSessionStorage   *storage,
 {
   AkcSqliteSessionStorage *self = AKC_SQLITE_SESSION_STORAGE (storage);
   GTask *task = g_task_new (storage, cancellable, callback, user_data);
+  Key *key = g_new0 (Key, 1);
 
   g_task_set_source_tag (task, sqlite_load_async);
+  key->session_id = g_strdup (session_id);
+  key->conversation_id = g_strdup (self->conversation_id);
   /* As before the worker was shared: a statement that was asked for runs;
    * the task alone answers G_IO_ERROR_CANCELLED once it is cancelled. */
-  akc_sqlite_chat_memory_run_async (self->memory, load_in_transaction, g_strdup (session_id), g_free,
+  akc_sqlite_chat_memory_run_async (self->memory, load_in_transaction, key, key_free,
                                     loaded_free, NULL, load_done, task);
 }
 
@@ -359,6 +418,7 @@ sqlite_save_async (AkcSessionStorage   *storage,
 
   sd = g_new0 (SaveData, 1);
   sd->session_id = g_strdup (AKC_JSON_STR (akc_json_value_get_member (snapshot, "sessionId")));
+  sd->conversation_id = g_strdup (self->conversation_id);
   sd->cursor = (gint64) AKC_JSON_NUMBER (akc_json_value_get_member (snapshot, "cursor"));
   sd->text = text;
   sd->length = length;
@@ -506,6 +566,60 @@ akc_sqlite_session_storage_new_finish (GAsyncResult  *result,
   object = g_async_initable_new_finish (G_ASYNC_INITABLE (source), result, error);
 
   return object != NULL ? AKC_SQLITE_SESSION_STORAGE (object) : NULL;
+}
+
+/**
+ * akc_sqlite_session_storage_new_for_conversation:
+ * @memory: the open history
+ * @conversation_id: a conversation of @memory
+ *
+ * Keeps the sessions of one conversation of the history, next to its
+ * messages, over the history's own worker and connection (so its saves
+ * are in order with the conversation's, and done before the history
+ * closes). A session resumed from it is the one that conversation left;
+ * deleting the conversation deletes its sessions. While the conversation
+ * is not in the history, a save fails with an error in
+ * %AKC_CHAT_MEMORY_ERROR and stores nothing.
+ *
+ * Returns: (transfer full): the storage
+ *
+ * Since: 0.1
+ */
+AkcSqliteSessionStorage *
+akc_sqlite_session_storage_new_for_conversation (AkcSqliteChatMemory *memory,
+                                                 const char          *conversation_id)
+{
+  AkcSqliteSessionStorage *self;
+
+  g_return_val_if_fail (AKC_IS_SQLITE_CHAT_MEMORY (memory), NULL);
+  g_return_val_if_fail (conversation_id != NULL, NULL);
+
+  self = g_object_new (AKC_TYPE_SQLITE_SESSION_STORAGE,
+                       "path", akc_sqlite_chat_memory_get_path (memory),
+                       NULL);
+  self->memory = g_object_ref (memory);
+  self->conversation_id = g_strdup (conversation_id);
+
+  return self;
+}
+
+/**
+ * akc_sqlite_session_storage_get_conversation_id:
+ * @self: a #AkcSqliteSessionStorage
+ *
+ * Gets the conversation whose sessions the storage keeps.
+ *
+ * Returns: (nullable): the conversation id, or %NULL for the sessions of
+ *   no conversation
+ *
+ * Since: 0.1
+ */
+const char *
+akc_sqlite_session_storage_get_conversation_id (AkcSqliteSessionStorage *self)
+{
+  g_return_val_if_fail (AKC_IS_SQLITE_SESSION_STORAGE (self), NULL);
+
+  return self->conversation_id;
 }
 
 /**

@@ -12,6 +12,7 @@
 #include <gio/gio.h>
 
 #include "akc-session-storage.h"
+#include "akc-sqlite-chat-memory.h"
 #include "akc-version-macros.h"
 
 G_BEGIN_DECLS
@@ -30,6 +31,11 @@ AKC_AVAILABLE_IN_ALL
 AkcSqliteSessionStorage *akc_sqlite_session_storage_new_finish (GAsyncResult            *result,
                                                                 GError                 **error);
 AKC_AVAILABLE_IN_ALL
+AkcSqliteSessionStorage *akc_sqlite_session_storage_new_for_conversation (AkcSqliteChatMemory *memory,
+                                                                          const char          *conversation_id);
+AKC_AVAILABLE_IN_ALL
 const char              *akc_sqlite_session_storage_get_path   (AkcSqliteSessionStorage *self);
+AKC_AVAILABLE_IN_ALL
+const char              *akc_sqlite_session_storage_get_conversation_id (AkcSqliteSessionStorage *self);
 
 G_END_DECLS

@@ -601,6 +601,287 @@ test_two_processes_confirm (gconstpointer data)
   g_assert_finalize_object (g_steal_pointer (&storage));
 }
 
+/* ------------------------------------------------------------------ */
+/* Sessions kept with a conversation (schema version 8, issue 13)      */
+/* ------------------------------------------------------------------ */
+
+static char *
+respond_name (AkcRoute    *route,
+              const char  *input,
+              const char  *session_id,
+              const char  *message_id,
+              gpointer     user_data,
+              GError     **error)
+{
+  return g_strdup (user_data);
+}
+
+/* idle --/start--> collecting --/name Ada--> complete, as the demos go. */
+static AkcDefinition *
+flow_definition (void)
+{
+  g_autoptr(AkcDefinition) definition = akc_definition_new ("flow", NULL);
+  g_autoptr(AkcConversation) conversation = akc_conversation_new ("idle");
+  g_autoptr(AkcRoute) start = NULL;
+  g_autoptr(AkcRoute) finish = NULL;
+  g_autoptr(GError) error = NULL;
+
+  akc_conversation_add_state (conversation, "idle", (const char * const []) { "start", NULL });
+  akc_conversation_add_transition (conversation, "idle", "start", "collecting");
+  akc_conversation_add_state (conversation, "collecting", NULL);
+  akc_conversation_add_transition (conversation, "collecting", "finish", "complete");
+  akc_conversation_add_state (conversation, "complete", NULL);
+  start = akc_route_new_command ("start", "/start", "start", NULL, AKC_TRACE_KIND_DETERMINISTIC,
+                                 respond_name, "What is your name?", NULL, &error);
+  g_assert_no_error (error);
+  finish = akc_route_new_command ("finish", "/name Ada", "finish", (const char * const []) { "collecting", NULL },
+                                  AKC_TRACE_KIND_DETERMINISTIC, respond_name, "Welcome, Ada.", NULL, &error);
+  g_assert_no_error (error);
+  akc_conversation_add_route (conversation, start);
+  akc_conversation_add_route (conversation, finish);
+  akc_definition_set_conversation (definition, conversation);
+
+  return g_steal_pointer (&definition);
+}
+
+static gboolean
+attach (AkcSession           *session,
+        AkcSqliteChatMemory  *memory,
+        const char           *conversation_id,
+        GError              **error)
+{
+  g_autoptr(AkcSqliteSessionStorage) storage = akc_sqlite_session_storage_new_for_conversation (memory, conversation_id);
+  g_autoptr(GAsyncResult) result = NULL;
+
+  g_assert_cmpstr (akc_sqlite_session_storage_get_conversation_id (storage), ==, conversation_id);
+  akc_session_attach_storage_async (session, AKC_SESSION_STORAGE (storage), NULL, on_async, &result);
+  return akc_session_attach_storage_finish (session, wait_result (&result), error);
+}
+
+/* The session's chat sends @text; its reply (a route's) is done and the
+ * snapshot saved before this returns. */
+static void
+say (AkcSession *session,
+     AkcChat    *chat,
+     const char *text)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (chat), text, &error));
+  g_assert_no_error (error);
+  while (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) == AKC_CHAT_STATUS_STREAMING)
+    g_main_context_iteration (NULL, TRUE);
+  akc_test_wait_persisted (session);
+}
+
+static gint64
+rows_of (const char *path,
+         const char *conversation_id)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM conversation_sessions WHERE conversation_id = '%s'",
+                                          conversation_id);
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 n;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  n = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+
+  return n;
+}
+
+static gint64
+user_version (const char *path)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 n;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "PRAGMA user_version", -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  n = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+
+  return n;
+}
+
+static void
+sql_exec (const char *path,
+          const char *sql)
+{
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+}
+
+static void
+copy_fixture (const char *name,
+              const char *to)
+{
+  g_autofree char *from = g_build_filename (g_getenv ("AKC_HISTORY_FIXTURES_DIR"), name, NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *folder = g_path_get_dirname (to);
+  g_autoptr(GError) error = NULL;
+  gsize length = 0;
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  g_file_get_contents (from, &contents, &length, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (to, contents, length, &error);
+  g_assert_no_error (error);
+}
+
+/* A history of version 4 (a copy of tests/fixtures/history) is migrated
+ * and keeps each conversation's session: a session made again for the
+ * same conversation goes on from its state; the same session id in
+ * another conversation is another session; a conversation that is not in
+ * the history stores nothing; deleting a conversation deletes its
+ * session, so a later conversation of that id starts over. */
+static void
+test_conversation_sessions (void)
+{
+  g_autofree char *path = db_path ();
+  g_autoptr(AkcDefinition) definition = flow_definition ();
+  g_autoptr(AkcSqliteChatMemory) memory = NULL;
+  g_autoptr(AkcSession) first = NULL;
+  g_autoptr(AkcSession) other = NULL;
+  g_autoptr(AkcSession) again = NULL;
+  g_autoptr(AkcSession) stray = NULL;
+  g_autoptr(AkcSession) later = NULL;
+  g_autoptr(AkcChat) chat = NULL;
+  g_autoptr(AkcChat) stray_chat = NULL;
+  g_autoptr(AkcJsonValue) again_snapshot = NULL;
+  AkcJsonValue *decisions;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GAsyncResult) deleted = NULL;
+  g_autoptr(AkcConversationInfo) info = NULL;
+  g_autoptr(GError) error = NULL;
+
+  copy_fixture ("history-v4.sqlite3", path);
+  g_assert_cmpint (user_version (path), ==, 4);
+  akc_sqlite_chat_memory_new_async (path, NULL, on_async, &result);
+  memory = akc_sqlite_chat_memory_new_finish (wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (user_version (path), ==, AKC_SQLITE_SCHEMA_VERSION);
+  g_assert_cmpint (rows_of (path, "demo-support"), ==, 0);
+
+  /* Nothing stored: the session keeps its own state, and stores it. */
+  first = akc_session_new (definition, SESSION_ID, &error);
+  g_assert_no_error (error);
+  g_assert_true (attach (first, memory, "demo-support", &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (akc_session_get_state (first), ==, "idle");
+  chat = akc_session_create_chat (first);
+  say (first, chat, "/start");
+  g_assert_cmpstr (akc_session_get_state (first), ==, "collecting");
+  g_assert_cmpint (rows_of (path, "demo-support"), ==, 1);
+
+  /* The same session id in another conversation is its own session. */
+  other = akc_session_new (definition, SESSION_ID, &error);
+  g_assert_true (attach (other, memory, "demo", &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (akc_session_get_state (other), ==, "idle");
+  g_assert_cmpint (akc_session_get_cursor (other), ==, 0);
+
+  /* Made again (a restart): it goes on where it was. */
+  again = akc_session_new (definition, SESSION_ID, &error);
+  g_assert_true (attach (again, memory, "demo-support", &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (akc_session_get_state (again), ==, "collecting");
+  g_assert_cmpint (akc_session_get_cursor (again), ==, akc_session_get_cursor (first));
+  /* Its decisions came back: the cached reply of /start is replayed
+   * (§3.4), not routed again. (The messages are the history's: the app
+   * test, tests/ui/test-conversations.c, goes on with them.) */
+  decisions = akc_json_value_get_member (akc_json_value_get_member ((again_snapshot = akc_session_build_snapshot (again, NULL)), "conversation"), "decisions");
+  g_assert_cmpuint (akc_json_value_get_length (decisions), ==, 1);
+
+  /* A conversation the history does not hold: nothing is stored. */
+  stray = akc_session_new (definition, SESSION_ID, &error);
+  g_assert_true (attach (stray, memory, "not-in-the-history", &error));
+  stray_chat = akc_session_create_chat (stray);
+  say (stray, stray_chat, "/start");
+  g_assert_cmpint (rows_of (path, "not-in-the-history"), ==, 0);
+
+  /* Deleted with its conversation. */
+  akc_chat_memory_delete_conversation_async (AKC_CHAT_MEMORY (memory), "demo-support", NULL, on_async, &deleted);
+  g_assert_true (akc_chat_memory_delete_conversation_finish (AKC_CHAT_MEMORY (memory), wait_result (&deleted), &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (rows_of (path, "demo-support"), ==, 0);
+  g_clear_object (&deleted);
+  akc_chat_memory_create_conversation_async (AKC_CHAT_MEMORY (memory), "demo-support", NULL, NULL, on_async, &deleted);
+  info = akc_chat_memory_create_conversation_finish (AKC_CHAT_MEMORY (memory), wait_result (&deleted), &error);
+  g_assert_no_error (error);
+  g_clear_object (&deleted);
+  later = akc_session_new (definition, SESSION_ID, &error);
+  g_assert_true (attach (later, memory, "demo-support", &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (akc_session_get_state (later), ==, "idle");
+
+  g_clear_object (&chat);
+  g_clear_object (&stray_chat);
+  g_assert_finalize_object (g_steal_pointer (&first));
+  g_assert_finalize_object (g_steal_pointer (&other));
+  g_assert_finalize_object (g_steal_pointer (&again));
+  g_assert_finalize_object (g_steal_pointer (&stray));
+  g_assert_finalize_object (g_steal_pointer (&later));
+  g_clear_object (&result);
+  g_assert_finalize_object (g_steal_pointer (&memory));
+}
+
+/* A stored snapshot that is not valid is refused whole: the session stays
+ * as it was, without storage, and the stored row is left alone. */
+static void
+test_attach_invalid (void)
+{
+  g_autofree char *path = db_path ();
+  g_autoptr(AkcDefinition) definition = flow_definition ();
+  g_autoptr(AkcSqliteChatMemory) memory = NULL;
+  g_autoptr(AkcSession) session = NULL;
+  g_autoptr(AkcSession) refused = NULL;
+  g_autoptr(AkcChat) chat = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GAsyncResult) created = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AkcConversationInfo) info = NULL;
+
+  akc_sqlite_chat_memory_new_async (path, NULL, on_async, &result);
+  memory = akc_sqlite_chat_memory_new_finish (wait_result (&result), &error);
+  g_assert_no_error (error);
+  akc_chat_memory_create_conversation_async (AKC_CHAT_MEMORY (memory), "c", NULL, NULL, on_async, &created);
+  info = akc_chat_memory_create_conversation_finish (AKC_CHAT_MEMORY (memory), wait_result (&created), &error);
+  g_assert_no_error (error);
+
+  session = akc_session_new (definition, SESSION_ID, &error);
+  g_assert_true (attach (session, memory, "c", &error));
+  chat = akc_session_create_chat (session);
+  say (session, chat, "/start");
+  g_assert_cmpint (rows_of (path, "c"), ==, 1);
+  sql_exec (path, "UPDATE conversation_sessions SET snapshot = '{\"protocol\":\"nope\"}'");
+
+  refused = akc_session_new (definition, SESSION_ID, &error);
+  g_assert_false (attach (refused, memory, "c", &error));
+  g_assert_error (error, AKC_ERROR, AKC_ERROR_CONFIG_INVALID);
+  g_assert_null (akc_session_get_storage (refused));
+  g_assert_cmpstr (akc_session_get_state (refused), ==, "idle");
+  g_assert_cmpint (akc_session_get_cursor (refused), ==, 0);
+  g_assert_cmpint (rows_of (path, "c"), ==, 1);
+
+  g_clear_object (&chat);
+  g_assert_finalize_object (g_steal_pointer (&session));
+  g_assert_finalize_object (g_steal_pointer (&refused));
+  g_clear_object (&result);
+  g_clear_object (&created);
+  g_assert_finalize_object (g_steal_pointer (&memory));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -619,6 +900,8 @@ main (int   argc,
   g_test_add_func ("/sqlite-session-storage/invalid-snapshot", test_invalid_snapshot);
   g_test_add_func ("/sqlite-session-storage/cancelled-save-still-writes", test_cancelled_save_still_writes);
   g_test_add_func ("/sqlite-session-storage/shared-database", test_shared_database);
+  g_test_add_func ("/sqlite-session-storage/conversation-sessions", test_conversation_sessions);
+  g_test_add_func ("/sqlite-session-storage/attach-invalid", test_attach_invalid);
   g_test_add_data_func ("/sqlite-session-storage/two-processes", self_exe, test_two_processes);
   g_test_add_data_func ("/sqlite-session-storage/two-processes-one-confirmation", self_exe, test_two_processes_confirm);
 
