@@ -265,6 +265,43 @@ on_history_notify_error (AkcAppSession  *self,
 }
 
 static void
+on_session_attached (GObject      *source,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(AkcAppSession) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  /* A session that cannot be read or kept goes on without it: say so. */
+  if (!akc_demo_attach_storage_finish (AKC_DEMO (source), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_signal_emit (self, signals[HISTORY_ERROR], 0, error);
+}
+
+/* A demo's session (its state, routes and confirmations) is kept with its
+ * conversation, once the history holds the conversation: a restart goes
+ * on from where it was (issue 13), and deleting the conversation deletes
+ * it. */
+static void
+attach_session (AkcAppSession       *self,
+                AkcConversationItem *item)
+{
+  AkcDemo *demo = akc_conversation_item_get_demo (item);
+  g_autoptr(AkcSqliteSessionStorage) storage = NULL;
+
+  if (demo == NULL || !AKC_IS_SQLITE_CHAT_MEMORY (self->memory) ||
+      akc_session_get_storage (akc_demo_get_session (demo)) != NULL ||
+      g_object_get_data (G_OBJECT (item), "akc-session-attaching") != NULL)
+    return;
+
+  g_object_set_data (G_OBJECT (item), "akc-session-attaching", GINT_TO_POINTER (TRUE));
+  storage = akc_sqlite_session_storage_new_for_conversation (AKC_SQLITE_CHAT_MEMORY (self->memory),
+                                                             akc_conversation_item_get_id (item));
+  akc_demo_attach_storage_async (demo, AKC_SESSION_STORAGE (storage), self->cancellable,
+                                 on_session_attached, g_object_ref (self));
+}
+
+static void
 on_history_loaded (GObject      *source,
                    GAsyncResult *result,
                    gpointer      user_data)
@@ -278,6 +315,7 @@ on_history_loaded (GObject      *source,
       take_title (self, item);
       if (g_object_get_data (G_OBJECT (item), "akc-model-unsaved") != NULL)
         store_model (self, item);
+      attach_session (self, item);
     }
 }
 

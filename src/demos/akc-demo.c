@@ -1253,6 +1253,107 @@ akc_demo_new_full (const char          *id,
   return g_steal_pointer (&self);
 }
 
+/* Every change of a record of the session-bound coordinator is audited,
+ * as the in-memory store audits the records it is given. */
+static void
+on_session_record_changed (AkcActionConfirmation *confirmation,
+                           AkcConfirmationRecord *record,
+                           AkcDemo               *self)
+{
+  g_autoptr(GPtrArray) records = g_ptr_array_new ();
+
+  g_ptr_array_add (records, record);
+  audit_records (self, records);
+}
+
+static void
+on_session_attached (GObject      *source,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AkcDemo *self = g_task_get_source_object (task);
+  g_autoptr(AkcActionConfirmation) confirmation = NULL;
+  g_autoptr(GPtrArray) proposed = NULL;
+  GError *error = NULL;
+
+  if (!akc_session_attach_storage_finish (AKC_SESSION (source), result, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  /* The confirmations go with the session: kept in its snapshot, each
+   * status claimed there before it is taken, so a confirmation pending at
+   * a restart comes back pending and is resolved once. A coordinator that
+   * proposed something already keeps its records in memory. */
+  if (self->confirmation != NULL)
+    proposed = akc_action_confirmation_get_snapshot (self->confirmation);
+  if (self->confirmation != NULL && proposed->len == 0)
+    {
+      confirmation = akc_session_create_confirmation (self->session, AKC_CHAT_SOURCE (self->chat),
+                                                      AKC_ACTION_CONFIRMATION_DEFAULT_TTL_MS, &error);
+      if (confirmation == NULL)
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+      g_signal_connect_object (confirmation, "record-changed", G_CALLBACK (on_session_record_changed), self, 0);
+      g_set_object (&self->confirmation, confirmation);
+      akc_interaction_controller_set_confirmation (self->interaction, confirmation);
+    }
+
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * akc_demo_attach_storage_async:
+ * @self: a #AkcDemo
+ * @storage: where the demo's session is kept
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: called when the session is attached
+ * @user_data: data for @callback
+ *
+ * Keeps the demo's session in @storage (akc_session_attach_storage_async()):
+ * a demo made again for a conversation kept in the history goes on from
+ * where it was, its state, routes and confirmations included.
+ */
+void
+akc_demo_attach_storage_async (AkcDemo             *self,
+                               AkcSessionStorage   *storage,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (AKC_IS_DEMO (self));
+  g_return_if_fail (AKC_IS_SESSION_STORAGE (storage));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, akc_demo_attach_storage_async);
+  akc_session_attach_storage_async (self->session, storage, cancellable, on_session_attached, task);
+}
+
+/**
+ * akc_demo_attach_storage_finish:
+ * @self: a #AkcDemo
+ * @result: the result
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE when the session is kept in the storage, or %FALSE with
+ *   @error set (the session goes on without it)
+ */
+gboolean
+akc_demo_attach_storage_finish (AkcDemo       *self,
+                                GAsyncResult  *result,
+                                GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
 /**
  * akc_demo_new_with_capabilities:
  * @id: a demo id, one of [func@demo_get_ids]

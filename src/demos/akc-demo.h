@@ -28,6 +28,15 @@ AkcDemo               *akc_demo_new_with_capabilities (const char           *id,
                                                      const char * const     *capabilities,
                                                      GError                **error);
 
+void                   akc_demo_attach_storage_async  (AkcDemo              *self,
+                                                     AkcSessionStorage      *storage,
+                                                     GCancellable           *cancellable,
+                                                     GAsyncReadyCallback     callback,
+                                                     gpointer                user_data);
+gboolean               akc_demo_attach_storage_finish (AkcDemo              *self,
+                                                     GAsyncResult           *result,
+                                                     GError                **error);
+
 const char            *akc_demo_get_id              (AkcDemo                *self);
 const char            *akc_demo_get_session_id      (AkcDemo                *self);
 AkcChat               *akc_demo_get_chat            (AkcDemo                *self);

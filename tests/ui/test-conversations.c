@@ -13,6 +13,7 @@
 
 #include "akc-app-session.h"
 #include "akc-conversation-model.h"
+#include "akc-demo.h"
 #include "akc-sidebar-model.h"
 #include "akc-window.h"
 #include "akc-test-ui.h"
@@ -1028,6 +1029,261 @@ test_fold_keeps_pane (void)
   akc_test_remove_tree (folder);
 }
 
+/* ------------------------------------------------------------------ */
+/* A demo's session across restarts (issue 13)                         */
+/* ------------------------------------------------------------------ */
+
+static gboolean
+session_attached (AkcConversationItem *item)
+{
+  AkcDemo *demo = akc_conversation_item_get_demo (item);
+
+  return demo != NULL && akc_session_get_storage (akc_demo_get_session (demo)) != NULL;
+}
+
+/* The Support demo's conversation, open, read from the history, its
+ * session kept there. */
+static AkcConversationItem *
+open_support (AkcAppSession *session)
+{
+  g_autoptr(GError) error = NULL;
+  AkcConversationItem *item = akc_app_session_get_default_conversation (session, "support", &error);
+
+  g_assert_no_error (error);
+  g_assert_true (akc_app_session_open (session, item, &error));
+  g_assert_no_error (error);
+  wait_loaded (item);
+  WAIT_FOR (session_attached, item);
+
+  return item;
+}
+
+static char *
+last_content (AkcConversationItem *item)
+{
+  GListModel *messages = akc_chat_source_get_messages (akc_conversation_item_get_source (item));
+  g_autoptr(AkcMessage) last = g_list_model_get_item (messages, g_list_model_get_n_items (messages) - 1);
+
+  return g_strdup (akc_message_get_content (last));
+}
+
+/* The newest choice list of the conversation, and its message. */
+static AkcJsonValue *
+latest_choice (AkcConversationItem  *item,
+               AkcMessage          **message_out)
+{
+  AkcInteractionController *interaction = akc_conversation_item_get_interaction (item);
+  GListModel *messages = akc_chat_source_get_messages (akc_conversation_item_get_source (item));
+
+  for (guint i = g_list_model_get_n_items (messages); i > 0; i--)
+    {
+      g_autoptr(AkcMessage) message = g_list_model_get_item (messages, i - 1);
+      g_autoptr(GListModel) presentations = akc_present_message (message,
+                                                                 akc_interaction_controller_get_manifest (interaction));
+
+      for (guint j = 0; j < g_list_model_get_n_items (presentations); j++)
+        {
+          g_autoptr(AkcPresentation) presentation = g_list_model_get_item (presentations, j);
+          AkcResolvedComponent *resolved = akc_presentation_get_resolved (presentation);
+
+          if (resolved != NULL && g_strcmp0 (akc_resolved_component_get_component_key (resolved), "choice-list") == 0)
+            {
+              *message_out = g_object_ref (message);
+              return akc_json_value_ref (akc_resolved_component_get_frame (resolved));
+            }
+        }
+    }
+
+  g_assert_not_reached ();
+}
+
+static gboolean
+approve_call (AkcConversationItem  *item,
+              const char           *tool_call_id,
+              GError              **error)
+{
+  AkcInteractionController *interaction = akc_conversation_item_get_interaction (item);
+  g_autoptr(GAsyncResult) result = NULL;
+  gboolean ok;
+
+  akc_interaction_controller_approve_async (interaction, tool_call_id, NULL, store_async_result, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  ok = akc_interaction_controller_approve_finish (interaction, result, error);
+  wait_until_idle (akc_conversation_item_get_source (item));
+  return ok;
+}
+
+static guint
+count_tickets (AkcConversationItem *item)
+{
+  GListModel *messages = akc_chat_source_get_messages (akc_conversation_item_get_source (item));
+  guint n = 0;
+
+  for (guint i = 0; i < g_list_model_get_n_items (messages); i++)
+    {
+      g_autoptr(AkcMessage) message = g_list_model_get_item (messages, i);
+
+      if (akc_message_get_role (message) == AKC_MESSAGE_ROLE_TOOL &&
+          g_str_has_prefix (akc_message_get_content (message), "Ticket SUP-"))
+        n++;
+    }
+
+  return n;
+}
+
+static AkcConfirmationStatus
+status_of (AkcConversationItem *item,
+           const char          *tool_call_id)
+{
+  AkcActionConfirmation *confirmation = akc_demo_get_confirmation (akc_conversation_item_get_demo (item));
+  g_autoptr(AkcConfirmationRecord) record = akc_action_confirmation_get_by_tool_call (confirmation, tool_call_id);
+
+  /* Before the confirmations were kept, the coordinator made again after
+   * a restart knew none: this failed. */
+  g_assert_nonnull (record);
+  return akc_confirmation_record_get_status (record);
+}
+
+/* A conversation kept in the history goes on after a restart from where
+ * it was: its state (/start, restart, /name Ada is answered by its route,
+ * not by the model), and a confirmation pending at the restart comes back
+ * pending, is approved through the confirmation coordinator, and runs
+ * once, however often it is approved again, restarts included. Each
+ * restart is a quick quit: nothing waits for the saves but the quit. */
+static void
+test_session_after_restart (void)
+{
+  g_autofree char *folder = g_dir_make_tmp ("akc-conversations-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (folder, "history.sqlite3", NULL);
+  AkcChatMemory *memory = open_history (path);
+  g_autoptr(AkcAppSession) session = new_session (memory);
+  g_autoptr(AkcMessage) message = NULL;
+  g_autoptr(AkcJsonValue) frame = NULL;
+  g_autoptr(AkcConfirmationRecord) record = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *reply = NULL;
+  g_autofree char *call_id = NULL;
+  AkcConversationItem *item;
+  AkcInteractionController *interaction;
+
+  item = open_support (session);
+  id = g_strdup (akc_conversation_item_get_id (item));
+  send (item, "/start");
+  reply = last_content (item);
+  g_assert_cmpstr (reply, ==, "What is your name?");
+  g_assert_cmpstr (akc_demo_get_state (akc_conversation_item_get_demo (item)), ==, "collecting");
+  close_history (session, memory);
+  g_clear_object (&session);
+
+  /* Restart: the conversation goes on. */
+  memory = open_history (path);
+  session = new_session (memory);
+  item = open_support (session);
+  g_assert_cmpstr (akc_conversation_item_get_id (item), ==, id);
+  g_assert_cmpstr (akc_demo_get_state (akc_conversation_item_get_demo (item)), ==, "collecting");
+  send (item, "/name Ada");
+  g_free (reply);
+  reply = last_content (item);
+  /* Before sessions were kept, the demo started over and the model
+   * echoed "/name Ada": this failed. */
+  g_assert_cmpstr (reply, ==, "Welcome, Ada.");
+
+  /* A choice proposes the ticket; the restart comes before the approval. */
+  send (item, "/support");
+  frame = latest_choice (item, &message);
+  interaction = akc_conversation_item_get_interaction (item);
+  akc_interaction_controller_select_async (interaction, message, frame, "create", NULL, store_async_result, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (akc_interaction_controller_select_finish (interaction, result, &record, &error));
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  wait_until_idle (akc_conversation_item_get_source (item));
+  g_assert_nonnull (record);
+  call_id = g_strdup (akc_confirmation_record_get_tool_call_id (record));
+  g_assert_cmpint (status_of (item, call_id), ==, AKC_CONFIRMATION_STATUS_PENDING);
+  g_assert_cmpuint (count_tickets (item), ==, 0);
+  close_history (session, memory);
+  g_clear_object (&session);
+
+  /* Restart: it is still pending, and approved through the coordinator. */
+  memory = open_history (path);
+  session = new_session (memory);
+  item = open_support (session);
+  g_assert_cmpint (status_of (item, call_id), ==, AKC_CONFIRMATION_STATUS_PENDING);
+  g_assert_true (approve_call (item, call_id, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (status_of (item, call_id), ==, AKC_CONFIRMATION_STATUS_APPROVED);
+  g_assert_cmpuint (count_tickets (item), ==, 1);
+  /* Approving again runs nothing. */
+  approve_call (item, call_id, NULL);
+  g_assert_cmpuint (count_tickets (item), ==, 1);
+  close_history (session, memory);
+  g_clear_object (&session);
+
+  /* Restart: approved it stays, and nothing runs twice. */
+  memory = open_history (path);
+  session = new_session (memory);
+  item = open_support (session);
+  g_assert_cmpint (status_of (item, call_id), ==, AKC_CONFIRMATION_STATUS_APPROVED);
+  g_assert_cmpuint (count_tickets (item), ==, 1);
+  approve_call (item, call_id, NULL);
+  g_assert_cmpuint (count_tickets (item), ==, 1);
+
+  close_history (session, memory);
+  g_unlink (path);
+  g_rmdir (folder);
+}
+
+/* Deleting a conversation deletes its session: the next conversation of
+ * the assistant, which takes the deleted one's id, starts over. */
+static void
+test_delete_forgets_session (void)
+{
+  g_autofree char *folder = g_dir_make_tmp ("akc-conversations-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (folder, "history.sqlite3", NULL);
+  AkcChatMemory *memory = open_history (path);
+  g_autoptr(AkcAppSession) session = new_session (memory);
+  g_autofree char *id = NULL;
+  g_autofree char *reply = NULL;
+  AkcConversationItem *item;
+  guint removal;
+
+  item = open_support (session);
+  id = g_strdup (akc_conversation_item_get_id (item));
+  send (item, "/start");
+  while (akc_session_get_persisting (akc_demo_get_session (akc_conversation_item_get_demo (item))))
+    g_main_context_iteration (NULL, TRUE);
+  removal = akc_app_session_remove (session, &item, 1);
+  g_assert_cmpuint (removal, >, 0);
+  akc_app_session_purge (session, removal);
+
+  item = open_support (session);
+  g_assert_cmpstr (akc_conversation_item_get_id (item), ==, id);
+  /* Before the session went with its conversation, the new one took the
+   * deleted one's state and answered "Welcome, Ada.": this failed. */
+  g_assert_cmpstr (akc_demo_get_state (akc_conversation_item_get_demo (item)), ==, "ready");
+  send (item, "/name Ada");
+  reply = last_content (item);
+  g_assert_cmpstr (reply, !=, "Welcome, Ada.");
+  close_history (session, memory);
+  g_clear_object (&session);
+
+  /* After a restart too. */
+  memory = open_history (path);
+  session = new_session (memory);
+  item = open_support (session);
+  g_assert_cmpstr (akc_conversation_item_get_id (item), ==, id);
+  g_assert_cmpstr (akc_demo_get_state (akc_conversation_item_get_demo (item)), ==, "ready");
+
+  close_history (session, memory);
+  g_unlink (path);
+  g_rmdir (folder);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1044,6 +1300,8 @@ main (int   argc,
   g_test_add_func ("/conversations/turn-listed", test_turn_listed);
   g_test_add_func ("/conversations/menu-export-import", test_menu_export_import);
   g_test_add_func ("/conversations/fold-keeps-pane", test_fold_keeps_pane);
+  g_test_add_func ("/conversations/session-after-restart", test_session_after_restart);
+  g_test_add_func ("/conversations/delete-forgets-session", test_delete_forgets_session);
 
   return g_test_run ();
 }
