@@ -7,14 +7,10 @@ import os
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check, finish  # noqa: E402
 
 tool = sys.argv[1]
-results = []
-
-
-def check(ok, description):
-    results.append(bool(ok))
-    print(f"{'ok' if ok else 'not ok'} {len(results)} - {description}", flush=True)
 
 
 def run(tmp, stdout_of_test, extra=()):
@@ -35,18 +31,17 @@ def run(tmp, stdout_of_test, extra=()):
 
 with tempfile.TemporaryDirectory() as tmp:
     r, out = run(tmp, "ok 1 /a/one\nok 2 - the second (got 2)\n1..2\n")
-    check(r.returncode == 0, "every subtest passed: the rows hold")
+    check("every subtest passed: the rows hold", r.returncode == 0)
     text = open(out).read()
-    check("| ✓ | §1 | one |" in text and "| open | §3 | three | not yet: later |" in text, "the matrix shows held and open rows")
+    check("the matrix shows held and open rows", "| ✓ | §1 | one |" in text and "| open | §3 | three | not yet: later |" in text)
     r, _ = run(tmp, "ok 1 /a/one\nok 2 - the second (got 2)\n1..2\n", ["--check"])
-    check(r.returncode == 0, "--check accepts an up-to-date matrix")
+    check("--check accepts an up-to-date matrix", r.returncode == 0)
     r, _ = run(tmp, "ok 1 /a/one\nnot ok 2 - the second\n1..2\n", ["--check"])
-    check(r.returncode == 1 and "“r2” does not hold" in r.stderr and "not up to date" in r.stderr,
-          "a failing subtest fails its row, and the matrix is out of date")
+    check("a failing subtest fails its row, and the matrix is out of date",
+          r.returncode == 1 and "“r2” does not hold" in r.stderr and "not up to date" in r.stderr)
     r, _ = run(tmp, "ok 1 /a/one\n1..1\n")
-    check(r.returncode == 1 and "no subtest “the second” ran" in r.stderr, "a subtest that did not run fails its row")
+    check("a subtest that did not run fails its row", r.returncode == 1 and "no subtest “the second” ran" in r.stderr)
     r, _ = run(tmp, "ok 1 /a/one\nok 2 the second # SKIP no display\n1..2\n")
-    check(r.returncode == 1, "a skipped subtest proves nothing")
+    check("a skipped subtest proves nothing", r.returncode == 1)
 
-print(f"1..{len(results)}")
-sys.exit(0 if all(results) else 1)
+sys.exit(finish())

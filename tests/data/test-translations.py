@@ -12,15 +12,11 @@ import re
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check, finish  # noqa: E402
 
 top = sys.argv[1]
 po_dir = os.path.join(top, "po")
-results = []
-
-
-def check(ok, description):
-    results.append(bool(ok))
-    print(f"{'ok' if ok else 'not ok'} {len(results)} - {description}", flush=True)
 
 
 listed = {line.strip() for line in open(os.path.join(po_dir, "POTFILES.in"))
@@ -35,9 +31,9 @@ for sub in ("src", "ui"):
             path = os.path.relpath(os.path.join(root, name), top)
             if path not in listed and marker.search(open(os.path.join(top, path), encoding="utf-8").read()):
                 unlisted.append(path)
-check(not unlisted, f"every file with translatable strings is in POTFILES.in (missing: {unlisted})")
+check(f"every file with translatable strings is in POTFILES.in (missing: {unlisted})", not unlisted)
 missing = [p for p in listed if not os.path.exists(os.path.join(top, p))]
-check(not missing, f"every file in POTFILES.in exists (missing: {missing})")
+check(f"every file in POTFILES.in exists (missing: {missing})", not missing)
 
 with tempfile.TemporaryDirectory() as tmp:
     pot = os.path.join(tmp, "template.pot")
@@ -47,7 +43,7 @@ with tempfile.TemporaryDirectory() as tmp:
                     "-D", top, "-f", os.path.join(po_dir, "POTFILES.in"), "-o", pot],
                    check=True)
     languages = [l.strip() for l in open(os.path.join(po_dir, "LINGUAS")) if l.strip() and not l.startswith("#")]
-    check(languages, f"LINGUAS names at least one language ({languages})")
+    check(f"LINGUAS names at least one language ({languages})", languages)
     for lang in languages:
         merged = os.path.join(tmp, lang + ".po")
         subprocess.run(["msgmerge", "--quiet", "--no-fuzzy-matching", "-o", merged,
@@ -56,7 +52,6 @@ with tempfile.TemporaryDirectory() as tmp:
                                capture_output=True, text=True)
         report = stats.stderr.strip()
         complete = stats.returncode == 0 and "untranslated" not in report and "fuzzy" not in report
-        check(complete, f"{lang}.po is complete and valid ({report})")
+        check(f"{lang}.po is complete and valid ({report})", complete)
 
-print(f"1..{len(results)}")
-sys.exit(0 if all(results) else 1)
+sys.exit(finish())

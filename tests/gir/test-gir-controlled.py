@@ -2,6 +2,7 @@
 """A Python host drives AkcGtk.ChatView in controlled mode (application.md §7, §12.9) (TAP)."""
 
 import json
+import os
 import sys
 
 import gi
@@ -10,13 +11,9 @@ gi.require_version("Akc", "1")
 gi.require_version("AkcGtk", "1")
 gi.require_version("Gtk", "4.0")
 from gi.repository import Akc, AkcGtk, GLib, Gtk  # noqa: E402
-
-results = []
-
-
-def check(ok, description):
-    results.append(bool(ok))
-    print(f"{'ok' if ok else 'not ok'} {len(results)} - {description}", flush=True)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check, finish  # noqa: E402
+from akc_gi import rows, wait_for  # noqa: E402
 
 
 def message(id_, role, content, status="complete", second=0):
@@ -27,26 +24,6 @@ def message(id_, role, content, status="complete", second=0):
 def snapshot(messages, status="idle", input_="", error=None):
     return {"sessionId": "python-host", "messages": messages, "status": status, "input": input_,
             "error": error, "usage": {"promptTokens": 1, "completionTokens": 1, "totalTokens": 2}}
-
-
-def rows(widget):
-    """The texts of the message rows the view shows, in order."""
-    found = []
-    child = widget.get_first_child()
-    while child is not None:
-        if isinstance(child, AkcGtk.MessageRow) and child.get_mapped():
-            found.append(child.get_text())
-        found.extend(rows(child))
-        child = child.get_next_sibling()
-    return found
-
-
-def wait_for(predicate, timeout_s=20):
-    context = GLib.MainContext.default()
-    deadline = GLib.get_monotonic_time() + timeout_s * 1_000_000
-    while not predicate() and GLib.get_monotonic_time() < deadline:
-        context.iteration(False) or GLib.usleep(1000)
-    return predicate()
 
 
 class Host:
@@ -76,9 +53,9 @@ class Host:
 Gtk.init()
 source = Akc.ControlledSource.new()
 host = Host(source)
-check(Akc.controlled_snapshot_get_callback_names() ==
-      ["send", "stop", "retry", "edit", "regenerate", "setInput", "clear", "proposeToolCall", "approve", "deny"],
-      "the §7.3 callback names")
+check("the §7.3 callback names",
+      Akc.controlled_snapshot_get_callback_names() ==
+      ["send", "stop", "retry", "edit", "regenerate", "setInput", "clear", "proposeToolCall", "approve", "deny"])
 
 view = AkcGtk.ChatView.new()
 view.set_source(source)
@@ -94,34 +71,34 @@ window.set_child(box)
 window.present()
 
 host.publish(input_="draft from host")
-check(source.get_session_id() == "python-host" and source.get_messages().get_n_items() == 1,
-      "the host's snapshot is the source's state")
-check(wait_for(lambda: rows(view) == ["Hello from Python."]), f"the view shows the host's message ({rows(view)})")
-check(composer.dup_text() == "draft from host" and source.props.input == "draft from host",
-      "the composer shows the host's draft")
+check("the host's snapshot is the source's state",
+      source.get_session_id() == "python-host" and source.get_messages().get_n_items() == 1)
+check("the view shows the host's message", wait_for(lambda: rows(view) == ["Hello from Python."]), rows(view))
+check("the composer shows the host's draft",
+      composer.dup_text() == "draft from host" and source.props.input == "draft from host")
 
 first = source.get_messages().get_item(0)
 composer.set_text("What time is it?")
-check(("set-input", "What time is it?") in host.actions, "typing reaches the host as set-input")
-check(composer.send(), "the composer sends")
-check(("send", "What time is it?") in host.actions, "the send reached the Python handler")
-check(source.get_messages().get_n_items() == 1, "nothing changes before the host answers")
-check(wait_for(lambda: rows(view) == ["Hello from Python.", "What time is it?", "You said: What time is it?"]),
-      f"the host's answer is shown ({rows(view)})")
-check(source.get_messages().get_item(0) == first, "the unchanged message keeps its object")
+check("typing reaches the host as set-input", ("set-input", "What time is it?") in host.actions)
+check("the composer sends", composer.send())
+check("the send reached the Python handler", ("send", "What time is it?") in host.actions)
+check("nothing changes before the host answers", source.get_messages().get_n_items() == 1)
+check("the host's answer is shown",
+      wait_for(lambda: rows(view) == ["Hello from Python.", "What time is it?", "You said: What time is it?"]),
+      rows(view))
+check("the unchanged message keeps its object", source.get_messages().get_item(0) == first)
 
 try:
     source.set_snapshot_text(json.dumps(dict(snapshot(host.messages), status="pending")))
-    check(False, "an invalid snapshot raises")
+    check("an invalid snapshot raises", False)
 except GLib.Error as error:
-    check(error.message == "Controlled chat snapshot is invalid.", "an invalid snapshot raises its diagnostic")
-check(source.get_messages().get_n_items() == 3 and source.get_status() == Akc.ChatStatus.IDLE,
-      "and the previous state is kept")
+    check("an invalid snapshot raises its diagnostic", error.message == "Controlled chat snapshot is invalid.")
+check("and the previous state is kept",
+      source.get_messages().get_n_items() == 3 and source.get_status() == Akc.ChatStatus.IDLE)
 
 host.publish(status="error", error={"message": "The host failed.", "code": "HOST_FAILED"})
-check(source.get_status() == Akc.ChatStatus.ERROR and source.get_error().get_code() == "HOST_FAILED"
-      and source.get_error().get_message() == "The host failed.", "the host's error is the source's error")
+check("the host's error is the source's error", source.get_status() == Akc.ChatStatus.ERROR and source.get_error().get_code() == "HOST_FAILED"
+      and source.get_error().get_message() == "The host failed.")
 
 window.destroy()
-print(f"1..{len(results)}")
-sys.exit(0 if all(results) else 1)
+sys.exit(finish())

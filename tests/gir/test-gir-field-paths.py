@@ -5,19 +5,15 @@ diagnostics of the decoders a host calls name the field that failed
 diagnostic keeps the reference's fixed message and never carries the path."""
 
 import json
+import os
 import sys
 
 import gi
 
 gi.require_version("Akc", "1")
 from gi.repository import Akc, GLib  # noqa: E402
-
-results = []
-
-
-def check(ok, description):
-    results.append(bool(ok))
-    print(f"{'ok' if ok else 'not ok'} {len(results)} - {description}", flush=True)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check, finish  # noqa: E402
 
 
 EVENT = {
@@ -30,49 +26,49 @@ EVENT = {
 }
 
 event, diagnostic = Akc.turn_event_decode(json.dumps(EVENT))
-check(event is None and diagnostic.get_message() == "Turn event payload is invalid.",
-      "a turn event with a bad message record keeps the reference's message")
-check(diagnostic.get_field_path() == "payload.messages[1].createdAt: not a UTC timestamp with milliseconds",
-      f"and names the field inside the payload ({diagnostic.get_field_path()})")
-check(diagnostic.to_canonical() == '{"code":"PROTOCOL_INVALID_PAYLOAD","message":"Turn event payload is invalid.",'
-      '"retryable":false,"eventId":"e1"}', "the wire diagnostic does not carry the path")
+check("a turn event with a bad message record keeps the reference's message",
+      event is None and diagnostic.get_message() == "Turn event payload is invalid.")
+check(f"and names the field inside the payload ({diagnostic.get_field_path()})",
+      diagnostic.get_field_path() == "payload.messages[1].createdAt: not a UTC timestamp with milliseconds")
+check("the wire diagnostic does not carry the path", diagnostic.to_canonical() == '{"code":"PROTOCOL_INVALID_PAYLOAD","message":"Turn event payload is invalid.",'
+      '"retryable":false,"eventId":"e1"}')
 value = Akc.JsonValue.parse(json.dumps(dict(EVENT, sequence=-1)))
 event, diagnostic = Akc.turn_event_decode_value(value)
-check(diagnostic.get_field_path() == "sequence: not an integer of 0 to 9007199254740991",
-      "the value form names the field too")
+check("the value form names the field too",
+      diagnostic.get_field_path() == "sequence: not an integer of 0 to 9007199254740991")
 event, diagnostic = Akc.turn_event_decode("{")
-check(diagnostic.get_message() == "Turn event is not valid JSON." and diagnostic.get_field_path() is None,
-      "text that is not JSON has no field to name")
+check("text that is not JSON has no field to name",
+      diagnostic.get_message() == "Turn event is not valid JSON." and diagnostic.get_field_path() is None)
 
 request, diagnostic = Akc.ask_backend_request_decode('{"messages":[{"role":"owner","content":"x"}]}')
-check(request is None and diagnostic.get_code() == "ASK_INVALID_REQUEST"
+check(f"an Ask request names its bad field ({diagnostic.get_field_path()})",
+      request is None and diagnostic.get_code() == "ASK_INVALID_REQUEST"
       and diagnostic.get_message() == "The Ask request payload is invalid."
-      and diagnostic.get_field_path() == "messages[0].role: not one of user, assistant",
-      f"an Ask request names its bad field ({diagnostic.get_field_path()})")
+      and diagnostic.get_field_path() == "messages[0].role: not one of user, assistant")
 request, diagnostic = Akc.ask_backend_request_decode('{"messages":[{"role":"user","content":"hi"}]}')
-check(request is not None and diagnostic is None, "a valid Ask request decodes")
+check("a valid Ask request decodes", request is not None and diagnostic is None)
 
 artifact, diagnostic = Akc.knowledge_artifact_decode('{"protocol":"agentskit.chat.knowledge","version":1}', None, None)
-check(artifact is None and diagnostic.get_message() == "Deterministic payload is invalid."
-      and diagnostic.get_field_path() == "artifactId: missing", "a knowledge artifact names what it lacks")
+check("a knowledge artifact names what it lacks", artifact is None and diagnostic.get_message() == "Deterministic payload is invalid."
+      and diagnostic.get_field_path() == "artifactId: missing")
 answer, diagnostic = Akc.answer_decode('{"protocol":"agentskit.chat.deterministic","version":1}')
-check(answer is None and diagnostic.get_field_path() is not None, "so does an answer envelope")
+check("so does an answer envelope", answer is None and diagnostic.get_field_path() is not None)
 
 session, diagnostic = Akc.Session.snapshot_decode('{"protocol":"agentskit.chat.session","version":1,"sessionId":"s"}')
-check(session is None and diagnostic.get_message() == "Session snapshot payload is invalid."
-      and diagnostic.get_field_path() == "definitionId: missing", "a session snapshot names what it lacks")
+check("a session snapshot names what it lacks", session is None and diagnostic.get_message() == "Session snapshot payload is invalid."
+      and diagnostic.get_field_path() == "definitionId: missing")
 frame, diagnostic = Akc.component_frame_decode(
     '{"protocol":"agentskit.chat.component","version":1,"type":"render","componentKey":"choice-list"}')
-check(frame is None and diagnostic.get_field_path() == "instanceId: missing", "a component frame names what it lacks")
+check("a component frame names what it lacks", frame is None and diagnostic.get_field_path() == "instanceId: missing")
 
 manifest = Akc.ComponentManifest.new_standard()
 resolved, diagnostic = manifest.resolve_text(json.dumps({
     "protocol": "agentskit.chat.component", "version": 1, "type": "render", "componentKey": "choice-list",
     "instanceId": "c1", "props": {"prompt": "Q", "choices": [{"id": "a", "label": ""}]},
     "fallback": {"kind": "choice-list", "summary": "s"}}))
-check(resolved is None and diagnostic.get_message() == "Component props are invalid."
-      and diagnostic.get_field_path() == "props.choices[0].label: not a string of UTF-16 length of 1 to 256",
-      f"props a component definition refuses name their field ({diagnostic.get_field_path()})")
+check(f"props a component definition refuses name their field ({diagnostic.get_field_path()})",
+      resolved is None and diagnostic.get_message() == "Component props are invalid."
+      and diagnostic.get_field_path() == "props.choices[0].label: not a string of UTF-16 length of 1 to 256")
 
 SNAPSHOT = {"sessionId": "x", "status": "idle", "input": "", "error": None,
             "usage": {"promptTokens": 0, "completionTokens": 0, "totalTokens": 0},
@@ -80,13 +76,12 @@ SNAPSHOT = {"sessionId": "x", "status": "idle", "input": "", "error": None,
 source = Akc.ControlledSource.new()
 try:
     source.set_snapshot_text(json.dumps(SNAPSHOT))
-    check(False, "a controlled source refuses the snapshot")
+    check("a controlled source refuses the snapshot", False)
 except GLib.Error as error:
-    check(error.message == "Serialized message record is invalid.", "a controlled source refuses the snapshot")
+    check("a controlled source refuses the snapshot", error.message == "Serialized message record is invalid.")
 parsed, diagnostic = Akc.controlled_snapshot_parse(Akc.JsonValue.parse(json.dumps(SNAPSHOT)))
-check(parsed is None and diagnostic.get_message() == "Serialized message record is invalid."
-      and diagnostic.get_field_path() == "messages[0].createdAt: not a UTC timestamp with milliseconds",
-      "and Akc.controlled_snapshot_parse tells a binding why")
+check("and Akc.controlled_snapshot_parse tells a binding why",
+      parsed is None and diagnostic.get_message() == "Serialized message record is invalid."
+      and diagnostic.get_field_path() == "messages[0].createdAt: not a UTC timestamp with milliseconds")
 
-print(f"1..{len(results)}")
-sys.exit(0 if all(results) else 1)
+sys.exit(finish())

@@ -4,6 +4,7 @@ AkcGtk.ChatWidget arrive as signals of its Akc.ControlledSource, and a
 snapshot without a draft keeps the one being typed (TAP)."""
 
 import json
+import os
 import sys
 
 import gi
@@ -12,37 +13,9 @@ gi.require_version("Akc", "1")
 gi.require_version("AkcGtk", "1")
 gi.require_version("Gtk", "4.0")
 from gi.repository import Akc, AkcGtk, GLib, Gtk  # noqa: E402
-
-results = []
-
-
-def check(ok, description):
-    results.append(bool(ok))
-    print(f"{'ok' if ok else 'not ok'} {len(results)} - {description}", flush=True)
-
-
-def wait_for(predicate, timeout_s=20):
-    context = GLib.MainContext.default()
-    deadline = GLib.get_monotonic_time() + timeout_s * 1_000_000
-    while not predicate() and GLib.get_monotonic_time() < deadline:
-        context.iteration(False) or GLib.usleep(1000)
-    return predicate()
-
-
-def descendants(widget):
-    child = widget.get_first_child()
-    while child is not None:
-        yield child
-        yield from descendants(child)
-        child = child.get_next_sibling()
-
-
-def button_labelled(widget, text):
-    for candidate in descendants(widget):
-        if isinstance(candidate, Gtk.Button) and candidate.get_mapped() and any(
-                isinstance(label, Gtk.Label) and label.get_label() == text for label in descendants(candidate)):
-            return candidate
-    return None
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check, finish  # noqa: E402
+from akc_gi import button_labelled, wait_for  # noqa: E402
 
 
 FRAME = {
@@ -76,28 +49,27 @@ window = Gtk.Window(default_width=480, default_height=640, child=widget)
 window.present()
 
 source.set_snapshot_json(snapshot(with_input=""))
-check(wait_for(lambda: button_labelled(widget, "Large") is not None), "the transcript shows the choice list")
+check("the transcript shows the choice list", wait_for(lambda: button_labelled(widget, "Large") is not None))
 button_labelled(widget, "Large").emit("clicked")
-check(wait_for(lambda: heard), "a choice reaches the source")
-check(heard[:1] == [("choice", "size-choice", "large", "Large")],
-      f"choice-selected carries the frame, the choice id and its label ({heard})")
+check("a choice reaches the source", wait_for(lambda: heard))
+check(f"choice-selected carries the frame, the choice id and its label ({heard})",
+      heard[:1] == [("choice", "size-choice", "large", "Large")])
 
 try:
     source.select_choice(Akc.JsonValue.parse(json.dumps(FRAME)), "medium")
-    check(False, "a choice the list does not hold is refused")
+    check("a choice the list does not hold is refused", False)
 except GLib.Error as error:
-    check(error.message == "Selected choice is not present in the ChoiceList.", "a choice the list does not hold is refused")
+    check("a choice the list does not hold is refused", error.message == "Selected choice is not present in the ChoiceList.")
 
 composer = widget.get_composer()
 composer.set_text("half-written")
 source.set_snapshot_json(snapshot())
-check(source.props.input == "half-written" and composer.dup_text() == "half-written",
-      "a snapshot without input keeps the draft")
-check(source.get_snapshot().get_member("input").get_string() == "half-written",
-      "and the snapshot the source holds has it")
+check("a snapshot without input keeps the draft",
+      source.props.input == "half-written" and composer.dup_text() == "half-written")
+check("and the snapshot the source holds has it",
+      source.get_snapshot().get_member("input").get_string() == "half-written")
 source.set_snapshot_json(snapshot(with_input="from the host"))
-check(composer.dup_text() == "from the host", "a snapshot with input still sets it")
+check("a snapshot with input still sets it", composer.dup_text() == "from the host")
 
 window.destroy()
-print(f"1..{len(results)}")
-sys.exit(0 if all(results) else 1)
+sys.exit(finish())

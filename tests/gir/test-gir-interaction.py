@@ -12,23 +12,12 @@ import gi
 
 gi.require_version("Akc", "1")
 from gi.repository import Akc, GLib  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check, finish  # noqa: E402
+from akc_gi import wait_for  # noqa: E402
 
 assert "gi.repository.Gtk" not in sys.modules
 
-results = []
-
-
-def check(ok, description):
-    results.append(bool(ok))
-    print(f"{'ok' if ok else 'not ok'} {len(results)} - {description}", flush=True)
-
-
-def wait_for(predicate, timeout_s=20):
-    context = GLib.MainContext.default()
-    deadline = GLib.get_monotonic_time() + timeout_s * 1_000_000
-    while not predicate() and GLib.get_monotonic_time() < deadline:
-        context.iteration(False) or GLib.usleep(1000)
-    return predicate()
 
 
 def call(start, finish, *args):
@@ -119,36 +108,36 @@ tickets = []
 memory = open_memory(path)
 first = Conversation(memory, tickets)
 first.chat.send("/support")
-check(first.idle(), "the model's reply with the card arrived")
+check("the model's reply with the card arrived", first.idle())
 message, frame = first.card()
-check(frame is not None, "the reply presents a choice list")
+check("the reply presents a choice list", frame is not None)
 
 links = []
 first.controller.connect("link-requested", lambda controller, uri: links.append(uri))
 
 ok, record = first.select(message, frame, "create")
-check(ok and record is not None and record.get_status() == Akc.ConfirmationStatus.PENDING,
-      "choosing 'create' proposes its action through the coordinator")
-check(first.controller.is_resolved("ticket-choice-1"), "the card is resolved at once")
+check("choosing 'create' proposes its action through the coordinator",
+      ok and record is not None and record.get_status() == Akc.ConfirmationStatus.PENDING)
+check("the card is resolved at once", first.controller.is_resolved("ticket-choice-1"))
 resolution = first.controller.get_resolution("ticket-choice-1")
-check(resolution.get_choice_id() == "create" and resolution.get_message_id() == message.get_id(),
-      "the resolution says which choice, on which message")
+check("the resolution says which choice, on which message",
+      resolution.get_choice_id() == "create" and resolution.get_message_id() == message.get_id())
 first.idle()
 waiting = [call_ for m in first.messages() for call_ in
            [m.get_tool_calls().get_item(i) for i in range(m.get_tool_calls().get_n_items())]
            if call_.get_status() == Akc.ToolCallStatus.REQUIRES_CONFIRMATION]
-check(len(waiting) == 1 and waiting[0].get_name() == "create-ticket" and tickets == [],
-      "the tool call waits for the person's approval, nothing ran yet")
+check("the tool call waits for the person's approval, nothing ran yet",
+      len(waiting) == 1 and waiting[0].get_name() == "create-ticket" and tickets == [])
 
 try:
     first.select(message, frame, "continue")
-    check(False, "a second choice is refused")
+    check("a second choice is refused", False)
 except GLib.Error as error:
-    check(interaction_error(error, Akc.InteractionError.RESOLVED), "a second choice is refused")
+    check("a second choice is refused", interaction_error(error, Akc.InteractionError.RESOLVED))
 
-check(call(lambda *a: first.controller.approve_async(record.get_tool_call_id(), *a),
-           first.controller.approve_finish), "approving through the controller succeeds")
-check(wait_for(lambda: tickets == ["Follow-up"]) and first.idle(), "the tool ran once, with the choice's input")
+check("approving through the controller succeeds", call(lambda *a: first.controller.approve_async(record.get_tool_call_id(), *a),
+           first.controller.approve_finish))
+check("the tool ran once, with the choice's input", wait_for(lambda: tickets == ["Follow-up"]) and first.idle())
 
 first.close()
 del first, message, frame, record, resolution, waiting
@@ -158,26 +147,25 @@ memory = None
 memory = open_memory(path)
 second = Conversation(memory, tickets)
 message, frame = second.card()
-check(frame is not None and second.controller.is_resolved("ticket-choice-1"),
-      "after a restart the card is shown answered")
-check(second.controller.get_resolution("ticket-choice-1").get_choice_id() == "create",
-      "and knows the chosen option")
+check("after a restart the card is shown answered",
+      frame is not None and second.controller.is_resolved("ticket-choice-1"))
+check("and knows the chosen option",
+      second.controller.get_resolution("ticket-choice-1").get_choice_id() == "create")
 try:
     second.select(message, frame, "create")
-    check(False, "choosing again after the restart is refused")
+    check("choosing again after the restart is refused", False)
 except GLib.Error as error:
-    check(interaction_error(error, Akc.InteractionError.RESOLVED), "choosing again after the restart is refused")
+    check("choosing again after the restart is refused", interaction_error(error, Akc.InteractionError.RESOLVED))
 second.idle()
-check(tickets == ["Follow-up"], "no second ticket")
+check("no second ticket", tickets == ["Follow-up"])
 
 sources = json.loads(json.dumps(FRAME))
 sources.update(componentKey="source-list", instanceId="sources-1",
                props={"sources": [{"id": "a", "title": "A", "url": "https://example.org/a"}]})
 second.controller.connect("link-requested", lambda controller, uri: links.append(uri))
 value = Akc.JsonValue.parse(json.dumps(sources))
-check(second.controller.open_source(value, "a") and links == ["https://example.org/a"],
-      "opening a source requests its link")
+check("opening a source requests its link",
+      second.controller.open_source(value, "a") and links == ["https://example.org/a"])
 
 second.close()
-print(f"1..{len(results)}")
-sys.exit(0 if all(results) else 1)
+sys.exit(finish())

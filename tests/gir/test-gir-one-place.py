@@ -5,6 +5,7 @@ Akc.ControlledSource's choice-selected, and the interaction controller's
 choice-selected, both with the frame, the choice id and its label (TAP)."""
 
 import json
+import os
 import sys
 
 import gi
@@ -12,38 +13,10 @@ import gi
 gi.require_version("Akc", "1")
 gi.require_version("AkcGtk", "1")
 gi.require_version("Gtk", "4.0")
-from gi.repository import Akc, AkcGtk, GLib, Gtk  # noqa: E402
-
-results = []
-
-
-def check(ok, description):
-    results.append(bool(ok))
-    print(f"{'ok' if ok else 'not ok'} {len(results)} - {description}", flush=True)
-
-
-def wait_for(predicate, timeout_s=20):
-    context = GLib.MainContext.default()
-    deadline = GLib.get_monotonic_time() + timeout_s * 1_000_000
-    while not predicate() and GLib.get_monotonic_time() < deadline:
-        context.iteration(False) or GLib.usleep(1000)
-    return predicate()
-
-
-def descendants(widget):
-    child = widget.get_first_child()
-    while child is not None:
-        yield child
-        yield from descendants(child)
-        child = child.get_next_sibling()
-
-
-def button_labelled(widget, text):
-    for candidate in descendants(widget):
-        if isinstance(candidate, Gtk.Button) and candidate.get_mapped() and any(
-                isinstance(label, Gtk.Label) and label.get_label() == text for label in descendants(candidate)):
-            return candidate
-    return None
+from gi.repository import Akc, AkcGtk, Gtk  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check, finish  # noqa: E402
+from akc_gi import button_labelled, wait_for  # noqa: E402
 
 
 FRAME = {
@@ -85,15 +58,14 @@ window = Gtk.Window(default_width=480, default_height=640,
 window.present()
 
 source.set_snapshot_text(SNAPSHOT)
-check(wait_for(lambda: button_labelled(view, "Large size") is not None), "the bare view shows the choice list")
+check("the bare view shows the choice list", wait_for(lambda: button_labelled(view, "Large size") is not None))
 button_labelled(view, "Large size").emit("clicked")
-check(wait_for(lambda: len(heard) >= 2), f"the choice reaches both the source and the controller ({heard})")
-check(("source", "size-choice", "large", "Large size") in heard,
-      "the source's choice-selected carries the frame, the choice id and its label")
-check(("controller", "size-choice", "large", "Large size") in heard,
-      "the interaction controller's choice-selected carries the label too")
-check(len(heard) == 2, "each hears the choice once")
+check("the choice reaches both the source and the controller", wait_for(lambda: len(heard) >= 2), heard)
+check("the source's choice-selected carries the frame, the choice id and its label",
+      ("source", "size-choice", "large", "Large size") in heard)
+check("the interaction controller's choice-selected carries the label too",
+      ("controller", "size-choice", "large", "Large size") in heard)
+check("each hears the choice once", len(heard) == 2)
 
 window.destroy()
-print(f"1..{len(results)}")
-sys.exit(0 if all(results) else 1)
+sys.exit(finish())

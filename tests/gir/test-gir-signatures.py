@@ -5,6 +5,7 @@ back with a length out-parameter only, every function hidden from bindings
 has an introspectable equivalent, and a sample of the text API takes and
 gives Python strings."""
 
+import os
 import sys
 import xml.etree.ElementTree as ET
 
@@ -12,6 +13,8 @@ import gi
 
 gi.require_version("Akc", "1")
 from gi.repository import Akc, GLib  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check, finish  # noqa: E402
 
 CORE = "{http://www.gtk.org/introspection/core/1.0}"
 C = "{http://www.gtk.org/introspection/c/1.0}"
@@ -26,12 +29,6 @@ EQUIVALENTS = {
     "akc_choice_reservations_submission_func": "akc_definition_set_choice_reservations",
 }
 
-results = []
-
-
-def check(ok, description):
-    results.append(bool(ok))
-    print(f"{'ok' if ok else 'not ok'} {len(results)} - {description}", flush=True)
 
 
 callables = {}
@@ -63,30 +60,29 @@ for name, element in sorted(callables.items()):
                 and returned is not None and returned.get("name") == "utf8"):
             length_only.append(f"{name}({parameter.get('name')})")
 
-check(len(callables) > 500, f"the GIR files list the API ({len(callables)} callables)")
-check(not byte_text, f"text parameters are strings, not byte arrays {byte_text}")
-check(not length_only, f"no string comes back with only a length out-parameter {length_only}")
-check(sorted(hidden) == sorted(EQUIVALENTS), f"the functions hidden from bindings are the known ones {hidden}")
-check(all(name in callables and bindable(callables[name]) for name in EQUIVALENTS.values()),
-      "each has an introspectable equivalent")
+check(f"the GIR files list the API ({len(callables)} callables)", len(callables) > 500)
+check(f"text parameters are strings, not byte arrays {byte_text}", not byte_text)
+check(f"no string comes back with only a length out-parameter {length_only}", not length_only)
+check(f"the functions hidden from bindings are the known ones {hidden}", sorted(hidden) == sorted(EQUIVALENTS))
+check("each has an introspectable equivalent",
+      all(name in callables and bindable(callables[name]) for name in EQUIVALENTS.values()))
 
 # The text API from Python: strings in, strings out.
 value = Akc.JsonValue.parse('{"b":"h\u00e9","a":[1,true]}')
-check(value.to_canonical() == '{"b":"h\u00e9","a":[1,true]}' and value.get_member("b").get_string() == "h\u00e9"
-      and value.get_member_name(0) == "b", "Akc.JsonValue.parse takes a str; get_string and to_canonical give one")
-check(Akc.JsonValue.new_string("caf\u00e9").get_string() == "caf\u00e9", "Akc.JsonValue.new_string takes a str")
+check("Akc.JsonValue.parse takes a str; get_string and to_canonical give one", value.to_canonical() == '{"b":"h\u00e9","a":[1,true]}' and value.get_member("b").get_string() == "h\u00e9"
+      and value.get_member_name(0) == "b")
+check("Akc.JsonValue.new_string takes a str", Akc.JsonValue.new_string("caf\u00e9").get_string() == "caf\u00e9")
 event, diagnostic = Akc.turn_event_decode("{")
-check(event is None and diagnostic.get_message() == "Turn event is not valid JSON.",
-      "Akc.turn_event_decode takes a str")
+check("Akc.turn_event_decode takes a str",
+      event is None and diagnostic.get_message() == "Turn event is not valid JSON.")
 record = Akc.MessageRecord.new("m1", "user", "\u00e7a va", "complete", GLib.DateTime.new_now_utc())
-check(record.get_content() == "\u00e7a va" and record.get_id() == "m1", "Akc.MessageRecord gives its content as a str")
-check(Akc.Chunk.new_text("tok\u00e9n").get_text() == "tok\u00e9n", "Akc.Chunk.new_text and get_text use str")
-check(Akc.derive_conversation_title("  Hello\nthere  ") == "Hello there", "Akc.derive_conversation_title takes a str")
+check("Akc.MessageRecord gives its content as a str", record.get_content() == "\u00e7a va" and record.get_id() == "m1")
+check("Akc.Chunk.new_text and get_text use str", Akc.Chunk.new_text("tok\u00e9n").get_text() == "tok\u00e9n")
+check("Akc.derive_conversation_title takes a str", Akc.derive_conversation_title("  Hello\nthere  ") == "Hello there")
 encoder = Akc.AssistantContentEncoder.new(True)
 content = encoder.encode_text("hi")
 parts, complete, diagnostic = Akc.assistant_content_decode(content)
-check(content.startswith("\x1e") and complete and diagnostic is None and parts.get_length() == 1,
-      "ordered content is encoded and decoded as str")
+check("ordered content is encoded and decoded as str",
+      content.startswith("\x1e") and complete and diagnostic is None and parts.get_length() == 1)
 
-print(f"1..{len(results)}")
-sys.exit(0 if all(results) else 1)
+sys.exit(finish())

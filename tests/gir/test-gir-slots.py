@@ -4,6 +4,7 @@ AkcGtk.ChatView (application.md §12.10): the view draws it instead of the
 semantic fallback, and its event answers the instance once (§12.7) (TAP)."""
 
 import json
+import os
 import sys
 
 import gi
@@ -11,22 +12,10 @@ import gi
 gi.require_version("Akc", "1")
 gi.require_version("AkcGtk", "1")
 gi.require_version("Gtk", "4.0")
-from gi.repository import Akc, AkcGtk, GLib, Gtk  # noqa: E402
-
-results = []
-
-
-def check(ok, description):
-    results.append(bool(ok))
-    print(f"{'ok' if ok else 'not ok'} {len(results)} - {description}", flush=True)
-
-
-def wait_for(predicate, timeout_s=20):
-    context = GLib.MainContext.default()
-    deadline = GLib.get_monotonic_time() + timeout_s * 1_000_000
-    while not predicate() and GLib.get_monotonic_time() < deadline:
-        context.iteration(False) or GLib.usleep(1000)
-    return predicate()
+from gi.repository import Akc, AkcGtk, Gtk  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check, finish  # noqa: E402
+from akc_gi import wait_for  # noqa: E402
 
 
 def find(widget, predicate):
@@ -101,21 +90,21 @@ def shown():
     return button is not None
 
 
-check(wait_for(shown), "the view shows the Python host's widget for the custom key")
+check("the view shows the Python host's widget for the custom key", wait_for(shown))
 component_view = button.get_ancestor(AkcGtk.ComponentView) if button is not None else None
-check(built == ["map-view"] and component_view is not None and not component_view.props.is_fallback
-      and component_view.get_component_key() == "map-view",
-      "the frame resolved as the custom definition, not the fallback")
+check("the frame resolved as the custom definition, not the fallback",
+      built == ["map-view"] and component_view is not None and not component_view.props.is_fallback
+      and component_view.get_component_key() == "map-view")
 
 if button is not None:
     button.emit("clicked")
     button.emit("clicked")
-check(len(events) == 1 and '"value":"paris"' in events[0] and '"instanceId":"where"' in events[0],
-      f"the widget's event reaches component-interaction once ({events})")
-check(component_view is not None and component_view.props.resolved and not button.get_sensitive(),
-      "the instance is resolved and its widget insensitive")
-check(view.unregister_component("map-view") and not view.unregister_component("map-view"),
-      "the factory can be removed")
+check(f"the widget's event reaches component-interaction once ({events})",
+      len(events) == 1 and '"value":"paris"' in events[0] and '"instanceId":"where"' in events[0])
+check("the instance is resolved and its widget insensitive",
+      component_view is not None and component_view.props.resolved and not button.get_sensitive())
+check("the factory can be removed",
+      view.unregister_component("map-view") and not view.unregister_component("map-view"))
 
 thinking = []
 
@@ -141,8 +130,8 @@ def thinking_shown():
     return slot is not None
 
 
-check(wait_for(thinking_shown) and slot.get_accessible_role() == Gtk.AccessibleRole.STATUS,
-      "the Python host's thinking indicator is shown inside a status")
+check("the Python host's thinking indicator is shown inside a status",
+      wait_for(thinking_shown) and slot.get_accessible_role() == Gtk.AccessibleRole.STATUS)
 view.set_thinking_factory(None)
 
 window.destroy()
@@ -210,25 +199,24 @@ def choices_shown():
     return choices is not None
 
 
-check(wait_for(choices_shown) and choices.get_parent().get_accessible_role() == Gtk.AccessibleRole.GROUP
-      and choices.get_parent().has_css_class("component-slot"),
-      "the Python host's choice list is shown inside a group")
+check("the Python host's choice list is shown inside a group",
+      wait_for(choices_shown) and choices.get_parent().get_accessible_role() == Gtk.AccessibleRole.GROUP
+      and choices.get_parent().has_css_class("component-slot"))
 row = find(view, lambda widget: widget.get_name() == "python-row")
-check(row is not None and row.get_label() == "» Where should I go?" and rows == ["u0"] * len(rows) and rows
-      and row.get_parent().get_accessible_role() == Gtk.AccessibleRole.GROUP and row.get_parent().get_focusable(),
-      "the Python host's row of the person's message is a focusable group; the assistant's keeps the view's own")
+check("the Python host's row of the person's message is a focusable group; the assistant's keeps the view's own",
+      row is not None and row.get_label() == "» Where should I go?" and rows == ["u0"] * len(rows) and rows
+      and row.get_parent().get_accessible_role() == Gtk.AccessibleRole.GROUP and row.get_parent().get_focusable())
 if choices is not None:
     find(choices, lambda widget: widget.get_name() == "python-docs").emit("clicked")
     find(choices, lambda widget: widget.get_name() == "python-demo").emit("clicked")
-check(len(selections) == 1 and '"docs"' in selections[0],
-      f"a choice of the host's list answers the instance once ({selections})")
-check(view.get_composer() == entry, "the host's composer is bound to the view")
+check(f"a choice of the host's list answers the instance once ({selections})",
+      len(selections) == 1 and '"docs"' in selections[0])
+check("the host's composer is bound to the view", view.get_composer() == entry)
 view.set_composer(None)
-check(view.get_composer() is None and view.restore_component("choice-list") and not view.restore_component("choice-list"),
-      "the composer can be unbound and the view's own choice list restored")
+check("the composer can be unbound and the view's own choice list restored",
+      view.get_composer() is None and view.restore_component("choice-list") and not view.restore_component("choice-list"))
 view.set_message_factory(None)
 view.set_confirmation_factory(None)
 
 window.destroy()
-print(f"1..{len(results)}")
-sys.exit(0 if all(results) else 1)
+sys.exit(finish())

@@ -11,22 +11,12 @@ gi.require_version("Akc", "1")
 gi.require_version("AkcGtk", "1")
 gi.require_version("Gtk", "4.0")
 from gi.repository import Akc, AkcGtk, Gio, GLib, GObject, Gtk  # noqa: E402
-
-results = []
-
-
-def check(ok, description):
-    results.append(bool(ok))
-    print(f"{'ok' if ok else 'not ok'} {len(results)} - {description}", flush=True)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check, finish  # noqa: E402
+from akc_gi import run_until_idle  # noqa: E402
 
 
-def run_until_idle(chat):
-    context = GLib.MainContext.default()
-    while chat.get_status() == Akc.ChatStatus.STREAMING:
-        context.iteration(True)
-
-
-check(Akc.get_version() == sys.argv[1], f"Akc.get_version() is the project version ({Akc.get_version()})")
+check(f"Akc.get_version() is the project version ({Akc.get_version()})", Akc.get_version() == sys.argv[1])
 
 # A chat answered by the demo adapter, streamed chunk by chunk.
 adapter = Akc.EchoAdapter.new()
@@ -37,17 +27,17 @@ chat.send("from python")
 reply = chat.get_messages().get_item(1)
 reply.connect("notify::content", lambda message, _pspec: chunks.append(message.get_content()))
 run_until_idle(chat)
-check(reply.get_content() == "AgentsKit received: from python", "Akc.Chat streams the echo reply")
-check(len(chunks) > 1, f"the reply arrived in several chunks ({len(chunks)})")
-check(reply.get_role() == Akc.MessageRole.ASSISTANT and reply.props.status == Akc.MessageStatus.COMPLETE,
-      "message role and status enums map")
+check("Akc.Chat streams the echo reply", reply.get_content() == "AgentsKit received: from python")
+check(f"the reply arrived in several chunks ({len(chunks)})", len(chunks) > 1)
+check("message role and status enums map",
+      reply.get_role() == Akc.MessageRole.ASSISTANT and reply.props.status == Akc.MessageStatus.COMPLETE)
 
 chat.send("/fail")
 run_until_idle(chat)
 error = chat.get_error()
-check(chat.get_status() == Akc.ChatStatus.ERROR and error.get_code() == "AK_ADAPTER_FAILED"
-      and error.get_retryable() and chat.props.error.get_message() == "The deterministic adapter failed as requested.",
-      "a failed turn is a retryable Akc.Diagnostic")
+check("a failed turn is a retryable Akc.Diagnostic",
+      chat.get_status() == Akc.ChatStatus.ERROR and error.get_code() == "AK_ADAPTER_FAILED"
+      and error.get_retryable() and chat.props.error.get_message() == "The deterministic adapter failed as requested.")
 
 # The scripted adapter drives tool calls, confirmation, lineage and usage.
 script = Akc.ScriptedAdapter.new()
@@ -68,22 +58,22 @@ chat.send("find x")
 run_until_idle(chat)
 reply = chat.get_messages().get_item(1)
 call = reply.get_tool_calls().get_item(0)
-check(call.props.status == Akc.ToolCallStatus.REQUIRES_CONFIRMATION
+check("a tool call waits for confirmation; the reply has its lineage and usage accumulates",
+      call.props.status == Akc.ToolCallStatus.REQUIRES_CONFIRMATION
       and Akc.tool_call_status_to_string(call.get_status()) == "requires_confirmation"
       and reply.get_lineage().get_operation() == Akc.LineageOperation.SUBMIT
-      and chat.get_usage().total_tokens == 8 and chat.props.usage.prompt_tokens == 3,
-      "a tool call waits for confirmation; the reply has its lineage and usage accumulates")
-check(chat.approve("call-1") and call.get_result() == "found: x", "Akc.ChatSource.approve() runs a Python tool")
+      and chat.get_usage().total_tokens == 8 and chat.props.usage.prompt_tokens == 3)
+check("Akc.ChatSource.approve() runs a Python tool", chat.approve("call-1") and call.get_result() == "found: x")
 run_until_idle(chat)
 tool_message = chat.get_messages().get_item(2)
-check(tool_message.get_tool_call_id() == "call-1" and chat.get_messages().get_item(3).get_content() == "Found."
-      and script.get_call_input(1) == "find x" and ranges == [(0, 0, 2), (2, 0, 2)],
-      "the continuation appends a tool message and a reply for the same user message")
+check("the continuation appends a tool message and a reply for the same user message",
+      tool_message.get_tool_call_id() == "call-1" and chat.get_messages().get_item(3).get_content() == "Found."
+      and script.get_call_input(1) == "find x" and ranges == [(0, 0, 2), (2, 0, 2)])
 try:
     chat.propose_tool_call("call-2", "unknown", None)
-    check(False, "proposing an unknown tool raises")
+    check("proposing an unknown tool raises", False)
 except GLib.Error as error:
-    check(error.matches(Akc.error_quark(), Akc.Error.TOOL_NOT_FOUND), "proposing an unknown tool is TOOL_NOT_FOUND")
+    check("proposing an unknown tool is TOOL_NOT_FOUND", error.matches(Akc.error_quark(), Akc.Error.TOOL_NOT_FOUND))
 
 
 # An adapter written in Python plugs into the controller.
@@ -97,8 +87,8 @@ class PythonAdapter(GObject.Object, Akc.Adapter):
 chat = Akc.Chat(adapter=PythonAdapter(), session_id="py-session")
 chat.send("shout")
 run_until_idle(chat)
-check(chat.get_messages().get_item(1).get_content() == "SHOUT py-session",
-      "an adapter implemented in Python answers, with the request's session")
+check("an adapter implemented in Python answers, with the request's session",
+      chat.get_messages().get_item(1).get_content() == "SHOUT py-session")
 
 # Deterministic routes written in Python drive a session (application.md §3).
 class GreetRoute(Akc.Route):
@@ -127,23 +117,23 @@ routes_session.connect("trace", lambda _s, kind, route, from_state, to_state:
 routes_chat = routes_session.create_chat()
 routes_chat.send("hello there")
 run_until_idle(routes_chat)
-check(routes_chat.get_messages().get_item(1).get_content().startswith("hi ") and routes_session.get_state() == "greeted"
-      and routes_traces == [(Akc.TraceKind.DETERMINISTIC, "greet", "idle", "greeted")],
-      "a Python route answers without the model and fires its event")
+check("a Python route answers without the model and fires its event",
+      routes_chat.get_messages().get_item(1).get_content().startswith("hi ") and routes_session.get_state() == "greeted"
+      and routes_traces == [(Akc.TraceKind.DETERMINISTIC, "greet", "idle", "greeted")])
 routes_snapshot = routes_session.get_conversation_snapshot()
-check(routes_snapshot.get_member("state").get_string() == "greeted"
-      and routes_snapshot.get_member("events").get_length() == 0,
-      "Akc.Session.get_conversation_snapshot()")
+check("Akc.Session.get_conversation_snapshot()",
+      routes_snapshot.get_member("state").get_string() == "greeted"
+      and routes_snapshot.get_member("events").get_length() == 0)
 routes_chat.clear()
 routes_chat.send("boom")
 run_until_idle(routes_chat)
-check(routes_chat.get_error().get_message() == "Deterministic route failed." and routes_session.get_state() == "idle",
-      "a Python matcher that raises gives the error stream")
+check("a Python matcher that raises gives the error stream",
+      routes_chat.get_error().get_message() == "Deterministic route failed." and routes_session.get_state() == "idle")
 routes_chat.send("other")
 run_until_idle(routes_chat)
-check(routes_chat.get_messages().get_item(3).get_content() == "OTHER py-1"
-      and routes_traces[-1][0] == Akc.TraceKind.AGENTIC,
-      "an unmatched turn goes to the upstream adapter with the session id")
+check("an unmatched turn goes to the upstream adapter with the session id",
+      routes_chat.get_messages().get_item(3).get_content() == "OTHER py-1"
+      and routes_traces[-1][0] == Akc.TraceKind.AGENTIC)
 routes_storage = Akc.MemorySessionStorage.new()
 routes_loop = GLib.MainLoop()
 routes_resumed = []
@@ -156,8 +146,8 @@ def on_resumed(_source, result):
 
 Akc.Session.resume_async(routes_definition, "py-2", routes_storage, None, on_resumed)
 routes_loop.run()
-check(routes_resumed[0].get_id() == "py-2" and routes_resumed[0].get_cursor() == 0,
-      "Akc.Session.resume_async() with a storage")
+check("Akc.Session.resume_async() with a storage",
+      routes_resumed[0].get_id() == "py-2" and routes_resumed[0].get_cursor() == 0)
 
 # The component catalog: resolve a frame, create an interaction.
 FRAME = ('{"protocol":"agentskit.chat.component","version":1,"type":"render","componentKey":"button-group",'
@@ -165,20 +155,20 @@ FRAME = ('{"protocol":"agentskit.chat.component","version":1,"type":"render","co
          '"fallback":{"kind":"button-group","summary":"Choose Save."}}')
 manifest = Akc.ComponentManifest.new_standard()
 resolved, diagnostic = manifest.resolve_text(FRAME)
-check(diagnostic is None and resolved.get_component_key() == "button-group"
-      and resolved.dup_description() == "Actions: Save.", "Akc.ComponentManifest resolves a frame")
+check("Akc.ComponentManifest resolves a frame", diagnostic is None and resolved.get_component_key() == "button-group"
+      and resolved.dup_description() == "Actions: Save.")
 event = resolved.create_interaction("select", Akc.JsonValue.new_string("save"))
-check(event.get_member("type").get_string() == "interact" and event.get_member("value").get_string() == "save",
-      "Akc.ResolvedComponent.create_interaction() builds the interaction event")
+check("Akc.ResolvedComponent.create_interaction() builds the interaction event",
+      event.get_member("type").get_string() == "interact" and event.get_member("value").get_string() == "save")
 try:
     manifest.create_interaction(Akc.JsonValue.parse(FRAME), "submit", None)
-    check(False, "an undeclared interaction raises")
+    check("an undeclared interaction raises", False)
 except GLib.Error as error:
-    check(error.matches(Akc.error_quark(), Akc.Error.CONFIG_INVALID)
-          and error.message == "Component interaction is not declared by the resolved component.",
-          "an undeclared interaction is Akc.Error.CONFIG_INVALID")
+    check("an undeclared interaction is Akc.Error.CONFIG_INVALID",
+          error.matches(Akc.error_quark(), Akc.Error.CONFIG_INVALID)
+          and error.message == "Component interaction is not declared by the resolved component.")
 unresolved, diagnostic = manifest.resolve_text("{bad")
-check(unresolved is None and diagnostic.get_code() == "COMPONENT_INVALID_FRAME", "a bad frame gives a diagnostic")
+check("a bad frame gives a diagnostic", unresolved is None and diagnostic.get_code() == "COMPONENT_INVALID_FRAME")
 
 # Input ownership: the latest unresolved interactive component owns input.
 conversation = Gio.ListStore.new(Akc.Message)
@@ -189,14 +179,14 @@ ownership = Akc.InputOwnership.new()
 changes = []
 ownership.connect("changed", lambda _ownership, instance_id: changes.append(instance_id))
 active, message_position, presentation_position = ownership.find_active(conversation, manifest)
-check(active.get_resolved().get_instance_id() == "actions" and (message_position, presentation_position) == (0, 0),
-      "Akc.InputOwnership.find_active() skips user messages and finds the assistant's component")
-check(ownership.find_active(conversation, None)[0] is None, "without a manifest nothing owns input")
-check(ownership.mark_resolved("actions") and not ownership.mark_resolved("actions")
-      and ownership.find_active(conversation, manifest)[0] is None,
-      "a resolved instance gives input back to the composer")
-check(ownership.unmark_resolved("actions") and ownership.find_active(conversation, manifest)[0] is not None
-      and changes == ["actions", "actions"], "un-marking makes it active again, with a changed signal each time")
+check("Akc.InputOwnership.find_active() skips user messages and finds the assistant's component",
+      active.get_resolved().get_instance_id() == "actions" and (message_position, presentation_position) == (0, 0))
+check("without a manifest nothing owns input", ownership.find_active(conversation, None)[0] is None)
+check("a resolved instance gives input back to the composer",
+      ownership.mark_resolved("actions") and not ownership.mark_resolved("actions")
+      and ownership.find_active(conversation, manifest)[0] is None)
+check("un-marking makes it active again, with a changed signal each time", ownership.unmark_resolved("actions") and ownership.find_active(conversation, manifest)[0] is not None
+      and changes == ["actions", "actions"])
 
 # The turn protocol: streamed snapshots through the cursor's incremental decoder.
 SNAPSHOT = ('{"protocol":"agentskit.chat.turn","version":1,"eventId":"e%d","sessionId":"s1","turnId":"t1",'
@@ -206,21 +196,21 @@ SNAPSHOT = ('{"protocol":"agentskit.chat.turn","version":1,"eventId":"e%d","sess
             '"status":"streaming","usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2}}}')
 cursor = Akc.TurnCursor.new("s1")
 applied = [cursor.apply_text(SNAPSHOT % (n, n, "x" * n))[0] for n in (1, 2, 2, 1)]
-check(applied == [True, True, False, False] and cursor.get_sequence() == 2,
-      "Akc.TurnCursor applies newer snapshots and ignores duplicates and stale ones")
+check("Akc.TurnCursor applies newer snapshots and ignores duplicates and stale ones",
+      applied == [True, True, False, False] and cursor.get_sequence() == 2)
 records = Akc.turn_snapshot_messages(cursor.props.snapshot)
-check([r.get_content() for r in records] == ["hi", "xx"] and records[1].get_created_at().get_second() == 1,
-      "Akc.turn_snapshot_messages() gives Akc.MessageRecords with GLib.DateTimes")
+check("Akc.turn_snapshot_messages() gives Akc.MessageRecords with GLib.DateTimes",
+      [r.get_content() for r in records] == ["hi", "xx"] and records[1].get_created_at().get_second() == 1)
 applied, event, diagnostic = cursor.apply_text("{")
-check(not applied and event is None and diagnostic.get_message() == "Turn event is not valid JSON.",
-      "an invalid turn event gives a diagnostic")
+check("an invalid turn event gives a diagnostic",
+      not applied and event is None and diagnostic.get_message() == "Turn event is not valid JSON.")
 try:
     Akc.TurnCursor.new("not safe")
-    check(False, "a cursor for an unsafe session id raises")
+    check("a cursor for an unsafe session id raises", False)
 except GLib.Error as error:
-    check(error.matches(Akc.error_quark(), Akc.Error.CONFIG_INVALID), "a cursor for an unsafe session id raises")
+    check("a cursor for an unsafe session id raises", error.matches(Akc.error_quark(), Akc.Error.CONFIG_INVALID))
 session, diagnostic = Akc.Session.snapshot_decode('{"version":9}')
-check(session is None and diagnostic.get_code() == "SESSION_UNSUPPORTED_VERSION", "Akc.Session.snapshot_decode()")
+check("Akc.Session.snapshot_decode()", session is None and diagnostic.get_code() == "SESSION_UNSUPPORTED_VERSION")
 
 # The history: an SQLite memory in a temporary folder, asynchronous calls
 # waited for on the main context.
@@ -236,40 +226,40 @@ def wait(start):
 with tempfile.TemporaryDirectory() as folder:
     path = os.path.join(folder, "history.sqlite3")
     memory = Akc.SqliteChatMemory.new_finish(wait(lambda cb: Akc.SqliteChatMemory.new_async(path, None, cb)))
-    check(memory.get_path() == path and isinstance(memory, Akc.ChatMemory), "Akc.SqliteChatMemory opens a history")
+    check("Akc.SqliteChatMemory opens a history", memory.get_path() == path and isinstance(memory, Akc.ChatMemory))
     info = memory.create_conversation_finish(
         wait(lambda cb: memory.create_conversation_async("py", "From Python", None, cb)))
-    check(info.get_id() == "py" and info.get_title() == "From Python", "create_conversation gives an Akc.ConversationInfo")
+    check("create_conversation gives an Akc.ConversationInfo", info.get_id() == "py" and info.get_title() == "From Python")
 
     stored = Akc.Message.new("m1", Akc.MessageRole.USER, None, Akc.MessageStatus.COMPLETE)
     stored.append_content("stored text \U0001F600")
-    check(memory.splice_messages_finish(wait(lambda cb: memory.splice_messages_async("py", 0, 0, [stored], None, cb))),
-          "splice_messages takes a list of messages")
+    check("splice_messages takes a list of messages",
+          memory.splice_messages_finish(wait(lambda cb: memory.splice_messages_async("py", 0, 0, [stored], None, cb))))
     loaded = memory.load_messages_finish(wait(lambda cb: memory.load_messages_async("py", None, cb)))
-    check(loaded.get_n_items() == 1 and loaded.get_item(0).get_id() == "m1" and
-          loaded.get_item(0).get_content_length() == len("stored text \U0001F600".encode()),
-          "load_messages gives the messages back")
+    check("load_messages gives the messages back",
+          loaded.get_n_items() == 1 and loaded.get_item(0).get_id() == "m1" and
+          loaded.get_item(0).get_content_length() == len("stored text \U0001F600".encode()))
     listed = memory.list_conversations_finish(wait(lambda cb: memory.list_conversations_async(None, cb)))
-    check(listed.get_n_items() == 1 and listed.get_item(0).get_n_messages() == 1, "list_conversations")
+    check("list_conversations", listed.get_n_items() == 1 and listed.get_item(0).get_n_messages() == 1)
     try:
         memory.load_messages_finish(wait(lambda cb: memory.load_messages_async("missing", None, cb)))
-        check(False, "loading a missing conversation raises")
+        check("loading a missing conversation raises", False)
     except GLib.Error as error:
-        check(error.matches(Akc.chat_memory_error_quark(), Akc.ChatMemoryError.NOT_FOUND),
-              "loading a missing conversation raises Akc.ChatMemoryError.NOT_FOUND")
+        check("loading a missing conversation raises Akc.ChatMemoryError.NOT_FOUND",
+              error.matches(Akc.chat_memory_error_quark(), Akc.ChatMemoryError.NOT_FOUND))
 
     echo = Akc.EchoAdapter.new()
     echo.set_chunk_interval(0)
     kept = Akc.Chat.new(echo)
     history = Akc.ChatHistory.new(kept, memory, "py")
-    check(history.load_finish(wait(lambda cb: history.load_async(None, cb))) and kept.get_messages().get_n_items() == 1,
-          "Akc.ChatHistory reads the stored conversation into a chat")
+    check("Akc.ChatHistory reads the stored conversation into a chat",
+          history.load_finish(wait(lambda cb: history.load_async(None, cb))) and kept.get_messages().get_n_items() == 1)
     kept.send("more")
     run_until_idle(kept)
-    check(history.flush_finish(wait(lambda cb: history.flush_async(None, cb))), "Akc.ChatHistory.flush")
+    check("Akc.ChatHistory.flush", history.flush_finish(wait(lambda cb: history.flush_async(None, cb))))
     loaded = memory.load_messages_finish(wait(lambda cb: memory.load_messages_async("py", None, cb)))
-    check(loaded.get_n_items() == 3 and loaded.get_item(2).get_content() == "AgentsKit received: more",
-          "and writes what the chat says")
+    check("and writes what the chat says",
+          loaded.get_n_items() == 3 and loaded.get_item(2).get_content() == "AgentsKit received: more")
 
     # Many conversations (issue 14): an assistant's conversations, a pin,
     # pages and the list model, notified in place.
@@ -277,15 +267,15 @@ with tempfile.TemporaryDirectory() as folder:
     memory.connect("conversation-changed", lambda _memory, conversation_id: changed.append(conversation_id))
     second = memory.create_conversation_full_finish(
         wait(lambda cb: memory.create_conversation_full_async("py-2", "support", None, None, cb)))
-    check(second.get_assistant_id() == "support" and second.props.assistant_id == "support"
-          and not second.get_pinned() and changed == ["py-2"],
-          "create_conversation_full records the assistant and tells conversation-changed")
-    check(memory.set_conversation_pinned_finish(
-        wait(lambda cb: memory.set_conversation_pinned_async("py", True, None, cb))), "set_conversation_pinned")
+    check("create_conversation_full records the assistant and tells conversation-changed",
+          second.get_assistant_id() == "support" and second.props.assistant_id == "support"
+          and not second.get_pinned() and changed == ["py-2"])
+    check("set_conversation_pinned", memory.set_conversation_pinned_finish(
+        wait(lambda cb: memory.set_conversation_pinned_async("py", True, None, cb))))
     page = memory.list_conversations_page_finish(
         wait(lambda cb: memory.list_conversations_page_async(0, 10, None, cb)))
-    check([page.get_item(i).get_id() for i in range(page.get_n_items())] == ["py", "py-2"]
-          and page.get_item(0).props.pinned, "list_conversations_page lists pinned first")
+    check("list_conversations_page lists pinned first", [page.get_item(i).get_id() for i in range(page.get_n_items())] == ["py", "py-2"]
+          and page.get_item(0).props.pinned)
     conversations = Akc.ConversationList.new(memory)
     context = GLib.MainContext.default()
     while conversations.get_loading():
@@ -296,24 +286,24 @@ with tempfile.TemporaryDirectory() as folder:
     memory.update_conversation_finish(wait(lambda cb: memory.update_conversation_async("py", "Renamed", None, None, cb)))
     while conversations.get_loading():
         context.iteration(True)
-    check(conversations.get_n_items() == 2 and conversations.props.complete and titles == ["Renamed"],
-          "Akc.ConversationList follows a rename in place")
-    check(Akc.derive_conversation_title("  Hello\nthere  ") == "Hello there", "Akc.derive_conversation_title")
+    check("Akc.ConversationList follows a rename in place",
+          conversations.get_n_items() == 2 and conversations.props.complete and titles == ["Renamed"])
+    check("Akc.derive_conversation_title", Akc.derive_conversation_title("  Hello\nthere  ") == "Hello there")
 
     # Search, export and import.
     matches = memory.search_finish(wait(lambda cb: memory.search_async("receiv", 10, None, cb)))
     hit = matches.get_item(0)
     found, start, end = hit.get_match(0)
-    check(matches.get_n_items() == 1 and hit.get_conversation_id() == "py" and hit.get_message_id() is not None
-          and found and hit.get_snippet()[start:end].lower() == "received",
-          "search gives Akc.SearchResult with a snippet and the match's offsets")
+    check("search gives Akc.SearchResult with a snippet and the match's offsets",
+          matches.get_n_items() == 1 and hit.get_conversation_id() == "py" and hit.get_message_id() is not None
+          and found and hit.get_snippet()[start:end].lower() == "received")
     exported = memory.export_finish(wait(lambda cb: memory.export_async("py", Akc.ConversationFormat.JSON, None, cb)))
     imported = memory.import_finish(wait(lambda cb: memory.import_async(exported, None, cb)))
-    check(imported.get_id() != "py" and imported.get_n_messages() == 3 and imported.get_title() == "Renamed",
-          "export (JSON) and import round-trip a conversation")
+    check("export (JSON) and import round-trip a conversation",
+          imported.get_id() != "py" and imported.get_n_messages() == 3 and imported.get_title() == "Renamed")
     markdown = memory.export_finish(
         wait(lambda cb: memory.export_async("py", Akc.ConversationFormat.MARKDOWN, None, cb))).get_data().decode()
-    check(markdown.startswith("# Renamed\n"), "export as Markdown")
+    check("export as Markdown", markdown.startswith("# Renamed\n"))
     del history, kept, memory, conversations, first
 
 # Typed actions: a capability policy installed on a chat, and a confirmation
@@ -324,8 +314,8 @@ policy.set_context_func(lambda _policy: Akc.policy_context_new("py", granted))
 reasons = []
 policy.connect("trace", lambda _policy, trace: reasons.append(Akc.policy_reason_to_string(trace.get_reason())))
 allowed, reason = policy.authorize_tool_call("c0", "send-email", Akc.ToolPhase.PROPOSE)
-check(not allowed and reason == Akc.PolicyReason.MISSING_CAPABILITY and reasons == ["missing-capability"],
-      "Akc.CapabilityPolicy decides from the host's context and emits its trace")
+check("Akc.CapabilityPolicy decides from the host's context and emits its trace",
+      not allowed and reason == Akc.PolicyReason.MISSING_CAPABILITY and reasons == ["missing-capability"])
 acting_script = Akc.ScriptedAdapter.new()
 acting = Akc.Chat.new(acting_script)
 sent = []
@@ -334,23 +324,23 @@ policy.install(acting)
 coordinator = Akc.ActionConfirmation.new("py", acting, Akc.ACTION_CONFIRMATION_DEFAULT_TTL_MS, None, None)
 try:
     coordinator.propose_finish(wait(lambda cb: coordinator.propose_async("send-email", None, None, cb)))
-    check(False, "a proposal without the capability raises")
+    check("a proposal without the capability raises", False)
 except GLib.Error as error:
-    check(error.matches(Akc.error_quark(), Akc.Error.TOOL_FORBIDDEN) and error.message == "missing-capability",
-          "a proposal without the capability is Akc.Error.TOOL_FORBIDDEN")
+    check("a proposal without the capability is Akc.Error.TOOL_FORBIDDEN",
+          error.matches(Akc.error_quark(), Akc.Error.TOOL_FORBIDDEN) and error.message == "missing-capability")
 granted.append("email.send")
 record = coordinator.propose_finish(
     wait(lambda cb: coordinator.propose_async("send-email", Akc.JsonValue.parse('{"to":"ada"}'), None, cb)))
-check(record.get_status() == Akc.ConfirmationStatus.PENDING and record.get_token().startswith("confirm-")
-      and not sent, "Akc.ActionConfirmation.propose_async() records a pending confirmation and runs nothing")
+check("Akc.ActionConfirmation.propose_async() records a pending confirmation and runs nothing", record.get_status() == Akc.ConfirmationStatus.PENDING and record.get_token().startswith("confirm-")
+      and not sent)
 acting_script.begin_turn()
 acting_script.add_text("Sent.", 0)
 acting_script.add_done(0)
 approved = coordinator.approve_finish(wait(lambda cb: coordinator.approve_async(record.get_token(), "py", None, cb)))
-check(approved.get_status() == Akc.ConfirmationStatus.APPROVED and sent == [1]
+check("approve_async() runs the tool once, authorized again before it runs",
+      approved.get_status() == Akc.ConfirmationStatus.APPROVED and sent == [1]
       and coordinator.get_by_tool_call(record.get_tool_call_id()).get_status() == Akc.ConfirmationStatus.APPROVED
-      and [trace.get_id() for trace in policy.get_trace()][-1] == "policy-4",
-      "approve_async() runs the tool once, authorized again before it runs")
+      and [trace.get_id() for trace in policy.get_trace()][-1] == "policy-4")
 run_until_idle(acting)
 
 
@@ -359,8 +349,8 @@ def unavailable(_policy):
 
 
 policy.set_context_func(unavailable)
-check(policy.authorize_tool_call("c9", "send-email", Akc.ToolPhase.EXECUTE)[1] == Akc.PolicyReason.POLICY_FAILURE,
-      "a context getter that raises is a policy failure")
+check("a context getter that raises is a policy failure",
+      policy.authorize_tool_call("c9", "send-email", Akc.ToolPhase.EXECUTE)[1] == Akc.PolicyReason.POLICY_FAILURE)
 del coordinator, acting, policy
 
 # AkcGtk widgets bound to the chat.
@@ -368,18 +358,18 @@ Gtk.init()
 composer = AkcGtk.Composer.new()
 composer.set_source(chat)
 composer.set_text("typed")
-check(chat.props.input == "typed", "the composer keeps the draft in the source's input")
-check(composer.send() and chat.get_messages().get_n_items() == 4, "AkcGtk.Composer.send() sends the draft")
+check("the composer keeps the draft in the source's input", chat.props.input == "typed")
+check("AkcGtk.Composer.send() sends the draft", composer.send() and chat.get_messages().get_n_items() == 4)
 run_until_idle(chat)
 
 row = AkcGtk.MessageRow.new()
 row.set_message(chat.get_messages().get_item(3))
-check(row.get_text() == "TYPED py-session", "AkcGtk.MessageRow shows its message")
+check("AkcGtk.MessageRow shows its message", row.get_text() == "TYPED py-session")
 factory = AkcGtk.MessageRow.factory_new()
-check(isinstance(factory, Gtk.ListItemFactory), "AkcGtk.MessageRow.factory_new() returns a Gtk.ListItemFactory")
+check("AkcGtk.MessageRow.factory_new() returns a Gtk.ListItemFactory", isinstance(factory, Gtk.ListItemFactory))
 
 row.set_manifest(manifest)
-check(row.props.manifest == manifest, "AkcGtk.MessageRow has the manifest frames resolve against")
+check("AkcGtk.MessageRow has the manifest frames resolve against", row.props.manifest == manifest)
 
 
 
@@ -405,25 +395,24 @@ deterministic.connect("decision", lambda _a, envelope: decisions.append(envelope
 deterministic_chat = Akc.Chat(adapter=deterministic)
 deterministic_chat.send("install cli")
 run_until_idle(deterministic_chat)
-check(deterministic_chat.get_messages().get_item(1).get_content() == "backend: corrupt" and
+check("Akc.DeterministicAdapter escalates to a Python backend and reports its decisions",
+      deterministic_chat.get_messages().get_item(1).get_content() == "backend: corrupt" and
       decisions == ["escalation", "answer"] and not deterministic.get_resolver().is_verified() and
       deterministic.get_capabilities().get_member("streaming").get_boolean() and
       deterministic.get_capabilities().get_member("structuredOutput") is None and
-      deterministic.get_reservations().get_n_sessions() == 0,
-      "Akc.DeterministicAdapter escalates to a Python backend and reports its decisions")
+      deterministic.get_reservations().get_n_sessions() == 0)
 
 transcript = AkcGtk.ChatView.new()
 transcript.set_manifest(manifest)
 transcript.set_source(chat)
-check(isinstance(transcript, Gtk.Scrollable) and transcript.get_source() == chat and
+check("AkcGtk.ChatView is a Gtk.Scrollable bound to the chat",
+      isinstance(transcript, Gtk.Scrollable) and transcript.get_source() == chat and
       transcript.get_manifest() == manifest and not transcript.props.input_owned and
-      not transcript.get_editing() and transcript.get_action_error() is None,
-      "AkcGtk.ChatView is a Gtk.Scrollable bound to the chat")
+      not transcript.get_editing() and transcript.get_action_error() is None)
 
 view = AkcGtk.ComponentView.new(Akc.JsonValue.parse(FRAME), manifest)
 view.set_active(False)
-check(view.props.interactive and not view.props.active and not view.grab_focus(),
-      "an inactive AkcGtk.ComponentView stays interactive but takes no focus")
+check("an inactive AkcGtk.ComponentView stays interactive but takes no focus",
+      view.props.interactive and not view.props.active and not view.grab_focus())
 
-print(f"1..{len(results)}")
-sys.exit(0 if all(results) else 1)
+sys.exit(finish())

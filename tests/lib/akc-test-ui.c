@@ -168,6 +168,63 @@ is_label_with_text (GtkWidget     *widget,
   return GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), data) == 0;
 }
 
+/* A label that reads @data, visible with all its ancestors. */
+gboolean
+is_visible_label (GtkWidget     *widget,
+                  gconstpointer  data)
+{
+  return is_label_with_text (widget, data) && gtk_widget_is_visible (widget);
+}
+
+/* A visible label whose text begins with @data. */
+gboolean
+is_label_with_prefix (GtkWidget     *widget,
+                      gconstpointer  data)
+{
+  return GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget) &&
+         g_str_has_prefix (gtk_label_get_text (GTK_LABEL (widget)), data);
+}
+
+/* A button whose label is @data. */
+gboolean
+is_button_with_label (GtkWidget     *widget,
+                      gconstpointer  data)
+{
+  return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), data) == 0;
+}
+
+/* A button whose tooltip is @data. */
+gboolean
+is_button_with_tooltip (GtkWidget     *widget,
+                        gconstpointer  data)
+{
+  return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_widget_get_tooltip_text (widget), data) == 0;
+}
+
+/* A widget whose name (gtk_widget_set_name()) is @data. */
+gboolean
+is_named (GtkWidget     *widget,
+          gconstpointer  data)
+{
+  return g_strcmp0 (gtk_widget_get_name (widget), data) == 0;
+}
+
+/* A widget with the CSS class @data. */
+gboolean
+has_css_class (GtkWidget     *widget,
+               gconstpointer  data)
+{
+  return gtk_widget_has_css_class (widget, data);
+}
+
+/* A mapped widget of a type; @data: the GType, as GSIZE_TO_POINTER (type). */
+gboolean
+is_mapped_type (GtkWidget     *widget,
+                gconstpointer  data)
+{
+  return is_type (widget, data) && gtk_widget_get_mapped (widget);
+}
+
 /* The first widget of @type below @root; there must be one. */
 GtkWidget *
 find_by_type (GtkWidget *root,

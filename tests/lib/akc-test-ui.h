@@ -48,6 +48,20 @@ gboolean   is_type             (GtkWidget     *widget,
                                 gconstpointer  data);
 gboolean   is_label_with_text  (GtkWidget     *widget,
                                 gconstpointer  data);
+gboolean   is_visible_label    (GtkWidget     *widget,
+                                gconstpointer  data);
+gboolean   is_label_with_prefix (GtkWidget    *widget,
+                                 gconstpointer data);
+gboolean   is_button_with_label (GtkWidget    *widget,
+                                 gconstpointer data);
+gboolean   is_button_with_tooltip (GtkWidget    *widget,
+                                   gconstpointer data);
+gboolean   is_named            (GtkWidget     *widget,
+                                gconstpointer  data);
+gboolean   has_css_class       (GtkWidget     *widget,
+                                gconstpointer  data);
+gboolean   is_mapped_type      (GtkWidget     *widget,
+                                gconstpointer  data);
 GtkWidget *find_by_type        (GtkWidget     *root,
                                 GType          type);
 

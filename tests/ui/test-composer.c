@@ -12,6 +12,7 @@
 
 #include "akc.h"
 #include "akc-gtk.h"
+#include "akc-test-ui.h"
 
 static char *folder;
 
@@ -114,76 +115,6 @@ wait_loaded (AkcComposer *composer)
     g_main_context_iteration (NULL, TRUE);
 }
 
-static GtkWidget *
-find_type (GtkWidget *widget,
-           GType      type)
-{
-  if (g_type_is_a (G_OBJECT_TYPE (widget), type))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_type (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-/* The visible label that reads @text, or NULL. */
-static GtkWidget *
-find_label (GtkWidget  *widget,
-            const char *text)
-{
-  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget) &&
-      g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_label (child, text);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-/* The button whose tooltip is @tooltip, or NULL. */
-static GtkWidget *
-find_button (GtkWidget  *widget,
-             const char *tooltip)
-{
-  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_widget_get_tooltip_text (widget), tooltip) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_button (child, tooltip);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static GtkWidget *
-find_error_label (GtkWidget *widget)
-{
-  if (GTK_IS_LABEL (widget) && gtk_widget_has_css_class (widget, "composer-attach-error"))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_error_label (child);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static AkcAttachment *
 attachment_named (GListModel *model,
                   const char *name)
@@ -216,7 +147,7 @@ test_attachments (void)
   g_autoptr(GFile) pdf = write_file ("report.pdf", (const guint8 *) "%PDF-1.7\n\xff\xfe\x00", 12);
   g_autoptr(GBytes) small_bytes = NULL;
   GListModel *attachments = akc_composer_get_attachments (composer);
-  GtkWidget *error_label = find_error_label (GTK_WIDGET (composer));
+  GtkWidget *error_label = find_widget (GTK_WIDGET (composer), has_css_class, "composer-attach-error");
   GtkWidget *remove;
   AkcAttachment *attachment;
   GListModel *sent;
@@ -226,12 +157,12 @@ test_attachments (void)
   gtk_window_present (GTK_WINDOW (window));
 
   /* No conversation, or one whose adapter sends no attachments: no Attach. */
-  g_assert_false (gtk_widget_is_sensitive (find_button (GTK_WIDGET (composer), "Attach Images or Text Files")));
+  g_assert_false (gtk_widget_is_sensitive (find_widget (GTK_WIDGET (composer), is_button_with_tooltip, "Attach Images or Text Files")));
   plain = akc_chat_new (adapter);
   akc_composer_set_source (composer, AKC_CHAT_SOURCE (plain));
-  g_assert_false (gtk_widget_is_sensitive (find_button (GTK_WIDGET (composer), "Attach Images or Text Files")));
+  g_assert_false (gtk_widget_is_sensitive (find_widget (GTK_WIDGET (composer), is_button_with_tooltip, "Attach Images or Text Files")));
   akc_composer_set_source (composer, AKC_CHAT_SOURCE (chat));
-  g_assert_true (gtk_widget_is_sensitive (find_button (GTK_WIDGET (composer), "Attach Images or Text Files")));
+  g_assert_true (gtk_widget_is_sensitive (find_widget (GTK_WIDGET (composer), is_button_with_tooltip, "Attach Images or Text Files")));
 
   akc_composer_attach_file (composer, big);
   akc_composer_attach_file (composer, clear);
@@ -258,8 +189,8 @@ test_attachments (void)
   g_assert_cmpint (akc_attachment_get_kind (attachment_named (attachments, "notes.txt")), ==, AKC_ATTACHMENT_KIND_TEXT);
 
   /* Each is a chip with its name and a remove button. */
-  g_assert_nonnull (find_label (GTK_WIDGET (composer), "notes.txt"));
-  g_assert_nonnull (find_label (GTK_WIDGET (composer), "big.png"));
+  g_assert_nonnull (find_widget (GTK_WIDGET (composer), is_visible_label, "notes.txt"));
+  g_assert_nonnull (find_widget (GTK_WIDGET (composer), is_visible_label, "big.png"));
   g_assert_false (gtk_widget_get_visible (error_label));
 
   /* A file that cannot be sent is refused, by name; nothing else changes. */
@@ -279,7 +210,7 @@ test_attachments (void)
   g_assert_cmpuint (g_list_model_get_n_items (attachments), ==, 4);
   front->images = TRUE;
 
-  remove = find_button (GTK_WIDGET (composer), "Remove clear.png");
+  remove = find_widget (GTK_WIDGET (composer), is_button_with_tooltip, "Remove clear.png");
   g_assert_nonnull (remove);
   gtk_test_accessible_assert_property (GTK_ACCESSIBLE (remove), GTK_ACCESSIBLE_PROPERTY_LABEL, "Remove clear.png");
   g_signal_emit_by_name (remove, "clicked");
@@ -293,7 +224,7 @@ test_attachments (void)
   g_assert_true (akc_composer_send (composer));
   g_assert_cmpuint (g_list_model_get_n_items (attachments), ==, 0);
   g_assert_false (gtk_widget_get_visible (error_label));
-  g_assert_null (find_label (GTK_WIDGET (composer), "notes.txt"));
+  g_assert_null (find_widget (GTK_WIDGET (composer), is_visible_label, "notes.txt"));
   while (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) == AKC_CHAT_STATUS_STREAMING)
     g_main_context_iteration (NULL, TRUE);
 
@@ -315,9 +246,9 @@ test_attachments (void)
 
     gtk_window_set_child (GTK_WINDOW (window), row);
     akc_message_row_set_message (AKC_MESSAGE_ROW (row), question);
-    g_assert_nonnull (find_label (row, "notes.txt"));
-    g_assert_nonnull (find_label (row, "big.png"));
-    g_assert_nonnull (find_type (row, GTK_TYPE_IMAGE));
+    g_assert_nonnull (find_widget (row, is_visible_label, "notes.txt"));
+    g_assert_nonnull (find_widget (row, is_visible_label, "big.png"));
+    find_by_type (row, GTK_TYPE_IMAGE);
   }
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -368,7 +299,7 @@ test_big_webp (void)
   GtkWidget *window = gtk_window_new ();
   AkcComposer *composer = AKC_COMPOSER (akc_composer_new ());
   GListModel *attachments = akc_composer_get_attachments (composer);
-  GtkWidget *error_label = find_error_label (GTK_WIDGET (composer));
+  GtkWidget *error_label = find_widget (GTK_WIDGET (composer), has_css_class, "composer-attach-error");
   g_autoptr(GFile) fits = write_webp_header ("fits.webp", 2048, 30);
   g_autoptr(GFile) big = NULL;
 

@@ -19,18 +19,13 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import akc_atspi as ui  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check, finish  # noqa: E402
 
 KEY_F2 = 0xFFBF
 KEY_DELETE = 0xFFFF
 KEY_DOWN = 0xFF54
 
-checks = []
-tap = os.fdopen(int(os.environ["AKC_TAP_FD"]), "w") if "AKC_TAP_FD" in os.environ else sys.stdout
-
-
-def check(ok, description):
-    checks.append((bool(ok), description))
-    print(f"{'ok' if ok else 'not ok'} {len(checks)} - {description}", file=tap, flush=True)
 
 
 def key(keysym):
@@ -88,7 +83,7 @@ def run(exe, env, body):
     try:
         body(proc, ui.find_app(proc))
     except ui.Timeout as e:
-        check(False, str(e))
+        check(str(e), False)
     finally:
         if proc.poll() is None:
             ui.stop_app(proc)
@@ -122,46 +117,46 @@ def main():
 
         def first(proc, app):
             frame_named(app, "New Chat")
-            check(send_and_wait(app, "remember this chat"), "a first message is answered")
-            check(frame_named(app, "remember this chat"), "the window is named after the first message")
+            check("a first message is answered", send_and_wait(app, "remember this chat"))
+            check("the window is named after the first message", frame_named(app, "remember this chat"))
             ui.press_with_modifiers(ord("n"))
-            check(frame_named(app, "New Chat"), "Ctrl+N shows a new conversation")
-            check(ui.wait_for(lambda: has_row(app, "remember this chat")),
-                  "the first conversation stays in the sidebar")
-            check(send_and_wait(app, "second chat"), "the new conversation is answered")
+            check("Ctrl+N shows a new conversation", frame_named(app, "New Chat"))
+            check("the first conversation stays in the sidebar",
+                  ui.wait_for(lambda: has_row(app, "remember this chat")))
+            check("the new conversation is answered", send_and_wait(app, "second chat"))
             ui.press_with_modifiers(ord("q"))
-            check(proc.wait(timeout=20) == 0, "Ctrl+Q quits")
+            check("Ctrl+Q quits", proc.wait(timeout=20) == 0)
 
         run(exe, env, first)
         titles = stored(db)
-        check(sorted(titles.values()) == ["remember this chat", "second chat"],
-              f"the history holds both conversations, titled (got {titles})")
+        check(f"the history holds both conversations, titled (got {titles})",
+              sorted(titles.values()) == ["remember this chat", "second chat"])
 
         def second(proc, app):
-            check(frame_named(app, "second chat"), "after a restart the newest conversation is shown")
+            check("after a restart the newest conversation is shown", frame_named(app, "second chat"))
             focus_window(app)
-            check(ui.wait_for(lambda: has_row(app, "remember this chat") and has_row(app, "second chat")),
-                  "after a restart both conversations are in the sidebar")
+            check("after a restart both conversations are in the sidebar",
+                  ui.wait_for(lambda: has_row(app, "remember this chat") and has_row(app, "second chat")))
 
             # Search by title.
             search(app, "remember")
-            check(ui.wait_for(lambda: row_names(app) and all(n.startswith("remember this chat, ") for n in row_names(app))),
-                  "Ctrl+Shift+F and a word leave only the conversations with it in their title")
+            check("Ctrl+Shift+F and a word leave only the conversations with it in their title",
+                  ui.wait_for(lambda: row_names(app) and all(n.startswith("remember this chat, ") for n in row_names(app))))
             ui.type_text("zzz")
-            check(ui.wait_for(lambda: ui.find(app, name="No Results") and not row_names(app)),
-                  "a search that finds nothing says so")
+            check("a search that finds nothing says so",
+                  ui.wait_for(lambda: ui.find(app, name="No Results") and not row_names(app)))
             ui.press_escape()
-            check(ui.wait_for(lambda: len(row_names(app)) == 2), "Escape ends the search: every conversation is back")
+            check("Escape ends the search: every conversation is back", ui.wait_for(lambda: len(row_names(app)) == 2))
 
             # Search by message text: "received" is only in the replies.
             search(app, "received")
-            check(ui.wait_for(lambda: len(row_names(app)) == 2),
-                  "Ctrl+Shift+F finds conversations by the text of their messages (neither title has the word)")
+            check("Ctrl+Shift+F finds conversations by the text of their messages (neither title has the word)",
+                  ui.wait_for(lambda: len(row_names(app)) == 2))
             ui.press_escape()
 
             # Rename in place.
             select_only_result(app, "remember")
-            check(frame_named(app, "remember this chat"), "Enter on the result shows that conversation")
+            check("Enter on the result shows that conversation", frame_named(app, "remember this chat"))
             key(KEY_F2)
             entry = ui.wait_for(lambda: ui.find(app, role="text", name="Title"), what="the title entry")
             ui.wait_for(lambda: entry.getState().contains(ui.pyatspi.STATE_FOCUSED), what="the title entry's focus")
@@ -169,49 +164,48 @@ def main():
             ui.type_text("Renamed by keys")
             ui.wait_for(lambda: ui.text_of(entry) == "Renamed by keys", what="the new title typed")
             ui.press_return()
-            check(ui.wait_for(lambda: has_row(app, "Renamed by keys")), "F2, a title and Enter rename the conversation")
-            check(frame_named(app, "Renamed by keys"), "the window takes the new title")
-            check(ui.wait_for(lambda: "Renamed by keys" in stored(db).values()), "the new title is stored")
+            check("F2, a title and Enter rename the conversation", ui.wait_for(lambda: has_row(app, "Renamed by keys")))
+            check("the window takes the new title", frame_named(app, "Renamed by keys"))
+            check("the new title is stored", ui.wait_for(lambda: "Renamed by keys" in stored(db).values()))
             ui.press_escape()
-            check(ui.wait_for(lambda: len(row_names(app)) == 2),
-                  "Escape in the results (the keyboard in the list) ends the search too")
+            check("Escape in the results (the keyboard in the list) ends the search too",
+                  ui.wait_for(lambda: len(row_names(app)) == 2))
 
             # Delete, then undo (at once: the toast goes after a while).
             select_only_result(app, "Renamed")
             key(KEY_DELETE)
-            check(ui.wait_for(lambda: ui.find(app, name="Deleted \u00abRenamed by keys\u00bb")),
-                  "Delete shows the toast Deleted \u00abtitle\u00bb")
+            check("Delete shows the toast Deleted \u00abtitle\u00bb",
+                  ui.wait_for(lambda: ui.find(app, name="Deleted \u00abRenamed by keys\u00bb")))
             # Nothing else matches the search: the keyboard goes back to it.
             search_entry = ui.find(app, name="Search Conversations", role="entry")
-            check(ui.wait_for(lambda: search_entry.getState().contains(ui.pyatspi.STATE_FOCUSED)),
-                  "with nothing left to list, the keyboard is in the search")
+            check("with nothing left to list, the keyboard is in the search",
+                  ui.wait_for(lambda: search_entry.getState().contains(ui.pyatspi.STATE_FOCUSED)))
             ui.press_with_modifiers(ord("z"))
-            check(ui.wait_for(lambda: has_row(app, "Renamed by keys")), "Ctrl+Z brings it back")
+            check("Ctrl+Z brings it back", ui.wait_for(lambda: has_row(app, "Renamed by keys")))
 
             # Delete again and crash during the undo window.
             key(KEY_DELETE)
-            check(ui.wait_for(lambda: not has_row(app, "Renamed by keys")), "the conversation leaves the sidebar at once")
-            check(len(stored(db)) == 2, "the history still holds it while the undo is offered")
+            check("the conversation leaves the sidebar at once", ui.wait_for(lambda: not has_row(app, "Renamed by keys")))
+            check("the history still holds it while the undo is offered", len(stored(db)) == 2)
             os.kill(proc.pid, signal.SIGKILL)
             proc.wait(timeout=20)
 
         run(exe, env, second)
-        check(len(stored(db)) == 2, "a kill -9 during the undo window keeps the conversation")
+        check("a kill -9 during the undo window keeps the conversation", len(stored(db)) == 2)
 
         def third(proc, app):
-            check(ui.wait_for(lambda: has_row(app, "Renamed by keys")), "after the crash it is in the sidebar")
+            check("after the crash it is in the sidebar", ui.wait_for(lambda: has_row(app, "Renamed by keys")))
             focus_window(app)
             select_only_result(app, "Renamed")
             key(KEY_DELETE)
             ui.wait_for(lambda: not has_row(app, "Renamed by keys"), what="the conversation to go")
             ui.press_with_modifiers(ord("q"))
-            check(proc.wait(timeout=20) == 0, "Ctrl+Q quits while the undo is offered")
+            check("Ctrl+Q quits while the undo is offered", proc.wait(timeout=20) == 0)
 
         run(exe, env, third)
-        check(list(stored(db).values()) == ["second chat"], "a clean quit deletes it from the history")
+        check("a clean quit deletes it from the history", list(stored(db).values()) == ["second chat"])
 
-    print(f"1..{len(checks)}", file=tap, flush=True)
-    return 0 if all(ok for ok, _ in checks) else 1
+    return finish()
 
 
 if __name__ == "__main__":

@@ -24,9 +24,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import akc_atspi as ui  # noqa: E402
 import pyatspi  # noqa: E402
 from gi.repository import Atspi  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check, finish  # noqa: E402
 
-checks = []
-tap = os.fdopen(int(os.environ["AKC_TAP_FD"]), "w") if "AKC_TAP_FD" in os.environ else sys.stdout
 
 KEY_RETURN = 0xFF0D
 KEY_ESCAPE = 0xFF1B
@@ -34,11 +34,6 @@ KEY_TAB = 0xFF09
 KEY_DOWN = 0xFF54
 KEY_F10 = 0xFFC7
 ISO_LEFT_TAB = 0xFE20
-
-
-def check(ok, description):
-    checks.append((bool(ok), description))
-    print(f"{'ok' if ok else 'not ok'} {len(checks)} - {description}", file=tap, flush=True)
 
 
 def shot(name):
@@ -146,44 +141,44 @@ F10_KEY = KEY_F10
 def run_hello_world(demo):
     demo.send("/restricted")
     demo.idle()
-    check(demo.component_has_focus("Run restricted action"),
-          "hello-world: /restricted offers a choice that takes the keyboard")
+    check("hello-world: /restricted offers a choice that takes the keyboard",
+          demo.component_has_focus("Run restricted action"))
     key(KEY_RETURN)
     denial = "This action needs a signed-in account, and there is none."
     demo.wait_text(denial, "the denial")
-    check(ui.find(demo.app, role="alert") is not None and demo.has_text(denial) and not demo.has_text("missing-context"),
-          "hello-world: choosing the restricted action is denied by the policy (missing-context), said as a sentence in an alert")
+    check("hello-world: choosing the restricted action is denied by the policy (missing-context), said as a sentence in an alert",
+          ui.find(demo.app, role="alert") is not None and demo.has_text(denial) and not demo.has_text("missing-context"))
     key(KEY_ESCAPE)
-    check(ui.wait_for(lambda: focused(demo.entry()), what="the composer"),
-          "hello-world: Escape sets the choice aside and the composer takes the keyboard")
+    check("hello-world: Escape sets the choice aside and the composer takes the keyboard",
+          ui.wait_for(lambda: focused(demo.entry()), what="the composer"))
     demo.send("/start")
-    check(demo.wait_text("What is your name?"), "hello-world: /start asks for the name")
+    check("hello-world: /start asks for the name", demo.wait_text("What is your name?"))
     demo.idle()
     demo.send("/name Ada")
-    check(demo.wait_text("Welcome, Ada."), "hello-world: /name Ada welcomes Ada")
+    check("hello-world: /name Ada welcomes Ada", demo.wait_text("Welcome, Ada."))
     demo.idle()
     demo.send("hello")
-    check(demo.wait_text("AgentsKit received: hello"), "hello-world: other messages get the echo reply")
+    check("hello-world: other messages get the echo reply", demo.wait_text("AgentsKit received: hello"))
     demo.idle()
 
 
 def run_support(demo):
     demo.pick_demo("s", "Support")
-    check(True, "support: F10 and S open the support demo")
+    check("support: F10 and S open the support demo", True)
     demo.send("/support")
     demo.idle()
-    check(demo.component_has_focus("Open support ticket"),
-          "support: /support offers a ticket, and the choice list takes the keyboard")
+    check("support: /support offers a ticket, and the choice list takes the keyboard",
+          demo.component_has_focus("Open support ticket"))
     key(KEY_RETURN)
-    check(demo.approve("Create a support ticket"),
-          "support: the ticket waits for confirmation, which takes the keyboard; Tab reaches Approve and Enter approves")
-    check(demo.wait_text("Ticket SUP-1 created for follow-up."), "support: the ticket SUP-1 is created once")
+    check("support: the ticket waits for confirmation, which takes the keyboard; Tab reaches Approve and Enter approves",
+          demo.approve("Create a support ticket"))
+    check("support: the ticket SUP-1 is created once", demo.wait_text("Ticket SUP-1 created for follow-up."))
     demo.idle()
     demo.send("/start")
     demo.wait_text("What is your name?")
     demo.idle()
     demo.send("/name Ada")
-    check(demo.wait_text("Welcome, Ada."), "support: /start then /name Ada welcomes Ada")
+    check("support: /start then /name Ada welcomes Ada", demo.wait_text("Welcome, Ada."))
     demo.idle()
 
 
@@ -197,7 +192,7 @@ def run_onboarding(demo):
     # any other focused widget (the composer letting go, a row) would take it.
     ui.wait_for(lambda: focused(role) or demo._focus_inside(role),
                 what="the form's first field to take the keyboard")
-    check(role is not None, "onboarding: /onboarding shows the form, which takes the keyboard")
+    check("onboarding: /onboarding shows the form, which takes the keyboard", role is not None)
     key(KEY_DOWN)        # Primary role: Engineering
     key(KEY_RETURN)      # to First goal
     goal = ui.wait_for(lambda: ui.find(demo.app, role="text", name="First goal"), what="the goal field")
@@ -206,23 +201,23 @@ def run_onboarding(demo):
     ui.wait_for(lambda: ui.text_of(goal) == "Automate handoffs", what="the typed goal")
     key(KEY_RETURN)      # the last field: submit
     ui.wait_for(lambda: focused(demo.entry()), what="the composer after the form")
-    check(True, "onboarding: the form is filled and submitted from the keyboard")
+    check("onboarding: the form is filled and submitted from the keyboard", True)
     demo.send("/recommend")
-    check(demo.wait_text("engineering starter"), "onboarding: /recommend recommends the engineering starter")
+    check("onboarding: /recommend recommends the engineering starter", demo.wait_text("engineering starter"))
     demo.idle()
     demo.component_has_focus("Use this setup")
     key(KEY_RETURN)
     ui.wait_for(lambda: focused(demo.entry()), what="the composer after the recommendation")
     demo.send("/accept")
     demo.idle()
-    check(demo.component_has_focus("Complete onboarding"), "onboarding: /accept asks to complete onboarding")
+    check("onboarding: /accept asks to complete onboarding", demo.component_has_focus("Complete onboarding"))
     key(KEY_RETURN)
-    check(demo.approve("Complete onboarding"), "onboarding: completing waits for confirmation and is approved")
-    check(demo.wait_text("Onboarding confirmed."), "onboarding: the completion ran")
+    check("onboarding: completing waits for confirmation and is approved", demo.approve("Complete onboarding"))
+    check("onboarding: the completion ran", demo.wait_text("Onboarding confirmed."))
     demo.idle()
     demo.send("/done")
-    check(demo.wait_text("Onboarding complete. Your guided workspace is ready."),
-          "onboarding: /done completes the onboarding")
+    check("onboarding: /done completes the onboarding",
+          demo.wait_text("Onboarding complete. Your guided workspace is ready."))
     demo.idle()
 
 
@@ -230,25 +225,25 @@ def run_operations(demo):
     demo.pick_demo("p", "Operations")
     demo.send("/operations")
     demo.idle()
-    check(demo.component_has_focus("Read status"), "operations: /operations offers status and restart")
+    check("operations: /operations offers status and restart", demo.component_has_focus("Read status"))
     key(KEY_RETURN)
-    check(demo.approve("Read the service status"), "operations: reading the status is confirmed")
-    check(demo.wait_text("checkout-api is healthy at revision 1."), "operations: checkout-api is healthy")
+    check("operations: reading the status is confirmed", demo.approve("Read the service status"))
+    check("operations: checkout-api is healthy", demo.wait_text("checkout-api is healthy at revision 1."))
     demo.idle()
 
 
 def run_rag(demo):
     demo.pick_demo("g", "Grounded Answers")
     demo.send("What is AgentsKit Chat?")
-    check(demo.wait_text("AgentsKit Chat overview"), "rag: the question is answered with its source")
+    check("rag: the question is answered with its source", demo.wait_text("AgentsKit Chat overview"))
     demo.idle()
     # The source list is navigation, not a question: the composer keeps the
     # keyboard (docs/port-decisions.md, §12.4).
-    check(focused(demo.entry()) and demo.has_text("AgentsKit Chat overview"),
-          "rag: the source list does not take the keyboard from the composer")
+    check("rag: the source list does not take the keyboard from the composer",
+          focused(demo.entry()) and demo.has_text("AgentsKit Chat overview"))
     demo.send("something unknown")
-    check(demo.wait_text("No grounded sources were found for this question."),
-          "rag: a question without sources says so")
+    check("rag: a question without sources says so",
+          demo.wait_text("No grounded sources were found for this question."))
     demo.idle()
 
 
@@ -263,7 +258,7 @@ def main():
         extents = frame.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
         Atspi.generate_mouse_event(extents.x + extents.width // 2, extents.y + 10, "abs")
         ui.wait_for(lambda: focused(demo.entry()), what="the composer to have the keyboard")
-        check(ui.find(app, role="label", name="Hello World") is not None, "the app opens on the hello-world demo")
+        check("the app opens on the hello-world demo", ui.find(app, role="label", name="Hello World") is not None)
 
         only = os.environ.get("AKC_TEST_DEMOS")
         for run in (run_hello_world, run_support, run_onboarding, run_operations, run_rag):
@@ -273,12 +268,11 @@ def main():
                 run(demo)
             except ui.Timeout as e:
                 shot(run.__name__)
-                check(False, f"{run.__name__}: {e}")
+                check(f"{run.__name__}: {e}", False)
     finally:
         ui.stop_app(proc)
 
-    print(f"1..{len(checks)}", file=tap, flush=True)
-    return 0 if all(ok for ok, _ in checks) else 1
+    return finish()
 
 
 if __name__ == "__main__":

@@ -29,6 +29,8 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import akc_atspi as ui  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check, finish  # noqa: E402
 
 KEY_RETURN = 0xFF0D
 KEY_TAB = 0xFF09
@@ -36,13 +38,6 @@ KEY_UP = 0xFF52
 KEY_DOWN = 0xFF54
 KEY_F10 = 0xFFC7
 
-checks = []
-tap = os.fdopen(int(os.environ["AKC_TAP_FD"]), "w") if "AKC_TAP_FD" in os.environ else sys.stdout
-
-
-def check(ok, description):
-    checks.append((bool(ok), description))
-    print(f"{'ok' if ok else 'not ok'} {len(checks)} - {description}", file=tap, flush=True)
 
 
 def send_and_wait(app, text):
@@ -164,45 +159,45 @@ def main():
         try:
             app = ui.find_app(proc)
             for text in ("apple pie", "banana split", "apple tart"):
-                check(send_and_wait(app, text), f"{text!r} is answered")
+                check(f"{text!r} is answered", send_and_wait(app, text))
 
             # The keyboard is in the composer: Ctrl+F finds in the conversation.
             ui.press_with_modifiers(ord("f"))
             entry = ui.wait_for(lambda: ui.find(app, name="Find in Conversation", role="entry"),
                                 what="the find entry")
-            check(ui.wait_for(lambda: focused(entry)), "Ctrl+F in the conversation puts the keyboard in its find bar")
+            check("Ctrl+F in the conversation puts the keyboard in its find bar", ui.wait_for(lambda: focused(entry)))
             bar = ui.find(app, name="Find in Conversation", role="form")
-            check(all(ui.find(bar, role="push button", name=n) for n in ("Previous Match", "Next Match", "Close Find Bar")),
-                  "the find bar is a search landmark with named buttons")
-            check(ui.find(app, name="Search Conversations", role="entry") is None or
-                  not focused(ui.find(app, name="Search Conversations", role="entry")),
-                  "the sidebar's search is not the one opened")
+            check("the find bar is a search landmark with named buttons",
+                  all(ui.find(bar, role="push button", name=n) for n in ("Previous Match", "Next Match", "Close Find Bar")))
+            check("the sidebar's search is not the one opened",
+                  ui.find(app, name="Search Conversations", role="entry") is None or
+                  not focused(ui.find(app, name="Search Conversations", role="entry")))
 
             ui.type_text("APPLE")
             found = ui.wait_for(lambda: count(app), what="the count of matches")
             # Each of the two messages and each reply that repeats it.
-            check(found[1] >= 4, f"the word is found in the whole transcript, any case (got {found})")
+            check(f"the word is found in the whole transcript, any case (got {found})", found[1] >= 4)
             total = found[1]
-            check(found[0] == total, f"the current match is the newest one (got {found})")
+            check(f"the current match is the newest one (got {found})", found[0] == total)
             screenshot("find.png")
 
             ui.press_return()
-            check(ui.wait_for(lambda: count(app) == (1, total)), "Enter goes on to the next match, round to the first")
+            check("Enter goes on to the next match, round to the first", ui.wait_for(lambda: count(app) == (1, total)))
             ui.press_with_modifiers(KEY_RETURN, control=False, shift=True)
-            check(ui.wait_for(lambda: count(app) == (total, total)), "Shift+Enter goes back")
+            check("Shift+Enter goes back", ui.wait_for(lambda: count(app) == (total, total)))
             ui.press_with_modifiers(ord("g"))
-            check(ui.wait_for(lambda: count(app) == (1, total)), "Ctrl+G goes to the next match")
+            check("Ctrl+G goes to the next match", ui.wait_for(lambda: count(app) == (1, total)))
             ui.press_with_modifiers(ord("g"), shift=True)
-            check(ui.wait_for(lambda: count(app) == (total, total)), "Ctrl+Shift+G to the previous one")
+            check("Ctrl+Shift+G to the previous one", ui.wait_for(lambda: count(app) == (total, total)))
 
             ui.type_text("zzz")
-            check(ui.wait_for(lambda: ui.find(app, role="label", name="No matches")), "a word not there: No matches")
+            check("a word not there: No matches", ui.wait_for(lambda: ui.find(app, role="label", name="No matches")))
 
             ui.press_escape()
             composer = ui.find(app, role="text", name="Message")
-            check(ui.wait_for(lambda: focused(composer)), "Escape closes the find and gives the keyboard back to the composer")
-            check(ui.wait_for(lambda: count(app) is None and not ui.find(app, role="label", name="No matches")),
-                  "with the bar closed, nothing is counted")
+            check("Escape closes the find and gives the keyboard back to the composer", ui.wait_for(lambda: focused(composer)))
+            check("with the bar closed, nothing is counted",
+                  ui.wait_for(lambda: count(app) is None and not ui.find(app, role="label", name="No matches")))
 
             # The actions of a message. Shift+Tab: the newest message (the
             # last reply); Up: "apple tart", the person's.
@@ -211,9 +206,9 @@ def main():
             ui.wait_for(lambda: not focused(composer), what="the keyboard in the transcript")
             key(KEY_UP)
             open_menu(app)
-            check(ui.find(app, role="menu item", name="Edit and Send Again") is not None,
-                  "Shift+F10 on the person's message opens its menu, with Edit and Send Again")
-            check(choose(app, "Delete Message"), "the menu is gone through with the arrow keys")
+            check("Shift+F10 on the person's message opens its menu, with Edit and Send Again",
+                  ui.find(app, role="menu item", name="Edit and Send Again") is not None)
+            check("the menu is gone through with the arrow keys", choose(app, "Delete Message"))
             # The toast lives 5 s, and on a loaded machine each look over
             # AT-SPI can take a second: its button (GTK 4.8 names it
             # "_Undo Undo") is found in the same look as the toast and
@@ -223,12 +218,12 @@ def main():
                     return None
                 return next((b for b in ui.find_all(app, role="push button") if "Undo" in (b.name or "")), None)
             undo = ui.wait_for(toast_undo, what="the toast Message deleted with its Undo, the message gone")
-            check(undo is not None, "Delete Message takes the message out of the transcript and shows the toast "
-                  "Message deleted with Undo")
+            check("Delete Message takes the message out of the transcript and shows the toast "
+                  "Message deleted with Undo", undo is not None)
             ui.click(undo)
-            check(ui.wait_for(lambda: "apple tart" in transcript_texts(app)), "Undo brings it back")
-            check(ui.wait_for(lambda: ("user", "apple tart") in stored(db)), "into the history too")
-            check(stored(db).index(("user", "apple tart")) == 4, "where it was")
+            check("Undo brings it back", ui.wait_for(lambda: "apple tart" in transcript_texts(app)))
+            check("into the history too", ui.wait_for(lambda: ("user", "apple tart") in stored(db)))
+            check("where it was", stored(db).index(("user", "apple tart")) == 4)
 
             # Delete it for good: a restart does not bring it back.
             ui.wait_for(lambda: click_message(app, "apple tart"), what="the message clicked")
@@ -239,44 +234,43 @@ def main():
             # Edit the first message: the messages after it are replaced.
             ui.wait_for(lambda: click_message(app, "apple pie"), what="the first message clicked")
             open_menu(app)
-            check(choose(app, "Edit and Send Again"), "Edit and Send Again on an earlier message")
+            check("Edit and Send Again on an earlier message", choose(app, "Edit and Send Again"))
             editor = ui.wait_for(lambda: focused_editor(app), what="the editor with the keyboard")
-            check(ui.text_of(editor) == "apple pie", f"the editor has its text (got {ui.text_of(editor)!r})")
+            check(f"the editor has its text (got {ui.text_of(editor)!r})", ui.text_of(editor) == "apple pie")
             ui.press_with_modifiers(ord("a"))
             ui.type_text("cherry pie")
             ui.wait_for(lambda: ui.text_of(editor) == "cherry pie", what="the new text")
             ui.press_return()
-            check(ui.wait_for(lambda: "AgentsKit received: cherry pie" in transcript_texts(app) and
-                              ui.find(app, role="push button", name="Send")),
-                  "Enter sends it again: a new reply")
-            check(ui.wait_for(lambda: "banana split" not in transcript_texts(app)),
-                  "the messages after it are gone")
+            check("Enter sends it again: a new reply",
+                  ui.wait_for(lambda: "AgentsKit received: cherry pie" in transcript_texts(app) and
+                              ui.find(app, role="push button", name="Send")))
+            check("the messages after it are gone",
+                  ui.wait_for(lambda: "banana split" not in transcript_texts(app)))
             ui.press_with_modifiers(ord("q"))
-            check(proc.wait(timeout=20) == 0, "Ctrl+Q quits")
+            check("Ctrl+Q quits", proc.wait(timeout=20) == 0)
         except ui.Timeout as e:
-            check(False, str(e))
+            check(str(e), False)
         finally:
             if proc.poll() is None:
                 ui.stop_app(proc)
 
         after = [m for m in stored(db)]
-        check([c for r, c in after if r == "user"] == ["cherry pie"],
-              f"after a restart the history has the edited message only (got {after})")
+        check(f"after a restart the history has the edited message only (got {after})",
+              [c for r, c in after if r == "user"] == ["cherry pie"])
         proc = ui.start_app(exe, env)
         try:
             app = ui.find_app(proc)
-            check(ui.wait_for(lambda: "cherry pie" in transcript_texts(app)), "the app reopens on the edited message")
+            check("the app reopens on the edited message", ui.wait_for(lambda: "cherry pie" in transcript_texts(app)))
             texts = transcript_texts(app)
-            check("apple pie" not in texts and "apple tart" not in texts and "banana split" not in texts,
-                  "neither the deleted nor the replaced messages come back")
+            check("neither the deleted nor the replaced messages come back",
+                  "apple pie" not in texts and "apple tart" not in texts and "banana split" not in texts)
         except ui.Timeout as e:
-            check(False, str(e))
+            check(str(e), False)
         finally:
             if proc.poll() is None:
                 ui.stop_app(proc)
 
-    print(f"1..{len(checks)}", file=tap, flush=True)
-    return 0 if all(ok for ok, _ in checks) else 1
+    return finish()
 
 
 if __name__ == "__main__":

@@ -27,14 +27,8 @@ import gi  # noqa: E402
 
 gi.require_version("Atspi", "2.0")
 from gi.repository import Atspi  # noqa: E402
-
-checks = []
-tap = os.fdopen(int(os.environ["AKC_TAP_FD"]), "w") if "AKC_TAP_FD" in os.environ else sys.stdout
-
-
-def check(ok, description):
-    checks.append((bool(ok), description))
-    print(f"{'ok' if ok else 'not ok'} {len(checks)} - {description}", file=tap, flush=True)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check, finish  # noqa: E402
 
 
 # (component key, exported AT-SPI role, accessible name, accessible description)
@@ -84,57 +78,57 @@ def main():
     try:
         app = ui.find_app(proc)
         frame = ui.wait_for(lambda: ui.find(app, role="frame", name="Component Gallery"), what="the gallery window")
-        check(frame is not None, "--gallery opens a frame named 'Component Gallery'")
+        check("--gallery opens a frame named 'Component Gallery'", frame is not None)
         ui.wait_for(lambda: ui.find(frame, role="table", name="Open tickets"), what="the components")
 
         # Every component, with the role GTK 4.8 exports and its name.
         for key, role, name, description in COMPONENTS:
             found = ui.find_all(frame, role=role, name=name)
-            check(len(found) == 1, f"{key}: one element with role '{role}' and name {name!r} (found {len(found)})")
+            check(f"{key}: one element with role '{role}' and name {name!r} (found {len(found)})", len(found) == 1)
             if found:
                 got = found[0].description
-                check(got == description, f"{key}: described by the definition fallback {description!r} (got {got!r})")
+                check(f"{key}: described by the definition fallback {description!r} (got {got!r})", got == description)
 
         # Distinct roles are not only present but unique to their component.
         for role in ("form", "progress bar", "alert", "status bar", "table"):
             found = ui.find_all(frame, role=role)
-            check(len(found) == 1, f"exactly one element has role '{role}' (found {len(found)})")
+            check(f"exactly one element has role '{role}' (found {len(found)})", len(found) == 1)
         # (GtkColumnView's row list inside the table is a list too.)
         table = ui.find(frame, role="table", name="Open tickets")
         lists = [acc for acc in ui.find_all(frame, role="list") if acc not in ui.find_all(table, role="list")]
-        check(len(lists) == 1 and lists[0].name == "Sources",
-              f"outside the table, the source list is the only list (found {[acc.name for acc in lists]})")
+        check(f"outside the table, the source list is the only list (found {[acc.name for acc in lists]})",
+              len(lists) == 1 and lists[0].name == "Sources")
 
         fallback = ui.find(frame, role="label", name=FALLBACK)
-        check(fallback is not None, "the unknown component shows the semantic fallback as a label")
+        check("the unknown component shows the semantic fallback as a label", fallback is not None)
         log = ui.find(frame, role="log", name="Event log")
-        check(log is not None, "the event log has role 'log' and name 'Event log'")
+        check("the event log has role 'log' and name 'Event log'", log is not None)
 
         # Inner elements.
         group = ui.find(frame, role="panel", name="How should I handle this ticket?")
         escalate = ui.find(group, role="push button", name="Escalate")
-        check(escalate is not None and not sensitive(escalate), "the disabled button is exported insensitive")
+        check("the disabled button is exported insensitive", escalate is not None and not sensitive(escalate))
         attachment = ui.find(frame, role="panel", name="quarterly-report.pdf")
-        check(ui.find(attachment, role="link", name="Open") is not None, "the file attachment opens through a link 'Open'")
+        check("the file attachment opens through a link 'Open'", ui.find(attachment, role="link", name="Open") is not None)
         sources = ui.find(frame, role="list", name="Sources")
         items = ui.find_all(sources, role="list item")
         links = ui.find_all(sources, role="link")
-        check(len(items) == 3 and len(links) == 2,
-              f"the source list has 3 list items and 2 links (got {len(items)}, {len(links)})")
+        check(f"the source list has 3 list items and 2 links (got {len(items)}, {len(links)})",
+              len(items) == 3 and len(links) == 2)
         form = ui.find(frame, role="form", name="Book a demo")
-        check(ui.find(form, role="text", name="Work email") is not None, "form fields are labelled entries")
-        check(ui.find(form, role="check box", name="Send me product updates") is not None,
-              "the checkbox field is a labelled check box")
+        check("form fields are labelled entries", ui.find(form, role="text", name="Work email") is not None)
+        check("the checkbox field is a labelled check box",
+              ui.find(form, role="check box", name="Send me product updates") is not None)
 
         # The accessible click action: exactly one event, then inert.
         resolve = ui.find(group, role="push button", name="Resolve")
         resolve.queryAction().doAction(0)
         ui.wait_for(lambda: len(log_entries(log)) == 1, what="the first event in the log")
         entries = log_entries(log)
-        check('"componentKey":"button-group"' in entries[0] and '"event":"select","value":"resolve"' in entries[0],
-              f"clicking 'Resolve' logs the select event (got {entries[0]!r})")
+        check(f"clicking 'Resolve' logs the select event (got {entries[0]!r})",
+              '"componentKey":"button-group"' in entries[0] and '"event":"select","value":"resolve"' in entries[0])
         ui.wait_for(lambda: not sensitive(resolve), what="the resolved button group")
-        check(not sensitive(resolve), "the resolved button group is insensitive")
+        check("the resolved button group is insensitive", not sensitive(resolve))
         resolve.queryAction().doAction(0)
         snooze = ui.find(group, role="push button", name="Snooze")
         snooze.queryAction().doAction(0)
@@ -143,8 +137,8 @@ def main():
         guide.queryAction().doAction(0)
         ui.wait_for(lambda: len(log_entries(log)) >= 2, what="the link card event")
         entries = log_entries(log)
-        check(len(entries) == 2 and '"componentKey":"link-card"' in entries[1],
-              f"a second click on the resolved group emits nothing (log has {len(entries)} events)")
+        check(f"a second click on the resolved group emits nothing (log has {len(entries)} events)",
+              len(entries) == 2 and '"componentKey":"link-card"' in entries[1])
 
         # Real keys: the choice list takes a digit and Enter.
         choices = ui.find(frame, role="panel", name="Where should we go next?")
@@ -159,21 +153,20 @@ def main():
                 ui.wait_for(lambda: first.getState().contains(pyatspi.STATE_FOCUSED), timeout=0.3)
             except ui.Timeout:
                 pass
-        check(first.getState().contains(pyatspi.STATE_FOCUSED), "Tab reaches the first choice")
+        check("Tab reaches the first choice", first.getState().contains(pyatspi.STATE_FOCUSED))
         press_key(ord("2"))
         press_key(0xFF0D)  # Return
         ui.wait_for(lambda: len(log_entries(log)) >= 3, what="the selection event")
         entries = log_entries(log)
-        check('"type":"select","componentKey":"choice-list"' in entries[2] and '"choiceId":"demo"' in entries[2],
-              f"typing 2 then Enter selects the second choice (got {entries[2]!r})")
-        check(not sensitive(first), "the resolved choice list is insensitive")
+        check(f"typing 2 then Enter selects the second choice (got {entries[2]!r})",
+              '"type":"select","componentKey":"choice-list"' in entries[2] and '"choiceId":"demo"' in entries[2])
+        check("the resolved choice list is insensitive", not sensitive(first))
     except ui.Timeout as e:
-        check(False, str(e))
+        check(str(e), False)
     finally:
         ui.stop_app(proc)
 
-    print(f"1..{len(checks)}", file=tap, flush=True)
-    return 0 if checks and all(ok for ok, _ in checks) else 1
+    return finish()
 
 
 if __name__ == "__main__":

@@ -17,14 +17,8 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import akc_atspi as ui  # noqa: E402
-
-checks = []
-tap = os.fdopen(int(os.environ["AKC_TAP_FD"]), "w") if "AKC_TAP_FD" in os.environ else sys.stdout
-
-
-def check(ok, description):
-    checks.append((bool(ok), description))
-    print(f"{'ok' if ok else 'not ok'} {len(checks)} - {description}", file=tap, flush=True)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check, finish  # noqa: E402
 
 
 def transcript(app):
@@ -41,8 +35,8 @@ def send_and_wait(app, text):
 def stored_demo(db):
     """The stored demo conversation, (role, content) in order, read directly."""
     with sqlite3.connect(db) as connection:
-        check(connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok",
-              "the history passes integrity_check")
+        check("the history passes integrity_check",
+              connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok")
         return connection.execute("SELECT role, content FROM messages WHERE conversation_id = 'demo' "
                                   "ORDER BY position").fetchall()
 
@@ -52,7 +46,7 @@ def run(exe, env, body):
     try:
         body(proc, ui.find_app(proc))
     except ui.Timeout as e:
-        check(False, str(e))
+        check(str(e), False)
     finally:
         if proc.poll() is None:
             ui.stop_app(proc)
@@ -65,30 +59,30 @@ def main():
         db = os.path.join(data, "agentskit-chat", "history.sqlite3")
 
         def first(proc, app):
-            check(send_and_wait(app, "remember me"), "a first message is answered")
-            check(send_and_wait(app, "and me"), "a second message is answered")
+            check("a first message is answered", send_and_wait(app, "remember me"))
+            check("a second message is answered", send_and_wait(app, "and me"))
             ui.press_with_modifiers(ord("q"))
-            check(proc.wait(timeout=20) == 0, "Ctrl+Q quits")
+            check("Ctrl+Q quits", proc.wait(timeout=20) == 0)
 
         run(exe, env, first)
-        check(os.path.isfile(db), "the history is a file in $XDG_DATA_HOME/agentskit-chat")
-        check(stored_demo(db) == [("user", "remember me"), ("assistant", "AgentsKit received: remember me"),
-                                  ("user", "and me"), ("assistant", "AgentsKit received: and me")],
-              "the history holds the demo conversation")
+        check("the history is a file in $XDG_DATA_HOME/agentskit-chat", os.path.isfile(db))
+        check("the history holds the demo conversation",
+              stored_demo(db) == [("user", "remember me"), ("assistant", "AgentsKit received: remember me"),
+                                  ("user", "and me"), ("assistant", "AgentsKit received: and me")])
 
         def second(proc, app):
             log = transcript(app)
             expected = ["remember me", "AgentsKit received: remember me", "and me", "AgentsKit received: and me"]
-            check(ui.wait_for(lambda: all(t in ui.texts_under(log) for t in expected), what="the stored conversation"),
-                  "after a restart, the transcript shows the conversation as it was")
-            check(send_and_wait(app, "after restart"), "the reopened conversation goes on")
+            check("after a restart, the transcript shows the conversation as it was",
+                  ui.wait_for(lambda: all(t in ui.texts_under(log) for t in expected), what="the stored conversation"))
+            check("the reopened conversation goes on", send_and_wait(app, "after restart"))
             proc.terminate()
-            check(proc.wait(timeout=20) == 0, "SIGTERM quits as Ctrl+Q does")
+            check("SIGTERM quits as Ctrl+Q does", proc.wait(timeout=20) == 0)
 
         run(exe, env, second)
         rows = stored_demo(db)
-        check(len(rows) == 6 and rows[-1] == ("assistant", "AgentsKit received: after restart"),
-              f"what was said before SIGTERM is stored too ({len(rows)} messages)")
+        check(f"what was said before SIGTERM is stored too ({len(rows)} messages)",
+              len(rows) == 6 and rows[-1] == ("assistant", "AgentsKit received: after restart"))
 
         # A damaged history: the application starts anyway, and says so.
         for suffix in ("-wal", "-shm"):
@@ -99,19 +93,18 @@ def main():
 
         def damaged(proc, app):
             frame = ui.wait_for(lambda: ui.find(app, role="frame"), what="the main window")
-            check(frame is not None, "with a damaged history, the main window still opens")
+            check("with a damaged history, the main window still opens", frame is not None)
             notice = ui.wait_for(lambda: [t for t in ui.texts_under(frame)
                                           if t.startswith("The conversation is not being saved.")],
                                  what="the notice")
-            check(notice and "damaged" in notice[0], f"it says the conversation is not being saved, and why ({notice!r})")
-            check(send_and_wait(app, "still here"), "and the conversation works")
+            check(f"it says the conversation is not being saved, and why ({notice!r})", notice and "damaged" in notice[0])
+            check("and the conversation works", send_and_wait(app, "still here"))
 
         run(exe, env, damaged)
         with open(db, "rb") as f:
-            check(f.read().startswith(b"This is not a database"), "the damaged file is left as it was")
+            check("the damaged file is left as it was", f.read().startswith(b"This is not a database"))
 
-    print(f"1..{len(checks)}", file=tap, flush=True)
-    return 0 if all(ok for ok, _ in checks) else 1
+    return finish()
 
 
 if __name__ == "__main__":

@@ -20,19 +20,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import akc_atspi as ui  # noqa: E402
 import pyatspi  # noqa: E402
 from gi.repository import Atspi  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check, finish  # noqa: E402
 
-checks = []
-tap = os.fdopen(int(os.environ["AKC_TAP_FD"]), "w") if "AKC_TAP_FD" in os.environ else sys.stdout
 
 KEY_F10 = 0xFFC7
 KEY_ESCAPE = 0xFF1B
 KEYCODE_ALT_L = 64
 ROUTE = "Route “start” answered: idle → collecting"
-
-
-def check(ok, description):
-    checks.append((bool(ok), description))
-    print(f"{'ok' if ok else 'not ok'} {len(checks)} - {description}", file=tap, flush=True)
 
 
 def key(keysym):
@@ -90,8 +85,8 @@ def run_hidden(exe):
     proc, app = start(exe)
     try:
         items = menu_items(app)
-        check(not any(item.name == "Developer Tools" for item in items),
-              "the main menu does not offer the Developer Tools until the preferences turn them on")
+        check("the main menu does not offer the Developer Tools until the preferences turn them on",
+              not any(item.name == "Developer Tools" for item in items))
         key(KEY_ESCAPE)
         ui.wait_for(lambda: ui.find(app, role="menu item", name="Preferences") is None or
                     not has_state(ui.find(app, role="menu item", name="Preferences"), pyatspi.STATE_SHOWING),
@@ -101,29 +96,29 @@ def run_hidden(exe):
         ui.wait_for(lambda: "What is your name?" in ui.texts_under(app), what="the reply")
         ui.press_with_modifiers(ord("d"), control=True, shift=True)
         frame = ui.wait_for(lambda: tools(app), what="the Developer Tools")
-        check(frame is not None, "Ctrl+Shift+D opens the Developer Tools")
+        check("Ctrl+Shift+D opens the Developer Tools", frame is not None)
 
         route = ui.wait_for(lambda: ui.find(frame, name=ROUTE), what="the route's record")
         records = ui.find(frame, role="list", name="Trace records")
-        check(route is not None and records is not None,
-              "the traces page lists the demo's route in a sentence, in a list named Trace records")
+        check("the traces page lists the demo's route in a sentence, in a list named Trace records",
+              route is not None and records is not None)
         save = ui.find(frame, role="push button", name="Save Replay Fixture…")
-        check(save is not None and has_state(save, pyatspi.STATE_SENSITIVE), "Save Replay Fixture… is named and enabled")
+        check("Save Replay Fixture… is named and enabled", save is not None and has_state(save, pyatspi.STATE_SENSITIVE))
 
-        check(ui.find_all(frame, role="page tab", name="Traces") and ui.find_all(frame, role="page tab", name="Wire Events"),
-              "the two pages are named tabs")
+        check("the two pages are named tabs",
+              ui.find_all(frame, role="page tab", name="Traces") and ui.find_all(frame, role="page tab", name="Wire Events"))
         press_alt(ord("2"))
-        check(ui.wait_for(lambda: selected_tab(frame) == "Wire Events", what="the Wire Events page"),
-              "Alt+2 shows the Wire Events page")
-        check(ui.find(frame, name="No Wire Events Yet") is not None,
-              "an offline demo sends nothing over a wire: the page says so")
+        check("Alt+2 shows the Wire Events page",
+              ui.wait_for(lambda: selected_tab(frame) == "Wire Events", what="the Wire Events page"))
+        check("an offline demo sends nothing over a wire: the page says so",
+              ui.find(frame, name="No Wire Events Yet") is not None)
         press_alt(ord("1"))
-        check(ui.wait_for(lambda: selected_tab(frame) == "Traces", what="the Traces page"),
-              "Alt+1 shows the traces again")
+        check("Alt+1 shows the traces again",
+              ui.wait_for(lambda: selected_tab(frame) == "Traces", what="the Traces page"))
 
         key(KEY_ESCAPE)
         ui.wait_for(lambda: tools(app) is None, what="Escape to close the Developer Tools")
-        check(True, "Escape closes the Developer Tools")
+        check("Escape closes the Developer Tools", True)
     finally:
         ui.stop_app(proc)
 
@@ -138,11 +133,11 @@ def run_enabled(exe):
         try:
             items = menu_items(app)
             item = next((item for item in items if item.name == "Developer Tools"), None)
-            check(item is not None, "with the setting on, the main menu offers the Developer Tools")
+            check("with the setting on, the main menu offers the Developer Tools", item is not None)
             if item is not None:
                 item.queryAction().doAction(0)
-                check(ui.wait_for(lambda: tools(app), what="the Developer Tools") is not None,
-                      "the menu item opens the Developer Tools")
+                check("the menu item opens the Developer Tools",
+                      ui.wait_for(lambda: tools(app), what="the Developer Tools") is not None)
         finally:
             ui.stop_app(proc)
 
@@ -153,9 +148,8 @@ def main():
         try:
             run(exe)
         except ui.Timeout as e:
-            check(False, f"{run.__name__}: {e}")
-    print(f"1..{len(checks)}", file=tap, flush=True)
-    return 0 if all(ok for ok, _ in checks) else 1
+            check(f"{run.__name__}: {e}", False)
+    return finish()
 
 
 if __name__ == "__main__":

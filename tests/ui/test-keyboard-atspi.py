@@ -30,9 +30,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import akc_atspi as ui  # noqa: E402
 import pyatspi  # noqa: E402
 from gi.repository import Atspi, GLib  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check, finish  # noqa: E402
 
-checks = []
-tap = os.fdopen(int(os.environ["AKC_TAP_FD"]), "w") if "AKC_TAP_FD" in os.environ else sys.stdout
 
 TAB = 0xFF09
 UP = 0xFF52
@@ -41,11 +41,6 @@ HOME = 0xFF50
 END = 0xFF57
 COMPONENT_HINT = ("A question in the transcript has the keyboard: answer it, or press Escape or type a "
                   "message to set it aside.")
-
-
-def check(ok, description):
-    checks.append((bool(ok), description))
-    print(f"{'ok' if ok else 'not ok'} {len(checks)} - {description}", file=tap, flush=True)
 
 
 def press(keysym):
@@ -98,29 +93,29 @@ def idle(app):
 def typing_during_a_reply(app, entry, log):
     ui.type_and_send(app, "/slow")
     ui.wait_for(lambda: ui.find(app, role="push button", name="Stop"), what="the slow reply")
-    check(entry.getState().contains(pyatspi.STATE_SENSITIVE) and
-          entry.getState().contains(pyatspi.STATE_EDITABLE),
-          "while a reply streams, the composer's entry stays enabled and editable")
+    check("while a reply streams, the composer's entry stays enabled and editable",
+          entry.getState().contains(pyatspi.STATE_SENSITIVE) and
+          entry.getState().contains(pyatspi.STATE_EDITABLE))
     ui.wait_for(focused_is(app, role="text", name="Message"), what="the entry to keep the focus")
     ui.type_text("typed while streaming")
-    check(ui.wait_for(lambda: ui.text_of(entry) == "typed while streaming", timeout=30,
-                      what="the text typed during the reply"),
-          "text typed while a reply streams stays in the entry")
+    check("text typed while a reply streams stays in the entry",
+          ui.wait_for(lambda: ui.text_of(entry) == "typed while streaming", timeout=30,
+                      what="the text typed during the reply"))
     ui.press_return()
     hint = ui.wait_for(lambda: ui.find(app, name="Your message waits until the reply is finished: press Enter "
                                                   "then to send it, or Escape to stop the reply."),
                        timeout=30, what="the hint of the composer")
     text = ui.text_of(entry)
-    check(hint is not None and text == "typed while streaming" and
-          ui.find(app, role="push button", name="Stop") is not None,
-          f"Enter during a reply keeps the draft, Stop stays, and a hint says what Enter does (draft {text!r})")
+    check(f"Enter during a reply keeps the draft, Stop stays, and a hint says what Enter does (draft {text!r})",
+          hint is not None and text == "typed while streaming" and
+          ui.find(app, role="push button", name="Stop") is not None)
     ui.press_escape()
     ui.wait_for(lambda: idle(app), what="the reply to stop")
-    check(ui.text_of(entry) == "typed while streaming", "the draft survives the end of the reply")
+    check("the draft survives the end of the reply", ui.text_of(entry) == "typed while streaming")
     ui.press_return()
-    check(ui.wait_for(lambda: "AgentsKit received: typed while streaming" in ui.texts_under(log),
-                      what="the kept draft to be answered"),
-          "once the reply ended, Enter sends the kept draft")
+    check("once the reply ended, Enter sends the kept draft",
+          ui.wait_for(lambda: "AgentsKit received: typed while streaming" in ui.texts_under(log),
+                      what="the kept draft to be answered"))
 
 
 def burst(app, entry, db, count=25):
@@ -141,9 +136,9 @@ def burst(app, entry, db, count=25):
         ui.wait_for(lambda: ui.text_of(entry) == "" and idle(app), timeout=60, what="the rest of the burst to be sent")
     ui.wait_for(lambda: idle(app) and len(stored(db, "assistant")) == len(stored(db)), timeout=60, what="every reply")
     sent = stored(db)[len(before):]
-    check("".join(sent) == "".join(typed),
-          f"{count} messages typed and sent without waiting lose no keystroke "
-          f"({len(sent)} sends; first {sent[:3]!r})")
+    check(f"{count} messages typed and sent without waiting lose no keystroke "
+          f"({len(sent)} sends; first {sent[:3]!r})",
+          "".join(sent) == "".join(typed))
 
 
 def components_leave_the_composer_free(app, entry, log):
@@ -152,27 +147,27 @@ def components_leave_the_composer_free(app, entry, log):
     choice = ui.wait_for(lambda: ui.find(app, role="push button", name="Run restricted action"),
                          what="the choice of /restricted")
     ui.wait_for(lambda: choice.getState().contains(pyatspi.STATE_FOCUSED), what="the choice to take the keyboard")
-    check(entry.getState().contains(pyatspi.STATE_SENSITIVE) and entry.getState().contains(pyatspi.STATE_EDITABLE),
-          "while a choice has the keyboard, the composer stays enabled")
+    check("while a choice has the keyboard, the composer stays enabled",
+          entry.getState().contains(pyatspi.STATE_SENSITIVE) and entry.getState().contains(pyatspi.STATE_EDITABLE))
     hint = ui.wait_for(lambda: (h := ui.find(app, role="label", name=COMPONENT_HINT)) is not None and
                        h.getState().contains(pyatspi.STATE_VISIBLE) and h, timeout=30, what="the hint of the choice")
-    check(hint is not None, "a visible hint says the choice has the keyboard and how to leave it")
+    check("a visible hint says the choice has the keyboard and how to leave it", hint is not None)
     # A click on the composer and typing: the choice is set aside, the text is kept.
     ui.wait_for(lambda: ui.click(entry) or entry.getState().contains(pyatspi.STATE_FOCUSED),
                 what="the entry to take the focus")
     ui.type_text("mine")
-    check(ui.wait_for(lambda: ui.text_of(entry) == "mine", timeout=30, what="the text typed after the click"),
-          "a click on the composer takes the keyboard from the choice, and what is typed stays")
-    check(ui.wait_for(lambda: not choice.getState().contains(pyatspi.STATE_SENSITIVE) or
-                      not choice.getState().contains(pyatspi.STATE_ENABLED), timeout=30, what="the choice set aside"),
-          "typing into the composer sets the choice aside")
-    check(ui.wait_for(lambda: ui.find(app, role="label", name=COMPONENT_HINT) is None or
+    check("a click on the composer takes the keyboard from the choice, and what is typed stays",
+          ui.wait_for(lambda: ui.text_of(entry) == "mine", timeout=30, what="the text typed after the click"))
+    check("typing into the composer sets the choice aside",
+          ui.wait_for(lambda: not choice.getState().contains(pyatspi.STATE_SENSITIVE) or
+                      not choice.getState().contains(pyatspi.STATE_ENABLED), timeout=30, what="the choice set aside"))
+    check("the hint goes with the choice",
+          ui.wait_for(lambda: ui.find(app, role="label", name=COMPONENT_HINT) is None or
                       not ui.find(app, role="label", name=COMPONENT_HINT).getState().contains(pyatspi.STATE_VISIBLE),
-                      timeout=30, what="the hint to go"),
-          "the hint goes with the choice")
+                      timeout=30, what="the hint to go"))
     ui.press_return()
-    check(ui.wait_for(lambda: "AgentsKit received: mine" in ui.texts_under(log), what="the reply to 'mine'"),
-          "the message typed over the choice is sent and answered")
+    check("the message typed over the choice is sent and answered",
+          ui.wait_for(lambda: "AgentsKit received: mine" in ui.texts_under(log), what="the reply to 'mine'"))
 
 
 def transcript_focus(app, entry, log):
@@ -190,47 +185,47 @@ def transcript_focus(app, entry, log):
         # Shift+Tab from the entry goes up into the transcript, on the newest message.
         ui.press_with_modifiers(TAB, control=False, shift=True)
         newest = ui.wait_for(focused_is(app, name="Assistant"), timeout=30, what="Shift+Tab into the transcript")
-        check(newest, "Shift+Tab from the composer focuses the newest message of the transcript")
+        check("Shift+Tab from the composer focuses the newest message of the transcript", newest)
         ui.wait_for(pump(lambda: any(a.startswith("Assistant: AgentsKit received:") for a in announcements)),
                     timeout=30, what="the announcement of the focused message")
-        check(any(a.startswith("Assistant: AgentsKit received:") for a in announcements),
-              f"the focused message is announced with its author and a preview (got {announcements[-3:]!r})")
+        check(f"the focused message is announced with its author and a preview (got {announcements[-3:]!r})",
+              any(a.startswith("Assistant: AgentsKit received:") for a in announcements))
 
         press(UP)
-        check(ui.wait_for(focused_is(app, name="You"), timeout=30, what="Up to the previous message"),
-              "Up moves to the previous message")
+        check("Up moves to the previous message",
+              ui.wait_for(focused_is(app, name="You"), timeout=30, what="Up to the previous message"))
         press(DOWN)
-        check(ui.wait_for(focused_is(app, name="Assistant"), timeout=30, what="Down to the next message"),
-              "Down moves to the next message")
+        check("Down moves to the next message",
+              ui.wait_for(focused_is(app, name="Assistant"), timeout=30, what="Down to the next message"))
         press(HOME)
-        check(ui.wait_for(focused_is(app, name="You"), timeout=30, what="Home to the first message"),
-              "Home moves to the first message")
+        check("Home moves to the first message",
+              ui.wait_for(focused_is(app, name="You"), timeout=30, what="Home to the first message"))
         press(END)
-        check(ui.wait_for(focused_is(app, name="Assistant"), timeout=30, what="End to the last message"),
-              "End moves to the last message")
+        check("End moves to the last message",
+              ui.wait_for(focused_is(app, name="Assistant"), timeout=30, what="End to the last message"))
         press(HOME)
         ui.wait_for(focused_is(app, name="You"), timeout=30, what="Home to the first message")
         ui.press_with_modifiers(END)
-        check(ui.wait_for(focused_is(app, name="Assistant"), timeout=30, what="Ctrl+End to the newest message"),
-              "Ctrl+End moves to the newest message")
+        check("Ctrl+End moves to the newest message",
+              ui.wait_for(focused_is(app, name="Assistant"), timeout=30, what="Ctrl+End to the newest message"))
 
         # Tab goes into the message, to its own text and controls.
         message = focused(app)
         press(TAB)
         inside = ui.wait_for(lambda: (f := focused(app)) is not None and f != message and
                              within(f, message) and f, timeout=30, what="Tab into the message")
-        check(inside is not None, f"Tab from a message reaches its own content ({inside.getRoleName()!r})")
+        check(f"Tab from a message reaches its own content ({inside.getRoleName()!r})", inside is not None)
         # Down goes on to the response actions below the reply, and Tab to their buttons.
         press(DOWN)
         ui.wait_for(focused_is(app, name="Response actions"), timeout=30, what="Down to the response actions")
         press(TAB)
-        check(ui.wait_for(focused_is(app, role="push button", name="Retry response"), timeout=30,
-                          what="Tab to Retry"),
-              "Down from the reply reaches the response actions, and Tab their first button")
+        check("Down from the reply reaches the response actions, and Tab their first button",
+              ui.wait_for(focused_is(app, role="push button", name="Retry response"), timeout=30,
+                          what="Tab to Retry"))
 
         ui.press_escape()
-        check(ui.wait_for(focused_is(app, role="text", name="Message"), timeout=30, what="Escape to the composer"),
-              "Escape in the transcript returns to the composer")
+        check("Escape in the transcript returns to the composer",
+              ui.wait_for(focused_is(app, role="text", name="Message"), timeout=30, what="Escape to the composer"))
 
         # Tab from the header goes to the transcript, then to the composer.
         ui.press_with_modifiers(TAB, control=False, shift=True)
@@ -239,14 +234,14 @@ def transcript_focus(app, entry, log):
         header = ui.wait_for(lambda: (f := focused(app)) is not None and f.getRoleName() in ("push button",
                                                                                              "toggle button") and f,
                              timeout=30, what="Shift+Tab out to the header")
-        check(header is not None and header.name in ("Main Menu", "New Chat"),
-              f"Shift+Tab from the transcript reaches the header (got {header.name!r})")
+        check(f"Shift+Tab from the transcript reaches the header (got {header.name!r})",
+              header is not None and header.name in ("Main Menu", "New Chat"))
         if header.name == "New Chat":
             press(TAB)
             ui.wait_for(focused_is(app, name="Main Menu"), timeout=30, what="Tab to the main menu")
         press(TAB)
-        check(ui.wait_for(focused_is(app, name="Assistant"), timeout=30, what="Tab into the transcript"),
-              "Tab from the header enters the transcript")
+        check("Tab from the header enters the transcript",
+              ui.wait_for(focused_is(app, name="Assistant"), timeout=30, what="Tab into the transcript"))
     finally:
         pyatspi.Registry.deregisterEventListener(on_description, "object:property-change:accessible-description")
 
@@ -273,16 +268,15 @@ def main():
                             what="the reply to 'first words'")
                 transcript_focus(app, entry, log)
             ui.press_with_modifiers(ord("n"))
-            check(ui.wait_for(lambda: ui.find(app, role="push button", name="Send") and
-                              not ui.find(app, name="You"), timeout=10, what="Ctrl+N to start a new chat"),
-                  "Ctrl+N starts a new chat")
+            check("Ctrl+N starts a new chat",
+                  ui.wait_for(lambda: ui.find(app, role="push button", name="Send") and
+                              not ui.find(app, name="You"), timeout=10, what="Ctrl+N to start a new chat"))
         except ui.Timeout as e:
-            check(False, str(e))
+            check(str(e), False)
         finally:
             ui.stop_app(proc)
 
-    print(f"1..{len(checks)}", file=tap, flush=True)
-    return 0 if all(ok for ok, _ in checks) else 1
+    return finish()
 
 
 if __name__ == "__main__":

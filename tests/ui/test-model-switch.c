@@ -23,6 +23,7 @@
 #include "akc-model-switch.h"
 #include "akc-provider-page.h"
 #include "akc-window.h"
+#include "akc-test-ui.h"
 
 static char *folder;
 
@@ -136,58 +137,6 @@ assert_fits_narrow (AkcWindow *window)
 }
 
 static GtkWidget *
-find_label (GtkWidget  *widget,
-            const char *prefix)
-{
-  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget) &&
-      g_str_has_prefix (gtk_label_get_text (GTK_LABEL (widget)), prefix))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_label (child, prefix);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static GtkWidget *
-find_type (GtkWidget *widget,
-           GType      type)
-{
-  if (g_type_is_a (G_OBJECT_TYPE (widget), type))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_type (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static GtkWidget *
-find_button (GtkWidget  *widget,
-             const char *label)
-{
-  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_button (child, label);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static GtkWidget *
 model_row (AkcModelSwitch *model_switch,
            const char     *model)
 {
@@ -287,13 +236,13 @@ test_model_switch (void)
   g_assert_cmpstr (akc_conversation_item_get_model (item), ==, "gpt-a");
   g_assert_cmpstr (akc_conversation_item_get_provider_kind (item), ==, "openai");
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (model_switch)));
-  g_assert_nonnull (find_label (GTK_WIDGET (model_switch), "gpt-a"));
+  g_assert_nonnull (find_widget (GTK_WIDGET (model_switch), is_label_with_prefix, "gpt-a"));
   /* The model in the header leaves the window its narrow width (360 px,
    * one pane), also with a long name. */
   assert_fits_narrow (window);
   /* A short name is shown whole. */
   spin ();
-  g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (find_label (GTK_WIDGET (model_switch), "gpt-a")))));
+  g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (find_widget (GTK_WIDGET (model_switch), is_label_with_prefix, "gpt-a")))));
   akc_app_session_set_conversation_model (session, item, "llama3.2-vision:90b-instruct-q4_K_M");
   assert_fits_narrow (window);
   akc_app_session_set_conversation_model (session, item, "gpt-a");
@@ -316,7 +265,7 @@ test_model_switch (void)
    * on it. */
   respond (server, 200, "application/json",
            "{\"object\":\"list\",\"data\":[{\"id\":\"gpt-b\",\"object\":\"model\"},{\"id\":\"gpt-a\",\"object\":\"model\"}]}");
-  g_signal_emit_by_name (find_button (GTK_WIDGET (gtk_widget_get_ancestor (status, GTK_TYPE_POPOVER)), "_Try Again"),
+  g_signal_emit_by_name (find_widget (GTK_WIDGET (gtk_widget_get_ancestor (status, GTK_TYPE_POPOVER)), is_button_with_label, "_Try Again"),
                          "clicked");
   wait_listed (model_switch);
   g_assert_false (gtk_widget_get_visible (status));
@@ -334,9 +283,9 @@ test_model_switch (void)
   gtk_widget_activate (row);
   spin ();
   g_assert_cmpstr (akc_conversation_item_get_model (item), ==, "gpt-b");
-  g_assert_nonnull (find_label (GTK_WIDGET (model_switch), "gpt-b"));
+  g_assert_nonnull (find_widget (GTK_WIDGET (model_switch), is_label_with_prefix, "gpt-b"));
   /* The sidebar says which model. */
-  g_assert_nonnull (find_label (GTK_WIDGET (window), "gpt-b ·"));
+  g_assert_nonnull (find_widget (GTK_WIDGET (window), is_label_with_prefix, "gpt-b ·"));
 
   /* The next turn asks for it; the default model is still the other. */
   respond (server, 200, "text/event-stream", SSE_REPLY);
@@ -368,7 +317,7 @@ test_model_switch (void)
   akc_window_show_item (window, item);
   g_assert_true (akc_window_get_item (window) == item);
   model_switch = akc_window_get_model_switch (window);
-  g_assert_nonnull (find_label (GTK_WIDGET (model_switch), "gpt-b"));
+  g_assert_nonnull (find_widget (GTK_WIDGET (model_switch), is_label_with_prefix, "gpt-b"));
   respond (server, 200, "text/event-stream", SSE_REPLY);
   send_and_wait (akc_window_get_source (window), "again");
   model = requested_model (server);
@@ -536,13 +485,13 @@ test_model_without_images (void)
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpstr (akc_test_http_server_get_path_query (server), ==, "/api/show");
 
-  composer = AKC_COMPOSER (find_type (GTK_WIDGET (window), AKC_TYPE_COMPOSER));
+  composer = AKC_COMPOSER (find_by_type (GTK_WIDGET (window), AKC_TYPE_COMPOSER));
   g_assert_nonnull (composer);
   akc_composer_attach_file (composer, picture);
   while (akc_composer_get_n_loading (composer) > 0)
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpuint (g_list_model_get_n_items (akc_composer_get_attachments (composer)), ==, 0);
-  error_label = find_label (GTK_WIDGET (composer), "The model of this conversation does not take images");
+  error_label = find_widget (GTK_WIDGET (composer), is_label_with_prefix, "The model of this conversation does not take images");
   g_assert_nonnull (error_label);
 
   gtk_window_destroy (GTK_WINDOW (window));

@@ -391,13 +391,6 @@ open_history (const char *path)
   return AKC_CHAT_MEMORY (memory);
 }
 
-static gboolean
-is_visible_label (GtkWidget     *widget,
-                  gconstpointer  data)
-{
-  return is_label_with_text (widget, data) && gtk_widget_is_visible (widget);
-}
-
 static GtkWidget *
 find_visible_label (GtkWidget  *root,
                     const char *text)

@@ -44,9 +44,9 @@ gi.require_version("Atspi", "2.0")
 from gi.repository import Atspi  # noqa: E402
 
 import akc_atspi as ui  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tap import check, finish, skip_all  # noqa: E402
 
-checks = []
-tap = os.fdopen(int(os.environ["AKC_TAP_FD"]), "w") if "AKC_TAP_FD" in os.environ else sys.stdout
 
 TOKEN = "akc-e2e-" + secrets.token_hex(16)
 QUESTION = "what is the loopback"
@@ -57,11 +57,6 @@ PROVIDER_QUESTION = "which model answers"
 PROVIDER_ANSWER = "The loopback model answers " + PROVIDER_QUESTION
 KEY_RETURN = 0xFF0D
 KEY_ESCAPE = 0xFF1B
-
-
-def check(ok, description):
-    checks.append((bool(ok), description))
-    print(f"{'ok' if ok else 'not ok'} {len(checks)} - {description}", file=tap, flush=True)
 
 
 def key(keysym):
@@ -170,8 +165,7 @@ def main():
     exe = sys.argv[1]
     for tool in ("gnome-keyring-daemon",):
         if shutil.which(tool) is None:
-            print(f"1..0 # SKIP {tool} is not installed", file=tap, flush=True)
-            return 0
+            return skip_all(f"{tool} is not installed")
 
     tmp = tempfile.TemporaryDirectory(prefix="akc-secrets-")
     keyring_home = os.path.join(tmp.name, "keyring-home")
@@ -209,7 +203,7 @@ def main():
         try:
             body(proc, ui.find_app(proc))
         except ui.Timeout as e:
-            check(False, str(e))
+            check(str(e), False)
         finally:
             if proc.poll() is None:
                 ui.stop_app(proc)
@@ -244,11 +238,11 @@ def main():
         ui.wait_for(lambda: focused(composer), what="the composer to take the keyboard")
         ui.press_with_modifiers(ord(","))
         type_into(app, "Ask Service URL", endpoint)
-        check(wait_description(app, "Ask Service Connection", "without a token"),
-              "the URL typed into the preferences is applied with Enter")
+        check("the URL typed into the preferences is applied with Enter",
+              wait_description(app, "Ask Service Connection", "without a token"))
         type_into(app, "Ask Service Token", TOKEN)
-        check(wait_description(app, "Ask Service Connection", "with the stored token"),
-              "the token typed into the preferences is stored with Enter")
+        check("the token typed into the preferences is stored with Enter",
+              wait_description(app, "Ask Service Connection", "with the stored token"))
         check_process(proc)
         # Escape dismisses the toast that says the token is stored, then
         # closes the preferences.
@@ -262,7 +256,7 @@ def main():
                 if attempt == 2:
                     raise
         proc.terminate()
-        check(proc.wait(timeout=20) == 0, "SIGTERM quits as Ctrl+Q does")
+        check("SIGTERM quits as Ctrl+Q does", proc.wait(timeout=20) == 0)
 
     def ask(proc, app):
         composer = ui.wait_for(lambda: ui.find(app, role="text", name="Message"), what="the composer")
@@ -271,11 +265,11 @@ def main():
         ui.wait_for(lambda: ui.text_of(composer) == QUESTION, what="the typed question")
         key(KEY_RETURN)
         log = ui.wait_for(lambda: ui.find(app, role="log", name="Messages"), what="the transcript")
-        check(ui.wait_for(lambda: ANSWER in ui.texts_under(log), timeout=30.0, what="the answer"),
-              "the Ask conversation shows the loopback server's answer")
+        check("the Ask conversation shows the loopback server's answer",
+              ui.wait_for(lambda: ANSWER in ui.texts_under(log), timeout=30.0, what="the answer"))
         check_process(proc)
         ui.press_with_modifiers(ord("q"))
-        check(proc.wait(timeout=20) == 0, "Ctrl+Q quits")
+        check("Ctrl+Q quits", proc.wait(timeout=20) == 0)
 
     def close_preferences():
         for attempt in range(3):
@@ -304,12 +298,12 @@ def main():
         type_into(app, "Model Provider Base URL", provider_url)
         type_into(app, "Model Provider Default Model", MODEL)
         type_into(app, "Model Provider API Key", API_KEY)
-        check(wait_description(app, "Model Provider Connection", "with the stored API key"),
-              "the API key typed into the Providers page is stored with Enter")
+        check("the API key typed into the Providers page is stored with Enter",
+              wait_description(app, "Model Provider Connection", "with the stored API key"))
         check_process(proc, API_KEY)
         close_preferences()
         proc.terminate()
-        check(proc.wait(timeout=20) == 0, "SIGTERM quits")
+        check("SIGTERM quits", proc.wait(timeout=20) == 0)
 
     def chat(proc, app):
         composer = ui.wait_for(lambda: ui.find(app, role="text", name="Message"), what="the composer")
@@ -318,51 +312,50 @@ def main():
         ui.wait_for(lambda: ui.text_of(composer) == PROVIDER_QUESTION, what="the typed question")
         key(KEY_RETURN)
         log = ui.wait_for(lambda: ui.find(app, role="log", name="Messages"), what="the transcript")
-        check(ui.wait_for(lambda: PROVIDER_ANSWER in ui.texts_under(log), timeout=30.0, what="the model's answer"),
-              "the Model Provider conversation shows the loopback provider's answer")
+        check("the Model Provider conversation shows the loopback provider's answer",
+              ui.wait_for(lambda: PROVIDER_ANSWER in ui.texts_under(log), timeout=30.0, what="the model's answer"))
         check_process(proc, API_KEY)
         ui.press_with_modifiers(ord("q"))
-        check(proc.wait(timeout=20) == 0, "Ctrl+Q quits")
+        check("Ctrl+Q quits", proc.wait(timeout=20) == 0)
 
     run([], configure)
     run(["--demo=ask"], ask)
     run([], configure_provider)
     run(["--demo=provider"], chat)
 
-    check(len(server.requests) == 1, f"the server got one question ({len(server.requests)})")
-    check(server.requests and server.requests[0]["authorization"] == "Bearer " + TOKEN,
-          "the server received the token from the keyring in the Authorization header")
-    check(server.requests and QUESTION.encode() in server.requests[0]["body"], "the question was posted")
+    check(f"the server got one question ({len(server.requests)})", len(server.requests) == 1)
+    check("the server received the token from the keyring in the Authorization header",
+          server.requests and server.requests[0]["authorization"] == "Bearer " + TOKEN)
+    check("the question was posted", server.requests and QUESTION.encode() in server.requests[0]["body"])
 
     folders = list(xdg.values())
     keyfile = os.path.join(xdg["XDG_CONFIG_HOME"], "glib-2.0", "settings", "keyfile")
-    check(os.path.isfile(keyfile) and endpoint.encode() in open(keyfile, "rb").read(),
-          "the settings were written to the keyfile in XDG_CONFIG_HOME (with the URL)")
-    check(scan(folders, QUESTION.encode()),
-          "the conversation was written under the XDG folders (the scan reads what the app wrote)")
+    check("the settings were written to the keyfile in XDG_CONFIG_HOME (with the URL)",
+          os.path.isfile(keyfile) and endpoint.encode() in open(keyfile, "rb").read())
+    check("the conversation was written under the XDG folders (the scan reads what the app wrote)",
+          scan(folders, QUESTION.encode()))
     leaks += scan(folders, TOKEN.encode())
     leaks += [path for path in outputs if TOKEN.encode() in open(path, "rb").read()]
-    check(not leaks, f"the token is in no file the app wrote, nor its environment, arguments or output {leaks}")
+    check(f"the token is in no file the app wrote, nor its environment, arguments or output {leaks}", not leaks)
 
     chats = [r for r in provider.requests if r["path"] == "/api/chat"]
-    check(len(chats) == 1 and PROVIDER_QUESTION.encode() in chats[0]["body"]
-          and json.loads(chats[0]["body"])["model"] == MODEL,
-          f"the provider got one question, for the model typed ({len(chats)})")
-    check(chats and chats[0]["authorization"] == "Bearer " + API_KEY,
-          "the provider received the API key from the keyring in the Authorization header")
-    check(os.path.isfile(keyfile) and provider_url.encode() in open(keyfile, "rb").read(),
-          "the provider's base URL is in the settings")
-    check(scan(folders, PROVIDER_QUESTION.encode()), "the provider conversation was written under the XDG folders")
+    check(f"the provider got one question, for the model typed ({len(chats)})",
+          len(chats) == 1 and PROVIDER_QUESTION.encode() in chats[0]["body"]
+          and json.loads(chats[0]["body"])["model"] == MODEL)
+    check("the provider received the API key from the keyring in the Authorization header",
+          chats and chats[0]["authorization"] == "Bearer " + API_KEY)
+    check("the provider's base URL is in the settings",
+          os.path.isfile(keyfile) and provider_url.encode() in open(keyfile, "rb").read())
+    check("the provider conversation was written under the XDG folders", scan(folders, PROVIDER_QUESTION.encode()))
     key_leaks += scan(folders, API_KEY.encode())
     key_leaks += [path for path in outputs if API_KEY.encode() in open(path, "rb").read()]
-    check(not key_leaks,
-          f"the API key is in no file the app wrote, nor its environment, arguments or output {key_leaks}")
+    check(f"the API key is in no file the app wrote, nor its environment, arguments or output {key_leaks}",
+          not key_leaks)
 
     provider.shutdown()
     server.shutdown()
     tmp.cleanup()
-    print(f"1..{len(checks)}", file=tap, flush=True)
-    return 0 if all(ok for ok, _ in checks) else 1
+    return finish()
 
 
 if __name__ == "__main__":

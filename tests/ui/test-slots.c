@@ -307,38 +307,6 @@ test_custom_component_fallbacks (void)
 /* ------------------------------------------------------------------ */
 
 static GtkWidget *
-find_named (GtkWidget  *root,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static gboolean
-find_label (GtkWidget  *root,
-            const char *text)
-{
-  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
-    return TRUE;
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (find_label (child, text))
-      return TRUE;
-  return FALSE;
-}
-
-static GtkWidget *
 build_dots (AkcChatView *view,
             gpointer     user_data)
 {
@@ -358,19 +326,19 @@ typedef struct {
 static gboolean
 named_shown (NamedWait *wait)
 {
-  return find_named (GTK_WIDGET (wait->fixture->view), wait->name) != NULL;
+  return find_widget (GTK_WIDGET (wait->fixture->view), is_named, wait->name) != NULL;
 }
 
 static gboolean
 default_thinking_shown (Fixture *fixture)
 {
-  return find_label (GTK_WIDGET (fixture->view), "Thinking...");
+  return find_widget (GTK_WIDGET (fixture->view), is_label_with_text, "Thinking...") != NULL;
 }
 
 static gboolean
 nothing_thinking (Fixture *fixture)
 {
-  return !default_thinking_shown (fixture) && find_named (GTK_WIDGET (fixture->view), "host-thinking") == NULL;
+  return !default_thinking_shown (fixture) && find_widget (GTK_WIDGET (fixture->view), is_named, "host-thinking") == NULL;
 }
 
 static gboolean
@@ -408,7 +376,7 @@ test_thinking_keeps_role_and_name (void)
 
   start_open_reply (&fixture, script, "Slow one");
   WAIT_FOR (named_shown, &wait);
-  dots = find_named (GTK_WIDGET (fixture.view), "host-thinking");
+  dots = find_widget (GTK_WIDGET (fixture.view), is_named, "host-thinking");
   slot = gtk_widget_get_parent (dots);
   g_assert_cmpuint (built, ==, 1);
   g_assert_false (default_thinking_shown (&fixture));
@@ -420,7 +388,7 @@ test_thinking_keeps_role_and_name (void)
   akc_chat_view_set_thinking_factory (fixture.view, NULL, NULL, NULL);
   start_open_reply (&fixture, script, "Slow two");
   WAIT_FOR (default_thinking_shown, &fixture);
-  g_assert_null (find_named (GTK_WIDGET (fixture.view), "host-thinking"));
+  g_assert_null (find_widget (GTK_WIDGET (fixture.view), is_named, "host-thinking"));
   g_assert_cmpuint (built, ==, 1);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.stop", NULL));
   WAIT_FOR (nothing_thinking, &fixture);
@@ -505,7 +473,7 @@ test_choice_list_replaced (void)
   fixture_init_full (&fixture, NULL, contents, replace_choices, &host);
   component = view_of (&fixture, 1);
   slot = akc_component_view_get_content (component);
-  choices = find_named (slot, "host-choices");
+  choices = find_widget (slot, is_named, "host-choices");
   g_assert_nonnull (choices);
   g_assert_true (gtk_widget_get_parent (choices) == slot);
   g_assert_cmpuint (host.built, ==, 1);
@@ -518,7 +486,7 @@ test_choice_list_replaced (void)
   g_assert_true (akc_component_view_get_active (component));
   g_assert_true (akc_chat_view_get_input_owned (fixture.view));
 
-  docs = find_named (slot, "docs");
+  docs = find_widget (slot, is_named, "docs");
   g_signal_emit_by_name (docs, "clicked");
   g_assert_cmpuint (events->len, ==, 1);
   g_assert_nonnull (strstr (g_ptr_array_index (events, 0), "\"docs\""));
@@ -527,7 +495,7 @@ test_choice_list_replaced (void)
   gtk_test_accessible_assert_state (GTK_ACCESSIBLE (slot), GTK_ACCESSIBLE_STATE_DISABLED, TRUE);
 
   /* Single-shot: another choice changes nothing. */
-  g_signal_emit_by_name (find_named (slot, "demo"), "clicked");
+  g_signal_emit_by_name (find_widget (slot, is_named, "demo"), "clicked");
   g_assert_cmpuint (events->len, ==, 1);
   g_assert_false (akc_chat_view_get_input_owned (fixture.view));
 
@@ -537,7 +505,7 @@ test_choice_list_replaced (void)
   fixture_clear (&fixture);
 
   fixture_init (&fixture, NULL, contents);
-  g_assert_null (find_named (akc_component_view_get_content (view_of (&fixture, 1)), "host-choices"));
+  g_assert_null (find_widget (akc_component_view_get_content (view_of (&fixture, 1)), is_named, "host-choices"));
   fixture_clear (&fixture);
 }
 
@@ -582,7 +550,7 @@ test_standard_component_replaced (void)
 
   fixture_init_full (&fixture, NULL, contents, replace_notice, NULL);
   slot = akc_component_view_get_content (view_of (&fixture, 1));
-  g_assert_nonnull (find_named (slot, "host-notice"));
+  g_assert_nonnull (find_widget (slot, is_named, "host-notice"));
   gtk_test_accessible_assert_role (GTK_ACCESSIBLE (slot), GTK_ACCESSIBLE_ROLE_ALERT);
   gtk_test_accessible_assert_property (GTK_ACCESSIBLE (slot), GTK_ACCESSIBLE_PROPERTY_LABEL, "Sync failed");
 
@@ -630,7 +598,7 @@ build_confirmation (AkcChatView *view,
 static gboolean
 named_call_shown (NamedWait *wait)
 {
-  return find_named (GTK_WIDGET (wait->fixture->view), wait->name) != NULL;
+  return find_widget (GTK_WIDGET (wait->fixture->view), is_named, wait->name) != NULL;
 }
 
 static gboolean
@@ -681,7 +649,7 @@ test_confirmation_replaced (void)
   WAIT_FOR (source_idle, &fixture);
   WAIT_FOR (named_call_shown, &wait);
 
-  yes = find_named (GTK_WIDGET (fixture.view), "call-1");
+  yes = find_widget (GTK_WIDGET (fixture.view), is_named, "call-1");
   slot = gtk_widget_get_parent (yes);
   g_assert_cmpuint (built, >=, 1);
   g_assert_true (gtk_widget_has_css_class (slot, "confirmation-slot"));
@@ -690,7 +658,7 @@ test_confirmation_replaced (void)
                                        "Allow the assistant to use “Delete file”?");
   gtk_test_accessible_assert_property (GTK_ACCESSIBLE (slot), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
                                        "Nothing happens until you approve it.");
-  g_assert_null (find_named (GTK_WIDGET (fixture.view), "GtkExpander"));
+  g_assert_null (find_widget (GTK_WIDGET (fixture.view), is_named, "GtkExpander"));
 
   /* A stop of the transcript's arrow keys, and Tab reaches the host's button. */
   g_assert_true (gtk_widget_get_focusable (slot));
@@ -754,7 +722,7 @@ test_message_row_replaced (void)
   guint built = 0;
 
   fixture_init_full (&fixture, NULL, contents, replace_messages, &built);
-  label = find_named (GTK_WIDGET (fixture.view), "host-message");
+  label = find_widget (GTK_WIDGET (fixture.view), is_named, "host-message");
   g_assert_nonnull (label);
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, "» hello there");
   g_assert_cmpuint (built, >=, 1);

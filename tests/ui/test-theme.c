@@ -357,26 +357,10 @@ test_theme_view_stays_usable (void)
   fixture_clear (&fixture);
 }
 
-static GtkWidget *
-find_type (GtkWidget *root,
-           GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type) && gtk_widget_get_mapped (root))
-    return root;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_type (c, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static gboolean
 editor_shown (Fixture *fixture)
 {
-  return find_type (GTK_WIDGET (fixture->view), GTK_TYPE_TEXT_VIEW) != NULL;
+  return find_widget (GTK_WIDGET (fixture->view), is_mapped_type, GSIZE_TO_POINTER (GTK_TYPE_TEXT_VIEW)) != NULL;
 }
 
 /* In the platform's dark style, a light theme keeps its own text colours
@@ -408,7 +392,7 @@ test_theme_dark_style (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.edit", NULL));
   WAIT_FOR (editor_shown, &fixture);
   wait_frames (fixture.window, 2);
-  assert_color (find_type (GTK_WIDGET (fixture.view), GTK_TYPE_TEXT_VIEW), "#112233");
+  assert_color (find_widget (GTK_WIDGET (fixture.view), is_mapped_type, GSIZE_TO_POINTER (GTK_TYPE_TEXT_VIEW)), "#112233");
 
   g_object_set (settings, "gtk-application-prefer-dark-theme", FALSE, NULL);
   fixture_clear (&fixture);

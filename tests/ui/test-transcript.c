@@ -1229,13 +1229,6 @@ test_view_input_ownership (void)
 }
 
 static gboolean
-has_css_class (GtkWidget     *widget,
-               gconstpointer  data)
-{
-  return gtk_widget_has_css_class (widget, data);
-}
-
-static gboolean
 hint_shown_at_end (Fixture *fixture)
 {
   GtkWidget *hint = find_widget (GTK_WIDGET (fixture->view), has_css_class, "focus-hint");
