@@ -1234,8 +1234,7 @@ test_session_after_restart (void)
   g_assert_cmpuint (count_tickets (item), ==, 1);
 
   close_history (session, memory);
-  g_unlink (path);
-  g_rmdir (folder);
+  akc_test_remove_tree (folder);
 }
 
 /* Deleting a conversation deletes its session: the next conversation of
@@ -1280,8 +1279,7 @@ test_delete_forgets_session (void)
   g_assert_cmpstr (akc_demo_get_state (akc_conversation_item_get_demo (item)), ==, "ready");
 
   close_history (session, memory);
-  g_unlink (path);
-  g_rmdir (folder);
+  akc_test_remove_tree (folder);
 }
 
 int
