@@ -12,6 +12,7 @@
 
 #include "akc-sqlite-chat-memory.h"
 #include "akc-sqlite-chat-memory-private.h"
+#include "akc-message-search-text-private.h"
 #include "akc-sqlite-message-extras-private.h"
 #include "akc-conversation-record-private.h"
 #include "akc-search-result-private.h"
@@ -116,7 +117,8 @@ typedef enum
 
 /* Message columns share their parameter numbers between STMT_INSERT and
  * STMT_SAVE: ?1 conversation, ?2 id, ?3 role, ?4 status, ?5 stopped,
- * ?6 content, ?7 created_at, ?8 tool_call_id, ?9 tool_calls, ?10 lineage. */
+ * ?6 content, ?7 created_at, ?8 tool_call_id, ?9 tool_calls, ?10 lineage,
+ * ?12 search_text. */
 static const char * const stmt_sql[N_STMTS] = {
   [STMT_LIST] =
     INFO_COLUMNS " ORDER BY c.pinned DESC, c.updated_at DESC, c.id",
@@ -201,11 +203,11 @@ static const char * const stmt_sql[N_STMTS] = {
     "UPDATE messages SET position = -1 - position WHERE conversation_id = ?1 AND position < 0",
   [STMT_INSERT] =
     "INSERT INTO messages (conversation_id, id, role, status, stopped, content, created_at,"
-    "                      tool_call_id, tool_calls, lineage, position)"
-    "  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    "                      tool_call_id, tool_calls, lineage, position, search_text)"
+    "  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
   [STMT_SAVE] =
     "UPDATE messages SET role = ?3, status = ?4, stopped = ?5, content = ?6, created_at = ?7,"
-    "       tool_call_id = ?8, tool_calls = ?9, lineage = ?10"
+    "       tool_call_id = ?8, tool_calls = ?9, lineage = ?10, search_text = ?12"
     "  WHERE conversation_id = ?1 AND id = ?2",
 };
 
@@ -738,11 +740,13 @@ worker_count_messages (Worker      *worker,
   return TRUE;
 }
 
-/* The message columns ?2 … ?10 of STMT_INSERT and STMT_SAVE. */
+/* The message columns ?2 … ?10 and ?12 of STMT_INSERT and STMT_SAVE. */
 static void
 bind_message (sqlite3_stmt           *stmt,
               const AkcStoredMessage *stored)
 {
+  char *search_text = akc_message_dup_search_text (stored->role, stored->content, stored->content_length);
+
   bind_text (stmt, 2, stored->id);
   bind_text (stmt, 3, stored->role);
   bind_text (stmt, 4, stored->status);
@@ -753,6 +757,11 @@ bind_message (sqlite3_stmt           *stmt,
   bind_text (stmt, 8, stored->tool_call_id);
   bind_text (stmt, 9, stored->tool_calls);
   bind_text (stmt, 10, stored->lineage);
+  /* What search matches and shows of a structured content (schema 9). */
+  if (search_text != NULL)
+    sqlite3_bind_text64 (stmt, 12, search_text, strlen (search_text), g_free, SQLITE_UTF8);
+  else
+    sqlite3_bind_null (stmt, 12);
 }
 
 /* ------------------------------------------------------------------ */

@@ -18,7 +18,7 @@ G_BEGIN_DECLS
 #define AKC_SQLITE_APPLICATION_ID 0x414B4348
 
 /* The schema version this code writes and reads (`PRAGMA user_version`). */
-#define AKC_SQLITE_SCHEMA_VERSION 8
+#define AKC_SQLITE_SCHEMA_VERSION 9
 
 /* One step of the schema: the statements that take a database from
  * version - 1 to version. Steps run in order, all of them in the one
@@ -52,8 +52,9 @@ gboolean                  akc_sqlite_migrate               (sqlite3             
                                                             GError                  **error);
 
 /* Adds the SQL functions of the schema to @db: akc_derive_title (text),
- * [func@derive_conversation_title]. akc_sqlite_migrate() does it before
- * the steps run. */
+ * [func@derive_conversation_title], and akc_search_text (role, content),
+ * akc_message_dup_search_text(). akc_sqlite_migrate() does it before the
+ * steps run. */
 gboolean                  akc_sqlite_register_functions    (sqlite3                  *db,
                                                             const char               *path,
                                                             GError                  **error);

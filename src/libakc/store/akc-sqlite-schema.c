@@ -16,6 +16,7 @@
 
 #include "akc-chat-memory.h"
 #include "akc-conversation-title.h"
+#include "akc-message-search-text-private.h"
 #include "akc-sqlite-chat-memory.h"
 #include "akc-sqlite-schema-private.h"
 
@@ -131,6 +132,23 @@
  *   deleting the conversation deletes it (ON DELETE CASCADE): a later
  *   conversation given the same id never resumes it.
  *
+ * Version 9
+ * ---------
+ * Search matches what a person saw (issue 14): an assistant message whose
+ *   content is structured (ordered content, protocol §4, or a
+ *   whole-message component frame) was indexed as its JSON, so a search
+ *   for "type" or "props" found every conversation with a component and
+ *   its snippet showed frame syntax. messages gains `search_text`, the
+ *   text shown of such a message (its text parts and the visible text of
+ *   its components, akc_message_dup_search_text(); NULL for every other
+ *   message, whose content is its text), written with the message.
+ *   message_text is a view of the text each message is searched by
+ *   (AKC_SEARCH_TEXT_OF below), and message_search is rebuilt as an
+ *   external-content FTS5 table over it, so snippets come from it too.
+ *   A structured content written by another program without a
+ *   search_text is not indexed (never as JSON). The migration computes
+ *   search_text for every existing assistant message and re-indexes.
+ *
  * Adding a version
  * ----------------
  * Append a step { N, "…" } below and bump AKC_SQLITE_SCHEMA_VERSION. A step
@@ -140,6 +158,15 @@
  * one transaction, and older code refuses it (AKC_CHAT_MEMORY_ERROR_NEWER_VERSION)
  * instead of misreading it.
  */
+/* The text a row of messages is searched by (version 9): its search_text,
+ * else nothing for a structured content (the rule of
+ * akc_message_content_is_structured()), else its content. */
+#define AKC_SEARCH_TEXT_OF(row) \
+  "CASE WHEN " row ".search_text IS NOT NULL THEN " row ".search_text" \
+  "  WHEN " row ".role = 'assistant' AND (substr (" row ".content, 1, 1) = char (30)" \
+  "    OR substr (ltrim (" row ".content, char (32, 9, 10, 13)), 1, 1) = '{') THEN ''" \
+  "  ELSE " row ".content END"
+
 static const AkcSqliteMigration migrations[] = {
   { 1,
     "CREATE TABLE conversations ("
@@ -276,6 +303,31 @@ static const AkcSqliteMigration migrations[] = {
     "  updated_at      INTEGER NOT NULL,"
     "  PRIMARY KEY (conversation_id, session_id)"
     ");" },
+  { 9,
+    "ALTER TABLE messages ADD COLUMN search_text TEXT;"
+    "UPDATE messages SET search_text = akc_search_text (role, content) WHERE role = 'assistant';"
+    "DROP TRIGGER messages_search_insert;"
+    "DROP TRIGGER messages_search_delete;"
+    "DROP TRIGGER messages_search_update;"
+    "DROP TABLE message_search;"
+    "CREATE VIEW message_text (seq, text) AS SELECT m.seq, " AKC_SEARCH_TEXT_OF ("m") " FROM messages m;"
+    "CREATE VIRTUAL TABLE message_search USING fts5 ("
+    "  text, content = 'message_text', content_rowid = 'seq',"
+    "  tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');"
+    "INSERT INTO message_search (message_search) VALUES ('rebuild');"
+    "CREATE TRIGGER messages_search_insert AFTER INSERT ON messages BEGIN"
+    "  INSERT INTO message_search (rowid, text) VALUES (new.seq, " AKC_SEARCH_TEXT_OF ("new") ");"
+    "END;"
+    "CREATE TRIGGER messages_search_delete AFTER DELETE ON messages BEGIN"
+    "  INSERT INTO message_search (message_search, rowid, text)"
+    "    VALUES ('delete', old.seq, " AKC_SEARCH_TEXT_OF ("old") ");"
+    "END;"
+    "CREATE TRIGGER messages_search_update AFTER UPDATE OF role, content, search_text ON messages"
+    "  WHEN (" AKC_SEARCH_TEXT_OF ("old") ") IS NOT (" AKC_SEARCH_TEXT_OF ("new") ") BEGIN"
+    "  INSERT INTO message_search (message_search, rowid, text)"
+    "    VALUES ('delete', old.seq, " AKC_SEARCH_TEXT_OF ("old") ");"
+    "  INSERT INTO message_search (rowid, text) VALUES (new.seq, " AKC_SEARCH_TEXT_OF ("new") ");"
+    "END;" },
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == AKC_SQLITE_SCHEMA_VERSION);
@@ -468,6 +520,29 @@ derive_title_function (sqlite3_context  *context,
   sqlite3_result_text (context, title, -1, g_free);
 }
 
+static void
+search_text_function (sqlite3_context  *context,
+                      int               n_values,
+                      sqlite3_value   **values)
+{
+  const char *role, *content;
+  char *text;
+
+  if (sqlite3_value_type (values[0]) == SQLITE_NULL || sqlite3_value_type (values[1]) == SQLITE_NULL)
+    {
+      sqlite3_result_null (context);
+      return;
+    }
+
+  role = (const char *) sqlite3_value_text (values[0]);
+  content = (const char *) sqlite3_value_text (values[1]);
+  text = akc_message_dup_search_text (role, content, sqlite3_value_bytes (values[1]));
+  if (text == NULL)
+    sqlite3_result_null (context);
+  else
+    sqlite3_result_text (context, text, -1, g_free);
+}
+
 gboolean
 akc_sqlite_register_functions (sqlite3     *db,
                                const char  *path,
@@ -476,6 +551,11 @@ akc_sqlite_register_functions (sqlite3     *db,
   int rc = sqlite3_create_function_v2 (db, "akc_derive_title", 1,
                                        SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
                                        NULL, derive_title_function, NULL, NULL, NULL);
+
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function_v2 (db, "akc_search_text", 2,
+                                     SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+                                     NULL, search_text_function, NULL, NULL, NULL);
 
   if (rc != SQLITE_OK)
     {

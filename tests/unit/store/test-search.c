@@ -313,6 +313,172 @@ test_query_text (void)
   akc_test_close (g_steal_pointer (&memory));
 }
 
+/* The snippet of the one result of @text, checked to hold no frame
+ * syntax. */
+static char *
+snippet_of (AkcChatMemory *memory,
+            const char    *text)
+{
+  g_autoptr(GListModel) results = search (memory, text, 10);
+  g_autoptr(AkcSearchResult) result = NULL;
+  const char *snippet;
+
+  g_assert_cmpuint (g_list_model_get_n_items (results), ==, 1);
+  result = g_list_model_get_item (results, 0);
+  snippet = akc_search_result_get_snippet (result);
+  g_assert_null (strchr (snippet, '{'));
+  g_assert_null (strchr (snippet, '"'));
+  g_assert_null (strchr (snippet, '\x1e'));
+  g_assert_null (strstr (snippet, "agentskit"));
+
+  return g_strdup (snippet);
+}
+
+#define assert_snippet_has(memory, text, part) \
+  G_STMT_START { \
+    g_autofree char *snippet_ = snippet_of ((memory), (text)); \
+    if (strstr (snippet_, (part)) == NULL) \
+      g_error ("the snippet of “%s” is “%s”, without “%s”", (text), snippet_, (part)); \
+  } G_STMT_END
+
+/* Words of the frame syntax, which no person saw. */
+static const char * const frame_words[] = {
+  "type", "props", "componentKey", "protocol", "render", "agentskit", "instanceId", "kind",
+  "fallback", "sources", "choices", "https", "example", "s1", "summary",
+};
+
+/* Schema 9 (issue 14): a history written by the version before (schema
+ * 8), whose structured assistant messages were indexed as their JSON, is
+ * re-indexed by what a person saw of them. */
+static void
+test_migration_structured (void)
+{
+  g_autofree char *fixture = g_build_filename (g_getenv ("AKC_HISTORY_FIXTURES_DIR"), "history-v8.sqlite3", NULL);
+  g_autofree char *path = akc_test_path ("v8.sqlite3");
+  g_autoptr(GFile) source = g_file_new_for_path (fixture);
+  g_autoptr(GFile) destination = g_file_new_for_path (path);
+  g_autoptr(GFile) folder = g_file_get_parent (destination);
+  g_autoptr(AkcChatMemory) memory = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_file_make_directory_with_parents (folder, NULL, NULL);
+  g_assert_true (g_file_copy (source, destination, G_FILE_COPY_NONE, NULL, NULL, NULL, &error));
+  g_assert_cmpint (akc_test_sql_int (path, "PRAGMA user_version"), ==, 8);
+
+  memory = akc_test_open (path);
+  g_assert_cmpint (akc_test_sql_int (path, "PRAGMA user_version"), ==, AKC_SQLITE_SCHEMA_VERSION);
+  g_assert_cmpint (akc_test_sql_int (path, "SELECT count(*) FROM messages"), ==, 5);
+  assert_index_exact (path);
+
+  /* "type" is a word of one person's question, and a key of every frame. */
+  assert_found (memory, "type", "plain/p-1");
+  for (guint i = 0; i < G_N_ELEMENTS (frame_words); i++)
+    if (g_strcmp0 (frame_words[i], "type") != 0)
+      assert_found (memory, frame_words[i], "");
+
+  /* Text parts, a source list (its label, title and snippet) and a
+   * whole-message choice list (its prompt, labels and descriptions). */
+  assert_found (memory, "read", "components/c-2");
+  assert_found (memory, "choose", "components/c-2");
+  assert_found (memory, "reading", "components/c-2");
+  assert_snippet_has (memory, "lisbon", "Lisbon guide");
+  assert_snippet_has (memory, "pastries", "Trams and pastries");
+  assert_found (memory, "trams", "plain/ components/c-2");
+  assert_snippet_has (memory, "city", "Which city?");
+  assert_found (memory, "faro", "components/c-3");
+  assert_found (memory, "beaches", "components/c-3");
+
+  /* The messages themselves are unchanged. */
+  {
+    g_autoptr(GListModel) loaded = akc_test_load (memory, "components", &error);
+    g_autoptr(AkcMessage) frame = g_list_model_get_item (loaded, 2);
+
+    g_assert_no_error (error);
+    g_assert_true (g_str_has_prefix (akc_message_get_content (frame), "{\"protocol\":\"agentskit.chat.component\""));
+  }
+
+  akc_test_close (g_steal_pointer (&memory));
+}
+
+#define PREFIX "\x1e" "agentskit.chat.content/1\n"
+#define TABLE "{\"protocol\":\"agentskit.chat.component\",\"version\":1,\"type\":\"render\"," \
+  "\"componentKey\":\"table\",\"instanceId\":\"t\"," \
+  "\"props\":{\"caption\":\"Opening hours\",\"columns\":[{\"key\":\"day\",\"label\":\"Weekday\"}," \
+  "{\"key\":\"url\",\"label\":\"Hours\"}],\"rows\":[{\"day\":\"Monday\",\"url\":\"nine to five\"}," \
+  "{\"day\":\"Sunday\",\"url\":42}]}," \
+  "\"fallback\":{\"kind\":\"table\",\"summary\":\"Opening hours: 2 rows.\"}}"
+#define UNKNOWN "{\"protocol\":\"agentskit.chat.component\",\"version\":1,\"type\":\"render\"," \
+  "\"componentKey\":\"weather-map\",\"instanceId\":\"w\",\"props\":{\"region\":\"Algarve\"}," \
+  "\"fallback\":{\"kind\":\"map\",\"summary\":\"Sunny along the coast.\"}}"
+
+/* Messages written now are indexed by what is shown of them, as they
+ * stream and change; a JSON reply that is no frame is its text; another
+ * program's structured content is never indexed as JSON. */
+static void
+test_structured_content (void)
+{
+  g_autofree char *path = akc_test_path ("history.sqlite3");
+  g_autoptr(AkcChatMemory) memory = akc_test_open (path);
+  g_autoptr(AkcConversationInfo) info = akc_test_create (memory, "a", "Visit", NULL);
+  g_autoptr(AkcMessage) reply = akc_message_new ("a-2", AKC_MESSAGE_ROLE_ASSISTANT, "", AKC_MESSAGE_STATUS_STREAMING);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (akc_test_append (memory, "a", message ("a-1", AKC_MESSAGE_ROLE_USER, "When is it open?"), &error));
+  g_assert_true (akc_test_append (memory, "a", reply, &error));
+
+  /* Streamed: the text part first, then the table. */
+  akc_message_append_content (reply, PREFIX "{\"kind\":\"text\",\"text\":\"Here are the hours.\"}\n", -1);
+  g_assert_true (akc_test_save (memory, "a", reply, &error));
+  assert_found (memory, "hours", "a/a-2");
+  assert_found (memory, "kind", "");
+  akc_message_append_content (reply, "{\"kind\":\"component\",\"frame\":" TABLE "}\n", -1);
+  g_assert_true (akc_test_save (memory, "a", reply, &error));
+  assert_index_exact (path);
+
+  /* Caption, column labels and every cell, whatever its column key; no key. */
+  assert_found (memory, "opening", "a/a-2");
+  assert_found (memory, "weekday", "a/a-2");
+  assert_snippet_has (memory, "monday", "Monday");
+  assert_found (memory, "nine", "a/a-2");
+  assert_found (memory, "42", "a/a-2");
+  for (guint i = 0; i < G_N_ELEMENTS (frame_words); i++)
+    assert_found (memory, frame_words[i], "");
+  assert_found (memory, "day", "");
+  assert_found (memory, "url", "");
+
+  /* A component this version cannot show: its fallback summary. */
+  g_assert_true (akc_test_append (memory, "a", message ("a-3", AKC_MESSAGE_ROLE_ASSISTANT, UNKNOWN), &error));
+  assert_found (memory, "sunny", "a/a-3");
+  assert_found (memory, "algarve", "");
+  assert_found (memory, "region", "");
+
+  /* JSON that is no component frame is what the reply shows. */
+  g_assert_true (akc_test_append (memory, "a", message ("a-4", AKC_MESSAGE_ROLE_ASSISTANT, "{\"type\": \"ticket\"}"),
+                                  &error));
+  assert_found (memory, "ticket", "a/a-4");
+  assert_found (memory, "type", "a/a-4");
+
+  /* Replaced by plain text: the structured text goes. */
+  akc_message_set_content (reply, "Closed on Sundays");
+  akc_message_set_status (reply, AKC_MESSAGE_STATUS_COMPLETE);
+  g_assert_true (akc_test_save (memory, "a", reply, &error));
+  assert_found (memory, "monday", "");
+  assert_found (memory, "sundays", "a/a-2");
+  assert_index_exact (path);
+
+  /* Another program's structured content, without its search text. */
+  akc_test_sql_exec (path, "UPDATE messages SET content = char (30) || 'agentskit.chat.content/1' || char (10)"
+                           " || '{\"kind\":\"text\",\"text\":\"Foreign\"}' || char (10) WHERE id = 'a-2'");
+  assert_found (memory, "foreign", "");
+  assert_found (memory, "kind", "");
+  assert_found (memory, "sundays", "");
+  akc_test_sql_exec (path, "UPDATE messages SET search_text = NULL WHERE id = 'a-4'");
+  assert_found (memory, "ticket", "");
+  assert_index_exact (path);
+
+  akc_test_close (g_steal_pointer (&memory));
+}
+
 /* U+0000 in a message does not cut what is indexed. */
 static void
 test_nul_content (void)
@@ -345,6 +511,8 @@ main (int   argc,
   g_test_add_func ("/store/search/snippets", test_snippets);
   g_test_add_func ("/store/search/query-text", test_query_text);
   g_test_add_func ("/store/search/nul-content", test_nul_content);
+  g_test_add_func ("/store/search/migration-structured", test_migration_structured);
+  g_test_add_func ("/store/search/structured-content", test_structured_content);
 
   return g_test_run ();
 }
