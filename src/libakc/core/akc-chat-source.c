@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "akc-chat-source.h"
 #include "akc-enum-types.h"
 #include "akc-message.h"
@@ -46,7 +48,9 @@
  * help. The next operation clears it.
  *
  * Actions that cannot act return %FALSE with an %AKC_CHAT_ERROR (or, for
- * proposals, an %AKC_ERROR) and change nothing.
+ * proposals, an %AKC_ERROR) and change nothing. An action the source does
+ * not offer at all (a turn server only takes new messages) fails with
+ * %AKC_CHAT_ERROR_NOT_SUPPORTED.
  *
  * Since: 0.1
  */
@@ -89,9 +93,90 @@ akc_is_blank_input (const char *text)
 
 G_DEFINE_INTERFACE (AkcChatSource, akc_chat_source, G_TYPE_OBJECT)
 
+/* The defaults of the actions a source need not offer. */
+
+static gboolean
+not_supported (GError **error)
+{
+  g_set_error_literal (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_NOT_SUPPORTED,
+                       _("This conversation does not offer that."));
+  return FALSE;
+}
+
+static void
+default_stop (AkcChatSource *self)
+{
+}
+
+static gboolean
+default_retry (AkcChatSource  *self,
+               GError        **error)
+{
+  return not_supported (error);
+}
+
+static gboolean
+default_regenerate (AkcChatSource  *self,
+                    const char     *message_id,
+                    GError        **error)
+{
+  return not_supported (error);
+}
+
+static gboolean
+default_edit (AkcChatSource  *self,
+              const char     *message_id,
+              const char     *text,
+              GError        **error)
+{
+  return not_supported (error);
+}
+
+static void
+default_clear (AkcChatSource *self)
+{
+}
+
+static AkcToolCall *
+default_propose_tool_call (AkcChatSource  *self,
+                           const char     *id,
+                           const char     *name,
+                           AkcJsonValue   *arguments,
+                           GError        **error)
+{
+  not_supported (error);
+  return NULL;
+}
+
+static gboolean
+default_approve (AkcChatSource  *self,
+                 const char     *tool_call_id,
+                 GError        **error)
+{
+  return not_supported (error);
+}
+
+static gboolean
+default_deny (AkcChatSource  *self,
+              const char     *tool_call_id,
+              const char     *reason,
+              GError        **error)
+{
+  return not_supported (error);
+}
+
 static void
 akc_chat_source_default_init (AkcChatSourceInterface *iface)
 {
+  iface->stop = default_stop;
+  iface->retry = default_retry;
+  iface->regenerate = default_regenerate;
+  iface->edit = default_edit;
+  iface->clear = default_clear;
+  iface->propose_tool_call = default_propose_tool_call;
+  iface->approve = default_approve;
+  iface->deny = default_deny;
+
   /**
    * AkcChatSource:messages:
    *

@@ -51,6 +51,9 @@ typedef enum
  *   applies to; the conversation did not change (an inert retry, for
  *   example, [application §14](wire-formats.html#application-14) A12)
  * @AKC_CHAT_ERROR_TURN_FAILED: the adapter reported a failure
+ * @AKC_CHAT_ERROR_NOT_SUPPORTED: the source does not offer the action (a
+ *   turn server, for example, only takes new messages); the conversation
+ *   did not change
  *
  * Error codes of %AKC_CHAT_ERROR, the domain of the actions of
  * [iface@ChatSource]. A failed turn is not reported through this domain
@@ -65,6 +68,7 @@ typedef enum
   AKC_CHAT_ERROR_EMPTY_INPUT,
   AKC_CHAT_ERROR_NO_TARGET,
   AKC_CHAT_ERROR_TURN_FAILED,
+  AKC_CHAT_ERROR_NOT_SUPPORTED,
 } AkcChatError;
 
 AKC_AVAILABLE_IN_ALL
@@ -96,6 +100,11 @@ G_DECLARE_INTERFACE (AkcChatSource, akc_chat_source, AKC, CHAT_SOURCE, GObject)
  *
  * The virtual methods of [iface@ChatSource]. Implementations also install
  * the interface's properties.
+ *
+ * The four getters and @send are required. The other actions have
+ * defaults for a source that does not offer them: @stop and @clear do
+ * nothing, and @retry, @regenerate, @edit, @propose_tool_call, @approve and
+ * @deny fail with %AKC_CHAT_ERROR_NOT_SUPPORTED.
  */
 struct _AkcChatSourceInterface
 {

@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "akc-chat-private.h"
+#include "akc-chat-source-state-private.h"
 #include "akc-chunk.h"
 #include "akc-error.h"
 #include "akc-json-private.h"
@@ -87,10 +88,7 @@ struct _AkcChat
   AkcAdapter           *adapter;
   char                 *session_id;
   char                 *system_prompt;
-  GListStore           *messages;
-  AkcDiagnostic        *error;
-  char                 *input;
-  AkcUsage              usage;
+  AkcChatSourceState    state;
   GHashTable           *tools;
 
   AkcToolAuthorizeFunc  authorize;
@@ -101,8 +99,6 @@ struct _AkcChat
   AkcStream            *stream;
   AkcMessage           *reply;
   gulong                chunk_handler;
-
-  AkcChatStatus         status;
 
   /* Messages a person deleted whose undo is still offered: in the
    * conversation (and its history) until akc_chat_delete_message(), shown
@@ -130,6 +126,7 @@ enum {
 };
 
 static GParamSpec *props[N_PROPS];
+static GParamSpec *source_props[AKC_CHAT_SOURCE_N_PROPS];
 
 enum {
   HIDDEN_CHANGED,
@@ -141,7 +138,7 @@ static guint signals[N_SIGNALS];
 static guint
 akc_chat_n_messages (AkcChat *self)
 {
-  return g_list_model_get_n_items (G_LIST_MODEL (self->messages));
+  return g_list_model_get_n_items (G_LIST_MODEL (self->state.messages));
 }
 
 /* Returns: (transfer none): the store keeps the message alive. */
@@ -149,7 +146,7 @@ static AkcMessage *
 akc_chat_message_at (AkcChat *self,
                      guint    position)
 {
-  AkcMessage *message = g_list_model_get_item (G_LIST_MODEL (self->messages), position);
+  AkcMessage *message = g_list_model_get_item (G_LIST_MODEL (self->state.messages), position);
 
   g_assert (message != NULL);
   g_object_unref (message);
@@ -217,7 +214,7 @@ akc_chat_splice (AkcChat     *self,
         }
     }
 
-  g_list_store_splice (self->messages, position, n_removals, (gpointer *) additions, n_additions);
+  akc_chat_source_state_splice (&self->state, position, n_removals, (gpointer *) additions, n_additions);
 
   for (guint i = 0; unhidden != NULL && i < unhidden->len; i++)
     g_signal_emit (self, signals[HIDDEN_CHANGED], 0, g_ptr_array_index (unhidden, i));
@@ -234,7 +231,7 @@ akc_chat_settle_hidden (AkcChat *self)
       AkcMessage *message = g_ptr_array_index (self->hidden, 0);
       guint at;
 
-      if (g_list_store_find (self->messages, message, &at))
+      if (g_list_store_find (self->state.messages, message, &at))
         akc_chat_splice (self, at, 1, NULL, 0);
       else
         g_ptr_array_remove_index (self->hidden, 0);
@@ -245,34 +242,14 @@ static void
 akc_chat_set_status (AkcChat       *self,
                      AkcChatStatus  status)
 {
-  if (self->status == status)
-    return;
-
-  self->status = status;
-  g_object_notify (G_OBJECT (self), "status");
+  akc_chat_source_state_set_status (&self->state, status);
 }
 
 static void
 akc_chat_take_error (AkcChat       *self,
                      AkcDiagnostic *error)
 {
-  if (self->error == NULL && error == NULL)
-    return;
-
-  g_clear_pointer (&self->error, akc_diagnostic_unref);
-  self->error = error;
-  g_object_notify (G_OBJECT (self), "error");
-}
-
-static void
-akc_chat_set_usage (AkcChat        *self,
-                    const AkcUsage *usage)
-{
-  if (akc_usage_equal (&self->usage, usage))
-    return;
-
-  self->usage = *usage;
-  g_object_notify (G_OBJECT (self), "usage");
+  akc_chat_source_state_take_error (&self->state, error);
 }
 
 /* Ends the turn in flight: the stream stops delivering. Returns the reply,
@@ -534,10 +511,10 @@ on_stream_chunk (AkcChat   *self,
     case AKC_CHUNK_METADATA:
       if (akc_chunk_get_usage (chunk, &usage))
         {
-          AkcUsage total = self->usage;
+          AkcUsage total = self->state.usage;
 
           akc_usage_add (&total, &usage);
-          akc_chat_set_usage (self, &total);
+          akc_chat_source_state_set_usage (&self->state, &total);
 
           /* And the reply's own. */
           if (self->reply != NULL)
@@ -586,7 +563,7 @@ akc_chat_copy_messages (AkcChat *self,
   g_autoptr(GPtrArray) items = g_ptr_array_new_full (n, g_object_unref);
 
   for (guint i = 0; i < n; i++)
-    g_ptr_array_add (items, g_list_model_get_item (G_LIST_MODEL (self->messages), i));
+    g_ptr_array_add (items, g_list_model_get_item (G_LIST_MODEL (self->state.messages), i));
   g_list_store_splice (copy, 0, 0, items->pdata, items->len);
 
   return copy;
@@ -647,7 +624,7 @@ static gboolean
 akc_chat_check_idle (AkcChat  *self,
                      GError  **error)
 {
-  if (self->status == AKC_CHAT_STATUS_STREAMING)
+  if (self->state.status == AKC_CHAT_STATUS_STREAMING)
     {
       g_set_error_literal (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_BUSY,
                            _("A reply is still arriving. Stop it first."));
@@ -671,29 +648,7 @@ akc_chat_check_text (const char  *text,
   return TRUE;
 }
 
-static GListModel *
-akc_chat_get_messages (AkcChatSource *source)
-{
-  return G_LIST_MODEL (AKC_CHAT (source)->messages);
-}
-
-static AkcChatStatus
-akc_chat_get_status (AkcChatSource *source)
-{
-  return AKC_CHAT (source)->status;
-}
-
-static AkcDiagnostic *
-akc_chat_get_error (AkcChatSource *source)
-{
-  return AKC_CHAT (source)->error;
-}
-
-static const AkcUsage *
-akc_chat_get_usage (AkcChatSource *source)
-{
-  return &AKC_CHAT (source)->usage;
-}
+AKC_CHAT_SOURCE_STATE_DEFINE_GETTERS (akc_chat, AKC_CHAT, state)
 
 static gboolean
 akc_chat_send (AkcChatSource  *source,
@@ -910,7 +865,7 @@ akc_chat_clear (AkcChatSource *source)
   if (n > 0)
     akc_chat_splice (self, 0, n, NULL, 0);
   akc_chat_take_error (self, NULL);
-  akc_chat_set_usage (self, &(AkcUsage) { 0, 0, 0 });
+  akc_chat_source_state_set_usage (&self->state, &(AkcUsage) { 0, 0, 0 });
   akc_chat_set_status (self, AKC_CHAT_STATUS_IDLE);
 }
 
@@ -1097,10 +1052,7 @@ akc_chat_deny (AkcChatSource  *source,
 static void
 akc_chat_source_iface_init (AkcChatSourceInterface *iface)
 {
-  iface->get_messages = akc_chat_get_messages;
-  iface->get_status = akc_chat_get_status;
-  iface->get_error = akc_chat_get_error;
-  iface->get_usage = akc_chat_get_usage;
+  akc_chat_state_iface_init (iface);
   iface->send = akc_chat_send;
   iface->stop = akc_chat_stop;
   iface->retry = akc_chat_retry;
@@ -1134,9 +1086,7 @@ akc_chat_finalize (GObject *object)
   AkcChat *self = (AkcChat *)object;
 
   g_clear_pointer (&self->hidden, g_ptr_array_unref);
-  g_clear_object (&self->messages);
-  g_clear_pointer (&self->error, akc_diagnostic_unref);
-  g_clear_pointer (&self->input, g_free);
+  akc_chat_source_state_clear (&self->state);
   g_clear_pointer (&self->session_id, g_free);
   g_clear_pointer (&self->system_prompt, g_free);
 
@@ -1163,19 +1113,11 @@ akc_chat_get_property (GObject    *object,
       g_value_set_string (value, self->system_prompt);
       break;
     case PROP_MESSAGES:
-      g_value_set_object (value, self->messages);
-      break;
     case PROP_STATUS:
-      g_value_set_enum (value, self->status);
-      break;
     case PROP_ERROR:
-      g_value_set_boxed (value, self->error);
-      break;
     case PROP_INPUT:
-      g_value_set_string (value, self->input);
-      break;
     case PROP_USAGE:
-      g_value_set_boxed (value, &self->usage);
+      akc_chat_source_state_get_property (&self->state, prop_id - PROP_MESSAGES, value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1189,7 +1131,6 @@ akc_chat_set_property (GObject      *object,
                        GParamSpec   *pspec)
 {
   AkcChat *self = AKC_CHAT (object);
-  const char *input;
 
   switch (prop_id)
     {
@@ -1203,15 +1144,7 @@ akc_chat_set_property (GObject      *object,
       self->system_prompt = g_value_dup_string (value);
       break;
     case PROP_INPUT:
-      input = g_value_get_string (value);
-      if (input == NULL)
-        input = "";
-      if (g_strcmp0 (self->input, input) != 0)
-        {
-          g_free (self->input);
-          self->input = g_strdup (input);
-          g_object_notify_by_pspec (object, pspec);
-        }
+      akc_chat_source_state_set_input (&self->state, g_value_get_string (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1268,11 +1201,7 @@ akc_chat_class_init (AkcChatClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, props);
 
-  g_object_class_override_property (object_class, PROP_MESSAGES, "messages");
-  g_object_class_override_property (object_class, PROP_STATUS, "status");
-  g_object_class_override_property (object_class, PROP_ERROR, "error");
-  g_object_class_override_property (object_class, PROP_INPUT, "input");
-  g_object_class_override_property (object_class, PROP_USAGE, "usage");
+  akc_chat_source_state_override_properties (object_class, PROP_MESSAGES, source_props);
 
   /**
    * AkcChat::hidden-changed:
@@ -1299,10 +1228,8 @@ akc_chat_class_init (AkcChatClass *klass)
 static void
 akc_chat_init (AkcChat *self)
 {
-  self->messages = g_list_store_new (AKC_TYPE_MESSAGE);
+  akc_chat_source_state_init (&self->state, G_OBJECT (self), source_props);
   self->hidden = g_ptr_array_new_with_free_func (g_object_unref);
-  self->input = g_strdup ("");
-  self->status = AKC_CHAT_STATUS_IDLE;
   self->tools = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_object_unref);
 }
 
@@ -1494,7 +1421,7 @@ akc_chat_restore (AkcChat            *self,
   if (akc_chat_n_messages (self) > 0 || n_messages > 0)
     akc_chat_splice (self, 0, akc_chat_n_messages (self), (AkcMessage **) messages, n_messages);
   akc_chat_take_error (self, NULL);
-  akc_chat_set_usage (self, &(AkcUsage) { 0, 0, 0 });
+  akc_chat_source_state_set_usage (&self->state, &(AkcUsage) { 0, 0, 0 });
   akc_chat_set_status (self, AKC_CHAT_STATUS_IDLE);
 }
 
