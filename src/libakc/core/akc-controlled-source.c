@@ -11,6 +11,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "akc-assistant-content.h"
+#include "akc-chat-source-state-private.h"
 #include "akc-component-frame.h"
 #include "akc-component-frame-private.h"
 #include "akc-controlled-source.h"
@@ -65,13 +66,10 @@ struct _AkcControlledSource
 {
   GObject          parent_instance;
 
-  AkcMessageSync  *messages;
+  AkcChatSourceState state;
+  AkcMessageSync  *messages;     /* of state.messages */
   AkcJsonValue    *snapshot;     /* nullable, the parsed (hydrated) snapshot */
   char            *session_id;   /* nullable */
-  AkcChatStatus    status;
-  AkcDiagnostic   *error;        /* nullable */
-  AkcUsage         usage;
-  char            *input;
   const char      *status_name;  /* the snapshot's spelling of status */
   gboolean         snapshot_stale; /* edits since self->snapshot was built */
 };
@@ -95,6 +93,7 @@ enum {
 };
 
 static GParamSpec *props[N_PROPS];
+static GParamSpec *source_props[AKC_CHAT_SOURCE_N_PROPS];
 
 enum {
   SIGNAL_SEND,
@@ -497,32 +496,10 @@ apply_snapshot (AkcControlledSource *self,
 
   akc_message_sync_apply (self->messages, records);
 
-  if (self->status != status)
-    {
-      self->status = status;
-      g_object_notify (G_OBJECT (self), "status");
-    }
-
-  if (!(self->error == NULL && new_error == NULL) &&
-      !(self->error != NULL && new_error != NULL && akc_diagnostic_equal (self->error, new_error)))
-    {
-      g_clear_pointer (&self->error, akc_diagnostic_unref);
-      self->error = g_steal_pointer (&new_error);
-      g_object_notify (G_OBJECT (self), "error");
-    }
-
-  if (!akc_usage_equal (&self->usage, &new_usage))
-    {
-      self->usage = new_usage;
-      g_object_notify (G_OBJECT (self), "usage");
-    }
-
-  if (g_strcmp0 (self->input, input) != 0)
-    {
-      g_free (self->input);
-      self->input = g_strdup (input);
-      g_object_notify (G_OBJECT (self), "input");
-    }
+  akc_chat_source_state_set_status (&self->state, status);
+  akc_chat_source_state_take_error (&self->state, g_steal_pointer (&new_error));
+  akc_chat_source_state_set_usage (&self->state, &new_usage);
+  akc_chat_source_state_set_input (&self->state, input);
 
   g_object_thaw_notify (G_OBJECT (self));
 }
@@ -564,7 +541,7 @@ akc_controlled_source_set_snapshot (AkcControlledSource  *self,
   /* A snapshot without a draft keeps the person's. */
   if (akc_json_value_get_kind (snapshot) == AKC_JSON_KIND_OBJECT &&
       akc_json_value_get_member (snapshot, "input") == NULL)
-    snapshot = with_input = with_member (snapshot, "input", self->input);
+    snapshot = with_input = with_member (snapshot, "input", self->state.input);
 
   parsed = parse_snapshot (snapshot, &records, &diagnostic);
   if (parsed == NULL)
@@ -739,20 +716,20 @@ build_snapshot (AkcControlledSource *self)
   for (guint i = 0; i < n; i++)
     records[i] = akc_message_record_to_value (akc_message_sync_get_record (self->messages, i));
 
-  usage_values[0] = akc_json_value_new_number ((double) self->usage.prompt_tokens);
-  usage_values[1] = akc_json_value_new_number ((double) self->usage.completion_tokens);
-  usage_values[2] = akc_json_value_new_number ((double) self->usage.total_tokens);
+  usage_values[0] = akc_json_value_new_number ((double) self->state.usage.prompt_tokens);
+  usage_values[1] = akc_json_value_new_number ((double) self->state.usage.completion_tokens);
+  usage_values[2] = akc_json_value_new_number ((double) self->state.usage.total_tokens);
 
   values[0] = akc_json_value_new_string (self->session_id, -1);
   values[1] = akc_json_value_new_array (records, n);
   values[2] = akc_json_value_new_string (self->status_name, -1);
-  values[3] = akc_json_value_new_string (self->input, -1);
-  if (self->error != NULL)
+  values[3] = akc_json_value_new_string (self->state.input, -1);
+  if (self->state.error != NULL)
     {
       const char *error_names[2] = { "message", "name" };
       AkcJsonValue *error_values[2] = {
-        akc_json_value_new_string (akc_diagnostic_get_message (self->error), -1),
-        akc_json_value_new_string (akc_diagnostic_get_code (self->error), -1),
+        akc_json_value_new_string (akc_diagnostic_get_message (self->state.error), -1),
+        akc_json_value_new_string (akc_diagnostic_get_code (self->state.error), -1),
       };
 
       values[4] = akc_json_value_new_object (error_names, error_values, 2);
@@ -1155,11 +1132,7 @@ set_chat_status (AkcControlledSource *self,
                      status == AKC_CHAT_STATUS_ERROR ? "error" : "idle";
 
   self->status_name = status_name (name);
-  if (self->status != status)
-    {
-      self->status = status;
-      g_object_notify (G_OBJECT (self), "status");
-    }
+  akc_chat_source_state_set_status (&self->state, status);
 }
 
 /**
@@ -1262,13 +1235,9 @@ akc_controlled_source_set_usage (AkcControlledSource  *self,
   if ((double) total_tokens > AKC_SCHEMA_INT_MAX)
     return fail_shell ("usage.totalTokens: not an integer of 0 to 9007199254740991", error);
 
-  if (akc_usage_equal (&self->usage, &usage))
-    return TRUE;
-
   g_object_freeze_notify (G_OBJECT (self));
-  self->usage = usage;
-  g_object_notify (G_OBJECT (self), "usage");
-  snapshot_changed (self);
+  if (akc_chat_source_state_set_usage (&self->state, &usage))
+    snapshot_changed (self);
   g_object_thaw_notify (G_OBJECT (self));
 
   return TRUE;
@@ -1318,15 +1287,9 @@ akc_controlled_source_set_error (AkcControlledSource  *self,
       new_error = akc_diagnostic_new (code != NULL ? code : "Error", message, FALSE, NULL);
     }
 
-  if ((self->error == NULL && new_error == NULL) ||
-      (self->error != NULL && new_error != NULL && akc_diagnostic_equal (self->error, new_error)))
-    return TRUE;
-
   g_object_freeze_notify (G_OBJECT (self));
-  g_clear_pointer (&self->error, akc_diagnostic_unref);
-  self->error = g_steal_pointer (&new_error);
-  g_object_notify (G_OBJECT (self), "error");
-  snapshot_changed (self);
+  if (akc_chat_source_state_take_error (&self->state, g_steal_pointer (&new_error)))
+    snapshot_changed (self);
   g_object_thaw_notify (G_OBJECT (self));
 
   return TRUE;
@@ -1476,29 +1439,7 @@ akc_controlled_source_get_snapshot (AkcControlledSource *self)
   return self->snapshot;
 }
 
-static GListModel *
-akc_controlled_source_get_messages (AkcChatSource *source)
-{
-  return akc_message_sync_get_model (AKC_CONTROLLED_SOURCE (source)->messages);
-}
-
-static AkcChatStatus
-akc_controlled_source_get_status (AkcChatSource *source)
-{
-  return AKC_CONTROLLED_SOURCE (source)->status;
-}
-
-static AkcDiagnostic *
-akc_controlled_source_get_error (AkcChatSource *source)
-{
-  return AKC_CONTROLLED_SOURCE (source)->error;
-}
-
-static const AkcUsage *
-akc_controlled_source_get_usage (AkcChatSource *source)
-{
-  return &AKC_CONTROLLED_SOURCE (source)->usage;
-}
+AKC_CHAT_SOURCE_STATE_DEFINE_GETTERS (akc_controlled_source, AKC_CONTROLLED_SOURCE, state)
 
 static gboolean
 akc_controlled_source_send (AkcChatSource  *source,
@@ -1512,7 +1453,7 @@ akc_controlled_source_send (AkcChatSource  *source,
       g_set_error_literal (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_EMPTY_INPUT, _("There is nothing to send."));
       return FALSE;
     }
-  if (self->status == AKC_CHAT_STATUS_STREAMING)
+  if (self->state.status == AKC_CHAT_STATUS_STREAMING)
     {
       g_set_error_literal (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_BUSY, _("A reply is still arriving. Stop it first."));
       return FALSE;
@@ -1648,10 +1589,7 @@ akc_controlled_source_deny (AkcChatSource  *source,
 static void
 akc_controlled_source_iface_init (AkcChatSourceInterface *iface)
 {
-  iface->get_messages = akc_controlled_source_get_messages;
-  iface->get_status = akc_controlled_source_get_status;
-  iface->get_error = akc_controlled_source_get_error;
-  iface->get_usage = akc_controlled_source_get_usage;
+  akc_controlled_source_state_iface_init (iface);
   iface->send = akc_controlled_source_send;
   iface->stop = akc_controlled_source_stop;
   iface->retry = akc_controlled_source_retry;
@@ -1669,14 +1607,11 @@ set_input (AkcControlledSource *self,
 {
   if (input == NULL)
     input = "";
-  if (g_strcmp0 (self->input, input) == 0)
-    return;
 
   /* The draft is kept here so that the composer does not flicker; the
    * host hears of it and may answer with a snapshot of its own. */
-  g_free (self->input);
-  self->input = g_strdup (input);
-  g_object_notify (G_OBJECT (self), "input");
+  if (!akc_chat_source_state_set_input (&self->state, input))
+    return;
   g_signal_emit (self, signals[SIGNAL_SET_INPUT], 0, input);
 }
 
@@ -1688,8 +1623,7 @@ akc_controlled_source_finalize (GObject *object)
   g_clear_pointer (&self->messages, akc_message_sync_free);
   g_clear_pointer (&self->snapshot, akc_json_value_unref);
   g_clear_pointer (&self->session_id, g_free);
-  g_clear_pointer (&self->error, akc_diagnostic_unref);
-  g_clear_pointer (&self->input, g_free);
+  akc_chat_source_state_clear (&self->state);
 
   G_OBJECT_CLASS (akc_controlled_source_parent_class)->finalize (object);
 }
@@ -1711,19 +1645,11 @@ akc_controlled_source_get_property (GObject    *object,
       g_value_set_boxed (value, akc_controlled_source_get_snapshot (self));
       break;
     case PROP_MESSAGES:
-      g_value_set_object (value, akc_message_sync_get_model (self->messages));
-      break;
     case PROP_STATUS:
-      g_value_set_enum (value, self->status);
-      break;
     case PROP_ERROR:
-      g_value_set_boxed (value, self->error);
-      break;
     case PROP_INPUT:
-      g_value_set_string (value, self->input);
-      break;
     case PROP_USAGE:
-      g_value_set_boxed (value, &self->usage);
+      akc_chat_source_state_get_property (&self->state, prop_id - PROP_MESSAGES, value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1785,11 +1711,7 @@ akc_controlled_source_class_init (AkcControlledSourceClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, props);
 
-  g_object_class_override_property (object_class, PROP_MESSAGES, "messages");
-  g_object_class_override_property (object_class, PROP_STATUS, "status");
-  g_object_class_override_property (object_class, PROP_ERROR, "error");
-  g_object_class_override_property (object_class, PROP_INPUT, "input");
-  g_object_class_override_property (object_class, PROP_USAGE, "usage");
+  akc_chat_source_state_override_properties (object_class, PROP_MESSAGES, source_props);
 
   /**
    * AkcControlledSource::send:
@@ -1963,8 +1885,7 @@ akc_controlled_source_class_init (AkcControlledSourceClass *klass)
 static void
 akc_controlled_source_init (AkcControlledSource *self)
 {
-  self->messages = akc_message_sync_new ();
-  self->input = g_strdup ("");
-  self->status = AKC_CHAT_STATUS_IDLE;
+  akc_chat_source_state_init (&self->state, G_OBJECT (self), source_props);
+  self->messages = akc_message_sync_new (self->state.messages);
   self->status_name = status_values[0];
 }

@@ -16,8 +16,9 @@ G_BEGIN_DECLS
 
 typedef struct _AkcMessageSync AkcMessageSync;
 
-/* A #GListStore of AkcMessage plus the record each message was built from. */
-AkcMessageSync *akc_message_sync_new         (void);
+/* The empty #GListStore of AkcMessage @store (a source's state's) plus
+ * the record each message was built from. */
+AkcMessageSync *akc_message_sync_new         (GListStore      *store);
 void            akc_message_sync_free        (AkcMessageSync  *self);
 
 /* (transfer none) the GListStore of AkcMessage */

@@ -15,6 +15,7 @@
 
 #include <string.h>
 
+#include "akc-chat-source-state-private.h"
 #include "akc-json-private.h"
 #include "akc-message.h"
 #include "akc-message-record-private.h"
@@ -31,11 +32,14 @@ struct _AkcMessageSync
 };
 
 AkcMessageSync *
-akc_message_sync_new (void)
+akc_message_sync_new (GListStore *store)
 {
   AkcMessageSync *self = g_new0 (AkcMessageSync, 1);
 
-  self->store = g_list_store_new (AKC_TYPE_MESSAGE);
+  g_assert (G_IS_LIST_STORE (store));
+  g_assert (g_list_model_get_n_items (G_LIST_MODEL (store)) == 0);
+
+  self->store = g_object_ref (store);
   self->records = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_message_record_unref);
   self->positions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->stale = g_hash_table_new (NULL, NULL);
@@ -351,7 +355,6 @@ akc_message_sync_apply (AkcMessageSync *self,
   g_autoptr(GPtrArray) objects = NULL;
   guint n_old = self->records->len;
   guint n_new = records->len;
-  guint prefix = 0, suffix = 0;
 
   /* Records that lag behind appended text catch up first, so that the
    * comparison below sees what the messages show. */
@@ -384,23 +387,14 @@ akc_message_sync_apply (AkcMessageSync *self,
       g_ptr_array_add (objects, message != NULL ? message : message_new (record));
     }
 
-  /* The smallest range of objects that differs. */
-  while (prefix < n_old && prefix < n_new &&
-         g_ptr_array_index (objects, prefix) == peek (self->store, prefix))
-    prefix++;
-  while (suffix < n_old - prefix && suffix < n_new - prefix &&
-         g_ptr_array_index (objects, n_new - 1 - suffix) == peek (self->store, n_old - 1 - suffix))
-    suffix++;
-
   g_ptr_array_set_size (self->records, 0);
   for (guint i = 0; i < n_new; i++)
     g_ptr_array_add (self->records, akc_message_record_ref (g_ptr_array_index (records, i)));
 
   reindex (self);
 
-  if (prefix + suffix < n_old || prefix + suffix < n_new)
-    g_list_store_splice (self->store, prefix, n_old - prefix - suffix,
-                         objects->pdata + prefix, n_new - prefix - suffix);
+  /* The smallest range of objects that differs. */
+  akc_list_store_splice_minimal (self->store, 0, n_old, objects->pdata, n_new);
 }
 
 guint
