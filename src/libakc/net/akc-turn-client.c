@@ -11,6 +11,7 @@
 #include <glib/gi18n-lib.h>
 #include <libsoup/soup.h>
 
+#include "akc-chat-source-state-private.h"
 #include "akc-error.h"
 #include "akc-http-stream-private.h"
 #include "akc-json-private.h"
@@ -79,7 +80,7 @@
  * [method@ChatSource.send] submits, [method@ChatSource.stop] closes the
  * connection (the server then stops the turn, §11.1), and the lifecycle
  * actions the protocol cannot express (retry, regenerate, edit, tool
- * approval and proposals) fail with %G_IO_ERROR_NOT_SUPPORTED and change
+ * approval and proposals) fail with %AKC_CHAT_ERROR_NOT_SUPPORTED and change
  * nothing. [method@ChatSource.clear] only stops the active turn: the
  * conversation belongs to the server.
  *
@@ -134,14 +135,10 @@ struct _AkcTurnClient
 
   SoupSession     *session;
   Shared          *shared;         /* nullable until the session id is set */
-  AkcMessageSync  *messages;
+  AkcChatSourceState state;
+  AkcMessageSync  *messages;       /* of state.messages */
   AkcJsonValue    *snapshot;       /* nullable, the last accepted snapshot */
   Turn            *turn;           /* nullable, the active turn */
-
-  AkcChatStatus    status;
-  AkcDiagnostic   *error;
-  AkcUsage         usage;
-  char            *input;
 };
 
 static void akc_turn_client_chat_source_init (AkcChatSourceInterface *iface);
@@ -170,6 +167,7 @@ enum {
 };
 
 static GParamSpec *props[N_PROPS];
+static GParamSpec *source_props[AKC_CHAT_SOURCE_N_PROPS];
 
 enum {
   SIGNAL_SNAPSHOT_ACCEPTED,
@@ -188,10 +186,7 @@ static void
 set_status (AkcTurnClient *self,
             AkcChatStatus  status)
 {
-  if (self->status == status)
-    return;
-  self->status = status;
-  g_object_notify (G_OBJECT (self), "status");
+  akc_chat_source_state_set_status (&self->state, status);
 }
 
 /* Takes @error (nullable). */
@@ -199,16 +194,7 @@ static void
 set_error (AkcTurnClient *self,
            AkcDiagnostic *error)
 {
-  if ((self->error == NULL && error == NULL) ||
-      (self->error != NULL && error != NULL && akc_diagnostic_equal (self->error, error)))
-    {
-      g_clear_pointer (&error, akc_diagnostic_unref);
-      return;
-    }
-
-  g_clear_pointer (&self->error, akc_diagnostic_unref);
-  self->error = error;
-  g_object_notify (G_OBJECT (self), "error");
+  akc_chat_source_state_take_error (&self->state, error);
 }
 
 static void
@@ -489,11 +475,7 @@ apply_snapshot (AkcTurnClient *self,
   if (records != NULL)
     akc_message_sync_apply (self->messages, records);
 
-  if (!akc_usage_equal (&self->usage, &new_usage))
-    {
-      self->usage = new_usage;
-      g_object_notify (G_OBJECT (self), "usage");
-    }
+  akc_chat_source_state_set_usage (&self->state, &new_usage);
 
   if (error != NULL)
     diagnostic = diagnostic_from_payload (error);
@@ -866,29 +848,7 @@ start_turn (AkcTurnClient  *self,
 /* AkcChatSource                                                       */
 /* ------------------------------------------------------------------ */
 
-static GListModel *
-akc_turn_client_get_messages (AkcChatSource *source)
-{
-  return akc_message_sync_get_model (AKC_TURN_CLIENT (source)->messages);
-}
-
-static AkcChatStatus
-akc_turn_client_get_status (AkcChatSource *source)
-{
-  return AKC_TURN_CLIENT (source)->status;
-}
-
-static AkcDiagnostic *
-akc_turn_client_get_error (AkcChatSource *source)
-{
-  return AKC_TURN_CLIENT (source)->error;
-}
-
-static const AkcUsage *
-akc_turn_client_get_usage (AkcChatSource *source)
-{
-  return &AKC_TURN_CLIENT (source)->usage;
-}
+AKC_CHAT_SOURCE_STATE_DEFINE_GETTERS (akc_turn_client, AKC_TURN_CLIENT, state)
 
 static gboolean
 check_can_send (AkcTurnClient  *self,
@@ -948,88 +908,21 @@ akc_turn_client_stop (AkcChatSource *source)
   turn_finish (turn, NULL);
 }
 
-static gboolean
-not_supported (GError **error)
-{
-  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                       _("The turn endpoint only accepts new messages."));
-  return FALSE;
-}
-
-static gboolean
-akc_turn_client_retry (AkcChatSource  *source,
-                       GError        **error)
-{
-  return not_supported (error);
-}
-
-static gboolean
-akc_turn_client_regenerate (AkcChatSource  *source,
-                            const char     *message_id,
-                            GError        **error)
-{
-  return not_supported (error);
-}
-
-static gboolean
-akc_turn_client_edit (AkcChatSource  *source,
-                      const char     *message_id,
-                      const char     *text,
-                      GError        **error)
-{
-  return not_supported (error);
-}
-
 static void
 akc_turn_client_clear (AkcChatSource *source)
 {
   akc_turn_client_stop (source);
 }
 
-static AkcToolCall *
-akc_turn_client_propose_tool_call (AkcChatSource  *source,
-                                   const char     *id,
-                                   const char     *name,
-                                   AkcJsonValue   *arguments,
-                                   GError        **error)
-{
-  not_supported (error);
-  return NULL;
-}
-
-static gboolean
-akc_turn_client_approve (AkcChatSource  *source,
-                         const char     *tool_call_id,
-                         GError        **error)
-{
-  return not_supported (error);
-}
-
-static gboolean
-akc_turn_client_deny (AkcChatSource  *source,
-                      const char     *tool_call_id,
-                      const char     *reason,
-                      GError        **error)
-{
-  return not_supported (error);
-}
-
 static void
 akc_turn_client_chat_source_init (AkcChatSourceInterface *iface)
 {
-  iface->get_messages = akc_turn_client_get_messages;
-  iface->get_status = akc_turn_client_get_status;
-  iface->get_error = akc_turn_client_get_error;
-  iface->get_usage = akc_turn_client_get_usage;
+  /* Retry, regenerate, edit, proposals and approvals are the interface's
+   * defaults: not supported. */
+  akc_turn_client_state_iface_init (iface);
   iface->send = akc_turn_client_send;
   iface->stop = akc_turn_client_stop;
-  iface->retry = akc_turn_client_retry;
-  iface->regenerate = akc_turn_client_regenerate;
-  iface->edit = akc_turn_client_edit;
   iface->clear = akc_turn_client_clear;
-  iface->propose_tool_call = akc_turn_client_propose_tool_call;
-  iface->approve = akc_turn_client_approve;
-  iface->deny = akc_turn_client_deny;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1382,8 +1275,7 @@ akc_turn_client_finalize (GObject *object)
   g_clear_pointer (&self->shared, shared_unref);
   g_clear_pointer (&self->messages, akc_message_sync_free);
   g_clear_pointer (&self->snapshot, akc_json_value_unref);
-  g_clear_pointer (&self->error, akc_diagnostic_unref);
-  g_clear_pointer (&self->input, g_free);
+  akc_chat_source_state_clear (&self->state);
 
   G_OBJECT_CLASS (akc_turn_client_parent_class)->finalize (object);
 }
@@ -1420,19 +1312,11 @@ akc_turn_client_get_property (GObject    *object,
       g_value_set_boolean (value, self->token != NULL);
       break;
     case PROP_MESSAGES:
-      g_value_set_object (value, akc_message_sync_get_model (self->messages));
-      break;
     case PROP_STATUS:
-      g_value_set_enum (value, self->status);
-      break;
     case PROP_ERROR:
-      g_value_set_boxed (value, self->error);
-      break;
     case PROP_INPUT:
-      g_value_set_string (value, self->input);
-      break;
     case PROP_USAGE:
-      g_value_set_boxed (value, &self->usage);
+      akc_chat_source_state_get_property (&self->state, prop_id - PROP_MESSAGES, value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1462,17 +1346,8 @@ akc_turn_client_set_property (GObject      *object,
       akc_turn_client_set_max_line_length (self, g_value_get_uint (value));
       break;
     case PROP_INPUT:
-      {
-        const char *input = g_value_get_string (value);
-
-        if (g_strcmp0 (self->input, input != NULL ? input : "") != 0)
-          {
-            g_free (self->input);
-            self->input = g_strdup (input != NULL ? input : "");
-            g_object_notify (object, "input");
-          }
-        break;
-      }
+      akc_chat_source_state_set_input (&self->state, g_value_get_string (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1575,11 +1450,7 @@ akc_turn_client_class_init (AkcTurnClientClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, props);
 
-  g_object_class_override_property (object_class, PROP_MESSAGES, "messages");
-  g_object_class_override_property (object_class, PROP_STATUS, "status");
-  g_object_class_override_property (object_class, PROP_ERROR, "error");
-  g_object_class_override_property (object_class, PROP_INPUT, "input");
-  g_object_class_override_property (object_class, PROP_USAGE, "usage");
+  akc_chat_source_state_override_properties (object_class, PROP_MESSAGES, source_props);
 
   /**
    * AkcTurnClient::snapshot-accepted:
@@ -1631,9 +1502,8 @@ akc_turn_client_init (AkcTurnClient *self)
 
   self->connect_timeout = AKC_TURN_CLIENT_DEFAULT_CONNECT_TIMEOUT;
   self->max_line_length = AKC_TURN_CLIENT_DEFAULT_MAX_LINE_LENGTH;
-  self->status = AKC_CHAT_STATUS_IDLE;
-  self->input = g_strdup ("");
-  self->messages = akc_message_sync_new ();
+  akc_chat_source_state_init (&self->state, G_OBJECT (self), source_props);
+  self->messages = akc_message_sync_new (self->state.messages);
   /* No I/O timeout: a reply may pause for as long as the server thinks. */
   self->session = soup_session_new_with_options ("user-agent", user_agent,
                                                  "timeout", 0,

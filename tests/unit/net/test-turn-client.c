@@ -280,10 +280,30 @@ test_submit (Fixture       *fixture,
   g_assert_cmpint (akc_json_value_get_number (akc_json_value_get_member (akc_turn_client_get_snapshot (fixture->client),
                                                                          "sequence")), ==, 4);
 
-  /* The lifecycle operations have no wire form. */
+  /* The lifecycle operations have no wire form: AkcChatSource's
+   * defaults refuse them and change nothing. */
   g_assert_false (akc_chat_source_retry (AKC_CHAT_SOURCE (fixture->client), &error));
-  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+  g_assert_error (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_NOT_SUPPORTED);
   g_clear_error (&error);
+  g_assert_false (akc_chat_source_regenerate (AKC_CHAT_SOURCE (fixture->client), NULL, &error));
+  g_assert_error (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_NOT_SUPPORTED);
+  g_clear_error (&error);
+  g_assert_false (akc_chat_source_edit (AKC_CHAT_SOURCE (fixture->client),
+                                        akc_message_get_id (user), "Hi", &error));
+  g_assert_error (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_NOT_SUPPORTED);
+  g_clear_error (&error);
+  g_assert_null (akc_chat_source_propose_tool_call (AKC_CHAT_SOURCE (fixture->client), "call_1", "lookup",
+                                                    NULL, &error));
+  g_assert_error (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_NOT_SUPPORTED);
+  g_clear_error (&error);
+  g_assert_false (akc_chat_source_approve (AKC_CHAT_SOURCE (fixture->client), "call_1", &error));
+  g_assert_error (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_NOT_SUPPORTED);
+  g_clear_error (&error);
+  g_assert_false (akc_chat_source_deny (AKC_CHAT_SOURCE (fixture->client), "call_1", NULL, &error));
+  g_assert_error (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_NOT_SUPPORTED);
+  g_clear_error (&error);
+  g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (AKC_CHAT_SOURCE (fixture->client))), ==, 2);
+  g_assert_cmpstr (akc_message_get_content (user), !=, "Hi");
   g_assert_false (akc_chat_source_send (AKC_CHAT_SOURCE (fixture->client), " \n", &error));
   g_assert_error (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_EMPTY_INPUT);
   g_assert_cmpuint (akc_turn_test_server_get_n_requests (fixture->server), ==, 1);
