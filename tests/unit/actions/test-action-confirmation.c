@@ -8,11 +8,17 @@
 #include <string.h>
 
 #include "akc.h"
+#include "akc-chat-source-state-private.h"
 #include "akc-fixture.h"
 
 /* ------------------------------------------------------------------ */
 /* An upstream that counts its calls and fails on demand                */
 /* ------------------------------------------------------------------ */
+
+/* For what no real source does (the Host below is one): failing on
+ * demand, giving calls ids of its own, proposing calls that do not wait
+ * for confirmation. Its state and properties are the sources' own
+ * (AkcChatSourceState). */
 
 #define TEST_TYPE_UPSTREAM (test_upstream_get_type ())
 G_DECLARE_FINAL_TYPE (TestUpstream, test_upstream, TEST, UPSTREAM, GObject)
@@ -21,7 +27,7 @@ struct _TestUpstream
 {
   GObject     parent_instance;
 
-  GListStore *messages;
+  AkcChatSourceState state;
   GHashTable *calls;          /* id → AkcToolCall */
   guint       proposes;
   guint       approves;
@@ -42,37 +48,11 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (TestUpstream, test_upstream, G_TYPE_OBJECT,
 enum {
   PROP_0,
   PROP_MESSAGES,
-  PROP_STATUS,
-  PROP_ERROR,
-  PROP_INPUT,
-  PROP_USAGE,
 };
 
-static GListModel *
-test_upstream_get_messages (AkcChatSource *source)
-{
-  return G_LIST_MODEL (TEST_UPSTREAM (source)->messages);
-}
+static GParamSpec *source_props[AKC_CHAT_SOURCE_N_PROPS];
 
-static AkcChatStatus
-test_upstream_get_status (AkcChatSource *source)
-{
-  return AKC_CHAT_STATUS_IDLE;
-}
-
-static AkcDiagnostic *
-test_upstream_get_error (AkcChatSource *source)
-{
-  return NULL;
-}
-
-static const AkcUsage *
-test_upstream_get_usage (AkcChatSource *source)
-{
-  static const AkcUsage usage = { 0, 0, 0 };
-
-  return &usage;
-}
+AKC_CHAT_SOURCE_STATE_DEFINE_GETTERS (test_upstream, TEST_UPSTREAM, state)
 
 static AkcToolCall *
 test_upstream_propose (AkcChatSource  *source,
@@ -140,10 +120,7 @@ test_upstream_deny (AkcChatSource  *source,
 static void
 test_upstream_source_init (AkcChatSourceInterface *iface)
 {
-  iface->get_messages = test_upstream_get_messages;
-  iface->get_status = test_upstream_get_status;
-  iface->get_error = test_upstream_get_error;
-  iface->get_usage = test_upstream_get_usage;
+  test_upstream_state_iface_init (iface);
   iface->propose_tool_call = test_upstream_propose;
   iface->approve = test_upstream_approve;
   iface->deny = test_upstream_deny;
@@ -155,28 +132,7 @@ test_upstream_get_property (GObject    *object,
                             GValue     *value,
                             GParamSpec *pspec)
 {
-  TestUpstream *self = TEST_UPSTREAM (object);
-
-  switch (prop_id)
-    {
-    case PROP_MESSAGES:
-      g_value_set_object (value, self->messages);
-      break;
-    case PROP_STATUS:
-      g_value_set_enum (value, AKC_CHAT_STATUS_IDLE);
-      break;
-    case PROP_ERROR:
-      g_value_set_boxed (value, NULL);
-      break;
-    case PROP_INPUT:
-      g_value_set_string (value, "");
-      break;
-    case PROP_USAGE:
-      g_value_set_boxed (value, test_upstream_get_usage (AKC_CHAT_SOURCE (self)));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  akc_chat_source_state_get_property (&TEST_UPSTREAM (object)->state, prop_id - PROP_MESSAGES, value);
 }
 
 static void
@@ -185,8 +141,7 @@ test_upstream_set_property (GObject      *object,
                             const GValue *value,
                             GParamSpec   *pspec)
 {
-  if (prop_id != PROP_INPUT)
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  akc_chat_source_state_set_input (&TEST_UPSTREAM (object)->state, g_value_get_string (value));
 }
 
 static void
@@ -194,7 +149,7 @@ test_upstream_finalize (GObject *object)
 {
   TestUpstream *self = TEST_UPSTREAM (object);
 
-  g_clear_object (&self->messages);
+  akc_chat_source_state_clear (&self->state);
   g_clear_pointer (&self->calls, g_hash_table_unref);
   g_clear_pointer (&self->last_reason, g_free);
   g_clear_pointer (&self->call_id, g_free);
@@ -212,19 +167,97 @@ test_upstream_class_init (TestUpstreamClass *klass)
   object_class->set_property = test_upstream_set_property;
   object_class->finalize = test_upstream_finalize;
 
-  g_object_class_override_property (object_class, PROP_MESSAGES, "messages");
-  g_object_class_override_property (object_class, PROP_STATUS, "status");
-  g_object_class_override_property (object_class, PROP_ERROR, "error");
-  g_object_class_override_property (object_class, PROP_INPUT, "input");
-  g_object_class_override_property (object_class, PROP_USAGE, "usage");
+  akc_chat_source_state_override_properties (object_class, PROP_MESSAGES, source_props);
 }
 
 static void
 test_upstream_init (TestUpstream *self)
 {
-  self->messages = g_list_store_new (AKC_TYPE_MESSAGE);
+  akc_chat_source_state_init (&self->state, G_OBJECT (self), source_props);
   self->calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
 }
+
+/* ------------------------------------------------------------------ */
+/* A host behind a real source                                         */
+/* ------------------------------------------------------------------ */
+
+/* The upstream of most tests is a real AkcControlledSource: its host
+ * answers a proposal by putting the call, waiting for confirmation, into
+ * the conversation (so that the source lets it be approved or denied) and
+ * counts what the source asks of it. TestUpstream above remains for what
+ * no real source does: failing on demand, renaming calls, not gating. */
+typedef struct
+{
+  AkcControlledSource *source;
+  guint                proposes;
+  guint                approves;
+  guint                denies;
+  char                *last_reason;
+} Host;
+
+static void
+on_host_propose (AkcControlledSource *source,
+                 const char          *id,
+                 const char          *name,
+                 AkcJsonValue        *arguments,
+                 Host                *host)
+{
+  g_autofree char *message_id = g_strdup_printf ("proposal-%u", ++host->proposes);
+  g_autoptr(AkcMessageBuilder) builder = akc_message_builder_new (message_id, AKC_MESSAGE_ROLE_ASSISTANT);
+  g_autoptr(AkcMessageRecord) record = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (akc_message_builder_add_tool_call (builder, id, name, arguments,
+                                                    AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION, &error));
+  record = akc_message_builder_build (builder, &error);
+  g_assert_no_error (error);
+  g_assert_true (akc_controlled_source_append_message (source, record, &error));
+  g_assert_no_error (error);
+}
+
+static void
+on_host_approve (AkcControlledSource *source,
+                 const char          *tool_call_id,
+                 Host                *host)
+{
+  host->approves++;
+}
+
+static void
+on_host_deny (AkcControlledSource *source,
+              const char          *tool_call_id,
+              const char          *reason,
+              Host                *host)
+{
+  host->denies++;
+  g_free (host->last_reason);
+  host->last_reason = g_strdup (reason);
+}
+
+static Host *
+host_new (void)
+{
+  Host *host = g_new0 (Host, 1);
+
+  host->source = akc_controlled_source_new ();
+  g_signal_connect (host->source, "propose-tool-call", G_CALLBACK (on_host_propose), host);
+  g_signal_connect (host->source, "approve", G_CALLBACK (on_host_approve), host);
+  g_signal_connect (host->source, "deny", G_CALLBACK (on_host_deny), host);
+
+  return host;
+}
+
+static void
+host_free (Host *host)
+{
+  g_assert_finalize_object (host->source);
+  g_free (host->last_reason);
+  g_free (host);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Host, host_free)
+
+#define HOST_SOURCE(host) AKC_CHAT_SOURCE ((host)->source)
 
 /* ------------------------------------------------------------------ */
 /* Stores                                                               */
@@ -890,11 +923,13 @@ token_statuses (AkcActionConfirmation *coordinator)
 }
 
 static AkcJsonValue *
-upstream_calls (TestUpstream *upstream)
+upstream_calls (guint proposes,
+                guint approves,
+                guint denies)
 {
-  return object_take ("propose", akc_json_value_new_number (upstream->proposes),
-                      "approve", akc_json_value_new_number (upstream->approves),
-                      "deny", akc_json_value_new_number (upstream->denies),
+  return object_take ("propose", akc_json_value_new_number (proposes),
+                      "approve", akc_json_value_new_number (approves),
+                      "deny", akc_json_value_new_number (denies),
                       NULL);
 }
 
@@ -936,22 +971,40 @@ run_confirmation_scenario (const AkcFixtureCase *fc,
   AkcJsonValue *upstream_options = akc_json_value_get_member (input, "upstream");
   AkcJsonValue *steps = akc_json_value_get_member (input, "steps");
   AkcJsonValue *expected_steps = akc_fixture_expect (fc, "steps");
-  g_autoptr(TestUpstream) upstream = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+  g_autoptr(TestUpstream) upstream = NULL;
+  g_autoptr(Host) host = NULL;
+  AkcChatSource *source;
+  guint *proposes, *approves, *denies;
   g_autoptr(AkcActionConfirmation) coordinator = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *last = NULL;
   Clock clock = { member_int (input, "clockStart", 0) };
   Ids ids = { akc_json_value_get_member (input, "ids"), 0 };
 
+  /* An upstream that fails or does not gate is the fake; any other is a
+   * real source. */
   if (upstream_options != NULL)
     {
+      upstream = g_object_new (TEST_TYPE_UPSTREAM, NULL);
       upstream->approve_failures = member_int (upstream_options, "approveFailures", 0);
       upstream->deny_failures = member_int (upstream_options, "denyFailures", 0);
       upstream->ungated = g_strcmp0 (member_string (upstream_options, "proposeStatus"), "pending") == 0;
+      source = AKC_CHAT_SOURCE (upstream);
+      proposes = &upstream->proposes;
+      approves = &upstream->approves;
+      denies = &upstream->denies;
+    }
+  else
+    {
+      host = host_new ();
+      source = HOST_SOURCE (host);
+      proposes = &host->proposes;
+      approves = &host->approves;
+      denies = &host->denies;
     }
 
   coordinator = akc_action_confirmation_new (member_string (input, "sessionId"),
-                                             AKC_CHAT_SOURCE (upstream),
+                                             source,
                                              member_int (input, "ttlMs", AKC_ACTION_CONFIRMATION_DEFAULT_TTL_MS),
                                              NULL, NULL, &error);
   if (akc_fixture_expect (fc, "createError") != NULL)
@@ -1053,7 +1106,7 @@ run_confirmation_scenario (const AkcFixtureCase *fc,
       g_clear_error (&error);
 
       actual = object_take ("result", g_steal_pointer (&result),
-                            "upstreamCalls", upstream_calls (upstream),
+                            "upstreamCalls", upstream_calls (*proposes, *approves, *denies),
                             "records", token_statuses (coordinator),
                             NULL);
       akc_assert_json_equal (actual, akc_json_value_get_element (expected_steps, i));
@@ -1066,7 +1119,7 @@ static void
 run_default_ids (const AkcFixtureCase *fc,
                  gconstpointer         user_data)
 {
-  g_autoptr(TestUpstream) upstream = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+  g_autoptr(Host) upstream = host_new ();
   g_autoptr(AkcActionConfirmation) coordinator = NULL;
   g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func ((GDestroyNotify) akc_json_value_unref);
   g_autoptr(AkcJsonValue) actual = NULL;
@@ -1075,7 +1128,7 @@ run_default_ids (const AkcFixtureCase *fc,
   gint64 proposals = member_int (fc->input, "proposals", 0);
   gint64 step = member_int (fc->input, "clockStepMs", 0);
 
-  coordinator = akc_action_confirmation_new ("session", AKC_CHAT_SOURCE (upstream),
+  coordinator = akc_action_confirmation_new ("session", HOST_SOURCE (upstream),
                                              AKC_ACTION_CONFIRMATION_DEFAULT_TTL_MS,
                                              NULL, NULL, &error);
   g_assert_no_error (error);
@@ -1335,7 +1388,7 @@ static void
 test_concurrent_approve_runs_upstream_once (gconstpointer data)
 {
   gboolean claiming = GPOINTER_TO_INT (data);
-  g_autoptr(TestUpstream) upstream = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+  g_autoptr(Host) upstream = host_new ();
   g_autoptr(GObject) store = g_object_new (claiming ? TEST_TYPE_CLAIMING_STORE : TEST_TYPE_STORE, NULL);
   g_autoptr(AkcActionConfirmation) coordinator = NULL;
   g_autoptr(AkcConfirmationRecord) record = NULL;
@@ -1349,7 +1402,7 @@ test_concurrent_approve_runs_upstream_once (gconstpointer data)
   Clock clock = { 0 };
   const char *token;
 
-  coordinator = new_coordinator (AKC_CHAT_SOURCE (upstream), AKC_CONFIRMATION_STORE (store), &clock);
+  coordinator = new_coordinator (HOST_SOURCE (upstream), AKC_CONFIRMATION_STORE (store), &clock);
   record = propose (coordinator, "send-email", NULL, &error);
   g_assert_no_error (error);
   token = akc_confirmation_record_get_token (record);
@@ -1408,7 +1461,7 @@ test_concurrent_approve_runs_upstream_once (gconstpointer data)
 static void
 test_approve_and_reject_at_once (void)
 {
-  g_autoptr(TestUpstream) upstream = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+  g_autoptr(Host) upstream = host_new ();
   g_autoptr(TestClaimingStore) store = g_object_new (TEST_TYPE_CLAIMING_STORE, NULL);
   g_autoptr(AkcActionConfirmation) coordinator = NULL;
   g_autoptr(AkcConfirmationRecord) record = NULL;
@@ -1419,7 +1472,7 @@ test_approve_and_reject_at_once (void)
   g_autoptr(GError) error = NULL;
   Clock clock = { 0 };
 
-  coordinator = new_coordinator (AKC_CHAT_SOURCE (upstream), AKC_CONFIRMATION_STORE (store), &clock);
+  coordinator = new_coordinator (HOST_SOURCE (upstream), AKC_CONFIRMATION_STORE (store), &clock);
   record = propose (coordinator, "charge", NULL, &error);
   g_assert_no_error (error);
 
@@ -1539,14 +1592,14 @@ test_upstream_failure_without_claim_hook (void)
 static void
 test_claim_lost_or_failed (void)
 {
-  g_autoptr(TestUpstream) upstream = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+  g_autoptr(Host) upstream = host_new ();
   g_autoptr(TestClaimingStore) store = g_object_new (TEST_TYPE_CLAIMING_STORE, NULL);
   g_autoptr(AkcActionConfirmation) coordinator = NULL;
   g_autoptr(AkcConfirmationRecord) record = NULL;
   g_autoptr(GError) error = NULL;
   Clock clock = { 0 };
 
-  coordinator = new_coordinator (AKC_CHAT_SOURCE (upstream), AKC_CONFIRMATION_STORE (store), &clock);
+  coordinator = new_coordinator (HOST_SOURCE (upstream), AKC_CONFIRMATION_STORE (store), &clock);
   record = propose (coordinator, "charge", NULL, &error);
   g_assert_no_error (error);
 
@@ -1578,7 +1631,7 @@ test_claim_lost_or_failed (void)
 static void
 test_save_failure (void)
 {
-  g_autoptr(TestUpstream) upstream = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+  g_autoptr(Host) upstream = host_new ();
   g_autoptr(TestStore) store = g_object_new (TEST_TYPE_STORE, NULL);
   g_autoptr(AkcActionConfirmation) coordinator = NULL;
   g_autoptr(AkcConfirmationRecord) record = NULL;
@@ -1586,7 +1639,7 @@ test_save_failure (void)
   g_autoptr(GError) error = NULL;
   Clock clock = { 0 };
 
-  coordinator = new_coordinator (AKC_CHAT_SOURCE (upstream), AKC_CONFIRMATION_STORE (store), &clock);
+  coordinator = new_coordinator (HOST_SOURCE (upstream), AKC_CONFIRMATION_STORE (store), &clock);
   store->save_failures = 1;
   g_assert_null (propose (coordinator, "charge", NULL, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
@@ -1614,7 +1667,7 @@ test_save_failure (void)
 static void
 test_cancelled (void)
 {
-  g_autoptr(TestUpstream) upstream = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+  g_autoptr(Host) upstream = host_new ();
   g_autoptr(AkcActionConfirmation) coordinator = NULL;
   g_autoptr(AkcConfirmationRecord) record = NULL;
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
@@ -1623,7 +1676,7 @@ test_cancelled (void)
   g_autoptr(GError) error = NULL;
   Clock clock = { 0 };
 
-  coordinator = new_coordinator (AKC_CHAT_SOURCE (upstream), NULL, &clock);
+  coordinator = new_coordinator (HOST_SOURCE (upstream), NULL, &clock);
   record = propose (coordinator, "charge", NULL, &error);
   g_assert_no_error (error);
 

@@ -14,6 +14,7 @@
 
 #include <string.h>
 
+#include "akc-chat-source-state-private.h"
 #include "akc-conversation-test.h"
 
 #define FIXTURES "application/actions.json"
@@ -23,17 +24,21 @@
 /* An upstream that counts its calls and fails on demand               */
 /* ------------------------------------------------------------------ */
 
+/* What no real source does: it gives a proposed call an id of its own
+ * (the vectors' upstreamToolCallId) and fails an approval on demand. Its
+ * state and properties are the sources' own (AkcChatSourceState); the
+ * actions it does not offer are AkcChatSource's defaults. */
 #define TEST_TYPE_UPSTREAM (test_upstream_get_type ())
 G_DECLARE_FINAL_TYPE (TestUpstream, test_upstream, TEST, UPSTREAM, GObject)
 
 struct _TestUpstream
 {
-  GObject     parent_instance;
-  GListStore *messages;
-  char       *call_id;
-  guint       approves;
-  guint       denies;
-  char       *approve_failure;  /* the next approval fails with it */
+  GObject            parent_instance;
+  AkcChatSourceState state;
+  char              *call_id;
+  guint              approves;
+  guint              denies;
+  char              *approve_failure;  /* the next approval fails with it */
 };
 
 static void test_upstream_source_init (AkcChatSourceInterface *iface);
@@ -41,31 +46,14 @@ static void test_upstream_source_init (AkcChatSourceInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (TestUpstream, test_upstream, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (AKC_TYPE_CHAT_SOURCE, test_upstream_source_init))
 
-static GListModel *
-upstream_get_messages (AkcChatSource *source)
-{
-  return G_LIST_MODEL (TEST_UPSTREAM (source)->messages);
-}
+enum {
+  PROP_0,
+  PROP_MESSAGES,
+};
 
-static AkcChatStatus
-upstream_get_status (AkcChatSource *source)
-{
-  return AKC_CHAT_STATUS_IDLE;
-}
+static GParamSpec *source_props[AKC_CHAT_SOURCE_N_PROPS];
 
-static AkcDiagnostic *
-upstream_get_error (AkcChatSource *source)
-{
-  return NULL;
-}
-
-static const AkcUsage *
-upstream_get_usage (AkcChatSource *source)
-{
-  static const AkcUsage usage = { 0, 0, 0 };
-
-  return &usage;
-}
+AKC_CHAT_SOURCE_STATE_DEFINE_GETTERS (test_upstream, TEST_UPSTREAM, state)
 
 static AkcToolCall *
 upstream_propose (AkcChatSource  *source,
@@ -111,23 +99,11 @@ upstream_deny (AkcChatSource  *source,
 static void
 test_upstream_source_init (AkcChatSourceInterface *iface)
 {
-  iface->get_messages = upstream_get_messages;
-  iface->get_status = upstream_get_status;
-  iface->get_error = upstream_get_error;
-  iface->get_usage = upstream_get_usage;
+  test_upstream_state_iface_init (iface);
   iface->propose_tool_call = upstream_propose;
   iface->approve = upstream_approve;
   iface->deny = upstream_deny;
 }
-
-enum {
-  PROP_0,
-  PROP_MESSAGES,
-  PROP_STATUS,
-  PROP_ERROR,
-  PROP_INPUT,
-  PROP_USAGE,
-};
 
 static void
 test_upstream_get_property (GObject    *object,
@@ -135,28 +111,7 @@ test_upstream_get_property (GObject    *object,
                             GValue     *value,
                             GParamSpec *pspec)
 {
-  TestUpstream *self = TEST_UPSTREAM (object);
-
-  switch (prop_id)
-    {
-    case PROP_MESSAGES:
-      g_value_set_object (value, self->messages);
-      break;
-    case PROP_STATUS:
-      g_value_set_enum (value, AKC_CHAT_STATUS_IDLE);
-      break;
-    case PROP_ERROR:
-      g_value_set_boxed (value, NULL);
-      break;
-    case PROP_INPUT:
-      g_value_set_string (value, "");
-      break;
-    case PROP_USAGE:
-      g_value_set_boxed (value, upstream_get_usage (AKC_CHAT_SOURCE (self)));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  akc_chat_source_state_get_property (&TEST_UPSTREAM (object)->state, prop_id - PROP_MESSAGES, value);
 }
 
 static void
@@ -165,8 +120,7 @@ test_upstream_set_property (GObject      *object,
                             const GValue *value,
                             GParamSpec   *pspec)
 {
-  if (prop_id != PROP_INPUT)
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  akc_chat_source_state_set_input (&TEST_UPSTREAM (object)->state, g_value_get_string (value));
 }
 
 static void
@@ -174,7 +128,7 @@ test_upstream_finalize (GObject *object)
 {
   TestUpstream *self = TEST_UPSTREAM (object);
 
-  g_clear_object (&self->messages);
+  akc_chat_source_state_clear (&self->state);
   g_free (self->call_id);
   g_free (self->approve_failure);
   G_OBJECT_CLASS (test_upstream_parent_class)->finalize (object);
@@ -189,17 +143,13 @@ test_upstream_class_init (TestUpstreamClass *klass)
   object_class->get_property = test_upstream_get_property;
   object_class->set_property = test_upstream_set_property;
 
-  g_object_class_override_property (object_class, PROP_MESSAGES, "messages");
-  g_object_class_override_property (object_class, PROP_STATUS, "status");
-  g_object_class_override_property (object_class, PROP_ERROR, "error");
-  g_object_class_override_property (object_class, PROP_INPUT, "input");
-  g_object_class_override_property (object_class, PROP_USAGE, "usage");
+  akc_chat_source_state_override_properties (object_class, PROP_MESSAGES, source_props);
 }
 
 static void
 test_upstream_init (TestUpstream *self)
 {
-  self->messages = g_list_store_new (AKC_TYPE_MESSAGE);
+  akc_chat_source_state_init (&self->state, G_OBJECT (self), source_props);
 }
 
 /* ------------------------------------------------------------------ */
