@@ -350,6 +350,57 @@ test_big_webp (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* What is typed before the composer has a conversation (an application
+ * still opening its history) is not dropped: the entry takes it, and the
+ * first conversation gets it, after its own draft (issue 13 item 1). */
+static void
+test_typed_before_a_source (void)
+{
+  g_autoptr(AkcAdapter) adapter = akc_scripted_adapter_new ();
+  g_autoptr(AkcChat) chat = akc_chat_new (adapter);
+  g_autoptr(AkcChat) drafted = akc_chat_new (adapter);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  AkcComposer *composer = AKC_COMPOSER (akc_composer_new ());
+  AkcComposer *second = AKC_COMPOSER (akc_composer_new ());
+  GtkWidget *text_view = find_widget (GTK_WIDGET (composer), is_type, GSIZE_TO_POINTER (GTK_TYPE_TEXT_VIEW));
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (text_view));
+  g_autofree char *text = NULL;
+  g_autofree char *input = NULL;
+
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (composer));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (second));
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  gtk_window_present (GTK_WINDOW (window));
+
+  g_assert_true (gtk_widget_is_sensitive (text_view));
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (composer)));
+  gtk_text_buffer_insert_at_cursor (buffer, "hello", -1);
+  akc_composer_set_source (composer, AKC_CHAT_SOURCE (chat));
+  text = akc_composer_dup_text (composer);
+  input = akc_chat_source_dup_input (AKC_CHAT_SOURCE (chat));
+  g_assert_cmpstr (text, ==, "hello");
+  g_assert_cmpstr (input, ==, "hello");
+  g_clear_pointer (&text, g_free);
+  g_clear_pointer (&input, g_free);
+  g_assert_true (akc_composer_send (composer));
+  wait_until_idle (AKC_CHAT_SOURCE (chat));
+  text = akc_composer_dup_text (composer);
+  g_assert_cmpstr (text, ==, "");
+  g_clear_pointer (&text, g_free);
+
+  /* A conversation with a draft of its own keeps it, and what was typed
+   * follows it. */
+  akc_chat_source_set_input (AKC_CHAT_SOURCE (drafted), "Draft, ");
+  text_view = find_widget (GTK_WIDGET (second), is_type, GSIZE_TO_POINTER (GTK_TYPE_TEXT_VIEW));
+  gtk_text_buffer_insert_at_cursor (gtk_text_view_get_buffer (GTK_TEXT_VIEW (text_view)), "then more", -1);
+  akc_composer_set_source (second, AKC_CHAT_SOURCE (drafted));
+  text = akc_composer_dup_text (second);
+  g_assert_cmpstr (text, ==, "Draft, then more");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -362,6 +413,7 @@ main (int   argc,
 
   g_test_add_func ("/composer/attachments", test_attachments);
   g_test_add_func ("/composer/big-webp", test_big_webp);
+  g_test_add_func ("/composer/typed-before-a-source", test_typed_before_a_source);
   status = g_test_run ();
 
   {

@@ -18,7 +18,9 @@
  *
  * Enter sends the draft to [property@Composer:source]; Shift+Enter inserts
  * a newline. Blank drafts are never sent. The draft is kept in
- * [property@Akc.ChatSource:input], so it survives the widget.
+ * [property@Akc.ChatSource:input], so it survives the widget. The entry
+ * takes what is typed even before there is a source (an application still
+ * opening its history); the first source set gets it, after its own draft.
  *
  * While a reply streams in, the entry stays editable, so that nothing
  * typed meanwhile is lost, and Stop replaces Send. Enter then keeps the
@@ -74,6 +76,7 @@ struct _AkcComposer
   gulong         status_handler;
   gulong         input_handler;
   gboolean       syncing_input;
+  gboolean       typed_without_source;  /* waits for the first source */
 };
 
 G_DEFINE_FINAL_TYPE (AkcComposer, akc_composer, GTK_TYPE_WIDGET)
@@ -151,9 +154,10 @@ akc_composer_update_state (AkcComposer *self)
   gtk_widget_set_visible (self->send_button, !streaming);
   gtk_widget_set_visible (self->stop_button, streaming);
   gtk_widget_set_visible (self->placeholder, !has_text);
-  /* Never insensitive while a reply streams: keys typed then would be
-   * dropped. What Enter does then is said next to the entry. */
-  gtk_widget_set_sensitive (GTK_WIDGET (self->text_view), self->source != NULL);
+  /* Never insensitive, not while a reply streams nor before there is a
+   * conversation (an application that opens its history): keys typed
+   * then would be dropped. What Enter does while a reply streams is said
+   * next to the entry. */
   if (gtk_widget_get_visible (self->hint) == (streaming && has_text))
     return;
 
@@ -204,7 +208,9 @@ on_buffer_changed (AkcComposer *self)
 {
   akc_composer_update_state (self);
 
-  if (self->source != NULL)
+  if (self->source == NULL)
+    self->typed_without_source = gtk_text_buffer_get_char_count (self->buffer) > 0;
+  else
     {
       g_autofree char *text = akc_composer_dup_text (self);
 
@@ -866,6 +872,17 @@ akc_composer_set_source (AkcComposer   *self,
 
   if (source != NULL)
     {
+      /* What was typed before there was a conversation goes to the first
+       * one, after its own draft. */
+      if (self->typed_without_source)
+        {
+          g_autofree char *typed = akc_composer_dup_text (self);
+          g_autofree char *input = akc_chat_source_dup_input (source);
+          g_autofree char *text = g_strconcat (input != NULL ? input : "", typed, NULL);
+
+          self->typed_without_source = FALSE;
+          akc_chat_source_set_input (source, text);
+        }
       self->source = g_object_ref (source);
       self->status_handler = g_signal_connect_object (source, "notify::status",
                                                       G_CALLBACK (on_status_changed),
