@@ -205,6 +205,33 @@ show_pane (AkcWindow *self,
 #endif
 }
 
+/* Folded, whether the conversation's pane is the one that shows. */
+static gboolean
+content_shown (AkcWindow *self)
+{
+#if ADW_CHECK_VERSION (1, 4, 0)
+  return adw_navigation_split_view_get_show_content (ADW_NAVIGATION_SPLIT_VIEW (self->split_view));
+#else
+  return adw_leaflet_get_visible_child (ADW_LEAFLET (self->leaflet)) == self->content_pane;
+#endif
+}
+
+/* Folded, the keyboard is never in the pane that does not show: what
+ * is typed would go nowhere to be seen. The pane of the widget that
+ * takes the keyboard comes into view with it. */
+static void
+show_pane_of_focus (AkcWindow *self)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+
+  if (focus == NULL || !is_folded (self))
+    return;
+  if (gtk_widget_is_ancestor (focus, self->content_pane) && !content_shown (self))
+    show_pane (self, TRUE);
+  else if (gtk_widget_is_ancestor (focus, self->sidebar_pane) && content_shown (self))
+    show_pane (self, FALSE);
+}
+
 static void on_folded_changed (AkcWindow *self);
 
 /* libadwaita 1.4 replaced the leaflet: the two panes move into an
@@ -622,9 +649,13 @@ restore_focus_idle (gpointer user_data)
 {
   AkcWindow *self = user_data;
 
-  if (focus_is_lost (self) &&
-      !akc_chat_view_get_input_owned (self->transcript) &&
-      gtk_widget_is_sensitive (GTK_WIDGET (self->composer)))
+  if (!focus_is_lost (self))
+    return G_SOURCE_REMOVE;
+  /* Folded on the list of conversations, the keyboard stays in the list. */
+  if (is_folded (self) && !content_shown (self))
+    gtk_widget_grab_focus (GTK_WIDGET (self->conversation_list));
+  else if (!akc_chat_view_get_input_owned (self->transcript) &&
+           gtk_widget_is_sensitive (GTK_WIDGET (self->composer)))
     gtk_widget_grab_focus (GTK_WIDGET (self->composer));
 
   return G_SOURCE_REMOVE;
@@ -633,6 +664,7 @@ restore_focus_idle (gpointer user_data)
 static void
 on_focus_widget_changed (AkcWindow *self)
 {
+  show_pane_of_focus (self);
   if (focus_is_lost (self))
     g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, restore_focus_idle, g_object_ref (self), g_object_unref);
 }
@@ -3000,6 +3032,10 @@ akc_window_init (AkcWindow *self)
   /* The sidebar: a click or Enter opens, a right click, the Menu key or
    * Shift+F10 show the row's menu, F2 renames, Delete deletes. */
   set_up_panes (self);
+  /* The window opens with the keyboard in the composer, not on the first
+   * button of the sidebar: what is typed at once goes there, and a
+   * window that opens narrow shows the conversation. */
+  gtk_widget_grab_focus (GTK_WIDGET (self->composer));
   on_folded_changed (self);
   g_signal_connect_object (self->conversation_list, "activate", G_CALLBACK (on_list_activate),
                            self, G_CONNECT_SWAPPED);
