@@ -569,6 +569,62 @@ test_code_highlight (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Code written a few characters at a time has, at every step, the colours
+ * of the same code given at once: the lines kept from one update to the
+ * next are the lines highlighting has finished with. */
+static void
+test_code_highlight_streaming (void)
+{
+  const char *code = "def greet(name):\n    \"\"\"Say hi,\n    twice.\"\"\"\n"
+                     "    for i in range(2):  # loop\n        print(f\"hi {name}\")\n"
+                     "    return None\nclass Greeter:\n    pass\n";
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *streamed = akc_code_block_new ("python");
+  gsize length = strlen (code);
+  guint compared = 0;
+
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  gtk_box_append (GTK_BOX (box), streamed);
+  gtk_window_present (GTK_WINDOW (window));
+  akc_code_block_set_streaming (AKC_CODE_BLOCK (streamed), TRUE);
+
+  for (gsize end = 1; end <= length; end += 3)
+    {
+      g_autofree char *part = g_strndup (code, MIN (end, length));
+      GtkWidget *fresh = akc_code_block_new ("python");
+      GtkWidget *a, *b;
+      PangoAttrList *attrs_a, *attrs_b;
+
+      akc_code_block_set_code (AKC_CODE_BLOCK (streamed), part);
+      gtk_box_append (GTK_BOX (box), fresh);
+      akc_code_block_set_streaming (AKC_CODE_BLOCK (fresh), TRUE);
+      akc_code_block_set_code (AKC_CODE_BLOCK (fresh), part);
+
+      a = akc_code_block_get_chunk (AKC_CODE_BLOCK (streamed), 0);
+      b = akc_code_block_get_chunk (AKC_CODE_BLOCK (fresh), 0);
+      g_assert_true (akc_markdown_is_live (a));
+      g_assert_true (akc_markdown_is_live (b));
+      g_assert_cmpstr (akc_markdown_live_get_text (a), ==, part);
+      attrs_a = akc_markdown_live_get_attributes (a);
+      attrs_b = akc_markdown_live_get_attributes (b);
+      g_assert_nonnull (attrs_b);
+      if (!pango_attr_list_equal (attrs_a, attrs_b))
+        {
+          g_autofree char *text_a = pango_attr_list_to_string (attrs_a);
+          g_autofree char *text_b = pango_attr_list_to_string (attrs_b);
+
+          g_test_message ("after %" G_GSIZE_FORMAT " characters:\nstreamed %s\nat once %s", end, text_a, text_b);
+          g_assert_not_reached ();
+        }
+      compared++;
+      gtk_box_remove (GTK_BOX (box), fresh);
+    }
+  g_assert_cmpuint (compared, >, 40);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* A long reply draws only the blocks in sight, and what comes into sight
  * is drawn: by scrolling, and when the rows above it grow. */
 static void
@@ -699,6 +755,64 @@ test_streaming_room (void)
     g_assert_true (gtk_widget_compute_bounds (label, view, &bounds));
     g_assert_cmpfloat (bounds.origin.y + bounds.size.height, ==, gtk_widget_get_height (view));
   }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The block being written is as tall as its text after every chunk, at
+ * every width: a chunk that leaves its size as it was only draws it
+ * again, one that changes it lays it out again (compared with the same
+ * text shown at once, in a view of the same width). In a scrolled
+ * window, as in a transcript: the window does not ask the text's height
+ * at other widths there. */
+static void
+test_streaming_live_height (void)
+{
+  static const int widths[] = { 420, 260, 420, 600 };
+  g_autoptr(GString) text = g_string_new ("Intro.\n\nThe");
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *view = akc_markdown_view_new ();
+  GtkWidget *fresh = NULL;
+  guint steps = 0;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), widths[0], 700);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_widget_set_valign (view, GTK_ALIGN_START);
+  gtk_box_append (GTK_BOX (box), view);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), box);
+  gtk_window_set_child (GTK_WINDOW (window), scroller);
+  akc_markdown_view_set_text (AKC_MARKDOWN_VIEW (view), text->str, text->len, TRUE);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_frames (window, 3);
+
+  for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+    {
+      gtk_window_set_default_size (GTK_WINDOW (window), widths[w], 700);
+      for (guint i = 0; i < 40; i++, steps++)
+        {
+          GtkWidget *live, *reference;
+
+          /* Words, and now and then a long one. */
+          g_string_append (text, i % 9 == 8 ? " abcdefghijklmnopqrstuvwxyz" : " word");
+          akc_markdown_view_set_text (AKC_MARKDOWN_VIEW (view), text->str, text->len, TRUE);
+          if (fresh != NULL)
+            gtk_box_remove (GTK_BOX (box), fresh);
+          fresh = akc_markdown_view_new ();
+          gtk_widget_set_valign (fresh, GTK_ALIGN_START);
+          akc_markdown_view_set_text (AKC_MARKDOWN_VIEW (fresh), text->str, text->len, TRUE);
+          gtk_box_append (GTK_BOX (box), fresh);
+          wait_frames (window, 2);
+
+          live = akc_markdown_view_get_block_widget (AKC_MARKDOWN_VIEW (view), 1);
+          reference = akc_markdown_view_get_block_widget (AKC_MARKDOWN_VIEW (fresh), 1);
+          g_assert_true (akc_markdown_is_live (live));
+          g_assert_cmpint (gtk_widget_get_width (live), ==, gtk_widget_get_width (reference));
+          g_assert_cmpint (gtk_widget_get_height (live), ==, gtk_widget_get_height (reference));
+        }
+    }
+  g_assert_cmpuint (steps, ==, 160);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -950,9 +1064,11 @@ main (int   argc,
   g_test_add_func ("/markdown/inline-code", test_inline_code);
   g_test_add_func ("/markdown/user-markdown", test_user_markdown);
   g_test_add_func ("/markdown/code-highlight", test_code_highlight);
+  g_test_add_func ("/markdown/code-highlight/streaming", test_code_highlight_streaming);
   g_test_add_func ("/markdown/layout/rows-fit", test_layout_rows_fit);
   g_test_add_func ("/markdown/draws-in-sight", test_draws_in_sight);
   g_test_add_func ("/markdown/streaming-room", test_streaming_room);
+  g_test_add_func ("/markdown/streaming-live-height", test_streaming_live_height);
 
   return g_test_run ();
 }

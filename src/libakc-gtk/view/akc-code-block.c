@@ -62,6 +62,14 @@ struct _AkcCodeBlock
 
   GtkSourceBuffer *buffer;  /* the code, when its language is known */
   int              dark;    /* the scheme applied: -1 none yet */
+
+  /* The colours of the last chunk's text up to the start of its last
+   * whole line (in bytes from the chunk's start), kept while the code
+   * only grows: an update highlights its last two lines, not the chunk. */
+  PangoAttrList   *kept_attrs;
+  char            *kept_text;   /* the text they are the colours of */
+  guint            kept_index;
+  gsize            kept_end;
 };
 
 G_DEFINE_FINAL_TYPE (AkcCodeBlock, akc_code_block, GTK_TYPE_WIDGET)
@@ -124,25 +132,31 @@ text_is_light (GtkWidget *widget)
   return 0.299 * color.red + 0.587 * color.green + 0.114 * color.blue > 0.5;
 }
 
-/* The attributes of the text tags over [start, end) of the buffer, for a
- * label whose text is @text. */
-static PangoAttrList *
-attributes_for (GtkTextIter *start,
-                GtkTextIter *end,
-                const char  *text)
+/* Adds to @attrs the attributes of the text tags over [start, end) of the
+ * buffer, whose text is @text. Each line has attributes of its own (none
+ * goes on over a line break), so the attributes of whole lines are the
+ * same whether they were found with the lines after them or without. */
+static void
+attributes_for (PangoAttrList *attrs,
+                GtkTextIter   *start,
+                GtkTextIter   *end,
+                const char    *text,
+                gsize          base)
 {
-  PangoAttrList *attrs = pango_attr_list_new ();
   GtkTextIter iter = *start;
   gsize byte = 0;
 
   while (gtk_text_iter_compare (&iter, end) < 0)
     {
       GtkTextIter next = iter;
+      GtkTextIter line_end = iter;
       g_autoptr(GSList) tags = NULL;
       gsize end_byte;
 
       if (!gtk_text_iter_forward_to_tag_toggle (&next, NULL) || gtk_text_iter_compare (&next, end) > 0)
         next = *end;
+      if (gtk_text_iter_forward_line (&line_end) && gtk_text_iter_compare (&line_end, &next) < 0)
+        next = line_end;
       end_byte = (gsize) (g_utf8_offset_to_pointer (text + byte,
                                                     gtk_text_iter_get_offset (&next) - gtk_text_iter_get_offset (&iter))
                           - text);
@@ -167,22 +181,22 @@ attributes_for (GtkTextIter *start,
               attr = pango_attr_foreground_new ((guint16) (foreground->red * 65535),
                                                 (guint16) (foreground->green * 65535),
                                                 (guint16) (foreground->blue * 65535));
-              attr->start_index = (guint) byte;
-              attr->end_index = (guint) end_byte;
+              attr->start_index = (guint) (base + byte);
+              attr->end_index = (guint) (base + end_byte);
               pango_attr_list_insert (attrs, attr);
             }
           if (weight_set)
             {
               attr = pango_attr_weight_new (weight);
-              attr->start_index = (guint) byte;
-              attr->end_index = (guint) end_byte;
+              attr->start_index = (guint) (base + byte);
+              attr->end_index = (guint) (base + end_byte);
               pango_attr_list_insert (attrs, attr);
             }
           if (style_set)
             {
               attr = pango_attr_style_new (style);
-              attr->start_index = (guint) byte;
-              attr->end_index = (guint) end_byte;
+              attr->start_index = (guint) (base + byte);
+              attr->end_index = (guint) (base + end_byte);
               pango_attr_list_insert (attrs, attr);
             }
         }
@@ -190,8 +204,6 @@ attributes_for (GtkTextIter *start,
       byte = end_byte;
       iter = next;
     }
-
-  return attrs;
 }
 
 /* The text of a chunk, a label or the one being written. */
@@ -265,24 +277,78 @@ set_chunk_live (AkcCodeBlock *self,
     }
 }
 
-/* The colours of @text, the text of chunk @index, or %NULL. */
+static void
+forget_kept_attrs (AkcCodeBlock *self)
+{
+  g_clear_pointer (&self->kept_attrs, pango_attr_list_unref);
+  g_clear_pointer (&self->kept_text, g_free);
+  self->kept_end = 0;
+}
+
+static gboolean
+attr_ends_before (PangoAttribute *attribute,
+                  gpointer        user_data)
+{
+  return attribute->end_index <= GPOINTER_TO_UINT (user_data);
+}
+
+/* The colours of @text, the text of chunk @index, or %NULL.
+ *
+ * For the last chunk, the colours of its lines but the last two are kept:
+ * highlighting that grows at the end does not change the lines before
+ * (GtkSourceView's contexts go forward), so the next call, when the text
+ * continues the same chunk, highlights only from there on. */
 static PangoAttrList *
 chunk_attributes (AkcCodeBlock *self,
                   guint         index,
                   const char   *text)
 {
   int offset = g_array_index (self->offsets, int, index);
+  PangoAttrList *attrs;
   GtkTextIter start, end;
+  gsize from = 0;
+  const char *last_line, *previous_line;
 
   if (self->buffer == NULL || self->dark < 0)
     return NULL;
 
-  gtk_text_buffer_get_iter_at_offset (GTK_TEXT_BUFFER (self->buffer), &start, offset);
-  gtk_text_buffer_get_iter_at_offset (GTK_TEXT_BUFFER (self->buffer), &end,
-                                      offset + (int) g_utf8_strlen (text, -1));
-  gtk_source_buffer_ensure_highlight (self->buffer, &start, &end);
+  if (self->kept_attrs != NULL && self->kept_index == index &&
+      strncmp (text, self->kept_text, self->kept_end) == 0)
+    {
+      attrs = pango_attr_list_copy (self->kept_attrs);
+      from = self->kept_end;
+    }
+  else
+    attrs = pango_attr_list_new ();
 
-  return attributes_for (&start, &end, text);
+  gtk_text_buffer_get_iter_at_offset (GTK_TEXT_BUFFER (self->buffer), &start,
+                                      offset + (int) g_utf8_strlen (text, (gssize) from));
+  gtk_text_buffer_get_iter_at_offset (GTK_TEXT_BUFFER (self->buffer), &end,
+                                      gtk_text_iter_get_offset (&start) + (int) g_utf8_strlen (text + from, -1));
+  gtk_source_buffer_ensure_highlight (self->buffer, &start, &end);
+  attributes_for (attrs, &start, &end, text + from, from);
+
+  if (index + 1 != self->labels->len)
+    return attrs;
+
+  /* What the next call keeps: the lines before the last two. */
+  last_line = strrchr (text, '\n');
+  previous_line = last_line != NULL ? g_strrstr_len (text, last_line - text, "\n") : NULL;
+  forget_kept_attrs (self);
+  if (previous_line != NULL)
+    {
+      g_autoptr(PangoAttrList) rest = pango_attr_list_copy (attrs);
+
+      self->kept_end = (gsize) (previous_line + 1 - text);
+      self->kept_index = index;
+      self->kept_text = g_strndup (text, self->kept_end);
+      /* Taken out of rest: the attributes of the lines kept. */
+      self->kept_attrs = pango_attr_list_filter (rest, attr_ends_before, GUINT_TO_POINTER ((guint) self->kept_end));
+      if (self->kept_attrs == NULL)
+        self->kept_attrs = pango_attr_list_new ();
+    }
+
+  return attrs;
 }
 
 /* Gives label @index the colours of its code. */
@@ -325,6 +391,7 @@ update_scheme (AkcCodeBlock *self)
     scheme = gtk_source_style_scheme_manager_get_scheme (schemes, dark ? "classic-dark" : "classic");
   gtk_source_buffer_set_style_scheme (self->buffer, scheme);
   self->dark = dark;
+  forget_kept_attrs (self);
 
   for (guint i = 0; i < self->labels->len; i++)
     highlight_chunk (self, i);
@@ -470,6 +537,7 @@ akc_code_block_finalize (GObject *object)
 {
   AkcCodeBlock *self = AKC_CODE_BLOCK (object);
 
+  forget_kept_attrs (self);
   g_string_free (self->code, TRUE);
   g_array_unref (self->starts);
   g_array_unref (self->offsets);
@@ -611,6 +679,7 @@ akc_code_block_set_code (AkcCodeBlock *self,
   g_string_assign (self->code, code);
   if (!continues)
     {
+      forget_kept_attrs (self);
       remove_chunks (self);
       add_chunk (self, 0);
     }

@@ -42,6 +42,7 @@ void                    akc_markdown_live_set_plain        (GtkWidget       *liv
                                                             gsize            length,
                                                             PangoAttrList   *attrs);
 const char             *akc_markdown_live_get_text         (GtkWidget       *live);
+PangoAttrList          *akc_markdown_live_get_attributes   (GtkWidget       *live);
 gboolean                akc_markdown_is_live               (GtkWidget       *widget);
 
 G_END_DECLS

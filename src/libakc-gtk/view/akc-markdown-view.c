@@ -60,6 +60,8 @@ typedef struct {
   GtkWidget        *content;  /* the label, code block or separator */
   gboolean          live;     /* content is an AkcMarkdownLive */
   gboolean          drawn;    /* in the last snapshot */
+  int               y;        /* where the view last allocated row, */
+  int               height;   /* and how tall (0: not allocated) */
 } Entry;
 
 struct _AkcMarkdownView
@@ -186,12 +188,25 @@ struct _AkcMarkdownLive
   PangoLayout   *tail;
   gboolean       tail_valid;
   guint          context_serial;
+
+  /* What GTK was told since the widget last queued a resize, and so what
+   * its size cache holds: the height at one width (measured_for; 0: no
+   * height asked yet, -1: asked at other widths too), the height at no
+   * width in particular and the natural width, in characters (-1: not
+   * asked). A change that leaves them as they are only needs drawing
+   * again (see live_queue_update()). */
+  int            measured_for;
+  int            measured_height;
+  int            measured_unsized;
+  glong          measured_natural;
 };
 
 G_DEFINE_FINAL_TYPE (AkcMarkdownLive, akc_markdown_live, GTK_TYPE_WIDGET)
 
 /* The width a label would keep at least: MIN_WIDTH_CHARS characters. */
 #define LIVE_MIN_WIDTH_CHARS 12
+/* And at most this many characters of natural width. */
+#define LIVE_MAX_NATURAL_CHARS 1000
 
 static void
 live_forget_layout (AkcMarkdownLive *self)
@@ -272,6 +287,24 @@ live_ensure_layout (AkcMarkdownLive *self,
     }
 }
 
+/* The natural width, in characters: about its longest line unwrapped,
+ * a label's natural width, without a layout. Code is as wide as its
+ * lines. A paragraph fills what it is given anyway, and the line it is
+ * written on grows with each chunk: its natural width grows in steps
+ * (powers of two), so that a chunk seldom changes it. */
+static glong
+live_natural_chars (AkcMarkdownLive *self)
+{
+  glong chars = MIN (self->longest_line, LIVE_MAX_NATURAL_CHARS);
+  glong step = LIVE_MIN_WIDTH_CHARS;
+
+  if (self->markup == NULL)
+    return chars;
+  while (step < chars)
+    step *= 2;
+  return MIN (step, LIVE_MAX_NATURAL_CHARS);
+}
+
 static int
 live_height (AkcMarkdownLive *self)
 {
@@ -304,17 +337,17 @@ akc_markdown_live_measure (GtkWidget      *widget,
       int char_width = MAX (pango_font_metrics_get_approximate_char_width (metrics),
                             pango_font_metrics_get_approximate_digit_width (metrics));
 
+      self->measured_natural = live_natural_chars (self);
       *minimum = PANGO_PIXELS_CEIL (char_width * LIVE_MIN_WIDTH_CHARS);
-      /* About its longest line unwrapped, a label's natural width,
-       * without a layout: code is as wide as its lines (a paragraph
-       * fills what it is given anyway). */
-      *natural = MAX (*minimum, PANGO_PIXELS_CEIL (char_width * MIN (self->longest_line, 1000)));
+      *natural = MAX (*minimum, PANGO_PIXELS_CEIL (char_width * self->measured_natural));
     }
   else if (for_size > 0)
     {
       /* The height at @for_size, the width it is then given. */
       live_ensure_layout (self, for_size);
       *minimum = *natural = live_height (self);
+      self->measured_for = self->measured_for == 0 || self->measured_for == for_size ? for_size : -1;
+      self->measured_height = *natural;
     }
   else
     {
@@ -322,6 +355,7 @@ akc_markdown_live_measure (GtkWidget      *widget,
       *minimum = *natural = self->width > 0 && self->tail_valid
                             ? live_height (self)
                             : PANGO_PIXELS_CEIL (pango_font_metrics_get_height (metrics));
+      self->measured_unsized = *natural;
     }
 
   pango_font_metrics_unref (metrics);
@@ -331,6 +365,36 @@ static GtkSizeRequestMode
 akc_markdown_live_get_request_mode (GtkWidget *widget)
 {
   return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
+/* After a change of text: a resize when what GTK has cached of the
+ * widget's size is no longer true, else only a new drawing. Each resize
+ * goes up to the window and lays out again every widget on the way
+ * (the transcript, its scrolled window, the window's panes, and their
+ * styles): for a chunk written on the same line, at the same width, that
+ * is most of the cost of the chunk. */
+static void
+live_queue_update (AkcMarkdownLive *self)
+{
+  /* A size never asked for is not in the cache either. */
+  if (self->measured_for > 0 && self->measured_for == self->width &&
+      (self->measured_natural < 0 || self->measured_natural == live_natural_chars (self)))
+    {
+      int height;
+
+      live_ensure_layout (self, self->width);
+      height = live_height (self);
+      if (height == self->measured_height && (self->measured_unsized < 0 || height == self->measured_unsized))
+        {
+          gtk_widget_queue_draw (GTK_WIDGET (self));
+          return;
+        }
+    }
+
+  self->measured_for = 0;
+  self->measured_unsized = -1;
+  self->measured_natural = -1;
+  gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
 static void
@@ -416,6 +480,8 @@ akc_markdown_live_init (AkcMarkdownLive *self)
   self->tail = live_new_layout (self);
   self->text = g_strdup ("");
   self->context_serial = pango_context_get_serial (gtk_widget_get_pango_context (GTK_WIDGET (self)));
+  self->measured_unsized = -1;
+  self->measured_natural = -1;
   gtk_widget_add_css_class (GTK_WIDGET (self), "md-live");
 }
 
@@ -532,7 +598,7 @@ live_set_content (AkcMarkdownLive *self,
   self->attrs = attrs;
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
-  gtk_widget_queue_resize (GTK_WIDGET (self));
+  live_queue_update (self);
 }
 
 static void
@@ -612,6 +678,15 @@ akc_markdown_live_get_text (GtkWidget *live)
   g_return_val_if_fail (AKC_IS_MARKDOWN_LIVE (live), NULL);
 
   return AKC_MARKDOWN_LIVE (live)->text;
+}
+
+/* The attributes of its text, or %NULL (transfer none). */
+PangoAttrList *
+akc_markdown_live_get_attributes (GtkWidget *live)
+{
+  g_return_val_if_fail (AKC_IS_MARKDOWN_LIVE (live), NULL);
+
+  return AKC_MARKDOWN_LIVE (live)->attrs;
 }
 
 gboolean
@@ -847,25 +922,33 @@ reconcile (AkcMarkdownView *self,
 /* Only the blocks in sight are drawn: a long reply streaming in costs one
  * window of text a frame, not all of it. Whatever moves the view in its
  * scrolled window (scrolling, or rows above it growing) changes the
- * adjustment, and the view is drawn again then. */
+ * adjustment, and the view is drawn again then. Where the view is in the
+ * scrolled window is found once a frame; where each block is in the view,
+ * from its allocation, so the cost of a frame does not grow with the
+ * blocks out of sight. */
 static void
 akc_markdown_view_snapshot (GtkWidget   *widget,
                             GtkSnapshot *snapshot)
 {
   AkcMarkdownView *self = AKC_MARKDOWN_VIEW (widget);
-  graphene_rect_t sight;
+  graphene_point_t origin;
+  gboolean culling = FALSE;
+  double top = 0, bottom = 0;
 
-  if (self->viewport != NULL)
-    sight = GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (self->viewport), gtk_widget_get_height (self->viewport));
+  if (self->viewport != NULL &&
+      gtk_widget_compute_point (widget, self->viewport, &GRAPHENE_POINT_INIT (0, 0), &origin))
+    {
+      culling = TRUE;
+      top = -origin.y;
+      bottom = top + gtk_widget_get_height (self->viewport);
+    }
 
   for (guint i = 0; i < self->entries->len; i++)
     {
       Entry *entry = g_ptr_array_index (self->entries, i);
-      graphene_rect_t bounds;
 
-      entry->drawn = self->viewport == NULL ||
-                     !gtk_widget_compute_bounds (entry->row, self->viewport, &bounds) ||
-                     graphene_rect_intersection (&bounds, &sight, NULL);
+      entry->drawn = !culling || entry->height == 0 ||
+                     (entry->y < bottom && entry->y + entry->height > top);
       if (entry->drawn)
         gtk_widget_snapshot_child (widget, entry->row, snapshot);
     }
@@ -970,17 +1053,21 @@ akc_markdown_view_size_allocate (GtkWidget *widget,
                                  int        height,
                                  int        baseline)
 {
+  AkcMarkdownView *self = AKC_MARKDOWN_VIEW (widget);
   int y = 0;
 
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
+  for (guint i = 0; i < self->entries->len; i++)
     {
+      Entry *entry = g_ptr_array_index (self->entries, i);
       int child_min = 0, child_nat = 0;
 
-      if (!gtk_widget_should_layout (child))
+      entry->height = 0;
+      if (!gtk_widget_should_layout (entry->row))
         continue;
-      gtk_widget_measure (child, GTK_ORIENTATION_VERTICAL, width, &child_min, &child_nat, NULL, NULL);
-      gtk_widget_size_allocate (child, &(GtkAllocation) { 0, y, width, child_nat }, -1);
+      gtk_widget_measure (entry->row, GTK_ORIENTATION_VERTICAL, width, &child_min, &child_nat, NULL, NULL);
+      gtk_widget_size_allocate (entry->row, &(GtkAllocation) { 0, y, width, child_nat }, -1);
+      entry->y = y;
+      entry->height = MAX (child_nat, 1);
       y += child_nat + SPACING_PX;
     }
 }
