@@ -2619,6 +2619,28 @@ preferences_action (GtkWidget  *widget,
   akc_window_show_preferences (AKC_WINDOW (widget));
 }
 
+/* The shortcuts window, built the first time it is asked for (Ctrl+?, the
+ * main menu): it is not on screen when the window opens, so it is not in
+ * the way of the first frame (GtkApplication would build it for every
+ * window from a gtk/help-overlay.ui resource). */
+static void
+show_help_overlay_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  GtkApplicationWindow *window = GTK_APPLICATION_WINDOW (widget);
+  GtkShortcutsWindow *overlay = gtk_application_window_get_help_overlay (window);
+
+  if (overlay == NULL)
+    {
+      g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/io/agentskit/Chat/help-overlay.ui");
+
+      overlay = GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "help_overlay"));
+      gtk_application_window_set_help_overlay (window, overlay);
+    }
+  gtk_window_present (GTK_WINDOW (overlay));
+}
+
 /**
  * akc_window_get_backend:
  * @self: a #AkcWindow
@@ -2968,6 +2990,7 @@ akc_window_class_init (AkcWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.selection-mode", NULL, selection_mode_action);
   gtk_widget_class_install_action (widget_class, "win.delete-selected", NULL, delete_conversation_action);
   gtk_widget_class_install_action (widget_class, "win.preferences", NULL, preferences_action);
+  gtk_widget_class_install_action (widget_class, "win.show-help-overlay", NULL, show_help_overlay_action);
   gtk_widget_class_install_action (widget_class, "win.choose-knowledge", NULL, choose_knowledge_action);
   gtk_widget_class_install_action (widget_class, "win.forget-knowledge", NULL, forget_knowledge_action);
 }
