@@ -817,6 +817,66 @@ test_streaming_live_height (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Code written a line at a time, and then a big part at once, is as tall
+ * while it is written as the same code shown at once: no empty line
+ * between its lines (each line written used to be laid out with its line
+ * break, which Pango draws as one more, empty, line). */
+static void
+test_streaming_code_height (void)
+{
+  g_autoptr(GString) code = g_string_new (NULL);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *streamed = akc_code_block_new ("python");
+  GtkWidget *fresh = NULL;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 500, 800);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_box_append (GTK_BOX (box), streamed);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), box);
+  gtk_window_set_child (GTK_WINDOW (window), scroller);
+  akc_code_block_set_streaming (AKC_CODE_BLOCK (streamed), TRUE);
+  gtk_window_present (GTK_WINDOW (window));
+
+  for (guint i = 0; i < 12; i++)
+    {
+      GtkWidget *live, *label;
+
+      /* A line a step, then eight at once; the last one unfinished (19
+       * lines in all, one chunk of the block). */
+      if (i == 6)
+        for (guint j = 0; j < 8; j++)
+          g_string_append_printf (code, "jump_%u = compute(%u)  # all at once\n", j, j);
+      else
+        g_string_append_printf (code, "value_%u = compute(%u)  # step\n", i, i);
+      g_string_append (code, "tail = ");
+      akc_code_block_set_code (AKC_CODE_BLOCK (streamed), code->str);
+      g_string_truncate (code, code->len - strlen ("tail = "));
+
+      if (fresh != NULL)
+        gtk_box_remove (GTK_BOX (box), fresh);
+      fresh = akc_code_block_new ("python");
+      {
+        g_autofree char *shown = g_strconcat (code->str, "tail = ", NULL);
+
+        akc_code_block_set_code (AKC_CODE_BLOCK (fresh), shown);
+      }
+      gtk_box_append (GTK_BOX (box), fresh);
+      wait_frames (window, 2);
+
+      g_assert_cmpuint (akc_code_block_get_n_chunks (AKC_CODE_BLOCK (streamed)), ==, 1);
+      live = akc_code_block_get_chunk (AKC_CODE_BLOCK (streamed), 0);
+      label = akc_code_block_get_chunk (AKC_CODE_BLOCK (fresh), 0);
+      g_assert_true (akc_markdown_is_live (live));
+      g_assert_true (GTK_IS_LABEL (label));
+      g_assert_cmpint (gtk_widget_get_width (live), ==, gtk_widget_get_width (label));
+      g_assert_cmpint (gtk_widget_get_height (live), ==, gtk_widget_get_height (label));
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* ------------------------------------------------------------------ */
 /* Row heights follow their content at every width                     */
 /* ------------------------------------------------------------------ */
@@ -1069,6 +1129,7 @@ main (int   argc,
   g_test_add_func ("/markdown/draws-in-sight", test_draws_in_sight);
   g_test_add_func ("/markdown/streaming-room", test_streaming_room);
   g_test_add_func ("/markdown/streaming-live-height", test_streaming_live_height);
+  g_test_add_func ("/markdown/streaming-code-height", test_streaming_code_height);
 
   return g_test_run ();
 }

@@ -278,9 +278,18 @@ live_ensure_layout (AkcMarkdownLive *self,
     {
       PangoLayoutLine *last = pango_layout_get_line_readonly (self->tail, n_lines - 1);
       gsize cut = self->frozen + (gsize) last->start_index;
+      gsize end = cut;
       PangoLayout *segment = live_new_layout (self);
 
-      live_fill (self, segment, self->frozen, cut);
+      /* Without the line break it ends with, if any: Pango lays out a text
+       * that ends with one with an empty line after it, and the segments
+       * are drawn one under the other (code would show an empty line
+       * between each two of its lines). */
+      if (end > self->frozen && self->text[end - 1] == '\n')
+        end--;
+      if (end > self->frozen && self->text[end - 1] == '\r')
+        end--;
+      live_fill (self, segment, self->frozen, end);
       g_ptr_array_add (self->segments, segment);
       self->frozen = cut;
       live_fill (self, self->tail, self->frozen, self->length);
