@@ -184,6 +184,8 @@ struct _AkcMarkdownLive
   /* Laid out at width: text[0, frozen) in segments, the rest in tail. */
   int            width;          /* pixels; 0: not laid out */
   GPtrArray     *segments;       /* PangoLayout, whole lines */
+  GPtrArray     *segment_nodes;  /* GskRenderNode of each, once drawn, or NULL */
+  GdkRGBA        segment_color;  /* they were drawn in */
   gsize          frozen;
   PangoLayout   *tail;
   gboolean       tail_valid;
@@ -209,9 +211,17 @@ G_DEFINE_FINAL_TYPE (AkcMarkdownLive, akc_markdown_live, GTK_TYPE_WIDGET)
 #define LIVE_MAX_NATURAL_CHARS 1000
 
 static void
+segment_node_free (gpointer node)
+{
+  if (node != NULL)
+    gsk_render_node_unref (node);
+}
+
+static void
 live_forget_layout (AkcMarkdownLive *self)
 {
   g_ptr_array_set_size (self->segments, 0);
+  g_ptr_array_set_size (self->segment_nodes, 0);
   self->frozen = 0;
   self->tail_valid = FALSE;
 }
@@ -291,6 +301,7 @@ live_ensure_layout (AkcMarkdownLive *self,
         end--;
       live_fill (self, segment, self->frozen, end);
       g_ptr_array_add (self->segments, segment);
+      g_ptr_array_add (self->segment_nodes, NULL);
       self->frozen = cut;
       live_fill (self, self->tail, self->frozen, self->length);
     }
@@ -437,13 +448,35 @@ akc_markdown_live_snapshot (GtkWidget   *widget,
   G_GNUC_END_IGNORE_DEPRECATIONS
 #endif
 
+  /* The lines finished are drawn once and their drawing kept: only the
+   * line being written is drawn again. */
+  if (!gdk_rgba_equal (&color, &self->segment_color))
+    {
+      for (guint i = 0; i < self->segment_nodes->len; i++)
+        g_clear_pointer (&self->segment_nodes->pdata[i], gsk_render_node_unref);
+      self->segment_color = color;
+    }
+
   for (guint i = 0; i <= self->segments->len; i++)
     {
       PangoLayout *layout = i < self->segments->len ? g_ptr_array_index (self->segments, i) : self->tail;
 
       gtk_snapshot_save (snapshot);
       gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (0, (float) y / PANGO_SCALE));
-      gtk_snapshot_append_layout (snapshot, layout, &color);
+      if (i < self->segments->len)
+        {
+          if (self->segment_nodes->pdata[i] == NULL)
+            {
+              GtkSnapshot *segment = gtk_snapshot_new ();
+
+              gtk_snapshot_append_layout (segment, layout, &color);
+              self->segment_nodes->pdata[i] = gtk_snapshot_free_to_node (segment);
+            }
+          if (self->segment_nodes->pdata[i] != NULL)
+            gtk_snapshot_append_node (snapshot, self->segment_nodes->pdata[i]);
+        }
+      else
+        gtk_snapshot_append_layout (snapshot, layout, &color);
       gtk_snapshot_restore (snapshot);
       pango_layout_get_size (layout, NULL, &height);
       y += height;
@@ -455,6 +488,7 @@ akc_markdown_live_finalize (GObject *object)
 {
   AkcMarkdownLive *self = AKC_MARKDOWN_LIVE (object);
 
+  g_ptr_array_unref (self->segment_nodes);
   g_ptr_array_unref (self->segments);
   g_clear_object (&self->tail);
   g_clear_pointer (&self->attrs, pango_attr_list_unref);
@@ -486,6 +520,7 @@ static void
 akc_markdown_live_init (AkcMarkdownLive *self)
 {
   self->segments = g_ptr_array_new_with_free_func (g_object_unref);
+  self->segment_nodes = g_ptr_array_new_with_free_func (segment_node_free);
   self->tail = live_new_layout (self);
   self->text = g_strdup ("");
   self->context_serial = pango_context_get_serial (gtk_widget_get_pango_context (GTK_WIDGET (self)));
