@@ -423,11 +423,13 @@ show_conversations_action (GtkWidget  *widget,
 
 /* ------------------------------------------------------------------ */
 
+static AkcConversationItem *target_item (AkcWindow *self);
+
 static void
 akc_window_sync_actions (AkcWindow *self)
 {
   AkcKnowledgeLayer *knowledge = akc_app_session_get_knowledge (self->session, AKC_ASSISTANT_KIND_DEMO);
-  AkcConversationItem *selected = gtk_single_selection_get_selected_item (self->selection);
+  AkcConversationItem *selected = target_item (self);
   gboolean listed = AKC_IS_CONVERSATION_ITEM (selected);
   gboolean pinned = listed && akc_conversation_item_get_pinned (AKC_CONVERSATION_ITEM (selected));
 
@@ -665,6 +667,9 @@ static void
 on_focus_widget_changed (AkcWindow *self)
 {
   show_pane_of_focus (self);
+  /* Rename, Pin, Delete act on the row the keyboard is on. */
+  if (self->selection != NULL)
+    akc_window_sync_actions (self);
   if (focus_is_lost (self))
     g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, restore_focus_idle, g_object_ref (self), g_object_unref);
 }
@@ -873,6 +878,41 @@ selected_item (AkcWindow *self)
   gpointer selected = gtk_single_selection_get_selected_item (self->selection);
 
   return AKC_IS_CONVERSATION_ITEM (selected) ? selected : NULL;
+}
+
+/* The conversation of the sidebar row the keyboard is on, if it is on one. */
+static AkcConversationItem *
+focused_row_item (AkcWindow *self)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  GtkWidget *list = GTK_WIDGET (self->conversation_list);
+
+  if (focus == NULL || !gtk_widget_is_ancestor (focus, list))
+    return NULL;
+
+  for (GtkWidget *widget = focus; widget != NULL && widget != list; widget = gtk_widget_get_parent (widget))
+    {
+      GtkWidget *child = gtk_widget_get_first_child (widget);
+      gpointer item = g_object_get_data (G_OBJECT (widget), "akc-item");
+
+      if (item == NULL && child != NULL)
+        item = g_object_get_data (G_OBJECT (child), "akc-item");
+      if (AKC_IS_CONVERSATION_ITEM (item))
+        return item;
+    }
+
+  return NULL;
+}
+
+/* What Rename, Pin, Delete and the row's menu act on: the row the
+ * keyboard is on in the sidebar (the arrows move it without opening),
+ * else the selected row, the conversation shown. */
+static AkcConversationItem *
+target_item (AkcWindow *self)
+{
+  AkcConversationItem *item = focused_row_item (self);
+
+  return item != NULL ? item : selected_item (self);
 }
 
 static void
@@ -1245,6 +1285,85 @@ static void selection_mode_action (GtkWidget  *widget,
                                    const char *action_name,
                                    GVariant   *parameter);
 
+/* Up, Down, Home, End, Page Up and Page Down in the sidebar move the
+ * keyboard from row to row without opening each conversation they pass
+ * (as in GNOME Settings' sidebar: Enter or a click opens). GtkListView
+ * moves the selection with its focus, and the selection is the
+ * conversation shown; its Ctrl+ bindings move the focus alone: the plain
+ * keys do what those do. A day heading is passed over. */
+static gboolean
+move_focus_like_ctrl (AkcWindow *self,
+                      guint      keyval)
+{
+  GtkWidget *list = GTK_WIDGET (self->conversation_list);
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (list);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+
+          if (GTK_IS_KEYVAL_TRIGGER (trigger) &&
+              gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval &&
+              gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == GDK_CONTROL_MASK)
+            return gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), GTK_SHORTCUT_ACTION_EXCLUSIVE,
+                                                 list, gtk_shortcut_get_arguments (shortcut));
+        }
+    }
+
+  return FALSE;
+}
+
+static gboolean
+on_list_key_pressed (AkcWindow       *self,
+                     guint            keyval,
+                     guint            keycode,
+                     GdkModifierType  state)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  guint again;
+
+  if ((state & gtk_accelerator_get_default_mod_mask ()) != 0 || self->renaming != NULL ||
+      (focus != NULL && GTK_IS_EDITABLE (focus)))
+    return FALSE;
+
+  switch (keyval)
+    {
+    case GDK_KEY_Up: case GDK_KEY_KP_Up: case GDK_KEY_Page_Up: case GDK_KEY_KP_Page_Up:
+      again = GDK_KEY_Up;
+      break;
+    case GDK_KEY_Down: case GDK_KEY_KP_Down: case GDK_KEY_Page_Down: case GDK_KEY_KP_Page_Down:
+    case GDK_KEY_Home: case GDK_KEY_KP_Home:
+      again = GDK_KEY_Down;
+      break;
+    case GDK_KEY_End: case GDK_KEY_KP_End:
+      again = GDK_KEY_Up;
+      break;
+    default:
+      return FALSE;
+    }
+
+  if (!move_focus_like_ctrl (self, keyval))
+    return FALSE;
+  /* On a heading: on to the conversation past it, or back below the
+   * first heading. */
+  if (focused_row_item (self) == NULL)
+    {
+      move_focus_like_ctrl (self, again);
+      if (focused_row_item (self) == NULL && again == GDK_KEY_Up)
+        move_focus_like_ctrl (self, GDK_KEY_Down);
+    }
+
+  return TRUE;
+}
+
 /* Escape in the list: out of the selection mode, or the search ends (as
  * Escape in its entry does), the keyboard staying in the list. */
 static gboolean
@@ -1594,7 +1713,7 @@ rename_conversation_action (GtkWidget  *widget,
                             GVariant   *parameter)
 {
   AkcWindow *self = AKC_WINDOW (widget);
-  AkcConversationItem *item = selected_item (self);
+  AkcConversationItem *item = target_item (self);
   GtkWidget *child;
   Row *row;
 
@@ -1635,7 +1754,7 @@ pin_conversation_action (GtkWidget  *widget,
                          GVariant   *parameter)
 {
   AkcWindow *self = AKC_WINDOW (widget);
-  AkcConversationItem *item = selected_item (self);
+  AkcConversationItem *item = target_item (self);
 
   if (item == NULL)
     return;
@@ -1839,7 +1958,7 @@ delete_conversation_action (GtkWidget  *widget,
                             GVariant   *parameter)
 {
   AkcWindow *self = AKC_WINDOW (widget);
-  AkcConversationItem *item = selected_item (self);
+  AkcConversationItem *item = target_item (self);
 
   if (self->selection_mode && g_hash_table_size (self->checked) > 0)
     {
@@ -1882,7 +2001,7 @@ popup_conversation_menu (AkcWindow *self,
 {
   GtkWidget *popover = gtk_popover_menu_new_from_model (self->conversation_menu);
   GtkWidget *anchor = GTK_WIDGET (self->conversation_list);
-  AkcConversationItem *item = selected_item (self);
+  AkcConversationItem *item = target_item (self);
   GtkWidget *row = item != NULL ? row_of (self, item) : NULL;
   graphene_point_t point;
 
@@ -1921,6 +2040,8 @@ on_list_pressed (GtkGestureClick *gesture,
 
       if (item != NULL)
         {
+          /* The keyboard on it too: the menu acts on the row the keyboard is on. */
+          gtk_widget_grab_focus (gtk_widget_get_parent (picked));
           select_item (self, item);
           on_selection_changed (self);
           break;
@@ -3003,6 +3124,7 @@ akc_window_init (AkcWindow *self)
   GtkGesture *list_click;
   GtkGesture *list_menu;
   GtkEventController *list_keys;
+  GtkEventController *list_moves;
   GtkEventController *window_keys;
 
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -3072,6 +3194,11 @@ akc_window_init (AkcWindow *self)
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (list_menu), GDK_BUTTON_SECONDARY);
   g_signal_connect (list_menu, "pressed", G_CALLBACK (on_list_pressed), self);
   gtk_widget_add_controller (GTK_WIDGET (self->conversation_list), GTK_EVENT_CONTROLLER (list_menu));
+  /* Before GtkListView's own bindings, which would open each row passed. */
+  list_moves = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (list_moves, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (list_moves, "key-pressed", G_CALLBACK (on_list_key_pressed), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->conversation_list), list_moves);
   list_keys = gtk_shortcut_controller_new ();
   gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (list_keys),
                                         gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Delete, 0),

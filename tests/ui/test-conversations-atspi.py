@@ -4,7 +4,8 @@
 Runs agentskit-chat on a history of its own ($XDG_DATA_HOME in a temporary
 folder), with key presses only: a message, Ctrl+N and a second one, Ctrl+Q;
 after the restart both conversations are in the sidebar and the first one
-kept its messages (New Chat never erases). Ctrl+Shift+F filters the sidebar by
+kept its messages (New Chat never erases). Up and Down move the keyboard
+along the sidebar without opening what they pass; Enter opens. Ctrl+Shift+F filters the sidebar by
 title; F2 renames in place; Delete hides a conversation and shows a toast,
 Ctrl+Z brings it back; a kill -9 while the undo is offered keeps it in
 the history, a clean quit deletes it.
@@ -25,6 +26,7 @@ from tap import check, finish  # noqa: E402
 KEY_F2 = 0xFFBF
 KEY_DELETE = 0xFFFF
 KEY_DOWN = 0xFF54
+KEY_UP = 0xFF52
 
 
 
@@ -59,6 +61,32 @@ def row_names(app):
 
 def has_row(app, title):
     return any(name.startswith(f"{title}, ") for name in row_names(app))
+
+
+def row_named(app, title):
+    for acc in ui.find_all(sidebar(app), role="list item"):
+        try:
+            if acc.name.startswith(f"{title}, "):
+                return acc
+        except Exception:
+            continue
+    return None
+
+
+def focused_row(app):
+    """The title of the sidebar row the keyboard is on, or None."""
+    for acc in ui.find_all(sidebar(app), role="list item"):
+        try:
+            if acc.getState().contains(ui.pyatspi.STATE_FOCUSED) and ", Hello World, " in acc.name:
+                return acc.name.split(", Hello World, ")[0]
+        except Exception:
+            continue
+    return None
+
+
+def frame_title(app):
+    frame = ui.find(app, role="frame")
+    return frame.name if frame is not None else None
 
 
 def frame_named(app, title):
@@ -137,6 +165,26 @@ def main():
             focus_window(app)
             check("after a restart both conversations are in the sidebar",
                   ui.wait_for(lambda: has_row(app, "remember this chat") and has_row(app, "second chat")))
+
+            # Arrows move the keyboard along the sidebar; only Enter opens.
+            shown = ui.wait_for(lambda: row_named(app, "second chat"), what="the row of the shown conversation")
+            ui.wait_for(lambda: ui.click(shown) or focused_row(app) == "second chat",
+                        what="the keyboard on the row of the shown conversation")
+            key(KEY_DOWN)
+            check("Down moves the keyboard to the next conversation of the sidebar",
+                  ui.wait_for(lambda: focused_row(app) == "remember this chat", timeout=10, what="the next row"))
+            check(f"Down does not open the conversation it moves to (shown: {frame_title(app)!r})",
+                  frame_title(app) == "second chat")
+            key(KEY_UP)
+            check("Up moves the keyboard back, over the day heading never",
+                  ui.wait_for(lambda: focused_row(app) == "second chat", timeout=10, what="the row above"))
+            key(KEY_UP)
+            check("Up on the first conversation stays on it (not on its day heading)",
+                  ui.wait_for(lambda: focused_row(app) == "second chat", timeout=10, what="the first row"))
+            key(KEY_DOWN)
+            ui.wait_for(lambda: focused_row(app) == "remember this chat", timeout=10, what="the next row")
+            ui.press_return()
+            check("Enter opens the conversation the keyboard is on", frame_named(app, "remember this chat"))
 
             # Search by title.
             search(app, "remember")
