@@ -1165,6 +1165,140 @@ akc_app_session_get_default_conversation (AkcAppSession  *self,
   return add_item (self, id, assistant, NULL, NULL, NULL);
 }
 
+/* How many of an assistant's newest conversations the history is asked
+ * for: the newest that is not deleted (its undo offered) among them. */
+#define DEFAULT_LOOKUP_LIMIT 16
+
+/**
+ * akc_app_session_get_complete:
+ * @self: a #AkcAppSession
+ *
+ * Returns: whether every conversation of the history is listed (or there is
+ *   no history to list more from): then
+ *   [method@AppSession.get_default_conversation] knows them all
+ */
+gboolean
+akc_app_session_get_complete (AkcAppSession *self)
+{
+  g_return_val_if_fail (AKC_IS_APP_SESSION (self), TRUE);
+
+  return !AKC_IS_SQLITE_CHAT_MEMORY (self->memory) || akc_conversation_model_get_complete (self->conversations);
+}
+
+static void
+on_assistant_listed (GObject      *source,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  AkcAppSession *self = g_task_get_source_object (task);
+  const char *assistant_id = g_task_get_task_data (task);
+  g_autoptr(GListModel) infos = NULL;
+  g_autoptr(GError) error = NULL;
+  AkcConversationItem *item = NULL;
+
+  infos = akc_sqlite_chat_memory_list_assistant_finish (AKC_SQLITE_CHAT_MEMORY (source), result, &error);
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  /* A history that cannot be read now: what is listed is all there is. */
+  if (infos == NULL)
+    g_debug ("The conversations of %s could not be read: %s", assistant_id, error->message);
+  g_clear_error (&error);
+
+  for (guint i = 0; infos != NULL && i < g_list_model_get_n_items (infos) && item == NULL; i++)
+    {
+      g_autoptr(AkcConversationInfo) info = g_list_model_get_item (infos, i);
+      const char *id = akc_conversation_info_get_id (info);
+
+      if (is_removed (self, id) || self->conversations == NULL)
+        continue;
+      item = akc_app_session_lookup_conversation (self, id);
+      /* On a page not read yet: listed now. */
+      if (item == NULL)
+        item = akc_conversation_model_take_info (self->conversations, info);
+    }
+
+  if (item == NULL)
+    item = akc_app_session_get_default_conversation (self, assistant_id, &error);
+  if (item == NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_pointer (task, g_object_ref (item), g_object_unref);
+}
+
+/**
+ * akc_app_session_find_default_conversation_async:
+ * @self: a #AkcAppSession
+ * @assistant_id: an assistant's id
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called with the conversation
+ * @user_data: data for @callback
+ *
+ * Finds the conversation to show for an assistant as
+ * [method@AppSession.get_default_conversation] does, among every
+ * conversation of the history, also those on pages of the list not read
+ * yet: its newest is looked up in the history's index (on its worker
+ * thread) and listed.
+ */
+void
+akc_app_session_find_default_conversation_async (AkcAppSession       *self,
+                                                 const char          *assistant_id,
+                                                 GCancellable        *cancellable,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
+  AkcAssistant *assistant;
+
+  g_return_if_fail (AKC_IS_APP_SESSION (self));
+  g_return_if_fail (assistant_id != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, akc_app_session_find_default_conversation_async);
+  g_task_set_task_data (task, g_strdup (assistant_id), g_free);
+
+  if (!akc_app_session_check_assistant (self, assistant_id, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  assistant = akc_app_session_lookup_assistant (self, assistant_id);
+  if (akc_assistant_get_kind (assistant) == AKC_ASSISTANT_KIND_TURN || akc_app_session_get_complete (self))
+    {
+      AkcConversationItem *item = akc_app_session_get_default_conversation (self, assistant_id, &error);
+
+      if (item == NULL)
+        g_task_return_error (task, g_steal_pointer (&error));
+      else
+        g_task_return_pointer (task, g_object_ref (item), g_object_unref);
+      return;
+    }
+
+  akc_sqlite_chat_memory_list_assistant_async (AKC_SQLITE_CHAT_MEMORY (self->memory), assistant_id,
+                                               DEFAULT_LOOKUP_LIMIT, cancellable, on_assistant_listed,
+                                               g_steal_pointer (&task));
+}
+
+/**
+ * akc_app_session_find_default_conversation_finish:
+ * @self: a #AkcAppSession
+ * @result: the result
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full): the conversation, or %NULL with @error set
+ *   when the assistant cannot be talked to
+ */
+AkcConversationItem *
+akc_app_session_find_default_conversation_finish (AkcAppSession  *self,
+                                                  GAsyncResult   *result,
+                                                  GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
 /**
  * akc_app_session_new_conversation:
  * @self: a #AkcAppSession

@@ -74,6 +74,15 @@ gboolean             akc_app_session_check_assistant       (AkcAppSession       
 AkcConversationItem *akc_app_session_get_default_conversation (AkcAppSession     *self,
                                                             const char           *assistant_id,
                                                             GError              **error);
+gboolean             akc_app_session_get_complete          (AkcAppSession        *self);
+void                 akc_app_session_find_default_conversation_async  (AkcAppSession       *self,
+                                                                       const char          *assistant_id,
+                                                                       GCancellable        *cancellable,
+                                                                       GAsyncReadyCallback  callback,
+                                                                       gpointer             user_data);
+AkcConversationItem *akc_app_session_find_default_conversation_finish (AkcAppSession       *self,
+                                                                       GAsyncResult        *result,
+                                                                       GError             **error);
 void                 akc_app_session_set_conversation_model (AkcAppSession      *self,
                                                             AkcConversationItem *item,
                                                             const char          *model);

@@ -81,6 +81,7 @@ struct _AkcWindow
   char                 *search_key;          /* casefolded, or NULL */
   GHashTable           *found;               /* id → snippet, from the history */
   GCancellable         *search_cancellable;
+  GCancellable         *default_cancellable; /* the lookup of the first conversation shown */
   AkcSidebarModel      *sidebar_model;
   GtkSingleSelection   *selection;
   GtkWidget            *renaming;            /* the row being renamed */
@@ -2579,6 +2580,29 @@ on_history_error (AkcWindow    *self,
   akc_window_show_history_error (self, error);
 }
 
+static void
+on_default_found (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(AkcWindow) self = user_data;
+  g_autoptr(AkcConversationItem) item = NULL;
+  g_autoptr(GError) error = NULL;
+
+  item = akc_app_session_find_default_conversation_finish (AKC_APP_SESSION (source), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self->session == NULL)
+    return;
+  /* Chosen meanwhile (a click, New Chat): that stays. */
+  if (self->chosen || self->item != NULL)
+    return;
+  if (item != NULL)
+    show_item (self, item);
+  else
+    refuse (self, error);
+  if (self->item == NULL)
+    show_default (self, DEFAULT_ASSISTANT);
+}
+
 /* The conversations of the history are listed: a window that chose
  * nothing yet shows the newest conversation of its assistant. */
 static void
@@ -2591,6 +2615,17 @@ on_session_ready (AkcWindow *self)
 
   assistant = self->pending_assistant != NULL ? g_steal_pointer (&self->pending_assistant)
                                               : g_settings_get_string (self->settings, "conversation");
+  /* With more conversations than the sidebar listed, the assistant's
+   * newest is looked up in the history. */
+  if (!akc_app_session_get_complete (self->session))
+    {
+      g_cancellable_cancel (self->default_cancellable);
+      g_clear_object (&self->default_cancellable);
+      self->default_cancellable = g_cancellable_new ();
+      akc_app_session_find_default_conversation_async (self->session, assistant, self->default_cancellable,
+                                                       on_default_found, g_object_ref (self));
+      return;
+    }
   show_default (self, assistant);
   if (self->item == NULL)
     show_default (self, DEFAULT_ASSISTANT);
@@ -2878,6 +2913,8 @@ akc_window_dispose (GObject *object)
   g_clear_object (&self->results);
   g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
+  g_cancellable_cancel (self->default_cancellable);
+  g_clear_object (&self->default_cancellable);
   g_clear_pointer (&self->found, g_hash_table_unref);
   g_clear_pointer (&self->search_key, g_free);
   g_clear_pointer (&self->pending_assistant, g_free);

@@ -713,6 +713,63 @@ test_sidebar_pages (void)
   akc_test_remove_tree (folder);
 }
 
+#define N_NEWER 150
+
+/* The conversation shown at the start is the newest of the assistant shown
+ * last, looked up in the history: with more conversations than the first
+ * page of the sidebar, it is found also when it is on a later page (it
+ * was opened in place of a new empty one). */
+static void
+test_default_beyond_first_page (void)
+{
+  g_autofree char *folder = g_dir_make_tmp ("akc-conversations-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (folder, "history.sqlite3", NULL);
+  g_autoptr(GtkApplication) application = gtk_application_new ("io.agentskit.Chat.TestDefault", G_APPLICATION_NON_UNIQUE);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  AkcChatMemory *memory = open_history (path);
+  g_autoptr(AkcAppSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  AkcConversationItem *shown;
+  AkcWindow *window;
+
+  /* The oldest conversation is Support's; Hello World's are all newer. */
+  for (guint i = 0; i <= N_NEWER; i++)
+    {
+      g_autoptr(GAsyncResult) result = NULL;
+      g_autoptr(AkcConversationInfo) info = NULL;
+      g_autofree char *id = i == 0 ? g_strdup ("support:kept") : g_strdup_printf ("hello-world:newer-%03u", i);
+
+      akc_chat_memory_create_conversation_full_async (memory, id, i == 0 ? "support" : "hello-world",
+                                                      i == 0 ? "Kept support question" : "Newer", NULL,
+                                                      store_async_result, &result);
+      while (result == NULL)
+        g_main_context_iteration (NULL, TRUE);
+      info = akc_chat_memory_create_conversation_full_finish (memory, result, &error);
+      g_assert_no_error (error);
+    }
+
+  session = new_session (memory);
+  /* On a page the sidebar did not read. */
+  g_assert_cmpuint (n_conversations (session), <, N_NEWER);
+  g_assert_null (akc_app_session_lookup_conversation (session, "support:kept"));
+
+  g_settings_set_string (settings, "conversation", "support");
+  g_assert_true (g_application_register (G_APPLICATION (application), NULL, &error));
+  window = g_object_new (AKC_TYPE_WINDOW, "application", application, "session", session, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  while ((shown = akc_window_get_item (window)) == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpstr (akc_conversation_item_get_id (shown), ==, "support:kept");
+  g_assert_cmpstr (akc_conversation_item_get_title (shown), ==, "Kept support question");
+  /* Nothing new was made for Support. */
+  g_assert_null (akc_app_session_lookup_conversation (session, "demo-support"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_settings_reset (settings, "conversation");
+  close_history (session, memory);
+  akc_test_remove_tree (folder);
+}
+
 /* The turn server's conversation is listed with the others, with its
  * assistant, while a turn server is set up; deleting it starts a new one
  * on the server, listed in its place. */
@@ -1295,6 +1352,7 @@ main (int   argc,
   g_test_add_func ("/conversations/two-windows", test_two_windows);
   g_test_add_func ("/conversations/selection-mode", test_selection_mode);
   g_test_add_func ("/conversations/sidebar-pages", test_sidebar_pages);
+  g_test_add_func ("/conversations/default-beyond-first-page", test_default_beyond_first_page);
   g_test_add_func ("/conversations/turn-listed", test_turn_listed);
   g_test_add_func ("/conversations/menu-export-import", test_menu_export_import);
   g_test_add_func ("/conversations/fold-keeps-pane", test_fold_keeps_pane);

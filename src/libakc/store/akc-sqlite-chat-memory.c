@@ -81,6 +81,7 @@ typedef enum
   STMT_LIST,
   STMT_PAGE,
   STMT_GET,
+  STMT_ASSISTANT,
   STMT_PIN,
   STMT_SET_MODEL,
   STMT_AUTO_TITLE,
@@ -128,6 +129,9 @@ static const char * const stmt_sql[N_STMTS] = {
     INFO_COLUMNS " ORDER BY c.pinned DESC, c.updated_at DESC, c.id LIMIT ?1 OFFSET ?2",
   [STMT_GET] =
     INFO_COLUMNS " WHERE c.id = ?1",
+  /* Read along conversations_by_assistant. */
+  [STMT_ASSISTANT] =
+    INFO_COLUMNS " WHERE c.assistant_id = ?1 ORDER BY c.updated_at DESC, c.id LIMIT ?2",
   [STMT_PIN] =
     "UPDATE conversations SET pinned = ?2 WHERE id = ?1",
   [STMT_SET_MODEL] =
@@ -967,6 +971,49 @@ job_get (Worker *worker,
     }
 
   job_return_pointer (job, g_object_ref (g_ptr_array_index (infos, 0)), g_object_unref);
+}
+
+typedef struct
+{
+  char  *assistant_id;
+  guint  limit;
+} AssistantData;
+
+static void
+assistant_data_free (gpointer data)
+{
+  AssistantData *assistant = data;
+
+  g_free (assistant->assistant_id);
+  g_free (assistant);
+}
+
+static void
+job_assistant (Worker *worker,
+               Job    *job)
+{
+  AssistantData *data = g_task_get_task_data (job->task);
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  GPtrArray *infos;
+  GError *error = NULL;
+
+  stmt = worker_get_stmt (worker, STMT_ASSISTANT, &error);
+  if (stmt == NULL)
+    {
+      job_return_error (job, error);
+      return;
+    }
+
+  bind_text (stmt, 1, data->assistant_id);
+  sqlite3_bind_int64 (stmt, 2, data->limit);
+  infos = read_infos (worker, job, stmt, &error);
+  if (infos == NULL)
+    {
+      job_return_error (job, error);
+      return;
+    }
+
+  job_return_pointer (job, infos, (GDestroyNotify) g_ptr_array_unref);
 }
 
 typedef struct
@@ -2543,6 +2590,79 @@ akc_sqlite_chat_memory_search_finish (AkcSqliteChatMemory  *self,
 
   store = g_list_store_new (AKC_TYPE_SEARCH_RESULT);
   g_list_store_splice (store, 0, 0, results->pdata, results->len);
+
+  return G_LIST_MODEL (store);
+}
+
+/**
+ * akc_sqlite_chat_memory_list_assistant_async:
+ * @self: a #AkcSqliteChatMemory
+ * @assistant_id: the id of an assistant ([property@ConversationInfo:assistant-id])
+ * @limit: the most conversations to give
+ * @cancellable: (nullable): a #GCancellable
+ * @callback: (scope async): called when the conversations are read
+ * @user_data: data for @callback
+ *
+ * Starts reading the conversations held with one assistant, newest first
+ * (by [property@ConversationInfo:updated-at], pinned or not), on the
+ * worker thread, from an index: the conversation an application opens
+ * for an assistant is found without listing the whole history.
+ *
+ * Since: 0.1
+ */
+void
+akc_sqlite_chat_memory_list_assistant_async (AkcSqliteChatMemory *self,
+                                             const char          *assistant_id,
+                                             guint                limit,
+                                             GCancellable        *cancellable,
+                                             GAsyncReadyCallback  callback,
+                                             gpointer             user_data)
+{
+  AssistantData *data;
+  GTask *task;
+
+  g_return_if_fail (AKC_IS_SQLITE_CHAT_MEMORY (self));
+  g_return_if_fail (assistant_id != NULL);
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
+  data = g_new0 (AssistantData, 1);
+  data->assistant_id = g_strdup (assistant_id);
+  data->limit = limit;
+  task = new_read_task (self, cancellable, callback, user_data, akc_sqlite_chat_memory_list_assistant_async);
+  g_task_set_task_data (task, data, assistant_data_free);
+  queue_job (self, task, job_assistant);
+}
+
+/**
+ * akc_sqlite_chat_memory_list_assistant_finish:
+ * @self: a #AkcSqliteChatMemory
+ * @result: the result passed to the callback
+ * @error: return location for a #GError
+ *
+ * Finishes reading the conversations of an assistant.
+ *
+ * Returns: (transfer full): a #GListModel of [class@ConversationInfo],
+ *   newest first (empty when the assistant has none), or %NULL on error
+ *
+ * Since: 0.1
+ */
+GListModel *
+akc_sqlite_chat_memory_list_assistant_finish (AkcSqliteChatMemory  *self,
+                                              GAsyncResult         *result,
+                                              GError              **error)
+{
+  g_autoptr(GPtrArray) infos = NULL;
+  GListStore *store;
+
+  g_return_val_if_fail (AKC_IS_SQLITE_CHAT_MEMORY (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  infos = g_task_propagate_pointer (G_TASK (result), error);
+  if (infos == NULL)
+    return NULL;
+
+  store = g_list_store_new (AKC_TYPE_CONVERSATION_INFO);
+  g_list_store_splice (store, 0, 0, infos->pdata, infos->len);
 
   return G_LIST_MODEL (store);
 }

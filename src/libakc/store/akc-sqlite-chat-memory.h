@@ -99,6 +99,17 @@ GListModel          *akc_sqlite_chat_memory_search_finish    (AkcSqliteChatMemor
                                                               GAsyncResult         *result,
                                                               GError              **error);
 AKC_AVAILABLE_IN_ALL
+void                 akc_sqlite_chat_memory_list_assistant_async  (AkcSqliteChatMemory  *self,
+                                                                   const char           *assistant_id,
+                                                                   guint                 limit,
+                                                                   GCancellable         *cancellable,
+                                                                   GAsyncReadyCallback   callback,
+                                                                   gpointer              user_data);
+AKC_AVAILABLE_IN_ALL
+GListModel          *akc_sqlite_chat_memory_list_assistant_finish (AkcSqliteChatMemory  *self,
+                                                                   GAsyncResult         *result,
+                                                                   GError              **error);
+AKC_AVAILABLE_IN_ALL
 void                 akc_sqlite_chat_memory_export_async     (AkcSqliteChatMemory   *self,
                                                               const char            *conversation_id,
                                                               AkcConversationFormat  format,

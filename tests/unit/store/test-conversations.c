@@ -188,6 +188,56 @@ test_migrate_v4 (void)
 }
 
 /* Pages: pinned first, then the most recently changed, offset and limit. */
+static GListModel *
+of_assistant (AkcChatMemory  *memory,
+              const char     *assistant_id,
+              guint           limit,
+              GError        **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  akc_sqlite_chat_memory_list_assistant_async (AKC_SQLITE_CHAT_MEMORY (memory), assistant_id, limit, NULL,
+                                               akc_test_store_result, &result);
+  return akc_sqlite_chat_memory_list_assistant_finish (AKC_SQLITE_CHAT_MEMORY (memory), akc_test_wait (&result), error);
+}
+
+/* The conversations of one assistant, newest first whether pinned or not,
+ * without listing the others (what the app opens for an assistant). */
+static void
+test_of_assistant (void)
+{
+  g_autofree char *path = akc_test_path ("history.sqlite3");
+  g_autoptr(AkcChatMemory) memory = akc_test_open (path);
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < 6; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("c%u", i);
+      g_autofree char *sql = g_strdup_printf ("UPDATE conversations SET updated_at = %u WHERE id = '%s'",
+                                              1000 + i, id);
+      g_autoptr(AkcConversationInfo) info = create_full (memory, id, i % 2 ? "support" : "hello-world", NULL, &error);
+
+      g_assert_no_error (error);
+      akc_test_sql_exec (path, sql);
+    }
+  g_assert_true (pin (memory, "c1", TRUE, &error));
+
+  {
+    g_autoptr(GListModel) support = of_assistant (memory, "support", 10, &error);
+    g_autoptr(GListModel) two = of_assistant (memory, "hello-world", 2, &error);
+    g_autoptr(GListModel) none = of_assistant (memory, "ask", 10, &error);
+    g_autofree char *support_ids = ids_of (support);
+    g_autofree char *two_ids = ids_of (two);
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (support_ids, ==, "c5 c3 c1");
+    g_assert_cmpstr (two_ids, ==, "c4 c2");
+    g_assert_cmpuint (g_list_model_get_n_items (none), ==, 0);
+  }
+
+  akc_test_close (g_steal_pointer (&memory));
+}
+
 static void
 test_pages (void)
 {
@@ -805,6 +855,7 @@ main (int   argc,
 
   g_test_add_func ("/store/conversations/migrate-v4", test_migrate_v4);
   g_test_add_func ("/store/conversations/pages", test_pages);
+  g_test_add_func ("/store/conversations/of-assistant", test_of_assistant);
   g_test_add_func ("/store/conversations/model", test_model);
   g_test_add_func ("/store/conversations/default-pages", test_default_pages);
   g_test_add_func ("/store/conversations/derive-title", test_derive_title);
