@@ -1777,12 +1777,15 @@ on_message_undo (AdwToast  *toast,
 {
   AkcChat *chat = g_object_get_data (G_OBJECT (toast), "akc-chat");
   g_autoptr(AkcMessage) message = g_object_steal_data (G_OBJECT (toast), "akc-message");
+  g_autoptr(GPtrArray) replies = g_object_steal_data (G_OBJECT (toast), "akc-replies");
 
   /* Stolen first: nothing is left for the toast's dismissal to do. */
   if (chat == NULL || message == NULL)
     return;
 
   akc_chat_unhide_message (chat, akc_message_get_id (message));
+  for (guint i = 0; replies != NULL && i < replies->len; i++)
+    akc_chat_unhide_message (chat, akc_message_get_id (g_ptr_array_index (replies, i)));
 }
 
 static void
@@ -1790,12 +1793,24 @@ on_message_toast_dismissed (AdwToast *toast)
 {
   AkcChat *chat = g_object_get_data (G_OBJECT (toast), "akc-chat");
   g_autoptr(AkcMessage) message = g_object_steal_data (G_OBJECT (toast), "akc-message");
+  g_autoptr(GPtrArray) replies = g_object_steal_data (G_OBJECT (toast), "akc-replies");
   g_autoptr(GError) error = NULL;
 
-  /* Not undone, and still waiting: now it goes. */
+  /* Not undone, and still waiting: now it goes, with its reply. */
   if (chat == NULL || message == NULL || !akc_chat_get_message_hidden (chat, message))
     return;
 
+  for (guint i = 0; replies != NULL && i < replies->len; i++)
+    {
+      AkcMessage *reply = g_ptr_array_index (replies, i);
+
+      if (akc_chat_get_message_hidden (chat, reply) &&
+          !akc_chat_delete_message (chat, akc_message_get_id (reply), NULL, &error))
+        {
+          g_message ("History: %s", error->message);
+          g_clear_error (&error);
+        }
+    }
   if (!akc_chat_delete_message (chat, akc_message_get_id (message), NULL, &error))
     g_message ("History: %s", error->message);
 }
@@ -1822,19 +1837,48 @@ on_message_deleted (AkcWindow  *self,
                     AkcMessage *message,
                     guint       position)
 {
+  GListModel *messages;
+  g_autoptr(GPtrArray) replies = g_ptr_array_new_with_free_func (g_object_unref);
   AdwToast *toast;
 
   if (!AKC_IS_CHAT (self->source))
     return;
 
-  /* Translators: a toast, after a message of the conversation was deleted */
-  toast = adw_toast_new (_("Message deleted"));
+  /* The person's message went with its reply (AkcChatView::message-deleted):
+   * the hidden messages after it up to the person's next one. */
+  messages = akc_chat_source_get_messages (self->source);
+  for (position = 0; position < g_list_model_get_n_items (messages); position++)
+    {
+      g_autoptr(AkcMessage) other = g_list_model_get_item (messages, position);
+
+      if (other == message)
+        break;
+    }
+  for (guint at = position + 1; at < g_list_model_get_n_items (messages); at++)
+    {
+      g_autoptr(AkcMessage) reply = g_list_model_get_item (messages, at);
+
+      if (akc_message_get_role (message) != AKC_MESSAGE_ROLE_USER ||
+          akc_message_get_role (reply) == AKC_MESSAGE_ROLE_USER ||
+          !akc_chat_get_message_hidden (AKC_CHAT (self->source), reply))
+        break;
+      g_ptr_array_add (replies, g_steal_pointer (&reply));
+    }
+
+  toast = adw_toast_new (replies->len > 0 ?
+                         /* Translators: a toast, after a message of the person and the reply to it were deleted */
+                         _("Message and its reply deleted") :
+                         /* Translators: a toast, after a message of the conversation was deleted */
+                         _("Message deleted"));
   adw_toast_set_button_label (toast, _("_Undo"));
   adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
   /* Time to change one's mind, with a screen reader too. */
   adw_toast_set_timeout (toast, 10);
   g_object_set_data_full (G_OBJECT (toast), "akc-chat", g_object_ref (self->source), g_object_unref);
   g_object_set_data_full (G_OBJECT (toast), "akc-message", g_object_ref (message), g_object_unref);
+  if (replies->len > 0)
+    g_object_set_data_full (G_OBJECT (toast), "akc-replies", g_steal_pointer (&replies),
+                            (GDestroyNotify) g_ptr_array_unref);
   g_signal_connect_object (toast, "button-clicked", G_CALLBACK (on_message_undo), self, 0);
   g_signal_connect (toast, "dismissed", G_CALLBACK (on_message_toast_dismissed), NULL);
   g_signal_connect_object (self->source, "hidden-changed", G_CALLBACK (on_message_hidden_changed),

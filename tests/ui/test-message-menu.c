@@ -320,6 +320,42 @@ test_delete_and_undo (void)
   fixture_clear (&fixture);
 }
 
+/* Deleting a person's message deletes the reply that answered it (what a
+ * reply answers must not vanish from under it): both are hidden, the
+ * person's next message stays, and one undo (the message's id and the
+ * hidden ones after it) brings both back. A reply deleted alone leaves
+ * the question. */
+static void
+test_delete_with_reply (void)
+{
+  Fixture fixture = { 0 };
+
+  fixture_init (&fixture);
+  gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.delete-message", "s", "m2");
+  g_assert_cmpuint (fixture.n_deleted, ==, 1);
+  g_assert_cmpstr (akc_message_get_id (fixture.deleted), ==, "m2");
+  g_assert_cmpuint (n_messages (&fixture), ==, 6);
+  g_assert_true (akc_chat_get_message_hidden (fixture.chat, message_at (&fixture, 2)));
+  g_assert_true (akc_chat_get_message_hidden (fixture.chat, message_at (&fixture, 3)));
+  g_assert_false (akc_chat_get_message_hidden (fixture.chat, message_at (&fixture, 4)));
+  g_assert_false (akc_chat_get_message_hidden (fixture.chat, message_at (&fixture, 1)));
+
+  g_assert_true (akc_chat_unhide_message (fixture.chat, "m2"));
+  g_assert_true (akc_chat_unhide_message (fixture.chat, "m3"));
+  g_assert_nonnull (row_at (&fixture, 3));
+
+  /* The last reply alone: its question stays. */
+  gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.delete-message", "s", "m5");
+  g_assert_true (akc_chat_get_message_hidden (fixture.chat, message_at (&fixture, 5)));
+  g_assert_false (akc_chat_get_message_hidden (fixture.chat, message_at (&fixture, 4)));
+  /* The person's last message then: nothing more after it to hide. */
+  gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.delete-message", "s", "m4");
+  g_assert_true (akc_chat_get_message_hidden (fixture.chat, message_at (&fixture, 4)));
+  g_assert_false (akc_chat_get_message_hidden (fixture.chat, message_at (&fixture, 3)));
+
+  fixture_clear (&fixture);
+}
+
 static GtkWidget *
 find_text_view (GtkWidget *widget)
 {
@@ -403,6 +439,7 @@ main (int   argc,
   g_test_add_func ("/message-actions/menu-controlled", test_menu_controlled);
   g_test_add_func ("/message-actions/copy", test_copy);
   g_test_add_func ("/message-actions/delete-and-undo", test_delete_and_undo);
+  g_test_add_func ("/message-actions/delete-with-reply", test_delete_with_reply);
   g_test_add_func ("/message-actions/edit-earlier", test_edit_earlier);
 
   return g_test_run ();

@@ -105,6 +105,38 @@ copy_text_action (GtkWidget  *widget,
   copy (AKC_CHAT_VIEW (widget), parameter, TRUE);
 }
 
+/* Hides the messages after the person's @message up to the person's next
+ * one (those hidden already stay so); returns how many it hid. */
+static guint
+hide_reply (AkcChatView *self,
+            AkcMessage  *message)
+{
+  AkcChat *chat = AKC_CHAT (self->source);
+  GListModel *messages = akc_chat_source_get_messages (self->source);
+  guint n = g_list_model_get_n_items (messages), n_hidden = 0, at;
+
+  for (at = 0; at < n; at++)
+    {
+      g_autoptr(AkcMessage) other = g_list_model_get_item (messages, at);
+
+      if (other == message)
+        break;
+    }
+
+  for (at++; at < n; at++)
+    {
+      g_autoptr(AkcMessage) reply = g_list_model_get_item (messages, at);
+
+      if (akc_message_get_role (reply) == AKC_MESSAGE_ROLE_USER)
+        break;
+      if (!akc_chat_get_message_hidden (chat, reply) &&
+          akc_chat_hide_message (chat, akc_message_get_id (reply), NULL))
+        n_hidden++;
+    }
+
+  return n_hidden;
+}
+
 static void
 delete_action (GtkWidget  *widget,
                const char *action_name,
@@ -113,7 +145,7 @@ delete_action (GtkWidget  *widget,
   AkcChatView *self = AKC_CHAT_VIEW (widget);
   g_autoptr(AkcMessage) message = find_message (self, g_variant_get_string (parameter, NULL));
   g_autoptr(GError) error = NULL;
-  guint position;
+  guint position, n_reply;
 
   if (message == NULL || !AKC_IS_CHAT (self->source))
     return;
@@ -133,7 +165,13 @@ delete_action (GtkWidget  *widget,
       return;
     }
 
-  akc_chat_view_announce (self, _("Message deleted"));
+  /* A person's message goes with the reply that answered it (the
+   * assistant's messages and tool calls up to the person's next message):
+   * a reply to nothing shown would misrepresent the conversation. One
+   * undo brings both back. */
+  n_reply = akc_message_get_role (message) == AKC_MESSAGE_ROLE_USER ? hide_reply (self, message) : 0;
+
+  akc_chat_view_announce (self, n_reply > 0 ? _("Message and its reply deleted") : _("Message deleted"));
   g_signal_emit (self, akc_chat_view_signals[MESSAGE_DELETED], 0, message, position);
 }
 
@@ -197,6 +235,13 @@ akc_chat_view_class_install_message_actions (GtkWidgetClass *widget_class)
    * dismissed, the application quitting) or undoes it with
    * [method@Akc.Chat.unhide_message]; a crash in between keeps the
    * message. The view leaves it out of the transcript while it is hidden.
+   *
+   * A person's message is deleted with the reply that answered it: the
+   * messages after it up to the person's next message (the assistant's
+   * replies, tool calls and results) are hidden with it, before this
+   * signal. They are the hidden messages that follow @message up to the
+   * next person's message; the host makes them final or undoes them with
+   * it, as one deletion.
    *
    * The other actions of a message are `chat.copy-message` (its
    * Markdown), `chat.copy-message-text` (its text without Markdown) and
