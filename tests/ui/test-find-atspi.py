@@ -10,10 +10,13 @@ closes the bar and gives the keyboard back to the composer.
 
 Then the actions of a message, from the keyboard: Shift+Tab to the
 newest message, Up to the one before, Shift+F10 opens its context menu;
-Delete Message deletes it with a toast offering Undo; Undo brings it
-back; deleted again, it stays deleted after a restart. Edit and Send
+Delete Message deletes it and the reply that answered it with a toast
+offering Undo; Undo brings both back; deleted again, they stay deleted
+after a restart. Edit and Send
 Again on an earlier message of the person opens it in the editor; Enter
 sends it again and replaces the messages after it, after a restart too.
+A kill -9 while the toast of a deleted message offers Undo keeps the
+message and its reply in the history: the next start shows them.
 
 With AKC_SCREENSHOT_DIR set, the window is captured there with the find
 bar open.
@@ -21,6 +24,7 @@ bar open.
 
 import os
 import re
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -213,23 +217,32 @@ def main():
             # AT-SPI can take a second: its button (GTK 4.8 names it
             # "_Undo Undo") is found in the same look as the toast and
             # clicked at once; what the deletion did is checked after.
+            reply = "AgentsKit received: apple tart"
+
             def toast_undo():
-                if not ui.find(app, name="Message deleted") or "apple tart" in transcript_texts(app):
+                texts = transcript_texts(app)
+                if not ui.find(app, name="Message and its reply deleted") or "apple tart" in texts or reply in texts:
                     return None
                 return next((b for b in ui.find_all(app, role="push button") if "Undo" in (b.name or "")), None)
-            undo = ui.wait_for(toast_undo, what="the toast Message deleted with its Undo, the message gone")
-            check("Delete Message takes the message out of the transcript and shows the toast "
-                  "Message deleted with Undo", undo is not None)
+            undo = ui.wait_for(toast_undo, what="the toast with its Undo, the message and its reply gone")
+            check("Delete Message on the person's message takes it and its reply out of the transcript and "
+                  "shows the toast Message and its reply deleted, with Undo", undo is not None)
+            check("the history keeps both while the undo is offered",
+                  ("user", "apple tart") in stored(db) and ("assistant", reply) in stored(db))
             ui.click(undo)
-            check("Undo brings it back", ui.wait_for(lambda: "apple tart" in transcript_texts(app)))
+            check("Undo brings both back",
+                  ui.wait_for(lambda: "apple tart" in transcript_texts(app) and reply in transcript_texts(app)))
             check("into the history too", ui.wait_for(lambda: ("user", "apple tart") in stored(db)))
-            check("where it was", stored(db).index(("user", "apple tart")) == 4)
+            check("where they were", stored(db).index(("user", "apple tart")) == 4 and
+                  stored(db).index(("assistant", reply)) == 5)
 
             # Delete it for good: a restart does not bring it back.
             ui.wait_for(lambda: click_message(app, "apple tart"), what="the message clicked")
             open_menu(app)
             choose(app, "Delete Message")
             ui.wait_for(lambda: ("user", "apple tart") not in stored(db), what="the deletion stored")
+            check("the toast gone, the message and its reply are deleted for good",
+                  ui.wait_for(lambda: ("assistant", reply) not in stored(db)))
 
             # Edit the first message: the messages after it are replaced.
             ui.wait_for(lambda: click_message(app, "apple pie"), what="the first message clicked")
@@ -264,6 +277,30 @@ def main():
             texts = transcript_texts(app)
             check("neither the deleted nor the replaced messages come back",
                   "apple pie" not in texts and "apple tart" not in texts and "banana split" not in texts)
+
+            # Delete the message again, and crash while its undo is offered.
+            ui.wait_for(lambda: click_message(app, "cherry pie"), what="the message clicked")
+            open_menu(app)
+            choose(app, "Delete Message")
+            ui.wait_for(lambda: "cherry pie" not in transcript_texts(app), what="the message to leave the transcript")
+            check("while the undo is offered the history still holds the message and its reply",
+                  ("user", "cherry pie") in stored(db) and ("assistant", "AgentsKit received: cherry pie") in stored(db))
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=20)
+        except ui.Timeout as e:
+            check(str(e), False)
+        finally:
+            if proc.poll() is None:
+                ui.stop_app(proc)
+
+        check("a kill -9 during the undo window keeps the message and its reply",
+              ("user", "cherry pie") in stored(db) and ("assistant", "AgentsKit received: cherry pie") in stored(db))
+        proc = ui.start_app(exe, env)
+        try:
+            app = ui.find_app(proc)
+            check("after the crash the message and its reply are in the conversation again",
+                  ui.wait_for(lambda: "cherry pie" in transcript_texts(app) and
+                              "AgentsKit received: cherry pie" in transcript_texts(app)))
         except ui.Timeout as e:
             check(str(e), False)
         finally:
