@@ -192,6 +192,51 @@ test_menu (void)
   fixture_clear (&fixture);
 }
 
+/* The Message Actions button of each row (issue 14 item 5): named, a
+ * button with a pop-up, keyboard-focusable, and it opens the same menu as
+ * the right click and the Menu key, under itself. */
+static void
+test_menu_button (void)
+{
+  Fixture fixture = { 0 };
+  AkcMessageRow *row;
+  GtkWidget *button, *menu;
+  g_autofree char *described = NULL;
+  GdkRectangle at;
+  graphene_rect_t bounds;
+
+  fixture_init (&fixture);
+  row = row_at (&fixture, 2);
+  button = find_widget (GTK_WIDGET (row), is_button_with_tooltip, "Message Actions");
+  g_assert_nonnull (button);
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_ROLE_BUTTON);
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, "Message Actions");
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_HAS_POPUP, TRUE);
+  g_assert_true (gtk_widget_get_focusable (button) || gtk_widget_get_focus_on_click (button));
+  g_assert_true (gtk_widget_get_visible (button));
+
+  g_signal_emit_by_name (button, "clicked");
+  menu = akc_message_row_get_menu (row);
+  g_assert_true (GTK_IS_POPOVER_MENU (menu));
+  WAIT_FOR (is_visible, menu);
+  described = describe_menu (gtk_popover_menu_get_menu_model (GTK_POPOVER_MENU (menu)));
+  g_assert_cmpstr (described, ==,
+                   "_Copy Message=chat.copy-message(m2);"
+                   "Copy as Plain _Text=chat.copy-message-text(m2);"
+                   "_Edit and Send Again=chat.edit-message(m2);"
+                   "_Delete Message=chat.delete-message(m2);");
+  /* Under the button. */
+  g_assert_true (gtk_popover_get_pointing_to (GTK_POPOVER (menu), &at));
+  g_assert_true (gtk_widget_compute_bounds (button, GTK_WIDGET (row), &bounds));
+  g_assert_cmpint (at.x, >=, (int) bounds.origin.x);
+  g_assert_cmpint (at.x, <=, (int) (bounds.origin.x + bounds.size.width));
+  g_assert_cmpint (at.y, >=, (int) bounds.origin.y);
+  gtk_popover_popdown (GTK_POPOVER (menu));
+  spin ();
+
+  fixture_clear (&fixture);
+}
+
 static gboolean
 row_of_first_bound (AkcChatView *view)
 {
@@ -437,6 +482,7 @@ main (int   argc,
 
   g_test_add_func ("/message-actions/menu", test_menu);
   g_test_add_func ("/message-actions/menu-controlled", test_menu_controlled);
+  g_test_add_func ("/message-actions/menu-button", test_menu_button);
   g_test_add_func ("/message-actions/copy", test_copy);
   g_test_add_func ("/message-actions/delete-and-undo", test_delete_and_undo);
   g_test_add_func ("/message-actions/delete-with-reply", test_delete_with_reply);

@@ -50,8 +50,9 @@
  *
  * ## Context menu
  *
- * A right click, a long press, the Menu key or Shift+F10 on the row opens
- * its context menu: Copy Message (its Markdown), Copy as Plain Text,
+ * A right click, a long press, the Menu key or Shift+F10 on the row, or
+ * its Message Actions button (next to the author's name, shown while the
+ * pointer is over the row or the keyboard on it) opens its context menu: Copy Message (its Markdown), Copy as Plain Text,
  * Edit and Send Again (the person's messages) and Delete Message (only
  * when the conversation is an [class@Akc.Chat]: a host's or a turn
  * server's messages are theirs to delete, and the item is not offered
@@ -82,6 +83,7 @@ struct _AkcMessageRow
 
   GtkWidget            *column;
   GtkLabel             *author;
+  GtkWidget            *menu_button;
   GtkBox               *parts_box;
   GtkWidget            *attachments;  /* the message's attachments, as chips */
   GtkLabel             *note;
@@ -1014,6 +1016,18 @@ menu_action (GtkWidget  *widget,
   akc_message_row_popup_menu (AKC_MESSAGE_ROW (widget), -1, -1);
 }
 
+/* The button next to the author: the same menu, under the button. */
+static void
+on_menu_button_clicked (AkcMessageRow *self)
+{
+  graphene_rect_t bounds;
+
+  if (gtk_widget_compute_bounds (self->menu_button, GTK_WIDGET (self), &bounds))
+    akc_message_row_popup_menu (self, bounds.origin.x + bounds.size.width / 2, bounds.origin.y + bounds.size.height);
+  else
+    akc_message_row_popup_menu (self, -1, -1);
+}
+
 static void
 on_secondary_click (GtkGestureClick *gesture,
                     int              n_press,
@@ -1178,6 +1192,8 @@ akc_message_row_class_init (AkcMessageRowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/agentskit/AkcGtk/akc-message-row.ui");
   gtk_widget_class_bind_template_child (widget_class, AkcMessageRow, column);
   gtk_widget_class_bind_template_child (widget_class, AkcMessageRow, author);
+  gtk_widget_class_bind_template_child (widget_class, AkcMessageRow, menu_button);
+  gtk_widget_class_bind_template_callback (widget_class, on_menu_button_clicked);
   gtk_widget_class_bind_template_child_full (widget_class, "parts", FALSE,
                                              G_STRUCT_OFFSET (AkcMessageRow, parts_box));
   gtk_widget_class_bind_template_child (widget_class, AkcMessageRow, note);
