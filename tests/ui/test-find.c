@@ -293,6 +293,110 @@ test_find_moves_and_highlights (void)
   fixture_clear (&fixture);
 }
 
+#define PREFIX "\x1e" "agentskit.chat.content/1\n"
+#define FRAME(key, props) \
+  "{\"protocol\":\"agentskit.chat.component\",\"version\":1,\"type\":\"render\"," \
+  "\"componentKey\":\"" key "\",\"instanceId\":\"" key "-1\",\"props\":" props "," \
+  "\"fallback\":{\"kind\":\"" key "\",\"summary\":\"Not shown\"}}"
+
+/* Native components are found by the texts they show (issue 14 item 6):
+ * a choice list's prompt, labels and descriptions, a table's caption,
+ * column labels and cells, a source list's titles and snippets, a form's
+ * title and field labels; never their ids, keys or links. Every match
+ * counted is highlighted in a label of the component when it is current. */
+static void
+test_find_in_components (void)
+{
+  static const char *content =
+    PREFIX
+    "{\"kind\":\"text\",\"text\":\"About the harbour:\"}\n"
+    "{\"kind\":\"component\",\"frame\":" FRAME ("choice-list",
+      "{\"prompt\":\"Pick a harbour\",\"choices\":[{\"id\":\"harbour-porto\",\"label\":\"Porto harbour\"},"
+      "{\"id\":\"faro\",\"label\":\"Faro\",\"description\":\"An old harbour town\"}]}") "}\n"
+    "{\"kind\":\"component\",\"frame\":" FRAME ("table",
+      "{\"caption\":\"Harbour fees\",\"columns\":[{\"key\":\"harbour\",\"label\":\"Place\"},"
+      "{\"key\":\"fee\",\"label\":\"Fee\"}],\"rows\":[{\"harbour\":\"Lisbon harbour\",\"fee\":12}]}") "}\n"
+    "{\"kind\":\"component\",\"frame\":" FRAME ("source-list",
+      "{\"label\":\"Sources\",\"sources\":[{\"id\":\"s1\",\"title\":\"Harbour guide\","
+      "\"url\":\"https://example.org/harbour\",\"snippet\":\"Where boats harbour\"}]}") "}\n"
+    "{\"kind\":\"component\",\"frame\":" FRAME ("form",
+      "{\"title\":\"Book a harbour berth\",\"fields\":[{\"id\":\"harbour\",\"label\":\"Boat name\",\"type\":\"text\"}],"
+      "\"submitLabel\":\"Book\"}") "}\n";
+  g_autoptr(AkcAdapter) adapter = akc_scripted_adapter_new ();
+  g_autoptr(AkcComponentManifest) manifest = akc_component_manifest_new_standard ();
+  g_autoptr(AkcMessage) question = akc_message_new ("q", AKC_MESSAGE_ROLE_USER, "Which port?", AKC_MESSAGE_STATUS_COMPLETE);
+  g_autoptr(AkcMessage) reply = akc_message_new ("r", AKC_MESSAGE_ROLE_ASSISTANT, content, AKC_MESSAGE_STATUS_COMPLETE);
+  AkcMessage *messages[] = { question, reply };
+  Fixture fixture = { 0 };
+  AkcMessageRow *row;
+  guint n;
+
+  fixture.chat = akc_chat_new (adapter);
+  akc_chat_restore (fixture.chat, messages, G_N_ELEMENTS (messages));
+  fixture.view = AKC_CHAT_VIEW (akc_chat_view_new ());
+  akc_chat_view_set_manifest (fixture.view, manifest);
+  akc_chat_view_set_source (fixture.view, AKC_CHAT_SOURCE (fixture.chat));
+  fixture.scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (fixture.scroller), GTK_WIDGET (fixture.view));
+  fixture.window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (fixture.window), 600, 900);
+  gtk_window_set_child (GTK_WINDOW (fixture.window), fixture.scroller);
+  gtk_window_present (GTK_WINDOW (fixture.window));
+  wait_frames (fixture.window, 3);
+
+  /* The text part, then: prompt, a label, a description; the caption and
+   * a cell; a title and a snippet; the form's title. Not the ids "harbour-porto",
+   * the column key "harbour", the field id, the URL. */
+  akc_chat_view_set_search_text (fixture.view, "harbour");
+  g_assert_cmpuint (akc_chat_view_get_n_matches (fixture.view), ==, 9);
+  akc_chat_view_set_search_text (fixture.view, "fees");
+  g_assert_cmpuint (akc_chat_view_get_n_matches (fixture.view), ==, 1);
+  akc_chat_view_set_search_text (fixture.view, "example");
+  g_assert_cmpuint (akc_chat_view_get_n_matches (fixture.view), ==, 0);
+  akc_chat_view_set_search_text (fixture.view, "fee");
+  /* The caption and the column label "Fee". */
+  g_assert_cmpuint (akc_chat_view_get_n_matches (fixture.view), ==, 2);
+
+  /* Each match, in turn, is the highlighted label of its component. */
+  akc_chat_view_set_search_text (fixture.view, "harbour");
+  n = akc_chat_view_get_n_matches (fixture.view);
+  for (guint i = 0; i < n; i++)
+    {
+      GtkWidget *label;
+      g_autofree char *folded = NULL;
+      guint n_all, n_current;
+
+      g_assert_true (akc_chat_view_find_next (fixture.view));
+      wait_frames (fixture.window, 2);
+      row = akc_chat_view_get_row (fixture.view, reply);
+      g_assert_nonnull (row);
+      label = akc_message_row_get_search_widget (row);
+      if (label == NULL)
+        {
+          g_autoptr(GPtrArray) labels = find_all (GTK_WIDGET (row), is_type, GSIZE_TO_POINTER (GTK_TYPE_LABEL));
+
+          for (guint j = 0; j < labels->len; j++)
+            g_printerr ("label: «%s»\n", gtk_label_get_text (g_ptr_array_index (labels, j)));
+          g_error ("match %u of %u is not highlighted", akc_chat_view_get_match_position (fixture.view), n);
+        }
+      if (GTK_IS_INSCRIPTION (label))
+        {
+          /* A table cell. */
+          folded = g_utf8_casefold (gtk_inscription_get_text (GTK_INSCRIPTION (label)), -1);
+          g_assert_nonnull (gtk_inscription_get_attributes (GTK_INSCRIPTION (label)));
+        }
+      else
+        {
+          folded = g_utf8_casefold (gtk_label_get_text (GTK_LABEL (label)), -1);
+          count_highlights (GTK_LABEL (label), &n_all, &n_current);
+          g_assert_cmpuint (n_current, ==, 1);
+        }
+      g_assert_nonnull (strstr (folded, "harbour"));
+    }
+
+  fixture_clear (&fixture);
+}
+
 static gboolean
 has_n_matches (gpointer data)
 {
@@ -446,6 +550,7 @@ main (int   argc,
   g_test_add_func ("/find/moves-and-highlights", test_find_moves_and_highlights);
   g_test_add_func ("/find/follows-changes", test_find_follows_changes);
   g_test_add_func ("/find/bar", test_find_bar);
+  g_test_add_func ("/find/in-components", test_find_in_components);
 
   return g_test_run ();
 }

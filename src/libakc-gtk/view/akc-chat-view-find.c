@@ -11,8 +11,13 @@
  * A message is searched in the text it shows, part by part, the way
  * AkcMessageRow draws it: Markdown as its rendered blocks (paragraphs,
  * headings, code, table cells; not the Markdown syntax around them),
- * plain bubbles, diagnostics and semantic fallbacks as their text.
- * Native components are not searched. Matching is AkcTextSearch's
+ * plain bubbles, diagnostics and semantic fallbacks as their text, and
+ * native components as the texts they show of their props
+ * (akc_component_dup_visible_texts(): choice labels and descriptions,
+ * table captions, column labels and cells, source titles and snippets,
+ * form titles and field labels…), matched in the labels of the
+ * component's widgets that show exactly one of those texts, in widget
+ * order. Matching is AkcTextSearch's
  * (case-insensitive, Unicode-normalised, GTK-free and unit-tested in
  * libakc).
  *
@@ -141,9 +146,18 @@ collect_texts (AkcMessage           *message,
       switch (akc_presentation_get_kind (presentation))
         {
         case AKC_PRESENTATION_COMPONENT:
-          /* A native component is not text; the fallback is. */
+          /* Without a manifest the fallback is shown; a native component
+           * shows the texts of its props. */
           if (manifest == NULL)
             g_ptr_array_add (texts, akc_display_text (text, (gssize) length));
+          else if (akc_presentation_get_resolved (presentation) != NULL)
+            {
+              g_auto(GStrv) shown = akc_component_dup_visible_texts (
+                akc_resolved_component_get_props (akc_presentation_get_resolved (presentation)));
+
+              for (guint j = 0; shown[j] != NULL; j++)
+                g_ptr_array_add (texts, g_strdup (shown[j]));
+            }
           break;
         case AKC_PRESENTATION_DIAGNOSTIC:
           g_ptr_array_add (texts, akc_display_text (text, (gssize) length));
@@ -339,6 +353,52 @@ walk_label (Walk      *walk,
   pango_attr_list_unref (attrs);
 }
 
+/* A table cell (a GtkInscription): walk_label()'s rule. */
+static void
+walk_inscription (Walk           *walk,
+                  GtkInscription *inscription)
+{
+  Base *base = g_object_get_qdata (G_OBJECT (inscription), base_quark ());
+  g_autofree gsize *offsets = NULL;
+  gsize n_offsets = 0;
+  PangoAttrList *attrs;
+
+  if (walk->search != NULL)
+    offsets = akc_text_search_find_all (walk->search, gtk_inscription_get_text (inscription), -1, &n_offsets);
+
+  if (n_offsets == 0)
+    {
+      if (base != NULL)
+        {
+          gtk_inscription_set_attributes (inscription, base->base);
+          g_object_set_qdata (G_OBJECT (inscription), base_quark (), NULL);
+        }
+      return;
+    }
+
+  if (base == NULL)
+    {
+      PangoAttrList *own = gtk_inscription_get_attributes (inscription);
+
+      base = g_new0 (Base, 1);
+      base->base = own != NULL ? pango_attr_list_ref (own) : NULL;
+      g_object_set_qdata_full (G_OBJECT (inscription), base_quark (), base, (GDestroyNotify) base_free);
+    }
+
+  attrs = base->base != NULL ? pango_attr_list_copy (base->base) : pango_attr_list_new ();
+  for (gsize i = 0; i + 1 < n_offsets; i += 2)
+    {
+      gboolean current = walk->ordinal == walk->current;
+
+      add_highlight (attrs, offsets[i], offsets[i + 1], current);
+      if (current)
+        walk->current_widget = GTK_WIDGET (inscription);
+      walk->ordinal++;
+    }
+  gtk_inscription_set_attributes (inscription, attrs);
+  pango_attr_list_unref (attrs);
+}
+
 static void
 walk_labels_under (Walk      *walk,
                    GtkWidget *widget)
@@ -387,6 +447,54 @@ walk_markdown (Walk            *walk,
     }
 }
 
+/* The labels under a native component that show one of its texts, each
+ * text once, in widget order. */
+static void
+walk_component_labels (Walk       *walk,
+                       GtkWidget  *widget,
+                       GStrv       texts,
+                       gboolean   *used)
+{
+  if (GTK_IS_LABEL (widget) || GTK_IS_INSCRIPTION (widget))
+    {
+      const char *text = GTK_IS_LABEL (widget) ? gtk_label_get_text (GTK_LABEL (widget))
+                                               : gtk_inscription_get_text (GTK_INSCRIPTION (widget));
+
+      for (guint i = 0; texts[i] != NULL; i++)
+        if (!used[i] && g_strcmp0 (texts[i], text) == 0)
+          {
+            used[i] = TRUE;
+            if (GTK_IS_LABEL (widget))
+              walk_label (walk, widget);
+            else
+              walk_inscription (walk, GTK_INSCRIPTION (widget));
+            break;
+          }
+      return;
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    walk_component_labels (walk, child, texts, used);
+}
+
+static void
+walk_component (Walk             *walk,
+                AkcComponentView *view)
+{
+  AkcResolvedComponent *resolved = akc_component_view_get_resolved_component (view);
+  g_auto(GStrv) texts = NULL;
+  g_autofree gboolean *used = NULL;
+
+  if (resolved == NULL || akc_component_view_get_is_fallback (view))
+    return;
+
+  texts = akc_component_dup_visible_texts (akc_resolved_component_get_props (resolved));
+  used = g_new0 (gboolean, g_strv_length (texts) + 1);
+  walk_component_labels (walk, GTK_WIDGET (view), texts, used);
+}
+
 GtkWidget *
 akc_message_row_apply_search (AkcMessageRow *self,
                               AkcTextSearch *search,
@@ -404,11 +512,16 @@ akc_message_row_apply_search (AkcMessageRow *self,
         case AKC_MESSAGE_PART_MARKDOWN:
           walk_markdown (&walk, AKC_MARKDOWN_VIEW (part));
           break;
+        case AKC_MESSAGE_PART_COMPONENT:
+          if (AKC_IS_COMPONENT_VIEW (part))
+            walk_component (&walk, AKC_COMPONENT_VIEW (part));
+          else
+            /* Without a manifest: the semantic fallback's label. */
+            walk_label (&walk, part);
+          break;
         case AKC_MESSAGE_PART_PLAIN:
         case AKC_MESSAGE_PART_DIAGNOSTIC:
-        case AKC_MESSAGE_PART_COMPONENT:
         default:
-          /* A component part is a label only as the semantic fallback. */
           walk_label (&walk, part);
           break;
         }
@@ -763,8 +876,9 @@ akc_chat_view_find_dispose (AkcChatView *self)
  * match from the current one on, so typing on stays where the reader is.
  *
  * A message is searched in the text it shows: rendered Markdown (not
- * its syntax), plain text, diagnostics and semantic fallbacks; native
- * components are not searched. Matching ignores case and Unicode
+ * its syntax), plain text, diagnostics, semantic fallbacks, and the
+ * texts native components show ([func@Akc.component_dup_visible_texts]:
+ * choice labels, table cells, source titles, form labels…). Matching ignores case and Unicode
  * compatibility forms ([struct@Akc.TextSearch]). Matches follow the
  * conversation as it changes.
  *

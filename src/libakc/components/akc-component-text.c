@@ -207,3 +207,113 @@ akc_component_dup_pretty_json (AkcJsonValue *value)
 
   return g_string_free (out, FALSE);
 }
+
+/* Members whose strings are never shown as text: ids and keys, links,
+ * types and variants, actions, and tool-call data (JSON, not prose). */
+static gboolean
+is_hidden_member (const char *name,
+                  gsize       length)
+{
+  static const char * const hidden[] = {
+    "id", "key", "url", "href", "mimeType", "type", "variant", "action",
+    "arguments", "result", "instanceId",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (hidden); i++)
+    if (strlen (hidden[i]) == length && memcmp (hidden[i], name, length) == 0)
+      return TRUE;
+
+  return FALSE;
+}
+
+static void
+add_visible (GPtrArray  *texts,
+             const char *text,
+             gsize       length)
+{
+  /* U+0000 cannot be shown as it is: such a text is left out. */
+  if (length > 0 && memchr (text, '\0', length) == NULL)
+    g_ptr_array_add (texts, g_strndup (text, length));
+}
+
+static void
+collect_visible (GPtrArray    *texts,
+                 AkcJsonValue *value)
+{
+  switch (AKC_JSON_KIND (value))
+    {
+    case AKC_JSON_KIND_STRING:
+      add_visible (texts, AKC_JSON_STR (value), AKC_JSON_STR_LEN (value));
+      break;
+
+    case AKC_JSON_KIND_ARRAY:
+      for (gsize i = 0; i < AKC_JSON_LEN (value); i++)
+        collect_visible (texts, AKC_JSON_ELEMENT (value, i));
+      break;
+
+    case AKC_JSON_KIND_OBJECT:
+      for (gsize i = 0; i < AKC_JSON_LEN (value); i++)
+        {
+          const AkcJsonMember *m = AKC_JSON_MEMBER (value, i);
+
+          if (is_hidden_member (m->name, m->name_len))
+            continue;
+
+          /* Table rows: every cell is shown, whatever its column key. */
+          if (m->name_len == 4 && memcmp (m->name, "rows", 4) == 0 && AKC_JSON_IS_ARRAY (m->value))
+            {
+              for (gsize r = 0; r < AKC_JSON_LEN (m->value); r++)
+                {
+                  AkcJsonValue *row = AKC_JSON_ELEMENT (m->value, r);
+
+                  for (gsize c = 0; AKC_JSON_IS_OBJECT (row) && c < AKC_JSON_LEN (row); c++)
+                    {
+                      gsize length = 0;
+                      g_autofree char *cell = akc_component_dup_cell_text (AKC_JSON_MEMBER (row, c)->value, &length);
+
+                      add_visible (texts, cell, length);
+                    }
+                }
+              continue;
+            }
+
+          collect_visible (texts, m->value);
+        }
+      break;
+
+    case AKC_JSON_KIND_NULL:
+    case AKC_JSON_KIND_BOOLEAN:
+    case AKC_JSON_KIND_NUMBER:
+    default:
+      break;
+    }
+}
+
+/**
+ * akc_component_dup_visible_texts:
+ * @props: the validated props of a resolved component
+ *   ([method@ResolvedComponent.get_props])
+ *
+ * The texts a native component shows of its props, in the order of the
+ * props: every string but ids, keys, links, types, variants, actions and
+ * tool-call arguments and results (labels, titles, prompts, descriptions,
+ * snippets, messages, captions, column labels), and every table cell as
+ * [func@component_dup_cell_text] writes it. Never a member name. What
+ * search and find match in a component (issue 14). Texts holding U+0000
+ * and empty ones are left out.
+ *
+ * Returns: (transfer full) (array zero-terminated=1): the texts
+ *
+ * Since: 0.1
+ */
+char **
+akc_component_dup_visible_texts (AkcJsonValue *props)
+{
+  GPtrArray *texts = g_ptr_array_new ();
+
+  if (props != NULL)
+    collect_visible (texts, props);
+  g_ptr_array_add (texts, NULL);
+
+  return (char **) g_ptr_array_free (texts, FALSE);
+}

@@ -26,5 +26,7 @@ AKC_AVAILABLE_IN_ALL
 char *akc_component_dup_cell_text_utf8 (AkcJsonValue *cell);
 AKC_AVAILABLE_IN_ALL
 char *akc_component_dup_pretty_json          (AkcJsonValue *value);
+AKC_AVAILABLE_IN_ALL
+char **akc_component_dup_visible_texts       (AkcJsonValue *props);
 
 G_END_DECLS

@@ -47,77 +47,6 @@ append_line (GString    *out,
     g_string_append_c (out, text[i] != '\0' ? text[i] : ' ');
 }
 
-/* Members whose strings are never shown as text: ids and keys, links,
- * types and variants, actions, and tool-call data (JSON, not prose). */
-static gboolean
-is_hidden_member (const char *name,
-                  gsize       length)
-{
-  static const char * const hidden[] = {
-    "id", "key", "url", "href", "mimeType", "type", "variant", "action",
-    "arguments", "result", "instanceId",
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (hidden); i++)
-    if (strlen (hidden[i]) == length && memcmp (hidden[i], name, length) == 0)
-      return TRUE;
-
-  return FALSE;
-}
-
-static void
-append_visible (GString      *out,
-                AkcJsonValue *value)
-{
-  switch (AKC_JSON_KIND (value))
-    {
-    case AKC_JSON_KIND_STRING:
-      append_line (out, AKC_JSON_STR (value), AKC_JSON_STR_LEN (value));
-      break;
-
-    case AKC_JSON_KIND_ARRAY:
-      for (gsize i = 0; i < AKC_JSON_LEN (value); i++)
-        append_visible (out, AKC_JSON_ELEMENT (value, i));
-      break;
-
-    case AKC_JSON_KIND_OBJECT:
-      for (gsize i = 0; i < AKC_JSON_LEN (value); i++)
-        {
-          const AkcJsonMember *m = AKC_JSON_MEMBER (value, i);
-
-          if (is_hidden_member (m->name, m->name_len))
-            continue;
-
-          /* Table rows: every cell is shown, whatever its column key. */
-          if (m->name_len == 4 && memcmp (m->name, "rows", 4) == 0 && AKC_JSON_IS_ARRAY (m->value))
-            {
-              for (gsize r = 0; r < AKC_JSON_LEN (m->value); r++)
-                {
-                  AkcJsonValue *row = AKC_JSON_ELEMENT (m->value, r);
-
-                  for (gsize c = 0; AKC_JSON_IS_OBJECT (row) && c < AKC_JSON_LEN (row); c++)
-                    {
-                      gsize length = 0;
-                      g_autofree char *cell = akc_component_dup_cell_text (AKC_JSON_MEMBER (row, c)->value, &length);
-
-                      append_line (out, cell, length);
-                    }
-                }
-              continue;
-            }
-
-          append_visible (out, m->value);
-        }
-      break;
-
-    case AKC_JSON_KIND_NULL:
-    case AKC_JSON_KIND_BOOLEAN:
-    case AKC_JSON_KIND_NUMBER:
-    default:
-      break;
-    }
-}
-
 static void
 append_component (GString              *out,
                   AkcComponentManifest *manifest,
@@ -132,7 +61,10 @@ append_component (GString              *out,
   resolved = akc_component_manifest_resolve (manifest, frame, NULL);
   if (resolved != NULL)
     {
-      append_visible (out, akc_resolved_component_get_props (resolved));
+      g_auto(GStrv) texts = akc_component_dup_visible_texts (akc_resolved_component_get_props (resolved));
+
+      for (guint i = 0; texts[i] != NULL; i++)
+        append_line (out, texts[i], strlen (texts[i]));
       return;
     }
 
