@@ -74,6 +74,72 @@ new_session (AkcChatMemory *memory)
   return session;
 }
 
+/* A history of the test's own, in a temporary folder, the memory on it
+ * and a session listing it: what the tests here start from. */
+typedef struct
+{
+  char          *folder;
+  char          *path;
+  AkcChatMemory *memory;
+  AkcAppSession *session;
+} History;
+
+/* Opens the history (its folder made the first time), to fill it before
+ * it is listed. */
+static AkcChatMemory *
+history_open (History *history)
+{
+  if (history->folder == NULL)
+    {
+      history->folder = g_dir_make_tmp ("akc-conversations-XXXXXX", NULL);
+      history->path = g_build_filename (history->folder, "history.sqlite3", NULL);
+    }
+  if (history->memory == NULL)
+    history->memory = open_history (history->path);
+
+  return history->memory;
+}
+
+/* A session on the history (opened if it is not), once it is listed. */
+static AkcAppSession *
+history_list (History *history)
+{
+  history_open (history);
+  if (history->session == NULL)
+    history->session = new_session (history->memory);
+
+  return history->session;
+}
+
+static void
+history_close (History *history)
+{
+  if (history->session != NULL)
+    close_history (history->session, g_steal_pointer (&history->memory));
+  g_clear_object (&history->session);
+  g_clear_object (&history->memory);
+}
+
+/* As the application quits (every write done) and starts again on the
+ * same file: the new session. */
+static AkcAppSession *
+history_restart (History *history)
+{
+  history_close (history);
+
+  return history_list (history);
+}
+
+/* Closes the history and removes its folder. */
+static void
+history_clear (History *history)
+{
+  history_close (history);
+  akc_test_remove_tree (history->folder);
+  g_clear_pointer (&history->folder, g_free);
+  g_clear_pointer (&history->path, g_free);
+}
+
 static void
 wait_loaded (AkcConversationItem *item)
 {
@@ -115,10 +181,8 @@ n_conversations (AkcAppSession *session)
 static void
 test_new_chat_keeps (void)
 {
-  g_autofree char *folder = g_dir_make_tmp ("akc-conversations-XXXXXX", NULL);
-  g_autofree char *path = g_build_filename (folder, "history.sqlite3", NULL);
-  AkcChatMemory *memory = open_history (path);
-  g_autoptr(AkcAppSession) session = new_session (memory);
+  History history = { 0 };
+  AkcAppSession *session = history_list (&history);
   g_autoptr(GError) error = NULL;
   AkcConversationItem *first, *second, *again;
   g_autofree char *second_id = NULL;
@@ -158,12 +222,9 @@ test_new_chat_keeps (void)
   g_assert_error (error, AKC_APP_SESSION_ERROR, AKC_APP_SESSION_ERROR_NOT_SET_UP);
   g_clear_error (&error);
 
-  close_history (session, memory);
-  g_clear_object (&session);
 
   /* Restart. */
-  memory = open_history (path);
-  session = new_session (memory);
+  session = history_restart (&history);
   g_assert_cmpuint (n_conversations (session), ==, 2);
   g_assert_cmpstr (akc_conversation_item_get_id (conversation_at (session, 0)), ==, "demo");
   g_assert_true (akc_conversation_item_get_pinned (conversation_at (session, 0)));
@@ -178,8 +239,7 @@ test_new_chat_keeps (void)
   wait_loaded (again);
   g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (akc_conversation_item_get_source (again))), ==, 2);
 
-  close_history (session, memory);
-  akc_test_remove_tree (folder);
+  history_clear (&history);
 }
 
 /* Removing hides at once; restore brings it back; only purge (or a clean
@@ -187,10 +247,8 @@ test_new_chat_keeps (void)
 static void
 test_remove_restore_purge (void)
 {
-  g_autofree char *folder = g_dir_make_tmp ("akc-conversations-XXXXXX", NULL);
-  g_autofree char *path = g_build_filename (folder, "history.sqlite3", NULL);
-  AkcChatMemory *memory = open_history (path);
-  g_autoptr(AkcAppSession) session = new_session (memory);
+  History history = { 0 };
+  AkcAppSession *session = history_list (&history);
   AkcConversationItem *items[3];
   guint removal;
 
@@ -220,15 +278,11 @@ test_remove_restore_purge (void)
   /* Still offered for undo at quit: deleted by the clean close. */
   akc_app_session_remove (session, &items[2], 1);
   g_assert_cmpuint (n_conversations (session), ==, 1);
-  close_history (session, memory);
-  g_clear_object (&session);
 
-  memory = open_history (path);
-  session = new_session (memory);
+  session = history_restart (&history);
   g_assert_cmpuint (n_conversations (session), ==, 1);
   g_assert_cmpstr (akc_conversation_item_get_id (conversation_at (session, 0)), ==, "demo-support");
-  close_history (session, memory);
-  akc_test_remove_tree (folder);
+  history_clear (&history);
 }
 
 static GHashTable *
@@ -255,10 +309,8 @@ search (AkcAppSession *session,
 static void
 test_search_export_import (void)
 {
-  g_autofree char *folder = g_dir_make_tmp ("akc-conversations-XXXXXX", NULL);
-  g_autofree char *path = g_build_filename (folder, "history.sqlite3", NULL);
-  AkcChatMemory *memory = open_history (path);
-  g_autoptr(AkcAppSession) session = new_session (memory);
+  History history = { 0 };
+  AkcAppSession *session = history_list (&history);
   g_autoptr(GHashTable) found = NULL;
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GBytes) json = NULL;
@@ -321,8 +373,7 @@ test_search_export_import (void)
   g_assert_cmpuint (n_conversations (session), ==, n + 1);
 
   g_clear_object (&imported);
-  close_history (session, memory);
-  akc_test_remove_tree (folder);
+  history_clear (&history);
 }
 
 /* Pinned on top, then Today, Yesterday, Previous 7 Days and months. */
@@ -594,11 +645,10 @@ selected_in (GtkWidget *sidebar)
 static void
 test_sidebar_pages (void)
 {
-  g_autofree char *folder = g_dir_make_tmp ("akc-conversations-XXXXXX", NULL);
-  g_autofree char *path = g_build_filename (folder, "history.sqlite3", NULL);
+  History history = { 0 };
   g_autoptr(GtkApplication) application = gtk_application_new ("io.agentskit.Chat.TestPages", G_APPLICATION_NON_UNIQUE);
-  AkcChatMemory *memory = open_history (path);
-  g_autoptr(AkcAppSession) session = NULL;
+  AkcChatMemory *memory = history_open (&history);
+  AkcAppSession *session = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *target_id = NULL;
   g_autofree char *word = NULL;
@@ -621,7 +671,7 @@ test_sidebar_pages (void)
       g_assert_no_error (error);
     }
 
-  session = new_session (memory);
+  session = history_list (&history);
   n_first = n_conversations (session);
   /* One page, not the whole history. */
   g_assert_cmpuint (n_first, >=, 32);
@@ -709,8 +759,7 @@ test_sidebar_pages (void)
   g_assert_cmpint (row_of_item (sidebar, shown), >=, 0);
 
   gtk_window_destroy (GTK_WINDOW (window));
-  close_history (session, memory);
-  akc_test_remove_tree (folder);
+  history_clear (&history);
 }
 
 #define N_NEWER 150
@@ -722,12 +771,11 @@ test_sidebar_pages (void)
 static void
 test_default_beyond_first_page (void)
 {
-  g_autofree char *folder = g_dir_make_tmp ("akc-conversations-XXXXXX", NULL);
-  g_autofree char *path = g_build_filename (folder, "history.sqlite3", NULL);
+  History history = { 0 };
   g_autoptr(GtkApplication) application = gtk_application_new ("io.agentskit.Chat.TestDefault", G_APPLICATION_NON_UNIQUE);
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
-  AkcChatMemory *memory = open_history (path);
-  g_autoptr(AkcAppSession) session = NULL;
+  AkcChatMemory *memory = history_open (&history);
+  AkcAppSession *session = NULL;
   g_autoptr(GError) error = NULL;
   AkcConversationItem *shown;
   AkcWindow *window;
@@ -748,7 +796,7 @@ test_default_beyond_first_page (void)
       g_assert_no_error (error);
     }
 
-  session = new_session (memory);
+  session = history_list (&history);
   /* On a page the sidebar did not read. */
   g_assert_cmpuint (n_conversations (session), <, N_NEWER);
   g_assert_null (akc_app_session_lookup_conversation (session, "support:kept"));
@@ -766,8 +814,7 @@ test_default_beyond_first_page (void)
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_settings_reset (settings, "conversation");
-  close_history (session, memory);
-  akc_test_remove_tree (folder);
+  history_clear (&history);
 }
 
 /* The turn server's conversation is listed with the others, with its
@@ -900,11 +947,11 @@ choose_file (const char *path)
 static void
 test_menu_export_import (void)
 {
-  g_autofree char *folder = g_dir_make_tmp ("akc-conversations-XXXXXX", NULL);
-  g_autofree char *path = g_build_filename (folder, "history.sqlite3", NULL);
-  g_autofree char *json_path = g_build_filename (folder, "exported.json", NULL);
-  g_autofree char *md_path = g_build_filename (folder, "exported.md", NULL);
-  g_autofree char *junk_path = g_build_filename (folder, "junk.json", NULL);
+  History history = { 0 };
+  AkcAppSession *session = history_list (&history);
+  g_autofree char *json_path = g_build_filename (history.folder, "exported.json", NULL);
+  g_autofree char *md_path = g_build_filename (history.folder, "exported.md", NULL);
+  g_autofree char *junk_path = g_build_filename (history.folder, "junk.json", NULL);
   g_autoptr(GtkApplication) application = gtk_application_new ("io.agentskit.Chat.TestMenuExport", G_APPLICATION_NON_UNIQUE);
   g_autoptr(GFile) json_file = g_file_new_for_path (json_path);
   g_autoptr(GFile) md_file = g_file_new_for_path (md_path);
@@ -912,8 +959,6 @@ test_menu_export_import (void)
   g_autofree char *json_uri = g_file_get_uri (json_file);
   g_autofree char *md_uri = g_file_get_uri (md_file);
   g_autofree char *junk_uri = g_file_get_uri (junk_file);
-  AkcChatMemory *memory = open_history (path);
-  g_autoptr(AkcAppSession) session = new_session (memory);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autofree char *text = NULL;
@@ -1011,8 +1056,7 @@ test_menu_export_import (void)
   g_assert_cmpint (row_of_item (sidebar, akc_window_get_item (window)), >=, 0);
 
   gtk_window_destroy (GTK_WINDOW (window));
-  close_history (session, memory);
-  akc_test_remove_tree (folder);
+  history_clear (&history);
 }
 
 static gboolean
@@ -1039,11 +1083,9 @@ shows_pane_of (GtkWidget *widget)
 static void
 test_fold_keeps_pane (void)
 {
-  g_autofree char *folder = g_dir_make_tmp ("akc-conversations-XXXXXX", NULL);
-  g_autofree char *path = g_build_filename (folder, "history.sqlite3", NULL);
+  History history = { 0 };
   g_autoptr(GtkApplication) application = gtk_application_new ("io.agentskit.Chat.TestFold", G_APPLICATION_NON_UNIQUE);
-  AkcChatMemory *memory = open_history (path);
-  g_autoptr(AkcAppSession) session = new_session (memory);
+  AkcAppSession *session = history_list (&history);
   g_autoptr(GError) error = NULL;
   GtkWidget *composer, *sidebar;
   AkcWindow *window;
@@ -1082,8 +1124,7 @@ test_fold_keeps_pane (void)
   g_assert_true (shows_pane_of (sidebar));
 
   gtk_window_destroy (GTK_WINDOW (window));
-  close_history (session, memory);
-  akc_test_remove_tree (folder);
+  history_clear (&history);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1211,10 +1252,8 @@ status_of (AkcConversationItem *item,
 static void
 test_session_after_restart (void)
 {
-  g_autofree char *folder = g_dir_make_tmp ("akc-conversations-XXXXXX", NULL);
-  g_autofree char *path = g_build_filename (folder, "history.sqlite3", NULL);
-  AkcChatMemory *memory = open_history (path);
-  g_autoptr(AkcAppSession) session = new_session (memory);
+  History history = { 0 };
+  AkcAppSession *session = history_list (&history);
   g_autoptr(AkcMessage) message = NULL;
   g_autoptr(AkcJsonValue) frame = NULL;
   g_autoptr(AkcConfirmationRecord) record = NULL;
@@ -1232,12 +1271,9 @@ test_session_after_restart (void)
   reply = last_content (item);
   g_assert_cmpstr (reply, ==, "What is your name?");
   g_assert_cmpstr (akc_demo_get_state (akc_conversation_item_get_demo (item)), ==, "collecting");
-  close_history (session, memory);
-  g_clear_object (&session);
 
   /* Restart: the conversation goes on. */
-  memory = open_history (path);
-  session = new_session (memory);
+  session = history_restart (&history);
   item = open_support (session);
   g_assert_cmpstr (akc_conversation_item_get_id (item), ==, id);
   g_assert_cmpstr (akc_demo_get_state (akc_conversation_item_get_demo (item)), ==, "collecting");
@@ -1263,12 +1299,9 @@ test_session_after_restart (void)
   call_id = g_strdup (akc_confirmation_record_get_tool_call_id (record));
   g_assert_cmpint (status_of (item, call_id), ==, AKC_CONFIRMATION_STATUS_PENDING);
   g_assert_cmpuint (count_tickets (item), ==, 0);
-  close_history (session, memory);
-  g_clear_object (&session);
 
   /* Restart: it is still pending, and approved through the coordinator. */
-  memory = open_history (path);
-  session = new_session (memory);
+  session = history_restart (&history);
   item = open_support (session);
   g_assert_cmpint (status_of (item, call_id), ==, AKC_CONFIRMATION_STATUS_PENDING);
   g_assert_true (approve_call (item, call_id, &error));
@@ -1278,20 +1311,16 @@ test_session_after_restart (void)
   /* Approving again runs nothing. */
   approve_call (item, call_id, NULL);
   g_assert_cmpuint (count_tickets (item), ==, 1);
-  close_history (session, memory);
-  g_clear_object (&session);
 
   /* Restart: approved it stays, and nothing runs twice. */
-  memory = open_history (path);
-  session = new_session (memory);
+  session = history_restart (&history);
   item = open_support (session);
   g_assert_cmpint (status_of (item, call_id), ==, AKC_CONFIRMATION_STATUS_APPROVED);
   g_assert_cmpuint (count_tickets (item), ==, 1);
   approve_call (item, call_id, NULL);
   g_assert_cmpuint (count_tickets (item), ==, 1);
 
-  close_history (session, memory);
-  akc_test_remove_tree (folder);
+  history_clear (&history);
 }
 
 /* Deleting a conversation deletes its session: the next conversation of
@@ -1299,10 +1328,8 @@ test_session_after_restart (void)
 static void
 test_delete_forgets_session (void)
 {
-  g_autofree char *folder = g_dir_make_tmp ("akc-conversations-XXXXXX", NULL);
-  g_autofree char *path = g_build_filename (folder, "history.sqlite3", NULL);
-  AkcChatMemory *memory = open_history (path);
-  g_autoptr(AkcAppSession) session = new_session (memory);
+  History history = { 0 };
+  AkcAppSession *session = history_list (&history);
   g_autofree char *id = NULL;
   g_autofree char *reply = NULL;
   AkcConversationItem *item;
@@ -1325,18 +1352,14 @@ test_delete_forgets_session (void)
   send (item, "/name Ada");
   reply = last_content (item);
   g_assert_cmpstr (reply, !=, "Welcome, Ada.");
-  close_history (session, memory);
-  g_clear_object (&session);
 
   /* After a restart too. */
-  memory = open_history (path);
-  session = new_session (memory);
+  session = history_restart (&history);
   item = open_support (session);
   g_assert_cmpstr (akc_conversation_item_get_id (item), ==, id);
   g_assert_cmpstr (akc_demo_get_state (akc_conversation_item_get_demo (item)), ==, "ready");
 
-  close_history (session, memory);
-  akc_test_remove_tree (folder);
+  history_clear (&history);
 }
 
 int
