@@ -801,6 +801,16 @@ on_outer_cancelled (GCancellable *cancellable,
   akc_stream_cancel (obs->inner);
 }
 
+/* What the backend's turn sent and received is this turn's. */
+static void
+on_inner_wire_event (AkcStream    *inner,
+                     const char   *direction,
+                     AkcJsonValue *event,
+                     AkcStream    *outer)
+{
+  akc_stream_tap_wire_event (outer, direction, event);
+}
+
 static void
 stream_backend (AkcDeterministicAdapter *self,
                 AkcAdapterRequest       *request,
@@ -824,6 +834,9 @@ stream_backend (AkcDeterministicAdapter *self,
                                                 G_CALLBACK (on_inner_cancelled), obs);
   obs->outer_cancel_handler = g_signal_connect (akc_stream_get_cancellable (stream), "cancelled",
                                                 G_CALLBACK (on_outer_cancelled), obs);
+
+  if (akc_stream_wants_wire_events (stream))
+    g_signal_connect_object (inner, "wire-event", G_CALLBACK (on_inner_wire_event), stream, 0);
 
   escalated = akc_adapter_request_with_metadata_member (request, AKC_DETERMINISTIC_ESCALATION_METADATA,
                                                         decision);

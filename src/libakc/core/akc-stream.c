@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include "akc-json-private.h"
 #include "akc-stream.h"
 
 /**
@@ -23,6 +24,18 @@
  * that was stopped can never change the conversation again. Cancelling
  * also cancels [method@Stream.get_cancellable], so an adapter's network or
  * timer work ends too.
+ *
+ * A stream is also the tap of its turn's wire: an adapter that talks to a
+ * backend reports what it sent and what it received, as JSON, through
+ * [signal@Stream::wire-event] ([method@Stream.tap_wire_event],
+ * [method@Stream.tap_wire_text]), for a view of the wire such as the
+ * adapter [method@TraceCapture.wrap_adapter] returns. The events are
+ * those of this turn only, whatever adapter or layer did the I/O: a layer
+ * that answers through an inner stream relays them. Nothing is built
+ * while nobody listens ([method@Stream.wants_wire_events]). The events are
+ * not redacted: they hold what the person typed and, in a session id,
+ * what ties the turn to them; whoever shows or keeps them redacts them
+ * first. Credentials are never tapped.
  *
  * Since: 0.1
  */
@@ -45,6 +58,7 @@ enum {
 
 enum {
   CHUNK,
+  WIRE_EVENT,
   N_SIGNALS
 };
 
@@ -119,6 +133,30 @@ akc_stream_class_init (AkcStreamClass *klass)
                   NULL, NULL,
                   NULL,
                   G_TYPE_NONE, 1, AKC_TYPE_CHUNK | G_SIGNAL_TYPE_STATIC_SCOPE);
+
+  /**
+   * AkcStream::wire-event:
+   * @self: a #AkcStream
+   * @direction: `sent` or `received`
+   * @event: what went over the wire, as JSON: a request body, one line
+   *   or event of the answer
+   *
+   * Emitted, while the stream is open, for each thing the adapter of the
+   * turn sent to or received from its backend (see [class@Stream]). The
+   * event is not redacted.
+   *
+   * Since: 0.1
+   */
+  signals[WIRE_EVENT] =
+    g_signal_new ("wire-event",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 2,
+                  G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
+                  AKC_TYPE_JSON_VALUE | G_SIGNAL_TYPE_STATIC_SCOPE);
 }
 
 static void
@@ -328,4 +366,108 @@ akc_stream_is_closed (AkcStream *self)
   g_return_val_if_fail (AKC_IS_STREAM (self), TRUE);
 
   return self->closed;
+}
+
+/**
+ * akc_stream_wants_wire_events:
+ * @self: a #AkcStream
+ *
+ * Gets whether anything listens to the wire of the turn
+ * ([signal@Stream::wire-event]) while the stream is open, so an adapter
+ * builds its wire events only then.
+ *
+ * Returns: %TRUE if wire events are wanted
+ *
+ * Since: 0.1
+ */
+gboolean
+akc_stream_wants_wire_events (AkcStream *self)
+{
+  g_return_val_if_fail (AKC_IS_STREAM (self), FALSE);
+
+  return !self->closed && g_signal_has_handler_pending (self, signals[WIRE_EVENT], 0, TRUE);
+}
+
+/**
+ * akc_stream_tap_wire_event:
+ * @self: a #AkcStream
+ * @direction: `sent` or `received`
+ * @event: what went over the wire
+ *
+ * Reports one thing the turn sent or received (see
+ * [signal@Stream::wire-event]), unless the stream is closed.
+ *
+ * Since: 0.1
+ */
+void
+akc_stream_tap_wire_event (AkcStream    *self,
+                           const char   *direction,
+                           AkcJsonValue *event)
+{
+  g_return_if_fail (AKC_IS_STREAM (self));
+  g_return_if_fail (direction != NULL);
+  g_return_if_fail (event != NULL);
+
+  if (self->closed)
+    return;
+
+  g_signal_emit (self, signals[WIRE_EVENT], 0, direction, event);
+}
+
+static AkcJsonValue *
+omitted (gsize length)
+{
+  const char *name = "omittedBytes";
+  g_autoptr(AkcJsonValue) size = akc_json_value_new_number ((double) length);
+
+  return akc_json_value_new_object (&name, &size, 1);
+}
+
+/**
+ * akc_stream_tap_wire_text:
+ * @self: a #AkcStream
+ * @direction: `sent` or `received`
+ * @text: (array length=length) (element-type guint8): the text as it went
+ *   over the wire: a JSON request body, one line of an NDJSON answer, the
+ *   data of one Server-Sent Event
+ * @length: its length in bytes
+ *
+ * Reports @text as [method@Stream.tap_wire_event] does: as the JSON value
+ * it holds, or, when it is not JSON (such as `[DONE]`), as a JSON string
+ * of it (invalid UTF-8 replaced). A text over %AKC_STREAM_MAX_WIRE_TEXT
+ * bytes is not parsed: it is reported as `{"omittedBytes": N}`. Nothing
+ * is done while nobody listens ([method@Stream.wants_wire_events]).
+ *
+ * Since: 0.1
+ */
+void
+akc_stream_tap_wire_text (AkcStream  *self,
+                          const char *direction,
+                          const char *text,
+                          gsize       length)
+{
+  g_autoptr(AkcJsonValue) event = NULL;
+
+  g_return_if_fail (AKC_IS_STREAM (self));
+  g_return_if_fail (direction != NULL);
+  g_return_if_fail (text != NULL || length == 0);
+
+  if (!akc_stream_wants_wire_events (self))
+    return;
+
+  if (length > AKC_STREAM_MAX_WIRE_TEXT)
+    event = omitted (length);
+  else
+    {
+      event = akc_json_parse (text, length, NULL, NULL, NULL);
+      if (event == NULL)
+        {
+          g_autoptr(GString) string = g_string_sized_new (length);
+
+          akc_utf8_sanitize_append (string, text, length);
+          event = akc_json_value_new_string (string->str, string->len);
+        }
+    }
+
+  akc_stream_tap_wire_event (self, direction, event);
 }

@@ -42,4 +42,26 @@ void          akc_stream_cancel          (AkcStream  *self);
 AKC_AVAILABLE_IN_ALL
 gboolean      akc_stream_is_closed       (AkcStream  *self);
 
+/**
+ * AKC_STREAM_MAX_WIRE_TEXT:
+ *
+ * The longest wire text, in bytes, [method@Stream.tap_wire_text] parses:
+ * a longer one is reported by its size only.
+ *
+ * Since: 0.1
+ */
+#define AKC_STREAM_MAX_WIRE_TEXT (4 * 1024 * 1024)
+
+AKC_AVAILABLE_IN_ALL
+gboolean      akc_stream_wants_wire_events (AkcStream    *self);
+AKC_AVAILABLE_IN_ALL
+void          akc_stream_tap_wire_event  (AkcStream    *self,
+                                          const char   *direction,
+                                          AkcJsonValue *event);
+AKC_AVAILABLE_IN_ALL
+void          akc_stream_tap_wire_text   (AkcStream    *self,
+                                          const char   *direction,
+                                          const char   *text,
+                                          gsize         length);
+
 G_END_DECLS

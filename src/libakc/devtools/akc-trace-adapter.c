@@ -10,9 +10,10 @@
 
 /* The adapter [method@TraceCapture.wrap_adapter] returns: it hands each
  * turn to the adapter it wraps, on the same stream, and tells the capture
- * what went out (the request's shape, never its messages' text) and each
- * chunk that came back, and, when the turn ends, a turn record of kind
- * `agentic` from `streaming` to `done`, `error` or `stopped`. */
+ * what went over the wire (the stream's wire-event tap) or, for an
+ * adapter that taps nothing, the request's shape and each chunk that came
+ * back, and, when the turn ends, a turn record of kind `agentic` from
+ * `streaming` to `done`, `error` or `stopped`. */
 
 #define AKC_TYPE_TRACE_ADAPTER (akc_trace_adapter_get_type ())
 
@@ -36,6 +37,8 @@ typedef struct
 {
   AkcTraceCapture *capture;   /* weak */
   char            *source;
+  AkcJsonValue    *request;   /* the request's shape, until the wire or a chunk tells more */
+  gboolean         tapped;    /* the adapter reports its wire: chunks are not wire events */
   gboolean         ended;
 } Turn;
 
@@ -46,6 +49,25 @@ turn_clear (gpointer data)
 
   g_clear_weak_pointer (&turn->capture);
   g_free (turn->source);
+  g_clear_pointer (&turn->request, akc_json_value_unref);
+}
+
+static void
+add_event (Turn         *turn,
+           const char   *direction,
+           AkcJsonValue *event)
+{
+  akc_json_value_unref (akc_trace_capture_add_wire_event (turn->capture, turn->source, direction, event));
+}
+
+/* An adapter that taps nothing: its request's shape goes first. */
+static void
+flush_request (Turn *turn)
+{
+  g_autoptr(AkcJsonValue) request = g_steal_pointer (&turn->request);
+
+  if (request != NULL && !turn->tapped && turn->capture != NULL)
+    add_event (turn, "sent", request);
 }
 
 static void
@@ -71,6 +93,7 @@ end_turn (Turn       *turn,
   if (turn->ended || turn->capture == NULL)
     return;
   turn->ended = TRUE;
+  flush_request (turn);
 
   record = akc_trace_capture_capture_turn (turn->capture, AKC_TRACE_KIND_AGENTIC, NULL,
                                            "streaming", to_state, NULL, &error);
@@ -83,18 +106,37 @@ on_chunk (AkcStream *stream,
           AkcChunk  *chunk,
           Turn      *turn)
 {
-  g_autoptr(AkcJsonValue) wire = NULL;
   AkcChunkKind kind = akc_chunk_get_kind (chunk);
 
   if (turn->capture == NULL)
     return;
 
-  wire = akc_chunk_to_replay_json (chunk);
-  akc_json_value_unref (akc_trace_capture_add_wire_event (turn->capture, turn->source, "received", wire));
+  if (!turn->tapped)
+    {
+      g_autoptr(AkcJsonValue) wire = akc_chunk_to_replay_json (chunk);
+
+      flush_request (turn);
+      add_event (turn, "received", wire);
+    }
   if (kind == AKC_CHUNK_DONE)
     end_turn (turn, "done");
   else if (kind == AKC_CHUNK_ERROR)
     end_turn (turn, "error");
+}
+
+/* What the adapter sent or received, as it went over the wire. */
+static void
+on_wire_event (AkcStream    *stream,
+               const char   *direction,
+               AkcJsonValue *event,
+               Turn         *turn)
+{
+  if (turn->capture == NULL)
+    return;
+
+  turn->tapped = TRUE;
+  g_clear_pointer (&turn->request, akc_json_value_unref);
+  add_event (turn, direction, event);
 }
 
 static gboolean
@@ -143,15 +185,17 @@ akc_trace_adapter_stream (AkcAdapter        *adapter,
 
   if (self->capture != NULL)
     {
-      g_autoptr(AkcJsonValue) event = request_event (request);
       Turn *turn = g_rc_box_new0 (Turn);
 
-      akc_json_value_unref (akc_trace_capture_add_wire_event (self->capture, self->source, "sent", event));
-
-      /* One turn state, seen by the chunk handler and the cancellable,
-       * each holding a reference. */
+      /* One turn state, seen by the wire and chunk handlers and the
+       * cancellable, each holding a reference. The request's shape waits
+       * for the first wire event (then it is not needed: the request
+       * itself is one) or the first chunk. */
       g_set_weak_pointer (&turn->capture, self->capture);
       turn->source = g_strdup (self->source);
+      turn->request = request_event (request);
+      g_signal_connect_data (stream, "wire-event", G_CALLBACK (on_wire_event), g_rc_box_acquire (turn),
+                             turn_release_closure, 0);
       g_signal_connect_data (stream, "chunk", G_CALLBACK (on_chunk), g_rc_box_acquire (turn),
                              turn_release_closure, 0);
       g_cancellable_connect (akc_stream_get_cancellable (stream), G_CALLBACK (on_cancelled),
@@ -217,13 +261,20 @@ akc_trace_adapter_init (AkcTraceAdapter *self)
  * @adapter: the adapter that answers
  * @source: the name its wire events go by, such as `ask` or `provider`
  *
- * Wraps @adapter so that @self follows its turns: each request becomes a
- * wire event `{type: "request", messageCount, hasSystemPrompt, metadata}`
- * (never the messages' text), each chunk of the reply a wire event in
- * the replay fixture's chunk form (`{type: "text", content}` …), and the
- * end of each turn a turn record of kind `agentic` whose state goes from
- * `streaming` to `done`, `error` or `stopped`. Every event is redacted as
- * [method@TraceCapture.add_wire_event] says. The returned adapter answers
+ * Wraps @adapter so that @self follows its turns. What an adapter that
+ * talks to a backend reports on the turn's stream
+ * ([signal@Stream::wire-event]: the Ask adapter, the provider adapter,
+ * behind any layer) becomes the turn's wire events: the request body as
+ * sent, each event of the answer as received (an Ask NDJSON object, the
+ * JSON of a provider's SSE `data:` or NDJSON line), a failed response's
+ * status and body. For an adapter that reports nothing, the request
+ * becomes a wire event `{type: "request", messageCount, hasSystemPrompt,
+ * metadata}` (never the messages' text) and each chunk of the reply a
+ * wire event in the replay fixture's chunk form (`{type: "text",
+ * content}` …). The end of each turn is a turn record of kind `agentic`
+ * whose state goes from `streaming` to `done`, `error` or `stopped`.
+ * Every event is redacted as [method@TraceCapture.add_wire_event] says:
+ * a request's message texts never show. The returned adapter answers
  * exactly as @adapter does, on the same stream; it does not keep @self
  * alive.
  *

@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "akc-devtools-enum-types.h"
 #include "akc-json-private.h"
 #include "akc-text-private.h"
@@ -69,6 +71,22 @@ static const char * const never_on_wire[] = {
   "authorization", "password", "secret", "cookie", NULL
 };
 
+/* What a wire event that went out never shows either: the texts of the
+ * messages of a request (the person's, the system prompt, the earlier
+ * replies: `content` of the turn, Ask and every provider format, which
+ * holds their text, image and tool-result parts), Anthropic's `system`,
+ * Ollama's `images`, `parts` (turn records), and the person's question
+ * an escalation of the deterministic answer plane repeats (`query`,
+ * `normalizedQuery`). The shape stays: roles, ids, model, tools,
+ * options. */
+static const char * const never_sent_on_wire[] = {
+  "content", "system", "images", "parts", "query", "normalizedQuery", NULL
+};
+
+/* The longest string of a wire event, in bytes: a longer one is cut
+ * there and says how long it was. */
+#define MAX_WIRE_STRING 4096
+
 struct _AkcTraceRecord
 {
   gatomicrefcount   ref_count;
@@ -97,6 +115,7 @@ struct _AkcTraceCapture
   GPtrArray      *watched;         /* WatchedObject */
 
   GHashTable     *wire_redact_set; /* lowercased: redact_set + never_on_wire */
+  GHashTable     *wire_sent_set;   /* lowercased: wire_redact_set + never_sent_on_wire */
   GQueue          wire;            /* AkcJsonValue, oldest first */
   guint           max_wire;
   guint           wire_sequence;   /* of the next wire event */
@@ -524,6 +543,18 @@ invalid:
 /* Redaction                                                           */
 /* ------------------------------------------------------------------ */
 
+/* How a value is redacted. Records: the capture's names only. Wire
+ * events: never_on_wire too; what a person wrote (the `content` and
+ * `parts` of a message whose `role` is `user`); in what went out, every
+ * message text, system prompt and image (wire_sent_names); and strings
+ * cut to MAX_WIRE_STRING bytes. */
+typedef struct
+{
+  GHashTable *names;         /* lowercased */
+  gboolean    person_texts;
+  gsize       max_string;    /* 0: no bound */
+} Redaction;
+
 static gboolean
 name_is_redacted (GHashTable *set,
                   const char *name,
@@ -539,46 +570,99 @@ name_is_redacted (GHashTable *set,
 }
 
 static gboolean
-needs_redaction (GHashTable         *set,
+is_name (const AkcJsonMember *m,
+         const char          *name)
+{
+  return m->name_len == strlen (name) && memcmp (m->name, name, m->name_len) == 0;
+}
+
+/* A message of the person: an object whose `role` is `user`. */
+static gboolean
+is_person_message (const Redaction    *how,
+                   const AkcJsonValue *object)
+{
+  AkcJsonValue *role;
+
+  if (!how->person_texts)
+    return FALSE;
+  role = akc_json_value_get_member (object, "role");
+  return role != NULL && akc_json_string_equals (role, "user");
+}
+
+static gboolean
+member_is_redacted (const Redaction     *how,
+                    gboolean             person,
+                    const AkcJsonMember *m)
+{
+  return (person && (is_name (m, "content") || is_name (m, "parts"))) ||
+         name_is_redacted (how->names, m->name, m->name_len);
+}
+
+static gboolean
+needs_redaction (const Redaction    *how,
                  const AkcJsonValue *value)
 {
   if (AKC_JSON_IS_OBJECT (value))
     {
+      gboolean person = is_person_message (how, value);
+
       for (gsize i = 0; i < AKC_JSON_LEN (value); i++)
         {
           const AkcJsonMember *m = AKC_JSON_MEMBER (value, i);
 
-          if (name_is_redacted (set, m->name, m->name_len) || needs_redaction (set, m->value))
+          if (member_is_redacted (how, person, m) || needs_redaction (how, m->value))
             return TRUE;
         }
     }
   else if (AKC_JSON_IS_ARRAY (value))
     {
       for (gsize i = 0; i < AKC_JSON_LEN (value); i++)
-        if (needs_redaction (set, AKC_JSON_ELEMENT (value, i)))
+        if (needs_redaction (how, AKC_JSON_ELEMENT (value, i)))
           return TRUE;
     }
+  else if (AKC_JSON_IS_STRING (value))
+    return how->max_string > 0 && AKC_JSON_STR_LEN (value) > how->max_string;
 
   return FALSE;
 }
 
+/* The first @max bytes of a long string (whole characters), and how
+ * long it was. */
+static void
+write_cut_string (AkcJsonWriter      *w,
+                  const AkcJsonValue *value,
+                  gsize               max)
+{
+  const char *text = AKC_JSON_STR (value);
+  gsize length = AKC_JSON_STR_LEN (value);
+  const char *end = text + max;
+  g_autofree char *cut = NULL;
+
+  while (end > text && ((guchar) *end & 0xC0) == 0x80)
+    end--;
+  cut = g_strdup_printf ("%.*s… [%" G_GSIZE_FORMAT " bytes]", (int) (end - text), text, length);
+  akc_json_writer_string (w, cut, -1);
+}
+
 static void
 write_redacted (AkcJsonWriter      *w,
-                GHashTable         *set,
+                const Redaction    *how,
                 const AkcJsonValue *value)
 {
   if (AKC_JSON_IS_OBJECT (value))
     {
+      gboolean person = is_person_message (how, value);
+
       akc_json_writer_begin_object (w);
       for (gsize i = 0; i < AKC_JSON_LEN (value); i++)
         {
           const AkcJsonMember *m = AKC_JSON_MEMBER (value, i);
 
           akc_json_writer_member_len (w, m->name, m->name_len);
-          if (name_is_redacted (set, m->name, m->name_len))
+          if (member_is_redacted (how, person, m))
             akc_json_writer_string (w, REDACTED, -1);
           else
-            write_redacted (w, set, m->value);
+            write_redacted (w, how, m->value);
         }
       akc_json_writer_end_object (w);
     }
@@ -586,8 +670,12 @@ write_redacted (AkcJsonWriter      *w,
     {
       akc_json_writer_begin_array (w);
       for (gsize i = 0; i < AKC_JSON_LEN (value); i++)
-        write_redacted (w, set, AKC_JSON_ELEMENT (value, i));
+        write_redacted (w, how, AKC_JSON_ELEMENT (value, i));
       akc_json_writer_end_array (w);
+    }
+  else if (AKC_JSON_IS_STRING (value) && how->max_string > 0 && AKC_JSON_STR_LEN (value) > how->max_string)
+    {
+      write_cut_string (w, value, how->max_string);
     }
   else
     {
@@ -598,20 +686,29 @@ write_redacted (AkcJsonWriter      *w,
 /* A redacted copy of @value (a new reference to @value itself when
  * nothing matches). */
 static AkcJsonValue *
-redact (GHashTable   *set,
-        AkcJsonValue *value)
+redact_with (const Redaction *how,
+             AkcJsonValue    *value)
 {
   g_autoptr(GString) out = NULL;
   AkcJsonWriter w;
 
-  if (!needs_redaction (set, value))
+  if (!needs_redaction (how, value))
     return akc_json_value_ref (value);
 
   out = g_string_new (NULL);
   akc_json_writer_init (&w, out);
-  write_redacted (&w, set, value);
+  write_redacted (&w, how, value);
 
   return akc_json_value_parse (out->str, out->len, NULL);
+}
+
+static AkcJsonValue *
+redact (GHashTable   *set,
+        AkcJsonValue *value)
+{
+  Redaction how = { set, FALSE, 0 };
+
+  return redact_with (&how, value);
 }
 
 /**
@@ -685,6 +782,7 @@ akc_trace_capture_finalize (GObject *object)
   g_free (self->last_turn_id);
   g_ptr_array_unref (self->watched);
   g_hash_table_unref (self->wire_redact_set);
+  g_hash_table_unref (self->wire_sent_set);
   g_queue_clear_full (&self->wire, (GDestroyNotify) akc_json_value_unref);
 
   G_OBJECT_CLASS (akc_trace_capture_parent_class)->finalize (object);
@@ -747,8 +845,14 @@ akc_trace_capture_init (AkcTraceCapture *self)
   self->clock = real_clock;
   self->watched = g_ptr_array_new_with_free_func (watched_object_free);
   self->wire_redact_set = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->wire_sent_set = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = 0; never_on_wire[i] != NULL; i++)
-    g_hash_table_add (self->wire_redact_set, g_utf8_strdown (never_on_wire[i], -1));
+    {
+      g_hash_table_add (self->wire_redact_set, g_utf8_strdown (never_on_wire[i], -1));
+      g_hash_table_add (self->wire_sent_set, g_utf8_strdown (never_on_wire[i], -1));
+    }
+  for (guint i = 0; never_sent_on_wire[i] != NULL; i++)
+    g_hash_table_add (self->wire_sent_set, g_utf8_strdown (never_sent_on_wire[i], -1));
   g_queue_init (&self->wire);
   self->max_wire = AKC_TRACE_CAPTURE_DEFAULT_MAX_WIRE_EVENTS;
 }
@@ -775,6 +879,7 @@ akc_trace_capture_new (const char * const *redact_fields)
     {
       g_hash_table_add (self->redact_set, g_utf8_strdown (self->redact_fields[i], -1));
       g_hash_table_add (self->wire_redact_set, g_utf8_strdown (self->redact_fields[i], -1));
+      g_hash_table_add (self->wire_sent_set, g_utf8_strdown (self->redact_fields[i], -1));
     }
 
   return self;
@@ -1338,13 +1443,28 @@ wire_event_type (AkcJsonValue *event)
  * the latest [method@TraceCapture.get_max_wire_events] events (a ring: the
  * oldest goes first) as `{sequence, at, source, direction, type?,
  * event}`, where `type` is the event's `event` or `type` member when it
- * is a string. The copy is redacted with the capture's redact fields and,
- * always, the members that never show on the wire view: `token`,
- * `input`, `sessionId`, `apiKey`, `api_key`, `x-api-key`,
- * `authorization`, `password`, `secret` and `cookie` (compared
- * case-insensitively, at any depth). An event over 65,536 bytes once
- * redacted is kept as `{"omittedBytes": N}`. @event itself is never
- * modified.
+ * is a string. The copy is redacted, at any depth, with the capture's
+ * redact fields and, always, with what never shows on the wire view:
+ *
+ * - the members `token`, `input`, `sessionId`, `apiKey`, `api_key`,
+ *   `x-api-key`, `authorization`, `password`, `secret` and `cookie`
+ *   (names compared case-insensitively): credentials, the confirmation
+ *   token and its session, what the person typed into a turn;
+ * - in an event @direction `sent` (a request), every message text as
+ *   well: the members `content`, `system`, `images` and `parts`, which
+ *   hold the texts, the system prompt, the attachments and the tool
+ *   results of the Ask, turn and provider formats, and `query` and
+ *   `normalizedQuery`, the question an escalation of the deterministic
+ *   answer plane repeats. What the person
+ *   wrote and what the host's prompt says are theirs; the shape of the
+ *   request (roles, model, tools, options) is what a developer looks at;
+ * - in any event, the `content` and `parts` of a message whose `role` is
+ *   `user` (a turn snapshot repeats the person's messages).
+ *
+ * What a backend sent back (reply text, tool calls, errors) is shown.
+ * Each string over 4,096 bytes is cut there (whole characters) and ends
+ * with `… [N bytes]`; an event still over 65,536 bytes once redacted is
+ * kept as `{"omittedBytes": N}`. @event itself is never modified.
  *
  * Wire events are not trace records: they are not part of a snapshot
  * and never go into a replay fixture.
@@ -1363,6 +1483,7 @@ akc_trace_capture_add_wire_event (AkcTraceCapture *self,
   g_autoptr(GString) out = g_string_new (NULL);
   g_autofree char *at = NULL;
   g_autofree char *text = NULL;
+  Redaction how = { NULL, TRUE, MAX_WIRE_STRING };
   const char *type;
   AkcJsonValue *kept;
   AkcJsonWriter w;
@@ -1373,7 +1494,8 @@ akc_trace_capture_add_wire_event (AkcTraceCapture *self,
   g_return_val_if_fail (direction != NULL, NULL);
   g_return_val_if_fail (event != NULL, NULL);
 
-  redacted = redact (self->wire_redact_set, event);
+  how.names = g_str_equal (direction, "sent") ? self->wire_sent_set : self->wire_redact_set;
+  redacted = redact_with (&how, event);
   text = akc_json_value_to_canonical (redacted, &length);
   at = akc_text_format_unix_ms (self->clock (self->clock_data));
   type = wire_event_type (event);
@@ -1530,6 +1652,15 @@ on_turn_event_sent (AkcTurnClient *client,
 }
 
 static void
+on_turn_event_received (AkcTurnClient *client,
+                        AkcJsonValue  *event,
+                        TurnWatch     *watch)
+{
+  if (watch->capture != NULL)
+    akc_json_value_unref (akc_trace_capture_add_wire_event (watch->capture, "turn", "received", event));
+}
+
+static void
 on_turn_snapshot (AkcTurnClient *client,
                   AkcJsonValue  *event,
                   TurnWatch     *watch)
@@ -1540,8 +1671,6 @@ on_turn_snapshot (AkcTurnClient *client,
 
   if (watch->capture == NULL)
     return;
-
-  akc_json_value_unref (akc_trace_capture_add_wire_event (watch->capture, "turn", "received", event));
 
   /* The turn server keeps the conversation: its state is the status of
    * the snapshots, and each change of it is a turn of the model. */
@@ -1573,11 +1702,16 @@ on_turn_snapshot (AkcTurnClient *client,
  * @client: a turn client
  *
  * Follows a conversation the turn server keeps: every event @client
- * sends ([signal@TurnClient::event-sent]) and every snapshot it accepts
- * ([signal@TurnClient::snapshot-accepted]) becomes a wire event
- * (source `turn`), and each change of the snapshots' `status` a turn
- * record of kind `agentic` from the previous status (`idle` at first) to
- * the new one. As long as both live.
+ * sends ([signal@TurnClient::event-sent]) and every turn event it
+ * receives ([signal@TurnClient::event-received]: snapshots, accepted or
+ * not, and `server.turn.diagnostic`s) becomes a wire event (source
+ * `turn`), and each change of the accepted snapshots' `status`
+ * ([signal@TurnClient::snapshot-accepted]) a turn record of kind
+ * `agentic` from the previous status (`idle` at first) to the new one.
+ * As long as both live.
+ *
+ * The routes and the policy of such a conversation run on the server:
+ * the turn protocol carries neither, so they are never traced here.
  *
  * Since: 0.1
  */
@@ -1594,6 +1728,9 @@ akc_trace_capture_watch_turn_client (AkcTraceCapture *self,
   sent = g_new0 (TurnWatch, 1);
   g_set_weak_pointer (&sent->capture, self);
   g_signal_connect_data (client, "event-sent", G_CALLBACK (on_turn_event_sent), sent, turn_watch_free, 0);
+  sent = g_new0 (TurnWatch, 1);
+  g_set_weak_pointer (&sent->capture, self);
+  g_signal_connect_data (client, "event-received", G_CALLBACK (on_turn_event_received), sent, turn_watch_free, 0);
   received = g_new0 (TurnWatch, 1);
   g_set_weak_pointer (&received->capture, self);
   g_signal_connect_data (client, "snapshot-accepted", G_CALLBACK (on_turn_snapshot), received, turn_watch_free, 0);

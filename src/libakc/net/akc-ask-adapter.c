@@ -179,6 +179,16 @@ observe_read (Turn         *turn,
 static AkcJsonValue *project_tool (AkcJsonValue *event,
                                    gpointer      user_data);
 
+/* Each event of the answer, as it is read, for a view of the wire. */
+static void
+tap_event (AkcJsonValue *event,
+           gpointer      user_data)
+{
+  Turn *turn = user_data;
+
+  akc_stream_tap_wire_event (turn->stream, "received", event);
+}
+
 static void
 push_http_error (Turn *turn)
 {
@@ -191,6 +201,7 @@ push_http_error (Turn *turn)
   body = akc_http_stream_get_error_body (turn->http, NULL);
   if (body != NULL)
     data = g_bytes_get_data (body, &length);
+  akc_http_stream_tap_error (turn->http, turn->stream);
   chunk = akc_ask_response_http_error (status, data, length);
   turn_push (turn, chunk);
 }
@@ -223,6 +234,8 @@ turn_response (AkcHttpStream  *http,
 
   content_type = soup_message_headers_get_one (soup_message_get_response_headers (message), "Content-Type");
   turn->response = akc_ask_response_new (content_type, project_tool, turn->self, turn_emit, turn);
+  if (akc_stream_wants_wire_events (turn->stream))
+    akc_ask_response_set_event_observer (turn->response, tap_event, turn);
 
   return TRUE;
 }
@@ -408,6 +421,7 @@ akc_ask_adapter_stream (AkcAdapter        *adapter,
   messages = akc_ask_project_messages (akc_adapter_request_get_messages (request));
   body = akc_ask_request_body (session_id != NULL ? session_id : AKC_ASK_UNSCOPED_SESSION,
                                messages, akc_adapter_request_get_metadata (request), &body_len);
+  akc_stream_tap_wire_text (stream, "sent", body, body_len);
   body_bytes = g_bytes_new_take (g_steal_pointer (&body), body_len);
 
   message = soup_message_new_from_uri (SOUP_METHOD_POST, uri);

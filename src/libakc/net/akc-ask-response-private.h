@@ -36,6 +36,16 @@ AkcAskResponse *akc_ask_response_new      (const char          *content_type,
                                            gpointer             emit_data);
 void            akc_ask_response_free     (AkcAskResponse      *self);
 
+/* Receives what the body holds as it is read, before it is projected:
+ * each NDJSON event object (borrowed), or, for a plain-text body, each
+ * piece of its decoded text as a JSON string. For a view of the wire. */
+typedef void (*AkcAskEventFunc) (AkcJsonValue *event,
+                                 gpointer      user_data);
+
+void            akc_ask_response_set_event_observer (AkcAskResponse  *self,
+                                                     AkcAskEventFunc  observer,
+                                                     gpointer         user_data);
+
 /* One transport read. Returns FALSE once the answer has stopped (a done
  * or error event, or a limit): the caller cancels the body and feeds
  * nothing more. */

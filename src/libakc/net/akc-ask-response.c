@@ -63,6 +63,8 @@ struct _AkcAskResponse
   gpointer                    projector_data;
   AkcAskChunkFunc             emit;
   gpointer                    emit_data;
+  AkcAskEventFunc             observer;
+  gpointer                    observer_data;
 };
 
 AkcAskResponse *
@@ -103,6 +105,15 @@ akc_ask_response_free (AkcAskResponse *self)
   g_clear_object (&self->decoder);
   g_clear_object (&self->encoder);
   g_free (self);
+}
+
+void
+akc_ask_response_set_event_observer (AkcAskResponse  *self,
+                                     AkcAskEventFunc  observer,
+                                     gpointer         user_data)
+{
+  self->observer = observer;
+  self->observer_data = user_data;
 }
 
 gboolean
@@ -265,6 +276,8 @@ handle_events (AkcAskResponse *self,
     {
       AkcAskProjection projection;
 
+      if (self->observer != NULL)
+        self->observer (g_ptr_array_index (events, i), self->observer_data);
       akc_ask_project_event (g_ptr_array_index (events, i), self->projector,
                              self->projector_data, &projection);
       switch (projection.kind)
@@ -400,12 +413,27 @@ sniff_reset (AkcAskResponse *self,
   self->sniff_scanned = 0;
 }
 
+/* A piece of a plain-text body. */
+static void
+emit_plain_text (AkcAskResponse *self,
+                 const char     *text,
+                 gsize           length)
+{
+  if (self->observer != NULL)
+    {
+      g_autoptr(AkcJsonValue) piece = akc_json_value_new_string (text, length);
+
+      self->observer (piece, self->observer_data);
+    }
+  emit_text (self, text, length);
+}
+
 static void
 become_text (AkcAskResponse *self)
 {
   self->mode = MODE_TEXT;
   if (self->sniff->len > 0)
-    emit_text (self, self->sniff->str, self->sniff->len);
+    emit_plain_text (self, self->sniff->str, self->sniff->len);
   sniff_reset (self, 0);
 }
 
@@ -592,7 +620,7 @@ akc_ask_response_feed (AkcAskResponse *self,
 
         decode_utf8 (self, data, length, FALSE, text);
         if (text->len > 0)
-          emit_text (self, text->str, text->len);
+          emit_plain_text (self, text->str, text->len);
       }
       break;
 
@@ -629,7 +657,7 @@ akc_ask_response_finish (AkcAskResponse *self)
 
       decode_utf8 (self, NULL, 0, TRUE, text);
       if (text->len > 0)
-        emit_text (self, text->str, text->len);
+        emit_plain_text (self, text->str, text->len);
     }
 
   if (!self->stopped && self->mode == MODE_NDJSON)

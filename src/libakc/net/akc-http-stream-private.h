@@ -26,6 +26,8 @@
 #include <gio/gio.h>
 #include <libsoup/soup.h>
 
+#include "akc-stream.h"
+
 G_BEGIN_DECLS
 
 #define AKC_HTTP_STREAM_ERROR (akc_http_stream_error_quark ())
@@ -200,6 +202,11 @@ const char     *akc_http_stream_get_redirect_target (AkcHttpStream  *self);
 /* The transport error (libsoup, GIO) behind a CONNECT or CUT_OFF error,
  * or NULL when the body ended early without one. */
 const GError   *akc_http_stream_get_cause           (AkcHttpStream  *self);
+/* For a view of the wire: a failed response as a received wire event of
+ * @stream, `{"status": N, "body"?: …}`, its body (up to the cap) as the
+ * JSON it holds or as text. Nothing while @stream does not want them. */
+void            akc_http_stream_tap_error           (AkcHttpStream  *self,
+                                                     AkcStream      *stream);
 /* Bytes read from the body so far. */
 guint64         akc_http_stream_get_bytes_read      (AkcHttpStream  *self);
 

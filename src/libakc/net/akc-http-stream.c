@@ -11,6 +11,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "akc-http-stream-private.h"
+#include "akc-json-private.h"
 
 /* How much one read of a body asks for. */
 #define READ_SIZE (64 * 1024)
@@ -603,6 +604,41 @@ akc_http_stream_get_error_body (AkcHttpStream *self,
   if (self->error_body == NULL)
     return NULL;
   return g_bytes_new (self->error_body->data, self->error_body->len);
+}
+
+void
+akc_http_stream_tap_error (AkcHttpStream *self,
+                           AkcStream     *stream)
+{
+  g_autoptr(AkcJsonValue) event = NULL;
+  const char *names[2] = { "status", "body" };
+  AkcJsonValue *values[2] = { NULL, NULL };
+  gsize n = 1;
+
+  if (!akc_stream_wants_wire_events (stream))
+    return;
+
+  values[0] = akc_json_value_new_number (self->status);
+  if (self->error_body != NULL && self->error_body->len > 0)
+    {
+      const char *data = (const char *) self->error_body->data;
+      gsize length = self->error_body->len;
+
+      values[1] = akc_json_parse (data, length, NULL, NULL, NULL);
+      if (values[1] == NULL)
+        {
+          g_autoptr(GString) text = g_string_sized_new (length);
+
+          akc_utf8_sanitize_append (text, data, length);
+          values[1] = akc_json_value_new_string (text->str, text->len);
+        }
+      n = 2;
+    }
+  event = akc_json_value_new_object (names, values, n);
+  for (gsize i = 0; i < n; i++)
+    akc_json_value_unref (values[i]);
+
+  akc_stream_tap_wire_event (stream, "received", event);
 }
 
 const char *

@@ -205,6 +205,12 @@ transfer_error (AkcProviderAdapter *self,
 /* One turn                                                            */
 /* ------------------------------------------------------------------ */
 
+static gboolean
+status_error (const GError *error)
+{
+  return g_error_matches (error, AKC_HTTP_STREAM_ERROR, AKC_HTTP_STREAM_ERROR_STATUS);
+}
+
 typedef struct
 {
   AkcProviderAdapter *self;
@@ -240,6 +246,9 @@ turn_frame (const AkcFrame  *frame,
 {
   Turn *turn = user_data;
 
+  /* What came, before it is decoded: the JSON of an SSE event's data or
+   * of an NDJSON line (`[DONE]` as a string). */
+  akc_stream_tap_wire_text (turn->stream, "received", frame->data, frame->length);
   return akc_provider_decoder_frame (turn->decoder, frame, error);
 }
 
@@ -290,6 +299,8 @@ turn_done (AkcHttpStream *http,
       return;
     }
 
+  if (status_error (error))
+    akc_http_stream_tap_error (http, turn->stream);
   reported = transfer_error (turn->self, http, error, &retry_seconds);
   chunk = akc_chunk_new_error (akc_provider_error_code_name (reported->code), reported->message);
 
@@ -388,6 +399,7 @@ akc_provider_adapter_stream (AkcAdapter        *adapter,
     }
 
   text = akc_provider_build_body (&options, request, &length);
+  akc_stream_tap_wire_text (stream, "sent", text, length);
   body = g_bytes_new_take (text, length);
   soup_message_set_request_body_from_bytes (message, "application/json", body);
   soup_message_headers_replace (soup_message_get_request_headers (message), "Accept",

@@ -173,6 +173,7 @@ enum {
   SIGNAL_SNAPSHOT_ACCEPTED,
   SIGNAL_TURN_FINISHED,
   SIGNAL_EVENT_SENT,
+  SIGNAL_EVENT_RECEIVED,
   N_SIGNALS
 };
 
@@ -501,6 +502,15 @@ handle_decoded (Turn    *turn,
 
   if (self == NULL)
     return FALSE;
+
+  /* Every turn event that came, for a view of the wire: snapshots
+   * applied or not, and diagnostics. */
+  if (decoded->event != NULL)
+    {
+      g_signal_emit (self, signals[SIGNAL_EVENT_RECEIVED], 0, decoded->event);
+      if (turn->client == NULL)
+        return FALSE;
+    }
 
   if (decoded->applied)
     {
@@ -1492,6 +1502,24 @@ akc_turn_client_class_init (AkcTurnClientClass *klass)
    */
   signals[SIGNAL_EVENT_SENT] =
     g_signal_new ("event-sent", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, AKC_TYPE_JSON_VALUE | G_SIGNAL_TYPE_STATIC_SCOPE);
+
+  /**
+   * AkcTurnClient::event-received:
+   * @self: the client
+   * @event: the turn event, decoded and normalised ([protocol §2.6](wire-formats.html#protocol-2))
+   *
+   * A line of the answer was a turn event: a snapshot, whether the
+   * client accepts it or not (stale, duplicate and foreign-session ones
+   * too), or a `server.turn.diagnostic`, for a view of the wire such as
+   * [method@TraceCapture.watch_turn_client]. Emitted before the event is
+   * applied. A snapshot holds the person's messages and every event the
+   * session id: a handler that shows or keeps them redacts them first.
+   *
+   * Since: 0.1
+   */
+  signals[SIGNAL_EVENT_RECEIVED] =
+    g_signal_new ("event-received", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, AKC_TYPE_JSON_VALUE | G_SIGNAL_TYPE_STATIC_SCOPE);
 }
 
