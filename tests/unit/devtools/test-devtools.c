@@ -661,9 +661,18 @@ test_wire_events (void)
   g_assert_cmpint (akc_json_value_get_number (akc_json_value_get_member (g_ptr_array_index (events, 0), "sequence")), ==, 2);
   g_assert_cmpint (akc_json_value_get_number (akc_json_value_get_member (g_ptr_array_index (events, 2), "sequence")), ==, 4);
 
-  /* Over 64 KiB: only its size is kept. */
-  huge = g_strnfill (70000, 'x');
-  big = akc_json_value_new_string (huge, -1);
+  /* Over 64 KiB once its strings are cut to 4 KiB each: only its size
+   * is kept. */
+  huge = g_strnfill (4000, 'x');
+  {
+    AkcJsonValue *parts[20];
+
+    for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+      parts[i] = akc_json_value_new_string (huge, -1);
+    big = akc_json_value_new_array (parts, G_N_ELEMENTS (parts));
+    for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
+      akc_json_value_unref (parts[i]);
+  }
   omitted = akc_trace_capture_add_wire_event (capture, "provider", "received", big);
   g_assert_cmpint (akc_json_value_get_number (akc_json_value_get_member (akc_json_value_get_member (omitted, "event"),
                                                                         "omittedBytes")), >, 70000);
