@@ -16,8 +16,9 @@
  * and how the state moved, what the policy decided and why, which status
  * an action took), with the redacted detail under it; on a second page
  * (Alt+2) the conversation's raw wire events (turn protocol events, the
- * Ask service's and the provider's stream), redacted, the latest the
- * capture keeps; and "Save Replay Fixture…", which writes the
+ * Ask service's and the provider's request bodies and the events of their
+ * answers, as they went over the wire), redacted, the latest the capture
+ * keeps; and "Save Replay Fixture…", which writes the
  * conversation and its traces as an agentskit.chat.replay fixture that
  * `akc replay` plays back, redacted with the fields the preferences name.
  *
@@ -174,13 +175,60 @@ add_row (AkcInspector   *self,
     g_idle_add_full (G_PRIORITY_LOW, scroll_to_end, g_object_ref (self->scroller), g_object_unref);
 }
 
+/* An event that names no type: a request body, a provider's event (an
+ * OpenAI chunk, an Ollama line), a failed response `{status, body}`. */
+static char *
+untyped_wire_title (const char   *source,
+                    gboolean      sent,
+                    AkcJsonValue *inner)
+{
+  AkcJsonValue *status = inner != NULL && akc_json_value_get_kind (inner) == AKC_JSON_KIND_OBJECT
+    ? akc_json_value_get_member (inner, "status") : NULL;
+  gboolean ask = g_strcmp0 (source, "ask") == 0;
+  gboolean provider = g_strcmp0 (source, "provider") == 0;
+
+  if (sent)
+    {
+      if (ask)
+        return g_strdup (_("Sent a request to the Ask service"));
+      if (provider)
+        return g_strdup (_("Sent a request to the model provider"));
+      /* Translators: %s names where a request went */
+      return g_strdup_printf (_("Sent a request to %s"), source);
+    }
+
+  if (status != NULL && akc_json_value_get_kind (status) == AKC_JSON_KIND_NUMBER)
+    {
+      guint code = (guint) akc_json_value_get_number (status);
+
+      /* Translators: a failed HTTP response; %u is its status, such as 401 */
+      if (ask)
+        return g_strdup_printf (_("Received HTTP %u from the Ask service"), code);
+      if (provider)
+        return g_strdup_printf (_("Received HTTP %u from the model provider"), code);
+      /* Translators: a failed HTTP response; its status, then where from */
+      return g_strdup_printf (_("Received HTTP %u from %s"), code, source);
+    }
+
+  if (ask)
+    return g_strdup (_("Received an event from the Ask service"));
+  if (provider)
+    return g_strdup (_("Received an event from the model provider"));
+  /* Translators: %s names where an event came from */
+  return g_strdup_printf (_("Received an event from %s"), source);
+}
+
 /* "Sent client.turn.submit to the turn server" … */
 static char *
 wire_title (AkcJsonValue *event)
 {
   const char *source = detail_string (event, "source");
-  const char *type = akc_json_value_get_member (event, "type") != NULL ? detail_string (event, "type") : "?";
+  const char *type;
   gboolean sent = g_strcmp0 (detail_string (event, "direction"), "sent") == 0;
+
+  if (akc_json_value_get_member (event, "type") == NULL)
+    return untyped_wire_title (source, sent, akc_json_value_get_member (event, "event"));
+  type = detail_string (event, "type");
 
   /* Translators: in the following, a wire event went out or came in;
    * %s is its type, such as client.turn.submit or server.turn.snapshot */
