@@ -112,6 +112,7 @@ struct _AkcTraceCapture
   GDestroyNotify  clock_destroy;
 
   char           *last_turn_id;    /* parent of watched policy/action records */
+  char           *decided_by;      /* nullable: the backend whose routes and policy these are */
   GPtrArray      *watched;         /* WatchedObject */
 
   GHashTable     *wire_redact_set; /* lowercased: redact_set + never_on_wire */
@@ -143,6 +144,9 @@ G_DEFINE_FINAL_TYPE (AkcTraceCapture, akc_trace_capture, G_TYPE_OBJECT)
 
 enum { SIGNAL_RECORD_ADDED, SIGNAL_WIRE_EVENT_ADDED, N_SIGNALS };
 static guint signals[N_SIGNALS];
+
+enum { PROP_0, PROP_DECIDED_BY, N_PROPS };
+static GParamSpec *props[N_PROPS];
 
 static const char * const category_strings[] = {
   [AKC_TRACE_CATEGORY_ROUTE] = "route",
@@ -712,6 +716,50 @@ redact (GHashTable   *set,
 }
 
 /**
+ * akc_trace_capture_get_decided_by:
+ * @self: a capture
+ *
+ * Gets the backend whose routes and policy decide the conversation, out
+ * of sight of the capture (see [property@TraceCapture:decided-by]).
+ *
+ * Returns: (nullable): `turn`, `ask`, another backend's name, or %NULL
+ *   when the routes and policy run here
+ *
+ * Since: 0.1
+ */
+const char *
+akc_trace_capture_get_decided_by (AkcTraceCapture *self)
+{
+  g_return_val_if_fail (AKC_IS_TRACE_CAPTURE (self), NULL);
+
+  return self->decided_by;
+}
+
+/**
+ * akc_trace_capture_set_decided_by:
+ * @self: a capture
+ * @backend: (nullable): the backend whose routes and policy decide the
+ *   conversation (`turn`, `ask`), or %NULL when they run here
+ *
+ * Says that the conversation's routes and policy run on @backend, so the
+ * capture never sees them (see [property@TraceCapture:decided-by]).
+ *
+ * Since: 0.1
+ */
+void
+akc_trace_capture_set_decided_by (AkcTraceCapture *self,
+                                  const char      *backend)
+{
+  g_return_if_fail (AKC_IS_TRACE_CAPTURE (self));
+
+  if (g_strcmp0 (self->decided_by, backend) == 0)
+    return;
+  g_free (self->decided_by);
+  self->decided_by = g_strdup (backend);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_DECIDED_BY]);
+}
+
+/**
  * akc_trace_capture_redact:
  * @self: a capture
  * @value: any JSON value
@@ -780,6 +828,7 @@ akc_trace_capture_finalize (GObject *object)
   g_ptr_array_unref (self->records);
   g_hash_table_unref (self->ids);
   g_free (self->last_turn_id);
+  g_free (self->decided_by);
   g_ptr_array_unref (self->watched);
   g_hash_table_unref (self->wire_redact_set);
   g_hash_table_unref (self->wire_sent_set);
@@ -789,12 +838,69 @@ akc_trace_capture_finalize (GObject *object)
 }
 
 static void
+akc_trace_capture_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  AkcTraceCapture *self = AKC_TRACE_CAPTURE (object);
+
+  switch (prop_id)
+    {
+    case PROP_DECIDED_BY:
+      g_value_set_string (value, self->decided_by);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+akc_trace_capture_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  AkcTraceCapture *self = AKC_TRACE_CAPTURE (object);
+
+  switch (prop_id)
+    {
+    case PROP_DECIDED_BY:
+      akc_trace_capture_set_decided_by (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 akc_trace_capture_class_init (AkcTraceCaptureClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = akc_trace_capture_dispose;
   object_class->finalize = akc_trace_capture_finalize;
+  object_class->get_property = akc_trace_capture_get_property;
+  object_class->set_property = akc_trace_capture_set_property;
+
+  /**
+   * AkcTraceCapture:decided-by:
+   *
+   * The backend whose routes and policy decide the conversation, when
+   * they run there and not in this process (`turn` for a turn server,
+   * `ask` for an Ask service), or %NULL when they run here. Such
+   * decisions are never seen by the capture: a view says so rather than
+   * show nothing. [method@TraceCapture.watch_turn_client] sets it to
+   * `turn`.
+   *
+   * Since: 0.1
+   */
+  props[PROP_DECIDED_BY] =
+    g_param_spec_string ("decided-by", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, props);
 
   /**
    * AkcTraceCapture::record-added:
@@ -1629,6 +1735,7 @@ typedef struct
 {
   AkcTraceCapture *capture;   /* weak */
   char            *status;    /* of the last snapshot */
+  GHashTable      *tool_calls; /* id -> status, of the last snapshot's tool calls */
 } TurnWatch;
 
 static void
@@ -1639,7 +1746,118 @@ turn_watch_free (gpointer data,
 
   g_clear_weak_pointer (&watch->capture);
   g_free (watch->status);
+  g_clear_pointer (&watch->tool_calls, g_hash_table_unref);
   g_free (watch);
+}
+
+static TurnWatch *
+turn_watch_new (AkcTraceCapture *capture)
+{
+  TurnWatch *watch = g_new0 (TurnWatch, 1);
+
+  g_set_weak_pointer (&watch->capture, capture);
+  watch->tool_calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  return watch;
+}
+
+static const char *
+string_member (AkcJsonValue *object,
+               const char   *name)
+{
+  AkcJsonValue *value = object != NULL && akc_json_value_get_kind (object) == AKC_JSON_KIND_OBJECT
+    ? akc_json_value_get_member (object, name) : NULL;
+
+  return value != NULL && akc_json_value_get_kind (value) == AKC_JSON_KIND_STRING
+    ? akc_json_value_get_string (value, NULL) : NULL;
+}
+
+/* A record the turn server's events make, under the latest turn. */
+static void
+append_server_record (AkcTraceCapture  *self,
+                      AkcTraceCategory  category,
+                      GString          *detail)
+{
+  g_autoptr(AkcTraceRecord) record = NULL;
+  g_autoptr(GError) error = NULL;
+
+  record = append_written (self, category, detail, self->last_turn_id, NULL, &error);
+  if (record == NULL)
+    g_debug ("Turn server record not captured: %s", error->message);
+}
+
+/* A server.turn.diagnostic: a lifecycle record {event, code, message,
+ * retryable}, the message cut to 1024 characters. */
+static void
+capture_turn_diagnostic (AkcTraceCapture *self,
+                         AkcJsonValue    *event)
+{
+  AkcJsonValue *payload = akc_json_value_get_member (event, "payload");
+  AkcJsonValue *retryable = payload != NULL ? akc_json_value_get_member (payload, "retryable") : NULL;
+  const char *code = string_member (payload, "code");
+  const char *message = string_member (payload, "message");
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autofree char *cut = NULL;
+  AkcJsonWriter w;
+
+  if (code == NULL || message == NULL)
+    return;
+  if (g_utf8_strlen (message, -1) > 1024)
+    message = cut = g_utf8_substring (message, 0, 1024);
+
+  akc_json_writer_init (&w, out);
+  akc_json_writer_begin_object (&w);
+  akc_json_writer_member (&w, "event");
+  akc_json_writer_string (&w, "server.turn.diagnostic", -1);
+  akc_json_writer_member (&w, "code");
+  akc_json_writer_string (&w, code, -1);
+  akc_json_writer_member (&w, "message");
+  akc_json_writer_string (&w, message, -1);
+  akc_json_writer_member (&w, "retryable");
+  akc_json_writer_boolean (&w, retryable != NULL && akc_json_value_get_kind (retryable) == AKC_JSON_KIND_BOOLEAN &&
+                               akc_json_value_get_boolean (retryable));
+  akc_json_writer_end_object (&w);
+
+  append_server_record (self, AKC_TRACE_CATEGORY_LIFECYCLE, out);
+}
+
+/* The tool calls of an accepted snapshot: an action record {action,
+ * toolCallId, status} for each one that is new or changed status (its
+ * args and result never). The turn server ran the policy that let them. */
+static void
+capture_turn_tool_calls (TurnWatch    *watch,
+                         AkcJsonValue *messages)
+{
+  for (gsize i = 0; messages != NULL && i < akc_json_value_get_length (messages); i++)
+    {
+      AkcJsonValue *calls = akc_json_value_get_member (akc_json_value_get_element (messages, i), "toolCalls");
+
+      for (gsize j = 0; calls != NULL && j < akc_json_value_get_length (calls); j++)
+        {
+          AkcJsonValue *call = akc_json_value_get_element (calls, j);
+          const char *id = string_member (call, "id");
+          const char *name = string_member (call, "name");
+          const char *status = string_member (call, "status");
+          g_autoptr(GString) out = NULL;
+          AkcJsonWriter w;
+
+          if (id == NULL || name == NULL || status == NULL ||
+              g_strcmp0 (g_hash_table_lookup (watch->tool_calls, id), status) == 0)
+            continue;
+          g_hash_table_replace (watch->tool_calls, g_strdup (id), g_strdup (status));
+
+          out = g_string_new (NULL);
+          akc_json_writer_init (&w, out);
+          akc_json_writer_begin_object (&w);
+          akc_json_writer_member (&w, "action");
+          akc_json_writer_string (&w, name, -1);
+          akc_json_writer_member (&w, "toolCallId");
+          akc_json_writer_string (&w, id, -1);
+          akc_json_writer_member (&w, "status");
+          akc_json_writer_string (&w, status, -1);
+          akc_json_writer_end_object (&w);
+          append_server_record (watch->capture, AKC_TRACE_CATEGORY_ACTION, out);
+        }
+    }
 }
 
 static void
@@ -1656,8 +1874,13 @@ on_turn_event_received (AkcTurnClient *client,
                         AkcJsonValue  *event,
                         TurnWatch     *watch)
 {
-  if (watch->capture != NULL)
-    akc_json_value_unref (akc_trace_capture_add_wire_event (watch->capture, "turn", "received", event));
+  if (watch->capture == NULL)
+    return;
+
+  akc_json_value_unref (akc_trace_capture_add_wire_event (watch->capture, "turn", "received", event));
+  if (g_strcmp0 (string_member (event, "event"), "server.turn.diagnostic") == 0 &&
+      g_strcmp0 (string_member (event, "sessionId"), akc_turn_client_get_session_id (client)) == 0)
+    capture_turn_diagnostic (watch->capture, event);
 }
 
 static void
@@ -1694,6 +1917,8 @@ on_turn_snapshot (AkcTurnClient *client,
       g_free (watch->status);
       watch->status = g_strdup (to_state);
     }
+
+  capture_turn_tool_calls (watch, payload != NULL ? akc_json_value_get_member (payload, "messages") : NULL);
 }
 
 /**
@@ -1708,10 +1933,16 @@ on_turn_snapshot (AkcTurnClient *client,
  * `turn`), and each change of the accepted snapshots' `status`
  * ([signal@TurnClient::snapshot-accepted]) a turn record of kind
  * `agentic` from the previous status (`idle` at first) to the new one.
- * As long as both live.
+ * What else the protocol says becomes records under the latest turn
+ * record: each tool call of an accepted snapshot that is new or changed
+ * status an `action` record `{action, toolCallId, status}` (never its
+ * arguments or result), each `server.turn.diagnostic` of the session a
+ * `lifecycle` record `{event: "server.turn.diagnostic", code, message,
+ * retryable}`. As long as both live.
  *
  * The routes and the policy of such a conversation run on the server:
- * the turn protocol carries neither, so they are never traced here.
+ * the turn protocol carries neither, so they are never traced here, and
+ * [property@TraceCapture:decided-by] becomes `turn`.
  *
  * Since: 0.1
  */
@@ -1725,13 +1956,11 @@ akc_trace_capture_watch_turn_client (AkcTraceCapture *self,
   g_return_if_fail (AKC_IS_TRACE_CAPTURE (self));
   g_return_if_fail (AKC_IS_TURN_CLIENT (client));
 
-  sent = g_new0 (TurnWatch, 1);
-  g_set_weak_pointer (&sent->capture, self);
+  akc_trace_capture_set_decided_by (self, "turn");
+  sent = turn_watch_new (self);
   g_signal_connect_data (client, "event-sent", G_CALLBACK (on_turn_event_sent), sent, turn_watch_free, 0);
-  sent = g_new0 (TurnWatch, 1);
-  g_set_weak_pointer (&sent->capture, self);
+  sent = turn_watch_new (self);
   g_signal_connect_data (client, "event-received", G_CALLBACK (on_turn_event_received), sent, turn_watch_free, 0);
-  received = g_new0 (TurnWatch, 1);
-  g_set_weak_pointer (&received->capture, self);
+  received = turn_watch_new (self);
   g_signal_connect_data (client, "snapshot-accepted", G_CALLBACK (on_turn_snapshot), received, turn_watch_free, 0);
 }

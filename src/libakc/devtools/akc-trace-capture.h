@@ -148,6 +148,11 @@ void             akc_trace_capture_set_clock          (AkcTraceCapture       *se
 AKC_AVAILABLE_IN_ALL
 const char * const *akc_trace_capture_get_redact_fields (AkcTraceCapture     *self);
 AKC_AVAILABLE_IN_ALL
+const char      *akc_trace_capture_get_decided_by     (AkcTraceCapture       *self);
+AKC_AVAILABLE_IN_ALL
+void             akc_trace_capture_set_decided_by     (AkcTraceCapture       *self,
+                                                       const char            *backend);
+AKC_AVAILABLE_IN_ALL
 AkcJsonValue    *akc_trace_capture_redact             (AkcTraceCapture       *self,
                                                        AkcJsonValue          *value);
 AKC_AVAILABLE_IN_ALL
