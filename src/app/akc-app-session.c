@@ -1441,6 +1441,8 @@ akc_app_session_open (AkcAppSession        *self,
       break;
     case AKC_ASSISTANT_KIND_ASK:
       capture = new_trace_capture (self);
+      /* The Ask service's routes and policy are its own, not traced here. */
+      akc_trace_capture_set_decided_by (capture, "ask");
       traced = akc_trace_capture_wrap_adapter (capture, AKC_ADAPTER (self->ask_knowledge), "ask");
       owner = G_OBJECT (akc_chat_new (traced));
       source = AKC_CHAT_SOURCE (owner);

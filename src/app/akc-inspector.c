@@ -22,6 +22,12 @@
  * conversation and its traces as an agentskit.chat.replay fixture that
  * `akc replay` plays back, redacted with the fields the preferences name.
  *
+ * A conversation whose routes and policy run on its backend (the turn
+ * server, the Ask service: AkcTraceCapture:decided-by) says so over its
+ * traces: what is shown is what its protocol carries (the states of its
+ * turns, the server's tool calls and diagnostics, the wire), and the
+ * decisions themselves are the server's.
+ *
  * It only reads: nothing here changes the conversation. */
 
 /* How much of a wire event a row shows; the rest is in a saved capture. */
@@ -41,12 +47,15 @@ struct _AkcInspector
   GtkListBox      *wire_list;
   GtkScrolledWindow *wire_scroller;
   GtkButton       *save_button;
+  GtkWidget       *notice;        /* routes and policy are the backend's */
+  GtkLabel        *notice_label;
 
   AkcTraceCapture *capture;
   GListModel      *messages;
   GSettings       *settings;      /* nullable: the redact fields of saved fixtures */
   gulong           added_id;
   gulong           wire_id;
+  gulong           decided_id;
   guint            n_rows;
   guint            n_wire_rows;
   GtkFileChooserNative *chooser;
@@ -101,6 +110,10 @@ record_title (AkcTraceRecord *record)
                               detail_string (detail, "status"));
     case AKC_TRACE_CATEGORY_LIFECYCLE:
     default:
+      if (g_strcmp0 (detail_string (detail, "event"), "server.turn.diagnostic") == 0)
+        /* Translators: the turn server reported a problem; its code, such as ADAPTER_FAILED, then its message */
+        return g_strdup_printf (_("The turn server reported %s: %s"), detail_string (detail, "code"),
+                                detail_string (detail, "message"));
       return g_strdup (_("Lifecycle event"));
     }
 }
@@ -512,6 +525,75 @@ records_page (const char         *empty_icon,
   return GTK_WIDGET (stack);
 }
 
+/* Over the traces of a conversation whose routes and policy run on its
+ * backend: that they do, and what is shown instead. */
+static void
+update_notice (AkcInspector *self)
+{
+  const char *backend = self->capture != NULL ? akc_trace_capture_get_decided_by (self->capture) : NULL;
+  g_autofree char *text = NULL;
+
+  if (backend == NULL)
+    ;
+  else if (g_str_equal (backend, "turn"))
+    text = g_strdup (_("The routes and policy decisions of this conversation are the turn server’s: they run there and are not seen here. "
+                       "Shown here: the states of its turns, its tool calls and its diagnostics, and, under Wire Events, what went over the wire."));
+  else if (g_str_equal (backend, "ask"))
+    text = g_strdup (_("The routes and policy decisions of this conversation are the Ask service’s: they run there and are not seen here. "
+                       "Shown here: its turns, and, under Wire Events, what went over the wire."));
+  else
+    /* Translators: %s names the backend of a conversation */
+    text = g_strdup_printf (_("The routes and policy decisions of this conversation are made by %s and are not seen here."), backend);
+
+  gtk_label_set_text (self->notice_label, text != NULL ? text : "");
+  gtk_widget_set_visible (self->notice, text != NULL);
+  /* A screen reader hears it with the list too. */
+  if (text != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->list), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+  else
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (self->list), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+}
+
+static void
+on_decided_by (AkcTraceCapture *capture,
+               GParamSpec      *pspec,
+               AkcInspector    *self)
+{
+  update_notice (self);
+}
+
+static GtkWidget *
+notice_new (GtkLabel **label_out)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *icon = g_object_new (GTK_TYPE_IMAGE, "icon-name", "dialog-information-symbolic",
+                                  "accessible-role", GTK_ACCESSIBLE_ROLE_PRESENTATION, NULL);
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_widget_set_valign (icon, GTK_ALIGN_START);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_set_hexpand (label, TRUE);
+  /* Selectable, so the keyboard reaches it (Tab) and it can be copied. */
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_box_append (GTK_BOX (box), icon);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_widget_add_css_class (box, "card");
+  gtk_widget_set_margin_top (box, 12);
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+  gtk_widget_set_visible (box, FALSE);
+  gtk_widget_set_margin_top (label, 12);
+  gtk_widget_set_margin_bottom (label, 12);
+  gtk_widget_set_margin_end (label, 12);
+  gtk_widget_set_margin_start (icon, 12);
+  gtk_widget_set_margin_top (icon, 12);
+
+  *label_out = GTK_LABEL (label);
+  return box;
+}
+
 static void
 akc_inspector_dispose (GObject *object)
 {
@@ -525,6 +607,7 @@ akc_inspector_dispose (GObject *object)
   g_clear_weak_pointer (&self->window);
   g_clear_signal_handler (&self->added_id, self->capture);
   g_clear_signal_handler (&self->wire_id, self->capture);
+  g_clear_signal_handler (&self->decided_id, self->capture);
   g_clear_object (&self->capture);
   g_clear_object (&self->messages);
   g_clear_object (&self->settings);
@@ -567,6 +650,15 @@ akc_inspector_init (AkcInspector *self)
   wire = records_page ("network-transmit-receive-symbolic", _("No Wire Events Yet"),
                        _("What goes to the turn server, the Ask service or the model provider and what comes back appears here, redacted, as the conversation goes on."),
                        _("Wire events"), "events", &self->wire_stack, &self->wire_list, &self->wire_scroller);
+
+  {
+    GtkWidget *traces_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+    self->notice = notice_new (&self->notice_label);
+    gtk_box_append (GTK_BOX (traces_box), self->notice);
+    gtk_box_append (GTK_BOX (traces_box), traces);
+    traces = traces_box;
+  }
 
   self->pages = ADW_VIEW_STACK (adw_view_stack_new ());
   gtk_widget_set_vexpand (GTK_WIDGET (self->pages), TRUE);
@@ -640,6 +732,7 @@ akc_inspector_set_conversation (AkcInspector    *self,
     {
       g_clear_signal_handler (&self->added_id, self->capture);
       g_clear_signal_handler (&self->wire_id, self->capture);
+      g_clear_signal_handler (&self->decided_id, self->capture);
       g_set_object (&self->capture, capture);
       clear_rows (self);
       if (capture != NULL)
@@ -653,7 +746,9 @@ akc_inspector_set_conversation (AkcInspector    *self,
             add_wire_row (self, g_ptr_array_index (events, i));
           self->added_id = g_signal_connect (capture, "record-added", G_CALLBACK (on_record_added), self);
           self->wire_id = g_signal_connect (capture, "wire-event-added", G_CALLBACK (on_wire_event_added), self);
+          self->decided_id = g_signal_connect (capture, "notify::decided-by", G_CALLBACK (on_decided_by), self);
         }
+      update_notice (self);
     }
   gtk_widget_set_sensitive (GTK_WIDGET (self->save_button), capture != NULL || messages != NULL);
 }
@@ -818,3 +913,22 @@ akc_inspector_get_visible_page (AkcInspector *self)
   g_return_val_if_fail (AKC_IS_INSPECTOR (self), NULL);
   return adw_view_stack_get_visible_child_name (self->pages);
 }
+
+/**
+ * akc_inspector_dup_notice:
+ * @self: an inspector
+ *
+ * Returns: (transfer full) (nullable): what the notice over the traces
+ *   says (the routes and policy are the backend's), or %NULL when none
+ *   shows
+ */
+char *
+akc_inspector_dup_notice (AkcInspector *self)
+{
+  g_return_val_if_fail (AKC_IS_INSPECTOR (self), NULL);
+
+  if (!gtk_widget_get_visible (self->notice))
+    return NULL;
+  return g_strdup (gtk_label_get_text (self->notice_label));
+}
+

@@ -38,5 +38,6 @@ guint            akc_inspector_get_n_wire_rows    (AkcInspector    *self);
 char            *akc_inspector_dup_wire_row_text  (AkcInspector    *self,
                                                    guint            index_);
 const char      *akc_inspector_get_visible_page   (AkcInspector    *self);
+char            *akc_inspector_dup_notice         (AkcInspector    *self);
 
 G_END_DECLS
