@@ -199,6 +199,69 @@ test_wire_events (void)
   gtk_window_destroy (GTK_WINDOW (inspector));
 }
 
+/* A conversation the turn server keeps: the inspector says plainly that
+ * its routes and policy are the server's and not seen here, and shows
+ * what the protocol carries (a diagnostic in a sentence); a conversation
+ * decided here has no such notice. */
+static void
+test_server_decides (void)
+{
+  g_autoptr(AkcTraceCapture) capture = akc_trace_capture_new (NULL);
+  g_autoptr(AkcTraceCapture) local = akc_trace_capture_new (NULL);
+  g_autoptr(AkcJsonValue) diagnostic = akc_json_value_parse ("{\"event\":\"server.turn.diagnostic\",\"code\":\"ADAPTER_FAILED\","
+                                                             "\"message\":\"The model went away.\",\"retryable\":true}", -1, NULL);
+  g_autoptr(AkcTraceRecord) record = NULL;
+  AkcInspector *inspector = akc_inspector_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *notice = NULL;
+  g_autofree char *ask_notice = NULL;
+  g_autofree char *title = NULL;
+
+  akc_inspector_set_conversation (inspector, "Local", local, NULL);
+  gtk_window_present (GTK_WINDOW (inspector));
+  g_assert_null (akc_inspector_dup_notice (inspector));
+
+  akc_trace_capture_set_decided_by (capture, "turn");
+  akc_inspector_set_conversation (inspector, "Turn server", capture, NULL);
+  notice = akc_inspector_dup_notice (inspector);
+  g_assert_nonnull (notice);
+  g_assert_true (g_str_has_prefix (notice, "The routes and policy decisions of this conversation are the turn server’s: "
+                                           "they run there and are not seen here."));
+  record = akc_trace_capture_append (capture, AKC_TRACE_CATEGORY_LIFECYCLE, diagnostic, NULL, NULL, &error);
+  g_assert_no_error (error);
+  title = akc_inspector_dup_row_title (inspector, 0);
+  g_assert_cmpstr (title, ==, "The turn server reported ADAPTER_FAILED: The model went away.");
+
+  /* Wire events that name no type: a request, an HTTP failure, an event. */
+  {
+    g_autoptr(AkcJsonValue) request = akc_json_value_parse ("{\"model\":\"m\",\"messages\":[]}", -1, NULL);
+    g_autoptr(AkcJsonValue) failure = akc_json_value_parse ("{\"status\":401,\"body\":\"no\"}", -1, NULL);
+    g_autoptr(AkcJsonValue) chunk = akc_json_value_parse ("{\"object\":\"chat.completion.chunk\"}", -1, NULL);
+    g_autofree char *sent = NULL;
+    g_autofree char *failed = NULL;
+    g_autofree char *received = NULL;
+
+    akc_json_value_unref (akc_trace_capture_add_wire_event (capture, "ask", "sent", request));
+    akc_json_value_unref (akc_trace_capture_add_wire_event (capture, "provider", "received", failure));
+    akc_json_value_unref (akc_trace_capture_add_wire_event (capture, "provider", "received", chunk));
+    sent = akc_inspector_dup_wire_row_text (inspector, 0);
+    failed = akc_inspector_dup_wire_row_text (inspector, 1);
+    received = akc_inspector_dup_wire_row_text (inspector, 2);
+    g_assert_true (g_str_has_prefix (sent, "Sent a request to the Ask service\n"));
+    g_assert_true (g_str_has_prefix (failed, "Received HTTP 401 from the model provider\n"));
+    g_assert_true (g_str_has_prefix (received, "Received an event from the model provider\n"));
+  }
+
+  /* It follows the capture. */
+  akc_trace_capture_set_decided_by (capture, "ask");
+  ask_notice = akc_inspector_dup_notice (inspector);
+  g_assert_true (g_str_has_prefix (ask_notice, "The routes and policy decisions of this conversation are the Ask service’s"));
+  akc_inspector_set_conversation (inspector, NULL, NULL, NULL);
+  g_assert_null (akc_inspector_dup_notice (inspector));
+
+  gtk_window_destroy (GTK_WINDOW (inspector));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -209,6 +272,7 @@ main (int    argc,
   g_test_add_func ("/inspector/live-records", test_live_records);
   g_test_add_func ("/inspector/policy-sentences", test_policy_sentences);
   g_test_add_func ("/inspector/wire-events", test_wire_events);
+  g_test_add_func ("/inspector/server-decides", test_server_decides);
 
   return g_test_run ();
 }

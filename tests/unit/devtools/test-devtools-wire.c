@@ -414,6 +414,82 @@ test_turn_diagnostic (void)
     ;
 }
 
+/* What the turn protocol carries of a server's decisions becomes records
+ * under its turns: each tool call's status as it changes (never its
+ * arguments), each diagnostic of the session; and the capture says the
+ * routes and policy are the turn server's. */
+static void
+test_turn_records (void)
+{
+  g_autoptr(AkcTurnTestServer) server = akc_turn_test_server_new ();
+  g_autoptr(AkcTraceCapture) capture = akc_trace_capture_new (NULL);
+  g_autoptr(AkcTurnClient) client = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *statuses[] = { "pending", "requires_confirmation", "requires_confirmation" };
+  struct { AkcTraceCategory category; const char *member, *value; } expected[] = {
+    { AKC_TRACE_CATEGORY_AGENT, "toState", "streaming" },
+    { AKC_TRACE_CATEGORY_ACTION, "status", "pending" },
+    { AKC_TRACE_CATEGORY_ACTION, "status", "requires_confirmation" },
+    { AKC_TRACE_CATEGORY_LIFECYCLE, "code", "TOOL_REFUSED" },
+  };
+
+  client = akc_turn_client_new (akc_turn_test_server_get_url (server), SESSION, &error);
+  g_assert_no_error (error);
+  g_assert_null (akc_trace_capture_get_decided_by (capture));
+  akc_trace_capture_watch_turn_client (capture, client);
+  g_assert_cmpstr (akc_trace_capture_get_decided_by (capture), ==, "turn");
+
+  akc_turn_test_server_respond (server, 200, "application/x-ndjson");
+  for (guint i = 0; i < G_N_ELEMENTS (statuses); i++)
+    {
+      g_autofree char *payload = g_strdup_printf ("{\"messages\":[{\"id\":\"a1\",\"role\":\"assistant\",\"content\":\"\","
+                                                  "\"status\":\"streaming\",\"createdAt\":\"2026-07-11T00:00:01.000Z\","
+                                                  "\"toolCalls\":[{\"id\":\"call-1\",\"name\":\"refund\","
+                                                  "\"args\":{\"amount\":\"secret-amount\"},\"status\":\"%s\"}]}],"
+                                                  "\"status\":\"streaming\",\"usage\":{\"promptTokens\":1,"
+                                                  "\"completionTokens\":1,\"totalTokens\":2}}", statuses[i]);
+      g_autofree char *line = turn_line (i + 1, "server.turn.snapshot", payload);
+
+      akc_turn_test_server_add_chunk (server, line, -1, 0);
+    }
+  {
+    g_autofree char *line = turn_line (9, "server.turn.diagnostic",
+                                       "{\"version\":1,\"code\":\"TOOL_REFUSED\",\"message\":\"Not allowed.\",\"retryable\":false}");
+
+    akc_turn_test_server_add_chunk (server, line, -1, 0);
+  }
+
+  g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (client), "refund me", &error));
+  g_assert_no_error (error);
+  while (akc_turn_client_get_busy (client))
+    g_main_context_iteration (NULL, TRUE);
+
+  records = akc_trace_capture_snapshot (capture);
+  g_assert_cmpuint (records->len, ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < records->len; i++)
+    {
+      AkcTraceRecord *record = g_ptr_array_index (records, i);
+      g_autofree char *text = akc_json_value_to_canonical (akc_trace_record_get_detail (record), NULL);
+
+      g_assert_cmpint (akc_trace_record_get_category (record), ==, expected[i].category);
+      g_assert_cmpstr (member_string (akc_trace_record_get_detail (record), expected[i].member), ==, expected[i].value);
+      g_assert_null (strstr (text, "secret-amount"));
+      if (i > 0)
+        g_assert_cmpstr (akc_trace_record_get_parent_id (record), ==, "trace-0");
+    }
+  g_assert_cmpstr (member_string (akc_trace_record_get_detail (g_ptr_array_index (records, 1)), "action"), ==, "refund");
+  g_assert_cmpstr (member_string (akc_trace_record_get_detail (g_ptr_array_index (records, 1)), "toolCallId"), ==, "call-1");
+  g_assert_cmpstr (member_string (akc_trace_record_get_detail (g_ptr_array_index (records, 3)), "event"), ==,
+                   "server.turn.diagnostic");
+  g_assert_cmpstr (member_string (akc_trace_record_get_detail (g_ptr_array_index (records, 3)), "message"), ==,
+                   "Not allowed.");
+
+  g_clear_object (&client);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
 /* Each event is bounded: a long string is cut (and says how long it
  * was), a request's texts are redacted however they are nested. */
 static void
@@ -469,6 +545,7 @@ main (int    argc,
   g_test_add_func ("/devtools/wire/provider-ndjson", test_provider_ndjson);
   g_test_add_func ("/devtools/wire/provider-error", test_provider_error);
   g_test_add_func ("/devtools/wire/turn-diagnostic", test_turn_diagnostic);
+  g_test_add_func ("/devtools/wire/turn-records", test_turn_records);
   g_test_add_func ("/devtools/wire/bounds-and-sent-texts", test_bounds_and_sent_texts);
 
   return g_test_run ();
