@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "akc-json-private.h"
 #include "akc-stream.h"
 
@@ -427,10 +429,9 @@ omitted (gsize length)
  * akc_stream_tap_wire_text:
  * @self: a #AkcStream
  * @direction: `sent` or `received`
- * @text: (array length=length) (element-type guint8): the text as it went
- *   over the wire: a JSON request body, one line of an NDJSON answer, the
- *   data of one Server-Sent Event
- * @length: its length in bytes
+ * @text: the text as it went over the wire: a JSON request body, one
+ *   line of an NDJSON answer, the data of one Server-Sent Event
+ * @length: its length in bytes, or -1 when it ends with a NUL
  *
  * Reports @text as [method@Stream.tap_wire_event] does: as the JSON value
  * it holds, or, when it is not JSON (such as `[DONE]`), as a JSON string
@@ -444,18 +445,20 @@ void
 akc_stream_tap_wire_text (AkcStream  *self,
                           const char *direction,
                           const char *text,
-                          gsize       length)
+                          gssize      length)
 {
   g_autoptr(AkcJsonValue) event = NULL;
 
   g_return_if_fail (AKC_IS_STREAM (self));
   g_return_if_fail (direction != NULL);
-  g_return_if_fail (text != NULL || length == 0);
+  g_return_if_fail (text != NULL || length <= 0);
 
   if (!akc_stream_wants_wire_events (self))
     return;
+  if (length < 0)
+    length = text != NULL ? (gssize) strlen (text) : 0;
 
-  if (length > AKC_STREAM_MAX_WIRE_TEXT)
+  if ((gsize) length > AKC_STREAM_MAX_WIRE_TEXT)
     event = omitted (length);
   else
     {

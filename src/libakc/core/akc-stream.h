@@ -62,6 +62,6 @@ AKC_AVAILABLE_IN_ALL
 void          akc_stream_tap_wire_text   (AkcStream    *self,
                                           const char   *direction,
                                           const char   *text,
-                                          gsize         length);
+                                          gssize        length);
 
 G_END_DECLS
