@@ -10,6 +10,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include <akc-gtk.h>
+#include <json-glib/json-glib.h>
 
 #include "akc-app-session.h"
 #include "akc-conversation-model.h"

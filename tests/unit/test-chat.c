@@ -8,6 +8,12 @@
 
 #include "akc.h"
 
+/* <akc.h> leaves json-glib out: its bridges are in the optional
+ * akc-json-glib.h, for hosts that use json-glib. */
+#ifdef __JSON_TYPES_H__
+#error "<akc.h> includes json-glib"
+#endif
+
 /* ------------------------------------------------------------------ */
 /* Helpers                                                              */
 /* ------------------------------------------------------------------ */

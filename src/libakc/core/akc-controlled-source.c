@@ -15,6 +15,7 @@
 #include "akc-component-frame.h"
 #include "akc-component-frame-private.h"
 #include "akc-controlled-source.h"
+#include "akc-controlled-source-private.h"
 #include "akc-error.h"
 #include "akc-message.h"
 #include "akc-message-record.h"
@@ -32,8 +33,8 @@
  * §12.9, `ControlledChatSource`).
  *
  * The host sets the whole state as a snapshot with
- * [method@ControlledSource.set_snapshot] (or its text and #JsonNode
- * forms), and a chat view bound to the source shows it. The source never
+ * [method@ControlledSource.set_snapshot] (or its text form, or the
+ * #JsonNode form of the optional `akc-json-glib.h`), and a chat view bound to the source shows it. The source never
  * runs a controller of its own: every action a person takes is emitted as
  * a signal, and the host answers, when it wants to, with a new snapshot.
  * The signals are the callbacks of [application §7.3](wire-formats.html#application-7) (see
@@ -217,6 +218,14 @@ fail_with (const char  *code,
   akc_protocol_error_set_field_path (failure, field_path);
   g_propagate_error (error, failure);
   return FALSE;
+}
+
+GError *
+akc_controlled_snapshot_invalid_error (void)
+{
+  g_autoptr(AkcDiagnostic) diagnostic = akc_diagnostic_new (SHELL_CODE, SHELL_MESSAGE, FALSE, NULL);
+
+  return akc_diagnostic_to_error (diagnostic);
 }
 
 static gboolean
@@ -642,42 +651,6 @@ akc_controlled_source_set_snapshot_json (AkcControlledSource  *self,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   return akc_controlled_source_set_snapshot_text (self, json, -1, error);
-}
-
-/**
- * akc_controlled_source_set_snapshot_node:
- * @self: a controlled source
- * @snapshot: the snapshot as a json-glib node
- * @error: return location for a #GError
- *
- * Sets @snapshot as [method@ControlledSource.set_snapshot] does (the
- * `akc_chat_view_set_controlled_snapshot()` of [application §7.4](wire-formats.html#application-7)).
- *
- * Returns: %TRUE if the snapshot was applied
- *
- * Since: 0.1
- */
-gboolean
-akc_controlled_source_set_snapshot_node (AkcControlledSource  *self,
-                                         JsonNode             *snapshot,
-                                         GError              **error)
-{
-  g_autoptr(AkcJsonValue) value = NULL;
-
-  g_return_val_if_fail (AKC_IS_CONTROLLED_SOURCE (self), FALSE);
-  g_return_val_if_fail (snapshot != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  value = akc_json_value_new_from_json_node (snapshot);
-  if (value == NULL)
-    {
-      g_autoptr(AkcDiagnostic) diagnostic = akc_diagnostic_new (SHELL_CODE, SHELL_MESSAGE, FALSE, NULL);
-
-      g_propagate_error (error, akc_diagnostic_to_error (diagnostic));
-      return FALSE;
-    }
-
-  return akc_controlled_source_set_snapshot (self, value, error);
 }
 
 /**

@@ -10,7 +10,6 @@
 #error "Only <akc.h> can be included directly."
 #endif
 
-#include <json-glib/json-glib.h>
 
 #include "akc-chat-source.h"
 #include "akc-diagnostic.h"
@@ -48,10 +47,6 @@ gboolean akc_controlled_source_set_snapshot_text_utf8 (AkcControlledSource  *sel
 AKC_AVAILABLE_IN_ALL
 gboolean             akc_controlled_source_set_snapshot_json  (AkcControlledSource  *self,
                                                                const char           *json,
-                                                               GError              **error);
-AKC_AVAILABLE_IN_ALL
-gboolean             akc_controlled_source_set_snapshot_node  (AkcControlledSource  *self,
-                                                               JsonNode             *snapshot,
                                                                GError              **error);
 
 AKC_AVAILABLE_IN_ALL

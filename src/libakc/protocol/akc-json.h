@@ -9,8 +9,7 @@
 #error "Only <akc.h> can be included directly."
 #endif
 
-#include <glib-object.h>
-#include <json-glib/json-glib.h>
+#include <gio/gio.h>
 
 #include "akc-version-macros.h"
 
@@ -123,11 +122,6 @@ char         *akc_json_value_to_canonical     (const AkcJsonValue  *self,
                                                gsize               *length);
 AKC_AVAILABLE_IN_ALL
 char *akc_json_value_to_canonical_utf8 (const AkcJsonValue *self);
-
-AKC_AVAILABLE_IN_ALL
-JsonNode     *akc_json_value_to_json_node     (const AkcJsonValue  *self);
-AKC_AVAILABLE_IN_ALL
-AkcJsonValue *akc_json_value_new_from_json_node (JsonNode          *node);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (AkcJsonValue, akc_json_value_unref)
 

@@ -10,6 +10,7 @@
 
 #include "akc-diagnostic.h"
 #include "akc-fixture.h"
+#include "akc-json-glib.h"
 #include "akc-json-private.h"
 
 static AkcJsonValue *
