@@ -53,7 +53,7 @@ check("the transcript shows both",
       rows(widget.get_view()))
 snapshot = source.get_snapshot()
 check("the edited state is a valid snapshot",
-      snapshot is not None and Akc.controlled_snapshot_parse(snapshot)[0] is not None)
+      snapshot is not None and Akc.controlled_snapshot_decode_value(snapshot)[0] is not None)
 
 words = " ".join(f"w{i}" for i in range(200))
 composer.set_text(words)

@@ -79,8 +79,8 @@ try:
     check("a controlled source refuses the snapshot", False)
 except GLib.Error as error:
     check("a controlled source refuses the snapshot", error.message == "Serialized message record is invalid.")
-parsed, diagnostic = Akc.controlled_snapshot_parse(Akc.JsonValue.parse(json.dumps(SNAPSHOT)))
-check("and Akc.controlled_snapshot_parse tells a binding why",
+parsed, diagnostic = Akc.controlled_snapshot_decode(json.dumps(SNAPSHOT))
+check("and Akc.controlled_snapshot_decode tells a binding why",
       parsed is None and diagnostic.get_message() == "Serialized message record is invalid."
       and diagnostic.get_field_path() == "messages[0].createdAt: not a UTC timestamp with milliseconds")
 

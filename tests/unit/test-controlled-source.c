@@ -26,8 +26,21 @@ run_parse_case (const AkcFixtureCase *fc,
   const char *failure = akc_fixture_expect_string (fc, "failure");
   gboolean applied;
 
-  parsed = akc_controlled_snapshot_parse (snapshot, &diagnostic);
+  parsed = akc_controlled_snapshot_decode_value (snapshot, &diagnostic);
   applied = akc_controlled_source_set_snapshot (source, snapshot, &error);
+
+  /* The text form decodes the same. */
+  {
+    g_autofree char *text = akc_json_value_to_canonical (snapshot, NULL);
+    g_autoptr(AkcDiagnostic) text_diagnostic = NULL;
+    g_autoptr(AkcJsonValue) from_text = akc_controlled_snapshot_decode (text, -1, &text_diagnostic);
+
+    g_assert_true ((from_text == NULL) == (parsed == NULL));
+    if (parsed != NULL)
+      akc_assert_json_equal (from_text, parsed);
+    else
+      g_assert_true (akc_diagnostic_equal (text_diagnostic, diagnostic));
+  }
 
   if (akc_fixture_expect_ok (fc))
     {
@@ -256,6 +269,13 @@ test_snapshots_and_actions (void)
   g_assert_false (akc_controlled_source_set_snapshot_text (source, "{", -1, &error));
   g_assert_cmpstr (error->message, ==, "Controlled chat snapshot is not valid JSON.");
   g_clear_error (&error);
+  {
+    g_autoptr(AkcDiagnostic) diagnostic = NULL;
+
+    g_assert_null (akc_controlled_snapshot_decode ("{", -1, &diagnostic));
+    g_assert_cmpstr (akc_diagnostic_get_code (diagnostic), ==, "CONTROLLED_INVALID_SNAPSHOT");
+    g_assert_cmpstr (akc_diagnostic_get_message (diagnostic), ==, "Controlled chat snapshot is not valid JSON.");
+  }
   g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (chat)), ==, 2);
   g_assert_true (item (source, 1) == reply);
 

@@ -45,7 +45,7 @@
  * [signal@ControlledSource::propose-tool-call],
  * [signal@ControlledSource::approve] and [signal@ControlledSource::deny].
  *
- * A snapshot is validated strictly ([func@controlled_snapshot_parse]); an
+ * A snapshot is validated strictly ([func@controlled_snapshot_decode_value]); an
  * invalid one is rejected with its diagnostic and the previous state is
  * kept. Messages whose record did not change keep their [class@Message]
  * object, so a view does not rebuild their rows.
@@ -355,7 +355,7 @@ parse_snapshot (AkcJsonValue   *snapshot,
 }
 
 /**
- * akc_controlled_snapshot_parse:
+ * akc_controlled_snapshot_decode_value:
  * @snapshot: a controlled snapshot as a value
  * @diagnostic: (out) (optional) (nullable) (transfer full): return location
  *   for the diagnostic when @snapshot is rejected
@@ -385,8 +385,8 @@ parse_snapshot (AkcJsonValue   *snapshot,
  * Since: 0.1
  */
 AkcJsonValue *
-akc_controlled_snapshot_parse (AkcJsonValue   *snapshot,
-                               AkcDiagnostic **diagnostic)
+akc_controlled_snapshot_decode_value (AkcJsonValue   *snapshot,
+                                      AkcDiagnostic **diagnostic)
 {
   g_autoptr(AkcDiagnostic) failure = NULL;
   g_autofree char *field_path = NULL;
@@ -405,6 +405,66 @@ akc_controlled_snapshot_parse (AkcJsonValue   *snapshot,
     }
 
   return parsed;
+}
+
+/**
+ * akc_controlled_snapshot_decode:
+ * @text: a controlled snapshot as JSON text
+ * @length: length of @text in bytes, or -1 if it is NUL-terminated
+ * @diagnostic: (out) (optional) (nullable) (transfer full): return location
+ *   for the diagnostic when @text is rejected
+ *
+ * Parses @text strictly and decodes it as
+ * [func@controlled_snapshot_decode_value] does. Text that is not JSON is
+ * rejected with `CONTROLLED_INVALID_SNAPSHOT` "Controlled chat snapshot is
+ * not valid JSON.", as [method@ControlledSource.set_snapshot_text] rejects
+ * it.
+ *
+ * Returns: (transfer full) (nullable): the hydrated snapshot, or %NULL
+ *   with @diagnostic set
+ *
+ * Since: 0.1
+ */
+AkcJsonValue *
+akc_controlled_snapshot_decode (const char     *text,
+                                gssize          length,
+                                AkcDiagnostic **diagnostic)
+{
+  g_autoptr(AkcJsonValue) value = NULL;
+
+  g_return_val_if_fail (text != NULL || length == 0, NULL);
+  g_return_val_if_fail (diagnostic == NULL || *diagnostic == NULL, NULL);
+
+  value = akc_json_value_parse (text != NULL ? text : "", length, NULL);
+  if (value == NULL)
+    {
+      if (diagnostic != NULL)
+        *diagnostic = akc_diagnostic_new (SHELL_CODE, SHELL_JSON_MESSAGE, FALSE, NULL);
+      return NULL;
+    }
+
+  return akc_controlled_snapshot_decode_value (value, diagnostic);
+}
+
+/**
+ * akc_controlled_snapshot_decode_utf8: (rename-to akc_controlled_snapshot_decode)
+ * @text: a controlled snapshot as JSON text
+ * @diagnostic: (out) (optional) (nullable) (transfer full): return location
+ *   for the diagnostic when @text is rejected
+ *
+ * Does what akc_controlled_snapshot_decode() does, for a text that is
+ * NUL-terminated: the form bindings see.
+ *
+ * Returns: (transfer full) (nullable): the hydrated snapshot, or %NULL
+ *   with @diagnostic set
+ *
+ * Since: 0.1
+ */
+AkcJsonValue *
+akc_controlled_snapshot_decode_utf8 (const char     *text,
+                                     AkcDiagnostic **diagnostic)
+{
+  return akc_controlled_snapshot_decode (text, -1, diagnostic);
 }
 
 static const char * const callback_names[] = {
@@ -520,7 +580,7 @@ apply_snapshot (AkcControlledSource *self,
  * @error: return location for a #GError
  *
  * Replaces the state with @snapshot after validating it as
- * [func@controlled_snapshot_parse] does, except that a snapshot without
+ * [func@controlled_snapshot_decode_value] does, except that a snapshot without
  * `input` keeps the draft the person is writing (the wire's shell requires
  * it; a host that does not own the draft leaves it out). An invalid
  * snapshot changes nothing and fails with the diagnostic as an
@@ -1389,7 +1449,7 @@ akc_controlled_source_get_session_id (AkcControlledSource *self)
  * akc_controlled_source_get_snapshot:
  * @self: a controlled source
  *
- * Gets the current snapshot, hydrated as [func@controlled_snapshot_parse]
+ * Gets the current snapshot, hydrated as [func@controlled_snapshot_decode_value]
  * returns it.
  *
  * Returns: (transfer none) (nullable): the snapshot, or %NULL before the

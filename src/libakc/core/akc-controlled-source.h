@@ -105,7 +105,14 @@ gboolean             akc_controlled_source_interact           (AkcControlledSour
                                                                GError              **error);
 
 AKC_AVAILABLE_IN_ALL
-AkcJsonValue        *akc_controlled_snapshot_parse            (AkcJsonValue         *snapshot,
+AkcJsonValue        *akc_controlled_snapshot_decode           (const char           *text,
+                                                               gssize                length,
+                                                               AkcDiagnostic       **diagnostic);
+AKC_AVAILABLE_IN_ALL
+AkcJsonValue        *akc_controlled_snapshot_decode_utf8      (const char           *text,
+                                                               AkcDiagnostic       **diagnostic);
+AKC_AVAILABLE_IN_ALL
+AkcJsonValue        *akc_controlled_snapshot_decode_value     (AkcJsonValue         *snapshot,
                                                                AkcDiagnostic       **diagnostic);
 AKC_AVAILABLE_IN_ALL
 const char * const  *akc_controlled_snapshot_get_callback_names (void);
