@@ -102,7 +102,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       g_autoptr(AkcJsonValue) again = NULL;
 
       g_assert (line != NULL && n > 0 && line[n - 1] == '\n');
-      again = akc_ask_event_decode_record (line, n - 1);
+      again = akc_ask_event_decode (line, n - 1);
       g_assert (again != NULL && akc_json_value_equal (again, g_ptr_array_index (single, i)));
     }
 

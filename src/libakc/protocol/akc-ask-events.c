@@ -351,7 +351,7 @@ akc_ask_event_get_kind (AkcJsonValue *event)
 }
 
 /**
- * akc_ask_event_decode_record:
+ * akc_ask_event_decode:
  * @line: one record line,
  *   without its line feed
  * @length: length of @line in bytes, or -1 if it is NUL-terminated
@@ -361,6 +361,9 @@ akc_ask_event_get_kind (AkcJsonValue *event)
  * most %AKC_ASK_EVENT_MAX_RECORD_BYTES long, JSON, and a valid event with
  * no unknown member. A line that holds a line feed is not one record.
  *
+ * Unlike the other decoders it takes no diagnostic: the Ask stream skips
+ * an invalid record without a word (§6.1), so there is none to give.
+ *
  * Returns: (transfer full) (nullable): the event in canonical member
  *   order, or %NULL when the record is inert (invalid records have no
  *   diagnostic)
@@ -368,7 +371,7 @@ akc_ask_event_get_kind (AkcJsonValue *event)
  * Since: 0.1
  */
 AkcJsonValue *
-akc_ask_event_decode_record (const char *line,
+akc_ask_event_decode (const char *line,
                              gssize      length)
 {
   g_autoptr(GPtrArray) events = NULL;
@@ -387,11 +390,11 @@ akc_ask_event_decode_record (const char *line,
 }
 
 /**
- * akc_ask_event_decode_record_utf8: (rename-to akc_ask_event_decode_record)
+ * akc_ask_event_decode_utf8: (rename-to akc_ask_event_decode)
  * @line: one record line,
  *   without its line feed
  *
- * Does what akc_ask_event_decode_record() does, for NUL-terminated @line:
+ * Does what akc_ask_event_decode() does, for NUL-terminated @line:
  * the form bindings see.
  *
  * Returns: (transfer full) (nullable): the event in canonical member
@@ -401,9 +404,9 @@ akc_ask_event_decode_record (const char *line,
  * Since: 0.1
  */
 AkcJsonValue *
-akc_ask_event_decode_record_utf8 (const char *line)
+akc_ask_event_decode_utf8 (const char *line)
 {
-  return akc_ask_event_decode_record (line, -1);
+  return akc_ask_event_decode (line, -1);
 }
 
 /**
@@ -477,7 +480,7 @@ akc_ask_event_encode_utf8 (AkcJsonValue *event)
  * included; each is trimmed of white space (so a CR before the line feed
  * goes), skipped when empty or longer than
  * %AKC_ASK_EVENT_MAX_RECORD_BYTES, and otherwise decoded as in
- * [func@ask_event_decode_record]. When the budget runs out, the remaining
+ * [func@ask_event_decode]. When the budget runs out, the remaining
  * complete lines are dropped unexamined. The text after the last line
  * feed examined or dropped is the rest, unless it is longer than
  * %AKC_ASK_EVENT_MAX_RECORD_BYTES: then it is dropped too and

@@ -64,10 +64,10 @@ GType           akc_ask_event_kind_get_type (void) G_GNUC_CONST;
 AKC_AVAILABLE_IN_ALL
 AkcAskEventKind akc_ask_event_get_kind      (AkcJsonValue  *event);
 AKC_AVAILABLE_IN_ALL
-AkcJsonValue   *akc_ask_event_decode_record (const char    *line,
+AkcJsonValue   *akc_ask_event_decode        (const char    *line,
                                              gssize         length);
 AKC_AVAILABLE_IN_ALL
-AkcJsonValue *akc_ask_event_decode_record_utf8 (const char *line);
+AkcJsonValue *akc_ask_event_decode_utf8 (const char *line);
 AKC_AVAILABLE_IN_ALL
 char           *akc_ask_event_encode        (AkcJsonValue  *event,
                                              gsize         *length);

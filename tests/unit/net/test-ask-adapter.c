@@ -266,7 +266,7 @@ test_project_event (const AkcFixtureCase *fc,
   AkcJsonValue *event_json = akc_json_value_get_member (fc->input, "event");
   const char *projector = member_string (fc->input, "projector");
   g_autofree char *event_text = akc_json_value_to_canonical (event_json, NULL);
-  g_autoptr(AkcJsonValue) event = akc_ask_event_decode_record (event_text, -1);
+  g_autoptr(AkcJsonValue) event = akc_ask_event_decode (event_text, -1);
   AkcJsonValue *expected = akc_fixture_expect (fc, "projection");
   AkcAskProjection projection;
   g_autoptr(GString) actual = g_string_new (NULL);

@@ -148,7 +148,7 @@ run_record_case (const AkcFixtureCase *fc,
   const char *line = akc_json_value_get_string (fc->input, &len);
   g_autofree char *buffer = g_strdup_printf ("%s\n", line);
   g_autoptr(GPtrArray) events = akc_ask_events_decode (buffer, len + 1, NULL, NULL, NULL);
-  g_autoptr(AkcJsonValue) single = akc_ask_event_decode_record (line, len);
+  g_autoptr(AkcJsonValue) single = akc_ask_event_decode (line, len);
   AkcJsonValue *expected = akc_fixture_expect (fc, "event");
   const char *canonical = akc_fixture_expect_string (fc, "canonical");
 
@@ -387,7 +387,7 @@ test_records (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(AkcJsonValue) ev = akc_ask_event_decode_record (cases[i].line, -1);
+      g_autoptr(AkcJsonValue) ev = akc_ask_event_decode (cases[i].line, -1);
       g_autofree char *buffer = g_strdup_printf ("%s\n", cases[i].line);
       g_autoptr(GPtrArray) events = akc_ask_events_decode (buffer, -1, NULL, NULL, NULL);
 
@@ -404,7 +404,7 @@ test_records (void)
     }
 
   /* a line holding a LF is not one record */
-  g_assert_null (akc_ask_event_decode_record (DONE "\n", -1));
+  g_assert_null (akc_ask_event_decode (DONE "\n", -1));
 }
 
 static void
@@ -426,7 +426,7 @@ test_kinds_and_encode (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(AkcJsonValue) ev = akc_ask_event_decode_record (cases[i].text, -1);
+      g_autoptr(AkcJsonValue) ev = akc_ask_event_decode (cases[i].text, -1);
 
       g_assert_cmpint (akc_ask_event_get_kind (ev), ==, cases[i].kind);
     }
