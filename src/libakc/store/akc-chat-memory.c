@@ -251,7 +251,7 @@ default_set_conversation_pinned_async (AkcChatMemory       *self,
                                        gpointer             user_data)
 {
   g_task_report_new_error (self, callback, user_data, default_set_conversation_pinned_async,
-                           G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_NOT_SUPPORTED,
                            "%s", _("This history cannot pin conversations."));
 }
 
@@ -266,7 +266,7 @@ default_set_conversation_model_async (AkcChatMemory       *self,
                                       gpointer             user_data)
 {
   g_task_report_new_error (self, callback, user_data, default_set_conversation_model_async,
-                           G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_NOT_SUPPORTED,
                            "%s", _("This history cannot record the model of a conversation."));
 }
 

@@ -41,6 +41,8 @@ G_BEGIN_DECLS
  * @AKC_CHAT_MEMORY_ERROR_BUSY: another program kept the history locked too
  *   long; trying again may work
  * @AKC_CHAT_MEMORY_ERROR_CLOSED: the history is not open
+ * @AKC_CHAT_MEMORY_ERROR_NOT_SUPPORTED: the history does not keep that
+ *   (the default of an optional method of [iface@ChatMemory])
  *
  * Error codes of %AKC_CHAT_MEMORY_ERROR. Messages are safe to show: they
  * name the problem and the file, never the stored text.
@@ -57,6 +59,7 @@ typedef enum
   AKC_CHAT_MEMORY_ERROR_INVALID,
   AKC_CHAT_MEMORY_ERROR_BUSY,
   AKC_CHAT_MEMORY_ERROR_CLOSED,
+  AKC_CHAT_MEMORY_ERROR_NOT_SUPPORTED,
 } AkcChatMemoryError;
 
 AKC_AVAILABLE_IN_ALL
@@ -95,11 +98,11 @@ G_DECLARE_INTERFACE (AkcChatMemory, akc_chat_memory, AKC, CHAT_MEMORY, GObject)
  * @create_conversation_full_finish: finishes creating a conversation of an
  *   assistant
  * @set_conversation_pinned_async: starts pinning or unpinning a
- *   conversation; the default fails with %G_IO_ERROR_NOT_SUPPORTED
+ *   conversation; the default fails with %AKC_CHAT_MEMORY_ERROR_NOT_SUPPORTED
  * @set_conversation_pinned_finish: finishes pinning or unpinning
  * @set_conversation_model_async: starts recording the model provider and
  *   model of a conversation; the default fails with
- *   %G_IO_ERROR_NOT_SUPPORTED
+ *   %AKC_CHAT_MEMORY_ERROR_NOT_SUPPORTED
  * @set_conversation_model_finish: finishes recording the model
  *
  * The virtual methods of [iface@ChatMemory].

@@ -841,7 +841,14 @@ test_default_pages (void)
 
   defaults->set_conversation_pinned_async (memory, "c4", FALSE, NULL, akc_test_store_result, &result);
   g_assert_false (defaults->set_conversation_pinned_finish (memory, akc_test_wait (&result), &error));
-  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+  g_assert_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_NOT_SUPPORTED);
+  g_clear_error (&error);
+  g_clear_object (&result);
+
+  defaults->set_conversation_model_async (memory, "c4", "openai", NULL, "gpt", NULL, akc_test_store_result, &result);
+  g_assert_false (defaults->set_conversation_model_finish (memory, akc_test_wait (&result), &error));
+  g_assert_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_NOT_SUPPORTED);
+  g_clear_error (&error);
   g_clear_object (&result);
 
   akc_test_close (g_steal_pointer (&memory));
