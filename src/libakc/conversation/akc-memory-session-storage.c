@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include "akc-diagnostic.h"
 #include "akc-json-private.h"
 #include "akc-memory-session-storage.h"
 
@@ -107,7 +108,8 @@ memory_save_async (AkcSessionStorage   *storage,
 
   if (!AKC_JSON_IS_STRING (session_id))
     {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+      /* As the SQLite storage refuses it (akc_session_snapshot_encode()). */
+      g_task_return_new_error (task, AKC_PROTOCOL_ERROR, AKC_PROTOCOL_ERROR_SESSION_INVALID_SNAPSHOT,
                                "Session snapshot payload is invalid.");
       return;
     }

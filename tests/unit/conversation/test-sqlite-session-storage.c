@@ -199,6 +199,26 @@ test_invalid_snapshot (void)
   missing = load (storage, "s");
   g_assert_null (missing);
   g_clear_object (&result);
+  g_clear_error (&error);
+
+  /* A snapshot without a session id: both storages refuse it alike. */
+  {
+    g_autoptr(AkcJsonValue) anonymous = akc_json_value_parse ("{\"cursor\":1}", -1, NULL);
+    g_autoptr(AkcSessionStorage) memory = akc_memory_session_storage_new ();
+    AkcSessionStorage *storages[] = { storage, memory };
+
+    for (guint i = 0; i < G_N_ELEMENTS (storages); i++)
+      {
+        akc_session_storage_save_async (storages[i], anonymous, AKC_SESSION_STORAGE_CREATE_ONLY, NULL,
+                                        on_async, &result);
+        g_assert_false (akc_session_storage_save_finish (storages[i], wait_result (&result), &saved, &error));
+        g_assert_error (error, AKC_PROTOCOL_ERROR, AKC_PROTOCOL_ERROR_SESSION_INVALID_SNAPSHOT);
+        g_clear_error (&error);
+        g_clear_object (&result);
+      }
+    g_assert_finalize_object (g_steal_pointer (&memory));
+  }
+
   g_assert_finalize_object (g_steal_pointer (&storage));
 }
 
