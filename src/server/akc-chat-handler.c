@@ -33,6 +33,7 @@
 
 #include "akc-chat-handler.h"
 #include "akc-json-private.h"
+#include "akc-turn-private.h"
 #include "akc-server-util.h"
 #include "akc-stored-message-private.h"
 

@@ -320,7 +320,8 @@ akc_message_records_explain (AkcJsonValue *messages,
  *
  * Records come from [func@turn_snapshot_messages] or are made with
  * [ctor@MessageRecord.new] and [ctor@MessageRecord.new_from_value]; they go
- * back on the wire through [func@turn_create_snapshot_event].
+ * back on the wire as [method@MessageRecord.to_value], the members of a
+ * snapshot's `messages`.
  *
  * Since: 0.1
  */

@@ -46,4 +46,19 @@ typedef struct {
 void           akc_turn_decoder_get_stats         (AkcTurnDecoder      *self,
                                                    AkcTurnDecoderStats *stats);
 
+/* Builds a `server.turn.snapshot` event (createSnapshotEvent, §2.7): the
+ * helper of a turn server (akc-server), so not public. */
+AkcJsonValue *akc_turn_create_snapshot_event  (const char              *event_id,
+                                               const char              *session_id,
+                                               const char              *turn_id,
+                                               gint64                   sequence,
+                                               const char              *emitted_at,
+                                               AkcMessageRecord * const *messages,
+                                               gsize                    n_messages,
+                                               const char              *status,
+                                               AkcJsonValue            *usage,
+                                               AkcJsonValue            *lineage,
+                                               AkcJsonValue            *error_payload,
+                                               GError                 **error);
+
 G_END_DECLS

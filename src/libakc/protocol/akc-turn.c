@@ -590,25 +590,25 @@ string_value (const char *s)
   return akc_json_string_new_len (s, strlen (s));
 }
 
-/**
- * akc_turn_create_snapshot_event:
+/* akc_turn_create_snapshot_event:
  * @event_id: the event id, a `SafeId`
  * @session_id: the session id, a `SafeId`
  * @turn_id: the turn id, a `SafeId`
  * @sequence: the sequence number, 0 to 2^53 − 1
  * @emitted_at: when the event is emitted, an ISO 8601 date-time
  *   ([protocol §1.6](wire-formats.html#protocol-1) `DateTime`)
- * @messages: (array length=n_messages): the conversation, in order
+ * @messages: the conversation, in order
  * @n_messages: the number of @messages
  * @status: `idle`, `streaming`, `complete` or `error`
  * @usage: the token usage object (`promptTokens`, `completionTokens`,
  *   `totalTokens`)
- * @lineage: (nullable): the lineage object (§2.5), or %NULL
- * @error_payload: (nullable): the error object (a TurnDiagnostic, §2.4),
+ * @lineage: the lineage object (§2.5), or %NULL
+ * @error_payload: the error object (a TurnDiagnostic, §2.4),
  *   or %NULL
  * @error: return location for a #GError, or %NULL
  *
- * Builds a `server.turn.snapshot` event from in-memory messages
+ * The helper of a turn server (akc-server), private until a host needs
+ * one. Builds a `server.turn.snapshot` event from in-memory messages
  * (`createSnapshotEvent`, [protocol §2.7](wire-formats.html#protocol-2)): each message becomes its wire
  * record, `lineage` and `error` are included only when given, and the
  * result is validated as decoding does.
@@ -616,10 +616,9 @@ string_value (const char *s)
  * Invalid arguments are a programming error: %NULL is returned and @error
  * is set to %AKC_PROTOCOL_ERROR_PROTOCOL_INVALID_PAYLOAD.
  *
- * Returns: (transfer full) (nullable): the normalised snapshot event, or
+ * Returns: (transfer full): the normalised snapshot event, or
  *   %NULL with @error set
- *
- * Since: 0.1
+
  */
 AkcJsonValue *
 akc_turn_create_snapshot_event (const char              *event_id,

@@ -83,18 +83,5 @@ gboolean      akc_turn_event_get_kind         (AkcJsonValue            *event,
 AKC_AVAILABLE_IN_ALL
 GPtrArray    *akc_turn_snapshot_messages      (AkcJsonValue            *event,
                                                GError                 **error);
-AKC_AVAILABLE_IN_ALL
-AkcJsonValue *akc_turn_create_snapshot_event  (const char              *event_id,
-                                               const char              *session_id,
-                                               const char              *turn_id,
-                                               gint64                   sequence,
-                                               const char              *emitted_at,
-                                               AkcMessageRecord * const *messages,
-                                               gsize                    n_messages,
-                                               const char              *status,
-                                               AkcJsonValue            *usage,
-                                               AkcJsonValue            *lineage,
-                                               AkcJsonValue            *error_payload,
-                                               GError                 **error);
 
 G_END_DECLS
