@@ -85,10 +85,12 @@ void      akc_list_store_splice_minimal      (GListStore          *store,
                                               gpointer            *additions,
                                               guint                n_additions);
 
-/* Answers get_property for @prop (an AkcChatSourceProp, that is the
- * owner's id minus its first id). */
-void      akc_chat_source_state_get_property (AkcChatSourceState  *self,
-                                              guint                prop,
+/* Answers get_property for the owner's @prop_id when it is one of the
+ * five of AkcChatSource (overridden from @first_prop_id on); returns
+ * FALSE, doing nothing, for any other property. */
+gboolean  akc_chat_source_state_get_property (AkcChatSourceState  *self,
+                                              guint                prop_id,
+                                              guint                first_prop_id,
                                               GValue              *value);
 
 /* Defines the four getters of AkcChatSourceInterface for a type whose

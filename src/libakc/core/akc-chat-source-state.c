@@ -165,12 +165,16 @@ akc_chat_source_state_splice (AkcChatSourceState *self,
   akc_list_store_splice_minimal (self->messages, position, n_removals, additions, n_additions);
 }
 
-void
+gboolean
 akc_chat_source_state_get_property (AkcChatSourceState *self,
-                                    guint               prop,
+                                    guint               prop_id,
+                                    guint               first_prop_id,
                                     GValue             *value)
 {
-  switch ((AkcChatSourceProp) prop)
+  if (prop_id < first_prop_id || prop_id >= first_prop_id + AKC_CHAT_SOURCE_N_PROPS)
+    return FALSE;
+
+  switch ((AkcChatSourceProp) (prop_id - first_prop_id))
     {
     case AKC_CHAT_SOURCE_PROP_MESSAGES:
       g_value_set_object (value, self->messages);
@@ -191,4 +195,6 @@ akc_chat_source_state_get_property (AkcChatSourceState *self,
     default:
       g_assert_not_reached ();
     }
+
+  return TRUE;
 }

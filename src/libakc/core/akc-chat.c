@@ -118,11 +118,9 @@ enum {
   PROP_SYSTEM_PROMPT,
   N_PROPS,
 
+  /* AkcChatSource's, in AkcChatSourceProp order (akc-chat-source-state-private.h) */
   PROP_MESSAGES = N_PROPS,
-  PROP_STATUS,
-  PROP_ERROR,
-  PROP_INPUT,
-  PROP_USAGE,
+  PROP_INPUT = PROP_MESSAGES + AKC_CHAT_SOURCE_PROP_INPUT,
 };
 
 static GParamSpec *props[N_PROPS];
@@ -1101,6 +1099,9 @@ akc_chat_get_property (GObject    *object,
 {
   AkcChat *self = AKC_CHAT (object);
 
+  if (akc_chat_source_state_get_property (&self->state, prop_id, PROP_MESSAGES, value))
+    return;
+
   switch (prop_id)
     {
     case PROP_ADAPTER:
@@ -1111,13 +1112,6 @@ akc_chat_get_property (GObject    *object,
       break;
     case PROP_SYSTEM_PROMPT:
       g_value_set_string (value, self->system_prompt);
-      break;
-    case PROP_MESSAGES:
-    case PROP_STATUS:
-    case PROP_ERROR:
-    case PROP_INPUT:
-    case PROP_USAGE:
-      akc_chat_source_state_get_property (&self->state, prop_id - PROP_MESSAGES, value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

@@ -86,11 +86,9 @@ enum {
   PROP_SNAPSHOT,
   N_PROPS,
 
+  /* AkcChatSource's, in AkcChatSourceProp order (akc-chat-source-state-private.h) */
   PROP_MESSAGES = N_PROPS,
-  PROP_STATUS,
-  PROP_ERROR,
-  PROP_INPUT,
-  PROP_USAGE,
+  PROP_INPUT = PROP_MESSAGES + AKC_CHAT_SOURCE_PROP_INPUT,
 };
 
 static GParamSpec *props[N_PROPS];
@@ -1669,6 +1667,9 @@ akc_controlled_source_get_property (GObject    *object,
 {
   AkcControlledSource *self = AKC_CONTROLLED_SOURCE (object);
 
+  if (akc_chat_source_state_get_property (&self->state, prop_id, PROP_MESSAGES, value))
+    return;
+
   switch (prop_id)
     {
     case PROP_SESSION_ID:
@@ -1676,13 +1677,6 @@ akc_controlled_source_get_property (GObject    *object,
       break;
     case PROP_SNAPSHOT:
       g_value_set_boxed (value, akc_controlled_source_get_snapshot (self));
-      break;
-    case PROP_MESSAGES:
-    case PROP_STATUS:
-    case PROP_ERROR:
-    case PROP_INPUT:
-    case PROP_USAGE:
-      akc_chat_source_state_get_property (&self->state, prop_id - PROP_MESSAGES, value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

@@ -159,11 +159,9 @@ enum {
   PROP_HAS_TOKEN,
   N_PROPS,
 
+  /* AkcChatSource's, in AkcChatSourceProp order (akc-chat-source-state-private.h) */
   PROP_MESSAGES = N_PROPS,
-  PROP_STATUS,
-  PROP_ERROR,
-  PROP_INPUT,
-  PROP_USAGE,
+  PROP_INPUT = PROP_MESSAGES + AKC_CHAT_SOURCE_PROP_INPUT,
 };
 
 static GParamSpec *props[N_PROPS];
@@ -1298,6 +1296,9 @@ akc_turn_client_get_property (GObject    *object,
 {
   AkcTurnClient *self = AKC_TURN_CLIENT (object);
 
+  if (akc_chat_source_state_get_property (&self->state, prop_id, PROP_MESSAGES, value))
+    return;
+
   switch (prop_id)
     {
     case PROP_ENDPOINT:
@@ -1320,13 +1321,6 @@ akc_turn_client_get_property (GObject    *object,
       break;
     case PROP_HAS_TOKEN:
       g_value_set_boolean (value, self->token != NULL);
-      break;
-    case PROP_MESSAGES:
-    case PROP_STATUS:
-    case PROP_ERROR:
-    case PROP_INPUT:
-    case PROP_USAGE:
-      akc_chat_source_state_get_property (&self->state, prop_id - PROP_MESSAGES, value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

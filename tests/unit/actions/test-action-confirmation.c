@@ -132,7 +132,8 @@ test_upstream_get_property (GObject    *object,
                             GValue     *value,
                             GParamSpec *pspec)
 {
-  akc_chat_source_state_get_property (&TEST_UPSTREAM (object)->state, prop_id - PROP_MESSAGES, value);
+  if (!akc_chat_source_state_get_property (&TEST_UPSTREAM (object)->state, prop_id, PROP_MESSAGES, value))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
