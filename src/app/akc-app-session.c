@@ -11,6 +11,7 @@
 #include "akc-app-session.h"
 #include "akc-conversation-model.h"
 #include "akc-demo.h"
+#include "akc-provider-page.h"
 
 /* The conversations the previous releases kept, one per assistant: they
  * stay each assistant's first conversation. */
@@ -19,6 +20,9 @@
 
 /* The most matches a search of the sidebar reads. */
 #define SEARCH_LIMIT 500
+
+/* The local Ollama answers at once or not at all. */
+#define LOCAL_OLLAMA_TIMEOUT_MS 2000
 
 /* The remembered local knowledge: file paths, never their contents. */
 #define SETTING_SITE_CONFIG "knowledge-site-config"
@@ -65,6 +69,12 @@ struct _AkcAppSession
   GCancellable        *cancellable;
   gboolean             ready;
   gboolean             first_run;       /* the history held nothing */
+
+  /* Whether an Ollama answers on this computer: asked once for all the
+   * windows. */
+  GCancellable        *ollama_probe;    /* the question in flight */
+  char                *ollama_model;    /* its first model, once it answered */
+  gboolean             ollama_probed;
 };
 
 G_DEFINE_FINAL_TYPE (AkcAppSession, akc_app_session, G_TYPE_OBJECT)
@@ -74,6 +84,8 @@ G_DEFINE_QUARK (akc-app-session-error-quark, akc_app_session_error)
 enum {
   PROP_0,
   PROP_READY,
+  PROP_LOCAL_OLLAMA_MODEL,
+  PROP_PROBING_LOCAL_OLLAMA,
   N_PROPS
 };
 
@@ -471,6 +483,9 @@ akc_app_session_dispose (GObject *object)
   AkcAppSession *self = AKC_APP_SESSION (object);
 
   akc_app_session_close (self);
+  g_cancellable_cancel (self->ollama_probe);
+  g_clear_object (&self->ollama_probe);
+  g_clear_pointer (&self->ollama_model, g_free);
   g_clear_object (&self->turn);
   g_clear_object (&self->assistants);
   g_clear_object (&self->ask_knowledge);
@@ -511,6 +526,12 @@ akc_app_session_get_property (GObject    *object,
     case PROP_READY:
       g_value_set_boolean (value, self->ready);
       break;
+    case PROP_LOCAL_OLLAMA_MODEL:
+      g_value_set_string (value, self->ollama_model);
+      break;
+    case PROP_PROBING_LOCAL_OLLAMA:
+      g_value_set_boolean (value, self->ollama_probe != NULL);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -533,6 +554,27 @@ akc_app_session_class_init (AkcAppSessionClass *klass)
    */
   props[PROP_READY] = g_param_spec_boolean ("ready", NULL, NULL, TRUE,
                                             G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * AkcAppSession:local-ollama-model:
+   *
+   * The first model of the Ollama that answered on this computer
+   * ([method@AppSession.probe_local_ollama]), or %NULL when none did (or
+   * it has no model, or it was not asked yet).
+   */
+  props[PROP_LOCAL_OLLAMA_MODEL] =
+    g_param_spec_string ("local-ollama-model", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  /**
+   * AkcAppSession:probing-local-ollama:
+   *
+   * Whether the session is still asking whether an Ollama answers on this
+   * computer.
+   */
+  props[PROP_PROBING_LOCAL_OLLAMA] =
+    g_param_spec_boolean ("probing-local-ollama", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
 
   /**
@@ -1040,6 +1082,89 @@ akc_app_session_get_first_run (AkcAppSession *self)
   g_return_val_if_fail (AKC_IS_APP_SESSION (self), FALSE);
 
   return self->first_run;
+}
+
+/* ------------------------------------------------------------------ */
+/* A local Ollama, the first time                                      */
+
+static void
+on_local_ollama_models (GObject      *source,
+                        GAsyncResult *result,
+                        gpointer      user_data)
+{
+  g_autoptr(AkcAppSession) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) models = akc_provider_adapter_list_models_finish (AKC_PROVIDER_ADAPTER (source), result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  g_clear_object (&self->ollama_probe);
+  /* Nothing answers, or it has no model to talk to: no offer. */
+  if (models != NULL && models[0] != NULL)
+    {
+      g_free (self->ollama_model);
+      self->ollama_model = g_strdup (models[0]);
+      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_LOCAL_OLLAMA_MODEL]);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_PROBING_LOCAL_OLLAMA]);
+}
+
+/**
+ * akc_app_session_probe_local_ollama:
+ * @self: a #AkcAppSession
+ *
+ * With no model provider set up, asks (without waiting for the answer,
+ * with a short connection deadline) whether an Ollama answers on this
+ * computer, once for the whole application: every window calls it, and
+ * only the first call asks. The answer is
+ * [property@AppSession:local-ollama-model].
+ */
+void
+akc_app_session_probe_local_ollama (AkcAppSession *self)
+{
+  g_autoptr(AkcProviderAdapter) adapter = NULL;
+
+  g_return_if_fail (AKC_IS_APP_SESSION (self));
+
+  if (self->ollama_probed || akc_backend_get_configured (self->provider_backend))
+    return;
+  self->ollama_probed = TRUE;
+
+  adapter = akc_provider_adapter_new (AKC_PROVIDER_KIND_OLLAMA, akc_provider_page_get_local_ollama_url (), NULL, NULL);
+  if (adapter == NULL)
+    return;
+  akc_provider_adapter_set_connect_timeout (adapter, LOCAL_OLLAMA_TIMEOUT_MS);
+  self->ollama_probe = g_cancellable_new ();
+  akc_provider_adapter_list_models_async (adapter, self->ollama_probe, on_local_ollama_models, g_object_ref (self));
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_PROBING_LOCAL_OLLAMA]);
+}
+
+/**
+ * akc_app_session_get_local_ollama_model:
+ * @self: a #AkcAppSession
+ *
+ * Returns: (nullable): [property@AppSession:local-ollama-model]
+ */
+const char *
+akc_app_session_get_local_ollama_model (AkcAppSession *self)
+{
+  g_return_val_if_fail (AKC_IS_APP_SESSION (self), NULL);
+
+  return self->ollama_model;
+}
+
+/**
+ * akc_app_session_get_probing_local_ollama:
+ * @self: a #AkcAppSession
+ *
+ * Returns: [property@AppSession:probing-local-ollama]
+ */
+gboolean
+akc_app_session_get_probing_local_ollama (AkcAppSession *self)
+{
+  g_return_val_if_fail (AKC_IS_APP_SESSION (self), FALSE);
+
+  return self->ollama_probe != NULL;
 }
 
 /**

@@ -67,6 +67,9 @@ AkcChatMemory       *akc_app_session_get_memory            (AkcAppSession       
 const GError        *akc_app_session_get_memory_error      (AkcAppSession        *self);
 gboolean             akc_app_session_get_ready             (AkcAppSession        *self);
 gboolean             akc_app_session_get_first_run         (AkcAppSession        *self);
+void                 akc_app_session_probe_local_ollama    (AkcAppSession        *self);
+const char          *akc_app_session_get_local_ollama_model (AkcAppSession       *self);
+gboolean             akc_app_session_get_probing_local_ollama (AkcAppSession     *self);
 
 gboolean             akc_app_session_check_assistant       (AkcAppSession        *self,
                                                             const char           *assistant_id,

@@ -67,8 +67,6 @@ struct _AkcWindow
   GMenuModel           *conversation_menu;
   AkcModelSwitch       *model_switch;        /* a provider conversation's model */
   GtkWidget            *ollama_button;       /* "Chat with Ollama (model)" */
-  char                 *ollama_model;        /* the local Ollama's first model */
-  GCancellable         *ollama_probe;        /* asking whether one answers */
 
   GSettings            *settings;
   AkcAppSession        *session;
@@ -303,9 +301,6 @@ on_folded_changed (AkcWindow *self)
 /* ------------------------------------------------------------------ */
 /* A local Ollama, the first time                                      */
 
-/* The local Ollama answers at once or not at all. */
-#define LOCAL_OLLAMA_TIMEOUT_MS 2000
-
 static gboolean
 provider_configured (AkcWindow *self)
 {
@@ -313,68 +308,37 @@ provider_configured (AkcWindow *self)
          akc_backend_get_configured (akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_PROVIDER));
 }
 
+/* The session asks once for all the windows whether an Ollama answers on
+ * this computer (akc_app_session_probe_local_ollama()); each window
+ * offers it while no provider is set up. */
 static void
 update_ollama_offer (AkcWindow *self)
 {
-  gtk_widget_set_visible (self->ollama_button, self->ollama_model != NULL && !provider_configured (self));
-}
-
-static void
-on_local_ollama_models (GObject      *source,
-                        GAsyncResult *result,
-                        gpointer      user_data)
-{
-  g_autoptr(AkcWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_auto(GStrv) models = akc_provider_adapter_list_models_finish (AKC_PROVIDER_ADAPTER (source), result, &error);
+  const char *model = self->session != NULL ? akc_app_session_get_local_ollama_model (self->session) : NULL;
   g_autofree char *label = NULL;
 
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-  g_clear_object (&self->ollama_probe);
-  /* Nothing answers, or it has no model to talk to: no offer. */
-  if (models == NULL || models[0] == NULL)
-    return;
-
-  g_free (self->ollama_model);
-  self->ollama_model = g_strdup (models[0]);
-  /* Translators: the welcome page's offer; %s is a model name such as
-   * llama3.2:latest */
-  label = g_strdup_printf (_("Chat with Ollama (%s)"), models[0]);
-  gtk_button_set_label (GTK_BUTTON (self->ollama_button), label);
-  update_ollama_offer (self);
-}
-
-/* With no provider set up, asks (without waiting for it) whether an
- * Ollama answers on this computer. */
-static void
-probe_local_ollama (AkcWindow *self)
-{
-  g_autoptr(AkcProviderAdapter) adapter = NULL;
-
-  if (provider_configured (self) || self->ollama_probe != NULL)
-    return;
-
-  adapter = akc_provider_adapter_new (AKC_PROVIDER_KIND_OLLAMA, akc_provider_page_get_local_ollama_url (), NULL, NULL);
-  if (adapter == NULL)
-    return;
-  akc_provider_adapter_set_connect_timeout (adapter, LOCAL_OLLAMA_TIMEOUT_MS);
-  self->ollama_probe = g_cancellable_new ();
-  akc_provider_adapter_list_models_async (adapter, self->ollama_probe, on_local_ollama_models, g_object_ref (self));
+  if (model != NULL)
+    {
+      /* Translators: the welcome page's offer; %s is a model name such as
+       * llama3.2:latest */
+      label = g_strdup_printf (_("Chat with Ollama (%s)"), model);
+      gtk_button_set_label (GTK_BUTTON (self->ollama_button), label);
+    }
+  gtk_widget_set_visible (self->ollama_button, model != NULL && !provider_configured (self));
 }
 
 static void
 on_ollama_clicked (AkcWindow *self)
 {
-  g_autofree char *model = g_strdup (self->ollama_model);
+  g_autofree char *model = NULL;
 
-  if (model == NULL)
+  if (self->session == NULL || akc_app_session_get_local_ollama_model (self->session) == NULL)
     return;
+  model = g_strdup (akc_app_session_get_local_ollama_model (self->session));
 
   g_settings_set_string (self->settings, "provider-kind", "ollama");
   g_settings_set_string (self->settings, "provider-url", akc_provider_page_get_local_ollama_url ());
   g_settings_set_string (self->settings, "provider-model", model);
-  g_clear_pointer (&self->ollama_model, g_free);
   update_ollama_offer (self);
   akc_window_set_conversation (self, "provider");
   gtk_widget_grab_focus (GTK_WIDGET (self->composer));
@@ -394,7 +358,7 @@ akc_window_get_ollama_offer (AkcWindow *self,
   g_return_val_if_fail (AKC_IS_WINDOW (self), NULL);
 
   if (probing != NULL)
-    *probing = self->ollama_probe != NULL;
+    *probing = self->session != NULL && akc_app_session_get_probing_local_ollama (self->session);
   return self->ollama_button;
 }
 
@@ -2937,9 +2901,6 @@ akc_window_dispose (GObject *object)
   AkcWindow *self = (AkcWindow *)object;
 
   forget_item (self);
-  g_cancellable_cancel (self->ollama_probe);
-  g_clear_object (&self->ollama_probe);
-  g_clear_pointer (&self->ollama_model, g_free);
   if (self->delete_toast != NULL)
     g_object_remove_weak_pointer (G_OBJECT (self->delete_toast), (gpointer *) &self->delete_toast);
   self->delete_toast = NULL;
@@ -3051,7 +3012,10 @@ ensure_session (AkcWindow *self)
 
   g_signal_connect_object (akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_PROVIDER), "notify::endpoint",
                            G_CALLBACK (update_ollama_offer), self, G_CONNECT_SWAPPED);
-  probe_local_ollama (self);
+  g_signal_connect_object (self->session, "notify::local-ollama-model",
+                           G_CALLBACK (update_ollama_offer), self, G_CONNECT_SWAPPED);
+  akc_app_session_probe_local_ollama (self->session);
+  update_ollama_offer (self);
 
   /* The conversation shown last, or hello-world, once the history is
    * listed. */

@@ -1,8 +1,8 @@
 /* test-model-switch.c: the model of a provider conversation (issue 15
  * items 1, 2, 3, 5): the header's model switch against a loopback
  * OpenAI-compatible server, the model kept with the conversation across a
- * restart, the first-run offer of a local Ollama, and a model that takes
- * no images
+ * restart, the first-run offer of a local Ollama (asked once for all the
+ * windows), and a model that takes no images
  *
  * SPDX-License-Identifier: MIT
  */
@@ -429,6 +429,62 @@ test_first_run_ollama (void)
   reset_settings (settings);
 }
 
+/* Ctrl+Shift+N opens another window of the application, on the same
+ * session: the local Ollama was asked once, by the first window, and the
+ * second offers it from that answer without asking again. */
+static void
+test_ollama_probed_once (void)
+{
+  AkcTestHttpServer *server = akc_test_http_server_new ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *path = g_build_filename (folder, "probe-once.sqlite3", NULL);
+  AkcChatMemory *memory;
+  AkcAppSession *session;
+  AkcWindow *one, *two;
+  GtkWidget *offer;
+  gboolean probing = TRUE;
+
+  reset_settings (settings);
+  akc_provider_page_set_local_ollama_url (akc_test_http_server_get_base_uri (server));
+  respond (server, 200, "application/json",
+           "{\"models\":[{\"name\":\"llama3.2:latest\",\"model\":\"llama3.2:latest\"}]}");
+  memory = open_history (path);
+  session = new_session (memory);
+
+  one = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
+  gtk_window_present (GTK_WINDOW (one));
+  offer = akc_window_get_ollama_offer (one, &probing);
+  while (!gtk_widget_get_visible (offer))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (akc_test_http_server_get_n_requests (server), ==, 1);
+
+  two = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
+  gtk_window_present (GTK_WINDOW (two));
+  while (akc_window_get_ollama_offer (two, &probing) != NULL && probing)
+    g_main_context_iteration (NULL, TRUE);
+  for (guint i = 0; i < 10; i++)
+    spin ();
+  g_assert_cmpuint (akc_test_http_server_get_n_requests (server), ==, 1);
+  offer = akc_window_get_ollama_offer (two, NULL);
+  g_assert_true (gtk_widget_get_visible (offer));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (offer)), ==, "Chat with Ollama (llama3.2:latest)");
+
+  /* Taking the offer in one window withdraws it in both. */
+  g_signal_emit_by_name (offer, "clicked");
+  spin ();
+  g_assert_false (gtk_widget_get_visible (offer));
+  g_assert_false (gtk_widget_get_visible (akc_window_get_ollama_offer (one, NULL)));
+
+  gtk_window_destroy (GTK_WINDOW (two));
+  gtk_window_destroy (GTK_WINDOW (one));
+  spin ();
+  close_history (session, memory);
+  g_object_unref (session);
+  akc_test_http_server_free (server);
+  akc_provider_page_set_local_ollama_url (NULL);
+  reset_settings (settings);
+}
+
 static GFile *
 write_picture (const char *name)
 {
@@ -528,6 +584,7 @@ main (int   argc,
 
   g_test_add_func ("/window/model-switch", test_model_switch);
   g_test_add_func ("/window/first-run-ollama", test_first_run_ollama);
+  g_test_add_func ("/window/ollama-probed-once", test_ollama_probed_once);
   g_test_add_func ("/window/model-without-images", test_model_without_images);
 
   rc = g_test_run ();
