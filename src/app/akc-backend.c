@@ -81,6 +81,8 @@ struct _AkcBackend
   AkcProviderAdapter *provider;
   GHashTable         *models;        /* model → AkcProviderAdapter, the others */
   GCancellable       *describing;    /* what the provider says of its models */
+  char              **listed;        /* the provider's models; NULL: not known */
+  GCancellable       *listing;       /* asking for them */
 };
 
 static void akc_backend_adapter_init (AkcAdapterInterface *iface);
@@ -105,6 +107,7 @@ enum {
   PROP_STATUS,
   PROP_TURN_CLIENT,
   PROP_MODEL,
+  PROP_MODELS,
   N_PROPS
 };
 
@@ -316,6 +319,45 @@ apply_model (AkcBackend *self)
   akc_provider_adapter_set_accepts_images (self->provider, TRUE);
   describe_model (self, self->provider);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_MODEL]);
+}
+
+static void
+set_listed (AkcBackend *self,
+            char      **models)
+{
+  if (self->listed == NULL && models == NULL)
+    return;
+  if (self->listed != NULL && models != NULL &&
+      g_strv_equal ((const char * const *) self->listed, (const char * const *) models))
+    {
+      g_strfreev (models);
+      return;
+    }
+  g_strfreev (self->listed);
+  self->listed = models;
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_MODELS]);
+}
+
+static void
+on_models_listed (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(AkcBackend) self = user_data;
+  g_autoptr(GError) error = NULL;
+  char **models = akc_provider_adapter_list_models_finish (AKC_PROVIDER_ADAPTER (source), result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  g_clear_object (&self->listing);
+  /* Not reachable now: what was listed before stays (the model switch
+   * says why when the person asks for the list). */
+  if (models == NULL)
+    {
+      g_debug ("The provider’s models could not be listed: %s", error->message);
+      return;
+    }
+  set_listed (self, models);
 }
 
 /* The settings may hold anything (another program may write them): only
@@ -674,6 +716,9 @@ reconfigure (AkcBackend *self,
       g_hash_table_remove_all (self->models);
       g_cancellable_cancel (self->describing);
       g_clear_object (&self->describing);
+      g_cancellable_cancel (self->listing);
+      g_clear_object (&self->listing);
+      set_listed (self, NULL);
       akc_provider_adapter_kind_from_string (kind_name, &kind);
       if (self->endpoint != NULL)
         {
@@ -880,6 +925,9 @@ akc_backend_dispose (GObject *object)
   g_cancellable_cancel (self->describing);
   g_clear_object (&self->describing);
   g_clear_pointer (&self->models, g_hash_table_unref);
+  g_cancellable_cancel (self->listing);
+  g_clear_object (&self->listing);
+  g_clear_pointer (&self->listed, g_strfreev);
   g_clear_object (&self->settings);
   g_clear_object (&self->credentials);
 
@@ -924,6 +972,9 @@ akc_backend_get_property (GObject    *object,
     case PROP_MODEL:
       g_value_set_string (value, akc_backend_get_model (self));
       break;
+    case PROP_MODELS:
+      g_value_set_boxed (value, self->listed);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -955,6 +1006,16 @@ akc_backend_class_init (AkcBackendClass *klass)
   props[PROP_MODEL] =
     g_param_spec_string ("model", NULL, NULL, NULL,
                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcBackend:models:
+   *
+   * The models the configured provider listed last
+   * ([method@Backend.refresh_models]), or %NULL when they are not known.
+   */
+  props[PROP_MODELS] =
+    g_param_spec_boxed ("models", NULL, NULL, G_TYPE_STRV,
+                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, props);
 }
@@ -1196,6 +1257,66 @@ akc_backend_get_provider_for_model (AkcBackend *self,
   describe_model (self, adapter);
 
   return adapter;
+}
+
+/**
+ * akc_backend_refresh_models:
+ * @self: a provider #AkcBackend
+ *
+ * Asks the configured provider for its models, without waiting (once
+ * the key is known), and sets [property@Backend:models] from the answer;
+ * one question at a time: the New Chat menu asks when it opens. While
+ * the key is being looked up, nothing is asked.
+ */
+void
+akc_backend_refresh_models (AkcBackend *self)
+{
+  g_return_if_fail (AKC_IS_BACKEND (self));
+
+  if (self->kind != AKC_BACKEND_KIND_PROVIDER || self->provider == NULL || self->listing != NULL ||
+      self->lookup != NULL)
+    return;
+  self->listing = g_cancellable_new ();
+  akc_provider_adapter_list_models_async (self->provider, self->listing, on_models_listed, g_object_ref (self));
+}
+
+/**
+ * akc_backend_get_models:
+ * @self: a provider #AkcBackend
+ *
+ * Returns: (nullable) (array zero-terminated=1): [property@Backend:models]
+ */
+const char * const *
+akc_backend_get_models (AkcBackend *self)
+{
+  g_return_val_if_fail (AKC_IS_BACKEND (self), NULL);
+
+  return (const char * const *) self->listed;
+}
+
+/**
+ * akc_backend_get_provider_title:
+ * @self: a provider #AkcBackend
+ *
+ * Returns: the kind of the configured provider for people: “Ollama”,
+ *   “OpenAI-compatible”, “Anthropic”, or “Model Provider” when none is
+ *   configured
+ */
+const char *
+akc_backend_get_provider_title (AkcBackend *self)
+{
+  const char *kind;
+
+  g_return_val_if_fail (AKC_IS_BACKEND (self), NULL);
+
+  kind = akc_backend_get_provider_kind (self);
+  if (g_strcmp0 (kind, "openai") == 0)
+    return _("OpenAI-compatible");
+  if (g_strcmp0 (kind, "anthropic") == 0)
+    return _("Anthropic");
+  if (g_strcmp0 (kind, "ollama") == 0)
+    return _("Ollama");
+  return _("Model Provider");
 }
 
 /* ------------------------------------------------------------------ */

@@ -72,6 +72,9 @@ void             akc_backend_new_turn_session    (AkcBackend           *self);
 AkcProviderAdapter *akc_backend_get_provider_adapter (AkcBackend        *self);
 const char      *akc_backend_get_model           (AkcBackend           *self);
 const char      *akc_backend_get_provider_kind   (AkcBackend           *self);
+const char      *akc_backend_get_provider_title  (AkcBackend           *self);
+void             akc_backend_refresh_models      (AkcBackend           *self);
+const char * const *akc_backend_get_models       (AkcBackend           *self);
 AkcProviderAdapter *akc_backend_get_provider_for_model (AkcBackend      *self,
                                                         const char      *model);
 void             akc_backend_stream_model        (AkcBackend           *self,

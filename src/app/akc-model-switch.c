@@ -56,18 +56,6 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-static const char *
-kind_title (const char *kind)
-{
-  if (g_strcmp0 (kind, "openai") == 0)
-    return _("OpenAI-compatible");
-  if (g_strcmp0 (kind, "anthropic") == 0)
-    return _("Anthropic");
-  if (g_strcmp0 (kind, "ollama") == 0)
-    return _("Ollama");
-  return _("Model Provider");
-}
-
 static AkcBackend *
 backend_of (AkcModelSwitch *self)
 {
@@ -231,7 +219,7 @@ update_popover (AkcModelSwitch *self)
   if (backend != NULL && akc_backend_get_endpoint (backend) != NULL)
     /* Translators: the provider in the model popover: its kind (such as
      * Ollama), then its base URL */
-    provider = g_strdup_printf (_("%s at %s"), kind_title (akc_backend_get_provider_kind (backend)),
+    provider = g_strdup_printf (_("%s at %s"), akc_backend_get_provider_title (backend),
                                 akc_backend_get_endpoint (backend));
   gtk_label_set_text (self->provider_label, provider != NULL ? provider : "");
   gtk_widget_set_visible (GTK_WIDGET (self->provider_label), provider != NULL);

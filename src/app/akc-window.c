@@ -65,6 +65,8 @@ struct _AkcWindow
   AkcFindBar           *find_bar;
   AkcComposer          *composer;
   GMenuModel           *conversation_menu;
+  GMenu                *new_chat_menu;
+  GMenu                *provider_menu;       /* its section: the provider's models */
   AkcModelSwitch       *model_switch;        /* a provider conversation's model */
   GtkWidget            *ollama_button;       /* "Chat with Ollama (model)" */
 
@@ -667,9 +669,12 @@ refuse (AkcWindow    *self,
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
+/* A new conversation with the assistant, and, for the model provider,
+ * held with @model (%NULL: the default one). */
 static void
 start_new_chat (AkcWindow  *self,
-                const char *assistant_id)
+                const char *assistant_id,
+                const char *model)
 {
   g_autoptr(GError) error = NULL;
   AkcConversationItem *item;
@@ -680,6 +685,8 @@ start_new_chat (AkcWindow  *self,
       refuse (self, error);
       return;
     }
+  if (model != NULL)
+    akc_app_session_set_conversation_model (self->session, item, model);
 
   self->chosen = TRUE;
   show_item (self, item);
@@ -698,7 +705,7 @@ new_chat_action (GtkWidget  *widget,
   AkcWindow *self = AKC_WINDOW (widget);
   AkcAssistant *assistant = current_assistant (self);
 
-  start_new_chat (self, assistant != NULL ? akc_assistant_get_id (assistant) : DEFAULT_ASSISTANT);
+  start_new_chat (self, assistant != NULL ? akc_assistant_get_id (assistant) : DEFAULT_ASSISTANT, NULL);
 }
 
 /* The New Chat button's menu: one item per assistant. */
@@ -707,7 +714,100 @@ new_chat_with_action (GtkWidget  *widget,
                       const char *action_name,
                       GVariant   *parameter)
 {
-  start_new_chat (AKC_WINDOW (widget), g_variant_get_string (parameter, NULL));
+  start_new_chat (AKC_WINDOW (widget), g_variant_get_string (parameter, NULL), NULL);
+}
+
+/* The New Chat menu's models of the configured provider: a new
+ * conversation held with that model. */
+static void
+new_chat_with_model_action (GtkWidget  *widget,
+                            const char *action_name,
+                            GVariant   *parameter)
+{
+  AkcWindow *self = AKC_WINDOW (widget);
+  const char *model = g_variant_get_string (parameter, NULL);
+  AkcBackend *backend = akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_PROVIDER);
+
+  if (model[0] == '\0')
+    model = NULL;
+  /* A first choice is the default model when none is set, as a first
+   * Test Connection makes it. */
+  if (model != NULL && akc_backend_get_configured (backend) && akc_backend_get_model (backend) == NULL)
+    g_settings_set_string (self->settings, "provider-model", model);
+  start_new_chat (self, "provider", model);
+}
+
+/* At most this many models in the New Chat menu (the model switch in the
+ * header lists them all). */
+#define MAX_MENU_MODELS 10
+
+/* A menu label takes _ as the mark of its access key. */
+static char *
+escape_mnemonic (const char *text)
+{
+  g_auto(GStrv) parts = g_strsplit (text, "_", -1);
+
+  return g_strjoinv ("__", parts);
+}
+
+static void
+append_model (AkcWindow  *self,
+              AkcBackend *backend,
+              const char *model)
+{
+  g_autofree char *escaped = escape_mnemonic (model);
+  g_autofree char *label = NULL;
+  g_autoptr(GMenuItem) item = NULL;
+
+  /* Translators: an item of the New Chat With… menu: the kind of model
+   * provider (such as Ollama), then one of its models (such as llama3.2) */
+  label = g_strdup_printf (_("%s — %s"), akc_backend_get_provider_title (backend), escaped);
+  item = g_menu_item_new (label, NULL);
+  g_menu_item_set_action_and_target_value (item, "win.new-chat-with-model", g_variant_new_string (model));
+  g_menu_append_item (self->provider_menu, item);
+}
+
+/* The New Chat With… menu offers the configured provider's models (its
+ * default first, then what it listed when the menu last opened), or the
+ * Model Provider, which says how to set one up. */
+static void
+update_new_chat_models (AkcWindow *self)
+{
+  AkcBackend *backend = akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_PROVIDER);
+  const char *current = akc_backend_get_model (backend);
+  const char * const *models = akc_backend_get_models (backend);
+  guint n = 0;
+
+  g_menu_remove_all (self->provider_menu);
+
+  if (!akc_backend_get_configured (backend) || (current == NULL && (models == NULL || models[0] == NULL)))
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new (_("_Model Provider"), NULL);
+
+      g_menu_item_set_action_and_target_value (item, "win.new-chat-with", g_variant_new_string ("provider"));
+      g_menu_append_item (self->provider_menu, item);
+      return;
+    }
+
+  if (current != NULL)
+    {
+      append_model (self, backend, current);
+      n++;
+    }
+  for (guint i = 0; models != NULL && models[i] != NULL && n < MAX_MENU_MODELS; i++)
+    if (g_strcmp0 (models[i], current) != 0)
+      {
+        append_model (self, backend, models[i]);
+        n++;
+      }
+}
+
+/* Opening the New Chat With… menu asks the provider for its models. */
+static void
+on_new_chat_menu_shown (AkcWindow *self)
+{
+  if (self->session != NULL)
+    akc_backend_refresh_models (akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_PROVIDER));
 }
 
 /**
@@ -2914,6 +3014,7 @@ akc_window_dispose (GObject *object)
     gtk_list_view_set_model (self->conversation_list, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), AKC_TYPE_WINDOW);
   g_clear_object (&self->selection);
+  g_clear_object (&self->provider_menu);
   g_clear_object (&self->sidebar_model);
   g_clear_object (&self->results);
   g_cancellable_cancel (self->search_cancellable);
@@ -3012,6 +3113,13 @@ ensure_session (AkcWindow *self)
 
   g_signal_connect_object (akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_PROVIDER), "notify::endpoint",
                            G_CALLBACK (update_ollama_offer), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_PROVIDER), "notify::endpoint",
+                           G_CALLBACK (update_new_chat_models), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_PROVIDER), "notify::model",
+                           G_CALLBACK (update_new_chat_models), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_PROVIDER), "notify::models",
+                           G_CALLBACK (update_new_chat_models), self, G_CONNECT_SWAPPED);
+  update_new_chat_models (self);
   g_signal_connect_object (self->session, "notify::local-ollama-model",
                            G_CALLBACK (update_ollama_offer), self, G_CONNECT_SWAPPED);
   akc_app_session_probe_local_ollama (self->session);
@@ -3114,6 +3222,7 @@ akc_window_class_init (AkcWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, sidebar_status);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, conversation_list);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, conversation_menu);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, new_chat_menu);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, status_page);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, welcome_buttons);
@@ -3133,6 +3242,7 @@ akc_window_class_init (AkcWindowClass *klass)
    * these actions and their accels (akc_application_add_accels()). */
   gtk_widget_class_install_action (widget_class, "win.new-chat", NULL, new_chat_action);
   gtk_widget_class_install_action (widget_class, "win.new-chat-with", "s", new_chat_with_action);
+  gtk_widget_class_install_action (widget_class, "win.new-chat-with-model", "s", new_chat_with_model_action);
   gtk_widget_class_install_action (widget_class, "win.retry", NULL, forward_to_transcript);
   gtk_widget_class_install_action (widget_class, "win.regenerate", NULL, forward_to_transcript);
   gtk_widget_class_install_action (widget_class, "win.edit", NULL, forward_to_transcript);
@@ -3173,6 +3283,9 @@ akc_window_init (AkcWindow *self)
   GtkEventController *window_keys;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* The model provider's part of the New Chat With… menu. */
+  self->provider_menu = g_menu_new ();
+  g_menu_append_section (self->new_chat_menu, NULL, G_MENU_MODEL (self->provider_menu));
   /* The first time, with no provider set up: a local Ollama, when one
    * answers. */
   self->ollama_button = gtk_button_new_with_label ("");
@@ -3273,7 +3386,11 @@ akc_window_init (AkcWindow *self)
        child != NULL; child = gtk_widget_get_next_sibling (child))
     {
       if (GTK_IS_MENU_BUTTON (child))
-        gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL, _("New Chat With…"), -1);
+        {
+          gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL, _("New Chat With…"), -1);
+          g_signal_connect_object (gtk_menu_button_get_popover (GTK_MENU_BUTTON (child)), "show",
+                                   G_CALLBACK (on_new_chat_menu_shown), self, G_CONNECT_SWAPPED);
+        }
       else if (GTK_IS_BUTTON (child))
         gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL, _("New Chat"), -1);
     }

@@ -2,7 +2,8 @@
  * items 1, 2, 3, 5): the header's model switch against a loopback
  * OpenAI-compatible server, the model kept with the conversation across a
  * restart, the first-run offer of a local Ollama (asked once for all the
- * windows), and a model that takes no images
+ * windows), the New Chat With… menu's models, and a model that takes no
+ * images
  *
  * SPDX-License-Identifier: MIT
  */
@@ -485,6 +486,182 @@ test_ollama_probed_once (void)
   reset_settings (settings);
 }
 
+/* "label\taction\ttarget" for each item of @menu and its sections. */
+static void
+menu_items (GMenuModel *menu,
+            GPtrArray  *items)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autoptr(GMenuModel) section = g_menu_model_get_item_link (menu, i, G_MENU_LINK_SECTION);
+      g_autofree char *label = NULL;
+      g_autofree char *action = NULL;
+      g_autoptr(GVariant) target = NULL;
+
+      if (section != NULL)
+        {
+          menu_items (section, items);
+          continue;
+        }
+      g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_LABEL, "s", &label);
+      g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_ACTION, "s", &action);
+      target = g_menu_model_get_item_attribute_value (menu, i, G_MENU_ATTRIBUTE_TARGET, G_VARIANT_TYPE_STRING);
+      g_ptr_array_add (items, g_strdup_printf ("%s\t%s\t%s", label, action,
+                                               target != NULL ? g_variant_get_string (target, NULL) : ""));
+    }
+}
+
+/* The New Chat With… menu's items, from "Ask Service" (the demos before
+ * it are always there) on. */
+static char *
+new_chat_items (AkcWindow *window)
+{
+  AdwSplitButton *button = ADW_SPLIT_BUTTON (find_by_type (GTK_WIDGET (window), ADW_TYPE_SPLIT_BUTTON));
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *all = NULL;
+  const char *from;
+
+  g_assert_nonnull (button);
+  menu_items (adw_split_button_get_menu_model (button), items);
+  g_ptr_array_add (items, NULL);
+  all = g_strjoinv ("\n", (char **) items->pdata);
+  from = strstr (all, "Ask Se_rvice");
+  g_assert_nonnull (from);
+  return g_strdup (from);
+}
+
+static gboolean
+models_listed (AkcBackend *backend)
+{
+  return akc_backend_get_models (backend) != NULL;
+}
+
+/* The New Chat With… menu offers the configured provider's models: the
+ * default one at once, the others once the menu opened and the provider
+ * listed them; choosing one starts a conversation held with it, which
+ * the header shows and the next turn asks for. With no provider set up,
+ * the menu offers the Model Provider, which says how to set one up. */
+static void
+test_new_chat_with_model (void)
+{
+  AkcTestHttpServer *server = akc_test_http_server_new ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *base = g_strconcat (akc_test_http_server_get_base_uri (server), "/v1", NULL);
+  g_autofree char *path = g_build_filename (folder, "new-chat.sqlite3", NULL);
+  g_autofree char *items = NULL;
+  g_autofree char *model = NULL;
+  AkcChatMemory *memory = open_history (path);
+  AkcAppSession *session = new_session (memory);
+  AkcBackend *backend;
+  AkcConversationItem *item, *first;
+  AkcWindow *window;
+  GtkWidget *dropdown = NULL;
+  AdwSplitButton *button;
+
+  reset_settings (settings);
+  akc_provider_page_set_local_ollama_url ("http://127.0.0.1:9");
+
+  window = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  backend = akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER);
+
+  /* Nothing set up: the Model Provider, which refuses and points to the
+   * preferences. */
+  items = new_chat_items (window);
+  g_assert_cmpstr (items, ==,
+                   "Ask Se_rvice\twin.new-chat-with\task\n"
+                   "_Turn Server\twin.new-chat-with\tturn\n"
+                   "_Model Provider\twin.new-chat-with\tprovider");
+  g_clear_pointer (&items, g_free);
+
+  /* Set up: its default model, at once. */
+  g_settings_set_string (settings, "provider-kind", "openai");
+  g_settings_set_string (settings, "provider-url", base);
+  g_settings_set_string (settings, "provider-model", "gpt-a");
+  wait_backend (backend);
+  items = new_chat_items (window);
+  g_assert_cmpstr (items, ==,
+                   "Ask Se_rvice\twin.new-chat-with\task\n"
+                   "_Turn Server\twin.new-chat-with\tturn\n"
+                   "OpenAI-compatible — gpt-a\twin.new-chat-with-model\tgpt-a");
+  g_clear_pointer (&items, g_free);
+
+  /* Opening the menu asks for the models; the menu lists them, the
+   * default first, an underscore shown as itself (not an access key). */
+  respond (server, 200, "application/json",
+           "{\"object\":\"list\",\"data\":[{\"id\":\"gpt-b\"},{\"id\":\"gpt-a\"},{\"id\":\"q4_K_M\"}]}");
+  button = ADW_SPLIT_BUTTON (find_by_type (GTK_WIDGET (window), ADW_TYPE_SPLIT_BUTTON));
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (button)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_MENU_BUTTON (child))
+      dropdown = child;
+  g_assert_nonnull (dropdown);
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (dropdown), GTK_ACCESSIBLE_PROPERTY_LABEL, "New Chat With…");
+  adw_split_button_popup (button);
+  WAIT_FOR (models_listed, backend);
+  g_assert_cmpstr (akc_test_http_server_get_path_query (server), ==, "/v1/models");
+  items = new_chat_items (window);
+  g_assert_cmpstr (items, ==,
+                   "Ask Se_rvice\twin.new-chat-with\task\n"
+                   "_Turn Server\twin.new-chat-with\tturn\n"
+                   "OpenAI-compatible — gpt-a\twin.new-chat-with-model\tgpt-a\n"
+                   "OpenAI-compatible — gpt-b\twin.new-chat-with-model\tgpt-b\n"
+                   "OpenAI-compatible — q4__K__M\twin.new-chat-with-model\tq4_K_M");
+  g_clear_pointer (&items, g_free);
+  adw_split_button_popdown (button);
+
+  /* Choosing gpt-b: a new conversation, held with it. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.new-chat-with-model", "s", "gpt-b"));
+  spin ();
+  first = akc_window_get_item (window);
+  g_assert_cmpstr (akc_window_get_conversation (window), ==, "provider");
+  g_assert_cmpstr (akc_conversation_item_get_model (first), ==, "gpt-b");
+  g_assert_cmpstr (akc_conversation_item_get_provider_url (first), ==, base);
+  g_assert_nonnull (find_widget (GTK_WIDGET (akc_window_get_model_switch (window)), is_label_with_prefix, "gpt-b"));
+  wait_loaded (first);
+  respond (server, 200, "text/event-stream", SSE_REPLY);
+  send_and_wait (akc_window_get_source (window), "hello");
+  g_assert_cmpstr (akc_test_http_server_get_path_query (server), ==, "/v1/chat/completions");
+  model = requested_model (server);
+  g_assert_cmpstr (model, ==, "gpt-b");
+  g_clear_pointer (&model, g_free);
+  /* The default model is still the other. */
+  g_assert_cmpstr (akc_backend_get_model (backend), ==, "gpt-a");
+
+  /* Choosing another: another conversation; the first keeps its model. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.new-chat-with-model", "s", "q4_K_M"));
+  spin ();
+  item = akc_window_get_item (window);
+  g_assert_true (item != first);
+  g_assert_cmpstr (akc_conversation_item_get_model (item), ==, "q4_K_M");
+  g_assert_cmpstr (akc_conversation_item_get_model (first), ==, "gpt-b");
+  wait_loaded (item);
+  respond (server, 200, "text/event-stream", SSE_REPLY);
+  send_and_wait (akc_window_get_source (window), "hello");
+  model = requested_model (server);
+  g_assert_cmpstr (model, ==, "q4_K_M");
+  g_clear_pointer (&model, g_free);
+
+  /* Another kind of provider: its models are not known yet; the menu
+   * offers its default model under its name. */
+  g_settings_set_string (settings, "provider-kind", "anthropic");
+  wait_backend (backend);
+  items = new_chat_items (window);
+  g_assert_cmpstr (items, ==,
+                   "Ask Se_rvice\twin.new-chat-with\task\n"
+                   "_Turn Server\twin.new-chat-with\tturn\n"
+                   "Anthropic — gpt-a\twin.new-chat-with-model\tgpt-a");
+  g_clear_pointer (&items, g_free);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
+  close_history (session, memory);
+  g_object_unref (session);
+  akc_test_http_server_free (server);
+  akc_provider_page_set_local_ollama_url (NULL);
+  reset_settings (settings);
+}
+
 static GFile *
 write_picture (const char *name)
 {
@@ -585,6 +762,7 @@ main (int   argc,
   g_test_add_func ("/window/model-switch", test_model_switch);
   g_test_add_func ("/window/first-run-ollama", test_first_run_ollama);
   g_test_add_func ("/window/ollama-probed-once", test_ollama_probed_once);
+  g_test_add_func ("/window/new-chat-with-model", test_new_chat_with_model);
   g_test_add_func ("/window/model-without-images", test_model_without_images);
 
   rc = g_test_run ();
