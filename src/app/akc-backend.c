@@ -27,6 +27,10 @@
  * conversation is held with: the backend keeps one adapter per model of
  * the configured provider, each with the key, and asks the provider
  * whether the model takes images (akc_provider_adapter_describe_model_async()).
+ * OpenAI-compatible and Anthropic providers do not say it: the person does,
+ * per model (akc_backend_set_model_takes_images(), kept in GSettings with
+ * the provider's base URL), and a model the person said nothing of is
+ * taken to take them (the provider refuses an image itself if it cannot).
  *
  * An Ask backend is itself the adapter of its conversation: it hands each
  * turn to an AkcAskAdapter for the current endpoint, built again when the
@@ -52,6 +56,7 @@
 #define KEY_PROVIDER_KIND  "provider-kind"
 #define KEY_PROVIDER_URL   "provider-url"
 #define KEY_PROVIDER_MODEL "provider-model"
+#define KEY_PROVIDER_IMAGES "provider-model-images"
 
 typedef struct {
   AkcAdapterRequest *request;
@@ -301,6 +306,49 @@ describe_model (AkcBackend         *self,
   akc_provider_adapter_describe_model_async (adapter, self->describing, on_model_described, g_object_ref (self));
 }
 
+/* Whether the person said @model of the configured provider takes images
+ * (OpenAI-compatible and Anthropic); %TRUE when they said nothing. */
+static gboolean
+images_setting (AkcBackend *self,
+                const char *model)
+{
+  g_autoptr(GVariant) list = NULL;
+  GVariantIter iter;
+  const char *url, *name;
+  gboolean takes;
+
+  if (model == NULL || self->endpoint == NULL)
+    return TRUE;
+  list = g_settings_get_value (self->settings, KEY_PROVIDER_IMAGES);
+  g_variant_iter_init (&iter, list);
+  while (g_variant_iter_next (&iter, "(&s&sb)", &url, &name, &takes))
+    if (g_str_equal (url, self->endpoint) && g_str_equal (name, model))
+      return takes;
+  return TRUE;
+}
+
+static gboolean
+images_settable (AkcBackend *self)
+{
+  return self->provider != NULL && akc_provider_adapter_get_kind (self->provider) != AKC_PROVIDER_KIND_OLLAMA;
+}
+
+/* What the person said of each model's images, on its adapter. */
+static void
+apply_images (AkcBackend *self)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  if (!images_settable (self))
+    return;
+  akc_provider_adapter_set_accepts_images (self->provider,
+                                           images_setting (self, akc_provider_adapter_get_model (self->provider)));
+  g_hash_table_iter_init (&iter, self->models);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    akc_provider_adapter_set_accepts_images (value, images_setting (self, akc_provider_adapter_get_model (value)));
+}
+
 static void
 apply_model (AkcBackend *self)
 {
@@ -316,7 +364,7 @@ apply_model (AkcBackend *self)
   if (model != NULL)
     g_hash_table_remove (self->models, model);
   akc_provider_adapter_set_model (self->provider, model);
-  akc_provider_adapter_set_accepts_images (self->provider, TRUE);
+  akc_provider_adapter_set_accepts_images (self->provider, images_setting (self, model));
   describe_model (self, self->provider);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_MODEL]);
 }
@@ -768,6 +816,8 @@ on_setting_changed (AkcBackend *self,
     reconfigure (self, TRUE);
   else if (self->kind == AKC_BACKEND_KIND_PROVIDER && g_str_equal (key, KEY_PROVIDER_MODEL))
     apply_model (self);
+  else if (self->kind == AKC_BACKEND_KIND_PROVIDER && g_str_equal (key, KEY_PROVIDER_IMAGES))
+    apply_images (self);
   else if (self->kind == AKC_BACKEND_KIND_ASK &&
            (g_str_equal (key, KEY_ASK_CORPUS) || g_str_equal (key, KEY_ASK_PERSONA)))
     apply_ask_options (self);
@@ -1253,6 +1303,7 @@ akc_backend_get_provider_for_model (AkcBackend *self,
     return self->provider;
   akc_provider_adapter_set_connect_timeout (adapter, akc_provider_adapter_get_connect_timeout (self->provider));
   akc_provider_adapter_set_api_key (adapter, self->token);
+  akc_provider_adapter_set_accepts_images (adapter, images_setting (self, model));
   g_hash_table_insert (self->models, g_strdup (model), adapter);
   describe_model (self, adapter);
 
@@ -1317,6 +1368,84 @@ akc_backend_get_provider_title (AkcBackend *self)
   if (g_strcmp0 (kind, "ollama") == 0)
     return _("Ollama");
   return _("Model Provider");
+}
+
+/**
+ * akc_backend_get_images_settable:
+ * @self: a provider #AkcBackend
+ *
+ * Returns: whether the person says which models of the configured
+ *   provider take images (OpenAI-compatible and Anthropic providers do
+ *   not say it; Ollama does)
+ */
+gboolean
+akc_backend_get_images_settable (AkcBackend *self)
+{
+  g_return_val_if_fail (AKC_IS_BACKEND (self), FALSE);
+
+  return images_settable (self);
+}
+
+/**
+ * akc_backend_get_model_takes_images:
+ * @self: a provider #AkcBackend
+ * @model: (nullable): a model of the configured provider, or %NULL for
+ *   the default one
+ *
+ * Returns: whether images are sent to @model: what the person said of it,
+ *   or what Ollama says (%TRUE while nothing is known)
+ */
+gboolean
+akc_backend_get_model_takes_images (AkcBackend *self,
+                                    const char *model)
+{
+  AkcProviderAdapter *adapter;
+
+  g_return_val_if_fail (AKC_IS_BACKEND (self), FALSE);
+
+  adapter = akc_backend_get_provider_for_model (self, model);
+  return adapter != NULL && akc_provider_adapter_get_accepts_images (adapter);
+}
+
+/**
+ * akc_backend_set_model_takes_images:
+ * @self: a provider #AkcBackend
+ * @model: a model of the configured provider
+ * @takes: whether it reads images
+ *
+ * Says whether @model of the configured OpenAI-compatible or Anthropic
+ * provider takes images, for every conversation held with it: a model
+ * that does not is sent none (the composer refuses them, saying why).
+ * It is kept with the provider's base URL. Ollama says it itself, so
+ * nothing is kept for an Ollama model.
+ */
+void
+akc_backend_set_model_takes_images (AkcBackend *self,
+                                    const char *model,
+                                    gboolean    takes)
+{
+  g_autoptr(GVariant) list = NULL;
+  GVariantBuilder builder;
+  GVariantIter iter;
+  const char *url, *name;
+  gboolean value;
+
+  g_return_if_fail (AKC_IS_BACKEND (self));
+  g_return_if_fail (model != NULL);
+
+  if (!images_settable (self) || model[0] == '\0' || images_setting (self, model) == !!takes)
+    return;
+
+  list = g_settings_get_value (self->settings, KEY_PROVIDER_IMAGES);
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a(ssb)"));
+  g_variant_iter_init (&iter, list);
+  while (g_variant_iter_next (&iter, "(&s&sb)", &url, &name, &value))
+    if (!g_str_equal (url, self->endpoint) || !g_str_equal (name, model))
+      g_variant_builder_add (&builder, "(ssb)", url, name, value);
+  g_variant_builder_add (&builder, "(ssb)", self->endpoint, model, !!takes);
+  g_settings_set_value (self->settings, KEY_PROVIDER_IMAGES, g_variant_builder_end (&builder));
+  /* At once, whenever the settings tell of the change. */
+  apply_images (self);
 }
 
 /* ------------------------------------------------------------------ */

@@ -75,6 +75,12 @@ const char      *akc_backend_get_provider_kind   (AkcBackend           *self);
 const char      *akc_backend_get_provider_title  (AkcBackend           *self);
 void             akc_backend_refresh_models      (AkcBackend           *self);
 const char * const *akc_backend_get_models       (AkcBackend           *self);
+gboolean         akc_backend_get_images_settable (AkcBackend           *self);
+gboolean         akc_backend_get_model_takes_images (AkcBackend        *self,
+                                                  const char           *model);
+void             akc_backend_set_model_takes_images (AkcBackend        *self,
+                                                  const char           *model,
+                                                  gboolean              takes);
 AkcProviderAdapter *akc_backend_get_provider_for_model (AkcBackend      *self,
                                                         const char      *model);
 void             akc_backend_stream_model        (AkcBackend           *self,

@@ -24,6 +24,11 @@
  * session records it with the conversation. When the list cannot be
  * fetched, the popover says why, in words that say what to do, and
  * offers to try again; the model in use stays.
+ *
+ * The popover also says whether the model takes images: a switch for an
+ * OpenAI-compatible or Anthropic model (those providers do not say it;
+ * akc_backend_set_model_takes_images()), what Ollama said for an Ollama
+ * model.
  */
 
 struct _AkcModelSwitch
@@ -35,6 +40,10 @@ struct _AkcModelSwitch
   GtkPopover          *popover;
   GtkLabel            *provider_label;
   GtkLabel            *note_label;
+  GtkWidget           *images_box;
+  GtkSwitch           *images_switch;
+  GtkLabel            *images_label;
+  gulong               images_handler;
   GtkWidget           *loading;
   GtkLabel            *error_label;
   GtkWidget           *retry;
@@ -235,9 +244,55 @@ update_popover (AkcModelSwitch *self)
 }
 
 static void
+update_images (AkcModelSwitch *self)
+{
+  AkcBackend *backend = backend_of (self);
+  const char *model = self->item != NULL ? akc_conversation_item_get_model (self->item) : NULL;
+  gboolean settable, takes;
+
+  if (backend == NULL || model == NULL || provider_changed (self) ||
+      akc_backend_get_provider_adapter (backend) == NULL)
+    {
+      gtk_widget_set_visible (self->images_box, FALSE);
+      return;
+    }
+
+  settable = akc_backend_get_images_settable (backend);
+  takes = akc_backend_get_model_takes_images (backend, model);
+  g_signal_handler_block (self->images_switch, self->images_handler);
+  gtk_switch_set_active (self->images_switch, takes);
+  g_signal_handler_unblock (self->images_switch, self->images_handler);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->images_switch), settable);
+  if (settable)
+    gtk_label_set_text (self->images_label,
+                        takes ? _("Images are sent to this model. Turn this off if it cannot read them: the composer then refuses them.")
+                              : _("Images are refused for this model. Turn this on if it reads them."));
+  else
+    gtk_label_set_text (self->images_label,
+                        takes ? _("Ollama says this model reads images (or says nothing of it).")
+                              : _("Ollama says this model does not read images: they are refused."));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->images_switch), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  gtk_label_get_text (self->images_label), -1);
+  gtk_widget_set_visible (self->images_box, TRUE);
+}
+
+static void
+on_images_toggled (AkcModelSwitch *self)
+{
+  AkcBackend *backend = backend_of (self);
+  const char *model = self->item != NULL ? akc_conversation_item_get_model (self->item) : NULL;
+
+  if (backend == NULL || model == NULL)
+    return;
+  akc_backend_set_model_takes_images (backend, model, gtk_switch_get_active (self->images_switch));
+  update_images (self);
+}
+
+static void
 on_popover_show (AkcModelSwitch *self)
 {
   update_popover (self);
+  update_images (self);
   list_models (self);
 }
 
@@ -261,6 +316,7 @@ on_row_activated (AkcModelSwitch *self,
 
   gtk_popover_popdown (self->popover);
   akc_app_session_set_conversation_model (self->session, item, model);
+  update_images (self);
   g_signal_emit (self, signals[CHOSEN], 0, model);
 }
 
@@ -346,6 +402,34 @@ akc_model_switch_init (AkcModelSwitch *self)
   gtk_label_set_max_width_chars (self->note_label, 36);
   gtk_widget_set_visible (GTK_WIDGET (self->note_label), FALSE);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->note_label));
+
+  /* Whether the model takes images. */
+  {
+    GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+    GtkWidget *title = gtk_label_new (_("Takes Images"));
+
+    gtk_label_set_xalign (GTK_LABEL (title), 0);
+    gtk_widget_set_hexpand (title, TRUE);
+    self->images_switch = GTK_SWITCH (gtk_switch_new ());
+    gtk_widget_set_valign (GTK_WIDGET (self->images_switch), GTK_ALIGN_CENTER);
+    gtk_accessible_update_relation (GTK_ACCESSIBLE (self->images_switch), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
+                                    title, NULL, -1);
+    self->images_handler = g_signal_connect_object (self->images_switch, "notify::active",
+                                                    G_CALLBACK (on_images_toggled), self, G_CONNECT_SWAPPED);
+    gtk_box_append (GTK_BOX (row), title);
+    gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->images_switch));
+    self->images_label = GTK_LABEL (gtk_label_new (NULL));
+    gtk_label_set_xalign (self->images_label, 0);
+    gtk_label_set_wrap (self->images_label, TRUE);
+    gtk_label_set_max_width_chars (self->images_label, 36);
+    gtk_widget_add_css_class (GTK_WIDGET (self->images_label), "dim-label");
+    gtk_widget_add_css_class (GTK_WIDGET (self->images_label), "caption");
+    self->images_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+    gtk_box_append (GTK_BOX (self->images_box), row);
+    gtk_box_append (GTK_BOX (self->images_box), GTK_WIDGET (self->images_label));
+    gtk_widget_set_visible (self->images_box, FALSE);
+    gtk_box_append (GTK_BOX (box), self->images_box);
+  }
 
   self->loading = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_spinner_set_spinning (GTK_SPINNER (spinner), TRUE);
@@ -471,6 +555,14 @@ akc_model_switch_get_list (AkcModelSwitch *self)
   g_return_val_if_fail (AKC_IS_MODEL_SWITCH (self), NULL);
 
   return GTK_WIDGET (self->list);
+}
+
+GtkSwitch *
+akc_model_switch_get_images_switch (AkcModelSwitch *self)
+{
+  g_return_val_if_fail (AKC_IS_MODEL_SWITCH (self), NULL);
+
+  return self->images_switch;
 }
 
 GtkLabel *

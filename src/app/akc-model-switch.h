@@ -23,6 +23,7 @@ void       akc_model_switch_set_conversation (AkcModelSwitch      *self,
 void       akc_model_switch_popup            (AkcModelSwitch      *self);
 GtkWidget *akc_model_switch_get_list         (AkcModelSwitch      *self);
 GtkLabel  *akc_model_switch_get_status       (AkcModelSwitch      *self);
+GtkSwitch *akc_model_switch_get_images_switch (AkcModelSwitch      *self);
 gboolean   akc_model_switch_get_loading      (AkcModelSwitch      *self);
 
 G_END_DECLS

@@ -16,8 +16,9 @@
  *
  * Where the person connects a model: the kind of provider, its base URL
  * (checked before it is saved), the API key (to the keyring and nowhere
- * else; empty removes it), the default model, and “Test Connection”, which
- * asks the provider for its models and lists them, or says exactly what
+ * else; empty removes it), the default model (and, for an OpenAI-compatible
+ * or Anthropic provider, which do not say it, whether it takes images),
+ * and “Test Connection”, which asks the provider for its models and lists them, or says exactly what
  * failed. Every field is applied with Enter or its apply button.
  *
  * With no provider set up, the page asks whether an Ollama answers on this
@@ -45,6 +46,9 @@ struct _AkcProviderPage
   AdwActionRow       *url_error;
   AdwEntryRow        *key_row;
   AdwEntryRow        *model_row;
+  AdwActionRow       *images_row;
+  GtkSwitch          *images_switch;
+  gboolean            showing_images;
   AdwActionRow       *test_row;
   GtkButton          *test_button;
   AdwActionRow       *status_row;
@@ -139,6 +143,34 @@ on_url_apply (AkcProviderPage *self)
     }
   show_url_error (self, NULL);
   g_settings_set_string (self->settings, "provider-url", url);
+}
+
+/* Whether the default model takes images: the person says it for an
+ * OpenAI-compatible or Anthropic model. */
+static void
+update_images (AkcProviderPage *self)
+{
+  const char *model = akc_backend_get_model (self->provider);
+  gboolean settable = model != NULL && akc_backend_get_images_settable (self->provider);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->images_row), settable);
+  if (!settable)
+    return;
+  self->showing_images = TRUE;
+  gtk_switch_set_active (self->images_switch, akc_backend_get_model_takes_images (self->provider, model));
+  self->showing_images = FALSE;
+}
+
+static void
+on_images_toggled (AkcProviderPage *self)
+{
+  const char *model;
+
+  if (self->showing_images || self->provider == NULL)
+    return;
+  model = akc_backend_get_model (self->provider);
+  if (model != NULL)
+    akc_backend_set_model_takes_images (self->provider, model, gtk_switch_get_active (self->images_switch));
 }
 
 static void
@@ -403,6 +435,8 @@ akc_provider_page_class_init (AkcProviderPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AkcProviderPage, url_error);
   gtk_widget_class_bind_template_child (widget_class, AkcProviderPage, key_row);
   gtk_widget_class_bind_template_child (widget_class, AkcProviderPage, model_row);
+  gtk_widget_class_bind_template_child (widget_class, AkcProviderPage, images_row);
+  gtk_widget_class_bind_template_child (widget_class, AkcProviderPage, images_switch);
   gtk_widget_class_bind_template_child (widget_class, AkcProviderPage, test_row);
   gtk_widget_class_bind_template_child (widget_class, AkcProviderPage, test_button);
   gtk_widget_class_bind_template_child (widget_class, AkcProviderPage, status_row);
@@ -412,6 +446,7 @@ akc_provider_page_class_init (AkcProviderPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_url_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_key_apply);
   gtk_widget_class_bind_template_callback (widget_class, on_model_apply);
+  gtk_widget_class_bind_template_callback (widget_class, on_images_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_test_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_ollama_clicked);
 }
@@ -474,6 +509,9 @@ akc_provider_page_new (GSettings  *settings,
   g_signal_connect_object (provider, "notify::state", G_CALLBACK (on_state_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (provider, "notify::status", G_CALLBACK (on_state_changed), self, G_CONNECT_SWAPPED);
   on_state_changed (self);
+  g_signal_connect_object (provider, "notify::model", G_CALLBACK (update_images), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (provider, "notify::endpoint", G_CALLBACK (update_images), self, G_CONNECT_SWAPPED);
+  update_images (self);
 
   if (url[0] == '\0')
     probe_local_ollama (self);

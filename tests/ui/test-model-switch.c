@@ -28,7 +28,8 @@
 
 static char *folder;
 
-static const char * const keys[] = { "provider-kind", "provider-url", "provider-model", "conversation" };
+static const char * const keys[] = { "provider-kind", "provider-url", "provider-model", "provider-model-images",
+                                     "conversation" };
 
 static void
 reset_settings (GSettings *settings)
@@ -736,6 +737,153 @@ test_model_without_images (void)
   reset_settings (settings);
 }
 
+static GtkWidget *
+attach_refusal (AkcComposer *composer)
+{
+  return find_widget (GTK_WIDGET (composer), is_label_with_prefix, "The model of this conversation does not take images");
+}
+
+/* Attaches @picture; returns how many attachments the composer holds. */
+static guint
+attach (AkcComposer *composer,
+        GFile       *picture)
+{
+  akc_composer_attach_file (composer, picture);
+  while (akc_composer_get_n_loading (composer) > 0)
+    g_main_context_iteration (NULL, TRUE);
+  return g_list_model_get_n_items (akc_composer_get_attachments (composer));
+}
+
+/* An OpenAI-compatible (or Anthropic) provider does not say which models
+ * take images: the person says it, per model, with the switch in the
+ * model's popover; a model said to take none gets its images refused by
+ * the composer, with the reason, and another model of the same provider
+ * still takes them; it is kept with the provider's base URL, across a
+ * restart. An Ollama model's switch shows what Ollama said, and cannot be
+ * changed. */
+static void
+test_model_takes_images (void)
+{
+  AkcTestHttpServer *server = akc_test_http_server_new ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *base = g_strconcat (akc_test_http_server_get_base_uri (server), "/v1", NULL);
+  g_autofree char *path = g_build_filename (folder, "takes-images.sqlite3", NULL);
+  g_autoptr(GFile) picture = write_picture ("dot2.png");
+  g_autoptr(GVariant) kept = NULL;
+  g_autofree char *printed = NULL;
+  g_autofree char *id = NULL;
+  AkcChatMemory *memory = open_history (path);
+  AkcAppSession *session = new_session (memory);
+  AkcModelSwitch *model_switch;
+  AkcComposer *composer;
+  GtkSwitch *images;
+  AkcWindow *window;
+  GtkWidget *popover;
+
+  reset_settings (settings);
+  akc_provider_page_set_local_ollama_url ("http://127.0.0.1:9");
+  g_settings_set_string (settings, "provider-kind", "openai");
+  g_settings_set_string (settings, "provider-url", base);
+  g_settings_set_string (settings, "provider-model", "text-only");
+  respond (server, 200, "application/json", "{\"object\":\"list\",\"data\":[{\"id\":\"text-only\"},{\"id\":\"vision\"}]}");
+
+  window = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "provider"));
+  id = g_strdup (akc_conversation_item_get_id (akc_window_get_item (window)));
+  wait_loaded (akc_window_get_item (window));
+  model_switch = akc_window_get_model_switch (window);
+  composer = AKC_COMPOSER (find_by_type (GTK_WIDGET (window), AKC_TYPE_COMPOSER));
+
+  /* Nothing said yet: images go (the provider refuses them itself if it
+   * must), and the switch says so. */
+  g_assert_true (takes_images (akc_window_get_source (window)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.switch-model", NULL));
+  wait_listed (model_switch);
+  images = akc_model_switch_get_images_switch (model_switch);
+  popover = gtk_widget_get_ancestor (GTK_WIDGET (images), GTK_TYPE_POPOVER);
+  g_assert_true (gtk_widget_is_drawable (GTK_WIDGET (images)));
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (images)));
+  g_assert_true (gtk_switch_get_active (images));
+  g_assert_nonnull (find_widget (popover, is_label_with_prefix, "Images are sent to this model."));
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (images), GTK_ACCESSIBLE_ROLE_SWITCH);
+  g_assert_true (gtk_widget_get_focusable (GTK_WIDGET (images)));
+
+  /* Said to take none: refused in the composer, with the reason. */
+  gtk_switch_set_active (images, FALSE);
+  spin ();
+  g_assert_false (takes_images (akc_window_get_source (window)));
+  g_assert_nonnull (find_widget (popover, is_label_with_prefix, "Images are refused for this model."));
+  kept = g_settings_get_value (settings, "provider-model-images");
+  printed = g_variant_print (kept, FALSE);
+  g_test_message ("kept: %s", printed);
+  g_assert_nonnull (strstr (printed, base));
+  g_assert_nonnull (strstr (printed, "'text-only', false"));
+  gtk_popover_popdown (GTK_POPOVER (popover));
+  spin ();
+  g_assert_cmpuint (attach (composer, picture), ==, 0);
+  g_assert_nonnull (attach_refusal (composer));
+
+  /* Another model of the provider still takes them (the empty
+   * conversation is reused, held with it now). */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.new-chat-with-model", "s", "vision"));
+  spin ();
+  wait_loaded (akc_window_get_item (window));
+  g_assert_true (takes_images (akc_window_get_source (window)));
+  g_assert_cmpuint (attach (composer, picture), ==, 1);
+  akc_composer_set_text (composer, NULL);
+  g_list_store_remove_all (G_LIST_STORE (akc_composer_get_attachments (composer)));
+
+  /* Restart: still said. */
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
+  close_history (session, memory);
+  g_object_unref (session);
+  memory = open_history (path);
+  session = new_session (memory);
+  window = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
+  akc_window_show_item (window, akc_app_session_lookup_conversation (session, id));
+  wait_loaded (akc_window_get_item (window));
+  g_assert_cmpstr (akc_conversation_item_get_model (akc_window_get_item (window)), ==, "vision");
+  g_assert_true (takes_images (akc_window_get_source (window)));
+  akc_app_session_set_conversation_model (session, akc_window_get_item (window), "text-only");
+  g_assert_false (takes_images (akc_window_get_source (window)));
+  /* The same model of another provider is another model. */
+  g_settings_set_string (settings, "provider-url", akc_test_http_server_get_base_uri (server));
+  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
+  g_assert_true (akc_backend_get_model_takes_images (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER),
+                                                     "text-only"));
+
+  /* Ollama says it: shown, not changed. */
+  respond (server, 200, "application/json", "{\"capabilities\":[\"completion\"]}");
+  g_settings_set_string (settings, "provider-kind", "ollama");
+  g_settings_set_string (settings, "provider-url", akc_test_http_server_get_base_uri (server));
+  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.new-chat-with-model", "s", "text-only"));
+  spin ();
+  while (takes_images (akc_window_get_source (window)))
+    g_main_context_iteration (NULL, TRUE);
+  model_switch = akc_window_get_model_switch (window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.switch-model", NULL));
+  wait_listed (model_switch);
+  images = akc_model_switch_get_images_switch (model_switch);
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (images)));
+  g_assert_false (gtk_switch_get_active (images));
+  g_assert_nonnull (find_widget (gtk_widget_get_ancestor (GTK_WIDGET (images), GTK_TYPE_POPOVER),
+                                 is_label_with_prefix, "Ollama says this model does not read images"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
+  close_history (session, memory);
+  g_object_unref (session);
+  akc_test_http_server_free (server);
+  akc_provider_page_set_local_ollama_url (NULL);
+  reset_settings (settings);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -764,6 +912,7 @@ main (int   argc,
   g_test_add_func ("/window/ollama-probed-once", test_ollama_probed_once);
   g_test_add_func ("/window/new-chat-with-model", test_new_chat_with_model);
   g_test_add_func ("/window/model-without-images", test_model_without_images);
+  g_test_add_func ("/window/model-takes-images", test_model_takes_images);
 
   rc = g_test_run ();
   /* The histories leave their -wal and -shm files: all of it goes. */

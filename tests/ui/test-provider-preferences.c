@@ -328,6 +328,65 @@ test_local_ollama (void)
   akc_provider_page_set_local_ollama_url (NULL);
 }
 
+/* The page says whether the default model takes images, for an
+ * OpenAI-compatible or Anthropic provider (they do not say it); an Ollama
+ * provider says it itself, and the row is not shown. */
+static void
+test_default_model_images (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  const char *keys[] = { "provider-kind", "provider-url", "provider-model", "provider-model-images", "conversation" };
+  GtkWidget *row;
+  GtkSwitch *toggle;
+  AkcBackend *backend;
+  AkcWindow *window;
+  GtkWindow *prefs;
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    g_settings_reset (settings, keys[i]);
+  akc_provider_page_set_local_ollama_url ("http://127.0.0.1:9");
+  g_settings_set_string (settings, "provider-kind", "anthropic");
+  g_settings_set_string (settings, "provider-url", "http://127.0.0.1:9/v1");
+  g_settings_set_string (settings, "provider-model", "claude-text");
+
+  window = g_object_new (AKC_TYPE_WINDOW, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  backend = akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER);
+  prefs = akc_window_show_preferences (window);
+  row = find_row (prefs, "Default Model Takes Images");
+  toggle = GTK_SWITCH (find_by_type (row, GTK_TYPE_SWITCH));
+  g_assert_nonnull (toggle);
+  g_assert_true (gtk_widget_get_visible (row));
+  g_assert_true (gtk_switch_get_active (toggle));
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (toggle), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       "Default Model Takes Images");
+
+  gtk_switch_set_active (toggle, FALSE);
+  spin ();
+  g_assert_false (akc_backend_get_model_takes_images (backend, "claude-text"));
+  g_assert_true (akc_backend_get_model_takes_images (backend, "claude-vision"));
+
+  /* Another default model: its own answer. */
+  g_settings_set_string (settings, "provider-model", "claude-vision");
+  spin ();
+  g_assert_true (gtk_switch_get_active (toggle));
+  g_settings_set_string (settings, "provider-model", "claude-text");
+  spin ();
+  g_assert_false (gtk_switch_get_active (toggle));
+
+  /* Ollama says it itself. */
+  g_settings_set_string (settings, "provider-kind", "ollama");
+  spin ();
+  g_assert_false (gtk_widget_get_visible (row));
+
+  gtk_window_destroy (prefs);
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    g_settings_reset (settings, keys[i]);
+  akc_provider_page_set_local_ollama_url (NULL);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -354,6 +413,7 @@ main (int   argc,
 
   g_test_add_func ("/preferences/provider", test_provider_page);
   g_test_add_func ("/preferences/provider/local-ollama", test_local_ollama);
+  g_test_add_func ("/preferences/provider/default-model-images", test_default_model_images);
 
   rc = g_test_run ();
   g_unlink (file);

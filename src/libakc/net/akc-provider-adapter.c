@@ -332,18 +332,25 @@ turn_done (AkcHttpStream *http,
 }
 
 /* Whether a message of the conversation holds an image. */
+/* Whether the person's newest message has an image: earlier ones (read
+ * by an earlier model of the conversation) are left out for a model that
+ * takes none, this one is refused. */
 static gboolean
 request_has_image (AkcAdapterRequest *request)
 {
   GListModel *messages = akc_adapter_request_get_messages (request);
   guint n = g_list_model_get_n_items (messages);
 
-  for (guint i = 0; i < n; i++)
+  for (guint i = n; i > 0; i--)
     {
-      g_autoptr(AkcMessage) message = g_list_model_get_item (messages, i);
-      GListModel *attachments = akc_message_get_attachments (message);
-      guint n_attachments = g_list_model_get_n_items (attachments);
+      g_autoptr(AkcMessage) message = g_list_model_get_item (messages, i - 1);
+      GListModel *attachments;
+      guint n_attachments;
 
+      if (akc_message_get_role (message) != AKC_MESSAGE_ROLE_USER)
+        continue;
+      attachments = akc_message_get_attachments (message);
+      n_attachments = g_list_model_get_n_items (attachments);
       for (guint a = 0; a < n_attachments; a++)
         {
           g_autoptr(AkcAttachment) attachment = g_list_model_get_item (attachments, a);
@@ -351,6 +358,7 @@ request_has_image (AkcAdapterRequest *request)
           if (akc_attachment_get_kind (attachment) == AKC_ATTACHMENT_KIND_IMAGE)
             return TRUE;
         }
+      return FALSE;
     }
 
   return FALSE;
@@ -362,7 +370,7 @@ akc_provider_adapter_stream (AkcAdapter        *adapter,
                              AkcStream         *stream)
 {
   AkcProviderAdapter *self = AKC_PROVIDER_ADAPTER (adapter);
-  AkcProviderRequestOptions options = { self->kind, self->model, self->max_tokens, self->tools };
+  AkcProviderRequestOptions options = { self->kind, self->model, self->max_tokens, self->tools, !self->accepts_images };
   g_autoptr(GError) error = NULL;
   g_autoptr(SoupMessage) message = NULL;
   g_autoptr(GBytes) body = NULL;
@@ -934,9 +942,11 @@ akc_provider_adapter_class_init (AkcProviderAdapterClass *klass)
    * AkcProviderAdapter:accepts-images:
    *
    * Whether the model takes images. When it does not, a turn whose
-   * conversation holds an image [class@Attachment] ends at once with
-   * `PROVIDER_ATTACHMENT_REFUSED`, and nothing is sent. Text files are
-   * sent as text to every model.
+   * newest message from the person holds an image [class@Attachment]
+   * ends at once with `PROVIDER_ATTACHMENT_REFUSED`, and nothing is sent;
+   * the images of earlier messages (read by another model of the
+   * conversation) are left out, the model told in their place that one
+   * was there. Text files are sent as text to every model.
    *
    * Since: 0.1
    */

@@ -78,7 +78,7 @@ typedef enum
  * @AKC_PROVIDER_ERROR_STREAM: `PROVIDER_STREAM_ERROR`: the provider reported
  *   an error in the middle of the stream
  * @AKC_PROVIDER_ERROR_ATTACHMENT_REFUSED: `PROVIDER_ATTACHMENT_REFUSED`: the
- *   conversation holds an image and the model does not take images
+ *   newest message holds an image and the model does not take images
  *   ([property@ProviderAdapter:accepts-images]); nothing was sent
  *
  * Error codes of %AKC_PROVIDER_ERROR. The text in backquotes is the code of

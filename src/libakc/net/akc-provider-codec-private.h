@@ -50,6 +50,7 @@ typedef struct
   const char      *model;
   guint            max_tokens;  /* 0: the provider's default (Anthropic: the adapter's default) */
   GPtrArray       *tools;       /* AkcProviderTool, nullable */
+  gboolean         without_images; /* images become a note that one was there */
 } AkcProviderRequestOptions;
 
 /* The request body for @request: always valid JSON. */

@@ -297,7 +297,8 @@ flush_pending (GPtrArray *out,
 
 static GPtrArray *
 project (AkcAdapterRequest *request,
-         GString           *system)
+         GString           *system,
+         gboolean           without_images)
 {
   GListModel *messages = akc_adapter_request_get_messages (request);
   GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) pmessage_free);
@@ -344,7 +345,27 @@ project (AkcAdapterRequest *request,
             if (n_attachments > 0)
               projected->attachments = g_ptr_array_new_with_free_func (g_object_unref);
             for (guint a = 0; a < n_attachments; a++)
-              g_ptr_array_add (projected->attachments, g_list_model_get_item (attachments, a));
+              {
+                AkcAttachment *attachment = g_list_model_get_item (attachments, a);
+                g_autofree char *name = NULL;
+                char *text;
+
+                if (!without_images || akc_attachment_get_kind (attachment) != AKC_ATTACHMENT_KIND_IMAGE)
+                  {
+                    g_ptr_array_add (projected->attachments, attachment);
+                    continue;
+                  }
+                /* A model that takes no images is told one was there
+                 * (an earlier model of the conversation read it). */
+                name = valid_text (akc_attachment_get_name (attachment), strlen (akc_attachment_get_name (attachment)));
+                text = g_strdup_printf ("%s%s[The image \u201c%s\u201d was attached here; it is not sent to this model.]",
+                                        projected->text, projected->text[0] != '\0' ? "\n\n" : "", name);
+                g_free (projected->text);
+                projected->text = text;
+                g_object_unref (attachment);
+              }
+            if (projected->attachments != NULL && projected->attachments->len == 0)
+              g_clear_pointer (&projected->attachments, g_ptr_array_unref);
             g_ptr_array_add (out, projected);
           }
           break;
@@ -839,7 +860,7 @@ akc_provider_build_body (const AkcProviderRequestOptions *options,
   GString *out = g_string_new (NULL);
   AkcJsonWriter w;
 
-  messages = project (request, system);
+  messages = project (request, system, options->without_images);
 
   akc_json_writer_init (&w, out);
   akc_json_writer_begin_object (&w);

@@ -229,6 +229,33 @@ check("text files still go to a model that takes no images",
       chat.get_status() == Akc.ChatStatus.IDLE and body is not None
       and body["messages"] == [{"role": "user", "content": "Summarise\n\n" + file_text}], body)
 
+# The conversation goes on with a model that takes no images (the person
+# switched to it, or said it takes none): the images an earlier model read
+# are left out, the model told one was there; a new image is refused.
+note = "[The image \u201cdog.png\u201d was attached here; it is not sent to this model.]"
+for kind, path, reply in ((Akc.ProviderKind.OPENAI, "/v1/chat/completions", ps.openai_text),
+                          (Akc.ProviderKind.OLLAMA, "/api/chat", ps.ollama_text),
+                          (Akc.ProviderKind.ANTHROPIC, "/v1/messages", ps.anthropic_text)):
+    server.reset()
+    chat = chat_with(kind, path, reply(["A dog."]))
+    send(chat, "What is this?", [image])
+    server.add("POST", path, reply(["Woof."]))
+    chat.get_adapter().set_accepts_images(False)
+    send(chat, "And now?", [])
+    body = server.last().json if server.last() else None
+    sent = json.dumps(body, ensure_ascii=False) if body else ""
+    check(f"{kind.value_nick}: a model without images gets the earlier image left out, with a note in its place",
+          chat.get_status() == Akc.ChatStatus.IDLE and body is not None
+          and png_b64 not in sent and note in sent and "What is this?" in sent and "And now?" in sent,
+          (chat.get_status(), chat.get_error() and chat.get_error().get_message(), sent[:1500]))
+    server.reset()
+    send(chat, "And this one?", [image])
+    error = chat.get_error()
+    check(f"{kind.value_nick}: a new image to that model is refused, nothing sent",
+          chat.get_status() == Akc.ChatStatus.ERROR and error is not None
+          and error.get_code() == "PROVIDER_ATTACHMENT_REFUSED" and server.last() is None,
+          (chat.get_status(), error and error.get_message(), server.last()))
+
 probe = Akc.ProviderAdapter.new(Akc.ProviderKind.OLLAMA, server.base, "m")
 caps = json.loads(probe.get_capabilities().to_canonical())
 probe.set_accepts_images(False)
