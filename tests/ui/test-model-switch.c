@@ -737,6 +737,67 @@ test_model_without_images (void)
   reset_settings (settings);
 }
 
+/* A failed turn says what to do, and goes on saying it, whole, once the
+ * conversation went on: the note of an earlier error wraps in the
+ * transcript instead of running out of the window. */
+static void
+test_provider_errors (void)
+{
+  AkcTestHttpServer *server = akc_test_http_server_new ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *base = g_strconcat (akc_test_http_server_get_base_uri (server), "/v1", NULL);
+  g_autofree char *path = g_build_filename (folder, "errors.sqlite3", NULL);
+  g_autoptr(GError) error = NULL;
+  AkcChatMemory *memory = open_history (path);
+  AkcAppSession *session = new_session (memory);
+  AkcChatSource *source;
+  AkcWindow *window;
+  GtkWidget *view, *note;
+
+  reset_settings (settings);
+  akc_provider_page_set_local_ollama_url ("http://127.0.0.1:9");
+  g_settings_set_string (settings, "provider-kind", "openai");
+  g_settings_set_string (settings, "provider-url", base);
+  g_settings_set_string (settings, "provider-model", "gpt-a");
+
+  window = g_object_new (AKC_TYPE_WINDOW, "session", session, "default-width", 720, "default-height", 600, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "provider"));
+  wait_loaded (akc_window_get_item (window));
+  source = akc_window_get_source (window);
+
+  respond (server, 401, "application/json",
+           "{\"error\":{\"message\":\"Incorrect API key provided\",\"type\":\"invalid_request_error\",\"code\":\"invalid_api_key\"}}");
+  g_assert_true (akc_chat_source_send (source, "hello", &error));
+  g_assert_no_error (error);
+  while (akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_ERROR);
+  g_assert_cmpstr (akc_diagnostic_get_code (akc_chat_source_get_error (source)), ==, "PROVIDER_UNAUTHORIZED");
+
+  /* The conversation goes on: the error is a note of its message now. */
+  respond (server, 200, "text/event-stream", SSE_REPLY);
+  send_and_wait (source, "again");
+  view = find_by_type (GTK_WIDGET (window), AKC_TYPE_CHAT_VIEW);
+  note = find_widget (view, is_label_with_prefix, "The provider at ");
+  g_assert_nonnull (note);
+  wait_frames (GTK_WIDGET (window), 3);
+  g_test_message ("note %d px wide in a view of %d px, %d lines", gtk_widget_get_width (note),
+                  gtk_widget_get_width (view), pango_layout_get_line_count (gtk_label_get_layout (GTK_LABEL (note))));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (note)), "401"));
+  g_assert_cmpint (gtk_widget_get_width (note), <=, gtk_widget_get_width (view));
+  g_assert_cmpint (pango_layout_get_line_count (gtk_label_get_layout (GTK_LABEL (note))), >, 1);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
+  close_history (session, memory);
+  g_object_unref (session);
+  akc_test_http_server_free (server);
+  akc_provider_page_set_local_ollama_url (NULL);
+  reset_settings (settings);
+}
+
 static GtkWidget *
 attach_refusal (AkcComposer *composer)
 {
@@ -913,6 +974,7 @@ main (int   argc,
   g_test_add_func ("/window/new-chat-with-model", test_new_chat_with_model);
   g_test_add_func ("/window/model-without-images", test_model_without_images);
   g_test_add_func ("/window/model-takes-images", test_model_takes_images);
+  g_test_add_func ("/window/provider-errors", test_provider_errors);
 
   rc = g_test_run ();
   /* The histories leave their -wal and -shm files: all of it goes. */
