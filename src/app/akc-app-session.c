@@ -1589,6 +1589,14 @@ akc_app_session_open (AkcAppSession        *self,
         traced = akc_trace_capture_wrap_adapter (capture, AKC_ADAPTER (route), "provider");
         owner = G_OBJECT (akc_chat_new (traced));
         source = AKC_CHAT_SOURCE (owner);
+        /* The tools the model is offered run here (open_link once the
+         * person approved it). */
+        {
+          GPtrArray *tools = akc_backend_get_tools (self->provider_backend);
+
+          for (guint i = 0; tools != NULL && i < tools->len; i++)
+            akc_chat_add_tool (AKC_CHAT (owner), g_ptr_array_index (tools, i));
+        }
       }
       break;
     case AKC_ASSISTANT_KIND_TURN:

@@ -32,6 +32,12 @@
  * the provider's base URL), and a model the person said nothing of is
  * taken to take them (the provider refuses an image itself if it cannot).
  *
+ * The model is offered the app's tools (akc_backend_get_tools(), the
+ * same on every model's adapter; a provider conversation's chat registers
+ * them too): `get_current_time` reads the clock and runs at once;
+ * `open_link` opens an http or https address in the browser, and waits
+ * for the person's approval first.
+ *
  * An Ask backend is itself the adapter of its conversation: it hands each
  * turn to an AkcAskAdapter for the current endpoint, built again when the
  * preferences change, so the conversation and its history outlive a new
@@ -88,6 +94,7 @@ struct _AkcBackend
   GCancellable       *describing;    /* what the provider says of its models */
   char              **listed;        /* the provider's models; NULL: not known */
   GCancellable       *listing;       /* asking for them */
+  GPtrArray          *tools;         /* AkcTool, offered to the provider's models */
 };
 
 static void akc_backend_adapter_init (AkcAdapterInterface *iface);
@@ -275,6 +282,118 @@ static AkcCredentialKind
 credential_kind (AkcBackend *self)
 {
   return self->kind == AKC_BACKEND_KIND_PROVIDER ? AKC_CREDENTIAL_KIND_API_KEY : AKC_CREDENTIAL_KIND_BEARER_TOKEN;
+}
+
+/* ------------------------------------------------------------------ */
+/* The tools a provider's model is offered                             */
+
+#define MAX_LINK_LENGTH 2048
+
+static AkcBackendLinkOpener link_opener;
+
+/* Sets what opens a link the model asked to open: a test sees it there;
+ * %NULL opens it in the browser. */
+void
+akc_backend_set_link_opener (AkcBackendLinkOpener opener)
+{
+  link_opener = opener;
+}
+
+static char *
+run_current_time (AkcTool       *tool,
+                  AkcJsonValue  *arguments,
+                  gpointer       user_data,
+                  GError       **error)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *when = g_date_time_format_iso8601 (now);
+  GTimeZone *zone = g_date_time_get_timezone (now);
+  const char *names[] = { "now", "timeZone" };
+  g_autoptr(AkcJsonValue) result = NULL;
+  AkcJsonValue *values[2];
+
+  values[0] = akc_json_value_new_string (when, -1);
+  values[1] = akc_json_value_new_string (g_time_zone_get_identifier (zone), -1);
+  result = akc_json_value_new_object (names, values, 2);
+  akc_json_value_unref (values[0]);
+  akc_json_value_unref (values[1]);
+
+  return akc_json_value_to_canonical (result, NULL);
+}
+
+static char *
+run_open_link (AkcTool       *tool,
+               AkcJsonValue  *arguments,
+               gpointer       user_data,
+               GError       **error)
+{
+  AkcJsonValue *member = akc_json_value_get_member (arguments, "url");
+  const char *text = member != NULL ? akc_json_value_get_string (member, NULL) : NULL;
+  g_autoptr(GUri) uri = text != NULL ? g_uri_parse (text, G_URI_FLAGS_NONE, NULL) : NULL;
+  g_autofree char *address = NULL;
+
+  if (uri == NULL || g_uri_get_host (uri) == NULL || g_uri_get_host (uri)[0] == '\0' ||
+      (g_ascii_strcasecmp (g_uri_get_scheme (uri), "http") != 0 &&
+       g_ascii_strcasecmp (g_uri_get_scheme (uri), "https") != 0))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           "Only an absolute http or https address can be opened.");
+      return NULL;
+    }
+  address = g_uri_to_string (uri);
+  if (link_opener != NULL)
+    {
+      if (!link_opener (address, error))
+        return NULL;
+    }
+  else if (!g_app_info_launch_default_for_uri (address, NULL, error))
+    return NULL;
+
+  return g_strdup_printf ("Opened %s in the browser.", address);
+}
+
+static GPtrArray *
+new_tools (void)
+{
+  GPtrArray *tools = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(AkcJsonSchema) nothing = akc_json_schema_new_from_string ("{\"type\":\"object\",\"properties\":{},"
+                                                                     "\"additionalProperties\":false}", NULL);
+  g_autoptr(AkcJsonSchema) link = akc_json_schema_new_from_string ("{\"type\":\"object\",\"properties\":{"
+                                                                  "\"url\":{\"type\":\"string\",\"minLength\":8,"
+                                                                  "\"maxLength\":" G_STRINGIFY (MAX_LINK_LENGTH) ","
+                                                                  "\"pattern\":\"^[Hh][Tt][Tt][Pp][Ss]?://\"}},"
+                                                                  "\"required\":[\"url\"],\"additionalProperties\":false}",
+                                                                  NULL);
+  AkcTool *clock = akc_tool_new ("get_current_time", FALSE, run_current_time, NULL, NULL);
+  AkcTool *open = akc_tool_new ("open_link", TRUE, run_open_link, NULL, NULL);
+
+  g_assert (nothing != NULL && link != NULL);
+  akc_tool_set_argument_schema (clock, nothing);
+  akc_tool_set_title (clock, _("Read the clock"));
+  akc_tool_set_description (clock, _("Reads the date and time of this computer. Nothing is changed."));
+  akc_tool_set_argument_schema (open, link);
+  akc_tool_set_title (open, _("Open a link"));
+  akc_tool_set_description (open, _("Opens the address in your web browser."));
+  g_ptr_array_add (tools, clock);
+  g_ptr_array_add (tools, open);
+
+  return tools;
+}
+
+/* What the model is told of each tool (in English, as it is instructed). */
+static void
+offer_tools (AkcBackend         *self,
+             AkcProviderAdapter *adapter)
+{
+  for (guint i = 0; self->tools != NULL && i < self->tools->len; i++)
+    {
+      AkcTool *tool = g_ptr_array_index (self->tools, i);
+
+      akc_provider_adapter_add_tool (adapter, tool,
+                                     g_str_equal (akc_tool_get_name (tool), "open_link")
+                                     ? "Opens an http or https address in the person's web browser, after the person approves it."
+                                     : "Returns the current date and time of the person's computer (ISO 8601) and its time zone.");
+    }
 }
 
 static void
@@ -773,6 +892,8 @@ reconfigure (AkcBackend *self,
           g_autoptr(GError) error = NULL;
 
           self->provider = akc_provider_adapter_new (kind, self->endpoint, NULL, &error);
+          if (self->provider != NULL)
+            offer_tools (self, self->provider);
           apply_model (self);
         }
     }
@@ -978,6 +1099,7 @@ akc_backend_dispose (GObject *object)
   g_cancellable_cancel (self->listing);
   g_clear_object (&self->listing);
   g_clear_pointer (&self->listed, g_strfreev);
+  g_clear_pointer (&self->tools, g_ptr_array_unref);
   g_clear_object (&self->settings);
   g_clear_object (&self->credentials);
 
@@ -1102,6 +1224,8 @@ akc_backend_new (AkcBackendKind      kind,
   self->settings = g_object_ref (settings);
   self->credentials = g_object_ref (credentials);
   self->status = status_text (self);
+  if (kind == AKC_BACKEND_KIND_PROVIDER)
+    self->tools = new_tools ();
 
   g_signal_connect_object (settings, "changed", G_CALLBACK (on_setting_changed), self, G_CONNECT_SWAPPED);
   reconfigure (self, FALSE);
@@ -1304,6 +1428,7 @@ akc_backend_get_provider_for_model (AkcBackend *self,
   akc_provider_adapter_set_connect_timeout (adapter, akc_provider_adapter_get_connect_timeout (self->provider));
   akc_provider_adapter_set_api_key (adapter, self->token);
   akc_provider_adapter_set_accepts_images (adapter, images_setting (self, model));
+  offer_tools (self, adapter);
   g_hash_table_insert (self->models, g_strdup (model), adapter);
   describe_model (self, adapter);
 
@@ -1368,6 +1493,25 @@ akc_backend_get_provider_title (AkcBackend *self)
   if (g_strcmp0 (kind, "ollama") == 0)
     return _("Ollama");
   return _("Model Provider");
+}
+
+/**
+ * akc_backend_get_tools:
+ * @self: a provider #AkcBackend
+ *
+ * Gets the tools every model of the provider is offered; a provider
+ * conversation's chat registers them (akc_chat_add_tool()), so their
+ * calls run, `open_link` after the person approved it.
+ *
+ * Returns: (transfer none) (element-type AkcTool) (nullable): the tools,
+ *   or %NULL for another kind of backend
+ */
+GPtrArray *
+akc_backend_get_tools (AkcBackend *self)
+{
+  g_return_val_if_fail (AKC_IS_BACKEND (self), NULL);
+
+  return self->tools;
 }
 
 /**

@@ -75,6 +75,11 @@ const char      *akc_backend_get_provider_kind   (AkcBackend           *self);
 const char      *akc_backend_get_provider_title  (AkcBackend           *self);
 void             akc_backend_refresh_models      (AkcBackend           *self);
 const char * const *akc_backend_get_models       (AkcBackend           *self);
+GPtrArray       *akc_backend_get_tools           (AkcBackend           *self);
+/* Opens @uri; FALSE with @error set when it could not. */
+typedef gboolean (*AkcBackendLinkOpener) (const char  *uri,
+                                          GError     **error);
+void             akc_backend_set_link_opener     (AkcBackendLinkOpener  opener);
 gboolean         akc_backend_get_images_settable (AkcBackend           *self);
 gboolean         akc_backend_get_model_takes_images (AkcBackend        *self,
                                                   const char           *model);

@@ -798,6 +798,139 @@ test_provider_errors (void)
   reset_settings (settings);
 }
 
+static char *opened;
+
+static gboolean
+open_link_here (const char  *uri,
+                GError     **error)
+{
+  g_free (opened);
+  opened = g_strdup (uri);
+  return TRUE;
+}
+
+static AkcToolCall *
+last_call (AkcChatSource *source)
+{
+  GListModel *messages = akc_chat_source_get_messages (source);
+
+  for (guint i = g_list_model_get_n_items (messages); i > 0; i--)
+    {
+      g_autoptr(AkcMessage) message = g_list_model_get_item (messages, i - 1);
+      GListModel *calls = akc_message_get_tool_calls (message);
+
+      if (calls != NULL && g_list_model_get_n_items (calls) > 0)
+        {
+          AkcToolCall *call = g_list_model_get_item (calls, 0);
+
+          g_object_unref (call);
+          return call;
+        }
+    }
+  return NULL;
+}
+
+#define SSE_OPEN_LINK \
+  "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Opening it. \"},\"finish_reason\":null}]}\n\n" \
+  "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"open_link\",\"arguments\":\"{\\\"url\\\": \\\"https://exa\"}}]},\"finish_reason\":null}]}\n\n" \
+  "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"mple.org/docs\\\"}\"}}]},\"finish_reason\":null}]}\n\n" \
+  "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n" \
+  "data: [DONE]\n\n"
+
+/* The model is offered the app's tools; a call of open_link waits for the
+ * person's approval, shown in the transcript, then runs, and its result
+ * goes back to the model in the next request, whose reply ends the turn. */
+static void
+test_provider_tool_call (void)
+{
+  AkcTestHttpServer *server = akc_test_http_server_new ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *base = g_strconcat (akc_test_http_server_get_base_uri (server), "/v1", NULL);
+  g_autofree char *path = g_build_filename (folder, "tools.sqlite3", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AkcJsonValue) body = NULL;
+  AkcChatMemory *memory = open_history (path);
+  AkcAppSession *session = new_session (memory);
+  AkcChatSource *source;
+  AkcToolCall *call;
+  AkcWindow *window;
+  GtkWidget *confirmation;
+  GBytes *sent;
+  const char *data;
+  gsize length;
+
+  reset_settings (settings);
+  akc_provider_page_set_local_ollama_url ("http://127.0.0.1:9");
+  akc_backend_set_link_opener (open_link_here);
+  g_settings_set_string (settings, "provider-kind", "openai");
+  g_settings_set_string (settings, "provider-url", base);
+  g_settings_set_string (settings, "provider-model", "gpt-a");
+
+  window = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "provider"));
+  wait_loaded (akc_window_get_item (window));
+  source = akc_window_get_source (window);
+
+  respond (server, 200, "text/event-stream", SSE_OPEN_LINK);
+  g_assert_true (akc_chat_source_send (source, "open the docs", &error));
+  g_assert_no_error (error);
+  call = NULL;
+  while ((call = last_call (source)) == NULL ||
+         akc_tool_call_get_status (call) == AKC_TOOL_CALL_STATUS_PENDING)
+    g_main_context_iteration (NULL, TRUE);
+
+  /* The tools were offered, in the provider's format. */
+  sent = akc_test_http_server_get_body (server);
+  data = g_bytes_get_data (sent, &length);
+  g_assert_nonnull (g_strstr_len (data, length, "\"open_link\""));
+  g_assert_nonnull (g_strstr_len (data, length, "\"get_current_time\""));
+
+  g_test_message ("call: %d %s", akc_tool_call_get_status (call), akc_tool_call_get_error (call));
+  g_assert_cmpint (akc_tool_call_get_status (call), ==, AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION);
+  g_assert_null (opened);
+  /* The transcript asks: what, and Approve or Deny. */
+  confirmation = gtk_widget_get_ancestor (wait_for_widget (GTK_WIDGET (window), is_label_with_text, "Approve"),
+                                          GTK_TYPE_BUTTON);
+  g_assert_nonnull (confirmation);
+  wait_frames (GTK_WIDGET (window), 2);
+  g_assert_true (gtk_widget_get_mapped (confirmation));
+  g_assert_nonnull (find_widget (GTK_WIDGET (window), is_label_with_prefix, "Open a link"));
+
+  /* Approved (the button): it runs, and the model hears how it went. */
+  respond (server, 200, "text/event-stream", SSE_REPLY);
+  g_signal_emit_by_name (confirmation, "clicked");
+  while (akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING ||
+         akc_test_http_server_get_n_requests (server) < 2)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_IDLE);
+  g_assert_cmpstr (opened, ==, "https://example.org/docs");
+  g_assert_cmpint (akc_tool_call_get_status (call), ==, AKC_TOOL_CALL_STATUS_COMPLETE);
+  sent = akc_test_http_server_get_body (server);
+  data = g_bytes_get_data (sent, &length);
+  body = akc_json_value_parse (data, (gssize) length, NULL);
+  g_assert_nonnull (body);
+  {
+    g_autofree char *text = akc_json_value_to_canonical (body, NULL);
+
+    g_test_message ("second request: %.600s", text);
+    g_assert_nonnull (strstr (text, "\"role\":\"tool\""));
+    g_assert_nonnull (strstr (text, "\"tool_call_id\":\"call_1\""));
+    g_assert_nonnull (strstr (text, "Opened https://example.org/docs"));
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
+  close_history (session, memory);
+  g_object_unref (session);
+  akc_test_http_server_free (server);
+  akc_backend_set_link_opener (NULL);
+  g_clear_pointer (&opened, g_free);
+  akc_provider_page_set_local_ollama_url (NULL);
+  reset_settings (settings);
+}
+
 static GtkWidget *
 attach_refusal (AkcComposer *composer)
 {
@@ -975,6 +1108,7 @@ main (int   argc,
   g_test_add_func ("/window/model-without-images", test_model_without_images);
   g_test_add_func ("/window/model-takes-images", test_model_takes_images);
   g_test_add_func ("/window/provider-errors", test_provider_errors);
+  g_test_add_func ("/window/provider-tool-call", test_provider_tool_call);
 
   rc = g_test_run ();
   /* The histories leave their -wal and -shm files: all of it goes. */
