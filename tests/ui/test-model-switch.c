@@ -920,6 +920,22 @@ test_provider_tool_call (void)
     g_assert_nonnull (strstr (text, "Opened https://example.org/docs"));
   }
 
+  /* The clock runs at once, without asking; the model hears the time. */
+  respond (server, 200, "text/event-stream",
+           "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_2\",\"type\":\"function\",\"function\":{\"name\":\"get_current_time\",\"arguments\":\"{}\"}}]},\"finish_reason\":null}]}\n\n"
+           "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n"
+           "data: [DONE]\n\n");
+  g_assert_true (akc_chat_source_send (source, "what time is it?", &error));
+  g_assert_no_error (error);
+  while ((call = last_call (source)) == NULL || g_strcmp0 (akc_tool_call_get_id (call), "call_2") != 0 ||
+         akc_tool_call_get_status (call) != AKC_TOOL_CALL_STATUS_COMPLETE)
+    {
+      g_assert_true (call == NULL || akc_tool_call_get_status (call) != AKC_TOOL_CALL_STATUS_ERROR);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_nonnull (strstr (akc_tool_call_get_result (call), "\"now\""));
+  g_assert_nonnull (strstr (akc_tool_call_get_result (call), "\"timeZone\""));
+
   gtk_window_destroy (GTK_WINDOW (window));
   spin ();
   close_history (session, memory);
