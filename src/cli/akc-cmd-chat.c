@@ -33,8 +33,9 @@ typedef struct
 static void
 print_chat_usage (FILE *out)
 {
-  fprintf (out, "%s\n", _("Usage: akc chat --endpoint URL --api openai|ollama|anthropic --model M [--system TEXT] [--json] PROMPT…"));
+  fprintf (out, "%s\n", _("Usage: akc chat --endpoint URL --api openai|ollama|anthropic --model M [--system TEXT] [--attach FILE]… [--json] PROMPT…"));
   fprintf (out, "\n%s\n", _("Sends PROMPT to the model M of the provider at URL (its base address, such as http://127.0.0.1:11434 for Ollama or http://127.0.0.1:8080/v1 for llama.cpp) and streams the reply. With --json, prints each chunk as one JSON line."));
+  fprintf (out, "\n%s\n", _("--attach sends a PNG, JPEG or WebP image, or a UTF-8 text file of up to 1 MiB, with the prompt; repeat it for more."));
   fprintf (out, "\n%s\n", _("The API key comes from the keyring (store it with “akc credentials set --endpoint URL --kind api-key”); it is never read from the command line or the environment. A model on this machine or the local network usually needs none."));
   fprintf (out, "\n%s\n", _("Exit status: 0 answered, 1 failed, 2 usage error, 130 stopped."));
 }
@@ -324,6 +325,7 @@ akc_cmd_chat (int    argc,
   g_autofree char *system = NULL;
   g_autofree char *prompt = NULL;
   g_auto(GStrv) rest = NULL;
+  g_auto(GStrv) files = NULL;
   gboolean json = FALSE;
   int timeout_ms = AKC_PROVIDER_ADAPTER_DEFAULT_CONNECT_TIMEOUT;
   GOptionEntry entries[] = {
@@ -331,6 +333,7 @@ akc_cmd_chat (int    argc,
     { "api", 0, 0, G_OPTION_ARG_STRING, &api, N_("The provider’s API: openai, ollama or anthropic"), N_("API") },
     { "model", 0, 0, G_OPTION_ARG_STRING, &model, N_("The model to ask"), N_("M") },
     { "system", 0, 0, G_OPTION_ARG_STRING, &system, N_("A system prompt"), N_("TEXT") },
+    { "attach", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, N_("An image or text file sent with the prompt"), N_("FILE") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print each chunk of the reply as one JSON line"), NULL },
     { "connect-timeout", 0, 0, G_OPTION_ARG_INT, &timeout_ms, N_("Milliseconds to wait for the provider to answer (0: no limit)"), N_("MS") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, N_("PROMPT") },
@@ -380,6 +383,33 @@ akc_cmd_chat (int    argc,
 
   messages = g_list_store_new (AKC_TYPE_MESSAGE);
   question = akc_message_new ("user-1", AKC_MESSAGE_ROLE_USER, prompt, AKC_MESSAGE_STATUS_COMPLETE);
+  for (guint i = 0; files != NULL && files[i] != NULL; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (files[i]);
+      g_autofree char *name = g_file_get_basename (file);
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(AkcAttachment) attachment = NULL;
+
+      if (i >= AKC_ATTACHMENT_MAX_PER_MESSAGE)
+        {
+          /* Translators: %u is a number of files */
+          fprintf (stderr, _("akc chat: a message takes at most %u attachments"), (guint) AKC_ATTACHMENT_MAX_PER_MESSAGE);
+          fputc ('\n', stderr);
+          return AKC_CLI_EXIT_USAGE;
+        }
+      bytes = g_file_load_bytes (file, NULL, NULL, &error);
+      if (bytes != NULL)
+        attachment = akc_attachment_new_for_bytes (name, bytes, &error);
+      if (attachment == NULL)
+        {
+          /* Translators: %s says why, as a sentence */
+          akc_cli_print_untrusted (stderr, _("akc chat: the file cannot be attached: %s"), error->message);
+          fputc ('\n', stderr);
+          return AKC_CLI_EXIT_USAGE;
+        }
+      akc_message_add_attachment (question, attachment);
+    }
   g_list_store_append (messages, question);
   request = akc_adapter_request_new (G_LIST_MODEL (messages), NULL, system, NULL);
 

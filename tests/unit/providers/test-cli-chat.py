@@ -6,6 +6,7 @@
 #
 #   test-cli-chat.py PATH-TO-AKC
 
+import base64
 import json
 import os
 import pty
@@ -73,6 +74,32 @@ line = json.loads(result.stdout.splitlines()[-1])
 check("--json errors carry their code, exit 1", result.returncode == 1 and line["type"] == "error"
       and line["code"] == "PROVIDER_MODEL_NOT_FOUND" and "“m”" in line["content"] and line["metadata"] == {"status": 404},
       result.stdout)
+
+# --attach: an image and a text file go with the prompt, in the provider's
+# format; a file that is neither is refused before anything is sent.
+with open(os.path.join(folder.name, "dot.png"), "wb") as f:
+    f.write(ps.png(3, 2))
+with open(os.path.join(folder.name, "notes.txt"), "w", encoding="utf-8") as f:
+    f.write("Grüße\n")
+with open(os.path.join(folder.name, "blob.bin"), "wb") as f:
+    f.write(b"\x00\xff\x00binary")
+for api, path, reply, where in (("openai", "/v1/chat/completions", ps.openai_text, base),
+                                ("anthropic", "/v1/messages", ps.anthropic_text, server.base)):
+    server.add("POST", path, reply(["Seen."]))
+    result = akc("chat", "--endpoint", where, "--api", api, "--model", "m",
+                 "--attach", os.path.join(folder.name, "dot.png"), "--attach", os.path.join(folder.name, "notes.txt"),
+                 "what", "is", "this")
+    sent = json.dumps(server.last().json, ensure_ascii=False) if server.last() and server.last().json else ""
+    check(f"{api}: --attach sends the image and the text file with the prompt",
+          result.returncode == 0 and result.stdout == "Seen.\n"
+          and base64.b64encode(ps.png(3, 2)).decode() in sent and "File: notes.txt" in sent and "Grüße" in sent
+          and "what is this" in sent, (result, sent[:800]))
+n = len(server.requests)
+result = akc("chat", "--endpoint", base, "--api", "openai", "--model", "m",
+             "--attach", os.path.join(folder.name, "blob.bin"), "hi")
+check("--attach of a file that is neither an image nor text: exit 2, says why, nothing sent",
+      result.returncode == 2 and "blob.bin" in result.stderr and "can not be sent" in result.stderr
+      and len(server.requests) == n, result)
 
 server.add("POST", "/v1/chat/completions", ps.sse([ps.openai_chunk(content="par")], end="drop"))
 result = akc("chat", "--endpoint", base, "--api", "openai", "--model", "m", "hi")
