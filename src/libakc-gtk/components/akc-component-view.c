@@ -215,6 +215,27 @@ sync_disabled_state (GtkWidget *widget,
     }
 }
 
+/* A source list or a link card: navigation, not a question
+ * (docs/port-decisions.md, §12.4). Tab reaches its links whether or not
+ * it is the active component; it never takes the keyboard itself. */
+static gboolean
+is_navigation (AkcComponentView *self)
+{
+  const char *key;
+
+  if (self->resolved_component == NULL || !akc_resolved_component_is_standard (self->resolved_component))
+    return FALSE;
+  key = akc_resolved_component_get_component_key (self->resolved_component);
+  return g_strcmp0 (key, "source-list") == 0 || g_strcmp0 (key, "link-card") == 0;
+}
+
+/* Whether Tab and a click may give the keyboard to the content. */
+static void
+sync_can_focus (AkcComponentView *self)
+{
+  gtk_widget_set_can_focus (self->content, self->active || (is_navigation (self) && !self->is_fallback));
+}
+
 static gboolean
 focus_is_inside (AkcComponentView *self)
 {
@@ -395,7 +416,7 @@ akc_component_view_build (AkcComponentView *self)
       self->is_fallback = TRUE;
     }
 
-  gtk_widget_set_can_focus (self->content, self->active);
+  sync_can_focus (self);
   gtk_box_prepend (self->box, self->content);
 }
 
@@ -437,7 +458,7 @@ akc_component_view_use_custom_widget (AkcComponentView *self)
     gtk_accessible_update_property (GTK_ACCESSIBLE (self->content),
                                     GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
                                     -1);
-  gtk_widget_set_can_focus (self->content, self->active);
+  sync_can_focus (self);
   gtk_widget_set_sensitive (self->content, !self->resolved);
   sync_disabled_state (self->content, self->resolved);
   gtk_box_prepend (self->box, self->content);
@@ -1175,9 +1196,10 @@ akc_component_view_set_active (AkcComponentView *self,
     {
       /* can-focus covers the whole subtree: Tab skips it and
        * gtk_widget_grab_focus() (a click included) is refused. It does
-       * not take away a focus already inside. */
-      gtk_widget_set_can_focus (self->content, active);
-      if (!active && focus_is_inside (self))
+       * not take away a focus already inside. Navigation stays
+       * reachable. */
+      sync_can_focus (self);
+      if (!active && !is_navigation (self) && focus_is_inside (self))
         gtk_root_set_focus (gtk_widget_get_root (GTK_WIDGET (self)), NULL);
     }
 

@@ -312,6 +312,44 @@ akc_chat_view_focus_pending_idle (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* Tab and Shift+Tab through the links of a text (a selectable label) that
+ * has the keyboard: the text as a whole first (it selects all of itself
+ * when it takes the focus), then each link, the caret on it, for Enter to
+ * open. GTK's own label does this only from a caret, not from a
+ * selection. %FALSE when the next stop is after (or before) the label. */
+static gboolean
+label_move_focus (GtkLabel         *label,
+                  GtkDirectionType  direction)
+{
+  int start, end;
+  gboolean selection = gtk_label_get_selection_bounds (label, &start, &end);
+
+  if (direction == GTK_DIR_TAB_FORWARD)
+    {
+      if (selection)
+        {
+          /* From the whole text to its first link (which may start it). */
+          gtk_label_select_region (label, 0, 0);
+          if (gtk_label_get_current_uri (label) != NULL)
+            return TRUE;
+        }
+      if (gtk_widget_child_focus (GTK_WIDGET (label), direction))
+        return TRUE;
+      /* No link after: the text keeps what was selected. */
+      if (selection)
+        gtk_label_select_region (label, start, end);
+      return FALSE;
+    }
+
+  if (direction != GTK_DIR_TAB_BACKWARD || selection)
+    return FALSE;
+  /* From a link to the one before it, or to the whole text. */
+  if (gtk_widget_child_focus (GTK_WIDGET (label), direction))
+    return TRUE;
+  gtk_label_select_region (label, 0, -1);
+  return TRUE;
+}
+
 /* Tab and Shift+Tab: into the transcript on its newest message, through
  * a message's own controls, and out again to the widgets before and after
  * it (the header, the composer). Other directions are GTK's: *handled is
@@ -331,6 +369,10 @@ akc_chat_view_move_focus (AkcChatView      *self,
   item = focus != NULL ? item_of (self, focus) : NULL;
   if (item == NULL)
     return focus == NULL || focus == GTK_WIDGET (self->list_view) ? akc_chat_view_focus_newest (self) : FALSE;
+
+  if (GTK_IS_LABEL (focus) && gtk_label_get_selectable (GTK_LABEL (focus)) &&
+      label_move_focus (GTK_LABEL (focus), direction))
+    return TRUE;
 
   next = next_control (item, focus, direction);
   if (next != NULL)
@@ -360,8 +402,21 @@ akc_chat_view_move_focus (AkcChatView      *self,
 static gboolean
 keys_belong_to_focus (GtkWidget *focus)
 {
-  return GTK_IS_TEXT_VIEW (focus) || GTK_IS_TEXT (focus) || GTK_IS_EDITABLE (focus) ||
-         gtk_widget_get_ancestor (focus, AKC_TYPE_COMPONENT_VIEW) != NULL;
+  GtkWidget *component = gtk_widget_get_ancestor (focus, AKC_TYPE_COMPONENT_VIEW);
+  AkcResolvedComponent *resolved;
+  const char *key;
+
+  if (GTK_IS_TEXT_VIEW (focus) || GTK_IS_TEXT (focus) || GTK_IS_EDITABLE (focus))
+    return TRUE;
+  if (component == NULL)
+    return FALSE;
+
+  /* A source list or a link card is navigation, like a message's links:
+   * the arrows go on to the next message from it. */
+  resolved = akc_component_view_get_resolved_component (AKC_COMPONENT_VIEW (component));
+  key = resolved != NULL && akc_resolved_component_is_standard (resolved)
+        ? akc_resolved_component_get_component_key (resolved) : NULL;
+  return g_strcmp0 (key, "source-list") != 0 && g_strcmp0 (key, "link-card") != 0;
 }
 
 /* Leaves the transcript for the widget after it (the composer), as Tab

@@ -588,7 +588,12 @@ build_settled (AkcChatView *self,
                AkcMessage  *message)
 {
   GListModel *calls = akc_message_get_tool_calls (message);
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *box = g_object_new (GTK_TYPE_BOX,
+                                 "orientation", GTK_ORIENTATION_VERTICAL,
+                                 "spacing", 6,
+                                 "accessible-role", GTK_ACCESSIBLE_ROLE_GROUP,
+                                 NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
 
   for (guint i = 0; i < g_list_model_get_n_items (calls); i++)
     {
@@ -650,7 +655,18 @@ build_settled (AkcChatView *self,
                                       GTK_ACCESSIBLE_PROPERTY_LABEL, accessible,
                                       -1);
       gtk_box_append (GTK_BOX (box), card);
+      g_ptr_array_add (names, g_steal_pointer (&accessible));
     }
+
+  /* A stop of the arrow keys like a message, named by what it says, from
+   * which Tab reaches its text. */
+  g_ptr_array_add (names, NULL);
+  {
+    g_autofree char *label = g_strjoinv ("; ", (char **) names->pdata);
+
+    gtk_accessible_update_property (GTK_ACCESSIBLE (box), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+  }
+  gtk_widget_set_focusable (box, TRUE);
 
   return box;
 }
@@ -675,7 +691,9 @@ factory_bind (GtkSignalListItemFactory *factory,
 
   if (AKC_IS_MESSAGE (object) && is_call_carrier (AKC_MESSAGE (object)))
     {
-      gtk_list_item_set_child (item, build_settled (self, AKC_MESSAGE (object)));
+      child = build_settled (self, AKC_MESSAGE (object));
+      gtk_list_item_set_child (item, child);
+      akc_chat_view_item_bound (self, child, object);
       return;
     }
 

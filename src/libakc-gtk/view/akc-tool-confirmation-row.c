@@ -95,8 +95,19 @@ akc_tool_confirmation_row_class_init (AkcToolConfirmationRowClass *klass)
 static void
 akc_tool_confirmation_row_init (AkcToolConfirmationRow *self)
 {
+  GtkEventController *keys;
+
   akc_gtk_init ();
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* Space and Enter open and close the Details. A GtkExpander leaves them
+   * to the window, which activates the focus with them; in the
+   * transcript the row of the list takes them first (to select it). */
+  keys = gtk_shortcut_controller_new ();
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (keys),
+                                        gtk_shortcut_new (gtk_shortcut_trigger_parse_string ("space|Return|KP_Enter"),
+                                                          gtk_signal_action_new ("activate")));
+  gtk_widget_add_controller (self->details, keys);
 }
 
 char *
@@ -187,6 +198,16 @@ fill_fields (AkcToolConfirmationRow *self,
       g_autofree char *text = field_text (akc_json_value_get_member_value (arguments, i));
       GtkWidget *key = field_label (name, "dim-label", FALSE);
       GtkWidget *value = field_label (text, "field-value", TRUE);
+      /* Translators: what a screen reader says of an argument of a tool
+       * call waiting for approval, when Tab reaches it: the argument's
+       * name and its value, such as "Priority: normal". */
+      g_autofree char *spoken = g_strdup_printf (_("%s: %s"), name, text);
+
+      /* Tab reaches the value (it is selectable, for copying), and says
+       * which field it is. */
+      gtk_accessible_update_property (GTK_ACCESSIBLE (value),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, spoken,
+                                      -1);
 
       gtk_grid_attach (self->fields, key, 0, (int) row, 1, 1);
       gtk_grid_attach (self->fields, value, 1, (int) row, 1, 1);
