@@ -8,8 +8,16 @@ keyboard when it appears (application.md §12.4), is answered with Enter,
 or set aside with Escape; a form is filled field by field (Down cycles a
 select, Enter confirms a field and submits on the last one); Shift+the
 confirmation of a chosen action takes the keyboard on Deny, and Tab reaches
-Approve. The transcripts
-follow application.md §13.
+Approve. The transcripts follow application.md §13.
+
+After each demo the transcript is walked with the keys alone (issue 13,
+"reaches every control in the transcript"): Shift+Tab from the composer,
+Home and Down visit every row, Tab every control of a row; every control
+the transcript shows sensitive and focusable must be reached. Links in a
+message's text are Tab stops of their own (the caret on them) and Enter
+opens them (in a stand-in browser); Shift+F10 on a message copies it (the
+copy is pasted into the composer); a confirmation's arguments are read,
+each with its name, and its Details expand, from the keyboard.
 
 The pointer is only moved over the window once, so that the X server (there
 is no window manager) gives it the keyboard.
@@ -18,12 +26,13 @@ is no window manager) gives it the keyboard.
 import os
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import akc_atspi as ui  # noqa: E402
 import pyatspi  # noqa: E402
-from gi.repository import Atspi  # noqa: E402
+from gi.repository import Atspi, GLib  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from tap import check, finish  # noqa: E402
 
@@ -33,6 +42,10 @@ KEY_ESCAPE = 0xFF1B
 KEY_TAB = 0xFF09
 KEY_DOWN = 0xFF54
 KEY_F10 = 0xFFC7
+KEY_UP = 0xFF52
+KEY_HOME = 0xFF50
+KEY_SPACE = 0x20
+KEY_BACKSPACE = 0xFF08
 ISO_LEFT_TAB = 0xFE20
 
 
@@ -52,6 +65,39 @@ def focused(acc):
         return acc.getState().contains(pyatspi.STATE_FOCUSED)
     except Exception:
         return False
+
+
+def within(acc, ancestor):
+    while acc is not None:
+        if acc == ancestor:
+            return True
+        acc = acc.parent
+    return False
+
+
+def stop_of(acc):
+    """Where the keyboard is: the focused object, and for a text (a label)
+    with its caret on a link rather than a selection, the caret."""
+    caret = None
+    try:
+        if acc.getRoleName() == "label":
+            text = acc.queryText()
+            if text.getNSelections() == 0:
+                caret = text.caretOffset
+    except Exception:
+        pass
+    return (acc, caret)
+
+
+def describe(stop):
+    acc, caret = stop
+    try:
+        out = f"{acc.getRoleName()} {acc.name!r}"
+        if caret is not None:
+            out += f" @{ui.text_of(acc)[caret:caret + 12]!r}"
+        return out
+    except Exception:
+        return "gone"
 
 
 class Demo:
@@ -135,7 +181,193 @@ class Demo:
         return True
 
 
+    # -- the transcript from the keyboard ------------------------------
+
+    def track_focus(self):
+        """Follows the keyboard focus by its events (searching the tree for
+        it after every key would take seconds a key)."""
+        self.focus = None
+
+        def on_focus(event):
+            if event.detail1:
+                self.focus = event.source
+        self.on_focus = on_focus
+        pyatspi.Registry.registerEventListener(on_focus, "object:state-changed:focused")
+
+    def stop(self):
+        context = GLib.MainContext.default()
+        while context.iteration(False):
+            pass
+        acc = self.focus
+        if acc is None or not focused(acc):
+            acc = pyatspi.findDescendant(self.app, focused)
+        return stop_of(acc) if acc is not None else (None, None)
+
+    def press(self, keysym, before, shift=False, timeout=10.0):
+        """Presses keysym and waits until the keyboard moved from before
+        (the focus, or a caret); returns where it is, before if it stayed."""
+        if shift:
+            ui.press_with_modifiers(keysym, control=False, shift=True)
+        else:
+            key(keysym)
+        try:
+            return ui.wait_for(lambda: (now := self.stop())[0] is not None and now != before and now,
+                               timeout=timeout, what="the keyboard to move")
+        except ui.Timeout:
+            return before
+
+    def back_to_composer(self):
+        entry = self.entry()
+        log = self.log()
+        for _ in range(3):
+            if focused(entry):
+                return
+            here = self.stop()
+            if here[0] is not None and within(here[0], log):
+                self.press(KEY_ESCAPE, here)
+            else:
+                break
+        ui.wait_for(lambda: focused(entry), what="the composer to have the keyboard")
+
+    def to_row(self, index):
+        """From the composer: Shift+Tab to the newest message, then Up or
+        Down (or Home first), whichever takes fewer keys, to row index."""
+        self.back_to_composer()
+        here = self.press(KEY_TAB, self.stop(), shift=True)
+        rows = self.rows()
+        newest = next((i for i, row in enumerate(rows) if here[0] is not None and within(here[0], row)), 0)
+        if index + 1 < abs(index - newest):
+            here = self.press(KEY_HOME, here, timeout=3.0)
+            newest = 0
+        for _ in range(abs(index - newest)):
+            here = self.press(KEY_DOWN if index > newest else KEY_UP, here)
+        return here
+
+    def rows(self):
+        """The rows of the transcript (the list view's own items, not the
+        items of a source list inside them)."""
+        view = ui.find(self.log(), role="list")
+        children = [view.getChildAtIndex(i) for i in range(view.childCount)]
+        return [child for child in children if child is not None and child.getRoleName() == "list item"]
+
+    def walk(self):
+        """Every row with Home and Down, every control of a row with Tab;
+        returns the stops reached, in order."""
+        log = self.log()
+        reached = []
+        for index in range(len(self.rows())):
+            here = self.to_row(index)
+            reached.append(here)
+            for _ in range(25):
+                here = self.press(KEY_TAB, here)
+                if here[0] is None or not within(here[0], log):
+                    break
+                reached.append(here)
+        return reached
+
+    def controls(self):
+        """What the transcript shows that the keyboard should reach: every
+        sensitive, focusable object (but the list and its items, GTK's)."""
+        def match(acc):
+            try:
+                state = acc.getState()
+                return state.contains(pyatspi.STATE_FOCUSABLE) and state.contains(pyatspi.STATE_SENSITIVE) and \
+                    acc.getRoleName() not in ("list", "list item")
+            except Exception:
+                return False
+        return pyatspi.findAllDescendants(self.log(), match)
+
+    def check_reach(self, name):
+        reached = self.walk()
+        controls = self.controls()
+        missed = [c for c in controls if not any(c == r[0] for r in reached)]
+        check(f"{name}: the keys alone reach every control of the transcript ({len(controls)} controls, "
+              f"{len(reached)} stops; not reached: {[describe((c, None)) for c in missed]})",
+              controls and not missed, "\n".join(describe(r) for r in reached))
+        return reached
+
+    def link_stop(self, reached, word):
+        """The first stop with the caret on word, in the text of a message."""
+        for acc, caret in reached:
+            try:
+                if caret is not None and ui.text_of(acc)[caret:].startswith(word):
+                    return (acc, caret)
+            except Exception:
+                continue
+        return None
+
+
 F10_KEY = KEY_F10
+
+
+LINKED = "see [the docs](https://example.org/docs) and run"
+CODE = ("```sh", "make check", "```")
+
+
+def send_lines(demo, lines):
+    """Types lines into the composer (Shift+Enter between them) and sends."""
+    entry = demo.entry()
+    ui.wait_for(lambda: focused(entry), what="the composer to take the keyboard")
+    for i, line in enumerate(lines):
+        if i:
+            ui.press_with_modifiers(KEY_RETURN, control=False, shift=True)
+        ui.type_text(line)
+    ui.wait_for(lambda: ui.text_of(entry) == "\n".join(lines), what="the typed lines")
+    key(KEY_RETURN)
+
+
+def opened(demo):
+    try:
+        with open(demo.opened_file) as f:
+            return f.read().split()
+    except OSError:
+        return []
+
+
+def hello_world_transcript(demo):
+    """A message with a link and a code block, and the whole transcript from
+    the keyboard: its links, Copy code, Copy Message, the response actions."""
+    send_lines(demo, (LINKED,) + CODE)
+    demo.wait_text("AgentsKit received: see the docs")
+    demo.idle()
+    reached = demo.check_reach("hello-world")
+    check("hello-world: Tab stops on a link in a message's text (the caret on it)",
+          demo.link_stop(reached, "the docs") is not None, "\n".join(describe(r) for r in reached))
+    check("hello-world: Tab reaches Copy code in a message's code block",
+          any(r[0].name == "Copy code" for r in reached))
+    for name in ("Retry response", "Regenerate response", "Edit last message"):
+        check(f"hello-world: Tab reaches the response action {name!r}", any(r[0].name == name for r in reached))
+
+    # Enter on the link opens it.
+    rows = demo.rows()
+    mine = next(i for i, row in enumerate(rows) if LINKED.split("[")[0] in " ".join(ui.texts_under(row)) and
+                ui.find(row, name="You") is not None)
+    here = demo.to_row(mine)
+    for _ in range(4):
+        here = demo.press(KEY_TAB, here)
+        if here[1] is not None and ui.text_of(here[0])[here[1]:].startswith("the docs"):
+            break
+    key(KEY_RETURN)
+    check("hello-world: Enter on the link opens it",
+          ui.wait_for(lambda: "https://example.org/docs" in opened(demo), timeout=15, what="the link to open"))
+
+    # Shift+F10 on the message, Copy Message; Ctrl+V in the composer pastes it.
+    here = demo.to_row(mine)
+    ui.press_with_modifiers(KEY_F10, control=False, shift=True)
+    item = ui.wait_for(lambda: ui.find(demo.app, role="menu item", name="Copy Message"), what="the message's menu")
+    ui.wait_for(lambda: focused(item) or demo.stop()[0] is not None and demo.stop()[0].getRoleName() == "menu item",
+                what="the menu to have the keyboard")
+    key(KEY_RETURN)
+    demo.back_to_composer()
+    ui.press_with_modifiers(ord("v"))
+    expected = "\n".join((LINKED,) + CODE)
+    entry = demo.entry()
+    pasted = ui.wait_for(lambda: ui.text_of(entry) == expected and expected, timeout=10,
+                         what="the copied message to be pasted")
+    check("hello-world: Shift+F10 on a message and Copy Message copy it (pasted into the composer)", pasted)
+    ui.press_with_modifiers(ord("a"))
+    key(KEY_BACKSPACE)
+    ui.wait_for(lambda: ui.text_of(entry) == "", what="the composer to be empty again")
 
 
 def run_hello_world(demo):
@@ -160,6 +392,39 @@ def run_hello_world(demo):
     demo.send("hello")
     check("hello-world: other messages get the echo reply", demo.wait_text("AgentsKit received: hello"))
     demo.idle()
+    hello_world_transcript(demo)
+
+
+def confirmation_from_the_keyboard(demo):
+    """Before it is decided: Shift+Tab from Deny reads the arguments, each
+    with its name; Space on Details shows the JSON, which Tab reaches;
+    Tab comes back to Deny."""
+    group = ui.wait_for(lambda: ui.find(demo.app, role="panel", name="Create a support ticket"), timeout=30.0,
+                        what="the confirmation")
+    deny = ui.find(group, role="push button", name="Deny")
+    ui.wait_for(lambda: focused(deny), what="Deny to take the keyboard")
+    here = demo.press(KEY_TAB, demo.stop(), shift=True)
+    details = here[0]
+    check("support: Shift+Tab from Deny reaches the confirmation's Details",
+          details is not None and details.name == "Details")
+    names = []
+    for _ in range(2):
+        here = demo.press(KEY_TAB, here, shift=True)
+        names.append(here[0].name if here[0] is not None else None)
+    check(f"support: Shift+Tab reaches each argument, read with its name ({names!r})",
+          names == ["Priority: normal", "Subject: Chat follow-up requested"])
+    here = demo.press(KEY_TAB, here)
+    here = demo.press(KEY_TAB, here)
+    key(KEY_SPACE)
+    ui.wait_for(lambda: ui.find(group, role="label", name="Tool: create-support-ticket"), what="Details to expand")
+    inside = []
+    for _ in range(3):
+        here = demo.press(KEY_TAB, here)
+        inside.append(here[0])
+    texts = [ui.text_of(acc) if acc.getRoleName() == "label" else acc.name for acc in inside[:2]]
+    check(f"support: Space expands Details, and Tab reaches the tool's name and its JSON ({texts!r})",
+          len(texts) == 2 and texts[0] == "Tool: create-support-ticket" and '"priority": "normal"' in texts[1])
+    check("support: Tab from the Details goes on to Deny", inside[2] == deny)
 
 
 def run_support(demo):
@@ -170,6 +435,7 @@ def run_support(demo):
     check("support: /support offers a ticket, and the choice list takes the keyboard",
           demo.component_has_focus("Open support ticket"))
     key(KEY_RETURN)
+    confirmation_from_the_keyboard(demo)
     check("support: the ticket waits for confirmation, which takes the keyboard; Tab reaches Approve and Enter approves",
           demo.approve("Create a support ticket"))
     check("support: the ticket SUP-1 is created once", demo.wait_text("Ticket SUP-1 created for follow-up."))
@@ -180,6 +446,7 @@ def run_support(demo):
     demo.send("/name Ada")
     check("support: /start then /name Ada welcomes Ada", demo.wait_text("Welcome, Ada."))
     demo.idle()
+    demo.check_reach("support")
 
 
 def run_onboarding(demo):
@@ -219,6 +486,7 @@ def run_onboarding(demo):
     check("onboarding: /done completes the onboarding",
           demo.wait_text("Onboarding complete. Your guided workspace is ready."))
     demo.idle()
+    demo.check_reach("onboarding")
 
 
 def run_operations(demo):
@@ -230,6 +498,7 @@ def run_operations(demo):
     check("operations: reading the status is confirmed", demo.approve("Read the service status"))
     check("operations: checkout-api is healthy", demo.wait_text("checkout-api is healthy at revision 1."))
     demo.idle()
+    demo.check_reach("operations")
 
 
 def run_rag(demo):
@@ -241,6 +510,19 @@ def run_rag(demo):
     # keyboard (docs/port-decisions.md, §12.4).
     check("rag: the source list does not take the keyboard from the composer",
           focused(demo.entry()) and demo.has_text("AgentsKit Chat overview"))
+    reached = demo.check_reach("rag")
+    check("rag: Tab reaches the source's link",
+          any(r[0].getRoleName() == "link" and r[0].name == "AgentsKit Chat overview" for r in reached))
+    here = demo.to_row(len(demo.rows()) - 2)   # the answer, above its response actions
+    for _ in range(3):
+        if here[0] is not None and here[0].getRoleName() == "link":
+            break
+        here = demo.press(KEY_TAB, here)
+    key(KEY_RETURN)
+    check("rag: Enter on the source's link opens it",
+          ui.wait_for(lambda: "https://www.agentskit.io/docs/chat" in opened(demo), timeout=15,
+                      what="the source to open"))
+    demo.back_to_composer()
     demo.send("something unknown")
     check("rag: a question without sources says so",
           demo.wait_text("No grounded sources were found for this question."))
@@ -249,11 +531,27 @@ def run_rag(demo):
 
 def main():
     exe = sys.argv[1]
-    proc = ui.start_app(exe)
+    tmp = tempfile.TemporaryDirectory(prefix="akc-demos-")
+    data = os.path.join(tmp.name, "data")
+    config = os.path.join(tmp.name, "config")
+    opened_file = os.path.join(tmp.name, "opened")
+    # A stand-in browser: the links the app opens are written to a file.
+    os.makedirs(os.path.join(data, "applications"))
+    os.makedirs(config)
+    with open(os.path.join(data, "applications", "akc-test-browser.desktop"), "w") as f:
+        f.write("[Desktop Entry]\nType=Application\nName=Test Browser\n"
+                f"Exec=/bin/sh -c 'echo \"$1\" >> {opened_file}' sh %u\n"
+                "MimeType=x-scheme-handler/http;x-scheme-handler/https;\n")
+    with open(os.path.join(config, "mimeapps.list"), "w") as f:
+        f.write("[Default Applications]\nx-scheme-handler/http=akc-test-browser.desktop\n"
+                "x-scheme-handler/https=akc-test-browser.desktop\n")
+    proc = ui.start_app(exe, {"XDG_DATA_HOME": data, "XDG_CONFIG_HOME": config})
     try:
         app = ui.find_app(proc)
         frame = ui.wait_for(lambda: ui.find(app, role="frame"), what="the main window")
         demo = Demo(app)
+        demo.opened_file = opened_file
+        demo.track_focus()
         # No window manager: the window under the pointer gets the keyboard.
         extents = frame.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
         Atspi.generate_mouse_event(extents.x + extents.width // 2, extents.y + 10, "abs")
