@@ -39,6 +39,8 @@ UP = 0xFF52
 DOWN = 0xFF54
 HOME = 0xFF50
 END = 0xFF57
+HINT = ("Your message waits until the reply is finished: Enter starts a new line until then, and sends it after. "
+        "Escape stops the reply.")
 COMPONENT_HINT = ("A question in the transcript has the keyboard: answer it, or press Escape or type a "
                   "message to set it aside.")
 
@@ -102,16 +104,16 @@ def typing_during_a_reply(app, entry, log):
           ui.wait_for(lambda: ui.text_of(entry) == "typed while streaming", timeout=30,
                       what="the text typed during the reply"))
     ui.press_return()
-    hint = ui.wait_for(lambda: ui.find(app, name="Your message waits until the reply is finished: press Enter "
-                                                  "then to send it, or Escape to stop the reply."),
-                       timeout=30, what="the hint of the composer")
-    text = ui.text_of(entry)
-    check(f"Enter during a reply keeps the draft, Stop stays, and a hint says what Enter does (draft {text!r})",
-          hint is not None and text == "typed while streaming" and
+    hint = ui.wait_for(lambda: ui.find(app, name=HINT), timeout=30, what="the hint of the composer")
+    text = ui.wait_for(lambda: ui.text_of(entry) == "typed while streaming\n" and ui.text_of(entry), timeout=30,
+                       what="the new line")
+    check(f"Enter during a reply keeps the draft and starts a new line in it, Stop stays, and a hint says "
+          f"what Enter does (draft {text!r})",
+          hint is not None and text == "typed while streaming\n" and
           ui.find(app, role="push button", name="Stop") is not None)
     ui.press_escape()
     ui.wait_for(lambda: idle(app), what="the reply to stop")
-    check("the draft survives the end of the reply", ui.text_of(entry) == "typed while streaming")
+    check("the draft survives the end of the reply", ui.text_of(entry) == "typed while streaming\n")
     ui.press_return()
     check("once the reply ended, Enter sends the kept draft",
           ui.wait_for(lambda: "AgentsKit received: typed while streaming" in ui.texts_under(log),
@@ -138,7 +140,9 @@ def burst(app, entry, db, count=25):
     sent = stored(db)[len(before):]
     check(f"{count} messages typed and sent without waiting lose no keystroke "
           f"({len(sent)} sends; first {sent[:3]!r})",
-          "".join(sent) == "".join(typed))
+          "".join(sent).replace("\n", "") == "".join(typed))
+    check("each message typed during a reply stays on a line of its own (none runs into the next)",
+          "\n".join(sent).split("\n") == typed, repr(sent[:5]))
 
 
 def components_leave_the_composer_free(app, entry, log):

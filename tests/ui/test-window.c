@@ -291,27 +291,42 @@ test_window_stream_and_stop (void)
   akc_composer_send (composer);
   g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_STREAMING);
 
-  /* What is typed meanwhile stays, and Enter keeps it: the hint says it
-   * waits for the end of the reply. */
+  /* What is typed meanwhile stays, and Enter keeps it, starting a new
+   * line (one, however often it is pressed), so that two messages typed
+   * one after the other do not run together: the hint says it waits for
+   * the end of the reply. */
   g_assert_true (gtk_root_get_focus (GTK_ROOT (window)) == entry);
   gtk_text_buffer_insert_at_cursor (gtk_text_view_get_buffer (GTK_TEXT_VIEW (entry)), "next", -1);
+  g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_Return, 0));
   g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_Return, 0));
   g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_STREAMING);
   g_clear_pointer (&text, g_free);
   text = akc_composer_dup_text (composer);
-  g_assert_cmpstr (text, ==, "next");
+  g_assert_cmpstr (text, ==, "next\n");
+  gtk_text_buffer_insert_at_cursor (gtk_text_view_get_buffer (GTK_TEXT_VIEW (entry)), "and more", -1);
+  g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_Return, 0));
+  g_clear_pointer (&text, g_free);
+  text = akc_composer_dup_text (composer);
+  g_assert_cmpstr (text, ==, "next\nand more\n");
   g_assert_true (gtk_widget_get_visible (find_widget (GTK_WIDGET (composer), is_label_with_text,
-                                                      _("Your message waits until the reply is finished: press "
-                                                        "Enter then to send it, or Escape to stop the reply."))));
+                                                      _("Your message waits until the reply is finished: Enter "
+                                                        "starts a new line until then, and sends it after. "
+                                                        "Escape stops the reply."))));
   g_assert_true (gtk_widget_activate_action (find_by_type (GTK_WIDGET (window), AKC_TYPE_CHAT_VIEW), "chat.stop", NULL));
   g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_IDLE);
   slow = g_list_model_get_item (messages, 3);
   g_assert_true (akc_message_get_stopped (slow));
   g_clear_pointer (&text, g_free);
   text = akc_composer_dup_text (composer);
-  g_assert_cmpstr (text, ==, "next");
+  g_assert_cmpstr (text, ==, "next\nand more\n");
   g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_Return, 0));
   g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 6);
+  /* Sent without the line break Enter left at its end. */
+  {
+    g_autoptr(AkcMessage) sent = g_list_model_get_item (messages, 4);
+
+    g_assert_cmpstr (akc_message_get_content (sent), ==, "next\nand more");
+  }
 
   gtk_window_destroy (GTK_WINDOW (window));
 }

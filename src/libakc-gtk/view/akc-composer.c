@@ -24,9 +24,11 @@
  *
  * While a reply streams in, the entry stays editable, so that nothing
  * typed meanwhile is lost, and Stop replaces Send. Enter then keeps the
- * draft where it is and a hint below the entry says so: the draft waits
- * until the person sends it, with Enter once the reply is finished.
- * Escape in the entry stops the reply.
+ * draft and starts a new line in it (one, however often it is pressed),
+ * so that messages typed one after the other stay apart; a hint below the
+ * entry says so: the draft waits until the person sends it, with Enter
+ * once the reply is finished. The line breaks that end a draft are not
+ * sent. Escape in the entry stops the reply.
  *
  * Images (PNG, JPEG, WebP) and UTF-8 text files can go with a message
  * when the source is an [class@Akc.Chat]: from the Attach button (a file
@@ -264,7 +266,18 @@ on_key_pressed (GtkEventControllerKey *controller,
   if ((state & (GDK_SHIFT_MASK | GDK_CONTROL_MASK | GDK_ALT_MASK)) != 0)
     return GDK_EVENT_PROPAGATE;
 
-  /* While a reply streams the draft stays, and the hint says why. */
+  /* While a reply streams the draft stays, and the hint says why; what
+   * was typed before Enter stays apart from what comes after. */
+  if (akc_composer_is_streaming (self))
+    {
+      GtkTextIter cursor;
+
+      gtk_text_buffer_get_iter_at_mark (self->buffer, &cursor, gtk_text_buffer_get_insert (self->buffer));
+      if (!gtk_text_iter_is_start (&cursor) && gtk_text_iter_backward_char (&cursor) &&
+          gtk_text_iter_get_char (&cursor) != '\n')
+        gtk_text_buffer_insert_at_cursor (self->buffer, "\n", 1);
+      return GDK_EVENT_STOP;
+    }
   akc_composer_send (self);
 
   /* Enter never inserts a newline, even when there is nothing to send. */
@@ -965,6 +978,9 @@ akc_composer_send (AkcComposer *self)
     return FALSE;
 
   text = akc_composer_dup_text (self);
+  /* The line breaks Enter left at the end while a reply streamed. */
+  for (gsize end = strlen (text); end > 0 && text[end - 1] == '\n'; end--)
+    text[end - 1] = '\0';
   if (has_attachments && !akc_composer_can_attach (self))
     {
       set_attach_error (self, _("This conversation cannot take attachments. Remove them to send the message."));
