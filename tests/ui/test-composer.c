@@ -350,6 +350,30 @@ test_big_webp (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Enter on @widget, as its key controllers (or its parents') see it. */
+static gboolean
+press_return (GtkWidget *widget)
+{
+  for (; widget != NULL; widget = gtk_widget_get_parent (widget))
+    {
+      g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+      for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+        {
+          g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+          gboolean handled = FALSE;
+
+          if (!GTK_IS_EVENT_CONTROLLER_KEY (controller))
+            continue;
+          g_signal_emit_by_name (controller, "key-pressed", GDK_KEY_Return, 0, 0, &handled);
+          if (handled)
+            return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
 /* What is typed before the composer has a conversation (an application
  * still opening its history) is not dropped: the entry takes it, and the
  * first conversation gets it, after its own draft (issue 13 item 1). */
@@ -388,6 +412,29 @@ test_typed_before_a_source (void)
   text = akc_composer_dup_text (composer);
   g_assert_cmpstr (text, ==, "");
   g_clear_pointer (&text, g_free);
+
+  /* Enter before there is a conversation is not lost either: the draft
+   * goes as soon as there is one. */
+  akc_composer_set_source (composer, NULL);
+  akc_composer_set_text (composer, NULL);
+  gtk_text_buffer_insert_at_cursor (buffer, "sent at once", -1);
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (composer)));
+  g_assert_true (press_return (text_view));
+  {
+    g_autoptr(AkcChat) later = akc_chat_new (adapter);
+    GListModel *messages = akc_chat_source_get_messages (AKC_CHAT_SOURCE (later));
+    g_autoptr(AkcMessage) first = NULL;
+
+    akc_composer_set_source (composer, AKC_CHAT_SOURCE (later));
+    g_assert_cmpuint (g_list_model_get_n_items (messages), >=, 1);
+    first = g_list_model_get_item (messages, 0);
+    g_assert_cmpstr (akc_message_get_content (first), ==, "sent at once");
+    wait_until_idle (AKC_CHAT_SOURCE (later));
+    text = akc_composer_dup_text (composer);
+    g_assert_cmpstr (text, ==, "");
+    g_clear_pointer (&text, g_free);
+    akc_composer_set_source (composer, NULL);
+  }
 
   /* A conversation with a draft of its own keeps it, and what was typed
    * follows it. */

@@ -20,7 +20,8 @@
  * a newline. Blank drafts are never sent. The draft is kept in
  * [property@Akc.ChatSource:input], so it survives the widget. The entry
  * takes what is typed even before there is a source (an application still
- * opening its history); the first source set gets it, after its own draft.
+ * opening its history); the first source set gets it, after its own draft,
+ * and sends it at once when Enter was pressed meanwhile.
  *
  * While a reply streams in, the entry stays editable, so that nothing
  * typed meanwhile is lost, and Stop replaces Send. Enter then keeps the
@@ -79,6 +80,7 @@ struct _AkcComposer
   gulong         input_handler;
   gboolean       syncing_input;
   gboolean       typed_without_source;  /* waits for the first source */
+  gboolean       send_with_source;      /* Enter came before the source */
 };
 
 G_DEFINE_FINAL_TYPE (AkcComposer, akc_composer, GTK_TYPE_WIDGET)
@@ -211,7 +213,10 @@ on_buffer_changed (AkcComposer *self)
   akc_composer_update_state (self);
 
   if (self->source == NULL)
-    self->typed_without_source = gtk_text_buffer_get_char_count (self->buffer) > 0;
+    {
+      self->typed_without_source = gtk_text_buffer_get_char_count (self->buffer) > 0;
+      self->send_with_source = self->send_with_source && self->typed_without_source;
+    }
   else
     {
       g_autofree char *text = akc_composer_dup_text (self);
@@ -220,6 +225,19 @@ on_buffer_changed (AkcComposer *self)
       akc_chat_source_set_input (self->source, text);
       self->syncing_input = FALSE;
     }
+}
+
+/* Enter that does not send: a new line at the cursor, unless the line
+ * there is empty already. */
+static void
+start_new_line (AkcComposer *self)
+{
+  GtkTextIter cursor;
+
+  gtk_text_buffer_get_iter_at_mark (self->buffer, &cursor, gtk_text_buffer_get_insert (self->buffer));
+  if (!gtk_text_iter_is_start (&cursor) && gtk_text_iter_backward_char (&cursor) &&
+      gtk_text_iter_get_char (&cursor) != '\n')
+    gtk_text_buffer_insert_at_cursor (self->buffer, "\n", 1);
 }
 
 static gboolean
@@ -270,12 +288,15 @@ on_key_pressed (GtkEventControllerKey *controller,
    * was typed before Enter stays apart from what comes after. */
   if (akc_composer_is_streaming (self))
     {
-      GtkTextIter cursor;
-
-      gtk_text_buffer_get_iter_at_mark (self->buffer, &cursor, gtk_text_buffer_get_insert (self->buffer));
-      if (!gtk_text_iter_is_start (&cursor) && gtk_text_iter_backward_char (&cursor) &&
-          gtk_text_iter_get_char (&cursor) != '\n')
-        gtk_text_buffer_insert_at_cursor (self->buffer, "\n", 1);
+      start_new_line (self);
+      return GDK_EVENT_STOP;
+    }
+  /* Before there is a conversation (the application still opens its
+   * history): the draft goes as soon as there is one. */
+  if (self->source == NULL && akc_composer_has_text (self))
+    {
+      start_new_line (self);
+      self->send_with_source = TRUE;
       return GDK_EVENT_STOP;
     }
   akc_composer_send (self);
@@ -908,6 +929,14 @@ akc_composer_set_source (AkcComposer   *self,
 
   akc_composer_update_state (self);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_SOURCE]);
+
+  /* Enter was pressed before: it sends now (or, while the conversation
+   * streams a reply, the draft waits as it would have). */
+  if (source != NULL && self->send_with_source)
+    {
+      self->send_with_source = FALSE;
+      akc_composer_send (self);
+    }
 }
 
 /**
