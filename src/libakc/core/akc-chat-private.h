@@ -16,4 +16,12 @@ void akc_chat_steal_tool_authorizer (AkcChat               *self,
                                      gpointer              *user_data,
                                      GDestroyNotify        *destroy);
 
+/* Puts @messages, read from storage after the conversation went on (it
+ * was written in before its history was read), before its own messages
+ * in one items-changed. Unlike akc_chat_restore(), the reply on its way,
+ * the status, the error and the usage stay. */
+void akc_chat_prepend_restored (AkcChat            *self,
+                                AkcMessage * const *messages,
+                                guint               n_messages);
+
 G_END_DECLS

@@ -1419,6 +1419,21 @@ akc_chat_restore (AkcChat            *self,
   akc_chat_set_status (self, AKC_CHAT_STATUS_IDLE);
 }
 
+void
+akc_chat_prepend_restored (AkcChat            *self,
+                           AkcMessage * const *messages,
+                           guint               n_messages)
+{
+  g_return_if_fail (AKC_IS_CHAT (self));
+  g_return_if_fail (messages != NULL || n_messages == 0);
+
+  for (guint i = 0; i < n_messages; i++)
+    g_return_if_fail (AKC_IS_MESSAGE (messages[i]));
+
+  if (n_messages > 0)
+    akc_chat_splice (self, 0, 0, (AkcMessage **) messages, n_messages);
+}
+
 /**
  * akc_chat_delete_message:
  * @self: a #AkcChat

@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "akc-chat-history.h"
+#include "akc-chat-private.h"
 #include "akc-tool-call.h"
 
 /**
@@ -566,11 +567,15 @@ akc_chat_history_finish_load (AkcChatHistory *self,
       g_ptr_array_add (all, message);
     }
 
-  /* Messages the chat got before the history was read come after it. */
+  /* Messages the chat got before the history was read come after it:
+   * the conversation went on meanwhile (a person who wrote at once), and
+   * its reply on the way and its error stay. */
   for (guint i = 0; i < n_current; i++)
     g_ptr_array_add (all, g_list_model_get_item (current, i));
-
-  akc_chat_restore (self->chat, (AkcMessage * const *) all->pdata, all->len);
+  if (n_current > 0)
+    akc_chat_prepend_restored (self->chat, (AkcMessage * const *) all->pdata, n_stored);
+  else
+    akc_chat_restore (self->chat, (AkcMessage * const *) all->pdata, all->len);
 
   self->loading = FALSE;
   self->loaded = TRUE;

@@ -369,6 +369,56 @@ test_existing_messages (Fixture       *fixture,
   assert_stored_is_chat (fixture);
 }
 
+/* Read while the chat goes on (a person who writes at once, a slow
+ * disk): the reply on its way goes on and is stored, and an error the
+ * chat had stays (issue 13: nothing typed is lost, errors stay). */
+static void
+test_load_during_turn (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  AkcChatSource *source = AKC_CHAT_SOURCE (fixture->chat);
+  g_autoptr(AkcConversationInfo) info = NULL;
+  g_autoptr(AkcMessage) old = akc_message_new ("old", AKC_MESSAGE_ROLE_USER, "before", AKC_MESSAGE_STATUS_COMPLETE);
+  g_autoptr(GError) error = NULL;
+  AkcStream *live;
+
+  info = akc_test_create (fixture->memory, "demo", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (akc_test_append (fixture->memory, "demo", old, &error));
+  g_assert_no_error (error);
+
+  send (fixture, "typed at once");
+  live = stream (fixture);
+  akc_stream_push_text (live, "half ");
+  load (fixture);
+  g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_STREAMING);
+  g_assert_cmpuint (g_list_model_get_n_items (chat_messages (fixture->chat)), ==, 3);
+  g_assert_cmpstr (akc_message_get_id (chat_message (fixture->chat, 0)), ==, "old");
+  g_assert_true (stream (fixture) == live);
+  akc_stream_push_text (live, "and whole");
+  akc_stream_finish (live);
+  g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_IDLE);
+  g_assert_cmpstr (akc_message_get_content (chat_message (fixture->chat, 2)), ==, "half and whole");
+  g_assert_false (akc_message_get_stopped (chat_message (fixture->chat, 2)));
+  assert_stored_is_chat (fixture);
+}
+
+static void
+test_load_after_error (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  AkcChatSource *source = AKC_CHAT_SOURCE (fixture->chat);
+
+  send (fixture, "/fail");
+  akc_stream_fail (stream (fixture), "AK_ADAPTER_FAILED", "It broke.");
+  g_assert_nonnull (akc_chat_source_get_error (source));
+  load (fixture);
+  g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_ERROR);
+  g_assert_nonnull (akc_chat_source_get_error (source));
+  g_assert_cmpstr (akc_diagnostic_get_message (akc_chat_source_get_error (source)), ==, "It broke.");
+  assert_stored_is_chat (fixture);
+}
+
 static void
 count_notify (GObject    *object,
               GParamSpec *pspec,
@@ -517,6 +567,8 @@ main (int   argc,
   ADD ("checkpoints", test_checkpoints);
   ADD ("interrupted", test_interrupted);
   ADD ("existing-messages", test_existing_messages);
+  ADD ("load-during-turn", test_load_during_turn);
+  ADD ("load-after-error", test_load_after_error);
   ADD ("resync", test_resync);
   ADD ("dispose-writes", test_dispose_writes);
   ADD ("dispose-resyncs", test_dispose_resyncs);
