@@ -8,7 +8,8 @@ there, as a person who starts the app and writes does: the keys must land,
 visibly, in the composer of the conversation the window opens on. Then
 the same after a restart on a history, and the narrow panes: the back
 button's pane takes the keyboard with it, and opening a conversation
-brings the keyboard to its composer.
+brings the keyboard to its composer. Last, a message and Enter typed at
+once are sent, and the error of its reply stays.
 """
 
 import os
@@ -138,6 +139,25 @@ def main():
             typed_lands(app, "new one", "Ctrl+N from the list of conversations")
         except (ui.Timeout, Exception) as e:
             check(f"restart on the history: {e}", False)
+        finally:
+            ui.stop_app(proc)
+
+        # A message and Enter typed at once, on a history: it is sent (not
+        # left in the entry), and its error stays when the history has been
+        # read meanwhile.
+        proc, app = start(exe, env, "restart, a message sent at once")
+        try:
+            ui.type_text("/fail")
+            ui.press_return()
+            entry = ui.wait_for(lambda: ui.find(app, role="text", name="Message"), what="the message entry")
+            alert = ui.wait_for(lambda: ui.find(app, role="alert"), timeout=30, what="the error of /fail")
+            time.sleep(2.0)
+            check("a message and Enter typed at once are sent, and the error of its reply stays "
+                  f"(entry {ui.text_of(entry)!r})",
+                  ui.text_of(entry) == "" and ui.find(app, role="alert") is not None and
+                  "The deterministic adapter failed as requested." in ui.texts_under(alert))
+        except (ui.Timeout, Exception) as e:
+            check(f"restart, a message sent at once: {e}", False)
         finally:
             ui.stop_app(proc)
 
