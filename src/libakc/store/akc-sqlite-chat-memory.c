@@ -2155,24 +2155,32 @@ akc_sqlite_chat_memory_list_conversations_async (AkcChatMemory       *memory,
              job_list);
 }
 
+/* The model of @type a read job's task returns its array of objects as. */
+static GListModel *
+list_of (GAsyncResult  *result,
+         GType          type,
+         GError       **error)
+{
+  g_autoptr(GPtrArray) objects = g_task_propagate_pointer (G_TASK (result), error);
+  GListStore *store;
+
+  if (objects == NULL)
+    return NULL;
+
+  store = g_list_store_new (type);
+  g_list_store_splice (store, 0, 0, objects->pdata, objects->len);
+
+  return G_LIST_MODEL (store);
+}
+
 static GListModel *
 akc_sqlite_chat_memory_list_conversations_finish (AkcChatMemory  *memory,
                                                   GAsyncResult   *result,
                                                   GError        **error)
 {
-  g_autoptr(GPtrArray) infos = NULL;
-  GListStore *store;
-
   g_return_val_if_fail (g_task_is_valid (result, memory), NULL);
 
-  infos = g_task_propagate_pointer (G_TASK (result), error);
-  if (infos == NULL)
-    return NULL;
-
-  store = g_list_store_new (AKC_TYPE_CONVERSATION_INFO);
-  g_list_store_splice (store, 0, 0, infos->pdata, infos->len);
-
-  return G_LIST_MODEL (store);
+  return list_of (result, AKC_TYPE_CONVERSATION_INFO, error);
 }
 
 static void
@@ -2420,19 +2428,9 @@ akc_sqlite_chat_memory_load_messages_finish (AkcChatMemory  *memory,
                                              GAsyncResult   *result,
                                              GError        **error)
 {
-  g_autoptr(GPtrArray) messages = NULL;
-  GListStore *store;
-
   g_return_val_if_fail (g_task_is_valid (result, memory), NULL);
 
-  messages = g_task_propagate_pointer (G_TASK (result), error);
-  if (messages == NULL)
-    return NULL;
-
-  store = g_list_store_new (AKC_TYPE_MESSAGE);
-  g_list_store_splice (store, 0, 0, messages->pdata, messages->len);
-
-  return G_LIST_MODEL (store);
+  return list_of (result, AKC_TYPE_MESSAGE, error);
 }
 
 static void
@@ -2578,20 +2576,10 @@ akc_sqlite_chat_memory_search_finish (AkcSqliteChatMemory  *self,
                                       GAsyncResult         *result,
                                       GError              **error)
 {
-  g_autoptr(GPtrArray) results = NULL;
-  GListStore *store;
-
   g_return_val_if_fail (AKC_IS_SQLITE_CHAT_MEMORY (self), NULL);
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
 
-  results = g_task_propagate_pointer (G_TASK (result), error);
-  if (results == NULL)
-    return NULL;
-
-  store = g_list_store_new (AKC_TYPE_SEARCH_RESULT);
-  g_list_store_splice (store, 0, 0, results->pdata, results->len);
-
-  return G_LIST_MODEL (store);
+  return list_of (result, AKC_TYPE_SEARCH_RESULT, error);
 }
 
 /**
@@ -2651,20 +2639,10 @@ akc_sqlite_chat_memory_list_assistant_finish (AkcSqliteChatMemory  *self,
                                               GAsyncResult         *result,
                                               GError              **error)
 {
-  g_autoptr(GPtrArray) infos = NULL;
-  GListStore *store;
-
   g_return_val_if_fail (AKC_IS_SQLITE_CHAT_MEMORY (self), NULL);
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
 
-  infos = g_task_propagate_pointer (G_TASK (result), error);
-  if (infos == NULL)
-    return NULL;
-
-  store = g_list_store_new (AKC_TYPE_CONVERSATION_INFO);
-  g_list_store_splice (store, 0, 0, infos->pdata, infos->len);
-
-  return G_LIST_MODEL (store);
+  return list_of (result, AKC_TYPE_CONVERSATION_INFO, error);
 }
 
 /**
