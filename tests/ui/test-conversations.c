@@ -92,7 +92,10 @@ history_open (History *history)
 {
   if (history->folder == NULL)
     {
-      history->folder = g_dir_make_tmp ("akc-conversations-XXXXXX", NULL);
+      g_autoptr(GError) error = NULL;
+
+      history->folder = g_dir_make_tmp ("akc-conversations-XXXXXX", &error);
+      g_assert_no_error (error);
       history->path = g_build_filename (history->folder, "history.sqlite3", NULL);
     }
   if (history->memory == NULL)
