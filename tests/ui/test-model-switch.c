@@ -102,6 +102,19 @@ new_session (AkcChatMemory *memory)
   return session;
 }
 
+/* Closes @window, then its session and history as the application does
+ * at quit. */
+static void
+close_window (AkcWindow     *window,
+              AkcAppSession *session,
+              AkcChatMemory *memory)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  spin ();
+  close_history (session, memory);
+  g_object_unref (session);
+}
+
 static void
 wait_backend (AkcBackend *backend)
 {
@@ -303,10 +316,7 @@ test_model_switch (void)
   g_assert_cmpstr (akc_conversation_item_get_model (item), ==, "gpt-b");
 
   /* Restart: the conversation comes back with its model. */
-  gtk_window_destroy (GTK_WINDOW (window));
-  spin ();
-  close_history (session, memory);
-  g_object_unref (session);
+  close_window (window, session, memory);
 
   memory = open_history (path);
   session = new_session (memory);
@@ -344,10 +354,7 @@ test_model_switch (void)
     g_assert_cmpuint (akc_test_http_server_get_n_requests (server), ==, requests);
   }
 
-  gtk_window_destroy (GTK_WINDOW (window));
-  spin ();
-  close_history (session, memory);
-  g_object_unref (session);
+  close_window (window, session, memory);
   akc_test_http_server_free (server);
   akc_provider_page_set_local_ollama_url (NULL);
   reset_settings (settings);
@@ -384,10 +391,7 @@ test_first_run_ollama (void)
     g_main_context_iteration (NULL, TRUE);
   spin ();
   g_assert_false (gtk_widget_get_visible (offer));
-  gtk_window_destroy (GTK_WINDOW (window));
-  spin ();
-  close_history (session, memory);
-  g_object_unref (session);
+  close_window (window, session, memory);
   g_unlink (path);
 
   /* An Ollama answers with its models. */
@@ -422,10 +426,7 @@ test_first_run_ollama (void)
   g_assert_cmpstr (akc_window_get_conversation (window), ==, "provider");
   g_assert_cmpstr (akc_conversation_item_get_model (akc_window_get_item (window)), ==, "llama3.2:latest");
 
-  gtk_window_destroy (GTK_WINDOW (window));
-  spin ();
-  close_history (session, memory);
-  g_object_unref (session);
+  close_window (window, session, memory);
   akc_test_http_server_free (server);
   akc_provider_page_set_local_ollama_url (NULL);
   reset_settings (settings);
@@ -478,10 +479,7 @@ test_ollama_probed_once (void)
   g_assert_false (gtk_widget_get_visible (akc_window_get_ollama_offer (one, NULL)));
 
   gtk_window_destroy (GTK_WINDOW (two));
-  gtk_window_destroy (GTK_WINDOW (one));
-  spin ();
-  close_history (session, memory);
-  g_object_unref (session);
+  close_window (one, session, memory);
   akc_test_http_server_free (server);
   akc_provider_page_set_local_ollama_url (NULL);
   reset_settings (settings);
@@ -654,10 +652,7 @@ test_new_chat_with_model (void)
                    "Anthropic — gpt-a\twin.new-chat-with-model\tgpt-a");
   g_clear_pointer (&items, g_free);
 
-  gtk_window_destroy (GTK_WINDOW (window));
-  spin ();
-  close_history (session, memory);
-  g_object_unref (session);
+  close_window (window, session, memory);
   akc_test_http_server_free (server);
   akc_provider_page_set_local_ollama_url (NULL);
   reset_settings (settings);
@@ -728,10 +723,7 @@ test_model_without_images (void)
   error_label = find_widget (GTK_WIDGET (composer), is_label_with_prefix, "The model of this conversation does not take images");
   g_assert_nonnull (error_label);
 
-  gtk_window_destroy (GTK_WINDOW (window));
-  spin ();
-  close_history (session, memory);
-  g_object_unref (session);
+  close_window (window, session, memory);
   akc_test_http_server_free (server);
   akc_provider_page_set_local_ollama_url (NULL);
   reset_settings (settings);
@@ -789,10 +781,7 @@ test_provider_errors (void)
   g_assert_cmpint (gtk_widget_get_width (note), <=, gtk_widget_get_width (view));
   g_assert_cmpint (pango_layout_get_line_count (gtk_label_get_layout (GTK_LABEL (note))), >, 1);
 
-  gtk_window_destroy (GTK_WINDOW (window));
-  spin ();
-  close_history (session, memory);
-  g_object_unref (session);
+  close_window (window, session, memory);
   akc_test_http_server_free (server);
   akc_provider_page_set_local_ollama_url (NULL);
   reset_settings (settings);
@@ -936,10 +925,7 @@ test_provider_tool_call (void)
   g_assert_nonnull (strstr (akc_tool_call_get_result (call), "\"now\""));
   g_assert_nonnull (strstr (akc_tool_call_get_result (call), "\"timeZone\""));
 
-  gtk_window_destroy (GTK_WINDOW (window));
-  spin ();
-  close_history (session, memory);
-  g_object_unref (session);
+  close_window (window, session, memory);
   akc_test_http_server_free (server);
   akc_backend_set_link_opener (NULL);
   g_clear_pointer (&opened, g_free);
@@ -1046,10 +1032,7 @@ test_model_takes_images (void)
   g_list_store_remove_all (G_LIST_STORE (akc_composer_get_attachments (composer)));
 
   /* Restart: still said. */
-  gtk_window_destroy (GTK_WINDOW (window));
-  spin ();
-  close_history (session, memory);
-  g_object_unref (session);
+  close_window (window, session, memory);
   memory = open_history (path);
   session = new_session (memory);
   window = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
@@ -1085,10 +1068,7 @@ test_model_takes_images (void)
   g_assert_nonnull (find_widget (gtk_widget_get_ancestor (GTK_WIDGET (images), GTK_TYPE_POPOVER),
                                  is_label_with_prefix, "Ollama says this model does not read images"));
 
-  gtk_window_destroy (GTK_WINDOW (window));
-  spin ();
-  close_history (session, memory);
-  g_object_unref (session);
+  close_window (window, session, memory);
   akc_test_http_server_free (server);
   akc_provider_page_set_local_ollama_url (NULL);
   reset_settings (settings);
