@@ -618,7 +618,6 @@ string_value (const char *s)
  *
  * Returns: (transfer full): the normalised snapshot event, or
  *   %NULL with @error set
-
  */
 AkcJsonValue *
 akc_turn_create_snapshot_event (const char              *event_id,
