@@ -1094,6 +1094,40 @@ parse_json (const char *text)
   return value;
 }
 
+/* A tool function that fails without saying why. */
+static char *
+silent_failure (AkcTool       *tool,
+                AkcJsonValue  *arguments,
+                gpointer       user_data,
+                GError       **error)
+{
+  return NULL;
+}
+
+/* A failing function's own error passes through; one that sets none
+ * fails in the library's domain, not in G_IO_ERROR. */
+static void
+test_chat_tool_execute_errors (void)
+{
+  g_autoptr(AkcJsonValue) arguments = parse_json ("{}");
+  g_autoptr(AkcTool) silent = akc_tool_new ("silent", FALSE, silent_failure, NULL, NULL);
+  g_autoptr(AkcTool) lookup = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *result = NULL;
+  guint runs = 0;
+
+  result = akc_tool_execute (silent, arguments, &error);
+  g_assert_null (result);
+  g_assert_error (error, AKC_ERROR, AKC_ERROR_TOOL_FAILED);
+  g_clear_error (&error);
+
+  lookup = akc_tool_new ("lookup", FALSE, lookup_tool, &runs, NULL);
+  result = akc_tool_execute (lookup, arguments, &error);
+  g_assert_null (result);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpuint (runs, ==, 1);
+}
+
 static void
 test_chat_propose_tool_call (void)
 {
@@ -1739,6 +1773,7 @@ main (int   argc,
   g_test_add_func ("/chat/tool-call/deny", test_chat_tool_call_deny);
   g_test_add_func ("/chat/tool-call/without-confirmation", test_chat_tool_call_without_confirmation);
   g_test_add_func ("/chat/tool-call/propose", test_chat_propose_tool_call);
+  g_test_add_func ("/chat/tool-call/execute-errors", test_chat_tool_execute_errors);
   g_test_add_func ("/chat/tool-call/argument-bounds", test_chat_tool_argument_bounds);
   g_test_add_func ("/chat/tool-call/execute-denied", test_chat_execute_denied_by_authorizer);
   g_test_add_func ("/chat/tool-call/model-call-denied-at-proposal", test_chat_model_call_denied_at_proposal);

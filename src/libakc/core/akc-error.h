@@ -37,6 +37,9 @@ G_BEGIN_DECLS
  *   bad identity or bad arguments
  * @AKC_ERROR_TOOL_FORBIDDEN: `AK_TOOL_FORBIDDEN`: the authorizer denied a
  *   tool call; the message is the denial reason
+ * @AKC_ERROR_TOOL_FAILED: a tool's [callback@ToolFunc] failed without
+ *   setting an error (a function that says why fails with its own error;
+ *   the reference has no code for this, it passes a thrown error through)
  *
  * Error codes of %AKC_ERROR: the configuration and upstream tool errors of
  * [application §0.1](wire-formats.html#application-0).
@@ -49,6 +52,7 @@ typedef enum
   AKC_ERROR_TOOL_NOT_FOUND,
   AKC_ERROR_TOOL_INVALID_INPUT,
   AKC_ERROR_TOOL_FORBIDDEN,
+  AKC_ERROR_TOOL_FAILED,
 } AkcError;
 
 AKC_AVAILABLE_IN_ALL

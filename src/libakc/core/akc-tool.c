@@ -7,6 +7,8 @@
 
 #include "akc-tool.h"
 
+#include "akc-error.h"
+
 /**
  * AkcTool:
  *
@@ -380,7 +382,9 @@ akc_tool_get_requires_confirmation (AkcTool *self)
  * @arguments: the arguments, a JSON object
  * @error: return location for a #GError
  *
- * Runs the tool. A tool without a function returns an empty result.
+ * Runs the tool. A tool without a function returns an empty result. When
+ * the function fails, @error is the function's error, or
+ * %AKC_ERROR_TOOL_FAILED when the function set none.
  *
  * Returns: (transfer full): the result text, or %NULL with @error set
  *
@@ -406,7 +410,7 @@ akc_tool_execute (AkcTool       *self,
     {
       /* A function that fails without saying why still fails. */
       if (local_error == NULL)
-        local_error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED, "The tool failed.");
+        local_error = g_error_new_literal (AKC_ERROR, AKC_ERROR_TOOL_FAILED, "The tool failed.");
       g_propagate_error (error, g_steal_pointer (&local_error));
       return NULL;
     }
