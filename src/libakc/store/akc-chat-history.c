@@ -1071,7 +1071,8 @@ akc_chat_history_get_error (AkcChatHistory *self)
  * Reads the stored conversation into the chat, creating an empty one when
  * the memory has none with this id, and starts writing every change of
  * the chat. Messages the chat already holds are kept after the stored
- * ones, and stored. Call it once.
+ * ones, and stored. Call it once: a second call fails with
+ * %AKC_CHAT_MEMORY_ERROR_INVALID and changes nothing.
  *
  * Since: 0.1
  */
@@ -1091,7 +1092,7 @@ akc_chat_history_load_async (AkcChatHistory      *self,
 
   if (self->loading || self->loaded)
     {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_PENDING,
+      g_task_return_new_error (task, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_INVALID,
                                "%s", _("The conversation was already read from the history."));
       return;
     }
@@ -1109,7 +1110,9 @@ akc_chat_history_load_async (AkcChatHistory      *self,
  *
  * Finishes reading the stored conversation. On failure the chat is left
  * as it was and nothing is written; the error, in
- * %AKC_CHAT_MEMORY_ERROR, is also [property@ChatHistory:error].
+ * %AKC_CHAT_MEMORY_ERROR, is also [property@ChatHistory:error]. A
+ * cancelled load fails with %G_IO_ERROR_CANCELLED and a second load with
+ * %AKC_CHAT_MEMORY_ERROR_INVALID; neither sets the property.
  *
  * Returns: %TRUE if the chat holds the stored conversation
  *

@@ -37,7 +37,8 @@ G_BEGIN_DECLS
  * @AKC_CHAT_MEMORY_ERROR_EXISTS: a conversation or message with that id
  *   already exists
  * @AKC_CHAT_MEMORY_ERROR_INVALID: the request does not fit the conversation
- *   (an invalid id, or a position past its end)
+ *   (an invalid id, a position past its end, or a conversation an
+ *   [class@ChatHistory] was asked to read a second time)
  * @AKC_CHAT_MEMORY_ERROR_BUSY: another program kept the history locked too
  *   long; trying again may work
  * @AKC_CHAT_MEMORY_ERROR_CLOSED: the history is not open

@@ -134,7 +134,7 @@ test_load_creates (Fixture       *fixture,
 
   /* Loading twice is refused. */
   g_assert_false (akc_test_history_load (fixture->history, &error));
-  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_PENDING);
+  g_assert_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_INVALID);
 }
 
 /* A whole turn, with every field the controller sets, reopens exactly. */
