@@ -25,6 +25,9 @@ NO_DIAGNOSTIC = {"akc_ask_event_decode", "akc_ask_event_decode_utf8"}
 STREAMS = {"akc_ask_events_decode", "akc_ask_events_decode_utf8"}
 # Helpers of the turn server, private to the library and akc-server.
 SERVER_ONLY = {"akc_turn_create_snapshot_event"}
+# Public functions nothing used, removed (#16 item 12: no dead public
+# functions); a new one that comes back is found here.
+DEAD = {"akc_provider_adapter_dup_request_url"}
 
 root = ET.parse(sys.argv[1]).getroot()
 namespace = root.find(CORE + "namespace")
@@ -86,6 +89,8 @@ check("the controlled snapshot decodes as the others do",
 
 present = sorted(SERVER_ONLY & set(functions))
 check(f"the helpers only akc-server uses are not public (found: {present})", not present)
+present = sorted(DEAD & set(functions))
+check(f"the removed dead functions stay removed (found: {present})", not present)
 
 
 def enum_members(name):
@@ -99,5 +104,7 @@ check("an action a source does not offer fails with AKC_CHAT_ERROR_NOT_SUPPORTED
       "AKC_CHAT_ERROR_NOT_SUPPORTED" in enum_members("ChatError"))
 check("an optional method of a chat memory fails with AKC_CHAT_MEMORY_ERROR_NOT_SUPPORTED",
       "AKC_CHAT_MEMORY_ERROR_NOT_SUPPORTED" in enum_members("ChatMemoryError"))
+check("a tool function that fails without an error fails with AKC_ERROR_TOOL_FAILED",
+      "AKC_ERROR_TOOL_FAILED" in enum_members("Error"))
 
 sys.exit(finish())

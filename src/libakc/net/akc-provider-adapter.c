@@ -1347,23 +1347,3 @@ akc_provider_adapter_add_tool (AkcProviderAdapter *self,
   g_ptr_array_add (self->tools, entry);
 }
 
-/**
- * akc_provider_adapter_dup_request_url:
- * @self: an adapter
- *
- * Computes the URL a turn posts to.
- *
- * Returns: (transfer full): the URL
- *
- * Since: 0.1
- */
-char *
-akc_provider_adapter_dup_request_url (AkcProviderAdapter *self)
-{
-  g_autoptr(GUri) uri = NULL;
-
-  g_return_val_if_fail (AKC_IS_PROVIDER_ADAPTER (self), NULL);
-
-  uri = akc_provider_endpoint_uri (self->base_url, akc_provider_chat_path (self->kind, self->base_url), NULL);
-  return uri != NULL ? g_uri_to_string (uri) : g_strdup (self->base_url);
-}

@@ -180,8 +180,6 @@ void                akc_provider_adapter_add_tool            (AkcProviderAdapter
                                                               AkcTool             *tool,
                                                               const char          *description);
 AKC_AVAILABLE_IN_ALL
-char               *akc_provider_adapter_dup_request_url     (AkcProviderAdapter  *self);
-AKC_AVAILABLE_IN_ALL
 void                akc_provider_adapter_list_models_async   (AkcProviderAdapter  *self,
                                                               GCancellable        *cancellable,
                                                               GAsyncReadyCallback  callback,
