@@ -15,8 +15,7 @@
 #include "akc-chat-memory.h"
 #include "akc-json-private.h"
 #include "akc-message-record-private.h"
-#include "akc-sqlite-chat-memory-private.h"
-#include "akc-sqlite-schema-private.h"
+#include "akc-record-table-private.h"
 #include "akc-text-private.h"
 
 /* ------------------------------------------------------------------ */
@@ -383,86 +382,35 @@ akc_ask_memory_load (const AkcAskRecordStore   *vtable,
 }
 
 /* ------------------------------------------------------------------ */
-/* The SQLite store                                                    */
+/* The records of the history database                                */
 /* ------------------------------------------------------------------ */
 
 static gboolean
-sqlite_get (gpointer     store,
-            const char  *key,
-            char       **value,
-            gsize       *length)
+table_get (gpointer     store,
+           const char  *key,
+           char       **value,
+           gsize       *length)
 {
-  sqlite3 *db = store;
-  sqlite3_stmt *stmt = NULL;
-  gboolean ok = FALSE;
-  int rc;
-
-  *value = NULL;
-  if (sqlite3_prepare_v2 (db, "SELECT value FROM ask_sessions WHERE key = ?1", -1, &stmt, NULL) != SQLITE_OK)
-    return FALSE;
-  sqlite3_bind_text (stmt, 1, key, -1, SQLITE_STATIC);
-  rc = sqlite3_step (stmt);
-  if (rc == SQLITE_ROW)
-    {
-      const char *text = (const char *) sqlite3_column_text (stmt, 0);
-
-      *length = sqlite3_column_bytes (stmt, 0);
-      *value = g_malloc (*length + 1);
-      if (*length > 0)
-        memcpy (*value, text, *length);
-      (*value)[*length] = '\0';
-      ok = TRUE;
-    }
-  else if (rc == SQLITE_DONE)
-    ok = TRUE;
-  sqlite3_finalize (stmt);
-
-  return ok;
+  return akc_record_table_get (store, key, value, length);
 }
 
 static gboolean
-sqlite_set (gpointer    store,
-            const char *key,
-            const char *value,
-            gsize       length)
+table_set (gpointer    store,
+           const char *key,
+           const char *value,
+           gsize       length)
 {
-  sqlite3 *db = store;
-  sqlite3_stmt *stmt = NULL;
-  int rc;
-
-  if (sqlite3_prepare_v2 (db,
-                          "INSERT INTO ask_sessions (key, value, updated_at) VALUES (?1, ?2, ?3)"
-                          "  ON CONFLICT (key) DO UPDATE SET value = excluded.value,"
-                          "                                  updated_at = excluded.updated_at",
-                          -1, &stmt, NULL) != SQLITE_OK)
-    return FALSE;
-  sqlite3_bind_text (stmt, 1, key, -1, SQLITE_STATIC);
-  sqlite3_bind_text64 (stmt, 2, value, length, SQLITE_STATIC, SQLITE_UTF8);
-  sqlite3_bind_int64 (stmt, 3, g_get_real_time ());
-  rc = sqlite3_step (stmt);
-  sqlite3_finalize (stmt);
-
-  return rc == SQLITE_DONE;
+  return akc_record_table_set (store, key, value, length);
 }
 
 static gboolean
-sqlite_remove (gpointer    store,
-               const char *key)
+table_remove (gpointer    store,
+              const char *key)
 {
-  sqlite3 *db = store;
-  sqlite3_stmt *stmt = NULL;
-  int rc;
-
-  if (sqlite3_prepare_v2 (db, "DELETE FROM ask_sessions WHERE key = ?1", -1, &stmt, NULL) != SQLITE_OK)
-    return FALSE;
-  sqlite3_bind_text (stmt, 1, key, -1, SQLITE_STATIC);
-  rc = sqlite3_step (stmt);
-  sqlite3_finalize (stmt);
-
-  return rc == SQLITE_DONE;
+  return akc_record_table_remove (store, key);
 }
 
-static const AkcAskRecordStore sqlite_store = { sqlite_get, sqlite_set, sqlite_remove };
+static const AkcAskRecordStore table_store = { table_get, table_set, table_remove };
 
 /* ------------------------------------------------------------------ */
 /* AkcAskSessionMemory                                                 */
@@ -681,14 +629,13 @@ memory_job_new (AkcAskSessionMemory *self)
 }
 
 static gpointer
-load_in_transaction (sqlite3     *db,
-                     const char  *path,
-                     gpointer     data,
-                     GError     **error)
+load_in_transaction (AkcRecordTable  *table,
+                     gpointer         data,
+                     GError         **error)
 {
   MemoryJob *job = data;
 
-  return akc_ask_memory_load (&sqlite_store, db, &job->options);
+  return akc_ask_memory_load (&table_store, table, &job->options);
 }
 
 static void
@@ -707,7 +654,7 @@ load_done (GObject      *source,
   GError *error = NULL;
   GPtrArray *records;
 
-  messages = akc_sqlite_chat_memory_run_finish (AKC_SQLITE_CHAT_MEMORY (source), result, &error);
+  messages = akc_record_table_run_finish (AKC_SQLITE_CHAT_MEMORY (source), result, &error);
   if (messages == NULL)
     {
       g_task_return_error (task, error);
@@ -751,9 +698,9 @@ akc_ask_session_memory_load_async (AkcAskSessionMemory *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, akc_ask_session_memory_load_async);
-  akc_sqlite_chat_memory_run_async (self->store, load_in_transaction, memory_job_new (self),
-                                    memory_job_free, (GDestroyNotify) akc_json_value_unref,
-                                    cancellable, load_done, task);
+  akc_record_table_run_async (self->store, load_in_transaction, memory_job_new (self),
+                              memory_job_free, (GDestroyNotify) akc_json_value_unref,
+                              cancellable, load_done, task);
 }
 
 /**
@@ -780,10 +727,9 @@ akc_ask_session_memory_load_finish (AkcAskSessionMemory  *self,
 }
 
 static gpointer
-save_in_transaction (sqlite3     *db,
-                     const char  *path,
-                     gpointer     data,
-                     GError     **error)
+save_in_transaction (AkcRecordTable  *table,
+                     gpointer         data,
+                     GError         **error)
 {
   MemoryJob *job = data;
   g_autofree char *record = NULL;
@@ -792,9 +738,9 @@ save_in_transaction (sqlite3     *db,
   record = akc_ask_memory_encode (job->messages, &job->options, &length, error);
   if (record == NULL)
     return NULL;
-  if (!sqlite_set (db, job->key, record, length))
+  if (!akc_record_table_set (table, job->key, record, length))
     {
-      akc_sqlite_set_error (error, db, sqlite3_errcode (db), path);
+      akc_record_table_set_error (table, error);
       return NULL;
     }
 
@@ -809,7 +755,7 @@ boolean_done (GObject      *source,
   g_autoptr(GTask) task = user_data;
   GError *error = NULL;
 
-  if (akc_sqlite_chat_memory_run_finish (AKC_SQLITE_CHAT_MEMORY (source), result, &error) == NULL)
+  if (akc_record_table_run_finish (AKC_SQLITE_CHAT_MEMORY (source), result, &error) == NULL)
     g_task_return_error (task, error);
   else
     g_task_return_boolean (task, TRUE);
@@ -855,8 +801,8 @@ akc_ask_session_memory_save_async (AkcAskSessionMemory     *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, akc_ask_session_memory_save_async);
-  akc_sqlite_chat_memory_run_async (self->store, save_in_transaction, job, memory_job_free, NULL,
-                                    cancellable, boolean_done, task);
+  akc_record_table_run_async (self->store, save_in_transaction, job, memory_job_free, NULL,
+                              cancellable, boolean_done, task);
 }
 
 /**
@@ -882,23 +828,22 @@ akc_ask_session_memory_save_finish (AkcAskSessionMemory  *self,
 }
 
 static gpointer
-clear_in_transaction (sqlite3     *db,
-                      const char  *path,
-                      gpointer     data,
-                      GError     **error)
+clear_in_transaction (AkcRecordTable  *table,
+                      gpointer         data,
+                      GError         **error)
 {
   MemoryJob *job = data;
 
-  if (!sqlite_remove (db, job->key))
+  if (!akc_record_table_remove (table, job->key))
     goto failed;
   for (guint i = 0; job->legacy_keys != NULL && job->legacy_keys[i] != NULL; i++)
-    if (!sqlite_remove (db, job->legacy_keys[i]))
+    if (!akc_record_table_remove (table, job->legacy_keys[i]))
       goto failed;
 
   return GINT_TO_POINTER (TRUE);
 
 failed:
-  akc_sqlite_set_error (error, db, sqlite3_errcode (db), path);
+  akc_record_table_set_error (table, error);
   return NULL;
 }
 
@@ -925,8 +870,8 @@ akc_ask_session_memory_clear_async (AkcAskSessionMemory *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, akc_ask_session_memory_clear_async);
-  akc_sqlite_chat_memory_run_async (self->store, clear_in_transaction, memory_job_new (self),
-                                    memory_job_free, NULL, cancellable, boolean_done, task);
+  akc_record_table_run_async (self->store, clear_in_transaction, memory_job_new (self),
+                              memory_job_free, NULL, cancellable, boolean_done, task);
 }
 
 /**
