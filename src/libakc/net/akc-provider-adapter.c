@@ -192,7 +192,17 @@ transfer_error (AkcProviderAdapter *self,
         return g_error_new (AKC_PROVIDER_ERROR, AKC_PROVIDER_ERROR_CUT_OFF,
                             _("The reply was cut off before its end: %s"), error->message);
       case AKC_HTTP_STREAM_ERROR_LINE_TOO_LONG:
+        /* What happened, and what a person can do: a line of a chat
+         * stream is one chunk of a reply, never this long. */
+        /* Translators: %s is an address, %u a number of mebibytes */
+        return g_error_new (AKC_PROVIDER_ERROR, AKC_PROVIDER_ERROR_TOO_LARGE,
+                            _("The provider at %s sent a line longer than %u MiB; it may not be a chat server, or it may be misbehaving. Check the provider’s base URL."),
+                            origin, (guint) (AKC_PROVIDER_MAX_LINE / (1024 * 1024)));
       case AKC_HTTP_STREAM_ERROR_EVENT_TOO_LARGE:
+        /* Translators: %s is an address, %u a number of mebibytes */
+        return g_error_new (AKC_PROVIDER_ERROR, AKC_PROVIDER_ERROR_TOO_LARGE,
+                            _("The provider at %s sent an event larger than %u MiB; it may not be a chat server, or it may be misbehaving. Check the provider’s base URL."),
+                            origin, (guint) (AKC_PROVIDER_MAX_EVENT / (1024 * 1024)));
       case AKC_HTTP_STREAM_ERROR_TOO_MANY_FRAMES:
       default:
         return g_error_new_literal (AKC_PROVIDER_ERROR, AKC_PROVIDER_ERROR_TOO_LARGE, error->message);

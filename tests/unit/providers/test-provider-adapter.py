@@ -226,7 +226,8 @@ cases = [
     ("mid-stream error", ps.sse([ps.openai_chunk(content="a"), {"error": {"message": "model crashed", "type": "server_error"}}]),
      "PROVIDER_STREAM_ERROR", "model crashed", None),
     ("endless line", ps.stream("text/event-stream", [b"data: " + b"x" * 65536] * 20, end="drop"),
-     "PROVIDER_TOO_LARGE", "longer than", None),
+     "PROVIDER_TOO_LARGE", "sent a line longer than 1 MiB; it may not be a chat server, or it may be misbehaving. "
+     "Check the provider’s base URL.", None),
     ("huge error body", ps.raw_response(400, "application/json", b'{"error":{"message":"' + b"e" * 200000 + b'"}}'),
      "PROVIDER_REQUEST_REFUSED", "(400)", {"status": 400}),
     ("endless 403 body", ps.endless_error_body(403), "PROVIDER_FORBIDDEN", "(403)", {"status": 403}),
