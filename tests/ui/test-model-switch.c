@@ -933,6 +933,110 @@ test_provider_tool_call (void)
   reset_settings (settings);
 }
 
+#define SSE_TEXT_AND_BAD_LINK \
+  "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Let me open it for you.\"},\"finish_reason\":null}]}\n\n" \
+  "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_bad\",\"type\":\"function\",\"function\":{\"name\":\"open_link\",\"arguments\":\"{\\\"url\\\": \\\"ftp://example.org/x\\\"}\"}}]},\"finish_reason\":null}]}\n\n" \
+  "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n" \
+  "data: [DONE]\n\n"
+
+#define SSE_TEXT_AND_LINK \
+  "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Opening the manual now.\"},\"finish_reason\":null}]}\n\n" \
+  "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_deny\",\"type\":\"function\",\"function\":{\"name\":\"open_link\",\"arguments\":\"{\\\"url\\\": \\\"https://example.org/manual\\\"}\"}}]},\"finish_reason\":null}]}\n\n" \
+  "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n" \
+  "data: [DONE]\n\n"
+
+/* The settled card of open_link in the row of the reply whose text begins
+ * with @text, saying @outcome, or NULL. */
+static GtkWidget *
+settled_card_under_text (AkcWindow  *window,
+                         const char *text,
+                         const char *outcome)
+{
+  GtkWidget *label = find_widget (GTK_WIDGET (window), is_label_with_prefix, text);
+  GtkWidget *row = label != NULL ? gtk_widget_get_ancestor (label, AKC_TYPE_MESSAGE_ROW) : NULL;
+  GtkWidget *card = row != NULL ? find_widget (row, has_css_class, "tool-settled") : NULL;
+
+  if (card == NULL || find_widget (card, is_label_with_text, "Open a link") == NULL ||
+      find_widget (card, is_label_with_text, outcome) == NULL)
+    return NULL;
+  return card;
+}
+
+/* A reply with text and a tool call that fails (its arguments do not match
+ * the schema) or that the person denies shows its text and, under it, the
+ * call's card saying how it ended: the tool message is left out as
+ * redundant, so before, the failed call vanished from the transcript. */
+static void
+test_provider_tool_call_with_text (void)
+{
+  AkcTestHttpServer *server = akc_test_http_server_new ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *base = g_strconcat (akc_test_http_server_get_base_uri (server), "/v1", NULL);
+  g_autofree char *path = g_build_filename (folder, "tools-text.sqlite3", NULL);
+  g_autoptr(GError) error = NULL;
+  AkcChatMemory *memory = open_history (path);
+  AkcAppSession *session = new_session (memory);
+  AkcChatSource *source;
+  AkcToolCall *call;
+  AkcWindow *window;
+  GtkWidget *card, *deny;
+
+  reset_settings (settings);
+  akc_provider_page_set_local_ollama_url ("http://127.0.0.1:9");
+  akc_backend_set_link_opener (open_link_here);
+  g_settings_set_string (settings, "provider-kind", "openai");
+  g_settings_set_string (settings, "provider-url", base);
+  g_settings_set_string (settings, "provider-model", "gpt-a");
+
+  window = g_object_new (AKC_TYPE_WINDOW, "session", session, "default-width", 720, "default-height", 700, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "provider"));
+  wait_loaded (akc_window_get_item (window));
+  source = akc_window_get_source (window);
+
+  /* The schema check fails: the text, and the card of the failed call. */
+  respond (server, 200, "text/event-stream", SSE_TEXT_AND_BAD_LINK);
+  send_and_wait (source, "open the docs");
+  call = last_call (source);
+  g_assert_nonnull (call);
+  g_assert_cmpint (akc_tool_call_get_status (call), ==, AKC_TOOL_CALL_STATUS_ERROR);
+  wait_frames (GTK_WIDGET (window), 3);
+  card = settled_card_under_text (window, "Let me open it for you.", akc_tool_call_get_error (call));
+  g_assert_nonnull (card);
+  g_assert_true (gtk_widget_get_mapped (card));
+  g_assert_true (has_css_class (card, "refused"));
+  g_assert_null (opened);
+
+  /* Denied: the text stays, and the card says the person denied it. */
+  respond (server, 200, "text/event-stream", SSE_TEXT_AND_LINK);
+  g_assert_true (akc_chat_source_send (source, "the manual then", &error));
+  g_assert_no_error (error);
+  deny = gtk_widget_get_ancestor (wait_for_widget (GTK_WIDGET (window), is_label_with_text, "Deny"), GTK_TYPE_BUTTON);
+  g_assert_null (settled_card_under_text (window, "Opening the manual now.", "You denied this action."));
+  respond (server, 200, "text/event-stream", SSE_REPLY);
+  g_signal_emit_by_name (deny, "clicked");
+  while (akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING ||
+         akc_test_http_server_get_n_requests (server) < 3)
+    g_main_context_iteration (NULL, TRUE);
+  wait_until_idle (source);
+  wait_frames (GTK_WIDGET (window), 3);
+  g_assert_null (opened);
+  card = settled_card_under_text (window, "Opening the manual now.", "You denied this action.");
+  g_assert_nonnull (card);
+  g_assert_true (gtk_widget_get_mapped (card));
+  /* The first call's card is still there too. */
+  g_assert_nonnull (settled_card_under_text (window, "Let me open it for you.",
+                                             "Tool call arguments do not match the tool's schema."));
+
+  close_window (window, session, memory);
+  akc_test_http_server_free (server);
+  akc_backend_set_link_opener (NULL);
+  g_clear_pointer (&opened, g_free);
+  akc_provider_page_set_local_ollama_url (NULL);
+  reset_settings (settings);
+}
+
 static GtkWidget *
 attach_refusal (AkcComposer *composer)
 {
@@ -1105,6 +1209,7 @@ main (int   argc,
   g_test_add_func ("/window/model-takes-images", test_model_takes_images);
   g_test_add_func ("/window/provider-errors", test_provider_errors);
   g_test_add_func ("/window/provider-tool-call", test_provider_tool_call);
+  g_test_add_func ("/window/provider-tool-call-with-text", test_provider_tool_call_with_text);
 
   rc = g_test_run ();
   /* The histories leave their -wal and -shm files: all of it goes. */

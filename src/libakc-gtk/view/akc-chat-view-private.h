@@ -259,6 +259,9 @@ void               akc_chat_view_forget_unseen_focus (AkcChatView *self);
 void               akc_chat_view_leave_decided       (AkcChatView *self);
 void               akc_chat_view_sync_thinking       (AkcChatView *self);
 void               akc_chat_view_scan_tool_calls     (AkcChatView *self);
+void               akc_chat_view_sync_row_calls      (AkcChatView   *self,
+                                                      AkcMessageRow *row);
+void               akc_chat_view_sync_rows_calls     (AkcChatView *self);
 void               akc_chat_view_unwatch_calls       (AkcChatView *self);
 void               akc_chat_view_watch_last_message  (AkcChatView *self,
                                                       AkcMessage  *last);

@@ -88,6 +88,7 @@ on_watched_call_changed (AkcChatView *self)
 {
   /* A call that settled is shown as its settled card now. */
   akc_chat_view_refilter (self);
+  akc_chat_view_sync_rows_calls (self);
   akc_chat_view_scan_tool_calls (self);
   akc_chat_view_sync_extras (self);
 }
@@ -115,6 +116,7 @@ watch_call (AkcChatView *self,
 static void
 on_last_tool_calls_changed (AkcChatView *self)
 {
+  akc_chat_view_sync_rows_calls (self);
   akc_chat_view_scan_tool_calls (self);
   akc_chat_view_sync_extras (self);
 }
@@ -598,17 +600,22 @@ build_settled (AkcChatView *self,
   for (guint i = 0; i < g_list_model_get_n_items (calls); i++)
     {
       g_autoptr(AkcToolCall) call = g_list_model_get_item (calls, i);
-      AkcTool *tool = AKC_IS_CHAT (self->source)
-                      ? akc_chat_get_tool (AKC_CHAT (self->source), akc_tool_call_get_name (call))
-                      : NULL;
+      AkcTool *tool;
       gboolean done = akc_tool_call_get_status (call) == AKC_TOOL_CALL_STATUS_COMPLETE;
       const char *outcome = done ? akc_tool_call_get_result (call) : akc_tool_call_get_error (call);
       const char *sentence = outcome != NULL ? akc_interaction_describe_denial (outcome) : NULL;
       g_autofree char *name = NULL;
       g_autofree char *accessible = NULL;
-      const char *title = tool != NULL ? akc_tool_get_title (tool) : NULL;
+      const char *title;
       GtkWidget *card, *header, *icon, *heading, *text;
 
+      /* A call that waits has its confirmation below instead. */
+      if (!call_is_settled (call))
+        continue;
+      tool = AKC_IS_CHAT (self->source)
+             ? akc_chat_get_tool (AKC_CHAT (self->source), akc_tool_call_get_name (call))
+             : NULL;
+      title = tool != NULL ? akc_tool_get_title (tool) : NULL;
       if (title == NULL)
         title = name = akc_tool_confirmation_humanize (akc_tool_call_get_name (call));
       if (sentence == NULL)
@@ -671,6 +678,41 @@ build_settled (AkcChatView *self,
   return box;
 }
 
+/* A reply with text that carries tool calls shows its text, and under it
+ * the settled card of each call that ran, failed or was refused: the tool
+ * message that says the same is left out (is_redundant), so without the
+ * card a failed call would vanish from the transcript. */
+void
+akc_chat_view_sync_row_calls (AkcChatView   *self,
+                              AkcMessageRow *row)
+{
+  AkcMessage *message = akc_message_row_get_message (row);
+  GListModel *calls = message != NULL ? akc_message_get_tool_calls (message) : NULL;
+  gboolean settled = FALSE;
+
+  for (guint i = 0; calls != NULL && !settled && i < g_list_model_get_n_items (calls); i++)
+    {
+      g_autoptr(AkcToolCall) call = g_list_model_get_item (calls, i);
+
+      settled = call_is_settled (call);
+    }
+
+  akc_message_row_set_extra (row, settled && akc_message_get_role (message) == AKC_MESSAGE_ROLE_ASSISTANT
+                                  ? build_settled (self, message) : NULL);
+}
+
+/* The same for every row shown (a call settles). */
+void
+akc_chat_view_sync_rows_calls (AkcChatView *self)
+{
+  GHashTableIter iter;
+  gpointer row;
+
+  g_hash_table_iter_init (&iter, self->rows);
+  while (g_hash_table_iter_next (&iter, &row, NULL))
+    akc_chat_view_sync_row_calls (self, row);
+}
+
 static void
 factory_setup (GtkSignalListItemFactory *factory,
                GtkListItem              *item,
@@ -722,6 +764,7 @@ factory_bind (GtkSignalListItemFactory *factory,
       akc_message_row_set_error (AKC_MESSAGE_ROW (child),
                                  g_hash_table_lookup (self->past_errors, akc_message_get_id (AKC_MESSAGE (object))));
       g_hash_table_add (self->rows, child);
+      akc_chat_view_sync_row_calls (self, AKC_MESSAGE_ROW (child));
       akc_chat_view_apply_active_to_row (self, AKC_MESSAGE_ROW (child));
       akc_chat_view_find_bind_row (self, AKC_MESSAGE_ROW (child));
 

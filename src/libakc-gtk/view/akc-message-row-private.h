@@ -28,6 +28,8 @@ AkcComponentView   *akc_message_row_get_active_view     (AkcMessageRow     *self
 void                akc_message_row_flush               (AkcMessageRow     *self);
 void                akc_message_row_set_error           (AkcMessageRow     *self,
                                                          const char        *error);
+void                akc_message_row_set_extra           (AkcMessageRow     *self,
+                                                         GtkWidget         *extra);
 
 guint               akc_message_row_get_n_parts         (AkcMessageRow     *self);
 AkcMessagePartKind  akc_message_row_get_part_kind       (AkcMessageRow     *self,

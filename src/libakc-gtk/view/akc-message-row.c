@@ -87,6 +87,7 @@ struct _AkcMessageRow
   GtkBox               *parts_box;
   GtkWidget            *attachments;  /* the message's attachments, as chips */
   GtkLabel             *note;
+  GtkWidget            *extra;   /* what the view shows under the text (settled calls), or NULL */
   char                 *error;   /* the error of the turn that ended here, or NULL */
 
   AkcMessage           *message;
@@ -715,6 +716,26 @@ akc_message_row_sync_usage (AkcMessageRow *self)
                                     -1);
   else
     gtk_accessible_reset_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+}
+
+/* A widget the view shows under the message's text and above its note:
+ * the settled cards of the tool calls a reply with text carries. Replaces
+ * the one before; %NULL removes it. */
+void
+akc_message_row_set_extra (AkcMessageRow *self,
+                           GtkWidget     *extra)
+{
+  g_return_if_fail (AKC_IS_MESSAGE_ROW (self));
+  g_return_if_fail (extra == NULL || GTK_IS_WIDGET (extra));
+
+  if (self->extra == extra)
+    return;
+
+  if (self->extra != NULL)
+    gtk_box_remove (GTK_BOX (self->column), self->extra);
+  self->extra = extra;
+  if (extra != NULL)
+    gtk_box_insert_child_after (GTK_BOX (self->column), extra, GTK_WIDGET (self->parts_box));
 }
 
 /* The error of the turn that ended with this message, shown under it once
