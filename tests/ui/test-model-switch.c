@@ -924,6 +924,18 @@ test_provider_tool_call (void)
     }
   g_assert_nonnull (strstr (akc_tool_call_get_result (call), "\"now\""));
   g_assert_nonnull (strstr (akc_tool_call_get_result (call), "\"timeZone\""));
+  /* It goes back to the model at once (the server asked for it with
+   * finish_reason tool_calls); the server's next reply repeats the call's
+   * id, which is the same call, so the turn ends there. */
+  while (akc_test_http_server_get_n_requests (server) < 4 ||
+         akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (akc_test_http_server_get_n_requests (server), ==, 4);
+  g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_IDLE);
+  sent = akc_test_http_server_get_body (server);
+  data = g_bytes_get_data (sent, &length);
+  g_assert_nonnull (g_strstr_len (data, length, "\"tool_call_id\":\"call_2\""));
+  g_assert_nonnull (g_strstr_len (data, length, "\\\"timeZone\\\""));
 
   close_window (window, session, memory);
   akc_test_http_server_free (server);

@@ -60,9 +60,14 @@
  * one, the call is added to the reply: a tool that requires confirmation
  * waits in %AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION for
  * [method@ChatSource.approve] or [method@ChatSource.deny]; any other tool
- * runs at once and records its result on the call (the adapter is not
- * called again for it); an unknown tool or invalid arguments make the call
- * an error. Approving runs the tool, denying records
+ * runs at once and records its result on the call; an unknown tool or
+ * invalid arguments make the call an error. When the adapter's done says
+ * the model waits for the results (metadata `{"finishReason":"tool_calls"}`,
+ * as [class@ProviderAdapter]'s does) and no call of the reply waits for a
+ * person, the conversation continues at once: a tool message per call
+ * (its result or error) and a new reply, at most 8 replies in a row after
+ * the latest user message (a model that keeps calling tools is not asked
+ * again). Approving runs the tool, denying records
  * `Permission denied: «reason»`; either way the conversation continues
  * with a tool message and a new reply, streamed for the same latest user
  * message. [method@ChatSource.propose_tool_call] lets the host propose a
@@ -78,6 +83,9 @@
 
 /* The longest adapter error message shown, in bytes. */
 #define AKC_CHAT_MAX_ERROR_MESSAGE_BYTES 512
+/* How many replies may follow the latest user message before a
+ * continuation with tool results is no longer started by itself. */
+#define AKC_CHAT_MAX_TOOL_ROUNDS 8
 #define DENIED_PREFIX "Permission denied: "
 #define DENIED_DEFAULT_REASON "user denied access"
 
@@ -481,6 +489,60 @@ akc_chat_add_model_tool_call (AkcChat  *self,
     akc_chat_run_tool (self, tool, call);
 }
 
+static void akc_chat_continue_reply (AkcChat    *self,
+                                     AkcMessage *reply);
+
+/* The done of a reply whose model waits for the results of its tool
+ * calls. */
+static gboolean
+wants_tool_results (AkcChunk *chunk)
+{
+  AkcJsonValue *metadata = akc_chunk_get_metadata (chunk);
+  AkcJsonValue *reason = metadata != NULL && akc_json_value_get_kind (metadata) == AKC_JSON_KIND_OBJECT
+                         ? akc_json_value_get_member (metadata, "finishReason") : NULL;
+
+  return g_strcmp0 (reason != NULL ? akc_json_value_get_string (reason, NULL) : NULL, "tool_calls") == 0;
+}
+
+/* Whether @reply has tool calls and each settled without a person: it ran
+ * at once, or failed its checks. */
+static gboolean
+calls_settled_alone (AkcMessage *reply)
+{
+  GListModel *calls = akc_message_get_tool_calls (reply);
+  guint n = g_list_model_get_n_items (calls);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AkcToolCall) call = g_list_model_get_item (calls, i);
+      AkcToolCallStatus status = akc_tool_call_get_status (call);
+
+      if (status != AKC_TOOL_CALL_STATUS_COMPLETE && status != AKC_TOOL_CALL_STATUS_ERROR)
+        return FALSE;
+    }
+
+  return n > 0;
+}
+
+/* The replies after the latest user message. */
+static guint
+akc_chat_rounds (AkcChat *self)
+{
+  guint rounds = 0;
+
+  for (guint i = akc_chat_n_messages (self); i > 0; i--)
+    {
+      AkcMessage *message = akc_chat_message_at (self, i - 1);
+
+      if (akc_message_get_role (message) == AKC_MESSAGE_ROLE_USER)
+        break;
+      if (akc_message_get_role (message) == AKC_MESSAGE_ROLE_ASSISTANT)
+        rounds++;
+    }
+
+  return rounds;
+}
+
 static void
 on_stream_chunk (AkcChat   *self,
                  AkcChunk  *chunk,
@@ -538,6 +600,15 @@ on_stream_chunk (AkcChat   *self,
           break;
         }
       akc_message_set_status (reply, AKC_MESSAGE_STATUS_COMPLETE);
+      /* The model waits for what its calls gave, and nobody has to
+       * decide anything first: it hears at once, and the chat streams
+       * on without going idle in between. */
+      if (wants_tool_results (chunk) && calls_settled_alone (reply) &&
+          akc_chat_rounds (self) < AKC_CHAT_MAX_TOOL_ROUNDS && self->stream == NULL)
+        {
+          akc_chat_continue_reply (self, reply);
+          break;
+        }
       akc_chat_set_status (self, AKC_CHAT_STATUS_IDLE);
       break;
 
@@ -984,6 +1055,41 @@ akc_chat_continue (AkcChat     *self,
   akc_chat_take_error (self, NULL);
   akc_chat_splice (self, akc_chat_n_messages (self), 0, (AkcMessage *[]) { tool_message, reply }, 2);
   akc_chat_stream_reply (self, reply);
+}
+
+/* The same with the outcome of every call of @reply, which all settled:
+ * a tool message each, then the new reply. */
+static void
+akc_chat_continue_reply (AkcChat    *self,
+                         AkcMessage *reply)
+{
+  GListModel *calls = akc_message_get_tool_calls (reply);
+  guint n = g_list_model_get_n_items (calls);
+  g_autoptr(GPtrArray) added = g_ptr_array_new_with_free_func (g_object_unref);
+  AkcMessage *next;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(AkcToolCall) call = g_list_model_get_item (calls, i);
+      const char *outcome = akc_tool_call_get_status (call) == AKC_TOOL_CALL_STATUS_COMPLETE
+                            ? akc_tool_call_get_result (call)
+                            : akc_tool_call_get_error (call);
+
+      g_ptr_array_add (added, g_object_new (AKC_TYPE_MESSAGE,
+                                            "role", AKC_MESSAGE_ROLE_TOOL,
+                                            "content", outcome != NULL ? outcome : "",
+                                            "status", AKC_MESSAGE_STATUS_COMPLETE,
+                                            "tool-call-id", akc_tool_call_get_id (call),
+                                            NULL));
+    }
+  next = new_reply (AKC_LINEAGE_OPERATION_SUBMIT,
+                    akc_message_get_id (g_ptr_array_index (added, added->len - 1)));
+  g_ptr_array_add (added, next);
+
+  akc_chat_settle_hidden (self);
+  akc_chat_take_error (self, NULL);
+  akc_chat_splice (self, akc_chat_n_messages (self), 0, (AkcMessage **) added->pdata, added->len);
+  akc_chat_stream_reply (self, next);
 }
 
 static gboolean

@@ -190,7 +190,8 @@ server.reset()
 server.add("POST", "/v1/chat/completions",
            ps.sse([ps.openai_chunk(tool_calls=[{"index": 0, "id": "call_BAD", "type": "function",
                                                 "function": {"name": "get_weather", "arguments": '{"town": 5}'}}]),
-                   ps.openai_chunk(finish="tool_calls"), "data: [DONE]"]))
+                   ps.openai_chunk(finish="tool_calls"), "data: [DONE]"]),
+           ps.openai_text(["Which city?"]))
 chat = Akc.Chat(adapter=openai)
 chat.add_tool(tool)
 chat.send("Weather?")
@@ -199,6 +200,51 @@ call = chat.get_messages().get_item(1).get_tool_calls().get_item(0)
 check("openai via AkcChat: a tool call that breaks the tool's JSON Schema is an error, not a confirmation",
       call.get_status() == Akc.ToolCallStatus.ERROR and "schema" in call.get_error() and len(weather_calls) == 1,
       (call.get_status(), call.get_error()))
+told = server.last().json["messages"][-1] if len(server.requests) == 2 else None
+n = chat.get_messages().get_n_items()
+check("openai via AkcChat: the model hears at once that its call broke the schema, and answers",
+      told is not None and told["role"] == "tool" and told["tool_call_id"] == "call_BAD" and "schema" in told["content"]
+      and chat.get_status() == Akc.ChatStatus.IDLE and chat.get_messages().get_item(n - 1).get_content() == "Which city?",
+      (told, chat.get_status()))
+
+# A tool that needs no confirmation runs at once, and its result goes back
+# to the model at once (finish_reason tool_calls), whose answer ends the
+# turn; a model that keeps calling it is asked at most 8 times in a row.
+server.reset()
+clock_calls = []
+clock = Akc.Tool.new("get_current_time", False,
+                     lambda _tool, arguments, _data: clock_calls.append(1) or '{"now":"2026-12-02T21:00:00Z"}', None)
+clock.set_argument_schema(Akc.JsonSchema.new_from_string('{"type":"object","properties":{}}'))
+clock_model = adapter(Akc.ProviderKind.OPENAI)
+clock_model.add_tool(clock, "Reads the clock")
+
+
+def clock_call(n):
+    return ps.sse([ps.openai_chunk(tool_calls=[{"index": 0, "id": f"call_T{n}", "type": "function",
+                                                "function": {"name": "get_current_time", "arguments": "{}"}}]),
+                   ps.openai_chunk(finish="tool_calls"), "data: [DONE]"])
+
+
+server.add("POST", "/v1/chat/completions", clock_call(1), ps.openai_text(["It is 21:00."]))
+chat = Akc.Chat(adapter=clock_model)
+chat.add_tool(clock)
+chat.send("What time is it?")
+spin_until(lambda: chat.get_status() != Akc.ChatStatus.STREAMING and len(server.requests) >= 2)
+second = server.last().json["messages"] if len(server.requests) == 2 else []
+n = chat.get_messages().get_n_items()
+check("openai via AkcChat: a tool run at once sends its result back by itself, and the answer follows",
+      clock_calls == [1] and second[-1] == {"role": "tool", "tool_call_id": "call_T1", "content": '{"now":"2026-12-02T21:00:00Z"}'}
+      and chat.get_status() == Akc.ChatStatus.IDLE and chat.get_messages().get_item(n - 1).get_content() == "It is 21:00.",
+      (second, chat.get_status(), n))
+server.reset()
+server.add("POST", "/v1/chat/completions", *[clock_call(n) for n in range(1, 13)])
+chat = Akc.Chat(adapter=clock_model)
+chat.add_tool(clock)
+chat.send("Time, again and again")
+# A continuation starts in the done of the reply before: idle is the end.
+spin_until(lambda: chat.get_status() != Akc.ChatStatus.STREAMING and len(server.requests) >= 8)
+check("openai via AkcChat: a model that keeps calling tools is asked at most 8 times after the person's message",
+      len(server.requests) == 8 and chat.get_status() == Akc.ChatStatus.IDLE, (len(server.requests), chat.get_status()))
 
 # ------------------------------------------------------------------
 # Errors that say what to do
