@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "akc-backend.h"
+#include "akc-model-tools.h"
 
 /*
  * AkcBackend:
@@ -287,8 +288,6 @@ credential_kind (AkcBackend *self)
 /* ------------------------------------------------------------------ */
 /* The tools a provider's model is offered                             */
 
-#define MAX_LINK_LENGTH 2048
-
 static AkcBackendLinkOpener link_opener;
 
 /* Sets what opens a link the model asked to open: a test sees it there;
@@ -299,48 +298,12 @@ akc_backend_set_link_opener (AkcBackendLinkOpener opener)
   link_opener = opener;
 }
 
+/* open_link, once the person approved it: in the browser. */
 static char *
-run_current_time (AkcTool       *tool,
-                  AkcJsonValue  *arguments,
-                  gpointer       user_data,
-                  GError       **error)
+open_in_browser (const char  *address,
+                 gpointer     user_data,
+                 GError     **error)
 {
-  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
-  g_autofree char *when = g_date_time_format_iso8601 (now);
-  GTimeZone *zone = g_date_time_get_timezone (now);
-  const char *names[] = { "now", "timeZone" };
-  g_autoptr(AkcJsonValue) result = NULL;
-  AkcJsonValue *values[2];
-
-  values[0] = akc_json_value_new_string (when, -1);
-  values[1] = akc_json_value_new_string (g_time_zone_get_identifier (zone), -1);
-  result = akc_json_value_new_object (names, values, 2);
-  akc_json_value_unref (values[0]);
-  akc_json_value_unref (values[1]);
-
-  return akc_json_value_to_canonical (result, NULL);
-}
-
-static char *
-run_open_link (AkcTool       *tool,
-               AkcJsonValue  *arguments,
-               gpointer       user_data,
-               GError       **error)
-{
-  AkcJsonValue *member = akc_json_value_get_member (arguments, "url");
-  const char *text = member != NULL ? akc_json_value_get_string (member, NULL) : NULL;
-  g_autoptr(GUri) uri = text != NULL ? g_uri_parse (text, G_URI_FLAGS_NONE, NULL) : NULL;
-  g_autofree char *address = NULL;
-
-  if (uri == NULL || g_uri_get_host (uri) == NULL || g_uri_get_host (uri)[0] == '\0' ||
-      (g_ascii_strcasecmp (g_uri_get_scheme (uri), "http") != 0 &&
-       g_ascii_strcasecmp (g_uri_get_scheme (uri), "https") != 0))
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                           "Only an absolute http or https address can be opened.");
-      return NULL;
-    }
-  address = g_uri_to_string (uri);
   if (link_opener != NULL)
     {
       if (!link_opener (address, error))
@@ -355,45 +318,14 @@ run_open_link (AkcTool       *tool,
 static GPtrArray *
 new_tools (void)
 {
-  GPtrArray *tools = g_ptr_array_new_with_free_func (g_object_unref);
-  g_autoptr(AkcJsonSchema) nothing = akc_json_schema_new_from_string ("{\"type\":\"object\",\"properties\":{},"
-                                                                     "\"additionalProperties\":false}", NULL);
-  g_autoptr(AkcJsonSchema) link = akc_json_schema_new_from_string ("{\"type\":\"object\",\"properties\":{"
-                                                                  "\"url\":{\"type\":\"string\",\"minLength\":8,"
-                                                                  "\"maxLength\":" G_STRINGIFY (MAX_LINK_LENGTH) ","
-                                                                  "\"pattern\":\"^[Hh][Tt][Tt][Pp][Ss]?://\"}},"
-                                                                  "\"required\":[\"url\"],\"additionalProperties\":false}",
-                                                                  NULL);
-  AkcTool *clock = akc_tool_new ("get_current_time", FALSE, run_current_time, NULL, NULL);
-  AkcTool *open = akc_tool_new ("open_link", TRUE, run_open_link, NULL, NULL);
-
-  g_assert (nothing != NULL && link != NULL);
-  akc_tool_set_argument_schema (clock, nothing);
-  akc_tool_set_title (clock, _("Read the clock"));
-  akc_tool_set_description (clock, _("Reads the date and time of this computer. Nothing is changed."));
-  akc_tool_set_argument_schema (open, link);
-  akc_tool_set_title (open, _("Open a link"));
-  akc_tool_set_description (open, _("Opens the address in your web browser."));
-  g_ptr_array_add (tools, clock);
-  g_ptr_array_add (tools, open);
-
-  return tools;
+  return akc_model_tools_new (AKC_MODEL_TOOLS_DESKTOP, open_in_browser, NULL);
 }
 
-/* What the model is told of each tool (in English, as it is instructed). */
 static void
 offer_tools (AkcBackend         *self,
              AkcProviderAdapter *adapter)
 {
-  for (guint i = 0; self->tools != NULL && i < self->tools->len; i++)
-    {
-      AkcTool *tool = g_ptr_array_index (self->tools, i);
-
-      akc_provider_adapter_add_tool (adapter, tool,
-                                     g_str_equal (akc_tool_get_name (tool), "open_link")
-                                     ? "Opens an http or https address in the person's web browser, after the person approves it."
-                                     : "Returns the current date and time of the person's computer (ISO 8601) and its time zone.");
-    }
+  akc_model_tools_offer (self->tools, adapter);
 }
 
 static void

@@ -22,7 +22,7 @@ static const struct
   const char *words;
 } command_words[] = {
   { "ask", "--endpoint --corpus --persona --session --json --connect-timeout --help" },
-  { "chat", "--endpoint --api --model --system --attach --json --connect-timeout --help" },
+  { "chat", "--endpoint --api --model --system --attach --yes --json --connect-timeout --help" },
   { "completion", "bash zsh fish" },
   { "credentials", "set clear --endpoint --kind --help" },
   { "decode", "turn content session component ask-request ask-events site knowledge answer --help" },

@@ -279,3 +279,45 @@ def anthropic_text(words, input_tokens=12, output_tokens=6):
                 "usage": {"output_tokens": output_tokens}},
                {"type": "message_stop"}]
     return anthropic_events(events)
+
+
+def openai_tool_call(call_id, name, arguments, text=None):
+    """A reply that calls @name with @arguments (a dict), after @text."""
+    events = [openai_chunk(role="assistant", content=text or "")]
+    events.append(openai_chunk(tool_calls=[{"index": 0, "id": call_id, "type": "function",
+                                            "function": {"name": name, "arguments": json.dumps(arguments)}}]))
+    events += [openai_chunk(finish="tool_calls"), "data: [DONE]"]
+    return sse(events)
+
+
+def ollama_tool_call(name, arguments, text=None):
+    objects = [{"model": "m", "message": {"role": "assistant", "content": text or "",
+                                          "tool_calls": [{"function": {"name": name, "arguments": arguments}}]},
+                "done": False},
+               {"model": "m", "message": {"role": "assistant", "content": ""}, "done": True, "done_reason": "stop",
+                "prompt_eval_count": 20, "eval_count": 4}]
+    return ndjson(objects)
+
+
+def anthropic_tool_use(call_id, name, arguments, text=None):
+    events = [{"type": "message_start", "message": {"id": "msg_2", "type": "message", "role": "assistant",
+                                                    "content": [], "model": "claude", "stop_reason": None,
+                                                    "usage": {"input_tokens": 30, "output_tokens": 1}}}]
+    index = 0
+    if text:
+        events += [{"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+                   {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}},
+                   {"type": "content_block_stop", "index": 0}]
+        index = 1
+    encoded = json.dumps(arguments)
+    events += [{"type": "content_block_start", "index": index,
+                "content_block": {"type": "tool_use", "id": call_id, "name": name, "input": {}}},
+               {"type": "content_block_delta", "index": index,
+                "delta": {"type": "input_json_delta", "partial_json": encoded[:5]}},
+               {"type": "content_block_delta", "index": index,
+                "delta": {"type": "input_json_delta", "partial_json": encoded[5:]}},
+               {"type": "content_block_stop", "index": index},
+               {"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+                "usage": {"output_tokens": 9}},
+               {"type": "message_stop"}]
+    return anthropic_events(events)

@@ -145,6 +145,126 @@ os.close(master)
 check("on a terminal the reply's escape sequences and bidi overrides are rendered visibly",
       process.returncode == 0 and b"\x1b" not in seen and b"\\x1b]0;pwned" in seen and b"<U+202E>" in seen, seen)
 
+# Tools: the app's, behind the same confirmation, asked on the terminal.
+# open_link prints the link (a terminal may have no browser); --yes
+# approves; without a terminal to ask on, the call is denied. The result
+# goes back in each provider's format and the follow-up reply streams.
+LINK = "https://example.org/docs"
+
+
+def tool_result_sent(api, request):
+    """The result of the last tool call in @request's body, as that
+    provider carries it."""
+    messages = request.json["messages"] if request and request.json else []
+    if api == "openai":
+        found = [m for m in messages if m.get("role") == "tool"]
+        return (found[-1]["tool_call_id"], found[-1]["content"]) if found else None
+    if api == "ollama":
+        found = [m for m in messages if m.get("role") == "tool"]
+        return (found[-1]["tool_name"], found[-1]["content"]) if found else None
+    blocks = [b for m in messages if m["role"] == "user" and isinstance(m["content"], list)
+              for b in m["content"] if b.get("type") == "tool_result"]
+    if not blocks:
+        return None
+    content = blocks[-1]["content"]
+    if isinstance(content, list):
+        content = "".join(part.get("text", "") for part in content)
+    return (blocks[-1]["tool_use_id"], content)
+
+
+for api, path, where, call, reply, call_key in (
+        ("openai", "/v1/chat/completions", base,
+         ps.openai_tool_call("call_L1", "open_link", {"url": LINK}, text="Opening it."), ps.openai_text,
+         "call_L1"),
+        ("ollama", "/api/chat", server.base,
+         ps.ollama_tool_call("open_link", {"url": LINK}, text="Opening it."), ps.ollama_text, "open_link"),
+        ("anthropic", "/v1/messages", server.base,
+         ps.anthropic_tool_use("toolu_L1", "open_link", {"url": LINK}, text="Opening it."), ps.anthropic_text,
+         "toolu_L1")):
+    server.reset()
+    server.add("POST", path, call, reply(["It is open."]))
+    result = akc("chat", "--endpoint", where, "--api", api, "--model", "m", "--yes", "--json", "open", "the", "docs")
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    kinds = [line["type"] for line in lines]
+    first = server.requests[0].json if server.requests and server.requests[0].json else {}
+    offered = json.dumps(first.get("tools", []))
+    results = [line for line in lines if line["type"] == "tool-result"]
+    sent = tool_result_sent(api, server.last()) if len(server.requests) == 2 else None
+    check(f"{api}: akc chat offers the app's tools", "\"open_link\"" in offered and "\"get_current_time\"" in offered,
+          offered[:400])
+    check(f"{api}: --yes approves open_link: tool-call and tool-result lines, the result goes back in the provider's "
+          f"format, the follow-up reply streams, exit 0",
+          result.returncode == 0 and kinds.count("tool-call") == 1 and len(results) == 1
+          and results[0]["status"] == "complete" and LINK in results[0]["content"]
+          and kinds.index("tool-call") < kinds.index("tool-result")
+          and sent is not None and sent[0] == call_key and LINK in sent[1]
+          and {"type": "text", "content": "It is open."} in lines and kinds[-1] == "done",
+          (result, sent))
+    check(f"{api}: the link is printed for the person, and the question said it was approved by --yes",
+          LINK in result.stderr and "Allow the assistant to show you the link" in result.stderr
+          and "yes (--yes)" in result.stderr, result.stderr)
+
+# Without --yes and without a terminal: denied, and the model hears it.
+server.reset()
+server.add("POST", "/v1/chat/completions", ps.openai_tool_call("call_D1", "open_link", {"url": LINK}),
+           ps.openai_text(["As you wish."]))
+result = akc("chat", "--endpoint", base, "--api", "openai", "--model", "m", "open", "the", "docs")
+sent = tool_result_sent("openai", server.last()) if len(server.requests) == 2 else None
+check("without a terminal and --yes the call is denied, the model is told, its reply streams, exit 0",
+      result.returncode == 0 and result.stdout == "As you wish.\n" and LINK not in result.stdout
+      and "standard input is not a terminal" in result.stderr and "did not run" in result.stderr
+      and sent == ("call_D1", "Permission denied: user denied access"), (result, sent))
+
+# The clock runs at once, without asking; the model hears the time.
+server.reset()
+server.add("POST", "/v1/chat/completions", ps.openai_tool_call("call_T1", "get_current_time", {}),
+           ps.openai_text(["It is late."]))
+result = akc("chat", "--endpoint", base, "--api", "openai", "--model", "m", "--json", "what", "time")
+lines = [json.loads(line) for line in result.stdout.splitlines()]
+results = [line for line in lines if line["type"] == "tool-result"]
+sent = tool_result_sent("openai", server.last()) if len(server.requests) == 2 else None
+check("get_current_time runs at once, its result goes back, the answer follows",
+      result.returncode == 0 and len(results) == 1 and results[0]["status"] == "complete"
+      and '"timeZone"' in results[0]["content"] and sent is not None and sent[0] == "call_T1" and '"now"' in sent[1]
+      and "Allow" not in result.stderr and {"type": "text", "content": "It is late."} in lines, (result, sent))
+
+
+def chat_on_terminal(answer):
+    """akc chat with standard input, output and error on a terminal;
+    @answer typed at the question. Returns (exit status, what was shown)."""
+    master, slave = pty.openpty()
+    process = subprocess.Popen([AKC, "chat", "--endpoint", base, "--api", "openai", "--model", "m", "open", "it"],
+                               env=env, stdin=slave, stdout=slave, stderr=slave)
+    os.close(slave)
+    shown = b""
+    deadline = time.monotonic() + 30
+    while b"[y/N]" not in shown and time.monotonic() < deadline:
+        if select.select([master], [], [], 1)[0]:
+            shown += os.read(master, 4096)
+    os.write(master, answer)
+    try:
+        while process.poll() is None or select.select([master], [], [], 0.2)[0]:
+            if select.select([master], [], [], 1)[0]:
+                shown += os.read(master, 4096)
+    except OSError:
+        pass
+    process.wait(timeout=30)
+    os.close(master)
+    return process.returncode, shown
+
+
+for answer, approved in ((b"y\n", True), (b"\n", False)):
+    server.reset()
+    server.add("POST", "/v1/chat/completions", ps.openai_tool_call("call_P1", "open_link", {"url": LINK}),
+               ps.openai_text(["Fine."]))
+    status, shown = chat_on_terminal(answer)
+    sent = tool_result_sent("openai", server.last()) if len(server.requests) == 2 else None
+    check(f"on a terminal the question is asked, and {answer!r} {'approves' if approved else 'denies'} it",
+          status == 0 and f"Allow the assistant to show you the link {LINK}? [y/N]".encode() in shown
+          and b"Fine." in shown and sent is not None
+          and (LINK in sent[1] if approved else sent[1].startswith("Permission denied"))
+          and (b"the link: " + LINK.encode() in shown) == approved, (status, shown, sent))
+
 # Ollama and Anthropic.
 server.reset()
 server.add("POST", "/api/chat", ps.ollama_text(["Hi"]))
