@@ -59,6 +59,7 @@ struct _AkcProviderDecoder
   gsize            text_bytes;
   GPtrArray       *calls;         /* Call, in the order they started */
   guint            n_generated;   /* ids made for calls that had none */
+  char            *id_prefix;     /* this turn's, for those ids: random */
   char            *finish_reason; /* normalised */
   guint64          prompt_tokens;
   guint64          completion_tokens;
@@ -113,6 +114,7 @@ akc_provider_decoder_free (AkcProviderDecoder *self)
   g_string_free (self->carry, TRUE);
   g_ptr_array_unref (self->calls);
   g_free (self->finish_reason);
+  g_free (self->id_prefix);
   g_free (self);
 }
 
@@ -588,7 +590,19 @@ emit_calls (AkcProviderDecoder *self)
       if (call->id != NULL && akc_text_is_safe_id (call->id, strlen (call->id)))
         id = g_strdup (call->id);
       else
-        id = g_strdup_printf ("call_%u", ++self->n_generated);
+        {
+          /* Ollama gives its calls no id. One made up per turn would be
+           * the same in every turn ("call_1"), and a chat takes one call
+           * per id in a conversation: the model's second call would be
+           * dropped. Random per turn, so across restarts too. */
+          if (self->id_prefix == NULL)
+            {
+              g_autofree char *uuid = g_uuid_string_random ();
+
+              self->id_prefix = g_strndup (uuid, 8);
+            }
+          id = g_strdup_printf ("call_%s_%u", self->id_prefix, ++self->n_generated);
+        }
 
       name = akc_utf8_sanitize (call->name->str, call->name->len, &length);
       if (name == NULL)

@@ -229,6 +229,20 @@ check("get_current_time runs at once, its result goes back, the answer follows",
       and "Allow" not in result.stderr and {"type": "text", "content": "It is late."} in lines, (result, sent))
 
 
+# Ollama gives its calls no ids: a second call in the conversation is not
+# taken for the first (an id made up per turn was "call_1" each time, and
+# the second call was dropped).
+server.reset()
+server.add("POST", "/api/chat", ps.ollama_tool_call("get_current_time", {}), ps.ollama_tool_call("get_current_time", {}),
+           ps.ollama_text(["Twice."]))
+result = akc("chat", "--endpoint", server.base, "--api", "ollama", "--model", "m", "--json", "time", "twice")
+lines = [json.loads(line) for line in result.stdout.splitlines()]
+results = [line for line in lines if line["type"] == "tool-result"]
+check("ollama: a second call in the conversation runs too, each result goes back, the answer follows",
+      result.returncode == 0 and len(results) == 2 and results[0]["id"] != results[1]["id"]
+      and len(server.requests) == 3 and {"type": "text", "content": "Twice."} in lines
+      and [m["role"] for m in server.last().json["messages"]].count("tool") == 2, (result.stdout, len(server.requests)))
+
 def chat_on_terminal(answer):
     """akc chat with standard input, output and error on a terminal;
     @answer typed at the question. Returns (exit status, what was shown)."""
