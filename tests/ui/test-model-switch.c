@@ -787,6 +787,124 @@ test_provider_errors (void)
   reset_settings (settings);
 }
 
+static void
+respond_line_too_long (AkcTestHttpServer *server)
+{
+  AkcTestResponse *response = akc_test_response_new (200, "text/event-stream");
+  g_autofree char *line = g_malloc (1100 * 1024 + 1);
+
+  memset (line, 'x', 1100 * 1024);
+  line[1100 * 1024] = '\0';
+  akc_test_response_add_chunk (response, "data: ", -1);
+  akc_test_response_add_chunk (response, line, -1);
+  response->end = AKC_TEST_END_DISCONNECT;
+  akc_test_http_server_set_response (server, response);
+}
+
+/* The error note of a failed reply says the same after a restart as
+ * before it: the error is kept with the message in the history. Before,
+ * a restart left only "No answer" or "The answer was cut off". */
+static void
+test_provider_errors_after_restart (void)
+{
+  AkcTestHttpServer *server = akc_test_http_server_new ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *base = g_strconcat (akc_test_http_server_get_base_uri (server), "/v1", NULL);
+  g_autofree char *path = g_build_filename (folder, "errors-restart.sqlite3", NULL);
+  g_autofree char *id = NULL;
+  g_autoptr(GPtrArray) said = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) codes = g_ptr_array_new_with_free_func (g_free);
+  AkcChatMemory *memory = open_history (path);
+  AkcAppSession *session = new_session (memory);
+  AkcConversationItem *item;
+  AkcChatSource *source;
+  AkcWindow *window;
+  GtkWidget *view;
+
+  reset_settings (settings);
+  akc_provider_page_set_local_ollama_url ("http://127.0.0.1:9");
+  g_settings_set_string (settings, "provider-kind", "openai");
+  g_settings_set_string (settings, "provider-url", base);
+  g_settings_set_string (settings, "provider-model", "gpt-a");
+
+  window = g_object_new (AKC_TYPE_WINDOW, "session", session, "default-width", 800, "default-height", 1000, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "provider"));
+  wait_loaded (akc_window_get_item (window));
+  id = g_strdup (akc_conversation_item_get_id (akc_window_get_item (window)));
+  source = akc_window_get_source (window);
+
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *prompt = g_strdup_printf ("question %u", i);
+      AkcDiagnostic *diagnostic;
+
+      if (i == 0)
+        respond (server, 401, "application/json",
+                 "{\"error\":{\"message\":\"Incorrect API key provided\",\"type\":\"invalid_request_error\",\"code\":\"invalid_api_key\"}}");
+      else if (i == 1)
+        respond (server, 404, "application/json",
+                 "{\"error\":{\"message\":\"The model `gpt-a` does not exist\",\"code\":\"model_not_found\"}}");
+      else if (i == 2)
+        respond (server, 429, "application/json", "{\"error\":{\"message\":\"Rate limit reached\",\"type\":\"requests\"}}");
+      else
+        respond_line_too_long (server);
+      g_assert_true (akc_chat_source_send (source, prompt, &error));
+      g_assert_no_error (error);
+      while (akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING)
+        g_main_context_iteration (NULL, TRUE);
+      g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_ERROR);
+      diagnostic = akc_chat_source_get_error (source);
+      g_test_message ("error %u: %s: %s", i, akc_diagnostic_get_code (diagnostic), akc_diagnostic_get_message (diagnostic));
+      g_ptr_array_add (codes, g_strdup (akc_diagnostic_get_code (diagnostic)));
+      g_ptr_array_add (said, g_strdup (akc_diagnostic_get_message (diagnostic)));
+    }
+  g_assert_cmpstr (g_ptr_array_index (codes, 0), ==, "PROVIDER_UNAUTHORIZED");
+  g_assert_cmpstr (g_ptr_array_index (codes, 1), ==, "PROVIDER_MODEL_NOT_FOUND");
+  g_assert_cmpstr (g_ptr_array_index (codes, 2), ==, "PROVIDER_RATE_LIMITED");
+  g_assert_cmpstr (g_ptr_array_index (codes, 3), ==, "PROVIDER_TOO_LARGE");
+  /* Before the restart, each says it: the earlier ones under their
+   * message, the last one below the messages. */
+  view = find_by_type (GTK_WIDGET (window), AKC_TYPE_CHAT_VIEW);
+  wait_frames (GTK_WIDGET (window), 3);
+  for (guint i = 0; i < said->len; i++)
+    g_assert_nonnull (find_widget (view, is_label_with_text, g_ptr_array_index (said, i)));
+
+  /* Restart. */
+  close_window (window, session, memory);
+  memory = open_history (path);
+  session = new_session (memory);
+  item = akc_app_session_lookup_conversation (session, id);
+  g_assert_nonnull (item);
+  window = g_object_new (AKC_TYPE_WINDOW, "session", session, "default-width", 800, "default-height", 1000, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
+  akc_window_show_item (window, item);
+  wait_loaded (item);
+  view = find_by_type (GTK_WIDGET (window), AKC_TYPE_CHAT_VIEW);
+  wait_frames (GTK_WIDGET (window), 3);
+
+  /* Each failed reply says what it said then, under it, once. */
+  for (guint i = 0; i < said->len; i++)
+    {
+      g_autoptr(GPtrArray) found = find_all (view, is_label_with_text, g_ptr_array_index (said, i));
+
+      g_test_message ("after the restart, error %u shown %u times", i, found->len);
+      g_assert_cmpuint (found->len, ==, 1);
+      g_assert_true (gtk_widget_get_mapped (g_ptr_array_index (found, 0)));
+      g_assert_true (has_css_class (g_ptr_array_index (found, 0), "error"));
+    }
+  g_assert_null (find_widget (view, is_label_with_text, "No answer"));
+  g_assert_null (find_widget (view, is_label_with_text, "The answer was cut off"));
+
+  close_window (window, session, memory);
+  akc_test_http_server_free (server);
+  akc_provider_page_set_local_ollama_url (NULL);
+  reset_settings (settings);
+}
+
 static char *opened;
 
 static gboolean
@@ -1220,6 +1338,7 @@ main (int   argc,
   g_test_add_func ("/window/model-without-images", test_model_without_images);
   g_test_add_func ("/window/model-takes-images", test_model_takes_images);
   g_test_add_func ("/window/provider-errors", test_provider_errors);
+  g_test_add_func ("/window/provider-errors-after-restart", test_provider_errors_after_restart);
   g_test_add_func ("/window/provider-tool-call", test_provider_tool_call);
   g_test_add_func ("/window/provider-tool-call-with-text", test_provider_tool_call_with_text);
 

@@ -74,6 +74,24 @@ akc_chat_view_sync_error (AkcChatView *self)
     }
 }
 
+/* The error shown under @message: the one the view saw it end with, else
+ * the one it keeps (AkcMessage:error, from the history after a restart),
+ * unless that is the conversation's error, shown below the messages. */
+static const char *
+past_error (AkcChatView *self,
+            AkcMessage  *message)
+{
+  const char *seen = g_hash_table_lookup (self->past_errors, akc_message_get_id (message));
+  AkcDiagnostic *kept = akc_message_get_error (message);
+
+  if (seen != NULL)
+    return seen;
+  if (kept == NULL || akc_message_get_status (message) != AKC_MESSAGE_STATUS_ERROR ||
+      g_strcmp0 (self->error_message_id, akc_message_get_id (message)) == 0)
+    return NULL;
+  return akc_diagnostic_get_message (kept);
+}
+
 static gboolean
 actions_visible (AkcChatView *self)
 {
@@ -761,8 +779,7 @@ factory_bind (GtkSignalListItemFactory *factory,
       akc_message_row_set_ownership (AKC_MESSAGE_ROW (child), self->ownership);
       akc_message_row_set_manifest (AKC_MESSAGE_ROW (child), self->manifest);
       akc_message_row_set_message (AKC_MESSAGE_ROW (child), AKC_MESSAGE (object));
-      akc_message_row_set_error (AKC_MESSAGE_ROW (child),
-                                 g_hash_table_lookup (self->past_errors, akc_message_get_id (AKC_MESSAGE (object))));
+      akc_message_row_set_error (AKC_MESSAGE_ROW (child), past_error (self, AKC_MESSAGE (object)));
       g_hash_table_add (self->rows, child);
       akc_chat_view_sync_row_calls (self, AKC_MESSAGE_ROW (child));
       akc_chat_view_apply_active_to_row (self, AKC_MESSAGE_ROW (child));

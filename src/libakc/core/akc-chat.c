@@ -41,7 +41,8 @@
  *   message), retry or regenerate (source: the replaced assistant message),
  *   edit (source: the edited user message); a tool continuation is a submit
  *   whose source is the tool message.
- * - A failed turn leaves the reply in %AKC_MESSAGE_STATUS_ERROR, sets
+ * - A failed turn leaves the reply in %AKC_MESSAGE_STATUS_ERROR with its
+ *   [property@Message:error], sets
  *   [property@ChatSource:status] to %AKC_CHAT_STATUS_ERROR and
  *   [property@ChatSource:error] to a retryable [struct@Diagnostic] with the
  *   adapter's code (or `ADAPTER_FAILED` when it has none that matches the
@@ -492,6 +493,19 @@ akc_chat_add_model_tool_call (AkcChat  *self,
 static void akc_chat_continue_reply (AkcChat    *self,
                                      AkcMessage *reply);
 
+/* The turn of @reply failed with @error (taken): the reply keeps it, so it
+ * says what went wrong once the chat went on, and after a restart. */
+static void
+akc_chat_fail (AkcChat       *self,
+               AkcMessage    *reply,
+               AkcDiagnostic *error)
+{
+  akc_message_set_error (reply, error);
+  akc_message_set_status (reply, AKC_MESSAGE_STATUS_ERROR);
+  akc_chat_take_error (self, error);
+  akc_chat_set_status (self, AKC_CHAT_STATUS_ERROR);
+}
+
 /* The done of a reply whose model waits for the results of its tool
  * calls. */
 static gboolean
@@ -592,11 +606,9 @@ on_stream_chunk (AkcChat   *self,
       reply = akc_chat_end_turn (self);
       if (is_cut_off (chunk))
         {
-          akc_message_set_status (reply, AKC_MESSAGE_STATUS_ERROR);
-          akc_chat_take_error (self, akc_diagnostic_new ("REPLY_CUT_OFF",
-                                                         _("The answer was cut off: the server ended it before it was complete."),
-                                                         TRUE, NULL));
-          akc_chat_set_status (self, AKC_CHAT_STATUS_ERROR);
+          akc_chat_fail (self, reply, akc_diagnostic_new ("REPLY_CUT_OFF",
+                                                          _("The answer was cut off: the server ended it before it was complete."),
+                                                          TRUE, NULL));
           break;
         }
       akc_message_set_status (reply, AKC_MESSAGE_STATUS_COMPLETE);
@@ -614,9 +626,7 @@ on_stream_chunk (AkcChat   *self,
 
     case AKC_CHUNK_ERROR:
       reply = akc_chat_end_turn (self);
-      akc_message_set_status (reply, AKC_MESSAGE_STATUS_ERROR);
-      akc_chat_take_error (self, diagnostic_from_chunk (chunk));
-      akc_chat_set_status (self, AKC_CHAT_STATUS_ERROR);
+      akc_chat_fail (self, reply, diagnostic_from_chunk (chunk));
       break;
 
     default:

@@ -46,6 +46,7 @@ struct _AkcMessage
   AkcMessageStatus  status;
   gboolean          stopped;
   AkcUsage         *usage;
+  AkcDiagnostic    *error;
   GListStore       *attachments;
 };
 
@@ -63,6 +64,7 @@ enum {
   PROP_TOOL_CALL_ID,
   PROP_TOOL_CALLS,
   PROP_USAGE,
+  PROP_ERROR,
   N_PROPS
 };
 
@@ -80,6 +82,7 @@ akc_message_finalize (GObject *object)
   g_clear_pointer (&self->tool_call_id, g_free);
   g_clear_pointer (&self->lineage, akc_lineage_unref);
   g_clear_pointer (&self->usage, akc_usage_free);
+  g_clear_pointer (&self->error, akc_diagnostic_unref);
   g_clear_object (&self->attachments);
 
   G_OBJECT_CLASS (akc_message_parent_class)->finalize (object);
@@ -115,6 +118,9 @@ akc_message_get_property (GObject    *object,
       break;
     case PROP_USAGE:
       g_value_set_boxed (value, self->usage);
+      break;
+    case PROP_ERROR:
+      g_value_set_boxed (value, self->error);
       break;
     case PROP_LINEAGE:
       g_value_set_boxed (value, self->lineage);
@@ -162,6 +168,9 @@ akc_message_set_property (GObject      *object,
       break;
     case PROP_USAGE:
       akc_message_set_usage (self, g_value_get_boxed (value));
+      break;
+    case PROP_ERROR:
+      akc_message_set_error (self, g_value_get_boxed (value));
       break;
     case PROP_LINEAGE:
       akc_message_set_lineage (self, g_value_get_boxed (value));
@@ -324,6 +333,21 @@ akc_message_class_init (AkcMessageClass *klass)
   props[PROP_USAGE] =
     g_param_spec_boxed ("usage", NULL, NULL,
                         AKC_TYPE_USAGE,
+                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * AkcMessage:error:
+   *
+   * Why the turn that produced the reply failed (its status is
+   * %AKC_MESSAGE_STATUS_ERROR), as the chat said it then, or %NULL. It is
+   * kept with the message in the history, so a failed reply still says
+   * what went wrong after a restart; it is not part of the wire message.
+   *
+   * Since: 0.1
+   */
+  props[PROP_ERROR] =
+    g_param_spec_boxed ("error", NULL, NULL,
+                        AKC_TYPE_DIAGNOSTIC,
                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, props);
@@ -689,6 +713,49 @@ akc_message_set_usage (AkcMessage     *self,
   if (usage != NULL)
     self->usage = akc_usage_copy (usage);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_USAGE]);
+}
+
+/**
+ * akc_message_get_error:
+ * @self: a #AkcMessage
+ *
+ * Gets why the turn that produced the reply failed.
+ *
+ * Returns: (transfer none) (nullable): the error, or %NULL
+ *
+ * Since: 0.1
+ */
+AkcDiagnostic *
+akc_message_get_error (AkcMessage *self)
+{
+  g_return_val_if_fail (AKC_IS_MESSAGE (self), NULL);
+
+  return self->error;
+}
+
+/**
+ * akc_message_set_error:
+ * @self: a #AkcMessage
+ * @error: (nullable): why the turn failed, or %NULL for none
+ *
+ * Sets why the turn that produced the reply failed.
+ *
+ * Since: 0.1
+ */
+void
+akc_message_set_error (AkcMessage    *self,
+                       AkcDiagnostic *error)
+{
+  g_return_if_fail (AKC_IS_MESSAGE (self));
+
+  if (self->error == error ||
+      (self->error != NULL && error != NULL && akc_diagnostic_equal (self->error, error)))
+    return;
+
+  g_clear_pointer (&self->error, akc_diagnostic_unref);
+  if (error != NULL)
+    self->error = akc_diagnostic_ref (error);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_ERROR]);
 }
 
 /**

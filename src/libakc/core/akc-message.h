@@ -13,6 +13,7 @@
 
 #include "akc-lineage.h"
 #include "akc-tool-call.h"
+#include "akc-diagnostic.h"
 #include "akc-usage.h"
 #include "akc-attachment.h"
 #include "akc-version-macros.h"
@@ -109,6 +110,11 @@ void              akc_message_add_attachment (AkcMessage       *self,
 AKC_AVAILABLE_IN_ALL
 void              akc_message_set_usage      (AkcMessage       *self,
                                               const AkcUsage   *usage);
+AKC_AVAILABLE_IN_ALL
+AkcDiagnostic    *akc_message_get_error      (AkcMessage       *self);
+AKC_AVAILABLE_IN_ALL
+void              akc_message_set_error      (AkcMessage       *self,
+                                              AkcDiagnostic    *error);
 AKC_AVAILABLE_IN_ALL
 AkcLineage       *akc_message_get_lineage    (AkcMessage       *self);
 AKC_AVAILABLE_IN_ALL

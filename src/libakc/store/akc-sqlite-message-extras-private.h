@@ -1,11 +1,11 @@
 /* akc-sqlite-message-extras-private.h: what a message carries besides its
- * row: its attachments and the token usage of a reply
+ * row: its attachments, the token usage of a reply and why its turn failed
  *
  * SPDX-License-Identifier: MIT
  *
  * Internal to libakc (not installed, not scanned).
  *
- * Two side tables of the history, created idempotently when it opens (not
+ * Side tables of the history, created idempotently when it opens (not
  * a schema version: an older release that opens the file leaves them
  * alone, and the versioned migrations stay the conversation store's):
  *
@@ -17,8 +17,13 @@
  *    most 8 × 16 MiB.
  *  message_usage: the tokens a reply cost, one row per reply that
  *    reported them, counts stored by bit pattern as the conversation's.
+ *  message_errors: why the turn of a failed reply failed
+ *    (AkcMessage:error), one row per such reply: `code` (PROVIDER_…,
+ *    REPLY_CUT_OFF, …) and `message`, the sentence the chat said then
+ *    (at most 512 bytes, AkcChat's bound), so the reply says the same
+ *    after a restart.
  *
- * Both go with their message (a trigger on `messages`) and with their
+ * They go with their message (a trigger on `messages`) and with their
  * conversation (ON DELETE CASCADE). A row read back is checked as a new
  * attachment is; one that does not check makes the load fail as damaged.
  */
@@ -41,14 +46,14 @@ gboolean akc_sqlite_message_extras_insert (sqlite3                *db,
                                            const AkcStoredMessage *stored,
                                            const char             *path,
                                            GError                **error);
-/* After the message's row was updated: its usage (attachments do not
- * change). */
+/* After the message's row was updated: its usage and error (attachments
+ * do not change). */
 gboolean akc_sqlite_message_extras_save   (sqlite3                *db,
                                            const char             *conversation_id,
                                            const AkcStoredMessage *stored,
                                            const char             *path,
                                            GError                **error);
-/* Puts the stored attachments and usage on @messages (AkcMessage, the
+/* Puts the stored attachments, usage and errors on @messages (AkcMessage, the
  * conversation's, in order). */
 gboolean akc_sqlite_message_extras_load   (sqlite3                *db,
                                            const char             *conversation_id,

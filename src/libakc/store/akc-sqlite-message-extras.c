@@ -1,5 +1,5 @@
 /* akc-sqlite-message-extras.c: what a message carries besides its row:
- * its attachments and the token usage of a reply
+ * its attachments, the token usage of a reply and why its turn failed
  *
  * SPDX-License-Identifier: MIT
  */
@@ -38,6 +38,18 @@ static const char ensure_sql[] =
   "CREATE TRIGGER IF NOT EXISTS message_extras_go_with_message AFTER DELETE ON messages BEGIN"
   "  DELETE FROM message_attachments WHERE conversation_id = old.conversation_id AND message_id = old.id;"
   "  DELETE FROM message_usage WHERE conversation_id = old.conversation_id AND message_id = old.id;"
+  "END;"
+  /* Added after the two above: a file that has them gets this one, with
+   * a trigger of its own. */
+  "CREATE TABLE IF NOT EXISTS message_errors ("
+  "  conversation_id TEXT    NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,"
+  "  message_id      TEXT    NOT NULL,"
+  "  code            TEXT    NOT NULL,"
+  "  message         TEXT    NOT NULL,"
+  "  PRIMARY KEY (conversation_id, message_id)"
+  ");"
+  "CREATE TRIGGER IF NOT EXISTS message_errors_go_with_message AFTER DELETE ON messages BEGIN"
+  "  DELETE FROM message_errors WHERE conversation_id = old.conversation_id AND message_id = old.id;"
   "END;";
 
 gboolean
@@ -113,6 +125,40 @@ write_usage (sqlite3                *db,
   return ok;
 }
 
+/* Why the message's turn failed: written when it has an error, gone when
+ * it has none. */
+static gboolean
+write_error (sqlite3                *db,
+             const char             *conversation_id,
+             const AkcStoredMessage *stored,
+             const char             *path,
+             GError                **error)
+{
+  sqlite3_stmt *stmt;
+  gboolean ok;
+
+  if (stored->error_code != NULL)
+    stmt = prepare (db,
+                    "INSERT INTO message_errors (conversation_id, message_id, code, message) VALUES (?1, ?2, ?3, ?4)"
+                    "  ON CONFLICT (conversation_id, message_id) DO UPDATE SET code = ?3, message = ?4",
+                    path, error);
+  else
+    stmt = prepare (db, "DELETE FROM message_errors WHERE conversation_id = ?1 AND message_id = ?2", path, error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_text (stmt, 1, conversation_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 2, stored->id, -1, SQLITE_STATIC);
+  if (stored->error_code != NULL)
+    {
+      sqlite3_bind_text (stmt, 3, stored->error_code, -1, SQLITE_STATIC);
+      sqlite3_bind_text (stmt, 4, stored->error_message != NULL ? stored->error_message : "", -1, SQLITE_STATIC);
+    }
+  ok = step_done (db, stmt, path, error);
+  sqlite3_finalize (stmt);
+
+  return ok;
+}
+
 gboolean
 akc_sqlite_message_extras_insert (sqlite3                *db,
                                   const char             *conversation_id,
@@ -159,7 +205,8 @@ akc_sqlite_message_extras_insert (sqlite3                *db,
     }
   g_clear_pointer (&stmt, sqlite3_finalize);
 
-  return write_usage (db, conversation_id, stored, path, error);
+  return write_usage (db, conversation_id, stored, path, error) &&
+         (stored->error_code == NULL || write_error (db, conversation_id, stored, path, error));
 }
 
 gboolean
@@ -169,7 +216,8 @@ akc_sqlite_message_extras_save (sqlite3                *db,
                                 const char             *path,
                                 GError                **error)
 {
-  return write_usage (db, conversation_id, stored, path, error);
+  return write_usage (db, conversation_id, stored, path, error) &&
+         write_error (db, conversation_id, stored, path, error);
 }
 
 static gboolean
@@ -264,6 +312,34 @@ akc_sqlite_message_extras_load (sqlite3     *db,
 
       if (message != NULL)
         akc_message_set_usage (message, &usage);
+    }
+  sqlite3_finalize (stmt);
+  if (rc != SQLITE_DONE)
+    {
+      akc_sqlite_set_error (error, db, rc, path);
+      return FALSE;
+    }
+
+  stmt = prepare (db, "SELECT message_id, code, message FROM message_errors WHERE conversation_id = ?1",
+                  path, error);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_text (stmt, 1, conversation_id, -1, SQLITE_STATIC);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      const char *id = (const char *) sqlite3_column_text (stmt, 0);
+      const char *code = (const char *) sqlite3_column_text (stmt, 1);
+      const char *text = (const char *) sqlite3_column_text (stmt, 2);
+      AkcMessage *message = id != NULL ? g_hash_table_lookup (by_id, id) : NULL;
+      g_autoptr(AkcDiagnostic) diagnostic = NULL;
+
+      /* Shown as it was: a row another program wrote that is not valid
+       * UTF-8 is left out. */
+      if (message == NULL || code == NULL || text == NULL ||
+          !g_utf8_validate (code, -1, NULL) || !g_utf8_validate (text, -1, NULL))
+        continue;
+      diagnostic = akc_diagnostic_new (code, text, TRUE, NULL);
+      akc_message_set_error (message, diagnostic);
     }
   sqlite3_finalize (stmt);
   if (rc != SQLITE_DONE)

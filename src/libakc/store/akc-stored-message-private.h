@@ -31,6 +31,8 @@ typedef struct
   GPtrArray  *attachments;   /* AkcAttachment (immutable values), nullable */
   gboolean    has_usage;
   AkcUsage    usage;
+  char       *error_code;    /* why its turn failed (AkcMessage:error), nullable */
+  char       *error_message; /* set when error_code is */
 } AkcStoredMessage;
 
 AkcStoredMessage *akc_stored_message_new_from_message (AkcMessage             *message);

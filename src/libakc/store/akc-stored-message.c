@@ -201,6 +201,11 @@ akc_stored_message_new_from_message (AkcMessage *message)
       stored->has_usage = TRUE;
       stored->usage = *akc_message_get_usage (message);
     }
+  if (akc_message_get_error (message) != NULL)
+    {
+      stored->error_code = g_strdup (akc_diagnostic_get_code (akc_message_get_error (message)));
+      stored->error_message = g_strdup (akc_diagnostic_get_message (akc_message_get_error (message)));
+    }
   {
     GListModel *attachments = akc_message_get_attachments (message);
     guint n = g_list_model_get_n_items (attachments);
@@ -260,6 +265,8 @@ akc_stored_message_free (AkcStoredMessage *stored)
   g_free (stored->tool_call_id);
   g_free (stored->tool_calls);
   g_free (stored->lineage);
+  g_free (stored->error_code);
+  g_free (stored->error_message);
   g_clear_pointer (&stored->attachments, g_ptr_array_unref);
   g_free (stored);
 }

@@ -1,6 +1,7 @@
-/* test-message-extras.c: the history keeps a message's attachments and a
- * reply's token usage (issue 15 items 3 and 4), bounded, and lets them go
- * with their message and their conversation
+/* test-message-extras.c: the history keeps a message's attachments, a
+ * reply's token usage (issue 15 items 3 and 4) and why a failed reply
+ * failed, bounded, and lets them go with their message and their
+ * conversation
  *
  * SPDX-License-Identifier: MIT
  */
@@ -136,6 +137,69 @@ test_damaged_attachment (void)
   akc_test_close (g_steal_pointer (&memory));
 }
 
+/* A failed reply keeps why its turn failed (issue 15: its note says the
+ * same after a restart); the error goes with its message; a history of
+ * an older release, which has the other side tables but not this one,
+ * gets it when it opens. */
+static void
+test_error (void)
+{
+  g_autofree char *path = akc_test_path ("errors.sqlite3");
+  g_autoptr(AkcChatMemory) memory = akc_test_open (path);
+  g_autoptr(AkcMessage) user = message ("u1", AKC_MESSAGE_ROLE_USER, "Hello?");
+  g_autoptr(AkcMessage) reply = akc_message_new ("a1", AKC_MESSAGE_ROLE_ASSISTANT, "", AKC_MESSAGE_STATUS_STREAMING);
+  g_autoptr(AkcDiagnostic) refused = akc_diagnostic_new ("PROVIDER_UNAUTHORIZED",
+                                                         "The provider at http://127.0.0.1:1 refused the API key (401). "
+                                                         "Check the key stored for it, or store one. Größe",
+                                                         TRUE, NULL);
+  g_autoptr(AkcConversationInfo) info = NULL;
+  g_autoptr(GListModel) loaded = NULL;
+  g_autoptr(AkcMessage) got_user = NULL;
+  g_autoptr(AkcMessage) got_reply = NULL;
+  g_autoptr(GError) error = NULL;
+  AkcMessage *messages[2] = { user, reply };
+
+  info = akc_test_create (memory, "c", "Errors", &error);
+  g_assert_no_error (error);
+  g_assert_true (akc_test_splice (memory, "c", 0, 0, messages, 2, &error));
+  g_assert_no_error (error);
+  /* The turn fails after the reply was written: a save carries it. */
+  akc_message_set_error (reply, refused);
+  akc_message_set_status (reply, AKC_MESSAGE_STATUS_ERROR);
+  g_assert_true (akc_test_save (memory, "c", reply, &error));
+  g_assert_no_error (error);
+  akc_test_close (g_steal_pointer (&memory));
+
+  memory = akc_test_open (path);
+  loaded = akc_test_load (memory, "c", &error);
+  g_assert_no_error (error);
+  got_user = g_list_model_get_item (loaded, 0);
+  got_reply = g_list_model_get_item (loaded, 1);
+  g_assert_null (akc_message_get_error (got_user));
+  g_assert_nonnull (akc_message_get_error (got_reply));
+  g_assert_cmpint (akc_message_get_status (got_reply), ==, AKC_MESSAGE_STATUS_ERROR);
+  g_assert_cmpstr (akc_diagnostic_get_code (akc_message_get_error (got_reply)), ==, "PROVIDER_UNAUTHORIZED");
+  g_assert_cmpstr (akc_diagnostic_get_message (akc_message_get_error (got_reply)), ==,
+                   akc_diagnostic_get_message (refused));
+
+  /* Retried: the failed reply goes, and its error with it. */
+  g_assert_true (akc_test_splice (memory, "c", 1, 1, NULL, 0, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (akc_test_sql_int (path, "SELECT count(*) FROM message_errors"), ==, 0);
+  akc_test_close (g_steal_pointer (&memory));
+
+  /* A file from before message_errors: it is added when the file opens. */
+  akc_test_sql_exec (path, "DROP TRIGGER message_errors_go_with_message; DROP TABLE message_errors");
+  memory = akc_test_open (path);
+  g_assert_true (akc_test_splice (memory, "c", 1, 0, (AkcMessage *[]) { reply }, 1, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (akc_test_sql_int (path, "SELECT count(*) FROM message_errors"), ==, 1);
+  g_assert_true (akc_test_delete (memory, "c", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (akc_test_sql_int (path, "SELECT count(*) FROM message_errors"), ==, 0);
+  akc_test_close (g_steal_pointer (&memory));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -144,6 +208,7 @@ main (int   argc,
 
   g_test_add_func ("/history/extras/attachments-and-usage", test_attachments_and_usage);
   g_test_add_func ("/history/extras/damaged-attachment", test_damaged_attachment);
+  g_test_add_func ("/history/extras/error", test_error);
 
   return g_test_run ();
 }
