@@ -304,13 +304,17 @@ open_in_browser (const char  *address,
                  gpointer     user_data,
                  GError     **error)
 {
-  if (link_opener != NULL)
+  g_autoptr(GError) failure = NULL;
+
+  if (link_opener != NULL ? !link_opener (address, &failure)
+                          : !g_app_info_launch_default_for_uri (address, NULL, &failure))
     {
-      if (!link_opener (address, error))
-        return NULL;
+      /* What GIO says ("Operation not supported") is no sentence for the
+       * person, nor for the model, on its own. */
+      g_set_error (error, failure->domain, failure->code,
+                   "No web browser could open %s (%s).", address, failure->message);
+      return NULL;
     }
-  else if (!g_app_info_launch_default_for_uri (address, NULL, error))
-    return NULL;
 
   return g_strdup_printf ("Opened %s in the browser.", address);
 }

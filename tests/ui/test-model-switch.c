@@ -1075,6 +1075,20 @@ test_provider_tool_call (void)
   "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n" \
   "data: [DONE]\n\n"
 
+#define SSE_TEXT_AND_LINK_AGAIN \
+  "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Opening it once more.\"},\"finish_reason\":null}]}\n\n" \
+  "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_fail\",\"type\":\"function\",\"function\":{\"name\":\"open_link\",\"arguments\":\"{\\\"url\\\": \\\"https://example.org/manual\\\"}\"}}]},\"finish_reason\":null}]}\n\n" \
+  "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n" \
+  "data: [DONE]\n\n"
+
+static gboolean
+no_browser_here (const char  *uri,
+                 GError     **error)
+{
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "Operation not supported");
+  return FALSE;
+}
+
 /* The settled card of open_link in the row of the reply whose text begins
  * with @text, saying @outcome, or NULL. */
 static GtkWidget *
@@ -1158,6 +1172,26 @@ test_provider_tool_call_with_text (void)
   /* The first call's card is still there too. */
   g_assert_nonnull (settled_card_under_text (window, "Let me open it for you.",
                                              "Tool call arguments do not match the tool's schema."));
+
+  /* Approved, but no browser opens it: the card says so in a sentence
+   * that names the link, not GIO's "Operation not supported" alone. */
+  akc_backend_set_link_opener (no_browser_here);
+  respond (server, 200, "text/event-stream", SSE_TEXT_AND_LINK_AGAIN);
+  g_assert_true (akc_chat_source_send (source, "once more", &error));
+  g_assert_no_error (error);
+  while ((call = last_call (source)) == NULL || g_strcmp0 (akc_tool_call_get_id (call), "call_fail") != 0 ||
+         akc_tool_call_get_status (call) != AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION)
+    g_main_context_iteration (NULL, TRUE);
+  wait_until_idle (source);
+  respond (server, 200, "text/event-stream", SSE_REPLY);
+  g_assert_true (akc_chat_source_approve (source, "call_fail", &error));
+  g_assert_no_error (error);
+  wait_until_idle (source);
+  wait_frames (GTK_WIDGET (window), 3);
+  card = settled_card_under_text (window, "Opening it once more.",
+                                  "No web browser could open https://example.org/manual (Operation not supported).");
+  g_assert_nonnull (card);
+  g_assert_true (has_css_class (card, "refused"));
 
   close_window (window, session, memory);
   akc_test_http_server_free (server);
