@@ -102,6 +102,9 @@ scan_portable (const guint8 *src,
 /* ------------------------------------------------------------------ */
 
 #ifdef HAVE_SSE2_SCAN
+/* Bytes a round of the long loop: 32 blocks. */
+#define SSE2_ROUND 512
+
 static inline __m128i
 sse2_not_plain (__m128i x)
 {
@@ -111,6 +114,27 @@ sse2_not_plain (__m128i x)
   __m128i backslash = _mm_cmpeq_epi8 (x, _mm_set1_epi8 ('\\'));
 
   return _mm_or_si128 (low, _mm_or_si128 (quote, backslash));
+}
+
+/* Copies the 64 bytes at @i; TRUE when one of them is not plain. */
+static inline gboolean
+sse2_block64 (const guint8 *src,
+              gsize         i,
+              guint8       *dst)
+{
+  __m128i a = _mm_loadu_si128 ((const __m128i *) (src + i));
+  __m128i b = _mm_loadu_si128 ((const __m128i *) (src + i + 16));
+  __m128i c = _mm_loadu_si128 ((const __m128i *) (src + i + 32));
+  __m128i d = _mm_loadu_si128 ((const __m128i *) (src + i + 48));
+  __m128i any = _mm_or_si128 (_mm_or_si128 (sse2_not_plain (a), sse2_not_plain (b)),
+                              _mm_or_si128 (sse2_not_plain (c), sse2_not_plain (d)));
+
+  _mm_storeu_si128 ((__m128i *) (dst + i), a);
+  _mm_storeu_si128 ((__m128i *) (dst + i + 16), b);
+  _mm_storeu_si128 ((__m128i *) (dst + i + 32), c);
+  _mm_storeu_si128 ((__m128i *) (dst + i + 48), d);
+
+  return _mm_movemask_epi8 (any) != 0;
 }
 
 static gsize
@@ -133,28 +157,39 @@ scan_sse2 (const guint8 *src,
     return (gsize) __builtin_ctz ((unsigned) mask);
   i = 16;
 
-  /* 256 bytes a round, seven instructions a block besides its load and
-   * store, and one test a round: quotes and backslashes are OR-ed into one
-   * vector, the unsigned minimum stays above 0x1F only while no byte is a
-   * control one, and the OR of the bytes has its high bit clear only while
-   * none is non-ASCII. A round with a hit is scanned again a block at a
-   * time below (its bytes are copied already; copying them again is
-   * harmless). */
-  if (i + 256 <= n)
+  /* A run that goes on past a few more blocks is likely long: 64 bytes at
+   * a time first, so that a short one is not tested as a round and then
+   * scanned again. */
+  for (; i < 16 + 3 * 64 && i + 64 <= n; i += 64)
+    if (sse2_block64 (src, i, dst))
+      goto rest;
+
+  /* SSE2_ROUND bytes a round, seven instructions a block besides its load
+   * and store, and one test a round: quotes and backslashes are OR-ed into
+   * one vector (a copy of a constant for one compare, as SSE2 compares
+   * overwrite their operand), the unsigned minimum stays above 0x1F only
+   * while no byte is a control one, and the OR of the bytes has its high
+   * bit clear only while none is non-ASCII. Nine instructions for 16
+   * bytes is as far as SSE2 goes with the copy (1.78 bytes an
+   * instruction; AVX2 takes six for 32 bytes): long rounds keep the test
+   * and the loop's own instructions small beside them. A round with a hit
+   * is scanned again 64 bytes at a time below (its bytes are copied
+   * already; copying them again is harmless). */
+  if (i + SSE2_ROUND <= n)
     {
       const __m128i quote = _mm_set1_epi8 ('"');
       const __m128i backslash = _mm_set1_epi8 ('\\');
       const __m128i x1f = _mm_set1_epi8 (0x1F);
 
-      for (; i + 256 <= n; i += 256)
+      for (; i + SSE2_ROUND <= n; i += SSE2_ROUND)
         {
           __m128i special = _mm_setzero_si128 ();
           __m128i low = _mm_set1_epi8 ((char) 0xFF);
           __m128i high = _mm_setzero_si128 ();
           __m128i bad;
 
-#pragma GCC unroll 16
-          for (guint k = 0; k < 16; k++)
+#pragma GCC unroll 64
+          for (guint k = 0; k < SSE2_ROUND / 16; k++)
             {
               __m128i v = _mm_loadu_si128 ((const __m128i *) (src + i + 16 * k));
 
@@ -176,22 +211,10 @@ scan_sse2 (const guint8 *src,
 
   /* The rest of a run, or a round with a hit: 64 bytes at a time. */
   for (; i + 64 <= n; i += 64)
-    {
-      __m128i a = _mm_loadu_si128 ((const __m128i *) (src + i));
-      __m128i b = _mm_loadu_si128 ((const __m128i *) (src + i + 16));
-      __m128i c = _mm_loadu_si128 ((const __m128i *) (src + i + 32));
-      __m128i d = _mm_loadu_si128 ((const __m128i *) (src + i + 48));
-      __m128i any = _mm_or_si128 (_mm_or_si128 (sse2_not_plain (a), sse2_not_plain (b)),
-                                  _mm_or_si128 (sse2_not_plain (c), sse2_not_plain (d)));
+    if (sse2_block64 (src, i, dst))
+      break;
 
-      _mm_storeu_si128 ((__m128i *) (dst + i), a);
-      _mm_storeu_si128 ((__m128i *) (dst + i + 16), b);
-      _mm_storeu_si128 ((__m128i *) (dst + i + 32), c);
-      _mm_storeu_si128 ((__m128i *) (dst + i + 48), d);
-      if (_mm_movemask_epi8 (any) != 0)
-        break;
-    }
-
+rest:
   for (; i + 16 <= n; i += 16)
     {
       x = _mm_loadu_si128 ((const __m128i *) (src + i));
@@ -275,6 +298,14 @@ scan_avx2 (const guint8 *src,
   if (hit != G_MAXSIZE)
     return hit;
   i = 32;
+
+  /* A few more blocks one at a time before the rounds, as in scan_sse2(). */
+  for (; i < 32 + 6 * 32 && i + 32 <= n; i += 32)
+    {
+      hit = avx2_block (src, i, dst, table, x1f);
+      if (hit != G_MAXSIZE)
+        return hit;
+    }
 
   /* 512 bytes a round, four instructions a block besides its load and
    * store: the shuffle and compare for quotes and backslashes, OR-ed into
