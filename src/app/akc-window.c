@@ -66,6 +66,8 @@ struct _AkcWindow
   AkcComposer          *composer;
   GMenuModel           *conversation_menu;
   GMenu                *new_chat_menu;
+  GMenu                *primary_menu;
+  GtkMenuButton        *primary_menu_button;
   GMenu                *provider_menu;       /* its section: the provider's models */
   AkcModelSwitch       *model_switch;        /* a provider conversation's model */
   GtkWidget            *ollama_button;       /* "Chat with Ollama (model)" */
@@ -3223,6 +3225,8 @@ akc_window_class_init (AkcWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, conversation_list);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, conversation_menu);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, new_chat_menu);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, primary_menu);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, primary_menu_button);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, status_page);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, welcome_buttons);
@@ -3286,6 +3290,9 @@ akc_window_init (AkcWindow *self)
   /* The model provider's part of the New Chat With… menu. */
   self->provider_menu = g_menu_new ();
   g_menu_append_section (self->new_chat_menu, NULL, G_MENU_MODEL (self->provider_menu));
+  /* The main menu's New Chat With offers them too: it is where a person
+   * who set up a provider looks for it. */
+  g_menu_insert_section (self->primary_menu, 1, NULL, G_MENU_MODEL (self->provider_menu));
   /* The first time, with no provider set up: a local Ollama, when one
    * answers. */
   self->ollama_button = gtk_button_new_with_label ("");
@@ -3394,6 +3401,9 @@ akc_window_init (AkcWindow *self)
       else if (GTK_IS_BUTTON (child))
         gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL, _("New Chat"), -1);
     }
+
+  g_signal_connect_object (gtk_menu_button_get_popover (self->primary_menu_button), "show",
+                           G_CALLBACK (on_new_chat_menu_shown), self, G_CONNECT_SWAPPED);
 
   g_signal_connect_object (self->search_entry, "search-changed", G_CALLBACK (on_filter_changed),
                            self, G_CONNECT_SWAPPED);

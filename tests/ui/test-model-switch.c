@@ -530,6 +530,35 @@ new_chat_items (AkcWindow *window)
 }
 
 static gboolean
+is_main_menu_button (GtkWidget     *widget,
+                     gconstpointer  data)
+{
+  return GTK_IS_MENU_BUTTON (widget) && gtk_menu_button_get_primary (GTK_MENU_BUTTON (widget));
+}
+
+/* The main menu's New Chat With items, from "Ask Service" on, up to its
+ * next section (New Window). */
+static char *
+main_menu_items (AkcWindow *window)
+{
+  GtkWidget *button = find_widget (GTK_WIDGET (window), is_main_menu_button, NULL);
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *all = NULL;
+  const char *from;
+  const char *to;
+
+  g_assert_nonnull (button);
+  menu_items (gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (button)), items);
+  g_ptr_array_add (items, NULL);
+  all = g_strjoinv ("\n", (char **) items->pdata);
+  from = strstr (all, "Ask Se_rvice");
+  to = strstr (all, "\nNew _Window");
+  g_assert_nonnull (from);
+  g_assert_nonnull (to);
+  return g_strndup (from, to - from);
+}
+
+static gboolean
 models_listed (AkcBackend *backend)
 {
   return akc_backend_get_models (backend) != NULL;
@@ -572,6 +601,13 @@ test_new_chat_with_model (void)
                    "_Turn Server\twin.new-chat-with\tturn\n"
                    "_Model Provider\twin.new-chat-with\tprovider");
   g_clear_pointer (&items, g_free);
+  /* The main menu's New Chat With says the same. */
+  items = main_menu_items (window);
+  g_assert_cmpstr (items, ==,
+                   "Ask Se_rvice\twin.new-chat-with\task\n"
+                   "_Turn Server\twin.new-chat-with\tturn\n"
+                   "_Model Provider\twin.new-chat-with\tprovider");
+  g_clear_pointer (&items, g_free);
 
   /* Set up: its default model, at once. */
   g_settings_set_string (settings, "provider-kind", "openai");
@@ -608,6 +644,15 @@ test_new_chat_with_model (void)
                    "OpenAI-compatible — q4__K__M\twin.new-chat-with-model\tq4_K_M");
   g_clear_pointer (&items, g_free);
   adw_split_button_popdown (button);
+  /* And so does the main menu's. */
+  items = main_menu_items (window);
+  g_assert_cmpstr (items, ==,
+                   "Ask Se_rvice\twin.new-chat-with\task\n"
+                   "_Turn Server\twin.new-chat-with\tturn\n"
+                   "OpenAI-compatible — gpt-a\twin.new-chat-with-model\tgpt-a\n"
+                   "OpenAI-compatible — gpt-b\twin.new-chat-with-model\tgpt-b\n"
+                   "OpenAI-compatible — q4__K__M\twin.new-chat-with-model\tq4_K_M");
+  g_clear_pointer (&items, g_free);
 
   /* Choosing gpt-b: a new conversation, held with it. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.new-chat-with-model", "s", "gpt-b"));
@@ -1043,16 +1088,20 @@ test_provider_tool_call (void)
   g_assert_nonnull (strstr (akc_tool_call_get_result (call), "\"now\""));
   g_assert_nonnull (strstr (akc_tool_call_get_result (call), "\"timeZone\""));
   /* It goes back to the model at once (the server asked for it with
-   * finish_reason tool_calls); the server's next reply repeats the call's
-   * id, which is the same call, so the turn ends there. */
-  while (akc_test_http_server_get_n_requests (server) < 4 ||
+   * finish_reason tool_calls). The server's next replies call the clock
+   * again with the same id, as a server that numbers the calls of each
+   * reply does: each is a call of its own, which runs and goes back
+   * under an id of its own, until the model was asked 8 times after the
+   * person's message. */
+  while (akc_test_http_server_get_n_requests (server) < 10 ||
          akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING)
     g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpint (akc_test_http_server_get_n_requests (server), ==, 4);
+  g_assert_cmpint (akc_test_http_server_get_n_requests (server), ==, 10);
   g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_IDLE);
   sent = akc_test_http_server_get_body (server);
   data = g_bytes_get_data (sent, &length);
   g_assert_nonnull (g_strstr_len (data, length, "\"tool_call_id\":\"call_2\""));
+  g_assert_nonnull (g_strstr_len (data, length, "\"tool_call_id\":\"call_2-2\""));
   g_assert_nonnull (g_strstr_len (data, length, "\\\"timeZone\\\""));
 
   close_window (window, session, memory);
