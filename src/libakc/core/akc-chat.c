@@ -429,6 +429,23 @@ akc_chat_run_tool (AkcChat     *self,
   akc_tool_call_set_status (call, AKC_TOOL_CALL_STATUS_COMPLETE);
 }
 
+/* @id with a number after it that no call of the chat bears; within the
+ * 128 bytes of an id. */
+static char *
+akc_chat_new_tool_call_id (AkcChat    *self,
+                           const char *id)
+{
+  for (guint n = 2;; n++)
+    {
+      g_autofree char *number = g_strdup_printf ("-%u", n);
+      g_autofree char *candidate = g_strdup_printf ("%.*s%s", (int) MIN (strlen (id), 128 - strlen (number)),
+                                                    id, number);
+
+      if (akc_chat_find_tool_call (self, candidate) == NULL)
+        return g_steal_pointer (&candidate);
+    }
+}
+
 /* A tool call the model made. */
 static void
 akc_chat_add_model_tool_call (AkcChat  *self,
@@ -437,15 +454,23 @@ akc_chat_add_model_tool_call (AkcChat  *self,
   const char *id = akc_chunk_get_tool_call_id (chunk);
   const char *name = akc_chunk_get_tool_name (chunk);
   const char *text = akc_chunk_get_arguments (chunk);
+  g_autofree char *unique_id = NULL;
   g_autoptr(AkcJsonValue) arguments = NULL;
   g_autoptr(AkcToolCall) call = NULL;
   g_autofree char *denial = NULL;
   const char *problem = NULL;
   AkcTool *tool = NULL;
 
-  /* The id names the call in approve() and deny(): one call per id. */
-  if (id == NULL || akc_chat_find_tool_call (self, id) != NULL)
+  /* The id names the call in approve() and deny(): one call per id. The
+   * same id again in this reply is the same call. */
+  if (id == NULL || akc_message_find_tool_call (self->reply, id) != NULL)
     return;
+  /* A model's id that a call of an earlier message bears is a new call:
+   * some OpenAI-compatible servers number their calls in each reply
+   * ("call_0"). It gets an id of its own, which is what the next request
+   * sends back for it, in the call and with its result. */
+  if (akc_chat_find_tool_call (self, id) != NULL)
+    id = unique_id = akc_chat_new_tool_call_id (self, id);
 
   if (text != NULL)
     arguments = akc_json_value_parse (text, -1, NULL);

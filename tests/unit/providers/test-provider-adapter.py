@@ -246,6 +246,31 @@ spin_until(lambda: chat.get_status() != Akc.ChatStatus.STREAMING and len(server.
 check("openai via AkcChat: a model that keeps calling tools is asked at most 8 times after the person's message",
       len(server.requests) == 8 and chat.get_status() == Akc.ChatStatus.IDLE, (len(server.requests), chat.get_status()))
 
+# Some OpenAI-compatible servers number the calls of each reply ("call_0"):
+# the model's call of a later turn bears the id of an earlier one. It is a
+# call all the same: it runs, and its result goes back under an id of its
+# own, the one its call is sent back with.
+server.reset()
+clock_calls = []
+server.add("POST", "/v1/chat/completions", clock_call(1), ps.openai_text(["It is 21:00."]),
+           clock_call(1), ps.openai_text(["Still 21:00."]))
+chat = Akc.Chat(adapter=clock_model)
+chat.add_tool(clock)
+chat.send("What time is it?")
+spin_until(lambda: chat.get_status() != Akc.ChatStatus.STREAMING and len(server.requests) >= 2)
+chat.send("And now?")
+spin_until(lambda: chat.get_status() != Akc.ChatStatus.STREAMING and len(server.requests) >= 4)
+fourth = server.last().json["messages"] if len(server.requests) == 4 else []
+calls = [m for m in fourth if m.get("tool_calls")]
+results = [m for m in fourth if m["role"] == "tool"]
+n = chat.get_messages().get_n_items()
+check("openai via AkcChat: a call whose id an earlier turn's call bears runs too, its result sent back under an id of its own",
+      clock_calls == [1, 1] and len(calls) == 2 and len(results) == 2
+      and calls[0]["tool_calls"][0]["id"] == results[0]["tool_call_id"] == "call_T1"
+      and calls[1]["tool_calls"][0]["id"] == results[1]["tool_call_id"] != "call_T1"
+      and chat.get_status() == Akc.ChatStatus.IDLE and chat.get_messages().get_item(n - 1).get_content() == "Still 21:00.",
+      (fourth, clock_calls, chat.get_status()))
+
 # ------------------------------------------------------------------
 # Errors that say what to do
 # ------------------------------------------------------------------
