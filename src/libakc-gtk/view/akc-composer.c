@@ -73,6 +73,7 @@ struct _AkcComposer
   GListStore    *attachments;   /* AkcAttachment, to go with the next message */
   GCancellable  *loading;       /* of the files being read */
   guint          n_loading;
+  GQueue         loads;         /* Load, in the order they were attached */
   GtkNativeDialog *chooser;
 
   AkcChatSource *source;
@@ -407,9 +408,57 @@ on_attachments_changed (AkcComposer *self)
 
 typedef struct
 {
-  AkcComposer  *self;      /* a reference */
-  GCancellable *loading;   /* the batch it belongs to */
+  AkcComposer   *self;       /* a reference */
+  GCancellable  *loading;    /* the batch it belongs to */
+  gboolean       done;
+  AkcAttachment *attachment; /* once done: what was read, or */
+  GError        *error;      /* why it could not be */
 } Load;
+
+static void
+load_free (Load *load)
+{
+  g_clear_object (&load->attachment);
+  g_clear_error (&load->error);
+  g_object_unref (load->loading);
+  g_object_unref (load->self);
+  g_free (load);
+}
+
+/* A read file joins the attachments, or is refused saying why. */
+static void
+akc_composer_add_loaded (AkcComposer *self,
+                         Load        *load)
+{
+  AkcAttachment *attachment = load->attachment;
+
+  self->n_loading--;
+  if (attachment != NULL && !akc_composer_takes (self, akc_attachment_get_kind (attachment)))
+    {
+      g_autofree char *refusal = NULL;
+
+      /* Translators: %s is a file name */
+      refusal = g_strdup_printf (akc_attachment_get_kind (attachment) == AKC_ATTACHMENT_KIND_IMAGE
+                                   ? _("The model of this conversation does not take images, so “%s” was not attached.")
+                                   : _("This conversation does not take files, so “%s” was not attached."),
+                                 akc_attachment_get_name (attachment));
+      set_attach_error (self, refusal);
+    }
+  else if (attachment != NULL &&
+           g_list_model_get_n_items (G_LIST_MODEL (self->attachments)) >= AKC_ATTACHMENT_MAX_PER_MESSAGE)
+    {
+      g_autofree char *refusal = NULL;
+
+      /* Translators: %u is a number of attachments, %s a file name */
+      refusal = g_strdup_printf (_("A message takes at most %u attachments, so “%s” was not attached."),
+                                 (guint) AKC_ATTACHMENT_MAX_PER_MESSAGE, akc_attachment_get_name (attachment));
+      set_attach_error (self, refusal);
+    }
+  else if (attachment != NULL)
+    g_list_store_append (self->attachments, attachment);
+  else
+    set_attach_error (self, load->error->message);
+}
 
 static void
 on_loaded (GObject      *source_object,
@@ -418,43 +467,26 @@ on_loaded (GObject      *source_object,
 {
   Load *load = user_data;
   AkcComposer *self = load->self;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(AkcAttachment) attachment = akc_attachment_load_finish (result, &error);
 
-  if (!g_cancellable_is_cancelled (load->loading))
+  load->attachment = akc_attachment_load_finish (result, &load->error);
+  load->done = TRUE;
+  if (g_cancellable_is_cancelled (load->loading))
     {
-      self->n_loading--;
-      if (attachment != NULL && !akc_composer_takes (self, akc_attachment_get_kind (attachment)))
-        {
-          g_autofree char *refusal = NULL;
-
-          /* Translators: %s is a file name */
-          refusal = g_strdup_printf (akc_attachment_get_kind (attachment) == AKC_ATTACHMENT_KIND_IMAGE
-                                       ? _("The model of this conversation does not take images, so “%s” was not attached.")
-                                       : _("This conversation does not take files, so “%s” was not attached."),
-                                     akc_attachment_get_name (attachment));
-          set_attach_error (self, refusal);
-        }
-      else if (attachment != NULL &&
-               g_list_model_get_n_items (G_LIST_MODEL (self->attachments)) >= AKC_ATTACHMENT_MAX_PER_MESSAGE)
-        {
-          g_autofree char *refusal = NULL;
-
-          /* Translators: %u is a number of attachments, %s a file name */
-          refusal = g_strdup_printf (_("A message takes at most %u attachments, so “%s” was not attached."),
-                                     (guint) AKC_ATTACHMENT_MAX_PER_MESSAGE, akc_attachment_get_name (attachment));
-          set_attach_error (self, refusal);
-        }
-      else if (attachment != NULL)
-        g_list_store_append (self->attachments, attachment);
-      else
-        set_attach_error (self, error->message);
-      akc_composer_update_state (self);
+      load_free (load);
+      return;
     }
 
-  g_object_unref (load->loading);
-  g_object_unref (load->self);
-  g_free (load);
+  /* A small file is read before a big one attached before it: the
+   * attachments keep the order they were attached in, the order the
+   * model reads them and the message shows them. */
+  while (!g_queue_is_empty (&self->loads) && ((Load *) g_queue_peek_head (&self->loads))->done)
+    {
+      Load *head = g_queue_pop_head (&self->loads);
+
+      akc_composer_add_loaded (self, head);
+      load_free (head);
+    }
+  akc_composer_update_state (self);
 }
 
 static Load *
@@ -466,6 +498,7 @@ new_load (AkcComposer *self)
     self->loading = g_cancellable_new ();
   load->self = g_object_ref (self);
   load->loading = g_object_ref (self->loading);
+  g_queue_push_tail (&self->loads, load);
   self->n_loading++;
   set_attach_error (self, NULL);
   akc_composer_update_state (self);
@@ -709,6 +742,14 @@ akc_composer_dispose (GObject *object)
   if (self->loading != NULL)
     g_cancellable_cancel (self->loading);
   g_clear_object (&self->loading);
+  /* Those still being read free themselves once cancelled. */
+  while (!g_queue_is_empty (&self->loads))
+    {
+      Load *load = g_queue_pop_head (&self->loads);
+
+      if (load->done)
+        load_free (load);
+    }
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (self->chooser);
   g_clear_object (&self->chooser);
