@@ -249,6 +249,36 @@ test_attachments (void)
     g_assert_nonnull (find_widget (row, is_visible_label, "notes.txt"));
     g_assert_nonnull (find_widget (row, is_visible_label, "big.png"));
     find_by_type (row, GTK_TYPE_IMAGE);
+
+    /* On the person's side, and read in the order they were attached
+     * and sent: left to right, on one line in a row that has room. */
+    gtk_widget_set_size_request (row, 900, -1);
+    wait_frames (window, 3);
+    {
+      const char *order[] = { "big.png", "small.png", "notes.txt" };
+      graphene_point_t origin = GRAPHENE_POINT_INIT (0, 0);
+      graphene_point_t end = GRAPHENE_POINT_INIT (0, 0);
+      float previous = -1;
+
+      for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+        {
+          GtkWidget *label = find_widget (row, is_visible_label, order[i]);
+          graphene_point_t at;
+
+          g_assert_cmpstr (akc_attachment_get_name (g_list_model_get_item (sent, i)), ==, order[i]);
+          g_object_unref (g_list_model_get_item (sent, i));
+          g_assert_true (gtk_widget_compute_point (label, row, &origin, &at));
+          g_test_message ("%s at %.0f", order[i], at.x);
+          g_assert_cmpfloat (at.x, >, previous);
+          previous = at.x;
+        }
+      /* The last chip ends near the row's end (its side). */
+      g_assert_true (gtk_widget_compute_point (find_widget (row, is_visible_label, "notes.txt"), row,
+                                               &GRAPHENE_POINT_INIT (gtk_widget_get_width (find_widget (row, is_visible_label, "notes.txt")), 0),
+                                               &end));
+      g_test_message ("row %d wide, the last chip's label ends at %.0f", gtk_widget_get_width (row), end.x);
+      g_assert_cmpfloat (end.x, >, gtk_widget_get_width (row) / 2.0);
+    }
   }
 
   gtk_window_destroy (GTK_WINDOW (window));

@@ -680,14 +680,19 @@ static void
 akc_message_row_sync_attachments (AkcMessageRow *self)
 {
   GListModel *attachments = self->message != NULL ? akc_message_get_attachments (self->message) : NULL;
+  guint n = attachments != NULL ? g_list_model_get_n_items (attachments) : 0;
+  gboolean mine = self->message != NULL && akc_message_get_role (self->message) == AKC_MESSAGE_ROLE_USER;
 
   gtk_flow_box_bind_model (GTK_FLOW_BOX (self->attachments), attachments, new_attachment_chip, NULL, NULL);
-  gtk_widget_set_visible (self->attachments, attachments != NULL && g_list_model_get_n_items (attachments) > 0);
-  /* The person's on their side: chips in a line that fills from the end. */
-  gtk_widget_set_direction (self->attachments,
-                            self->message != NULL && akc_message_get_role (self->message) == AKC_MESSAGE_ROLE_USER
-                              ? (gtk_widget_get_default_direction () == GTK_TEXT_DIR_RTL ? GTK_TEXT_DIR_LTR : GTK_TEXT_DIR_RTL)
-                              : GTK_TEXT_DIR_NONE);
+  gtk_widget_set_visible (self->attachments, n > 0);
+  /* The person's on their side, at the end of the row, and read in the
+   * order they were attached (a right-to-left box would show the last
+   * first). A box that is not homogeneous asks GTK 4.8 for the width of
+   * one chip only, so it would stack them one under the other; a
+   * homogeneous one asks for its most children per line. */
+  gtk_widget_set_halign (self->attachments, mine ? GTK_ALIGN_END : GTK_ALIGN_FILL);
+  gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (self->attachments), mine);
+  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (self->attachments), mine ? MAX (n, 1) : 7);
 }
 
 /* The tokens a reply cost: a tooltip on its author's name and the row's
