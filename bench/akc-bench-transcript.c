@@ -20,6 +20,8 @@
  *    frame into the same transcript, around 2,000 and around 20,000
  *    characters, and their ratio (the cost of a chunk must not grow with
  *    the reply);
+ *  - while "Thinking..." pulses under a reply that has no chunk yet, how
+ *    many frames draw something and the CPU time per frame;
  * and whether the targets are met: the first frame at 10,000 messages
  * within 1.5x the empty window, less than 60 MiB more memory at 10,000
  * messages, a p99 frame interval of at most 20 ms while streaming, and a
@@ -40,7 +42,7 @@
  * llvmpipe, drawing on the CPU) and again with the cairo renderer, unless
  * GSK_RENDERER chooses one. `--case first-frame N` and `--case stream` run
  * one case and print its figures as key=value lines (used by the parent
- * run), and so does `--case growth`.
+ * run), and so do `--case growth` and `--case thinking`.
  */
 
 #include "config.h"
@@ -652,6 +654,132 @@ run_growth (void)
 }
 
 /* ------------------------------------------------------------------ */
+/* The thinking indicator                                              */
+/* ------------------------------------------------------------------ */
+
+/* While a reply streams, "Thinking..." pulses under it at every frame,
+ * chunk or not: what one such frame costs, nothing else changing. */
+
+#define THINKING_TIMEOUT_US (30 * G_USEC_PER_SEC)
+#define THINKING_FRAMES 120
+
+typedef struct {
+  Bench  *bench;
+  gint64  sent;
+  guint   frames;
+  guint   renders;
+  double  cpu_start;
+  double  cpu_ms;
+} Thinking;
+
+/* GdkSurface::render, which a frame emits when it draws something (a
+ * hook: the window's own handler stops the emission). */
+static gboolean
+on_thinking_render (GSignalInvocationHint *hint,
+                    guint                  n_values,
+                    const GValue          *values,
+                    gpointer               user_data)
+{
+  Thinking *thinking = user_data;
+
+  if (thinking->frames > SETTLE_FRAMES && thinking->frames <= SETTLE_FRAMES + THINKING_FRAMES)
+    thinking->renders++;
+  return TRUE;
+}
+
+static gboolean
+has_css_class (GtkWidget  *widget,
+               const char *name)
+{
+  if (gtk_widget_has_css_class (widget, name) && gtk_widget_get_mapped (widget))
+    return TRUE;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (has_css_class (child, name))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+count_thinking_frame (GtkWidget     *widget,
+                      GdkFrameClock *clock,
+                      gpointer       user_data)
+{
+  Thinking *thinking = user_data;
+
+  /* The indicator is shown some time after the question is sent, and
+   * then its row once the transcript has made room for it. */
+  if (thinking->frames == 0 && !has_css_class (widget, "thinking"))
+    {
+      if (gdk_frame_clock_get_frame_time (clock) - thinking->sent > THINKING_TIMEOUT_US)
+        {
+          fprintf (stderr, "akc-bench-transcript: no thinking indicator while the reply streams\n");
+          exit (1);
+        }
+      return G_SOURCE_CONTINUE;
+    }
+
+  /* Counted once it has settled (its row built, scrolled to). */
+  if (thinking->frames == SETTLE_FRAMES)
+    {
+      thinking->cpu_start = akc_bench_cpu_seconds ();
+      akc_bench_callgrind_mark ("thinking-setup");
+    }
+  if (++thinking->frames <= SETTLE_FRAMES + THINKING_FRAMES)
+    return G_SOURCE_CONTINUE;
+
+  akc_bench_callgrind_mark ("thinking");
+  thinking->cpu_ms = (akc_bench_cpu_seconds () - thinking->cpu_start) / THINKING_FRAMES * 1e3;
+  g_main_loop_quit (thinking->bench->loop);
+  return G_SOURCE_REMOVE;
+}
+
+static int
+run_thinking (void)
+{
+  Bench bench = { 0 };
+  g_autoptr(GPtrArray) messages = make_messages (STREAM_MESSAGES);
+  Thinking thinking = { &bench, 0, 0, 0, 0, 0 };
+  gulong render_hook;
+
+  bench.loop = g_main_loop_new (NULL, FALSE);
+  bench.window = build_window (messages, &bench.chat);
+  /* No chunk comes: only the indicator changes. */
+  if (!set_chunk_interval (bench.chat, 3600 * 1000))
+    return 1;
+  gtk_widget_realize (bench.window);
+  g_signal_connect (gtk_widget_get_frame_clock (bench.window), "after-paint", G_CALLBACK (on_after_paint), &bench);
+  gtk_widget_add_tick_callback (bench.window, keep_drawing, &bench, NULL);
+  gtk_window_present (GTK_WINDOW (bench.window));
+  g_main_loop_run (bench.loop);
+  g_signal_handlers_disconnect_by_func (gtk_widget_get_frame_clock (bench.window), on_after_paint, &bench);
+
+  if (!akc_chat_source_send (AKC_CHAT_SOURCE (bench.chat), "A long answer, please.", NULL))
+    {
+      fprintf (stderr, "akc-bench-transcript: the question was not sent\n");
+      return 1;
+    }
+  thinking.sent = gdk_frame_clock_get_frame_time (gtk_widget_get_frame_clock (bench.window));
+  gtk_widget_add_tick_callback (bench.window, count_thinking_frame, &thinking, NULL);
+  render_hook = g_signal_add_emission_hook (g_signal_lookup ("render", GDK_TYPE_SURFACE), 0,
+                                            on_thinking_render, &thinking, NULL);
+  g_main_loop_run (bench.loop);
+  g_signal_remove_emission_hook (g_signal_lookup ("render", GDK_TYPE_SURFACE), render_hook);
+
+  if (!akc_bench_callgrind_active ())
+    {
+      printf ("thinking_frames=%d\n", THINKING_FRAMES);
+      printf ("thinking_frames_drawn=%u\n", thinking.renders);
+      printf ("thinking_cpu_per_frame_ms=%.4f\n", thinking.cpu_ms);
+    }
+
+  akc_chat_source_stop (AKC_CHAT_SOURCE (bench.chat));
+  gtk_window_destroy (GTK_WINDOW (bench.window));
+  g_main_loop_unref (bench.loop);
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* The parent run                                                      */
 /* ------------------------------------------------------------------ */
 
@@ -776,12 +904,14 @@ run_all (const char *self_path)
   double p99, growth, limit;
 
   g_autoptr(GHashTable) growing = NULL;
+  g_autoptr(GHashTable) thinking = NULL;
   double near_ms, far_ms, ratio;
 
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
     cases[i] = first_frame_case (self_path, sizes[i], &renderer);
   stream = run_case (self_path, "stream", NULL);
   growing = run_case (self_path, "growth", NULL);
+  thinking = run_case (self_path, "thinking", NULL);
 
   printf ("Transcript in the main window (GTK %u.%u.%u, %s, %dx%d)\n",
           gtk_get_major_version (), gtk_get_minor_version (), gtk_get_micro_version (),
@@ -812,6 +942,10 @@ run_all (const char *self_path)
           GROWTH_NEAR, near_ms, GROWTH_FAR, far_ms, ratio, value_of (growing, "idle_cpu_per_frame_ms"));
   if (g_strcmp0 (renderer, "GskCairoRenderer") == 0)
     print_growth_instructions (self_path);
+  printf ("  the thinking indicator alone (a reply streaming, no chunk yet): %.0f of %.0f frames drawn, "
+          "CPU per frame %.3f ms\n",
+          value_of (thinking, "thinking_frames_drawn"), value_of (thinking, "thinking_frames"),
+          value_of (thinking, "thinking_cpu_per_frame_ms"));
 
   limit = 1.5 * cases[0].first_frame_ms;
   growth = cases[2].rss_mib - cases[0].rss_mib;
@@ -851,6 +985,8 @@ main (int   argc,
         return run_stream ();
       if (strcmp (argv[2], "growth") == 0)
         return run_growth ();
+      if (strcmp (argv[2], "thinking") == 0)
+        return run_thinking ();
       fprintf (stderr, "akc-bench-transcript: unknown case %s\n", argv[2]);
       return 2;
     }
