@@ -444,19 +444,23 @@ run_stream (void)
 #define GROWTH_SPAN 1000        /* characters streamed while measuring */
 #define GROWTH_LEAP 400         /* characters a frame in between */
 
-/* About @length characters of Markdown: paragraphs, lists and a code
- * block every few paragraphs, as a long answer has them. */
-static char *
-growth_text (gsize length)
+/* Markdown of paragraphs, lists and a code block every few paragraphs,
+ * as a long answer has them, from paragraph @first on, cut after the
+ * block that ends at or before @length and then padded with a paragraph
+ * to exactly @length characters. */
+static void
+append_growth_unit (GString *text,
+                    guint    first,
+                    gsize    length)
 {
   static const char * const words[] = { "stream", "each", "chunk", "into", "**one**", "block", "and",
                                         "only", "its", "label", "changes", "while", "`code`", "stays",
                                         "cheap", "to", "draw", "again", "with", "[links](https://example.com/)" };
-  GString *text = g_string_new (NULL);
-  guint paragraph = 0;
+  gsize start = text->len, cut = text->len;
 
-  while (text->len < length)
+  for (guint paragraph = first; text->len - start <= length; paragraph++)
     {
+      cut = text->len;
       for (guint w = 0; w < 90; w++)
         {
           g_string_append (text, words[(paragraph * 7 + w) % G_N_ELEMENTS (words)]);
@@ -475,8 +479,34 @@ growth_text (gsize length)
         {
           g_string_append (text, "- first point of the list\n- second point, **bold**\n- third point\n\n");
         }
-      paragraph++;
     }
+
+  g_string_truncate (text, cut);
+  while (text->len - start < length - 2)
+    g_string_append (text, text->len - start + 6 < length - 2 ? "again " : "x");
+  g_string_append (text, "\n\n");
+}
+
+/* About @length characters of Markdown that repeat every GROWTH_FAR -
+ * GROWTH_NEAR characters, so that what is written from GROWTH_FAR on is
+ * what was written from GROWTH_NEAR on: the two measured spans write the
+ * same Markdown (the second half of a Python code block, then the first
+ * of a paragraph), and differ only in how long the reply is before them.
+ * The code block starts before the first span, so neither pays what the
+ * first Python block of a process loads once (its language, ~0.5 M
+ * instructions a chunk over a span). */
+static char *
+growth_text (gsize length)
+{
+  const gsize period = GROWTH_FAR - GROWTH_NEAR;
+  g_autoptr(GString) unit = g_string_new (NULL);
+  GString *text = g_string_new (NULL);
+
+  /* From paragraph 3: a code block starts at 1,922 and ends at 2,499. */
+  append_growth_unit (unit, 3, period);
+  g_assert (unit->len == period);
+  while (text->len < length)
+    g_string_append_len (text, unit->str, (gssize) unit->len);
 
   return g_string_free (text, FALSE);
 }
