@@ -1252,23 +1252,6 @@ hint_below_list (Fixture *fixture)
          list_bounds.origin.y + list_bounds.size.height <= hint_bounds.origin.y;
 }
 
-/* The two tests after this one hang at times on a loaded machine (about
- * one full run in three): GTK moves the keyboard from the component that
- * owns input to its row, then lets it go when it recycles the row, and
- * the view does not take it back, so the hint never shows. That defect is
- * open; until it is fixed they run only with AKC_TEST_FOCUS_RACE=1, so
- * that they neither hide it nor stop every other test from landing. */
-static gboolean
-focus_race_skipped (void)
-{
-  if (g_getenv ("AKC_TEST_FOCUS_RACE") != NULL)
-    return FALSE;
-
-  g_test_skip ("the keyboard of a component that owns input can be lost when GTK recycles its row "
-               "(an open defect); set AKC_TEST_FOCUS_RACE=1 to run this test");
-  return TRUE;
-}
-
 /* The hint of a component that has the keyboard sits under the messages:
  * the newest row and the response actions below it are not drawn under
  * it (seen in the Onboarding demo after a restart). */
@@ -1283,9 +1266,6 @@ test_view_focus_hint_covers_nothing (void)
   Fixture fixture = { 0 };
   GtkWidget *hint, *list;
   graphene_rect_t hint_bounds, list_bounds;
-
-  if (focus_race_skipped ())
-    return;
 
   fixture_init_with (&fixture, contents);
   gtk_window_set_default_size (GTK_WINDOW (fixture.window), 600, 500);
@@ -1332,9 +1312,6 @@ test_view_focus_kept_out_of_sight (void)
   GtkWidget *parked;
   AkcMessageRow *first;
 
-  if (focus_race_skipped ())
-    return;
-
   fixture_init_with (&fixture, contents);
   gtk_window_set_default_size (GTK_WINDOW (fixture.window), 600, 300);
   WAIT_FOR (hint_shown_at_end, &fixture);
@@ -1369,6 +1346,53 @@ test_view_focus_kept_out_of_sight (void)
   WAIT_FOR (is_at_end, &fixture);
   wait_frames (fixture.window, 3);
   g_assert_false (focus_is_inside (&focus));
+
+  akc_chat_view_set_source (fixture.view, NULL);
+  fixture_clear (&fixture);
+}
+
+/* Older history paged in above the component that owns input (as the
+ * view does after a frame while there is too little to scroll through)
+ * makes every row anew, the component's too: GTK lets the keyboard go
+ * with the old component, to its row, then nowhere. Nobody moved it: it
+ * is the new component's once its row is bound again, hint and all (on a
+ * loaded machine the view paged in after the component had taken the
+ * keyboard, and the hint never showed). */
+static void
+test_view_focus_kept_through_rebind (void)
+{
+  g_autofree char *choices = frame_json ("choice-list", "where", CHOICES);
+  const char *contents[61];
+  Fixture fixture = { 0 };
+  AkcMessage *last;
+  FocusWait focus;
+  guint start;
+
+  for (guint i = 0; i < 58; i++)
+    contents[i] = i % 2 == 0 ? "Question?" : "Answer.";
+  contents[58] = "and?";
+  contents[59] = choices;
+  contents[60] = NULL;
+  fixture_init_with (&fixture, contents);
+  gtk_window_set_default_size (GTK_WINDOW (fixture.window), 600, 300);
+  last = message_at (AKC_CHAT_SOURCE (fixture.chat), 59);
+  WAIT_FOR (hint_shown_at_end, &fixture);
+  focus.window = fixture.window;
+  focus.widget = GTK_WIDGET (view_of (&fixture, 59));
+  WAIT_FOR (focus_is_inside, &focus);
+  start = akc_message_window_get_start (fixture.view->window);
+  g_assert_cmpuint (start, >, 0);
+
+  g_assert_true (akc_message_window_extend (fixture.view->window, HISTORY_PAGE));
+  g_assert_cmpuint (akc_message_window_get_start (fixture.view->window), <, start);
+  g_assert_true (akc_chat_view_get_input_owned (fixture.view));
+  wait_frames (fixture.window, 3);
+
+  g_assert_nonnull (akc_chat_view_get_row (fixture.view, last));
+  focus.widget = GTK_WIDGET (akc_message_row_get_active_view (akc_chat_view_get_row (fixture.view, last)));
+  g_assert_nonnull (focus.widget);
+  WAIT_FOR (focus_is_inside, &focus);
+  WAIT_FOR (hint_shown_at_end, &fixture);
 
   akc_chat_view_set_source (fixture.view, NULL);
   fixture_clear (&fixture);
@@ -2078,6 +2102,7 @@ main (int   argc,
   g_test_add_func ("/chat-view/input-ownership", test_view_input_ownership);
   g_test_add_func ("/chat-view/focus-hint-covers-nothing", test_view_focus_hint_covers_nothing);
   g_test_add_func ("/chat-view/focus-kept-out-of-sight", test_view_focus_kept_out_of_sight);
+  g_test_add_func ("/chat-view/focus-kept-through-rebind", test_view_focus_kept_through_rebind);
   g_test_add_func ("/chat-view/duplicate-instances", test_view_duplicate_instances);
   g_test_add_func ("/chat-view/tool-confirmation", test_view_tool_confirmation);
   g_test_add_func ("/chat-view/tool-denial", test_view_tool_denial);

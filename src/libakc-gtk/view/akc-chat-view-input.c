@@ -152,10 +152,15 @@ akc_chat_view_sync_ownership (AkcChatView *self)
   while (g_hash_table_iter_next (&iter, &row, NULL))
     akc_chat_view_apply_active_to_row (self, row);
 
-  /* A new owner takes the keyboard; one scrolled away is brought in. */
+  /* A new owner takes the keyboard; one scrolled away is brought in. What
+   * was to take it before (a row the keyboard was on its way to) no
+   * longer does, nor the owner before. */
+  if (self->active_message != previous_message || self->active_presentation != previous_presentation)
+    akc_chat_view_forget_owner_focus (self);
   if (self->active_message != NULL &&
       (self->active_message != previous_message || self->active_presentation != previous_presentation))
     {
+      g_clear_object (&self->focus_pending);
       if (!focus_active_component (self))
         {
           self->focus_active_pending = TRUE;

@@ -95,6 +95,167 @@ takes_focus (GtkWidget *widget)
          gtk_widget_get_focusable (widget);
 }
 
+/* The component that owns input (§12.4), if its row is bound. */
+static GtkWidget *
+owner_view (AkcChatView *self)
+{
+  GHashTableIter iter;
+  gpointer row;
+
+  if (self->active_message == NULL)
+    return NULL;
+
+  g_hash_table_iter_init (&iter, self->rows);
+  while (g_hash_table_iter_next (&iter, &row, NULL))
+    if (akc_message_row_get_message (row) == self->active_message)
+      return (GtkWidget *) akc_message_row_get_active_view (row);
+
+  return NULL;
+}
+
+static gboolean
+is_inside (GtkWidget *widget,
+           GtkWidget *container)
+{
+  return widget != NULL && container != NULL && (widget == container || gtk_widget_is_ancestor (widget, container));
+}
+
+/* Where GTK leaves the keyboard when it takes it from a widget that goes
+ * off screen or away: nowhere, on a widget it is unmapping, or on one of
+ * the widgets around the component (its row, the list, the view and what
+ * holds it). Nobody puts it there: a person moves it to a widget on
+ * screen that is none of these (the composer, another message). */
+static gboolean
+is_parking (AkcChatView *self,
+            GtkWidget   *focus)
+{
+  GtkWidget *view = GTK_WIDGET (self);
+  GtkWidget *list = GTK_WIDGET (self->list_view);
+
+  if (focus == NULL || gtk_widget_get_root (focus) == NULL || !gtk_widget_get_mapped (focus))
+    return TRUE;
+  if (is_inside (view, focus))
+    return TRUE;
+  if (!gtk_widget_is_ancestor (focus, view))
+    return FALSE;
+  if (focus == list || gtk_widget_get_parent (focus) == list)
+    return TRUE;
+  if (self->owner_item != NULL && is_inside (self->owner_item, focus))
+    return TRUE;
+
+  return AKC_IS_MESSAGE_ROW (focus) && akc_message_row_get_message (AKC_MESSAGE_ROW (focus)) == self->active_message;
+}
+
+static void on_owner_mapped (AkcChatView *self);
+
+/* The keyboard goes back to the component that owns input, to the very
+ * widget it was on if that is still there, once the component is on
+ * screen: not while the list lays its rows out, and not by scrolling to
+ * it (the reader may have scrolled away). */
+static gboolean
+reclaim_idle (gpointer user_data)
+{
+  AkcChatView *self = user_data;
+  GtkWidget *focus = self->focus_root != NULL ? gtk_root_get_focus (self->focus_root) : NULL;
+  GtkWidget *owner;
+  GtkWidget *target;
+
+  self->reclaim_idle = 0;
+  if (!self->owner_lost)
+    return G_SOURCE_REMOVE;
+  if (!is_parking (self, focus))
+    {
+      akc_chat_view_forget_owner_focus (self);
+      return G_SOURCE_REMOVE;
+    }
+
+  owner = owner_view (self);
+  if (owner == NULL)
+    return G_SOURCE_REMOVE;   /* its row is not bound: its bind tries again */
+  if (!gtk_widget_get_mapped (owner))
+    {
+      g_signal_handlers_disconnect_by_func (owner, on_owner_mapped, self);
+      g_signal_connect_object (owner, "map", G_CALLBACK (on_owner_mapped), self, G_CONNECT_SWAPPED);
+      return G_SOURCE_REMOVE;
+    }
+
+  target = self->owner_focus;
+  if (target == NULL || !gtk_widget_get_mapped (target) || !is_inside (target, owner))
+    target = owner;
+  g_object_ref (target);
+  if (!gtk_widget_grab_focus (target) && target != owner)
+    gtk_widget_grab_focus (owner);
+  g_object_unref (target);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_reclaim (AkcChatView *self)
+{
+  if (self->owner_lost && self->reclaim_idle == 0)
+    self->reclaim_idle = g_idle_add (reclaim_idle, self);
+}
+
+static void
+on_owner_mapped (AkcChatView *self)
+{
+  schedule_reclaim (self);
+}
+
+void
+akc_chat_view_forget_owner_focus (AkcChatView *self)
+{
+  g_clear_handle_id (&self->reclaim_idle, g_source_remove);
+  self->owner_focused = FALSE;
+  self->owner_lost = FALSE;
+  g_clear_weak_pointer (&self->owner_focus);
+  g_clear_weak_pointer (&self->owner_item);
+}
+
+/* Follows the keyboard of the component that owns input: lost when GTK
+ * takes it from a widget of the component that went off screen or away
+ * and parks it (is_parking()), and found again when a person moves it
+ * anywhere else. */
+static void
+track_owner_focus (AkcChatView *self,
+                   GtkWidget   *focus)
+{
+  GtkWidget *owner = owner_view (self);
+  GtkWidget *was = self->owner_focus;
+
+  /* (The component may take it before its row is on screen.) */
+  if (owner != NULL && is_inside (focus, owner))
+    {
+      g_clear_handle_id (&self->reclaim_idle, g_source_remove);
+      self->owner_focused = TRUE;
+      self->owner_lost = FALSE;
+      g_set_weak_pointer (&self->owner_focus, focus);
+      g_set_weak_pointer (&self->owner_item, item_of (self, focus));
+      return;
+    }
+
+  if (self->owner_focused)
+    {
+      /* Moved on from a widget still on screen in the component (Shift+Tab
+       * to its message, a click elsewhere): it stays moved. */
+      gboolean taken = was == NULL || gtk_widget_get_root (was) == NULL || !gtk_widget_get_mapped (was) ||
+                       !is_inside (was, owner);
+
+      self->owner_focused = FALSE;
+      self->owner_lost = self->active_message != NULL && taken && is_parking (self, focus);
+    }
+  else if (self->owner_lost && !is_parking (self, focus))
+    {
+      self->owner_lost = FALSE;
+    }
+
+  if (self->owner_lost)
+    schedule_reclaim (self);
+  else
+    akc_chat_view_forget_owner_focus (self);
+}
+
 /* The widgets below @widget that Tab may stop at, in order: only below
  * ancestors that let their children take the focus. *mark is how many
  * come before @focus. */
@@ -276,6 +437,8 @@ akc_chat_view_item_bound (AkcChatView *self,
                           GObject     *object)
 {
   g_hash_table_insert (self->items, item, object);
+  /* The row of the component that owns input may be the one bound. */
+  schedule_reclaim (self);
 
   if (self->focus_pending != object)
     return;
@@ -456,7 +619,7 @@ refocus_idle (gpointer user_data)
   GtkWidget *focus = current_focus (self);
 
   self->refocus_idle = 0;
-  if (focus == NULL || self->focus_pending != NULL || self->editing ||
+  if (focus == NULL || self->focus_pending != NULL || self->editing || self->owner_lost ||
       gtk_widget_get_ancestor (focus, AKC_TYPE_COMPONENT_VIEW) != NULL)
     return G_SOURCE_REMOVE;
 
@@ -560,6 +723,15 @@ akc_chat_view_focus_moved (AkcChatView *self)
 {
   GtkWidget *focus = current_focus (self);
   GtkWidget *last = self->last_focus;
+
+  track_owner_focus (self, self->focus_root != NULL ? gtk_root_get_focus (self->focus_root) : NULL);
+  /* The component takes it back itself (reclaim_idle()). */
+  if (self->owner_lost)
+    {
+      akc_chat_view_forget_unseen_focus (self);
+      g_set_weak_pointer (&self->last_focus, focus);
+      return;
+    }
 
   /* Somebody (the person, or the view for them) moved the keyboard on
    * from where GTK parked it: what was out of sight does not take it back. */

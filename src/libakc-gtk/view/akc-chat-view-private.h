@@ -69,6 +69,15 @@ struct _AkcChatView
   gulong                unseen_map_handler;
   guint                 unseen_idle;
   gboolean              leaving;
+  /* The component that owns input had the keyboard (owner_focus, in the
+   * row owner_item) and GTK took it away without anybody moving it (its
+   * row went out of sight or was made anew): it is the component's again
+   * once it is on screen. */
+  gboolean              owner_focused;
+  gboolean              owner_lost;
+  GtkWidget            *owner_focus;    /* weak */
+  GtkWidget            *owner_item;     /* weak */
+  guint                 reclaim_idle;
   GtkRoot              *focus_root;     /* whose focus-widget is followed */
   gulong                focus_handler;
 
@@ -255,6 +264,7 @@ void               akc_chat_view_sync_error          (AkcChatView *self);
 
 /* akc-chat-view-keyboard.c */
 void               akc_chat_view_focus_moved         (AkcChatView *self);
+void               akc_chat_view_forget_owner_focus  (AkcChatView *self);
 void               akc_chat_view_forget_unseen_focus (AkcChatView *self);
 void               akc_chat_view_leave_decided       (AkcChatView *self);
 void               akc_chat_view_sync_thinking       (AkcChatView *self);

@@ -432,6 +432,7 @@ akc_chat_view_dispose (GObject *object)
   g_clear_weak_pointer (&self->last_focus);
   g_clear_weak_pointer (&self->parked_from);
   akc_chat_view_forget_unseen_focus (self);
+  akc_chat_view_forget_owner_focus (self);
   g_clear_object (&self->focus_pending);
   akc_chat_view_clear_announcements (self);
   akc_chat_view_find_dispose (self);
