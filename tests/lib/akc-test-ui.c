@@ -5,35 +5,6 @@
 
 #include "akc-test-ui.h"
 
-#include <glib/gstdio.h>
-
-/* Runs the main loop until @condition holds; a hang fails the test. */
-void
-wait_for (Condition condition,
-          gpointer  data)
-{
-  gint64 deadline = g_get_monotonic_time () + AKC_TEST_WAIT_TIMEOUT_USEC;
-
-  while (!condition (data))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("the condition did not hold within %d s",
-                 (int) (AKC_TEST_WAIT_TIMEOUT_USEC / G_USEC_PER_SEC));
-      /* Replies arrive from idle and timeout sources, rows at the next
-       * frames: sleep only when nothing was ready. */
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (1000);
-    }
-}
-
-/* Runs what is ready on the main loop now, a few rounds. */
-void
-spin (void)
-{
-  for (guint i = 0; i < 50; i++)
-    g_main_context_iteration (NULL, FALSE);
-}
-
 typedef struct {
   GtkWidget *widget;
   gint64     target;
@@ -63,20 +34,6 @@ wait_frames (GtkWidget *widget,
   FrameWait wait = { widget, -(gint64) n };
 
   WAIT_FOR (frames_passed, &wait);
-}
-
-static gboolean
-is_not_streaming (AkcChatSource *source)
-{
-  return akc_chat_source_get_status (source) != AKC_CHAT_STATUS_STREAMING;
-}
-
-/* Waits until @source's reply has ended (idle or failed), then lets rows
- * pick up the last chunks. */
-void
-wait_until_idle (AkcChatSource *source)
-{
-  WAIT_FOR (is_not_streaming, source);
 }
 
 /* Adds @root and every widget below it that @match takes to @found, in
@@ -127,6 +84,41 @@ find_widget (GtkWidget     *root,
     }
 
   return NULL;
+}
+
+static GtkWidget *
+find_skipping (GtkWidget     *root,
+               WidgetMatch    match,
+               gconstpointer  data,
+               guint         *skip)
+{
+  if (match (root, data))
+    {
+      if (*skip == 0)
+        return root;
+      (*skip)--;
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_skipping (child, match, data, skip);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+GtkWidget *
+find_nth_widget (GtkWidget     *root,
+                 WidgetMatch    match,
+                 gconstpointer  data,
+                 guint          nth)
+{
+  return find_skipping (root, match, data, &nth);
 }
 
 typedef struct {
@@ -234,29 +226,4 @@ find_by_type (GtkWidget *root,
 
   g_assert_nonnull (widget);
   return widget;
-}
-
-/* Removes @path and everything in it (a test's temporary folder: a
- * history leaves its -wal and -shm files next to it). Symbolic links are
- * removed, never followed. */
-void
-akc_test_remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = NULL;
-  const char *name;
-
-  if (path == NULL)
-    return;
-
-  dir = g_dir_open (path, 0, NULL);
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        akc_test_remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
 }

@@ -1,5 +1,5 @@
-/* akc-test-ui.h: what the in-process UI tests share: waiting on the main
- * loop with one deadline, and finding widgets in a tree
+/* akc-test-ui.h: what the in-process UI tests share besides akc-test.h:
+ * waiting for frames and replies, and finding widgets in a tree
  *
  * The names are short on purpose: they are test code, linked only into the
  * test programs of tests/ui, and read as the sentences of a test.
@@ -12,23 +12,15 @@
 #include <gtk/gtk.h>
 #include <akc.h>
 
+#include "akc-test.h"
+
 G_BEGIN_DECLS
 
-/* One deadline for every wait: generous, as the valgrind setup runs
- * everything 20 times slower; a wait that reaches it fails the test. */
-#define AKC_TEST_WAIT_TIMEOUT_USEC (120 * G_USEC_PER_SEC)
-
-typedef gboolean (*Condition) (gpointer data);
 typedef gboolean (*WidgetMatch) (GtkWidget *widget, gconstpointer data);
 
 /* Waiting */
-void       wait_for            (Condition      condition,
-                                gpointer       data);
-#define WAIT_FOR(condition, data) wait_for ((Condition) (condition), (data))
-void       spin                (void);
 void       wait_frames         (GtkWidget     *widget,
                                 guint          n);
-void       wait_until_idle     (AkcChatSource *source);
 
 /* Widgets */
 void       collect             (GtkWidget     *root,
@@ -41,6 +33,11 @@ GPtrArray *find_all            (GtkWidget     *root,
 GtkWidget *find_widget         (GtkWidget     *root,
                                 WidgetMatch    match,
                                 gconstpointer  data);
+/* The @nth widget (from 0) in tree order that @match takes, or NULL. */
+GtkWidget *find_nth_widget     (GtkWidget     *root,
+                                WidgetMatch    match,
+                                gconstpointer  data,
+                                guint          nth);
 GtkWidget *wait_for_widget     (GtkWidget     *root,
                                 WidgetMatch    match,
                                 gconstpointer  data);
@@ -64,8 +61,5 @@ gboolean   is_mapped_type      (GtkWidget     *widget,
                                 gconstpointer  data);
 GtkWidget *find_by_type        (GtkWidget     *root,
                                 GType          type);
-
-/* Files */
-void       akc_test_remove_tree (const char   *path);
 
 G_END_DECLS

@@ -35,17 +35,6 @@ typedef struct {
   gboolean   fail_next;  /* the handler reports a failure */
 } Fixture;
 
-static AkcJsonValue *
-parse_json (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  AkcJsonValue *value = akc_json_value_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (value);
-  return value;
-}
-
 /* A render frame around @props_json (§2.1). */
 static AkcJsonValue *
 make_frame (const char *key,
@@ -57,7 +46,7 @@ make_frame (const char *key,
                                            "\"props\":%s,\"fallback\":{\"kind\":\"%s\",\"summary\":\"A %s.\"}}",
                                            key, instance_id, props_json, key, key);
 
-  return parse_json (text);
+  return akc_test_parse_json (text);
 }
 
 static void
@@ -208,8 +197,7 @@ activate (GtkWidget *widget)
   handler = g_signal_connect (widget, "clicked", G_CALLBACK (on_clicked_flag), &clicked);
   timeout = g_timeout_add (5000, on_timeout_flag, &timed_out);
   g_assert_true (gtk_widget_activate (widget));
-  while (!clicked && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!(!clicked && !timed_out));
   g_assert_false (timed_out);
   g_source_remove (timeout);
   g_signal_handler_disconnect (widget, handler);
@@ -446,7 +434,7 @@ test_fixture_frames (void)
   path = g_build_filename (dir, "application", "component-frames.json", NULL);
   g_file_get_contents (path, &text, NULL, &error);
   g_assert_no_error (error);
-  cases = parse_json (text);
+  cases = akc_test_parse_json (text);
 
   for (gsize i = 0; i < akc_json_value_get_length (cases); i++)
     {
@@ -733,7 +721,7 @@ test_form (void)
 static void
 test_form_shows_answer (void)
 {
-  g_autoptr(AkcJsonValue) submitted = parse_json ("{\"email\":\"ada@example.com\",\"news\":true,\"plan\":\"team\"}");
+  g_autoptr(AkcJsonValue) submitted = akc_test_parse_json ("{\"email\":\"ada@example.com\",\"news\":true,\"plan\":\"team\"}");
   g_autoptr(AkcComponentResolution) resolution = akc_component_resolution_new ("form-3", "m1", "submit", submitted, 1);
   Fixture fixture = { 0 };
   GtkWidget *email, *name, *news, *plan;
@@ -1179,7 +1167,7 @@ test_table_large (void)
 
   /* The widget itself on 1000 × 30 props builds widgets for the visible
    * rows only. */
-  value = parse_json (props->str);
+  value = akc_test_parse_json (props->str);
   table = akc_table_view_new (value);
   window = gtk_window_new ();
   gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
@@ -1258,7 +1246,7 @@ test_fallback (void)
 static void
 test_undecodable_frame (void)
 {
-  g_autoptr(AkcJsonValue) frame = parse_json ("{\"protocol\":\"agentskit.chat.component\",\"version\":2,\"type\":\"render\"}");
+  g_autoptr(AkcJsonValue) frame = akc_test_parse_json ("{\"protocol\":\"agentskit.chat.component\",\"version\":2,\"type\":\"render\"}");
   Fixture fixture = { 0 };
   GtkWidget *alert;
 

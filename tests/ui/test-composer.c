@@ -111,8 +111,7 @@ write_picture (const char *name,
 static void
 wait_loaded (AkcComposer *composer)
 {
-  while (akc_composer_get_n_loading (composer) > 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_composer_get_n_loading (composer) <= 0);
 }
 
 static AkcAttachment *
@@ -225,8 +224,7 @@ test_attachments (void)
   g_assert_cmpuint (g_list_model_get_n_items (attachments), ==, 0);
   g_assert_false (gtk_widget_get_visible (error_label));
   g_assert_null (find_widget (GTK_WIDGET (composer), is_visible_label, "notes.txt"));
-  while (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) == AKC_CHAT_STATUS_STREAMING)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) != AKC_CHAT_STATUS_STREAMING);
 
   question = g_list_model_get_item (akc_chat_source_get_messages (AKC_CHAT_SOURCE (chat)), 0);
   sent = akc_message_get_attachments (question);

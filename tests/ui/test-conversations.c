@@ -17,63 +17,7 @@
 #include "akc-demo.h"
 #include "akc-sidebar-model.h"
 #include "akc-window.h"
-#include "akc-test-ui.h"
-
-static void
-store_async_result (GObject      *source,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-static AkcChatMemory *
-open_history (const char *path)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  AkcSqliteChatMemory *memory;
-
-  akc_sqlite_chat_memory_new_async (path, NULL, store_async_result, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  memory = akc_sqlite_chat_memory_new_finish (result, &error);
-  g_assert_no_error (error);
-
-  return AKC_CHAT_MEMORY (memory);
-}
-
-/* Closes @memory as the application does at quit: every write done. */
-static void
-close_history (AkcAppSession *session,
-               AkcChatMemory *memory)
-{
-  GObject *object = G_OBJECT (memory);
-
-  akc_app_session_close (session);
-  g_object_add_weak_pointer (object, (gpointer *) &object);
-  g_object_unref (memory);
-  while (object != NULL)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static AkcAppSession *
-new_session (AkcChatMemory *memory)
-{
-  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
-  AkcAppSession *session = akc_app_session_new (settings);
-
-  if (memory != NULL)
-    {
-      akc_app_session_expect_memory (session);
-      g_assert_false (akc_app_session_get_ready (session));
-      akc_app_session_set_memory (session, memory);
-      while (!akc_app_session_get_ready (session))
-        g_main_context_iteration (NULL, TRUE);
-    }
-
-  return session;
-}
+#include "akc-test-app.h"
 
 /* A history of the test's own, in a temporary folder, the memory on it
  * and a session listing it: what the tests here start from. */
@@ -99,7 +43,7 @@ history_open (History *history)
       history->path = g_build_filename (history->folder, "history.sqlite3", NULL);
     }
   if (history->memory == NULL)
-    history->memory = open_history (history->path);
+    history->memory = akc_test_open (history->path);
 
   return history->memory;
 }
@@ -110,7 +54,7 @@ history_list (History *history)
 {
   history_open (history);
   if (history->session == NULL)
-    history->session = new_session (history->memory);
+    history->session = akc_test_app_session_new (history->memory);
 
   return history->session;
 }
@@ -119,7 +63,7 @@ static void
 history_close (History *history)
 {
   if (history->session != NULL)
-    close_history (history->session, g_steal_pointer (&history->memory));
+    akc_test_app_session_close (history->session, g_steal_pointer (&history->memory));
   g_clear_object (&history->session);
   g_clear_object (&history->memory);
 }
@@ -147,9 +91,7 @@ history_clear (History *history)
 static void
 wait_loaded (AkcConversationItem *item)
 {
-  while (akc_conversation_item_get_history (item) != NULL &&
-         !akc_chat_history_get_loaded (akc_conversation_item_get_history (item)))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!(akc_conversation_item_get_history (item) != NULL && !akc_chat_history_get_loaded (akc_conversation_item_get_history (item))));
 }
 
 static void
@@ -297,9 +239,8 @@ search (AkcAppSession *session,
   g_autoptr(GError) error = NULL;
   GHashTable *found;
 
-  akc_app_session_search_async (session, text, NULL, store_async_result, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  akc_app_session_search_async (session, text, NULL, akc_test_store_result, &result);
+  WAIT_UNTIL (result != NULL);
   found = akc_app_session_search_finish (session, result, &error);
   g_assert_no_error (error);
 
@@ -339,24 +280,21 @@ test_search_export_import (void)
   found = search (session, "zebra");
   g_assert_cmpuint (g_hash_table_size (found), ==, 0);
 
-  akc_app_session_export_async (session, item, FALSE, NULL, store_async_result, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  akc_app_session_export_async (session, item, FALSE, NULL, akc_test_store_result, &result);
+  WAIT_UNTIL (result != NULL);
   json = akc_app_session_export_finish (session, result, &error);
   g_assert_no_error (error);
   g_clear_object (&result);
-  akc_app_session_export_async (session, item, TRUE, NULL, store_async_result, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  akc_app_session_export_async (session, item, TRUE, NULL, akc_test_store_result, &result);
+  WAIT_UNTIL (result != NULL);
   markdown = akc_app_session_export_finish (session, result, &error);
   g_assert_no_error (error);
   g_clear_object (&result);
   g_assert_nonnull (g_strstr_len (g_bytes_get_data (markdown, NULL), g_bytes_get_size (markdown), "Where is my parcel?"));
 
   n = n_conversations (session);
-  akc_app_session_import_async (session, json, NULL, store_async_result, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  akc_app_session_import_async (session, json, NULL, akc_test_store_result, &result);
+  WAIT_UNTIL (result != NULL);
   imported = akc_app_session_import_finish (session, result, &error);
   g_assert_no_error (error);
   g_clear_object (&result);
@@ -369,9 +307,8 @@ test_search_export_import (void)
   g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (akc_conversation_item_get_source (imported))), ==, 2);
 
   junk = g_bytes_new_static (not_an_export, strlen (not_an_export));
-  akc_app_session_import_async (session, junk, NULL, store_async_result, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  akc_app_session_import_async (session, junk, NULL, akc_test_store_result, &result);
+  WAIT_UNTIL (result != NULL);
   g_assert_null (akc_app_session_import_finish (session, result, &error));
   g_assert_nonnull (error);
   g_assert_cmpuint (n_conversations (session), ==, n + 1);
@@ -668,9 +605,8 @@ test_sidebar_pages (void)
       g_autofree char *id = g_strdup_printf ("support:page-%03u", i);
       g_autofree char *title = g_strdup_printf ("Question q%03u", i);
 
-      akc_chat_memory_create_conversation_full_async (memory, id, "support", title, NULL, store_async_result, &result);
-      while (result == NULL)
-        g_main_context_iteration (NULL, TRUE);
+      akc_chat_memory_create_conversation_full_async (memory, id, "support", title, NULL, akc_test_store_result, &result);
+      WAIT_UNTIL (result != NULL);
       info = akc_chat_memory_create_conversation_full_finish (memory, result, &error);
       g_assert_no_error (error);
     }
@@ -707,14 +643,11 @@ test_sidebar_pages (void)
   {
     GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (sidebar));
 
-    while (gtk_adjustment_get_upper (adjustment) <= gtk_adjustment_get_page_size (adjustment) ||
-           gtk_adjustment_get_page_size (adjustment) <= 0)
-      g_main_context_iteration (NULL, TRUE);
+    WAIT_UNTIL (!(gtk_adjustment_get_upper (adjustment) <= gtk_adjustment_get_page_size (adjustment) || gtk_adjustment_get_page_size (adjustment) <= 0));
     /* Laid out and drawn: still one page (and the window's new chat). */
     g_assert_cmpuint (n_conversations (session), <=, n_first + 1);
     gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment));
-    while (n_conversations (session) <= n_first + 1)
-      g_main_context_iteration (NULL, TRUE);
+    WAIT_UNTIL (n_conversations (session) > n_first + 1);
     g_assert_cmpuint (n_conversations (session), <, N_STORED);
   }
 
@@ -738,9 +671,7 @@ test_sidebar_pages (void)
   g_assert_nonnull (entry);
   gtk_editable_set_text (GTK_EDITABLE (entry), word);
   g_signal_emit_by_name (entry, "search-changed");
-  while ((target = akc_app_session_lookup_conversation (session, target_id)) == NULL ||
-         row_of_item (sidebar, target) < 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!((target = akc_app_session_lookup_conversation (session, target_id)) == NULL || row_of_item (sidebar, target) < 0));
   g_assert_true (g_str_has_suffix (akc_conversation_item_get_title (target), word));
   g_assert_cmpstr (akc_assistant_get_id (akc_conversation_item_get_assistant (target)), ==, "support");
   /* The others are not among the results. */
@@ -793,9 +724,8 @@ test_default_beyond_first_page (void)
 
       akc_chat_memory_create_conversation_full_async (memory, id, i == 0 ? "support" : "hello-world",
                                                       i == 0 ? "Kept support question" : "Newer", NULL,
-                                                      store_async_result, &result);
-      while (result == NULL)
-        g_main_context_iteration (NULL, TRUE);
+                                                      akc_test_store_result, &result);
+      WAIT_UNTIL (result != NULL);
       info = akc_chat_memory_create_conversation_full_finish (memory, result, &error);
       g_assert_no_error (error);
     }
@@ -809,8 +739,7 @@ test_default_beyond_first_page (void)
   g_assert_true (g_application_register (G_APPLICATION (application), NULL, &error));
   window = g_object_new (AKC_TYPE_WINDOW, "application", application, "session", session, NULL);
   gtk_window_present (GTK_WINDOW (window));
-  while ((shown = akc_window_get_item (window)) == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL ((shown = akc_window_get_item (window)) != NULL);
   g_assert_cmpstr (akc_conversation_item_get_id (shown), ==, "support:kept");
   g_assert_cmpstr (akc_conversation_item_get_title (shown), ==, "Kept support question");
   /* Nothing new was made for Support. */
@@ -917,8 +846,7 @@ choose_file (const char *path)
   GtkWidget *chooser = NULL;
   GtkWidget *entry;
 
-  while ((chooser = shown_chooser ()) == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL ((chooser = shown_chooser ()) != NULL);
   if (gtk_file_chooser_get_action (GTK_FILE_CHOOSER (chooser)) == GTK_FILE_CHOOSER_ACTION_SAVE)
     {
       entry = wait_for_widget (chooser, is_shown_entry, NULL);
@@ -930,18 +858,16 @@ choose_file (const char *path)
     {
       g_assert_true (gtk_file_chooser_set_file (GTK_FILE_CHOOSER (chooser), file, &error));
       g_assert_no_error (error);
-      for (;;)
+      for (gint64 deadline = akc_test_deadline ();; akc_test_iterate (deadline))
         {
           g_autoptr(GFile) chosen = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
 
           if (chosen != NULL && g_file_equal (chosen, file))
             break;
-          g_main_context_iteration (NULL, TRUE);
         }
       g_assert_true (gtk_widget_activate (gtk_dialog_get_widget_for_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT)));
     }
-  while (shown_chooser () != NULL)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (shown_chooser () == NULL);
 }
 
 /* Export as JSON / Markdown and Import in the main menu, from what their
@@ -985,8 +911,7 @@ test_menu_export_import (void)
   /* Export as JSON: what its file chooser gives. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.export-conversation-to", "(ss)", "json", json_uri));
   /* Written whole (the file exists from its first byte). */
-  while (!json_parser_load_from_file (parser, json_path, NULL) || json_parser_get_root (parser) == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!(!json_parser_load_from_file (parser, json_path, NULL) || json_parser_get_root (parser) == NULL));
   g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
   root = json_node_get_object (json_parser_get_root (parser));
   g_assert_true (json_object_has_member (root, "messages") || json_object_has_member (root, "conversation"));
@@ -997,19 +922,17 @@ test_menu_export_import (void)
 
   /* Export as Markdown. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.export-conversation-to", "(ss)", "md", md_uri));
-  while (!g_file_get_contents (md_path, &text, NULL, NULL) || strstr (text, "Where is my parcel?") == NULL)
-    {
-      g_clear_pointer (&text, g_free);
-      g_main_context_iteration (NULL, TRUE);
-    }
+  for (gint64 deadline = akc_test_deadline ();
+       !g_file_get_contents (md_path, &text, NULL, NULL) || strstr (text, "Where is my parcel?") == NULL;
+       akc_test_iterate (deadline))
+    g_clear_pointer (&text, g_free);
   g_assert_nonnull (strstr (text, "Where is my parcel?"));
   g_assert_null (strstr (text, "\"messages\""));
 
   /* Import the JSON: a new conversation, shown, selected in the sidebar. */
   n = n_conversations (session);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.import-conversation-from", "s", json_uri));
-  while (akc_window_get_item (window) == item)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_window_get_item (window) != item);
   imported = akc_window_get_item (window);
   g_assert_cmpuint (n_conversations (session), ==, n + 1);
   g_assert_cmpstr (akc_conversation_item_get_id (imported), !=, akc_conversation_item_get_id (item));
@@ -1029,9 +952,8 @@ test_menu_export_import (void)
     g_autoptr(GAsyncResult) result = NULL;
 
     /* Every job of the history before this one is done. */
-    akc_app_session_search_async (session, "parcel", NULL, store_async_result, &result);
-    while (result == NULL)
-      g_main_context_iteration (NULL, TRUE);
+    akc_app_session_search_async (session, "parcel", NULL, akc_test_store_result, &result);
+    WAIT_UNTIL (result != NULL);
     g_hash_table_unref (akc_app_session_search_finish (session, result, NULL));
   }
   while (g_main_context_iteration (NULL, FALSE))
@@ -1047,15 +969,13 @@ test_menu_export_import (void)
   choose_file (json_path);
   g_clear_object (&parser);
   parser = json_parser_new ();
-  while (!json_parser_load_from_file (parser, json_path, NULL) || json_parser_get_root (parser) == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!(!json_parser_load_from_file (parser, json_path, NULL) || json_parser_get_root (parser) == NULL));
   g_clear_pointer (&text, g_free);
   g_assert_true (g_file_get_contents (json_path, &text, NULL, NULL));
   g_assert_nonnull (strstr (text, "Where is my parcel?"));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.import-conversation", NULL));
   choose_file (json_path);
-  while (akc_window_get_item (window) == item)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_window_get_item (window) != item);
   g_assert_cmpuint (n_conversations (session), ==, n + 2);
   g_assert_cmpint (row_of_item (sidebar, akc_window_get_item (window)), >=, 0);
 
@@ -1119,8 +1039,7 @@ test_fold_keeps_pane (void)
 
   /* Wide again, the list takes the keyboard, narrow: the list stays. */
   gtk_window_set_default_size (GTK_WINDOW (window), 900, 600);
-  while (is_folded_window (GTK_WIDGET (window)))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!is_folded_window (GTK_WIDGET (window)));
   g_assert_true (gtk_widget_grab_focus (sidebar));
   gtk_window_set_default_size (GTK_WINDOW (window), 360, 600);
   wait_for ((Condition) is_folded_window, window);
@@ -1208,9 +1127,8 @@ approve_call (AkcConversationItem  *item,
   g_autoptr(GAsyncResult) result = NULL;
   gboolean ok;
 
-  akc_interaction_controller_approve_async (interaction, tool_call_id, NULL, store_async_result, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  akc_interaction_controller_approve_async (interaction, tool_call_id, NULL, akc_test_store_result, &result);
+  WAIT_UNTIL (result != NULL);
   ok = akc_interaction_controller_approve_finish (interaction, result, error);
   wait_until_idle (akc_conversation_item_get_source (item));
   return ok;
@@ -1292,9 +1210,8 @@ test_session_after_restart (void)
   send (item, "/support");
   frame = latest_choice (item, &message);
   interaction = akc_conversation_item_get_interaction (item);
-  akc_interaction_controller_select_async (interaction, message, frame, "create", NULL, store_async_result, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  akc_interaction_controller_select_async (interaction, message, frame, "create", NULL, akc_test_store_result, &result);
+  WAIT_UNTIL (result != NULL);
   g_assert_true (akc_interaction_controller_select_finish (interaction, result, &record, &error));
   g_assert_no_error (error);
   g_clear_object (&result);
@@ -1342,8 +1259,7 @@ test_delete_forgets_session (void)
   item = open_support (session);
   id = g_strdup (akc_conversation_item_get_id (item));
   send (item, "/start");
-  while (akc_session_get_persisting (akc_demo_get_session (akc_conversation_item_get_demo (item))))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!akc_session_get_persisting (akc_demo_get_session (akc_conversation_item_get_demo (item))));
   removal = akc_app_session_remove (session, &item, 1);
   g_assert_cmpuint (removal, >, 0);
   akc_app_session_purge (session, removal);

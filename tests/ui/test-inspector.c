@@ -101,8 +101,7 @@ test_policy_sentences (void)
     AkcActionConfirmation *confirmation = akc_demo_get_confirmation (demo);
 
     akc_action_confirmation_propose_async (confirmation, "restricted-action", input, NULL, on_done, &result);
-    while (result == NULL)
-      g_main_context_iteration (NULL, TRUE);
+    WAIT_UNTIL (result != NULL);
     record = akc_action_confirmation_propose_finish (confirmation, result, &error);
     g_assert_null (record);
     g_assert_nonnull (error);

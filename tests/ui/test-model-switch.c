@@ -16,15 +16,13 @@
 #include <glib/gstdio.h>
 #include <akc-gtk.h>
 
-#include "akc-test-ui.h"
-
 #include "akc-test-http-server.h"
 #include "akc-app-session.h"
 #include "akc-backend.h"
 #include "akc-model-switch.h"
 #include "akc-provider-page.h"
 #include "akc-window.h"
-#include "akc-test-ui.h"
+#include "akc-test-app.h"
 
 static char *folder;
 
@@ -38,70 +36,6 @@ reset_settings (GSettings *settings)
     g_settings_reset (settings, keys[i]);
 }
 
-static void
-respond (AkcTestHttpServer *server,
-         guint              status,
-         const char        *content_type,
-         const char        *body)
-{
-  AkcTestResponse *response = akc_test_response_new (status, content_type);
-
-  akc_test_response_add_chunk (response, body, -1);
-  akc_test_http_server_set_response (server, response);
-}
-
-static void
-store_async_result (GObject      *source,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-static AkcChatMemory *
-open_history (const char *path)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  AkcSqliteChatMemory *memory;
-
-  akc_sqlite_chat_memory_new_async (path, NULL, store_async_result, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  memory = akc_sqlite_chat_memory_new_finish (result, &error);
-  g_assert_no_error (error);
-
-  return AKC_CHAT_MEMORY (memory);
-}
-
-/* Closes @memory as the application does at quit: every write done. */
-static void
-close_history (AkcAppSession *session,
-               AkcChatMemory *memory)
-{
-  GObject *object = G_OBJECT (memory);
-
-  akc_app_session_close (session);
-  g_object_add_weak_pointer (object, (gpointer *) &object);
-  g_object_unref (memory);
-  while (object != NULL)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static AkcAppSession *
-new_session (AkcChatMemory *memory)
-{
-  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
-  AkcAppSession *session = akc_app_session_new (settings);
-
-  akc_app_session_expect_memory (session);
-  akc_app_session_set_memory (session, memory);
-  while (!akc_app_session_get_ready (session))
-    g_main_context_iteration (NULL, TRUE);
-
-  return session;
-}
-
 /* Closes @window, then its session and history as the application does
  * at quit. */
 static void
@@ -111,32 +45,27 @@ close_window (AkcWindow     *window,
 {
   gtk_window_destroy (GTK_WINDOW (window));
   spin ();
-  close_history (session, memory);
+  akc_test_app_session_close (session, memory);
   g_object_unref (session);
 }
 
 static void
 wait_backend (AkcBackend *backend)
 {
-  while (akc_backend_get_state (backend) == AKC_BACKEND_STATE_LOOKING_UP ||
-         akc_backend_get_state (backend) == AKC_BACKEND_STATE_NOT_CONFIGURED)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!(akc_backend_get_state (backend) == AKC_BACKEND_STATE_LOOKING_UP || akc_backend_get_state (backend) == AKC_BACKEND_STATE_NOT_CONFIGURED));
 }
 
 static void
 wait_listed (AkcModelSwitch *model_switch)
 {
-  while (akc_model_switch_get_loading (model_switch))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!akc_model_switch_get_loading (model_switch));
   spin ();
 }
 
 static void
 wait_loaded (AkcConversationItem *item)
 {
-  while (akc_conversation_item_get_history (item) == NULL ||
-         !akc_chat_history_get_loaded (akc_conversation_item_get_history (item)))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!(akc_conversation_item_get_history (item) == NULL || !akc_chat_history_get_loaded (akc_conversation_item_get_history (item))));
 }
 
 /* The window narrows to 360 px, where it shows one pane. */
@@ -206,8 +135,7 @@ send_and_wait (AkcChatSource     *source,
 
   g_assert_true (akc_chat_source_send (source, text, &error));
   g_assert_no_error (error);
-  while (akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_chat_source_get_status (source) != AKC_CHAT_STATUS_STREAMING);
   g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_IDLE);
 }
 
@@ -223,8 +151,8 @@ test_model_switch (void)
   g_autofree char *path = g_build_filename (folder, "switch.sqlite3", NULL);
   g_autofree char *id = NULL;
   g_autofree char *model = NULL;
-  AkcChatMemory *memory = open_history (path);
-  AkcAppSession *session = new_session (memory);
+  AkcChatMemory *memory = akc_test_open (path);
+  AkcAppSession *session = akc_test_app_session_new (memory);
   AkcModelSwitch *model_switch;
   AkcConversationItem *item;
   GtkWidget *status, *row, *focus;
@@ -264,7 +192,7 @@ test_model_switch (void)
 
   /* The list cannot be fetched: the popover says why, as an alert, and
    * offers to try again; the model stays. */
-  respond (server, 500, "application/json", "{\"error\":{\"message\":\"overloaded\",\"type\":\"server_error\"}}");
+  akc_test_http_server_respond (server, 500, "application/json", "{\"error\":{\"message\":\"overloaded\",\"type\":\"server_error\"}}");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.switch-model", NULL));
   wait_listed (model_switch);
   status = GTK_WIDGET (akc_model_switch_get_status (model_switch));
@@ -278,7 +206,7 @@ test_model_switch (void)
 
   /* Trying again lists them, with the one in use marked, and the keyboard
    * on it. */
-  respond (server, 200, "application/json",
+  akc_test_http_server_respond (server, 200, "application/json",
            "{\"object\":\"list\",\"data\":[{\"id\":\"gpt-b\",\"object\":\"model\"},{\"id\":\"gpt-a\",\"object\":\"model\"}]}");
   g_signal_emit_by_name (find_widget (GTK_WIDGET (gtk_widget_get_ancestor (status, GTK_TYPE_POPOVER)), is_button_with_label, "_Try Again"),
                          "clicked");
@@ -303,7 +231,7 @@ test_model_switch (void)
   g_assert_nonnull (find_widget (GTK_WIDGET (window), is_label_with_prefix, "gpt-b ·"));
 
   /* The next turn asks for it; the default model is still the other. */
-  respond (server, 200, "text/event-stream", SSE_REPLY);
+  akc_test_http_server_respond (server, 200, "text/event-stream", SSE_REPLY);
   send_and_wait (akc_window_get_source (window), "hello");
   g_assert_cmpstr (akc_test_http_server_get_path_query (server), ==, "/v1/chat/completions");
   model = requested_model (server);
@@ -318,8 +246,8 @@ test_model_switch (void)
   /* Restart: the conversation comes back with its model. */
   close_window (window, session, memory);
 
-  memory = open_history (path);
-  session = new_session (memory);
+  memory = akc_test_open (path);
+  session = akc_test_app_session_new (memory);
   item = akc_app_session_lookup_conversation (session, id);
   g_assert_nonnull (item);
   g_assert_cmpstr (akc_conversation_item_get_model (item), ==, "gpt-b");
@@ -330,7 +258,7 @@ test_model_switch (void)
   g_assert_true (akc_window_get_item (window) == item);
   model_switch = akc_window_get_model_switch (window);
   g_assert_nonnull (find_widget (GTK_WIDGET (model_switch), is_label_with_prefix, "gpt-b"));
-  respond (server, 200, "text/event-stream", SSE_REPLY);
+  akc_test_http_server_respond (server, 200, "text/event-stream", SSE_REPLY);
   send_and_wait (akc_window_get_source (window), "again");
   model = requested_model (server);
   g_assert_cmpstr (model, ==, "gpt-b");
@@ -346,8 +274,7 @@ test_model_switch (void)
     guint requests = akc_test_http_server_get_n_requests (server);
 
     g_assert_true (akc_chat_source_send (source, "elsewhere?", &error));
-    while (akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING)
-      g_main_context_iteration (NULL, TRUE);
+    WAIT_UNTIL (akc_chat_source_get_status (source) != AKC_CHAT_STATUS_STREAMING);
     g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_ERROR);
     g_assert_cmpstr (akc_diagnostic_get_code (akc_chat_source_get_error (source)), ==, "PROVIDER_CHANGED");
     g_assert_nonnull (strstr (akc_diagnostic_get_message (akc_chat_source_get_error (source)), "gpt-b"));
@@ -382,13 +309,12 @@ test_first_run_ollama (void)
 
   /* Nothing answers (the discard port refuses at once). */
   akc_provider_page_set_local_ollama_url ("http://127.0.0.1:9");
-  memory = open_history (path);
-  session = new_session (memory);
+  memory = akc_test_open (path);
+  session = akc_test_app_session_new (memory);
   window = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
   gtk_window_present (GTK_WINDOW (window));
   offer = akc_window_get_ollama_offer (window, &probing);
-  while (akc_window_get_ollama_offer (window, &probing) != NULL && probing)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!(akc_window_get_ollama_offer (window, &probing) != NULL && probing));
   spin ();
   g_assert_false (gtk_widget_get_visible (offer));
   close_window (window, session, memory);
@@ -396,16 +322,15 @@ test_first_run_ollama (void)
 
   /* An Ollama answers with its models. */
   akc_provider_page_set_local_ollama_url (base);
-  respond (server, 200, "application/json",
+  akc_test_http_server_respond (server, 200, "application/json",
            "{\"models\":[{\"name\":\"qwen3:8b\",\"model\":\"qwen3:8b\"},{\"name\":\"llama3.2:latest\",\"model\":\"llama3.2:latest\"}]}");
-  memory = open_history (path);
-  session = new_session (memory);
+  memory = akc_test_open (path);
+  session = akc_test_app_session_new (memory);
   g_assert_true (akc_app_session_get_first_run (session));
   window = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
   gtk_window_present (GTK_WINDOW (window));
   offer = akc_window_get_ollama_offer (window, &probing);
-  while (!gtk_widget_get_visible (offer))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (gtk_widget_get_visible (offer));
   akc_window_get_ollama_offer (window, &probing);
   g_assert_false (probing);
   g_assert_cmpstr (akc_test_http_server_get_path_query (server), ==, "/api/tags");
@@ -449,22 +374,20 @@ test_ollama_probed_once (void)
 
   reset_settings (settings);
   akc_provider_page_set_local_ollama_url (akc_test_http_server_get_base_uri (server));
-  respond (server, 200, "application/json",
+  akc_test_http_server_respond (server, 200, "application/json",
            "{\"models\":[{\"name\":\"llama3.2:latest\",\"model\":\"llama3.2:latest\"}]}");
-  memory = open_history (path);
-  session = new_session (memory);
+  memory = akc_test_open (path);
+  session = akc_test_app_session_new (memory);
 
   one = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
   gtk_window_present (GTK_WINDOW (one));
   offer = akc_window_get_ollama_offer (one, &probing);
-  while (!gtk_widget_get_visible (offer))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (gtk_widget_get_visible (offer));
   g_assert_cmpuint (akc_test_http_server_get_n_requests (server), ==, 1);
 
   two = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
   gtk_window_present (GTK_WINDOW (two));
-  while (akc_window_get_ollama_offer (two, &probing) != NULL && probing)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!(akc_window_get_ollama_offer (two, &probing) != NULL && probing));
   for (guint i = 0; i < 10; i++)
     spin ();
   g_assert_cmpuint (akc_test_http_server_get_n_requests (server), ==, 1);
@@ -578,8 +501,8 @@ test_new_chat_with_model (void)
   g_autofree char *path = g_build_filename (folder, "new-chat.sqlite3", NULL);
   g_autofree char *items = NULL;
   g_autofree char *model = NULL;
-  AkcChatMemory *memory = open_history (path);
-  AkcAppSession *session = new_session (memory);
+  AkcChatMemory *memory = akc_test_open (path);
+  AkcAppSession *session = akc_test_app_session_new (memory);
   AkcBackend *backend;
   AkcConversationItem *item, *first;
   AkcWindow *window;
@@ -623,7 +546,7 @@ test_new_chat_with_model (void)
 
   /* Opening the menu asks for the models; the menu lists them, the
    * default first, an underscore shown as itself (not an access key). */
-  respond (server, 200, "application/json",
+  akc_test_http_server_respond (server, 200, "application/json",
            "{\"object\":\"list\",\"data\":[{\"id\":\"gpt-b\"},{\"id\":\"gpt-a\"},{\"id\":\"q4_K_M\"}]}");
   button = ADW_SPLIT_BUTTON (find_by_type (GTK_WIDGET (window), ADW_TYPE_SPLIT_BUTTON));
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (button)); child != NULL;
@@ -663,7 +586,7 @@ test_new_chat_with_model (void)
   g_assert_cmpstr (akc_conversation_item_get_provider_url (first), ==, base);
   g_assert_nonnull (find_widget (GTK_WIDGET (akc_window_get_model_switch (window)), is_label_with_prefix, "gpt-b"));
   wait_loaded (first);
-  respond (server, 200, "text/event-stream", SSE_REPLY);
+  akc_test_http_server_respond (server, 200, "text/event-stream", SSE_REPLY);
   send_and_wait (akc_window_get_source (window), "hello");
   g_assert_cmpstr (akc_test_http_server_get_path_query (server), ==, "/v1/chat/completions");
   model = requested_model (server);
@@ -680,7 +603,7 @@ test_new_chat_with_model (void)
   g_assert_cmpstr (akc_conversation_item_get_model (item), ==, "q4_K_M");
   g_assert_cmpstr (akc_conversation_item_get_model (first), ==, "gpt-b");
   wait_loaded (item);
-  respond (server, 200, "text/event-stream", SSE_REPLY);
+  akc_test_http_server_respond (server, 200, "text/event-stream", SSE_REPLY);
   send_and_wait (akc_window_get_source (window), "hello");
   model = requested_model (server);
   g_assert_cmpstr (model, ==, "q4_K_M");
@@ -735,8 +658,8 @@ test_model_without_images (void)
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
   g_autofree char *path = g_build_filename (folder, "images.sqlite3", NULL);
   g_autoptr(GFile) picture = write_picture ("dot.png");
-  AkcChatMemory *memory = open_history (path);
-  AkcAppSession *session = new_session (memory);
+  AkcChatMemory *memory = akc_test_open (path);
+  AkcAppSession *session = akc_test_app_session_new (memory);
   AkcComposer *composer;
   AkcChatSource *source;
   AkcWindow *window;
@@ -745,7 +668,7 @@ test_model_without_images (void)
   reset_settings (settings);
   akc_provider_page_set_local_ollama_url ("http://127.0.0.1:9");
   /* Every request gets what /api/show says of a model without vision. */
-  respond (server, 200, "application/json", "{\"capabilities\":[\"completion\",\"tools\"]}");
+  akc_test_http_server_respond (server, 200, "application/json", "{\"capabilities\":[\"completion\",\"tools\"]}");
   g_settings_set_string (settings, "provider-kind", "ollama");
   g_settings_set_string (settings, "provider-url", akc_test_http_server_get_base_uri (server));
   g_settings_set_string (settings, "provider-model", "llama3.2");
@@ -755,15 +678,13 @@ test_model_without_images (void)
   wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "provider"));
   source = akc_window_get_source (window);
-  while (takes_images (source))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!takes_images (source));
   g_assert_cmpstr (akc_test_http_server_get_path_query (server), ==, "/api/show");
 
   composer = AKC_COMPOSER (find_by_type (GTK_WIDGET (window), AKC_TYPE_COMPOSER));
   g_assert_nonnull (composer);
   akc_composer_attach_file (composer, picture);
-  while (akc_composer_get_n_loading (composer) > 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_composer_get_n_loading (composer) <= 0);
   g_assert_cmpuint (g_list_model_get_n_items (akc_composer_get_attachments (composer)), ==, 0);
   error_label = find_widget (GTK_WIDGET (composer), is_label_with_prefix, "The model of this conversation does not take images");
   g_assert_nonnull (error_label);
@@ -785,8 +706,8 @@ test_provider_errors (void)
   g_autofree char *base = g_strconcat (akc_test_http_server_get_base_uri (server), "/v1", NULL);
   g_autofree char *path = g_build_filename (folder, "errors.sqlite3", NULL);
   g_autoptr(GError) error = NULL;
-  AkcChatMemory *memory = open_history (path);
-  AkcAppSession *session = new_session (memory);
+  AkcChatMemory *memory = akc_test_open (path);
+  AkcAppSession *session = akc_test_app_session_new (memory);
   AkcChatSource *source;
   AkcWindow *window;
   GtkWidget *view, *note;
@@ -804,17 +725,16 @@ test_provider_errors (void)
   wait_loaded (akc_window_get_item (window));
   source = akc_window_get_source (window);
 
-  respond (server, 401, "application/json",
+  akc_test_http_server_respond (server, 401, "application/json",
            "{\"error\":{\"message\":\"Incorrect API key provided\",\"type\":\"invalid_request_error\",\"code\":\"invalid_api_key\"}}");
   g_assert_true (akc_chat_source_send (source, "hello", &error));
   g_assert_no_error (error);
-  while (akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_chat_source_get_status (source) != AKC_CHAT_STATUS_STREAMING);
   g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_ERROR);
   g_assert_cmpstr (akc_diagnostic_get_code (akc_chat_source_get_error (source)), ==, "PROVIDER_UNAUTHORIZED");
 
   /* The conversation goes on: the error is a note of its message now. */
-  respond (server, 200, "text/event-stream", SSE_REPLY);
+  akc_test_http_server_respond (server, 200, "text/event-stream", SSE_REPLY);
   send_and_wait (source, "again");
   view = find_by_type (GTK_WIDGET (window), AKC_TYPE_CHAT_VIEW);
   note = find_widget (view, is_label_with_prefix, "The provider at ");
@@ -859,8 +779,8 @@ test_provider_errors_after_restart (void)
   g_autofree char *id = NULL;
   g_autoptr(GPtrArray) said = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) codes = g_ptr_array_new_with_free_func (g_free);
-  AkcChatMemory *memory = open_history (path);
-  AkcAppSession *session = new_session (memory);
+  AkcChatMemory *memory = akc_test_open (path);
+  AkcAppSession *session = akc_test_app_session_new (memory);
   AkcConversationItem *item;
   AkcChatSource *source;
   AkcWindow *window;
@@ -887,19 +807,18 @@ test_provider_errors_after_restart (void)
       AkcDiagnostic *diagnostic;
 
       if (i == 0)
-        respond (server, 401, "application/json",
+        akc_test_http_server_respond (server, 401, "application/json",
                  "{\"error\":{\"message\":\"Incorrect API key provided\",\"type\":\"invalid_request_error\",\"code\":\"invalid_api_key\"}}");
       else if (i == 1)
-        respond (server, 404, "application/json",
+        akc_test_http_server_respond (server, 404, "application/json",
                  "{\"error\":{\"message\":\"The model `gpt-a` does not exist\",\"code\":\"model_not_found\"}}");
       else if (i == 2)
-        respond (server, 429, "application/json", "{\"error\":{\"message\":\"Rate limit reached\",\"type\":\"requests\"}}");
+        akc_test_http_server_respond (server, 429, "application/json", "{\"error\":{\"message\":\"Rate limit reached\",\"type\":\"requests\"}}");
       else
         respond_line_too_long (server);
       g_assert_true (akc_chat_source_send (source, prompt, &error));
       g_assert_no_error (error);
-      while (akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING)
-        g_main_context_iteration (NULL, TRUE);
+      WAIT_UNTIL (akc_chat_source_get_status (source) != AKC_CHAT_STATUS_STREAMING);
       g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_ERROR);
       diagnostic = akc_chat_source_get_error (source);
       g_test_message ("error %u: %s: %s", i, akc_diagnostic_get_code (diagnostic), akc_diagnostic_get_message (diagnostic));
@@ -919,8 +838,8 @@ test_provider_errors_after_restart (void)
 
   /* Restart. */
   close_window (window, session, memory);
-  memory = open_history (path);
-  session = new_session (memory);
+  memory = akc_test_open (path);
+  session = akc_test_app_session_new (memory);
   item = akc_app_session_lookup_conversation (session, id);
   g_assert_nonnull (item);
   window = g_object_new (AKC_TYPE_WINDOW, "session", session, "default-width", 800, "default-height", 1000, NULL);
@@ -1001,8 +920,8 @@ test_provider_tool_call (void)
   g_autofree char *path = g_build_filename (folder, "tools.sqlite3", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(AkcJsonValue) body = NULL;
-  AkcChatMemory *memory = open_history (path);
-  AkcAppSession *session = new_session (memory);
+  AkcChatMemory *memory = akc_test_open (path);
+  AkcAppSession *session = akc_test_app_session_new (memory);
   AkcChatSource *source;
   AkcToolCall *call;
   AkcWindow *window;
@@ -1025,13 +944,11 @@ test_provider_tool_call (void)
   wait_loaded (akc_window_get_item (window));
   source = akc_window_get_source (window);
 
-  respond (server, 200, "text/event-stream", SSE_OPEN_LINK);
+  akc_test_http_server_respond (server, 200, "text/event-stream", SSE_OPEN_LINK);
   g_assert_true (akc_chat_source_send (source, "open the docs", &error));
   g_assert_no_error (error);
   call = NULL;
-  while ((call = last_call (source)) == NULL ||
-         akc_tool_call_get_status (call) == AKC_TOOL_CALL_STATUS_PENDING)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!((call = last_call (source)) == NULL || akc_tool_call_get_status (call) == AKC_TOOL_CALL_STATUS_PENDING));
 
   /* The tools were offered, in the provider's format. */
   sent = akc_test_http_server_get_body (server);
@@ -1051,11 +968,9 @@ test_provider_tool_call (void)
   g_assert_nonnull (find_widget (GTK_WIDGET (window), is_label_with_prefix, "Open a link"));
 
   /* Approved (the button): it runs, and the model hears how it went. */
-  respond (server, 200, "text/event-stream", SSE_REPLY);
+  akc_test_http_server_respond (server, 200, "text/event-stream", SSE_REPLY);
   g_signal_emit_by_name (confirmation, "clicked");
-  while (akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING ||
-         akc_test_http_server_get_n_requests (server) < 2)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!(akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING || akc_test_http_server_get_n_requests (server) < 2));
   g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_IDLE);
   g_assert_cmpstr (opened, ==, "https://example.org/docs");
   g_assert_cmpint (akc_tool_call_get_status (call), ==, AKC_TOOL_CALL_STATUS_COMPLETE);
@@ -1073,18 +988,17 @@ test_provider_tool_call (void)
   }
 
   /* The clock runs at once, without asking; the model hears the time. */
-  respond (server, 200, "text/event-stream",
+  akc_test_http_server_respond (server, 200, "text/event-stream",
            "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_2\",\"type\":\"function\",\"function\":{\"name\":\"get_current_time\",\"arguments\":\"{}\"}}]},\"finish_reason\":null}]}\n\n"
            "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n"
            "data: [DONE]\n\n");
   g_assert_true (akc_chat_source_send (source, "what time is it?", &error));
   g_assert_no_error (error);
-  while ((call = last_call (source)) == NULL || g_strcmp0 (akc_tool_call_get_id (call), "call_2") != 0 ||
-         akc_tool_call_get_status (call) != AKC_TOOL_CALL_STATUS_COMPLETE)
-    {
-      g_assert_true (call == NULL || akc_tool_call_get_status (call) != AKC_TOOL_CALL_STATUS_ERROR);
-      g_main_context_iteration (NULL, TRUE);
-    }
+  for (gint64 deadline = akc_test_deadline ();
+       (call = last_call (source)) == NULL || g_strcmp0 (akc_tool_call_get_id (call), "call_2") != 0 ||
+       akc_tool_call_get_status (call) != AKC_TOOL_CALL_STATUS_COMPLETE;
+       akc_test_iterate (deadline))
+    g_assert_true (call == NULL || akc_tool_call_get_status (call) != AKC_TOOL_CALL_STATUS_ERROR);
   g_assert_nonnull (strstr (akc_tool_call_get_result (call), "\"now\""));
   g_assert_nonnull (strstr (akc_tool_call_get_result (call), "\"timeZone\""));
   /* It goes back to the model at once (the server asked for it with
@@ -1093,9 +1007,7 @@ test_provider_tool_call (void)
    * reply does: each is a call of its own, which runs and goes back
    * under an id of its own, until the model was asked 8 times after the
    * person's message. */
-  while (akc_test_http_server_get_n_requests (server) < 10 ||
-         akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!(akc_test_http_server_get_n_requests (server) < 10 || akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING));
   g_assert_cmpint (akc_test_http_server_get_n_requests (server), ==, 10);
   g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_IDLE);
   sent = akc_test_http_server_get_body (server);
@@ -1167,8 +1079,8 @@ test_provider_tool_call_with_text (void)
   g_autofree char *base = g_strconcat (akc_test_http_server_get_base_uri (server), "/v1", NULL);
   g_autofree char *path = g_build_filename (folder, "tools-text.sqlite3", NULL);
   g_autoptr(GError) error = NULL;
-  AkcChatMemory *memory = open_history (path);
-  AkcAppSession *session = new_session (memory);
+  AkcChatMemory *memory = akc_test_open (path);
+  AkcAppSession *session = akc_test_app_session_new (memory);
   AkcChatSource *source;
   AkcToolCall *call;
   AkcWindow *window;
@@ -1189,7 +1101,7 @@ test_provider_tool_call_with_text (void)
   source = akc_window_get_source (window);
 
   /* The schema check fails: the text, and the card of the failed call. */
-  respond (server, 200, "text/event-stream", SSE_TEXT_AND_BAD_LINK);
+  akc_test_http_server_respond (server, 200, "text/event-stream", SSE_TEXT_AND_BAD_LINK);
   send_and_wait (source, "open the docs");
   call = last_call (source);
   g_assert_nonnull (call);
@@ -1202,16 +1114,14 @@ test_provider_tool_call_with_text (void)
   g_assert_null (opened);
 
   /* Denied: the text stays, and the card says the person denied it. */
-  respond (server, 200, "text/event-stream", SSE_TEXT_AND_LINK);
+  akc_test_http_server_respond (server, 200, "text/event-stream", SSE_TEXT_AND_LINK);
   g_assert_true (akc_chat_source_send (source, "the manual then", &error));
   g_assert_no_error (error);
   deny = gtk_widget_get_ancestor (wait_for_widget (GTK_WIDGET (window), is_label_with_text, "Deny"), GTK_TYPE_BUTTON);
   g_assert_null (settled_card_under_text (window, "Opening the manual now.", "You denied this action."));
-  respond (server, 200, "text/event-stream", SSE_REPLY);
+  akc_test_http_server_respond (server, 200, "text/event-stream", SSE_REPLY);
   g_signal_emit_by_name (deny, "clicked");
-  while (akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING ||
-         akc_test_http_server_get_n_requests (server) < 3)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!(akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING || akc_test_http_server_get_n_requests (server) < 3));
   wait_until_idle (source);
   wait_frames (GTK_WIDGET (window), 3);
   g_assert_null (opened);
@@ -1225,14 +1135,12 @@ test_provider_tool_call_with_text (void)
   /* Approved, but no browser opens it: the card says so in a sentence
    * that names the link, not GIO's "Operation not supported" alone. */
   akc_backend_set_link_opener (no_browser_here);
-  respond (server, 200, "text/event-stream", SSE_TEXT_AND_LINK_AGAIN);
+  akc_test_http_server_respond (server, 200, "text/event-stream", SSE_TEXT_AND_LINK_AGAIN);
   g_assert_true (akc_chat_source_send (source, "once more", &error));
   g_assert_no_error (error);
-  while ((call = last_call (source)) == NULL || g_strcmp0 (akc_tool_call_get_id (call), "call_fail") != 0 ||
-         akc_tool_call_get_status (call) != AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!((call = last_call (source)) == NULL || g_strcmp0 (akc_tool_call_get_id (call), "call_fail") != 0 || akc_tool_call_get_status (call) != AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION));
   wait_until_idle (source);
-  respond (server, 200, "text/event-stream", SSE_REPLY);
+  akc_test_http_server_respond (server, 200, "text/event-stream", SSE_REPLY);
   g_assert_true (akc_chat_source_approve (source, "call_fail", &error));
   g_assert_no_error (error);
   wait_until_idle (source);
@@ -1262,8 +1170,7 @@ attach (AkcComposer *composer,
         GFile       *picture)
 {
   akc_composer_attach_file (composer, picture);
-  while (akc_composer_get_n_loading (composer) > 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_composer_get_n_loading (composer) <= 0);
   return g_list_model_get_n_items (akc_composer_get_attachments (composer));
 }
 
@@ -1285,8 +1192,8 @@ test_model_takes_images (void)
   g_autoptr(GVariant) kept = NULL;
   g_autofree char *printed = NULL;
   g_autofree char *id = NULL;
-  AkcChatMemory *memory = open_history (path);
-  AkcAppSession *session = new_session (memory);
+  AkcChatMemory *memory = akc_test_open (path);
+  AkcAppSession *session = akc_test_app_session_new (memory);
   AkcModelSwitch *model_switch;
   AkcComposer *composer;
   GtkSwitch *images;
@@ -1298,7 +1205,7 @@ test_model_takes_images (void)
   g_settings_set_string (settings, "provider-kind", "openai");
   g_settings_set_string (settings, "provider-url", base);
   g_settings_set_string (settings, "provider-model", "text-only");
-  respond (server, 200, "application/json", "{\"object\":\"list\",\"data\":[{\"id\":\"text-only\"},{\"id\":\"vision\"}]}");
+  akc_test_http_server_respond (server, 200, "application/json", "{\"object\":\"list\",\"data\":[{\"id\":\"text-only\"},{\"id\":\"vision\"}]}");
 
   window = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
   gtk_window_present (GTK_WINDOW (window));
@@ -1350,8 +1257,8 @@ test_model_takes_images (void)
 
   /* Restart: still said. */
   close_window (window, session, memory);
-  memory = open_history (path);
-  session = new_session (memory);
+  memory = akc_test_open (path);
+  session = akc_test_app_session_new (memory);
   window = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
   gtk_window_present (GTK_WINDOW (window));
   wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
@@ -1368,14 +1275,13 @@ test_model_takes_images (void)
                                                      "text-only"));
 
   /* Ollama says it: shown, not changed. */
-  respond (server, 200, "application/json", "{\"capabilities\":[\"completion\"]}");
+  akc_test_http_server_respond (server, 200, "application/json", "{\"capabilities\":[\"completion\"]}");
   g_settings_set_string (settings, "provider-kind", "ollama");
   g_settings_set_string (settings, "provider-url", akc_test_http_server_get_base_uri (server));
   wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.new-chat-with-model", "s", "text-only"));
   spin ();
-  while (takes_images (akc_window_get_source (window)))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!takes_images (akc_window_get_source (window)));
   model_switch = akc_window_get_model_switch (window);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.switch-model", NULL));
   wait_listed (model_switch);
@@ -1395,7 +1301,6 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *file = NULL;
   int rc;
 
   setlocale (LC_ALL, "");
@@ -1403,13 +1308,7 @@ main (int   argc,
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
-  folder = g_dir_make_tmp ("akc-model-switch-XXXXXX", NULL);
-  g_assert_nonnull (folder);
-  file = g_build_filename (folder, "test.keyring", NULL);
-  g_unsetenv ("DBUS_SESSION_BUS_ADDRESS");
-  g_setenv ("SECRET_BACKEND", "file", TRUE);
-  g_setenv ("SECRET_FILE_TEST_PATH", file, TRUE);
-  g_setenv ("SECRET_FILE_TEST_PASSWORD", "akc-file-backend-password", TRUE);
+  folder = akc_test_use_file_keyring ("akc-model-switch");
 
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();

@@ -19,124 +19,13 @@
 #include "akc-backend.h"
 #include "akc-conversation-item.h"
 #include "akc-window.h"
-#include "akc-test-ui.h"
+#include "akc-test-app.h"
 
 #define TOKEN "akc-prefs-secret-token-7f3a"
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
 /* ------------------------------------------------------------------ */
-
-static GtkWidget *
-find_nth_widget (GtkWidget     *root,
-             WidgetMatch    match,
-             gconstpointer  data,
-             guint         *skip)
-{
-  if (match (root, data))
-    {
-      if (*skip == 0)
-        return root;
-      (*skip)--;
-    }
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_nth_widget (child, match, data, skip);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
-static gboolean
-is_row_titled (GtkWidget     *widget,
-               gconstpointer  data)
-{
-  return ADW_IS_PREFERENCES_ROW (widget) &&
-         g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), data) == 0;
-}
-
-/* The @nth row titled @title (the Ask group comes first). */
-static GtkWidget *
-find_row (GtkWindow  *window,
-          const char *title,
-          guint       nth)
-{
-  GtkWidget *row = find_nth_widget (GTK_WIDGET (window), is_row_titled, title, &nth);
-
-  g_assert_nonnull (row);
-  return row;
-}
-
-static GtkWidget *
-find_label (GtkWidget  *root,
-            const char *text)
-{
-  guint skip = 0;
-
-  return find_nth_widget (root, is_label_with_text, text, &skip);
-}
-
-static void
-wait_state_not (AkcBackend      *backend,
-                AkcBackendState  state)
-{
-  while (akc_backend_get_state (backend) == state)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static void
-wait_state (AkcBackend      *backend,
-            AkcBackendState  state)
-{
-  while (akc_backend_get_state (backend) != state)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static void
-apply (GtkWidget  *row,
-       const char *text)
-{
-  gtk_editable_set_text (GTK_EDITABLE (row), text);
-  g_signal_emit_by_name (row, "apply");
-  spin ();
-}
-
-typedef struct {
-  char     *token;
-  GError   *error;
-  gboolean  done;
-} Lookup;
-
-static void
-on_lookup (GObject      *source,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  Lookup *lookup = user_data;
-
-  lookup->token = akc_credential_store_lookup_finish (AKC_CREDENTIAL_STORE (source), result, &lookup->error);
-  lookup->done = TRUE;
-}
-
-static char *
-stored_token (const char *endpoint)
-{
-  g_autoptr(AkcCredentialStore) store = akc_credential_store_new ();
-  Lookup lookup = { 0 };
-
-  akc_credential_store_lookup_async (store, endpoint, AKC_CREDENTIAL_KIND_BEARER_TOKEN, NULL,
-                                     on_lookup, &lookup);
-  while (!lookup.done)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_no_error (lookup.error);
-  return lookup.token;
-}
 
 /* No setting holds the token (GSettings is never where secrets go). */
 static void
@@ -278,7 +167,7 @@ test_preferences_ask (void)
     {
       g_autofree char *value = NULL;
 
-      apply (url, invalid[i].text);
+      apply_row (url, invalid[i].text);
       url_error = gtk_widget_get_next_sibling (url);
       g_assert_true (gtk_widget_get_visible (url_error));
       g_assert_nonnull (strstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (url_error)), invalid[i].says));
@@ -295,24 +184,23 @@ test_preferences_ask (void)
   g_assert_false (gtk_widget_has_css_class (url, "error"));
 
   /* A valid URL is saved, and its token looked up (there is none). */
-  apply (url, endpoint);
+  apply_row (url, endpoint);
   saved = g_settings_get_string (settings, "ask-endpoint");
   g_assert_cmpstr (saved, ==, endpoint);
-  wait_state_not (backend, AKC_BACKEND_STATE_LOOKING_UP);
+  wait_backend_state_not (backend, AKC_BACKEND_STATE_LOOKING_UP);
   g_assert_cmpint (akc_backend_get_state (backend), ==, AKC_BACKEND_STATE_READY);
   g_assert_false (akc_backend_get_has_token (backend));
 
   /* The corpus is a setting, sent as a query parameter. */
-  apply (corpus, "docs");
+  apply_row (corpus, "docs");
   g_clear_pointer (&saved, g_free);
   saved = g_settings_get_string (settings, "ask-corpus");
   g_assert_cmpstr (saved, ==, "docs");
 
   /* The token goes to the keyring, not the settings. */
-  apply (token, TOKEN);
-  while (!akc_backend_get_has_token (backend))
-    g_main_context_iteration (NULL, TRUE);
-  stored = stored_token (endpoint);
+  apply_row (token, TOKEN);
+  WAIT_UNTIL (akc_backend_get_has_token (backend));
+  stored = akc_test_lookup_secret (endpoint, AKC_CREDENTIAL_KIND_BEARER_TOKEN);
   g_assert_cmpstr (stored, ==, TOKEN);
   assert_settings_clean (settings);
   g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (status)), ==,
@@ -329,17 +217,16 @@ test_preferences_ask (void)
   g_assert_cmpuint (akc_test_http_server_get_n_requests (server), ==, 1);
   g_assert_cmpstr (akc_test_http_server_get_header (server, "Authorization"), ==, bearer);
   g_assert_cmpstr (akc_test_http_server_get_path_query (server), ==, "/v1/ask?corpus=docs");
-  wait_state (backend, AKC_BACKEND_STATE_CONNECTED);
+  wait_backend_state (backend, AKC_BACKEND_STATE_CONNECTED);
   g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (status)), ==, "Connected");
-  while (find_label (GTK_WIDGET (window), "Answer from the Ask service") == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (find_widget (GTK_WIDGET (window), is_label_with_text, "Answer from the Ask service") != NULL);
   assert_traced (window, "What is AgentsKit?", 1);
 
   /* A refused token: the state says to enter a new one. */
   respond_status (server, 401);
   g_assert_true (akc_chat_source_send (source, "Again?", NULL));
   wait_until_idle (source);
-  wait_state (backend, AKC_BACKEND_STATE_UNAUTHORIZED);
+  wait_backend_state (backend, AKC_BACKEND_STATE_UNAUTHORIZED);
   g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (status)), ==,
                    "The token was refused (401): enter a new token.");
 
@@ -350,54 +237,20 @@ test_preferences_ask (void)
   g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (source)), ==, 4);
 
   /* An empty token removes it from the keyring. */
-  apply (token, "");
-  while (akc_backend_get_has_token (backend))
-    g_main_context_iteration (NULL, TRUE);
+  apply_row (token, "");
+  WAIT_UNTIL (!akc_backend_get_has_token (backend));
   g_clear_pointer (&stored, g_free);
-  stored = stored_token (endpoint);
+  stored = akc_test_lookup_secret (endpoint, AKC_CREDENTIAL_KIND_BEARER_TOKEN);
   g_assert_null (stored);
 
   /* Clearing the URL ends the Ask conversation's setup. */
-  apply (url, "");
+  apply_row (url, "");
   g_assert_false (akc_backend_get_configured (backend));
   g_assert_cmpstr (akc_window_get_conversation (window), ==, "hello-world");
 
   gtk_window_destroy (GTK_WINDOW (window));
   spin ();
   akc_test_http_server_free (server);
-}
-
-static void
-store_async_result (GObject      *source,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-static AkcChatMemory *
-open_history (const char *path)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  AkcSqliteChatMemory *memory;
-
-  akc_sqlite_chat_memory_new_async (path, NULL, store_async_result, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  memory = akc_sqlite_chat_memory_new_finish (result, &error);
-  g_assert_no_error (error);
-
-  return AKC_CHAT_MEMORY (memory);
-}
-
-static GtkWidget *
-find_visible_label (GtkWidget  *root,
-                    const char *text)
-{
-  guint skip = 0;
-
-  return find_nth_widget (root, is_visible_label, text, &skip);
 }
 
 static gboolean
@@ -412,9 +265,7 @@ is_retry (GtkWidget     *widget,
 static GtkWidget *
 find_retry (GtkWidget *root)
 {
-  guint skip = 0;
-
-  return find_nth_widget (root, is_retry, NULL, &skip);
+  return find_widget (root, is_retry, NULL);
 }
 
 static AkcMessage *
@@ -446,15 +297,14 @@ test_ask_cut_off (void)
 
   reset_settings ();
   g_settings_set_string (settings, "ask-endpoint", endpoint);
-  memory = open_history (path);
+  memory = akc_test_open (path);
   window = new_window ();
   akc_window_set_memory (window, memory);
-  wait_state_not (akc_window_get_backend (window, AKC_BACKEND_KIND_ASK), AKC_BACKEND_STATE_LOOKING_UP);
+  wait_backend_state_not (akc_window_get_backend (window, AKC_BACKEND_KIND_ASK), AKC_BACKEND_STATE_LOOKING_UP);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "ask"));
   g_assert_cmpstr (akc_window_get_conversation (window), ==, "ask");
   source = akc_window_get_source (window);
-  while (!akc_chat_history_get_loaded (akc_window_get_history (window)))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_chat_history_get_loaded (akc_window_get_history (window)));
 
   response = akc_test_response_new (200, "application/x-ndjson");
   akc_test_response_add_chunk (response, "{\"type\":\"text\",\"delta\":\"The first half of the answer\"}\n", -1);
@@ -467,43 +317,39 @@ test_ask_cut_off (void)
   last = last_message (source);
   g_assert_cmpint (akc_message_get_status (last), ==, AKC_MESSAGE_STATUS_ERROR);
   g_clear_object (&last);
-  while (find_visible_label (GTK_WIDGET (window), "The first half of the answer") == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (find_widget (GTK_WIDGET (window), is_visible_label, "The first half of the answer") != NULL);
   /* The message says so, the conversation's error too, with Retry. */
-  g_assert_nonnull (find_visible_label (GTK_WIDGET (window), "The answer was cut off"));
-  g_assert_nonnull (find_visible_label (GTK_WIDGET (window),
-                                        "The answer was cut off: the server ended it before it was complete."));
+  g_assert_nonnull (find_widget (GTK_WIDGET (window), is_visible_label, "The answer was cut off"));
+  g_assert_nonnull (find_widget (GTK_WIDGET (window), is_visible_label,
+                                 "The answer was cut off: the server ended it before it was complete."));
   g_assert_nonnull (find_retry (GTK_WIDGET (window)));
   {
     g_autoptr(GAsyncResult) result = NULL;
 
-    akc_chat_history_flush_async (akc_window_get_history (window), NULL, store_async_result, &result);
-    while (result == NULL)
-      g_main_context_iteration (NULL, TRUE);
+    akc_chat_history_flush_async (akc_window_get_history (window), NULL, akc_test_store_result, &result);
+    WAIT_UNTIL (result != NULL);
   }
   gtk_window_destroy (GTK_WINDOW (window));
   spin ();
   g_object_unref (memory);
 
   /* Restart: still cut off, saying so as before. */
-  memory = open_history (path);
+  memory = akc_test_open (path);
   window = new_window ();
   akc_window_set_memory (window, memory);
-  wait_state_not (akc_window_get_backend (window, AKC_BACKEND_KIND_ASK), AKC_BACKEND_STATE_LOOKING_UP);
+  wait_backend_state_not (akc_window_get_backend (window, AKC_BACKEND_KIND_ASK), AKC_BACKEND_STATE_LOOKING_UP);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "ask"));
   source = akc_window_get_source (window);
-  while (!akc_chat_history_get_loaded (akc_window_get_history (window)))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_chat_history_get_loaded (akc_window_get_history (window)));
   g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (source)), ==, 2);
   last = last_message (source);
   g_assert_cmpint (akc_message_get_status (last), ==, AKC_MESSAGE_STATUS_ERROR);
   g_assert_false (akc_message_get_stopped (last));
-  while (find_visible_label (GTK_WIDGET (window), "The first half of the answer") == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (find_widget (GTK_WIDGET (window), is_visible_label, "The first half of the answer") != NULL);
   /* The message says what it said before (issue 15 item 3: the error is
    * kept with it), under what arrived. */
-  g_assert_nonnull (find_visible_label (GTK_WIDGET (window),
-                                        "The answer was cut off: the server ended it before it was complete."));
+  g_assert_nonnull (find_widget (GTK_WIDGET (window), is_visible_label,
+                                 "The answer was cut off: the server ended it before it was complete."));
   g_assert_nonnull (find_retry (GTK_WIDGET (window)));
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -557,11 +403,10 @@ test_preferences_turn (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "turn"));
   g_assert_cmpstr (akc_window_get_conversation (window), ==, "hello-world");
 
-  apply (find_row (prefs, "URL", 1), endpoint);
-  wait_state_not (backend, AKC_BACKEND_STATE_LOOKING_UP);
-  apply (find_row (prefs, "Token", 1), TOKEN);
-  while (!akc_backend_get_has_token (backend))
-    g_main_context_iteration (NULL, TRUE);
+  apply_row (find_row (prefs, "URL", 1), endpoint);
+  wait_backend_state_not (backend, AKC_BACKEND_STATE_LOOKING_UP);
+  apply_row (find_row (prefs, "Token", 1), TOKEN);
+  WAIT_UNTIL (akc_backend_get_has_token (backend));
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "turn"));
   g_assert_cmpstr (akc_window_get_conversation (window), ==, "turn");
@@ -575,20 +420,17 @@ test_preferences_turn (void)
   akc_test_response_add_chunk (response, line, -1);
   akc_test_http_server_set_response (server, response);
   g_assert_true (akc_chat_source_send (source, "Hello turn", NULL));
-  while (g_list_model_get_n_items (akc_chat_source_get_messages (source)) < 2 ||
-         akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!(g_list_model_get_n_items (akc_chat_source_get_messages (source)) < 2 || akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING));
   g_assert_cmpstr (akc_test_http_server_get_header (server, "Authorization"), ==, bearer);
-  wait_state (backend, AKC_BACKEND_STATE_CONNECTED);
+  wait_backend_state (backend, AKC_BACKEND_STATE_CONNECTED);
   g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (status)), ==, "Connected");
-  while (find_label (GTK_WIDGET (window), "Answer from the turn server") == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (find_widget (GTK_WIDGET (window), is_label_with_text, "Answer from the turn server") != NULL);
   assert_traced (window, "Hello turn", 1);
 
   /* A refused token. */
   respond_status (server, 401);
   g_assert_true (akc_chat_source_send (source, "Again", NULL));
-  wait_state (backend, AKC_BACKEND_STATE_UNAUTHORIZED);
+  wait_backend_state (backend, AKC_BACKEND_STATE_UNAUTHORIZED);
   g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (status)), ==,
                    "The token was refused (401): enter a new token.");
   /* The server's conversation stays. */
@@ -640,15 +482,14 @@ test_preferences_developer (void)
   g_assert_true (adw_action_row_get_activatable_widget (ADW_ACTION_ROW (row)) != NULL);
   g_assert_true (gtk_widget_activate (row));
   /* The switch turns at the end of its animation. */
-  while (!g_settings_get_boolean (settings, "developer-tools"))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (g_settings_get_boolean (settings, "developer-tools"));
   gtk_test_accessible_assert_role (GTK_ACCESSIBLE (adw_action_row_get_activatable_widget (ADW_ACTION_ROW (row))),
                                    GTK_ACCESSIBLE_ROLE_SWITCH);
   gtk_test_accessible_assert_property (GTK_ACCESSIBLE (adw_action_row_get_activatable_widget (ADW_ACTION_ROW (row))),
                                        GTK_ACCESSIBLE_PROPERTY_LABEL, "Show the Developer Tools in the Main Menu");
 
   row = find_row (prefs, "Fields Redacted from Replay Fixtures", 0);
-  apply (row, " token, Content ,, x-secret ");
+  apply_row (row, " token, Content ,, x-secret ");
   fields = g_settings_get_strv (settings, "replay-redact-fields");
   g_assert_cmpuint (g_strv_length (fields), ==, 3);
   g_assert_cmpstr (fields[0], ==, "token");
@@ -679,8 +520,8 @@ test_preferences_no_service (void)
   prefs = akc_window_show_preferences (window);
   status = find_row (prefs, "Connection", 0);
 
-  apply (find_row (prefs, "URL", 0), "https://ask.example/v1/ask");
-  wait_state_not (backend, AKC_BACKEND_STATE_LOOKING_UP);
+  apply_row (find_row (prefs, "URL", 0), "https://ask.example/v1/ask");
+  wait_backend_state_not (backend, AKC_BACKEND_STATE_LOOKING_UP);
   g_assert_cmpint (akc_backend_get_state (backend), ==, AKC_BACKEND_STATE_NO_KEYRING);
   description = adw_action_row_get_subtitle (ADW_ACTION_ROW (status));
   g_assert_true (g_str_has_prefix (description, "The token cannot be kept: No Secret Service"));
@@ -695,7 +536,6 @@ main (int   argc,
       char *argv[])
 {
   g_autofree char *dir = NULL;
-  g_autofree char *file = NULL;
   gboolean no_service = argc > 1 && g_str_equal (argv[1], "--no-service");
 
   setlocale (LC_ALL, "");
@@ -715,13 +555,7 @@ main (int   argc,
     }
   else
     {
-      dir = g_dir_make_tmp ("akc-preferences-XXXXXX", NULL);
-      g_assert_nonnull (dir);
-      file = g_build_filename (dir, "test.keyring", NULL);
-      g_unsetenv ("DBUS_SESSION_BUS_ADDRESS");
-      g_setenv ("SECRET_BACKEND", "file", TRUE);
-      g_setenv ("SECRET_FILE_TEST_PATH", file, TRUE);
-      g_setenv ("SECRET_FILE_TEST_PASSWORD", "akc-file-backend-password", TRUE);
+      dir = akc_test_use_file_keyring ("akc-preferences");
     }
 
   gtk_test_init (&argc, &argv, NULL);
@@ -742,11 +576,7 @@ main (int   argc,
   {
     int rc = g_test_run ();
 
-    if (file != NULL)
-      {
-        g_unlink (file);
-        g_rmdir (dir);
-      }
+    akc_test_remove_tree (dir);
     return rc;
   }
 }

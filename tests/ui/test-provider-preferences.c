@@ -18,102 +18,17 @@
 #include "akc-backend.h"
 #include "akc-provider-page.h"
 #include "akc-window.h"
-#include "akc-test-ui.h"
+#include "akc-test-app.h"
 
 #define KEY "sk-provider-prefs-key-62d0"
-
-static gboolean
-is_row_titled (GtkWidget     *widget,
-               gconstpointer  data)
-{
-  return ADW_IS_PREFERENCES_ROW (widget) &&
-         g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), data) == 0;
-}
-
-static gboolean
-is_button (GtkWidget     *widget,
-           gconstpointer  data)
-{
-  return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), data) == 0;
-}
-
-static GtkWidget *
-find_row (GtkWindow  *window,
-          const char *title)
-{
-  GtkWidget *row = find_widget (GTK_WIDGET (window), is_row_titled, title);
-
-  g_assert_nonnull (row);
-  return row;
-}
-
-static void
-apply (GtkWidget  *row,
-       const char *text)
-{
-  gtk_editable_set_text (GTK_EDITABLE (row), text);
-  g_signal_emit_by_name (row, "apply");
-  spin ();
-}
-
-static void
-wait_state_not (AkcBackend      *backend,
-                AkcBackendState  state)
-{
-  while (akc_backend_get_state (backend) == state)
-    g_main_context_iteration (NULL, TRUE);
-}
 
 /* Waits until the row's subtitle no longer starts with @prefix. */
 static const char *
 wait_subtitle_not (GtkWidget  *row,
                    const char *prefix)
 {
-  while (g_str_has_prefix (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), prefix))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!g_str_has_prefix (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), prefix));
   return adw_action_row_get_subtitle (ADW_ACTION_ROW (row));
-}
-
-static void
-respond (AkcTestHttpServer *server,
-         guint              status,
-         const char        *content_type,
-         const char        *body)
-{
-  AkcTestResponse *response = akc_test_response_new (status, content_type);
-
-  akc_test_response_add_chunk (response, body, -1);
-  akc_test_http_server_set_response (server, response);
-}
-
-typedef struct {
-  char     *secret;
-  GError   *error;
-  gboolean  done;
-} Lookup;
-
-static void
-on_lookup (GObject      *source,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  Lookup *lookup = user_data;
-
-  lookup->secret = akc_credential_store_lookup_finish (AKC_CREDENTIAL_STORE (source), result, &lookup->error);
-  lookup->done = TRUE;
-}
-
-static char *
-stored_key (const char *endpoint)
-{
-  g_autoptr(AkcCredentialStore) store = akc_credential_store_new ();
-  Lookup lookup = { 0 };
-
-  akc_credential_store_lookup_async (store, endpoint, AKC_CREDENTIAL_KIND_API_KEY, NULL, on_lookup, &lookup);
-  while (!lookup.done)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_no_error (lookup.error);
-  return lookup.secret;
 }
 
 static void
@@ -150,15 +65,15 @@ test_provider_page (void)
   g_assert_cmpstr (akc_window_get_conversation (window), ==, "hello-world");
 
   prefs = akc_window_show_preferences (window);
-  kind = find_row (prefs, "Kind");
-  url = find_row (prefs, "Base URL");
-  key_row = find_row (prefs, "API Key");
-  model = find_row (prefs, "Default Model");
-  test = find_row (prefs, "Test Connection");
+  kind = find_row (prefs, "Kind", 0);
+  url = find_row (prefs, "Base URL", 0);
+  key_row = find_row (prefs, "API Key", 0);
+  model = find_row (prefs, "Default Model", 0);
+  test = find_row (prefs, "Test Connection", 0);
   /* The page's own Connection row, after the test (the Ask group has one too). */
   status = gtk_widget_get_next_sibling (test);
   g_assert_true (is_row_titled (status, "Connection"));
-  button = find_widget (test, is_button, "_Test");
+  button = find_widget (test, is_button_with_label, "_Test");
   g_assert_nonnull (button);
   g_assert_cmpstr (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (button)) == GTK_ACCESSIBLE_ROLE_BUTTON
                    ? "button" : "other", ==, "button");
@@ -171,29 +86,28 @@ test_provider_page (void)
   adw_combo_row_set_selected (ADW_COMBO_ROW (kind), 1);
   value = g_settings_get_string (settings, "provider-kind");
   g_assert_cmpstr (value, ==, "ollama");
-  apply (url, "ftp://127.0.0.1/");
+  apply_row (url, "ftp://127.0.0.1/");
   g_assert_true (gtk_widget_get_visible (gtk_widget_get_next_sibling (url)));
   g_clear_pointer (&value, g_free);
   value = g_settings_get_string (settings, "provider-url");
   g_assert_cmpstr (value, ==, "");
 
-  apply (url, base);
-  wait_state_not (backend, AKC_BACKEND_STATE_LOOKING_UP);
+  apply_row (url, base);
+  wait_backend_state_not (backend, AKC_BACKEND_STATE_LOOKING_UP);
   g_assert_cmpint (akc_backend_get_state (backend), ==, AKC_BACKEND_STATE_READY);
   g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (status)), "without an API key"));
 
   /* A refused key: the test says so, exactly. */
-  respond (server, 401, "application/json", "{\"error\":\"unauthorized\"}");
+  akc_test_http_server_respond (server, 401, "application/json", "{\"error\":\"unauthorized\"}");
   g_signal_emit_by_name (button, "clicked");
   said = wait_subtitle_not (test, "Asking");
   g_assert_nonnull (strstr (said, "refused the API key (401)"));
   g_assert_cmpstr (akc_test_http_server_get_path_query (server), ==, "/api/tags");
 
   /* The key goes to the keyring (kind api-key, the base URL) and nowhere else. */
-  apply (key_row, KEY);
-  while (!akc_backend_get_has_token (backend))
-    g_main_context_iteration (NULL, TRUE);
-  key = stored_key (base);
+  apply_row (key_row, KEY);
+  WAIT_UNTIL (akc_backend_get_has_token (backend));
+  key = akc_test_lookup_secret (base, AKC_CREDENTIAL_KIND_API_KEY);
   g_assert_cmpstr (key, ==, KEY);
   {
     g_autoptr(GSettingsSchema) schema = NULL;
@@ -211,7 +125,7 @@ test_provider_page (void)
   }
 
   /* Models listed; the first becomes the default model. */
-  respond (server, 200, "application/json",
+  akc_test_http_server_respond (server, 200, "application/json",
            "{\"models\":[{\"name\":\"qwen3:8b\",\"model\":\"qwen3:8b\"},{\"name\":\"llama3.2:latest\",\"model\":\"llama3.2:latest\"}]}");
   g_signal_emit_by_name (button, "clicked");
   said = wait_subtitle_not (test, "Asking");
@@ -221,7 +135,7 @@ test_provider_page (void)
   value = g_settings_get_string (settings, "provider-model");
   g_assert_cmpstr (value, ==, "llama3.2:latest");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (model)), ==, "llama3.2:latest");
-  apply (model, "qwen3:8b");
+  apply_row (model, "qwen3:8b");
   g_assert_cmpstr (akc_backend_get_model (backend), ==, "qwen3:8b");
   gtk_window_destroy (prefs);
   spin ();
@@ -230,13 +144,12 @@ test_provider_page (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "provider"));
   g_assert_cmpstr (akc_window_get_conversation (window), ==, "provider");
   source = akc_window_get_source (window);
-  respond (server, 200, "application/x-ndjson",
+  akc_test_http_server_respond (server, 200, "application/x-ndjson",
            "{\"message\":{\"role\":\"assistant\",\"content\":\"Hello\"},\"done\":false}\n"
            "{\"message\":{\"role\":\"assistant\",\"content\":\" there\"},\"done\":true,\"done_reason\":\"stop\",\"prompt_eval_count\":4,\"eval_count\":2}\n");
   g_assert_true (akc_chat_source_send (source, "hi", &error));
   g_assert_no_error (error);
-  while (akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_chat_source_get_status (source) != AKC_CHAT_STATUS_STREAMING);
   messages = akc_chat_source_get_messages (source);
   g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 2);
   {
@@ -272,7 +185,7 @@ test_local_ollama (void)
     g_settings_reset (settings, keys[i]);
   g_settings_set_string (settings, "provider-kind", "openai");
   akc_provider_page_set_local_ollama_url (base);
-  respond (server, 200, "application/json",
+  akc_test_http_server_respond (server, 200, "application/json",
            "{\"models\":[{\"name\":\"qwen3:8b\",\"model\":\"qwen3:8b\"},{\"name\":\"llama3.2:latest\",\"model\":\"llama3.2:latest\"}]}");
 
   window = g_object_new (AKC_TYPE_WINDOW, NULL);
@@ -283,16 +196,14 @@ test_local_ollama (void)
   {
     gboolean probing = TRUE;
 
-    while (akc_window_get_ollama_offer (window, &probing) != NULL && probing)
-      g_main_context_iteration (NULL, TRUE);
+    WAIT_UNTIL (!(akc_window_get_ollama_offer (window, &probing) != NULL && probing));
   }
   prefs = akc_window_show_preferences (window);
-  offer = find_row (prefs, "Ollama Is Running on This Computer");
-  while (!gtk_widget_get_visible (offer))
-    g_main_context_iteration (NULL, TRUE);
+  offer = find_row (prefs, "Ollama Is Running on This Computer", 0);
+  WAIT_UNTIL (gtk_widget_get_visible (offer));
   g_assert_cmpstr (akc_test_http_server_get_path_query (server), ==, "/api/tags");
   g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (offer)), "llama3.2:latest"));
-  button = find_widget (offer, is_button, "_Connect");
+  button = find_widget (offer, is_button_with_label, "_Connect");
   g_assert_nonnull (button);
   gtk_test_accessible_assert_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                        "Connect to a local Ollama");
@@ -308,10 +219,10 @@ test_local_ollama (void)
   g_clear_pointer (&value, g_free);
   value = g_settings_get_string (settings, "provider-model");
   g_assert_cmpstr (value, ==, "llama3.2:latest");
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (find_row (prefs, "Base URL"))), ==, base);
-  g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (find_row (prefs, "Kind"))), ==, 1);
-  wait_state_not (backend, AKC_BACKEND_STATE_LOOKING_UP);
-  wait_state_not (backend, AKC_BACKEND_STATE_NOT_CONFIGURED);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (find_row (prefs, "Base URL", 0))), ==, base);
+  g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (find_row (prefs, "Kind", 0))), ==, 1);
+  wait_backend_state_not (backend, AKC_BACKEND_STATE_LOOKING_UP);
+  wait_backend_state_not (backend, AKC_BACKEND_STATE_NOT_CONFIGURED);
   g_assert_cmpstr (akc_backend_get_model (backend), ==, "llama3.2:latest");
   gtk_window_destroy (prefs);
   spin ();
@@ -319,7 +230,7 @@ test_local_ollama (void)
   /* Set up: no offer the next time. */
   prefs = akc_window_show_preferences (window);
   spin ();
-  g_assert_false (gtk_widget_get_visible (find_row (prefs, "Ollama Is Running on This Computer")));
+  g_assert_false (gtk_widget_get_visible (find_row (prefs, "Ollama Is Running on This Computer", 0)));
   gtk_window_destroy (prefs);
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -353,7 +264,7 @@ test_default_model_images (void)
   gtk_window_present (GTK_WINDOW (window));
   backend = akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER);
   prefs = akc_window_show_preferences (window);
-  row = find_row (prefs, "Default Model Takes Images");
+  row = find_row (prefs, "Default Model Takes Images", 0);
   toggle = GTK_SWITCH (find_by_type (row, GTK_TYPE_SWITCH));
   g_assert_nonnull (toggle);
   g_assert_true (gtk_widget_get_visible (row));
@@ -392,7 +303,6 @@ main (int   argc,
       char *argv[])
 {
   g_autofree char *dir = NULL;
-  g_autofree char *file = NULL;
   int rc;
 
   setlocale (LC_ALL, "");
@@ -400,13 +310,7 @@ main (int   argc,
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
-  dir = g_dir_make_tmp ("akc-provider-prefs-XXXXXX", NULL);
-  g_assert_nonnull (dir);
-  file = g_build_filename (dir, "test.keyring", NULL);
-  g_unsetenv ("DBUS_SESSION_BUS_ADDRESS");
-  g_setenv ("SECRET_BACKEND", "file", TRUE);
-  g_setenv ("SECRET_FILE_TEST_PATH", file, TRUE);
-  g_setenv ("SECRET_FILE_TEST_PASSWORD", "akc-file-backend-password", TRUE);
+  dir = akc_test_use_file_keyring ("akc-provider-prefs");
 
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
@@ -416,7 +320,6 @@ main (int   argc,
   g_test_add_func ("/preferences/provider/default-model-images", test_default_model_images);
 
   rc = g_test_run ();
-  g_unlink (file);
-  g_rmdir (dir);
+  akc_test_remove_tree (dir);
   return rc;
 }

@@ -1676,8 +1676,7 @@ propose_through (AkcActionConfirmation *confirmation,
   AkcConfirmationRecord *record;
 
   akc_action_confirmation_propose_async (confirmation, action, input, NULL, store_result, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (result != NULL);
   record = akc_action_confirmation_propose_finish (confirmation, result, &error);
   g_assert_no_error (error);
 

@@ -163,19 +163,6 @@ wait_until_shown (AkcChatSource *source)
   spin ();
 }
 
-static void
-spin_frames (GtkWidget *widget)
-{
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
-  gint64 target = gdk_frame_clock_get_frame_counter (clock) + 2;
-
-  while (gdk_frame_clock_get_frame_counter (clock) < target)
-    {
-      gtk_widget_queue_draw (widget);
-      g_main_context_iteration (NULL, TRUE);
-    }
-}
-
 /* An application for the windows, with the keys AkcApplication gives them. */
 static GtkApplication *
 test_application (void)
@@ -482,7 +469,7 @@ test_window_error_is_an_alert (void)
   g_object_ref (message);
   g_assert_true (gtk_widget_activate_action (find_by_action (alert, "chat.retry"), "chat.retry", NULL));
   g_assert_null (akc_chat_source_get_error (source));
-  spin_frames (GTK_WIDGET (window));
+  wait_frames (GTK_WIDGET (window), 2);
   g_assert_null (gtk_widget_get_root (message));
   g_object_unref (message);
   wait_until_shown (source);
@@ -511,7 +498,7 @@ n_retries (GtkWidget *transcript)
 {
   guint n = 0;
 
-  spin_frames (transcript);
+  wait_frames (transcript, 2);
   count_actionables (transcript, "chat.retry", &n);
   return n;
 }
@@ -546,7 +533,7 @@ test_window_errors_stay (void)
   g_assert_true (akc_composer_send (composer));
   wait_until_shown (source);
   g_assert_null (akc_chat_source_get_error (source));
-  spin_frames (GTK_WIDGET (window));
+  wait_frames (GTK_WIDGET (window), 2);
   message = find_widget (transcript, is_label_with_text, failure);
   g_assert_nonnull (message);
   g_assert_true (gtk_widget_is_visible (message));
@@ -646,15 +633,14 @@ test_window_demos (void)
   akc_composer_set_text (composer, "/support");
   g_assert_true (akc_composer_send (composer));
   wait_until_shown (support);
-  spin_frames (root);
+  wait_frames (root, 2);
   choice = find_widget (root, is_label_with_text, "Open support ticket");
   g_assert_nonnull (choice);
   while (choice != NULL && !GTK_IS_BUTTON (choice))
     choice = gtk_widget_get_parent (choice);
   g_assert_nonnull (choice);
   g_signal_emit_by_name (choice, "clicked");
-  while (!has_confirmation (root))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (has_confirmation (root));
   {
     GtkWidget *approve = find_by_action (root, "chat.approve");
     GVariant *target = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (approve));
@@ -662,8 +648,7 @@ test_window_demos (void)
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (transcript), "chat.approve", "s",
                                                g_variant_get_string (target, NULL)));
   }
-  while (has_confirmation (root) || akc_chat_source_get_status (support) == AKC_CHAT_STATUS_STREAMING)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!(has_confirmation (root) || akc_chat_source_get_status (support) == AKC_CHAT_STATUS_STREAMING));
   wait_until_shown (support);
   messages = akc_chat_source_get_messages (support);
   /* /support, its choice, the approved call, the tool's result and the
@@ -682,14 +667,6 @@ test_window_demos (void)
   g_assert_cmpstr (akc_window_get_conversation (window), ==, "hello-world");
 
   gtk_window_destroy (GTK_WINDOW (window));
-}
-
-static void
-store_async_result (GObject      *source,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
 }
 
 static void
@@ -714,22 +691,6 @@ count_widgets (GtkWidget     *root,
 
   count_into (root, match, data, &n);
   return n;
-}
-
-static AkcChatMemory *
-open_history (const char *path)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  AkcSqliteChatMemory *memory;
-
-  akc_sqlite_chat_memory_new_async (path, NULL, store_async_result, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  memory = akc_sqlite_chat_memory_new_finish (result, &error);
-  g_assert_no_error (error);
-
-  return AKC_CHAT_MEMORY (memory);
 }
 
 static GtkWidget *
@@ -771,7 +732,7 @@ test_window_answered_after_restart (void)
 {
   g_autofree char *folder = g_dir_make_tmp ("akc-window-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (folder, "history.sqlite3", NULL);
-  AkcChatMemory *memory = open_history (path);
+  AkcChatMemory *memory = akc_test_open (path);
   AkcWindow *window = new_window ();
   GtkWidget *root = GTK_WIDGET (window);
   AkcComposer *composer = AKC_COMPOSER (find_by_type (root, AKC_TYPE_COMPOSER));
@@ -784,17 +745,15 @@ test_window_answered_after_restart (void)
   akc_window_set_memory (window, memory);
   g_assert_true (gtk_widget_activate_action (root, "win.conversation", "s", "support"));
   support = akc_window_get_source (window);
-  while (!akc_chat_history_get_loaded (akc_window_get_history (window)))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_chat_history_get_loaded (akc_window_get_history (window)));
   akc_composer_set_text (composer, "/support");
   g_assert_true (akc_composer_send (composer));
   wait_until_shown (support);
-  spin_frames (root);
+  wait_frames (root, 2);
   choice = button_with_label (root, "Open support ticket");
   g_assert_nonnull (choice);
   g_signal_emit_by_name (choice, "clicked");
-  while (!has_confirmation (root))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (has_confirmation (root));
   {
     GtkWidget *approve = find_by_action (root, "chat.approve");
     GVariant *target = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (approve));
@@ -802,11 +761,10 @@ test_window_answered_after_restart (void)
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (transcript), "chat.approve", "s",
                                                g_variant_get_string (target, NULL)));
   }
-  while (has_confirmation (root) || akc_chat_source_get_status (support) == AKC_CHAT_STATUS_STREAMING)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!(has_confirmation (root) || akc_chat_source_get_status (support) == AKC_CHAT_STATUS_STREAMING));
   wait_until_shown (support);
   g_assert_cmpuint (count_tickets (support), ==, 1);
-  spin_frames (root);
+  wait_frames (root, 2);
   /* Issue 13 item 6: one settled card says what happened; no empty
    * "Assistant" row, no "Tool" bubble, no second copy of the question. */
   g_assert_nonnull (find_widget (root, is_label_with_text, "Create a support ticket"));
@@ -817,15 +775,14 @@ test_window_answered_after_restart (void)
   {
     g_autoptr(GAsyncResult) result = NULL;
 
-    akc_chat_history_flush_async (akc_window_get_history (window), NULL, store_async_result, &result);
-    while (result == NULL)
-      g_main_context_iteration (NULL, TRUE);
+    akc_chat_history_flush_async (akc_window_get_history (window), NULL, akc_test_store_result, &result);
+    WAIT_UNTIL (result != NULL);
   }
   gtk_window_destroy (GTK_WINDOW (window));
   g_object_unref (memory);
 
   /* Restart: a new window, the history opened again. */
-  memory = open_history (path);
+  memory = akc_test_open (path);
   window = new_window ();
   root = GTK_WIDGET (window);
   akc_window_set_memory (window, memory);
@@ -837,7 +794,7 @@ test_window_answered_after_restart (void)
     {
       /* Before answers were kept, the card came back live: this fails. */
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      spin_frames (root);
+      wait_frames (root, 2);
       g_main_context_iteration (NULL, FALSE);
     }
   g_assert_cmpuint (count_tickets (support), ==, 1);
@@ -853,7 +810,7 @@ test_window_answered_after_restart (void)
   /* Choosing again does nothing: no confirmation, no message, no ticket. */
   n_messages = g_list_model_get_n_items (akc_chat_source_get_messages (support));
   g_signal_emit_by_name (choice, "clicked");
-  spin_frames (root);
+  wait_frames (root, 2);
   wait_until_shown (support);
   g_assert_false (has_confirmation (root));
   g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (support)), ==, n_messages);
@@ -897,15 +854,14 @@ test_window_opens_sources (void)
   akc_composer_set_text (composer, "What is AgentsKit Chat?");
   g_assert_true (akc_composer_send (composer));
   wait_until_shown (akc_window_get_source (window));
-  while ((link = find_widget (root, is_link_button, "https://www.agentskit.io/docs/chat")) == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL ((link = find_widget (root, is_link_button, "https://www.agentskit.io/docs/chat")) != NULL);
 
   g_signal_emit_by_name (link, "clicked");
   g_assert_cmpuint (opened->len, ==, 1);
   g_assert_cmpstr (g_ptr_array_index (opened, 0), ==, "https://www.agentskit.io/docs/chat");
 
   /* Issue 13 item 3: sources are navigation, their links keep working. */
-  spin_frames (root);
+  wait_frames (root, 2);
   g_assert_true (gtk_widget_is_sensitive (link));
   g_signal_emit_by_name (link, "clicked");
   g_assert_cmpuint (opened->len, ==, 2);
@@ -997,13 +953,13 @@ test_window_shortcuts (void)
     g_assert_true (gtk_widget_get_visible (GTK_WIDGET (overlay)));
     g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (overlay)) == GTK_WINDOW (window));
     gtk_window_close (GTK_WINDOW (overlay));
-    spin_frames (GTK_WIDGET (window));
+    wait_frames (GTK_WIDGET (window), 2);
     g_assert_false (gtk_widget_get_visible (GTK_WIDGET (overlay)));
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL));
     g_assert_true (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)) == overlay);
     g_assert_true (gtk_widget_get_visible (GTK_WIDGET (overlay)));
     gtk_window_close (GTK_WINDOW (overlay));
-    spin_frames (GTK_WIDGET (window));
+    wait_frames (GTK_WIDGET (window), 2);
   }
   shortcuts_window_shown = FALSE;
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "akc.h"
+#include "akc-test.h"
 
 /* <akc.h> leaves json-glib out: its bridges are in the optional
  * akc-json-glib.h, for hosts that use json-glib. */
@@ -104,23 +105,6 @@ source (AkcChat *chat)
   return AKC_CHAT_SOURCE (chat);
 }
 
-/* Spins the main context until @chat is no longer streaming; a hang fails
- * the test through meson's timeout instead of sleeping for a fixed time. */
-static void
-wait_until_settled (AkcChat *chat)
-{
-  while (akc_chat_source_get_status (source (chat)) == AKC_CHAT_STATUS_STREAMING)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-/* Runs whatever is ready on the main context, without blocking. */
-static void
-drain (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
 static AkcMessage *
 message_at (AkcChat *chat,
             guint    position)
@@ -191,16 +175,6 @@ add_metadata (AkcScriptedAdapter *script,
   akc_scripted_adapter_add_chunk (script, chunk, 0);
 }
 
-/* One scripted turn: the text, then done. */
-static void
-script_reply (AkcScriptedAdapter *script,
-              const char         *text)
-{
-  akc_scripted_adapter_begin_turn (script);
-  akc_scripted_adapter_add_text (script, text, 0);
-  akc_scripted_adapter_add_done (script, 0);
-}
-
 static void
 send_and_settle (AkcChat    *chat,
                  const char *text)
@@ -209,7 +183,7 @@ send_and_settle (AkcChat    *chat,
 
   g_assert_true (akc_chat_source_send (source (chat), text, &error));
   g_assert_no_error (error);
-  wait_until_settled (chat);
+  wait_until_idle (source (chat));
 }
 
 static void
@@ -299,7 +273,7 @@ test_chat_send_streams (void)
   g_assert_cmpint (akc_message_get_status (reply), ==, AKC_MESSAGE_STATUS_PENDING);
   assert_lineage (reply, AKC_LINEAGE_OPERATION_SUBMIT, akc_message_get_id (user));
   g_signal_connect (reply, "notify::content", G_CALLBACK (count_notify), &content_changes);
-  wait_until_settled (chat);
+  wait_until_idle (source (chat));
 
   g_assert_cmpstr (akc_message_get_content (user), ==, "hello");
   g_assert_cmpint (akc_message_get_role (user), ==, AKC_MESSAGE_ROLE_USER);
@@ -343,7 +317,7 @@ test_chat_fail (void)
   g_assert_true (akc_chat_source_send (source (chat), "again", NULL));
   g_assert_null (akc_chat_source_get_error (source (chat)));
   g_assert_cmpuint (error_changes, ==, 2);
-  wait_until_settled (chat);
+  wait_until_idle (source (chat));
   g_assert_cmpint (akc_chat_source_get_status (source (chat)), ==, AKC_CHAT_STATUS_IDLE);
 
   g_signal_handlers_disconnect_by_func (chat, count_notify, &error_changes);
@@ -367,7 +341,7 @@ test_chat_stop_mid_stream (void)
   g_assert_true (akc_chat_source_send (source (chat), "hello there", NULL));
   reply = message_at (chat, 1);
   g_signal_connect (reply, "notify::content", G_CALLBACK (stop_after_first_chunk), chat);
-  wait_until_settled (chat);
+  wait_until_idle (source (chat));
   g_signal_handlers_disconnect_by_func (reply, stop_after_first_chunk, chat);
 
   /* There is no "cancelled" status: a stopped reply is complete. */
@@ -512,8 +486,8 @@ test_chat_retry (void)
   AkcMessage *user, *reply;
   GListModel *history;
 
-  script_reply (script, "first");
-  script_reply (script, "second");
+  akc_test_script_reply (script, "first");
+  akc_test_script_reply (script, "second");
   send_and_settle (chat, "question");
   user = message_at (chat, 0);
   old_reply_id = g_strdup (akc_message_get_id (message_at (chat, 1)));
@@ -523,7 +497,7 @@ test_chat_retry (void)
   g_assert_no_error (error);
   /* The last assistant message is replaced in one emission. */
   assert_changes (log, 1, 1, 1, -1);
-  wait_until_settled (chat);
+  wait_until_idle (source (chat));
   assert_changes (log, -1);
 
   g_assert_cmpuint (n_messages (chat), ==, 2);
@@ -583,10 +557,10 @@ test_chat_retry_requires_user_then_assistant (void)
   /* user, assistant at the end: retried even after earlier turns. */
   restore_transcript (chat, "suaua");
   g_array_set_size (log->changes, 0);
-  script_reply (script, "again");
+  akc_test_script_reply (script, "again");
   g_assert_true (akc_chat_source_retry (source (chat), NULL));
   assert_changes (log, 4, 1, 1, -1);
-  wait_until_settled (chat);
+  wait_until_idle (source (chat));
   g_assert_cmpuint (g_list_model_get_n_items (akc_scripted_adapter_get_call_messages (script, 0)), ==, 5);
   g_assert_cmpstr (akc_scripted_adapter_get_call_input (script, 0), ==, "c3");
   assert_lineage (message_at (chat, 4), AKC_LINEAGE_OPERATION_RETRY, "m4");
@@ -608,11 +582,11 @@ test_chat_regenerate (void)
   /* A target in the middle: it and everything after it are dropped. */
   restore_transcript (chat, "uaua");
   assert_changes (log, 0, 0, 4, -1);
-  script_reply (script, "one again");
+  akc_test_script_reply (script, "one again");
   g_assert_true (akc_chat_source_regenerate (source (chat), "m1", &error));
   g_assert_no_error (error);
   assert_changes (log, 1, 3, 1, -1);
-  wait_until_settled (chat);
+  wait_until_idle (source (chat));
   g_assert_cmpuint (n_messages (chat), ==, 2);
   g_assert_cmpstr (akc_message_get_content (message_at (chat, 1)), ==, "one again");
   assert_lineage (message_at (chat, 1), AKC_LINEAGE_OPERATION_REGENERATE, "m1");
@@ -625,11 +599,11 @@ test_chat_regenerate (void)
    * continuation of an earlier call). */
   restore_transcript (chat, "suata");
   g_array_set_size (log->changes, 0);
-  script_reply (script, "after tool");
+  akc_test_script_reply (script, "after tool");
   g_assert_true (akc_chat_source_regenerate (source (chat), NULL, &error));
   g_assert_no_error (error);
   assert_changes (log, 4, 1, 1, -1);
-  wait_until_settled (chat);
+  wait_until_idle (source (chat));
   g_assert_cmpuint (n_messages (chat), ==, 5);
   g_assert_cmpstr (akc_message_get_id (message_at (chat, 3)), ==, "m3");
   assert_lineage (message_at (chat, 4), AKC_LINEAGE_OPERATION_REGENERATE, "m4");
@@ -657,10 +631,10 @@ test_chat_regenerate (void)
   assert_changes (log, -1);
 
   /* An explicit earlier target with a later one still works. */
-  script_reply (script, "regenerated");
+  akc_test_script_reply (script, "regenerated");
   g_assert_true (akc_chat_source_regenerate (source (chat), "m3", &error));
   assert_changes (log, 3, 2, 1, -1);
-  wait_until_settled (chat);
+  wait_until_idle (source (chat));
   g_assert_cmpstr (akc_scripted_adapter_get_call_input (script, 2), ==, "c2");
   g_assert_cmpuint (akc_scripted_adapter_get_n_calls (script), ==, 3);
 
@@ -686,13 +660,13 @@ test_chat_edit (void)
 
   /* The user message keeps its id and its object; the rest is dropped in
    * one emission and the new text is answered. */
-  script_reply (script, "answer to uno");
+  akc_test_script_reply (script, "answer to uno");
   g_assert_true (akc_chat_source_edit (source (chat), "m0", "uno", &error));
   g_assert_no_error (error);
   assert_changes (log, 1, 3, 1, -1);
   g_assert_cmpuint (content_changes, ==, 1);
   g_signal_handlers_disconnect_by_func (user, count_notify, &content_changes);
-  wait_until_settled (chat);
+  wait_until_idle (source (chat));
   g_assert_cmpuint (n_messages (chat), ==, 2);
   g_assert_true (message_at (chat, 0) == user);
   g_assert_cmpstr (akc_message_get_id (user), ==, "m0");
@@ -705,10 +679,10 @@ test_chat_edit (void)
   /* Editing the last user message drops only its answer. */
   restore_transcript (chat, "uaua");
   g_array_set_size (log->changes, 0);
-  script_reply (script, "answer to dos");
+  akc_test_script_reply (script, "answer to dos");
   g_assert_true (akc_chat_source_edit (source (chat), "m2", "dos", &error));
   assert_changes (log, 3, 1, 1, -1);
-  wait_until_settled (chat);
+  wait_until_idle (source (chat));
   g_assert_cmpstr (akc_message_get_content (message_at (chat, 3)), ==, "answer to dos");
 
   /* Editing an assistant message only replaces its text. */
@@ -776,7 +750,7 @@ test_chat_late_chunks_after_stop (void)
   assert_changes (log, 0, 0, 2, -1);
   reply = message_at (chat, 1);
   g_signal_connect (reply, "notify::content", G_CALLBACK (stop_on_first_text), chat);
-  wait_until_settled (chat);
+  wait_until_idle (source (chat));
   g_signal_handlers_disconnect_by_func (reply, stop_on_first_text, chat);
 
   g_assert_cmpstr (akc_message_get_content (reply), ==, "kept");
@@ -786,9 +760,8 @@ test_chat_late_chunks_after_stop (void)
   g_signal_connect (reply, "notify", G_CALLBACK (count_notify), &reply_changes);
   g_signal_connect (chat, "notify::usage", G_CALLBACK (count_notify), &usage_changes);
   g_signal_connect (chat, "notify::status", G_CALLBACK (count_notify), &status_changes);
-  while (akc_scripted_adapter_get_n_dropped (script) < 4)
-    g_main_context_iteration (NULL, TRUE);
-  drain ();
+  WAIT_UNTIL (akc_scripted_adapter_get_n_dropped (script) >= 4);
+  akc_test_drain ();
 
   /* Every late chunk was dropped: nothing changed. */
   g_assert_cmpuint (akc_scripted_adapter_get_n_dropped (script), ==, 4);
@@ -824,14 +797,14 @@ test_chat_stop_before_any_chunk (void)
   akc_chat_source_stop (source (chat));
   g_assert_cmpint (akc_message_get_status (message_at (chat, 1)), ==, AKC_MESSAGE_STATUS_COMPLETE);
   g_assert_true (akc_message_get_stopped (message_at (chat, 1)));
-  drain ();
+  akc_test_drain ();
   g_assert_cmpstr (akc_message_get_content (message_at (chat, 1)), ==, "");
   g_assert_cmpuint (akc_scripted_adapter_get_n_dropped (script), ==, 0);
 
   /* A stopped reply can be retried; the new reply is not stopped. */
-  script_reply (script, "done");
+  akc_test_script_reply (script, "done");
   g_assert_true (akc_chat_source_retry (source (chat), NULL));
-  wait_until_settled (chat);
+  wait_until_idle (source (chat));
   g_assert_false (akc_message_get_stopped (message_at (chat, 1)));
   g_assert_cmpstr (akc_message_get_content (message_at (chat, 1)), ==, "done");
 
@@ -862,7 +835,7 @@ test_chat_tool_call_approve (void)
   akc_scripted_adapter_add_text (script, "Let me look.", 0);
   akc_scripted_adapter_add_tool_call (script, "call-1", "lookup", "{\"q\":\"x\"}", 0);
   akc_scripted_adapter_add_done (script, 0);
-  script_reply (script, "Found it.");
+  akc_test_script_reply (script, "Found it.");
 
   send_and_settle (chat, "find x");
   assert_changes (log, 0, 0, 2, -1);
@@ -900,7 +873,7 @@ test_chat_tool_call_approve (void)
   g_assert_cmpint (akc_message_get_role (continuation), ==, AKC_MESSAGE_ROLE_ASSISTANT);
   assert_lineage (continuation, AKC_LINEAGE_OPERATION_SUBMIT, akc_message_get_id (tool_message));
 
-  wait_until_settled (chat);
+  wait_until_idle (source (chat));
   g_assert_cmpstr (akc_message_get_content (continuation), ==, "Found it.");
 
   /* The adapter was called again with the same latest user message. */
@@ -956,8 +929,8 @@ test_chat_tool_call_deny (void)
   /* The same id twice is one call. */
   akc_scripted_adapter_add_tool_call (script, "call-2", "lookup", "{\"q\":\"c\"}", 0);
   akc_scripted_adapter_add_done (script, 0);
-  script_reply (script, "Understood.");
-  script_reply (script, "Understood again.");
+  akc_test_script_reply (script, "Understood.");
+  akc_test_script_reply (script, "Understood again.");
 
   send_and_settle (chat, "two lookups");
   g_assert_cmpuint (g_list_model_get_n_items (akc_message_get_tool_calls (message_at (chat, 1))), ==, 2);
@@ -981,7 +954,7 @@ test_chat_tool_call_deny (void)
   g_assert_false (akc_chat_source_deny (source (chat), "call-2", "no", &error));
   g_assert_error (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_BUSY);
   g_clear_error (&error);
-  wait_until_settled (chat);
+  wait_until_idle (source (chat));
   g_assert_cmpstr (akc_message_get_content (message_at (chat, 3)), ==, "Understood.");
   g_assert_cmpstr (akc_scripted_adapter_get_call_input (script, 1), ==, "two lookups");
 
@@ -989,7 +962,7 @@ test_chat_tool_call_deny (void)
   g_assert_cmpstr (akc_tool_call_get_error (second), ==, "Permission denied: not now");
   assert_changes (log, 4, 0, 2, -1);
   g_assert_cmpstr (akc_message_get_content (message_at (chat, 4)), ==, "Permission denied: not now");
-  wait_until_settled (chat);
+  wait_until_idle (source (chat));
   g_assert_cmpstr (akc_scripted_adapter_get_call_input (script, 2), ==, "two lookups");
   g_assert_cmpuint (g_list_model_get_n_items (akc_scripted_adapter_get_call_messages (script, 2)), ==, 6);
 
@@ -1084,16 +1057,6 @@ authorize (AkcChat      *chat,
   return NULL;
 }
 
-static AkcJsonValue *
-parse_json (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  AkcJsonValue *value = akc_json_value_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return value;
-}
-
 /* A tool function that fails without saying why. */
 static char *
 silent_failure (AkcTool       *tool,
@@ -1109,7 +1072,7 @@ silent_failure (AkcTool       *tool,
 static void
 test_chat_tool_execute_errors (void)
 {
-  g_autoptr(AkcJsonValue) arguments = parse_json ("{}");
+  g_autoptr(AkcJsonValue) arguments = akc_test_parse_json ("{}");
   g_autoptr(AkcTool) silent = akc_tool_new ("silent", FALSE, silent_failure, NULL, NULL);
   g_autoptr(AkcTool) lookup = NULL;
   g_autoptr(GError) error = NULL;
@@ -1135,8 +1098,8 @@ test_chat_propose_tool_call (void)
   AkcChat *chat = new_scripted_chat (&script);
   g_autoptr(ChangeLog) log = change_log_new (chat);
   g_autoptr(GError) error = NULL;
-  g_autoptr(AkcJsonValue) arguments = parse_json ("{\"q\":\"z\"}");
-  g_autoptr(AkcJsonValue) array = parse_json ("[]");
+  g_autoptr(AkcJsonValue) arguments = akc_test_parse_json ("{\"q\":\"z\"}");
+  g_autoptr(AkcJsonValue) array = akc_test_parse_json ("[]");
   g_autoptr(AkcToolCall) call = NULL;
   g_autoptr(AkcToolCall) again = NULL;
   g_autoptr(GString) deep = g_string_new (NULL);
@@ -1151,7 +1114,7 @@ test_chat_propose_tool_call (void)
   g_string_append (deep, "1");
   for (guint i = 0; i < 33; i++)
     g_string_append_c (deep, '}');
-  too_deep = parse_json (deep->str);
+  too_deep = akc_test_parse_json (deep->str);
 
   /* Checked in order: identity, arguments, registration, confirmation. */
   g_assert_null (akc_chat_source_propose_tool_call (source (chat), "bad id", "lookup", arguments, &error));
@@ -1210,13 +1173,13 @@ test_chat_propose_tool_call (void)
 
   /* Approving continues the conversation; the authorizer is asked again
    * before the tool runs. */
-  script_reply (script, "Done.");
+  akc_test_script_reply (script, "Done.");
   g_assert_true (akc_chat_source_approve (source (chat), "c1", &error));
   g_assert_no_error (error);
   g_assert_cmpuint (authorizer.asked[AKC_TOOL_PHASE_EXECUTE], ==, 1);
   g_assert_cmpuint (runs, ==, 1);
   assert_changes (log, 1, 0, 2, -1);
-  wait_until_settled (chat);
+  wait_until_idle (source (chat));
   g_assert_cmpstr (akc_message_get_content (message_at (chat, 1)), ==, "found: z");
   g_assert_cmpstr (akc_message_get_content (message_at (chat, 2)), ==, "Done.");
   /* There was no user message to answer. */
@@ -1236,7 +1199,7 @@ static int
 proposal_error (AkcChat    *chat,
                 const char *text)
 {
-  g_autoptr(AkcJsonValue) arguments = parse_json (text);
+  g_autoptr(AkcJsonValue) arguments = akc_test_parse_json (text);
   g_autoptr(GError) error = NULL;
 
   g_assert_null (akc_chat_source_propose_tool_call (source (chat), "c1", "unknown", arguments, &error));
@@ -1324,7 +1287,7 @@ test_chat_execute_denied_by_authorizer (void)
   akc_scripted_adapter_begin_turn (script);
   akc_scripted_adapter_add_tool_call (script, "call-1", "lookup", "{\"q\":\"x\"}", 0);
   akc_scripted_adapter_add_done (script, 0);
-  script_reply (script, "Could not.");
+  akc_test_script_reply (script, "Could not.");
   send_and_settle (chat, "find");
   call = tool_call_at (message_at (chat, 1), 0);
 
@@ -1336,7 +1299,7 @@ test_chat_execute_denied_by_authorizer (void)
   g_assert_cmpstr (akc_tool_call_get_error (call), ==, "missing-context");
   g_assert_cmpuint (runs, ==, 0);
   g_assert_cmpstr (akc_message_get_content (message_at (chat, 2)), ==, "missing-context");
-  wait_until_settled (chat);
+  wait_until_idle (source (chat));
   g_assert_cmpstr (akc_message_get_content (message_at (chat, 3)), ==, "Could not.");
 
   akc_chat_set_tool_authorizer (chat, NULL, NULL, NULL);
@@ -1498,10 +1461,10 @@ test_chat_adapter_errors (void)
   g_assert_cmpint (akc_message_get_status (message_at (chat, 1)), ==, AKC_MESSAGE_STATUS_ERROR);
 
   /* Retryable: retry replaces the failed reply and clears the error. */
-  script_reply (script, "whole");
+  akc_test_script_reply (script, "whole");
   g_assert_true (akc_chat_source_retry (source (chat), NULL));
   g_assert_null (akc_chat_source_get_error (source (chat)));
-  wait_until_settled (chat);
+  wait_until_idle (source (chat));
   g_assert_cmpint (akc_chat_source_get_status (source (chat)), ==, AKC_CHAT_STATUS_IDLE);
   g_assert_cmpstr (akc_message_get_content (message_at (chat, 1)), ==, "whole");
 
@@ -1564,7 +1527,7 @@ test_chat_restore (void)
   restore_transcript (chat, "u");
   assert_changes (log, 0, 0, 2, 0, 2, 1, -1);
   g_assert_cmpint (akc_chat_source_get_status (source (chat)), ==, AKC_CHAT_STATUS_IDLE);
-  drain ();
+  akc_test_drain ();
   assert_changes (log, -1);
 
   g_clear_pointer (&log, change_log_free);
@@ -1680,8 +1643,7 @@ test_chat_request_context (void)
   /* The request holds the conversation and the reply being written. */
   g_assert_cmpuint (g_list_model_get_n_items (akc_adapter_request_get_messages (request)), ==, 2);
 
-  while (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) == AKC_CHAT_STATUS_STREAMING)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) != AKC_CHAT_STATUS_STREAMING);
 }
 
 static void
@@ -1738,15 +1700,13 @@ test_scripted_adapter (void)
   g_assert_true (akc_scripted_adapter_get_call_request (script, 0) == request);
   g_assert_cmpstr (akc_adapter_request_get_session_id (request), ==, "session-1");
   g_assert_true (akc_adapter_request_get_latest_user_message (request) == user);
-  while (!akc_stream_is_closed (first))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_stream_is_closed (first));
   g_assert_cmpstr (out->str, ==, "ab|other|done");
 
   g_string_truncate (out, 0);
   g_signal_connect (second, "chunk", G_CALLBACK (record_chunk), out);
   akc_adapter_stream (adapter, request, second);
-  while (!akc_stream_is_closed (second))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_stream_is_closed (second));
   g_assert_cmpstr (out->str, ==, "|error SCRIPT_EXHAUSTED");
   g_assert_cmpuint (akc_scripted_adapter_get_n_dropped (script), ==, 0);
 }

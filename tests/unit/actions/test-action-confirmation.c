@@ -10,6 +10,7 @@
 #include "akc.h"
 #include "akc-chat-source-state-private.h"
 #include "akc-fixture.h"
+#include "akc-test.h"
 
 /* ------------------------------------------------------------------ */
 /* An upstream that counts its calls and fails on demand                */
@@ -793,8 +794,7 @@ on_result (GObject      *object,
 static GAsyncResult *
 await_result (GAsyncResult **slot)
 {
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (*slot != NULL);
 
   return *slot;
 }
@@ -934,18 +934,6 @@ upstream_calls (guint proposes,
                       NULL);
 }
 
-static const char *
-member_string (AkcJsonValue *object,
-               const char   *name)
-{
-  AkcJsonValue *member = akc_json_value_get_member (object, name);
-
-  if (member == NULL || akc_json_value_get_kind (member) != AKC_JSON_KIND_STRING)
-    return NULL;
-
-  return akc_json_value_get_string (member, NULL);
-}
-
 static gint64
 member_int (AkcJsonValue *object,
             const char   *name,
@@ -989,7 +977,7 @@ run_confirmation_scenario (const AkcFixtureCase *fc,
       upstream = g_object_new (TEST_TYPE_UPSTREAM, NULL);
       upstream->approve_failures = member_int (upstream_options, "approveFailures", 0);
       upstream->deny_failures = member_int (upstream_options, "denyFailures", 0);
-      upstream->ungated = g_strcmp0 (member_string (upstream_options, "proposeStatus"), "pending") == 0;
+      upstream->ungated = g_strcmp0 (akc_test_member_string (upstream_options, "proposeStatus"), "pending") == 0;
       source = AKC_CHAT_SOURCE (upstream);
       proposes = &upstream->proposes;
       approves = &upstream->approves;
@@ -1004,7 +992,7 @@ run_confirmation_scenario (const AkcFixtureCase *fc,
       denies = &host->denies;
     }
 
-  coordinator = akc_action_confirmation_new (member_string (input, "sessionId"),
+  coordinator = akc_action_confirmation_new (akc_test_member_string (input, "sessionId"),
                                              source,
                                              member_int (input, "ttlMs", AKC_ACTION_CONFIRMATION_DEFAULT_TTL_MS),
                                              NULL, NULL, &error);
@@ -1039,7 +1027,7 @@ run_confirmation_scenario (const AkcFixtureCase *fc,
         {
           g_autoptr(AkcConfirmationRecord) record = NULL;
 
-          record = propose (coordinator, member_string (op, "name"),
+          record = propose (coordinator, akc_test_member_string (op, "name"),
                             akc_json_value_get_member (op, "input"), &error);
           result = result_json (record, error);
           if (record != NULL)
@@ -1056,22 +1044,22 @@ run_confirmation_scenario (const AkcFixtureCase *fc,
                              : NULL;
 
           g_assert_nonnull (name);
-          token = member_string (op, "token");
+          token = akc_test_member_string (op, "token");
           if (g_strcmp0 (token, "$last") == 0)
             token = last;
 
           if (strcmp (name, "approve") == 0)
             {
               g_autoptr(AkcConfirmationRecord) record = approve (coordinator, token,
-                                                                 member_string (op, "sessionId"), &error);
+                                                                 akc_test_member_string (op, "sessionId"), &error);
 
               result = result_json (record, error);
             }
           else if (strcmp (name, "reject") == 0)
             {
               g_autoptr(AkcConfirmationRecord) record = reject (coordinator, token,
-                                                                member_string (op, "sessionId"),
-                                                                member_string (op, "reason"), &error);
+                                                                akc_test_member_string (op, "sessionId"),
+                                                                akc_test_member_string (op, "reason"), &error);
 
               result = result_json (record, error);
             }
@@ -1083,9 +1071,9 @@ run_confirmation_scenario (const AkcFixtureCase *fc,
               g_autoptr(AkcConfirmationRecord) a = NULL;
               g_autoptr(AkcConfirmationRecord) b = NULL;
 
-              akc_action_confirmation_approve_async (coordinator, token, member_string (op, "sessionId"),
+              akc_action_confirmation_approve_async (coordinator, token, akc_test_member_string (op, "sessionId"),
                                                      NULL, on_result, &first);
-              akc_action_confirmation_approve_async (coordinator, token, member_string (op, "sessionId"),
+              akc_action_confirmation_approve_async (coordinator, token, akc_test_member_string (op, "sessionId"),
                                                      NULL, on_result, &second);
               a = akc_action_confirmation_approve_finish (coordinator, await_result (&first), &error);
               g_assert_no_error (error);
@@ -1222,8 +1210,8 @@ run_durable_confirmation (const AkcFixtureCase *fc,
 {
   AkcJsonValue *input = fc->input;
   AkcJsonValue *proposal = akc_json_value_get_member (input, "proposal");
-  const char *plan = member_string (input, "plan");
-  const char *session_id = member_string (input, "sessionId");
+  const char *plan = akc_test_member_string (input, "plan");
+  const char *session_id = akc_test_member_string (input, "sessionId");
   g_autoptr(TestUpstream) upstream_a = g_object_new (TEST_TYPE_UPSTREAM, NULL);
   g_autoptr(TestUpstream) upstream_b = g_object_new (TEST_TYPE_UPSTREAM, NULL);
   g_autoptr(TestDurableStore) store = NULL;
@@ -1235,12 +1223,12 @@ run_durable_confirmation (const AkcFixtureCase *fc,
   g_autoptr(AkcJsonValue) calls = NULL;
   g_autoptr(GError) error = NULL;
   SessionStorage storage = { NULL, 0, 0 };
-  FixedId id = { member_string (input, "createId") };
+  FixedId id = { akc_test_member_string (input, "createId") };
   Clock clock = { member_int (input, "proposeClock", 0) };
   const char *token;
 
-  g_assert_cmpstr (member_string (input, "definitionId"), ==, "actions");
-  upstream_a->call_id = g_strdup (member_string (input, "upstreamToolCallId"));
+  g_assert_cmpstr (akc_test_member_string (input, "definitionId"), ==, "actions");
+  upstream_a->call_id = g_strdup (akc_test_member_string (input, "upstreamToolCallId"));
 
   /* Client A proposes in a new session. */
   store = test_durable_store_resume (&storage, session_id);
@@ -1250,7 +1238,7 @@ run_durable_confirmation (const AkcFixtureCase *fc,
   g_assert_no_error (error);
   akc_action_confirmation_set_clock (proposer, clock_now, &clock, NULL);
   akc_action_confirmation_set_id_func (proposer, fixed_id, &id, NULL);
-  proposed = propose (proposer, member_string (proposal, "name"),
+  proposed = propose (proposer, akc_test_member_string (proposal, "name"),
                       akc_json_value_get_member (proposal, "input"), &error);
   g_assert_no_error (error);
   token = akc_confirmation_record_get_token (proposed);
@@ -1341,7 +1329,7 @@ run_durable_confirmation (const AkcFixtureCase *fc,
       g_assert_no_error (error);
 
       outcome = object_take ("firstAttempt", string_value (first),
-                             "statusAfterFailure", string_value (member_string (stored, "status")),
+                             "statusAfterFailure", string_value (akc_test_member_string (stored, "status")),
                              "secondAttempt", status_json (second),
                              NULL);
     }
@@ -1787,45 +1775,6 @@ count_tool (AkcTool       *tool,
 }
 
 static void
-script_reply (AkcScriptedAdapter *script,
-              const char         *text)
-{
-  akc_scripted_adapter_begin_turn (script);
-  akc_scripted_adapter_add_text (script, text, 0);
-  akc_scripted_adapter_add_done (script, 0);
-}
-
-static void
-wait_until_settled (AkcChat *chat)
-{
-  while (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) == AKC_CHAT_STATUS_STREAMING)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static AkcToolCall *
-find_call (AkcChat    *chat,
-           const char *id)
-{
-  GListModel *messages = akc_chat_source_get_messages (AKC_CHAT_SOURCE (chat));
-
-  for (guint i = 0; i < g_list_model_get_n_items (messages); i++)
-    {
-      g_autoptr(AkcMessage) message = g_list_model_get_item (messages, i);
-      GListModel *calls = akc_message_get_tool_calls (message);
-
-      for (guint j = 0; calls != NULL && j < g_list_model_get_n_items (calls); j++)
-        {
-          g_autoptr(AkcToolCall) call = g_list_model_get_item (calls, j);
-
-          if (strcmp (akc_tool_call_get_id (call), id) == 0)
-            return call; /* the message keeps it alive */
-        }
-    }
-
-  return NULL;
-}
-
-static void
 test_denied_or_expired_never_executes (void)
 {
   g_autoptr(AkcAdapter) adapter = akc_scripted_adapter_new ();
@@ -1859,12 +1808,12 @@ test_denied_or_expired_never_executes (void)
   g_assert_no_error (error);
   g_assert_cmpuint (runs.runs, ==, 0);
   g_assert_true (akc_json_value_equal (akc_confirmation_record_get_input (first), input));
-  script_reply (script, "Not sent.");
+  akc_test_script_reply (script, "Not sent.");
   result = reject (coordinator, akc_confirmation_record_get_token (first), "session", "not now", &error);
   g_assert_no_error (error);
   g_assert_cmpint (akc_confirmation_record_get_status (result), ==, AKC_CONFIRMATION_STATUS_REJECTED);
-  wait_until_settled (chat);
-  call = find_call (chat, akc_confirmation_record_get_tool_call_id (first));
+  wait_until_idle (AKC_CHAT_SOURCE (chat));
+  call = akc_test_find_tool_call (AKC_CHAT_SOURCE (chat), akc_confirmation_record_get_tool_call_id (first));
   g_assert_cmpint (akc_tool_call_get_status (call), ==, AKC_TOOL_CALL_STATUS_ERROR);
   g_assert_cmpstr (akc_tool_call_get_error (call), ==, "Permission denied: not now");
   g_clear_pointer (&result, akc_confirmation_record_unref);
@@ -1881,12 +1830,12 @@ test_denied_or_expired_never_executes (void)
   second = propose (coordinator, "send-email", input, &error);
   g_assert_no_error (error);
   clock.now = akc_confirmation_record_get_expires_at (second);
-  script_reply (script, "Too late.");
+  akc_test_script_reply (script, "Too late.");
   result = approve (coordinator, akc_confirmation_record_get_token (second), "session", &error);
   g_assert_no_error (error);
   g_assert_cmpint (akc_confirmation_record_get_status (result), ==, AKC_CONFIRMATION_STATUS_EXPIRED);
-  wait_until_settled (chat);
-  call = find_call (chat, akc_confirmation_record_get_tool_call_id (second));
+  wait_until_idle (AKC_CHAT_SOURCE (chat));
+  call = akc_test_find_tool_call (AKC_CHAT_SOURCE (chat), akc_confirmation_record_get_tool_call_id (second));
   g_assert_cmpint (akc_tool_call_get_status (call), ==, AKC_TOOL_CALL_STATUS_ERROR);
   g_assert_cmpstr (akc_tool_call_get_error (call), ==, "Permission denied: confirmation expired");
   g_clear_pointer (&result, akc_confirmation_record_unref);
@@ -1895,16 +1844,16 @@ test_denied_or_expired_never_executes (void)
   /* Approved in time: the tool runs once, and only once. */
   third = propose (coordinator, "send-email", input, &error);
   g_assert_no_error (error);
-  script_reply (script, "Sent.");
+  akc_test_script_reply (script, "Sent.");
   result = approve (coordinator, akc_confirmation_record_get_token (third), "session", &error);
   g_assert_no_error (error);
   g_assert_cmpint (akc_confirmation_record_get_status (result), ==, AKC_CONFIRMATION_STATUS_APPROVED);
-  wait_until_settled (chat);
+  wait_until_idle (AKC_CHAT_SOURCE (chat));
   g_clear_pointer (&result, akc_confirmation_record_unref);
   result = approve (coordinator, akc_confirmation_record_get_token (third), "session", &error);
   g_assert_no_error (error);
   g_assert_cmpuint (runs.runs, ==, 1);
-  call = find_call (chat, akc_confirmation_record_get_tool_call_id (third));
+  call = akc_test_find_tool_call (AKC_CHAT_SOURCE (chat), akc_confirmation_record_get_tool_call_id (third));
   g_assert_cmpint (akc_tool_call_get_status (call), ==, AKC_TOOL_CALL_STATUS_COMPLETE);
 
   g_assert_finalize_object (g_steal_pointer (&coordinator));

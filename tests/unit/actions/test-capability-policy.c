@@ -8,6 +8,7 @@
 
 #include "akc.h"
 #include "akc-fixture.h"
+#include "akc-test.h"
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                              */
@@ -19,22 +20,10 @@ fixed_clock (gpointer user_data)
   return *(gint64 *) user_data;
 }
 
-static const char *
-member_string (AkcJsonValue *object,
-               const char   *name)
-{
-  AkcJsonValue *member = akc_json_value_get_member (object, name);
-
-  if (member == NULL || akc_json_value_get_kind (member) != AKC_JSON_KIND_STRING)
-    return NULL;
-
-  return akc_json_value_get_string (member, NULL);
-}
-
 static AkcToolPhase
 phase_of (AkcJsonValue *object)
 {
-  const char *phase = member_string (object, "phase");
+  const char *phase = akc_test_member_string (object, "phase");
 
   g_assert_true (g_strcmp0 (phase, "propose") == 0 || g_strcmp0 (phase, "execute") == 0);
   return strcmp (phase, "execute") == 0 ? AKC_TOOL_PHASE_EXECUTE : AKC_TOOL_PHASE_PROPOSE;
@@ -123,7 +112,7 @@ run_policy_create (const AkcFixtureCase *fc,
   g_autoptr(GError) error = NULL;
   AkcJsonValue *expected_error = akc_fixture_expect (fc, "error");
 
-  policy = akc_capability_policy_new (member_string (fc->input, "sessionId"),
+  policy = akc_capability_policy_new (akc_test_member_string (fc->input, "sessionId"),
                                       akc_json_value_get_member (fc->input, "requirements"),
                                       &error);
   if (akc_fixture_expect_ok (fc))
@@ -136,8 +125,8 @@ run_policy_create (const AkcFixtureCase *fc,
 
   g_assert_null (policy);
   g_assert_error (error, AKC_ERROR, AKC_ERROR_CONFIG_INVALID);
-  g_assert_cmpstr (member_string (expected_error, "code"), ==, "AK_CONFIG_INVALID");
-  g_assert_cmpstr (error->message, ==, member_string (expected_error, "message"));
+  g_assert_cmpstr (akc_test_member_string (expected_error, "code"), ==, "AK_CONFIG_INVALID");
+  g_assert_cmpstr (error->message, ==, akc_test_member_string (expected_error, "message"));
 }
 
 static void
@@ -154,7 +143,7 @@ run_policy_authorize (const AkcFixtureCase *fc,
   TraceLog log = { 0, NULL };
   gint64 now = 42;
 
-  policy = akc_capability_policy_new (member_string (fc->input, "sessionId"),
+  policy = akc_capability_policy_new (akc_test_member_string (fc->input, "sessionId"),
                                       akc_json_value_get_member (fc->input, "requirements"),
                                       &error);
   g_assert_no_error (error);
@@ -174,8 +163,8 @@ run_policy_authorize (const AkcFixtureCase *fc,
       gboolean allowed;
 
       allowed = akc_capability_policy_authorize_tool_call (policy,
-                                                           member_string (call, "id"),
-                                                           member_string (call, "name"),
+                                                           akc_test_member_string (call, "id"),
+                                                           akc_test_member_string (call, "name"),
                                                            phase_of (call),
                                                            &reason);
       g_ptr_array_add (results, decision_json (allowed, reason));
@@ -263,7 +252,7 @@ run_policy_compose (const AkcFixtureCase *fc,
   g_autoptr(AkcJsonValue) actual_result = NULL;
   g_autoptr(AkcJsonValue) actual_traces = NULL;
   g_autoptr(GError) error = NULL;
-  ComposeCase cc = { capabilities, member_string (fc->input, "sessionId"),
+  ComposeCase cc = { capabilities, akc_test_member_string (fc->input, "sessionId"),
                      akc_json_value_get_member (fc->input, "upstream"), 0 };
   AkcPolicyReason reason = AKC_POLICY_REASON_POLICY_FAILURE;
   gboolean none = is_true (cc.upstream, "none");
@@ -281,7 +270,7 @@ run_policy_compose (const AkcFixtureCase *fc,
   akc_capability_policy_set_context_func (policy, compose_context, &cc, NULL);
 
   allowed = akc_capability_policy_authorize_composed (policy, "call-1",
-                                                      member_string (fc->input, "action"),
+                                                      akc_test_member_string (fc->input, "action"),
                                                       phase_of (fc->input),
                                                       none ? NULL : compose_upstream, &cc,
                                                       &reason);
@@ -359,22 +348,6 @@ count_tool (AkcTool       *tool,
 {
   (*(guint *) user_data)++;
   return g_strdup ("done");
-}
-
-static void
-script_reply (AkcScriptedAdapter *script,
-              const char         *text)
-{
-  akc_scripted_adapter_begin_turn (script);
-  akc_scripted_adapter_add_text (script, text, 0);
-  akc_scripted_adapter_add_done (script, 0);
-}
-
-static void
-wait_until_settled (AkcChat *chat)
-{
-  while (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) == AKC_CHAT_STATUS_STREAMING)
-    g_main_context_iteration (NULL, TRUE);
 }
 
 static void
@@ -469,10 +442,10 @@ test_install_on_chat (void)
   /* Revoked before approval: the approval succeeds, the call is an error
    * with the reason, and the tool never runs. */
   g_ptr_array_set_size (capabilities, 0);
-  script_reply (script, "Could not.");
+  akc_test_script_reply (script, "Could not.");
   g_assert_true (akc_chat_source_approve (AKC_CHAT_SOURCE (chat), "c1", &error));
   g_assert_no_error (error);
-  wait_until_settled (chat);
+  wait_until_idle (AKC_CHAT_SOURCE (chat));
   g_assert_cmpint (akc_tool_call_get_status (call), ==, AKC_TOOL_CALL_STATUS_ERROR);
   g_assert_cmpstr (akc_tool_call_get_error (call), ==, "missing-capability");
   g_assert_cmpuint (runs, ==, 0);
@@ -493,10 +466,10 @@ test_install_on_chat (void)
   g_clear_object (&call);
   call = akc_chat_source_propose_tool_call (AKC_CHAT_SOURCE (chat), "c2", "delete-user", arguments, &error);
   g_assert_no_error (error);
-  script_reply (script, "Deleted.");
+  akc_test_script_reply (script, "Deleted.");
   g_assert_true (akc_chat_source_approve (AKC_CHAT_SOURCE (chat), "c2", &error));
   g_assert_no_error (error);
-  wait_until_settled (chat);
+  wait_until_idle (AKC_CHAT_SOURCE (chat));
   g_assert_cmpint (akc_tool_call_get_status (call), ==, AKC_TOOL_CALL_STATUS_COMPLETE);
   g_assert_cmpuint (runs, ==, 1);
   g_assert_cmpuint (existing.asked[AKC_TOOL_PHASE_EXECUTE], ==, 1);
@@ -546,8 +519,7 @@ test_confirmation_with_policy (void)
   /* Without the capability the proposal is forbidden and nothing is
    * recorded. */
   akc_action_confirmation_propose_async (coordinator, "send-email", NULL, NULL, on_result_slot, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (result != NULL);
   g_assert_null (akc_action_confirmation_propose_finish (coordinator, result, &error));
   g_assert_error (error, AKC_ERROR, AKC_ERROR_TOOL_FORBIDDEN);
   g_clear_error (&error);
@@ -560,22 +532,20 @@ test_confirmation_with_policy (void)
 
   g_ptr_array_add (capabilities, (gpointer) "email.send");
   akc_action_confirmation_propose_async (coordinator, "send-email", NULL, NULL, on_result_slot, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (result != NULL);
   record = akc_action_confirmation_propose_finish (coordinator, result, &error);
   g_assert_no_error (error);
   g_clear_object (&result);
 
   g_ptr_array_set_size (capabilities, 0);
-  script_reply (script, "Could not send.");
+  akc_test_script_reply (script, "Could not send.");
   akc_action_confirmation_approve_async (coordinator, akc_confirmation_record_get_token (record), "session",
                                          NULL, on_result_slot, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (result != NULL);
   approved = akc_action_confirmation_approve_finish (coordinator, result, &error);
   g_assert_no_error (error);
   g_clear_object (&result);
-  wait_until_settled (chat);
+  wait_until_idle (AKC_CHAT_SOURCE (chat));
 
   g_assert_cmpint (akc_confirmation_record_get_status (approved), ==, AKC_CONFIRMATION_STATUS_APPROVED);
   g_assert_cmpuint (runs, ==, 0);

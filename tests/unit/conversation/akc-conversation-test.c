@@ -147,16 +147,6 @@ route_data_free (gpointer data)
   g_free (rd);
 }
 
-static const char *
-member_string (AkcJsonValue *object,
-               const char   *name)
-{
-  AkcJsonValue *v = object != NULL ? akc_json_value_get_member (object, name) : NULL;
-
-  return v != NULL && akc_json_value_get_kind (v) == AKC_JSON_KIND_STRING
-         ? akc_json_value_get_string (v, NULL) : NULL;
-}
-
 static gboolean
 data_match (AkcRoute    *route,
             const char  *input,
@@ -164,7 +154,7 @@ data_match (AkcRoute    *route,
             GError     **error)
 {
   RouteData *rd = user_data;
-  const char *equals = member_string (rd->match, "equals");
+  const char *equals = akc_test_member_string (rd->match, "equals");
 
   if (akc_json_value_get_member (rd->match, "throws") != NULL)
     {
@@ -195,8 +185,8 @@ data_respond (AkcRoute    *route,
               GError     **error)
 {
   RouteData *rd = user_data;
-  const char *text = member_string (rd->response, "text");
-  const char *template = member_string (rd->response, "template");
+  const char *text = akc_test_member_string (rd->response, "text");
+  const char *template = akc_test_member_string (rd->response, "template");
   g_autofree char *calls = NULL;
   GString *out;
 
@@ -244,8 +234,8 @@ route_new (AkcJsonValue  *data,
 {
   RouteData *rd = g_new0 (RouteData, 1);
   AkcJsonValue *match = akc_json_value_get_member (data, "match");
-  const char *command = member_string (data, "command");
-  const char *kind_name = member_string (data, "traceKind");
+  const char *command = akc_test_member_string (data, "command");
+  const char *kind_name = akc_test_member_string (data, "traceKind");
   g_auto(GStrv) states = strv_from (akc_json_value_get_member (data, "states"));
   AkcTraceKind kind = AKC_TRACE_KIND_DETERMINISTIC;
 
@@ -256,11 +246,11 @@ route_new (AkcJsonValue  *data,
   rd->response = akc_json_value_ref (akc_json_value_get_member (data, "response"));
 
   if (command != NULL)
-    return akc_route_new_command (member_string (data, "id"), command, member_string (data, "event"),
+    return akc_route_new_command (akc_test_member_string (data, "id"), command, akc_test_member_string (data, "event"),
                                   (const char * const *) states, kind,
                                   data_respond, rd, route_data_free, error);
 
-  return akc_route_new (member_string (data, "id"), member_string (data, "event"),
+  return akc_route_new (akc_test_member_string (data, "id"), akc_test_member_string (data, "event"),
                         (const char * const *) states, kind,
                         data_match, data_respond, rd, route_data_free);
 }
@@ -270,7 +260,7 @@ akc_test_definition_new (AkcJsonValue  *data,
                          AkcAdapter    *upstream,
                          GError       **error)
 {
-  g_autoptr(AkcDefinition) definition = akc_definition_new (member_string (data, "id"), upstream);
+  g_autoptr(AkcDefinition) definition = akc_definition_new (akc_test_member_string (data, "id"), upstream);
   AkcJsonValue *revision = akc_json_value_get_member (data, "revision");
   AkcJsonValue *conv = akc_json_value_get_member (data, "conversation");
   g_autoptr(AkcConversation) conversation = NULL;
@@ -282,7 +272,7 @@ akc_test_definition_new (AkcJsonValue  *data,
   if (conv == NULL)
     return g_steal_pointer (&definition);
 
-  conversation = akc_conversation_new (member_string (conv, "initial"));
+  conversation = akc_conversation_new (akc_test_member_string (conv, "initial"));
   states = akc_json_value_get_member (conv, "states");
   for (gsize i = 0; i < akc_json_value_get_member_count (states); i++)
     {
@@ -352,12 +342,12 @@ akc_test_messages_new (AkcJsonValue *messages)
   for (gsize i = 0; i < akc_json_value_get_length (messages); i++)
     {
       AkcJsonValue *m = akc_json_value_get_element (messages, i);
-      const char *role = member_string (m, "role");
+      const char *role = akc_test_member_string (m, "role");
       g_autoptr(AkcMessage) message = NULL;
 
-      message = akc_message_new (member_string (m, "id"),
+      message = akc_message_new (akc_test_member_string (m, "id"),
                                  strcmp (role, "user") == 0 ? AKC_MESSAGE_ROLE_USER : AKC_MESSAGE_ROLE_ASSISTANT,
-                                 member_string (m, "content"), AKC_MESSAGE_STATUS_COMPLETE);
+                                 akc_test_member_string (m, "content"), AKC_MESSAGE_STATUS_COMPLETE);
       g_list_store_append (store, message);
     }
 
@@ -441,8 +431,7 @@ akc_test_run_stream (AkcAdapter        *adapter,
 
   g_signal_connect (stream, "chunk", G_CALLBACK (on_chunk), chunks);
   akc_adapter_stream (adapter, request, stream);
-  while (!akc_stream_is_closed (stream))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_stream_is_closed (stream));
 
   return akc_test_take_array (chunks);
 }
@@ -474,6 +463,5 @@ akc_test_collect_traces (AkcSession *session,
 void
 akc_test_wait_persisted (AkcSession *session)
 {
-  while (akc_session_get_persisting (session))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!akc_session_get_persisting (session));
 }

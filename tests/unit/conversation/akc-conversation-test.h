@@ -9,6 +9,7 @@
 
 #include "akc.h"
 #include "akc-fixture.h"
+#include "akc-test.h"
 
 G_BEGIN_DECLS
 

@@ -113,13 +113,6 @@ run_conversation (const AkcFixtureCase *fc,
 /* §3.6 through the controller                                         */
 /* ------------------------------------------------------------------ */
 
-static void
-wait_idle (AkcChat *chat)
-{
-  while (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) == AKC_CHAT_STATUS_STREAMING)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 static const char *
 last_user_id (AkcChat *chat)
 {
@@ -204,7 +197,7 @@ run_lifecycle (const AkcFixtureCase *fc,
         }
       g_assert_no_error (error);
       g_assert_true (ok);
-      wait_idle (chat);
+      wait_until_idle (AKC_CHAT_SOURCE (chat));
       akc_test_wait_persisted (session);
 
       actual_transcript = transcript (chat);
@@ -280,8 +273,7 @@ test_abort (void)
 
   g_signal_connect (second, "chunk", G_CALLBACK (on_chunk_cancel), &n_second);
   akc_adapter_stream (AKC_ADAPTER (session), request, second);
-  while (g_main_context_pending (NULL) || akc_session_get_persisting (session))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!(g_main_context_pending (NULL) || akc_session_get_persisting (session)));
 
   g_assert_cmpuint (n_first, ==, 0);
   g_assert_cmpuint (n_second, ==, 1);

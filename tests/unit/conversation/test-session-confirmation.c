@@ -163,24 +163,6 @@ typedef enum
   STORAGE_SQLITE,
 } StorageKind;
 
-static void
-on_async (GObject      *source,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_result (GAsyncResult **result)
-{
-  while (*result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return *result;
-}
-
 static gint64
 fixed_clock (gpointer user_data)
 {
@@ -206,8 +188,8 @@ open_storage (StorageKind kind)
 
   /* each case has its own data folder (G_TEST_OPTION_ISOLATE_DIRS) */
   path = g_build_filename (g_get_user_data_dir (), "agentskit-chat", "history.sqlite3", NULL);
-  akc_sqlite_session_storage_new_async (path, NULL, on_async, &result);
-  storage = akc_sqlite_session_storage_new_finish (wait_result (&result), &error);
+  akc_sqlite_session_storage_new_async (path, NULL, akc_test_store_result, &result);
+  storage = akc_sqlite_session_storage_new_finish (akc_test_wait (&result), &error);
   g_assert_no_error (error);
   return AKC_SESSION_STORAGE (storage);
 }
@@ -220,8 +202,8 @@ load_stored (AkcSessionStorage *storage,
   g_autoptr(GError) error = NULL;
   g_autoptr(AkcJsonValue) stored = NULL;
 
-  akc_session_storage_load_async (storage, session_id, NULL, on_async, &result);
-  stored = akc_session_storage_load_finish (storage, wait_result (&result), &error);
+  akc_session_storage_load_async (storage, session_id, NULL, akc_test_store_result, &result);
+  stored = akc_session_storage_load_finish (storage, akc_test_wait (&result), &error);
   g_assert_no_error (error);
   g_assert_nonnull (stored);
   if (akc_json_value_get_kind (stored) == AKC_JSON_KIND_STRING)
@@ -257,8 +239,8 @@ client_resume (Client            *client,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
-  akc_session_resume_async (definition, session_id, storage, NULL, on_async, &result);
-  client->session = akc_session_resume_finish (wait_result (&result), &error);
+  akc_session_resume_async (definition, session_id, storage, NULL, akc_test_store_result, &result);
+  client->session = akc_session_resume_finish (akc_test_wait (&result), &error);
   g_assert_no_error (error);
   akc_session_set_clock (client->session, fixed_clock, &session_clock, NULL);
   client->confirmation = akc_session_create_confirmation (client->session, AKC_CHAT_SOURCE (upstream),
@@ -286,8 +268,8 @@ approve (Client      *client,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  akc_action_confirmation_approve_async (client->confirmation, token, session_id, NULL, on_async, &result);
-  return akc_action_confirmation_approve_finish (client->confirmation, wait_result (&result), error);
+  akc_action_confirmation_approve_async (client->confirmation, token, session_id, NULL, akc_test_store_result, &result);
+  return akc_action_confirmation_approve_finish (client->confirmation, akc_test_wait (&result), error);
 }
 
 static AkcJsonValue *
@@ -338,8 +320,8 @@ run_durable (const AkcFixtureCase *fc,
   client_resume (&proposer, definition, session_id, storage, upstream_a, &clock, input_string (input, "createId"));
   g_signal_connect (proposer.session, "confirmations-changed", G_CALLBACK (count_changes), &changes);
   akc_action_confirmation_propose_async (proposer.confirmation, input_string (proposal, "name"),
-                                         akc_json_value_get_member (proposal, "input"), NULL, on_async, &result);
-  proposed = akc_action_confirmation_propose_finish (proposer.confirmation, wait_result (&result), &error);
+                                         akc_json_value_get_member (proposal, "input"), NULL, akc_test_store_result, &result);
+  proposed = akc_action_confirmation_propose_finish (proposer.confirmation, akc_test_wait (&result), &error);
   g_assert_no_error (error);
   g_clear_object (&result);
   g_assert_cmpuint (changes, ==, 1);
@@ -391,11 +373,11 @@ run_durable (const AkcFixtureCase *fc,
       /* Both resume the same snapshot, then approve at once. */
       client_resume (&a, definition, session_id, storage, upstream_a, &clock, NULL);
       client_resume (&b, definition, session_id, storage, upstream_b, &clock, NULL);
-      akc_action_confirmation_approve_async (a.confirmation, token, session_id, NULL, on_async, &first);
-      akc_action_confirmation_approve_async (b.confirmation, token, session_id, NULL, on_async, &second);
-      won = akc_action_confirmation_approve_finish (a.confirmation, wait_result (&first), &error);
+      akc_action_confirmation_approve_async (a.confirmation, token, session_id, NULL, akc_test_store_result, &first);
+      akc_action_confirmation_approve_async (b.confirmation, token, session_id, NULL, akc_test_store_result, &second);
+      won = akc_action_confirmation_approve_finish (a.confirmation, akc_test_wait (&first), &error);
       g_assert_no_error (error);
-      lost = akc_action_confirmation_approve_finish (b.confirmation, wait_result (&second), &error);
+      lost = akc_action_confirmation_approve_finish (b.confirmation, akc_test_wait (&second), &error);
       g_assert_null (lost);
       g_assert_error (error, AKC_SESSION_ERROR, AKC_SESSION_ERROR_CONFLICT);
       g_assert_cmpstr (error->message, ==, "Session snapshot changed in another client.");
@@ -485,8 +467,8 @@ test_without_storage (void)
   g_assert_no_error (error);
   g_assert_false (akc_confirmation_store_can_claim_status (akc_action_confirmation_get_store (confirmation)));
 
-  akc_action_confirmation_propose_async (confirmation, "charge", input, NULL, on_async, &result);
-  proposed = akc_action_confirmation_propose_finish (confirmation, wait_result (&result), &error);
+  akc_action_confirmation_propose_async (confirmation, "charge", input, NULL, akc_test_store_result, &result);
+  proposed = akc_action_confirmation_propose_finish (confirmation, akc_test_wait (&result), &error);
   g_assert_no_error (error);
   g_clear_object (&result);
   g_assert_cmpuint (akc_json_value_get_length (akc_session_get_confirmations (session)), ==, 1);

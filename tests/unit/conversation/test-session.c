@@ -144,24 +144,6 @@ stored (TestStorage *storage,
 /* Helpers                                                             */
 /* ------------------------------------------------------------------ */
 
-static void
-on_async (GObject      *source,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_result (GAsyncResult **result)
-{
-  while (*result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return *result;
-}
-
 static AkcSession *
 resume (AkcDefinition      *definition,
         const char         *session_id,
@@ -170,8 +152,8 @@ resume (AkcDefinition      *definition,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  akc_session_resume_async (definition, session_id, storage, NULL, on_async, &result);
-  return akc_session_resume_finish (wait_result (&result), error);
+  akc_session_resume_async (definition, session_id, storage, NULL, akc_test_store_result, &result);
+  return akc_session_resume_finish (akc_test_wait (&result), error);
 }
 
 static const char *
@@ -358,8 +340,8 @@ run_persist_scenario (const AkcFixtureCase *fc,
           akc_session_claim_turn_async (session,
                                         akc_json_value_get_string (akc_json_value_get_member (v, "turnId"), NULL),
                                         (gint64) akc_json_value_get_number (akc_json_value_get_member (v, "leaseMs")),
-                                        NULL, on_async, &async);
-          if (akc_session_claim_turn_finish (session, wait_result (&async), &claimed, &step_error))
+                                        NULL, akc_test_store_result, &async);
+          if (akc_session_claim_turn_finish (session, akc_test_wait (&async), &claimed, &step_error))
             value = akc_json_value_new_boolean (claimed);
         }
       else if ((v = akc_json_value_get_member (step, "releaseTurn")) != NULL)
@@ -370,15 +352,15 @@ run_persist_scenario (const AkcFixtureCase *fc,
                                           akc_json_value_get_string (akc_json_value_get_member (v, "turnId"), NULL),
                                           strcmp (outcome, "completed") == 0
                                           ? AKC_TURN_OUTCOME_COMPLETED : AKC_TURN_OUTCOME_INDETERMINATE,
-                                          NULL, on_async, &async);
-          if (akc_session_release_turn_finish (session, wait_result (&async), &step_error))
+                                          NULL, akc_test_store_result, &async);
+          if (akc_session_release_turn_finish (session, akc_test_wait (&async), &step_error))
             value = akc_json_value_new_null ();
         }
       else
         {
           g_assert_nonnull (akc_json_value_get_member (step, "persist"));
-          akc_session_persist_async (session, NULL, on_async, &async);
-          if (akc_session_persist_finish (session, wait_result (&async), &step_error))
+          akc_session_persist_async (session, NULL, akc_test_store_result, &async);
+          if (akc_session_persist_finish (session, akc_test_wait (&async), &step_error))
             value = akc_json_value_new_null ();
         }
 
@@ -431,12 +413,12 @@ run_terminal_history (const AkcFixtureCase *fc,
       g_autoptr(GAsyncResult) release = NULL;
       gboolean claimed = FALSE;
 
-      akc_session_claim_turn_async (session, turn_id, 10, NULL, on_async, &claim);
-      g_assert_true (akc_session_claim_turn_finish (session, wait_result (&claim), &claimed, &error));
+      akc_session_claim_turn_async (session, turn_id, 10, NULL, akc_test_store_result, &claim);
+      g_assert_true (akc_session_claim_turn_finish (session, akc_test_wait (&claim), &claimed, &error));
       g_assert_no_error (error);
       g_assert_true (claimed);
-      akc_session_release_turn_async (session, turn_id, AKC_TURN_OUTCOME_COMPLETED, NULL, on_async, &release);
-      g_assert_true (akc_session_release_turn_finish (session, wait_result (&release), &error));
+      akc_session_release_turn_async (session, turn_id, AKC_TURN_OUTCOME_COMPLETED, NULL, akc_test_store_result, &release);
+      g_assert_true (akc_session_release_turn_finish (session, akc_test_wait (&release), &error));
     }
 
   g_assert_cmpint (akc_session_get_cursor (session), ==,
@@ -475,8 +457,8 @@ test_two_clients (void)
 
   first = resume (definition, "shared", storage, &error);
   g_assert_no_error (error);
-  akc_session_persist_async (first, NULL, on_async, &r0);
-  g_assert_true (akc_session_persist_finish (first, wait_result (&r0), &error));
+  akc_session_persist_async (first, NULL, akc_test_store_result, &r0);
+  g_assert_true (akc_session_persist_finish (first, akc_test_wait (&r0), &error));
 
   a = resume (definition, "shared", storage, &error);
   b = resume (definition, "shared", storage, &error);
@@ -484,11 +466,11 @@ test_two_clients (void)
   g_assert_cmpint (akc_session_get_cursor (a), ==, 1);
   g_assert_cmpint (akc_session_get_cursor (b), ==, 1);
 
-  akc_session_persist_async (a, NULL, on_async, &ra);
-  akc_session_persist_async (b, NULL, on_async, &rb);
-  g_assert_true (akc_session_persist_finish (a, wait_result (&ra), &error));
+  akc_session_persist_async (a, NULL, akc_test_store_result, &ra);
+  akc_session_persist_async (b, NULL, akc_test_store_result, &rb);
+  g_assert_true (akc_session_persist_finish (a, akc_test_wait (&ra), &error));
   g_assert_no_error (error);
-  g_assert_false (akc_session_persist_finish (b, wait_result (&rb), &error));
+  g_assert_false (akc_session_persist_finish (b, akc_test_wait (&rb), &error));
   g_assert_error (error, AKC_SESSION_ERROR, AKC_SESSION_ERROR_CONFLICT);
   g_assert_cmpstr (error->message, ==, "Session snapshot changed in another client.");
   g_assert_cmpint (akc_session_get_cursor (b), ==, 1);
@@ -496,8 +478,8 @@ test_two_clients (void)
 
   b2 = resume (definition, "shared", storage, &error);
   g_assert_cmpint (akc_session_get_cursor (b2), ==, 2);
-  akc_session_persist_async (b2, NULL, on_async, &rb2);
-  g_assert_true (akc_session_persist_finish (b2, wait_result (&rb2), &error));
+  akc_session_persist_async (b2, NULL, akc_test_store_result, &rb2);
+  g_assert_true (akc_session_persist_finish (b2, akc_test_wait (&rb2), &error));
   g_assert_cmpint (akc_session_get_cursor (b2), ==, 3);
 
   /* the results hold their sessions */
@@ -543,8 +525,8 @@ test_invalid_route_id (void)
   akc_test_wait_persisted (session);
   g_assert_null (akc_memory_session_storage_lookup (AKC_MEMORY_SESSION_STORAGE (storage), "s"));
 
-  akc_session_persist_async (session, NULL, on_async, &result);
-  g_assert_false (akc_session_persist_finish (session, wait_result (&result), &error));
+  akc_session_persist_async (session, NULL, akc_test_store_result, &result);
+  g_assert_false (akc_session_persist_finish (session, akc_test_wait (&result), &error));
   g_assert_error (error, AKC_PROTOCOL_ERROR, AKC_PROTOCOL_ERROR_SESSION_INVALID_SNAPSHOT);
   g_assert_cmpint (akc_session_get_cursor (session), ==, 0);
   g_clear_object (&result);
@@ -666,8 +648,7 @@ test_definition_policy (void)
   g_assert_true (akc_chat_source_approve (AKC_CHAT_SOURCE (chat), "app-2", &error));
   g_assert_no_error (error);
   g_assert_cmpuint (runs, ==, 1);
-  while (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) == AKC_CHAT_STATUS_STREAMING)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) != AKC_CHAT_STATUS_STREAMING);
 
   /* Another session has a policy of its own: a context for s1 is a
    * session mismatch there. */
@@ -711,8 +692,7 @@ chat_with_history (AkcDefinition *definition,
   history = akc_session_get_history (*session);
   g_assert_nonnull (history);
   g_assert_cmpstr (akc_chat_history_get_conversation_id (history), ==, "kept");
-  while (!history_settled (history))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (history_settled (history));
   g_assert_null (akc_chat_history_get_error (history));
 
   return chat;
@@ -739,8 +719,7 @@ test_definition_memory (void)
   g_autoptr(AkcMessage) reply = NULL;
 
   akc_sqlite_chat_memory_new_async (path, NULL, on_memory_result, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (result != NULL);
   memory = AKC_CHAT_MEMORY (akc_sqlite_chat_memory_new_finish (result, &error));
   g_assert_no_error (error);
   g_clear_object (&result);
@@ -755,11 +734,9 @@ test_definition_memory (void)
   chat = chat_with_history (definition, &first);
   g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (chat), "remember me", &error));
   g_assert_no_error (error);
-  while (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) == AKC_CHAT_STATUS_STREAMING)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) != AKC_CHAT_STATUS_STREAMING);
   akc_chat_history_flush_async (akc_session_get_history (first), NULL, on_memory_result, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (result != NULL);
   g_assert_true (akc_chat_history_flush_finish (akc_session_get_history (first), result, &error));
   g_assert_no_error (error);
 

@@ -23,24 +23,6 @@
 #define CONFIRM_ROUNDS 8
 #define SESSION_ID  "shared"
 
-static void
-on_async (GObject      *source,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_result (GAsyncResult **result)
-{
-  while (*result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return *result;
-}
-
 static AkcSessionStorage *
 open_storage (const char *path)
 {
@@ -48,8 +30,8 @@ open_storage (const char *path)
   g_autoptr(GError) error = NULL;
   AkcSqliteSessionStorage *storage;
 
-  akc_sqlite_session_storage_new_async (path, NULL, on_async, &result);
-  storage = akc_sqlite_session_storage_new_finish (wait_result (&result), &error);
+  akc_sqlite_session_storage_new_async (path, NULL, akc_test_store_result, &result);
+  storage = akc_sqlite_session_storage_new_finish (akc_test_wait (&result), &error);
   g_assert_no_error (error);
   return AKC_SESSION_STORAGE (storage);
 }
@@ -61,8 +43,8 @@ resume (AkcDefinition     *definition,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  akc_session_resume_async (definition, SESSION_ID, storage, NULL, on_async, &result);
-  return akc_session_resume_finish (wait_result (&result), error);
+  akc_session_resume_async (definition, SESSION_ID, storage, NULL, akc_test_store_result, &result);
+  return akc_session_resume_finish (akc_test_wait (&result), error);
 }
 
 static gboolean
@@ -71,8 +53,8 @@ persist (AkcSession  *session,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  akc_session_persist_async (session, NULL, on_async, &result);
-  return akc_session_persist_finish (session, wait_result (&result), error);
+  akc_session_persist_async (session, NULL, akc_test_store_result, &result);
+  return akc_session_persist_finish (session, akc_test_wait (&result), error);
 }
 
 static char *
@@ -89,8 +71,8 @@ load (AkcSessionStorage *storage,
   g_autoptr(GError) error = NULL;
   AkcJsonValue *value;
 
-  akc_session_storage_load_async (storage, session_id, NULL, on_async, &result);
-  value = akc_session_storage_load_finish (storage, wait_result (&result), &error);
+  akc_session_storage_load_async (storage, session_id, NULL, akc_test_store_result, &result);
+  value = akc_session_storage_load_finish (storage, akc_test_wait (&result), &error);
   g_assert_no_error (error);
   return value;
 }
@@ -104,8 +86,8 @@ save (AkcSessionStorage *storage,
   g_autoptr(GError) error = NULL;
   gboolean saved = TRUE;
 
-  akc_session_storage_save_async (storage, snapshot, expected, NULL, on_async, &result);
-  g_assert_true (akc_session_storage_save_finish (storage, wait_result (&result), &saved, &error));
+  akc_session_storage_save_async (storage, snapshot, expected, NULL, akc_test_store_result, &result);
+  g_assert_true (akc_session_storage_save_finish (storage, akc_test_wait (&result), &saved, &error));
   g_assert_no_error (error);
   return saved;
 }
@@ -169,9 +151,9 @@ test_cancelled_save_still_writes (void)
   g_autoptr(AkcJsonValue) loaded = NULL;
   gboolean saved = FALSE;
 
-  akc_session_storage_save_async (storage, one, AKC_SESSION_STORAGE_CREATE_ONLY, cancellable, on_async, &result);
+  akc_session_storage_save_async (storage, one, AKC_SESSION_STORAGE_CREATE_ONLY, cancellable, akc_test_store_result, &result);
   g_cancellable_cancel (cancellable);
-  g_assert_false (akc_session_storage_save_finish (storage, wait_result (&result), &saved, &error));
+  g_assert_false (akc_session_storage_save_finish (storage, akc_test_wait (&result), &saved, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_clear_object (&result);
 
@@ -193,8 +175,8 @@ test_invalid_snapshot (void)
   g_autoptr(GError) error = NULL;
   gboolean saved = TRUE;
 
-  akc_session_storage_save_async (storage, bad, AKC_SESSION_STORAGE_CREATE_ONLY, NULL, on_async, &result);
-  g_assert_false (akc_session_storage_save_finish (storage, wait_result (&result), &saved, &error));
+  akc_session_storage_save_async (storage, bad, AKC_SESSION_STORAGE_CREATE_ONLY, NULL, akc_test_store_result, &result);
+  g_assert_false (akc_session_storage_save_finish (storage, akc_test_wait (&result), &saved, &error));
   g_assert_error (error, AKC_PROTOCOL_ERROR, AKC_PROTOCOL_ERROR_SESSION_INVALID_SNAPSHOT);
   missing = load (storage, "s");
   g_assert_null (missing);
@@ -210,8 +192,8 @@ test_invalid_snapshot (void)
     for (guint i = 0; i < G_N_ELEMENTS (storages); i++)
       {
         akc_session_storage_save_async (storages[i], anonymous, AKC_SESSION_STORAGE_CREATE_ONLY, NULL,
-                                        on_async, &result);
-        g_assert_false (akc_session_storage_save_finish (storages[i], wait_result (&result), &saved, &error));
+                                        akc_test_store_result, &result);
+        g_assert_false (akc_session_storage_save_finish (storages[i], akc_test_wait (&result), &saved, &error));
         g_assert_error (error, AKC_PROTOCOL_ERROR, AKC_PROTOCOL_ERROR_SESSION_INVALID_SNAPSHOT);
         g_clear_error (&error);
         g_clear_object (&result);
@@ -262,11 +244,11 @@ test_shared_database (void)
   g_assert_no_error (error);
   g_assert_true (persist (session, &error));
 
-  akc_sqlite_chat_memory_new_async (path, NULL, on_async, &result);
-  memory = akc_sqlite_chat_memory_new_finish (wait_result (&result), &error);
+  akc_sqlite_chat_memory_new_async (path, NULL, akc_test_store_result, &result);
+  memory = akc_sqlite_chat_memory_new_finish (akc_test_wait (&result), &error);
   g_assert_no_error (error);
-  akc_chat_memory_list_conversations_async (AKC_CHAT_MEMORY (memory), NULL, on_async, &listed);
-  conversations = akc_chat_memory_list_conversations_finish (AKC_CHAT_MEMORY (memory), wait_result (&listed), &error);
+  akc_chat_memory_list_conversations_async (AKC_CHAT_MEMORY (memory), NULL, akc_test_store_result, &listed);
+  conversations = akc_chat_memory_list_conversations_finish (AKC_CHAT_MEMORY (memory), akc_test_wait (&listed), &error);
   g_assert_no_error (error);
   g_assert_cmpuint (g_list_model_get_n_items (conversations), ==, 1);
 
@@ -486,8 +468,8 @@ confirm_child_main (const char *path)
         return 0;
 
       runs = 0;
-      akc_action_confirmation_approve_async (confirmation, words[1], SESSION_ID, NULL, on_async, &result);
-      record = akc_action_confirmation_approve_finish (confirmation, wait_result (&result), &error);
+      akc_action_confirmation_approve_async (confirmation, words[1], SESSION_ID, NULL, akc_test_store_result, &result);
+      record = akc_action_confirmation_approve_finish (confirmation, akc_test_wait (&result), &error);
       if (record != NULL && akc_confirmation_record_get_status (record) == AKC_CONFIRMATION_STATUS_APPROVED)
         printf ("won %u\n", runs);
       else if (g_error_matches (error, AKC_SESSION_ERROR, AKC_SESSION_ERROR_CONFLICT))
@@ -499,9 +481,7 @@ confirm_child_main (const char *path)
         }
 
       /* Let the conversation's continuation and its save finish. */
-      while (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) == AKC_CHAT_STATUS_STREAMING ||
-             akc_session_get_persisting (session))
-        g_main_context_iteration (NULL, TRUE);
+      WAIT_UNTIL (!(akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) == AKC_CHAT_STATUS_STREAMING || akc_session_get_persisting (session)));
     }
 
   return 0;
@@ -562,8 +542,8 @@ test_two_processes_confirm (gconstpointer data)
       confirmation = akc_session_create_confirmation (session, AKC_CHAT_SOURCE (chat),
                                                       AKC_ACTION_CONFIRMATION_DEFAULT_TTL_MS, &error);
       g_assert_no_error (error);
-      akc_action_confirmation_propose_async (confirmation, "act", NULL, NULL, on_async, &result);
-      proposed = akc_action_confirmation_propose_finish (confirmation, wait_result (&result), &error);
+      akc_action_confirmation_propose_async (confirmation, "act", NULL, NULL, akc_test_store_result, &result);
+      proposed = akc_action_confirmation_propose_finish (confirmation, akc_test_wait (&result), &error);
       g_assert_no_error (error);
       g_assert_cmpint (akc_confirmation_record_get_status (proposed), ==, AKC_CONFIRMATION_STATUS_PENDING);
 
@@ -601,9 +581,9 @@ test_two_processes_confirm (gconstpointer data)
       g_assert_cmpint (akc_confirmation_record_get_status (stored), ==, AKC_CONFIRMATION_STATUS_APPROVED);
       g_clear_object (&result);
       akc_action_confirmation_approve_async (reread, akc_confirmation_record_get_token (proposed), SESSION_ID,
-                                             NULL, on_async, &result);
+                                             NULL, akc_test_store_result, &result);
       g_clear_pointer (&stored, akc_confirmation_record_unref);
-      stored = akc_action_confirmation_approve_finish (reread, wait_result (&result), &error);
+      stored = akc_action_confirmation_approve_finish (reread, akc_test_wait (&result), &error);
       g_assert_no_error (error);
       g_assert_cmpint (akc_confirmation_record_get_status (stored), ==, AKC_CONFIRMATION_STATUS_APPROVED);
       g_assert_cmpuint (runs, ==, 0);
@@ -674,8 +654,8 @@ attach (AkcSession           *session,
   g_autoptr(GAsyncResult) result = NULL;
 
   g_assert_cmpstr (akc_sqlite_session_storage_get_conversation_id (storage), ==, conversation_id);
-  akc_session_attach_storage_async (session, AKC_SESSION_STORAGE (storage), NULL, on_async, &result);
-  return akc_session_attach_storage_finish (session, wait_result (&result), error);
+  akc_session_attach_storage_async (session, AKC_SESSION_STORAGE (storage), NULL, akc_test_store_result, &result);
+  return akc_session_attach_storage_finish (session, akc_test_wait (&result), error);
 }
 
 /* The session's chat sends @text; its reply (a route's) is done and the
@@ -689,8 +669,7 @@ say (AkcSession *session,
 
   g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (chat), text, &error));
   g_assert_no_error (error);
-  while (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) == AKC_CHAT_STATUS_STREAMING)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) != AKC_CHAT_STATUS_STREAMING);
   akc_test_wait_persisted (session);
 }
 
@@ -787,8 +766,8 @@ test_conversation_sessions (void)
 
   copy_fixture ("history-v4.sqlite3", path);
   g_assert_cmpint (user_version (path), ==, 4);
-  akc_sqlite_chat_memory_new_async (path, NULL, on_async, &result);
-  memory = akc_sqlite_chat_memory_new_finish (wait_result (&result), &error);
+  akc_sqlite_chat_memory_new_async (path, NULL, akc_test_store_result, &result);
+  memory = akc_sqlite_chat_memory_new_finish (akc_test_wait (&result), &error);
   g_assert_no_error (error);
   g_assert_cmpint (user_version (path), ==, AKC_SQLITE_SCHEMA_VERSION);
   g_assert_cmpint (rows_of (path, "demo-support"), ==, 0);
@@ -831,13 +810,13 @@ test_conversation_sessions (void)
   g_assert_cmpint (rows_of (path, "not-in-the-history"), ==, 0);
 
   /* Deleted with its conversation. */
-  akc_chat_memory_delete_conversation_async (AKC_CHAT_MEMORY (memory), "demo-support", NULL, on_async, &deleted);
-  g_assert_true (akc_chat_memory_delete_conversation_finish (AKC_CHAT_MEMORY (memory), wait_result (&deleted), &error));
+  akc_chat_memory_delete_conversation_async (AKC_CHAT_MEMORY (memory), "demo-support", NULL, akc_test_store_result, &deleted);
+  g_assert_true (akc_chat_memory_delete_conversation_finish (AKC_CHAT_MEMORY (memory), akc_test_wait (&deleted), &error));
   g_assert_no_error (error);
   g_assert_cmpint (rows_of (path, "demo-support"), ==, 0);
   g_clear_object (&deleted);
-  akc_chat_memory_create_conversation_async (AKC_CHAT_MEMORY (memory), "demo-support", NULL, NULL, on_async, &deleted);
-  info = akc_chat_memory_create_conversation_finish (AKC_CHAT_MEMORY (memory), wait_result (&deleted), &error);
+  akc_chat_memory_create_conversation_async (AKC_CHAT_MEMORY (memory), "demo-support", NULL, NULL, akc_test_store_result, &deleted);
+  info = akc_chat_memory_create_conversation_finish (AKC_CHAT_MEMORY (memory), akc_test_wait (&deleted), &error);
   g_assert_no_error (error);
   g_clear_object (&deleted);
   later = akc_session_new (definition, SESSION_ID, &error);
@@ -872,11 +851,11 @@ test_attach_invalid (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(AkcConversationInfo) info = NULL;
 
-  akc_sqlite_chat_memory_new_async (path, NULL, on_async, &result);
-  memory = akc_sqlite_chat_memory_new_finish (wait_result (&result), &error);
+  akc_sqlite_chat_memory_new_async (path, NULL, akc_test_store_result, &result);
+  memory = akc_sqlite_chat_memory_new_finish (akc_test_wait (&result), &error);
   g_assert_no_error (error);
-  akc_chat_memory_create_conversation_async (AKC_CHAT_MEMORY (memory), "c", NULL, NULL, on_async, &created);
-  info = akc_chat_memory_create_conversation_finish (AKC_CHAT_MEMORY (memory), wait_result (&created), &error);
+  akc_chat_memory_create_conversation_async (AKC_CHAT_MEMORY (memory), "c", NULL, NULL, akc_test_store_result, &created);
+  info = akc_chat_memory_create_conversation_finish (AKC_CHAT_MEMORY (memory), akc_test_wait (&created), &error);
   g_assert_no_error (error);
 
   session = akc_session_new (definition, SESSION_ID, &error);

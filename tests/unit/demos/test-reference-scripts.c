@@ -10,6 +10,7 @@
 
 #include "akc-fixture.h"
 #include "akc-demo.h"
+#include "akc-test.h"
 
 #define FIXTURE "application/reference-scripts.json"
 
@@ -32,13 +33,6 @@ demo_for_case (const AkcFixtureCase *fc,
   akc_demo_set_reply_interval (demo, 0);
 
   return demo;
-}
-
-static void
-wait_until_idle (AkcChat *chat)
-{
-  while (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) == AKC_CHAT_STATUS_STREAMING)
-    g_main_context_iteration (NULL, TRUE);
 }
 
 static const char *
@@ -141,29 +135,6 @@ tool_call_status_name (AkcToolCallStatus status)
   return akc_tool_call_status_to_string (status);
 }
 
-static AkcToolCall *
-find_tool_call (AkcChat    *chat,
-                const char *tool_call_id)
-{
-  GListModel *messages = akc_chat_source_get_messages (AKC_CHAT_SOURCE (chat));
-
-  for (guint i = 0; i < g_list_model_get_n_items (messages); i++)
-    {
-      g_autoptr(AkcMessage) message = g_list_model_get_item (messages, i);
-      GListModel *calls = akc_message_get_tool_calls (message);
-
-      for (guint j = 0; calls != NULL && j < g_list_model_get_n_items (calls); j++)
-        {
-          g_autoptr(AkcToolCall) call = g_list_model_get_item (calls, j);
-
-          if (g_strcmp0 (akc_tool_call_get_id (call), tool_call_id) == 0)
-            return g_steal_pointer (&call);
-        }
-    }
-
-  return NULL;
-}
-
 /* The frame of the latest assistant message that holds one with @key. */
 static AkcJsonValue *
 latest_frame (AkcChat    *chat,
@@ -187,22 +158,6 @@ latest_frame (AkcChat    *chat,
   return NULL;
 }
 
-static void
-on_done (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_for_result (GAsyncResult **slot)
-{
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return *slot;
-}
-
 /* Proposes an action as a choice's action would; returns the record, or
  * NULL with @error set. */
 static AkcConfirmationRecord *
@@ -216,8 +171,8 @@ propose (AkcDemo       *demo,
   akc_action_confirmation_propose_async (confirmation,
                                          akc_json_value_get_string (akc_json_value_get_member (step, "name"), NULL),
                                          akc_json_value_get_member (step, "input"),
-                                         NULL, on_done, &result);
-  return akc_action_confirmation_propose_finish (confirmation, wait_for_result (&result), error);
+                                         NULL, akc_test_store_result, &result);
+  return akc_action_confirmation_propose_finish (confirmation, akc_test_wait (&result), error);
 }
 
 static AkcConfirmationRecord *
@@ -231,8 +186,8 @@ approve (AkcDemo               *demo,
   akc_action_confirmation_approve_async (confirmation,
                                          akc_confirmation_record_get_token (record),
                                          akc_demo_get_session_id (demo),
-                                         NULL, on_done, &result);
-  return akc_action_confirmation_approve_finish (confirmation, wait_for_result (&result), error);
+                                         NULL, akc_test_store_result, &result);
+  return akc_action_confirmation_approve_finish (confirmation, akc_test_wait (&result), error);
 }
 
 static void
@@ -355,17 +310,17 @@ run_step (AkcDemo      *demo,
     {
       g_autoptr(AkcConfirmationRecord) record = propose (demo, member, &error);
       g_autoptr(AkcConfirmationRecord) approved = NULL;
-      g_autoptr(AkcToolCall) call = NULL;
+      AkcToolCall *call;
       AkcJsonValue *result = akc_json_value_get_member (expected, "result");
       AkcJsonValue *expected_call = akc_json_value_get_member (result, "toolCall");
 
       g_assert_no_error (error);
       approved = approve (demo, record, &error);
       g_assert_no_error (error);
-      wait_until_idle (chat);
+      wait_until_idle (AKC_CHAT_SOURCE (chat));
       g_assert_cmpstr (akc_confirmation_status_to_string (akc_confirmation_record_get_status (approved)), ==,
                        akc_json_value_get_string (akc_json_value_get_member (result, "status"), NULL));
-      call = find_tool_call (chat, akc_confirmation_record_get_tool_call_id (approved));
+      call = akc_test_find_tool_call (AKC_CHAT_SOURCE (chat), akc_confirmation_record_get_tool_call_id (approved));
       g_assert_nonnull (call);
       g_assert_cmpstr (akc_tool_call_get_name (call), ==,
                        akc_json_value_get_string (akc_json_value_get_member (expected_call, "name"), NULL));
@@ -394,7 +349,7 @@ run_step (AkcDemo      *demo,
   else
     g_error ("step %u: an operation this harness does not know", index_);
 
-  wait_until_idle (chat);
+  wait_until_idle (AKC_CHAT_SOURCE (chat));
 }
 
 static void
@@ -471,15 +426,15 @@ test_reference_trace (gconstpointer data)
   g_assert_no_error (error);
 
   akc_action_confirmation_approve_async (confirmation, akc_confirmation_record_get_token (record),
-                                         akc_demo_get_session_id (demo), NULL, on_done, &first);
+                                         akc_demo_get_session_id (demo), NULL, akc_test_store_result, &first);
   akc_action_confirmation_approve_async (confirmation, akc_confirmation_record_get_token (record),
-                                         akc_demo_get_session_id (demo), NULL, on_done, &second);
-  first_record = akc_action_confirmation_approve_finish (confirmation, wait_for_result (&first), &error);
+                                         akc_demo_get_session_id (demo), NULL, akc_test_store_result, &second);
+  first_record = akc_action_confirmation_approve_finish (confirmation, akc_test_wait (&first), &error);
   g_assert_no_error (error);
-  second_record = akc_action_confirmation_approve_finish (confirmation, wait_for_result (&second), &error);
+  second_record = akc_action_confirmation_approve_finish (confirmation, akc_test_wait (&second), &error);
   g_assert_no_error (error);
   g_assert_true (akc_confirmation_record_equal (first_record, second_record));
-  wait_until_idle (akc_demo_get_chat (demo));
+  wait_until_idle (AKC_CHAT_SOURCE (akc_demo_get_chat (demo)));
 
   audit = akc_demo_get_audit (demo);
   traces = akc_json_value_new_array ((AkcJsonValue * const *) audit->pdata, audit->len);
@@ -505,12 +460,12 @@ test_demo_capture (void)
   akc_demo_set_reply_interval (demo, 0);
   g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (akc_demo_get_chat (demo)), "/operations", &error));
   g_assert_no_error (error);
-  wait_until_idle (akc_demo_get_chat (demo));
+  wait_until_idle (AKC_CHAT_SOURCE (akc_demo_get_chat (demo)));
   record = propose (demo, step, &error);
   g_assert_no_error (error);
   approved = approve (demo, record, &error);
   g_assert_no_error (error);
-  wait_until_idle (akc_demo_get_chat (demo));
+  wait_until_idle (AKC_CHAT_SOURCE (akc_demo_get_chat (demo)));
 
   snapshot = akc_trace_capture_snapshot (akc_demo_get_trace_capture (demo));
   g_assert_cmpuint (snapshot->len, >=, 4);

@@ -20,32 +20,12 @@
 #include "akc.h"
 #include "akc-test-http-server.h"
 #include "akc-turn-test-server.h"
+#include "akc-test.h"
 
 #define SECRET_QUESTION "my secret question"
 #define SYSTEM_PROMPT   "the host's hidden prompt"
 #define TOKEN           "tok-very-private"
 #define SESSION         "desk-42"
-
-static AkcJsonValue *
-parse (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  AkcJsonValue *value = akc_json_value_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return value;
-}
-
-static const char *
-member_string (AkcJsonValue *object,
-               const char   *name)
-{
-  AkcJsonValue *value = object != NULL ? akc_json_value_get_member (object, name) : NULL;
-
-  if (value == NULL || akc_json_value_get_kind (value) != AKC_JSON_KIND_STRING)
-    return NULL;
-  return akc_json_value_get_string (value, NULL);
-}
 
 static AkcJsonValue *
 event_at (GPtrArray *events,
@@ -59,7 +39,7 @@ static const char *
 direction_at (GPtrArray *events,
               guint      index_)
 {
-  return member_string (g_ptr_array_index (events, index_), "direction");
+  return akc_test_member_string (g_ptr_array_index (events, index_), "direction");
 }
 
 /* Nothing the capture keeps holds @needle. */
@@ -79,8 +59,7 @@ assert_nowhere (GPtrArray  *events,
 static void
 wait_idle (AkcChatSource *source)
 {
-  while (akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_chat_source_get_status (source) != AKC_CHAT_STATUS_STREAMING);
   while (g_main_context_iteration (NULL, FALSE))
     ;
 }
@@ -134,11 +113,11 @@ test_ask (void)
   events = akc_trace_capture_dup_wire_events (capture);
   g_assert_cmpuint (events->len, ==, 4);
   for (guint i = 0; i < events->len; i++)
-    g_assert_cmpstr (member_string (g_ptr_array_index (events, i), "source"), ==, "ask");
+    g_assert_cmpstr (akc_test_member_string (g_ptr_array_index (events, i), "source"), ==, "ask");
 
   g_assert_cmpstr (direction_at (events, 0), ==, "sent");
   request = event_at (events, 0);
-  g_assert_cmpstr (member_string (request, "protocol"), ==, "agentskit.chat.ask");
+  g_assert_cmpstr (akc_test_member_string (request, "protocol"), ==, "agentskit.chat.ask");
   messages = akc_json_value_get_member (request, "messages");
   g_assert_nonnull (messages);
   g_assert_cmpuint (akc_json_value_get_length (messages), >=, 1);
@@ -146,16 +125,16 @@ test_ask (void)
     {
       AkcJsonValue *message = akc_json_value_get_element (messages, i);
 
-      g_assert_nonnull (member_string (message, "role"));
-      g_assert_cmpstr (member_string (message, "content"), ==, "[REDACTED]");
+      g_assert_nonnull (akc_test_member_string (message, "role"));
+      g_assert_cmpstr (akc_test_member_string (message, "content"), ==, "[REDACTED]");
     }
 
   g_assert_cmpstr (direction_at (events, 1), ==, "received");
-  g_assert_cmpstr (member_string (event_at (events, 1), "type"), ==, "text");
-  g_assert_cmpstr (member_string (event_at (events, 1), "delta"), ==, "Hello ");
-  g_assert_cmpstr (member_string (event_at (events, 2), "delta"), ==, "there");
-  g_assert_cmpstr (member_string (event_at (events, 3), "type"), ==, "done");
-  g_assert_cmpstr (member_string (event_at (events, 3), "model"), ==, "ask-1");
+  g_assert_cmpstr (akc_test_member_string (event_at (events, 1), "type"), ==, "text");
+  g_assert_cmpstr (akc_test_member_string (event_at (events, 1), "delta"), ==, "Hello ");
+  g_assert_cmpstr (akc_test_member_string (event_at (events, 2), "delta"), ==, "there");
+  g_assert_cmpstr (akc_test_member_string (event_at (events, 3), "type"), ==, "done");
+  g_assert_cmpstr (akc_test_member_string (event_at (events, 3), "model"), ==, "ask-1");
 
   assert_nowhere (events, SECRET_QUESTION);
   assert_nowhere (events, TOKEN);
@@ -178,7 +157,7 @@ test_ask_behind_layer (void)
   AkcTestResponse *response = akc_test_response_new (200, "application/x-ndjson");
   g_autoptr(AkcTraceCapture) capture = akc_trace_capture_new (NULL);
   g_autoptr(AkcAskAdapter) ask = NULL;
-  g_autoptr(AkcJsonValue) artifact = parse ("{}");
+  g_autoptr(AkcJsonValue) artifact = akc_test_parse_json ("{}");
   g_autoptr(AkcDeterministicAdapter) layer = NULL;
   g_autoptr(GPtrArray) events = NULL;
   g_autofree char *endpoint = NULL;
@@ -198,9 +177,9 @@ test_ask_behind_layer (void)
   events = akc_trace_capture_dup_wire_events (capture);
   g_assert_cmpuint (events->len, ==, 3);
   g_assert_cmpstr (direction_at (events, 0), ==, "sent");
-  g_assert_cmpstr (member_string (event_at (events, 0), "protocol"), ==, "agentskit.chat.ask");
-  g_assert_cmpstr (member_string (event_at (events, 1), "delta"), ==, "From Ask");
-  g_assert_cmpstr (member_string (event_at (events, 2), "type"), ==, "done");
+  g_assert_cmpstr (akc_test_member_string (event_at (events, 0), "protocol"), ==, "agentskit.chat.ask");
+  g_assert_cmpstr (akc_test_member_string (event_at (events, 1), "delta"), ==, "From Ask");
+  g_assert_cmpstr (akc_test_member_string (event_at (events, 2), "type"), ==, "done");
   assert_nowhere (events, SECRET_QUESTION);
 
   g_clear_object (&layer);
@@ -250,26 +229,26 @@ test_provider_sse (void)
 
   g_assert_cmpstr (direction_at (events, 0), ==, "sent");
   request = event_at (events, 0);
-  g_assert_cmpstr (member_string (request, "model"), ==, "test-model");
+  g_assert_cmpstr (akc_test_member_string (request, "model"), ==, "test-model");
   messages = akc_json_value_get_member (request, "messages");
   g_assert_nonnull (messages);
   for (gsize i = 0; i < akc_json_value_get_length (messages); i++)
     {
       AkcJsonValue *message = akc_json_value_get_element (messages, i);
 
-      saw_user |= g_strcmp0 (member_string (message, "role"), "user") == 0;
-      saw_system |= g_strcmp0 (member_string (message, "role"), "system") == 0;
+      saw_user |= g_strcmp0 (akc_test_member_string (message, "role"), "user") == 0;
+      saw_system |= g_strcmp0 (akc_test_member_string (message, "role"), "system") == 0;
       if (akc_json_value_get_member (message, "content") != NULL)
-        g_assert_cmpstr (member_string (message, "content"), ==, "[REDACTED]");
+        g_assert_cmpstr (akc_test_member_string (message, "content"), ==, "[REDACTED]");
     }
   g_assert_true (saw_user);
   g_assert_true (saw_system);
 
   g_assert_cmpstr (direction_at (events, 1), ==, "received");
-  g_assert_cmpstr (member_string (event_at (events, 1), "object"), ==, "chat.completion.chunk");
+  g_assert_cmpstr (akc_test_member_string (event_at (events, 1), "object"), ==, "chat.completion.chunk");
   choices = akc_json_value_get_member (event_at (events, 1), "choices");
   /* What the provider sent back is shown: the reply's text. */
-  g_assert_cmpstr (member_string (akc_json_value_get_member (akc_json_value_get_element (choices, 0), "delta"),
+  g_assert_cmpstr (akc_test_member_string (akc_json_value_get_member (akc_json_value_get_element (choices, 0), "delta"),
                                   "content"), ==, "Hi");
   g_assert_cmpstr (direction_at (events, 3), ==, "received");
   g_assert_cmpint (akc_json_value_get_kind (event_at (events, 3)), ==, AKC_JSON_KIND_STRING);
@@ -303,9 +282,9 @@ test_provider_ndjson (void)
   events = akc_trace_capture_dup_wire_events (capture);
   g_assert_cmpuint (events->len, ==, 3);
   g_assert_cmpstr (direction_at (events, 0), ==, "sent");
-  g_assert_cmpstr (member_string (event_at (events, 0), "model"), ==, "test-model");
+  g_assert_cmpstr (akc_test_member_string (event_at (events, 0), "model"), ==, "test-model");
   g_assert_cmpstr (direction_at (events, 1), ==, "received");
-  g_assert_cmpstr (member_string (akc_json_value_get_member (event_at (events, 1), "message"), "content"), ==, "Hey");
+  g_assert_cmpstr (akc_test_member_string (akc_json_value_get_member (event_at (events, 1), "message"), "content"), ==, "Hey");
   g_assert_true (akc_json_value_get_boolean (akc_json_value_get_member (event_at (events, 2), "done")));
   assert_nowhere (events, SECRET_QUESTION);
   assert_nowhere (events, SYSTEM_PROMPT);
@@ -335,7 +314,7 @@ test_provider_error (void)
   g_assert_cmpstr (direction_at (events, 1), ==, "received");
   received = event_at (events, 1);
   g_assert_cmpint (akc_json_value_get_number (akc_json_value_get_member (received, "status")), ==, 401);
-  g_assert_cmpstr (member_string (akc_json_value_get_member (akc_json_value_get_member (received, "body"), "error"),
+  g_assert_cmpstr (akc_test_member_string (akc_json_value_get_member (akc_json_value_get_member (received, "body"), "error"),
                                   "message"), ==, "Incorrect API key");
   assert_nowhere (events, TOKEN);
 
@@ -387,23 +366,22 @@ test_turn_diagnostic (void)
 
   g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (client), SECRET_QUESTION, &error));
   g_assert_no_error (error);
-  while (akc_turn_client_get_busy (client))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!akc_turn_client_get_busy (client));
 
   events = akc_trace_capture_dup_wire_events (capture);
   g_assert_cmpuint (events->len, ==, 3);
-  g_assert_cmpstr (member_string (g_ptr_array_index (events, 0), "type"), ==, "client.turn.submit");
-  g_assert_cmpstr (member_string (g_ptr_array_index (events, 1), "type"), ==, "server.turn.snapshot");
+  g_assert_cmpstr (akc_test_member_string (g_ptr_array_index (events, 0), "type"), ==, "client.turn.submit");
+  g_assert_cmpstr (akc_test_member_string (g_ptr_array_index (events, 1), "type"), ==, "server.turn.snapshot");
   messages = akc_json_value_get_member (akc_json_value_get_member (event_at (events, 1), "payload"), "messages");
-  g_assert_cmpstr (member_string (akc_json_value_get_element (messages, 0), "content"), ==, "[REDACTED]");
-  g_assert_cmpstr (member_string (akc_json_value_get_element (messages, 1), "content"), ==, "Working");
+  g_assert_cmpstr (akc_test_member_string (akc_json_value_get_element (messages, 0), "content"), ==, "[REDACTED]");
+  g_assert_cmpstr (akc_test_member_string (akc_json_value_get_element (messages, 1), "content"), ==, "Working");
 
   g_assert_cmpstr (direction_at (events, 2), ==, "received");
-  g_assert_cmpstr (member_string (g_ptr_array_index (events, 2), "type"), ==, "server.turn.diagnostic");
+  g_assert_cmpstr (akc_test_member_string (g_ptr_array_index (events, 2), "type"), ==, "server.turn.diagnostic");
   payload = akc_json_value_get_member (event_at (events, 2), "payload");
-  g_assert_cmpstr (member_string (payload, "code"), ==, "ADAPTER_FAILED");
-  g_assert_cmpstr (member_string (payload, "message"), ==, "The model went away.");
-  g_assert_cmpstr (member_string (event_at (events, 2), "sessionId"), ==, "[REDACTED]");
+  g_assert_cmpstr (akc_test_member_string (payload, "code"), ==, "ADAPTER_FAILED");
+  g_assert_cmpstr (akc_test_member_string (payload, "message"), ==, "The model went away.");
+  g_assert_cmpstr (akc_test_member_string (event_at (events, 2), "sessionId"), ==, "[REDACTED]");
 
   assert_nowhere (events, SECRET_QUESTION);
   assert_nowhere (events, SESSION);
@@ -462,8 +440,7 @@ test_turn_records (void)
 
   g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (client), "refund me", &error));
   g_assert_no_error (error);
-  while (akc_turn_client_get_busy (client))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!akc_turn_client_get_busy (client));
 
   records = akc_trace_capture_snapshot (capture);
   g_assert_cmpuint (records->len, ==, G_N_ELEMENTS (expected));
@@ -473,16 +450,16 @@ test_turn_records (void)
       g_autofree char *text = akc_json_value_to_canonical (akc_trace_record_get_detail (record), NULL);
 
       g_assert_cmpint (akc_trace_record_get_category (record), ==, expected[i].category);
-      g_assert_cmpstr (member_string (akc_trace_record_get_detail (record), expected[i].member), ==, expected[i].value);
+      g_assert_cmpstr (akc_test_member_string (akc_trace_record_get_detail (record), expected[i].member), ==, expected[i].value);
       g_assert_null (strstr (text, "secret-amount"));
       if (i > 0)
         g_assert_cmpstr (akc_trace_record_get_parent_id (record), ==, "trace-0");
     }
-  g_assert_cmpstr (member_string (akc_trace_record_get_detail (g_ptr_array_index (records, 1)), "action"), ==, "refund");
-  g_assert_cmpstr (member_string (akc_trace_record_get_detail (g_ptr_array_index (records, 1)), "toolCallId"), ==, "call-1");
-  g_assert_cmpstr (member_string (akc_trace_record_get_detail (g_ptr_array_index (records, 3)), "event"), ==,
+  g_assert_cmpstr (akc_test_member_string (akc_trace_record_get_detail (g_ptr_array_index (records, 1)), "action"), ==, "refund");
+  g_assert_cmpstr (akc_test_member_string (akc_trace_record_get_detail (g_ptr_array_index (records, 1)), "toolCallId"), ==, "call-1");
+  g_assert_cmpstr (akc_test_member_string (akc_trace_record_get_detail (g_ptr_array_index (records, 3)), "event"), ==,
                    "server.turn.diagnostic");
-  g_assert_cmpstr (member_string (akc_trace_record_get_detail (g_ptr_array_index (records, 3)), "message"), ==,
+  g_assert_cmpstr (akc_test_member_string (akc_trace_record_get_detail (g_ptr_array_index (records, 3)), "message"), ==,
                    "Not allowed.");
 
   g_clear_object (&client);
@@ -498,8 +475,8 @@ test_bounds_and_sent_texts (void)
   g_autoptr(AkcTraceCapture) capture = akc_trace_capture_new (NULL);
   g_autofree char *long_text = g_strnfill (10000, 'y');
   g_autofree char *json = g_strdup_printf ("{\"type\":\"text\",\"delta\":\"%s\"}", long_text);
-  g_autoptr(AkcJsonValue) received = parse (json);
-  g_autoptr(AkcJsonValue) request = parse ("{\"model\":\"m\",\"system\":[{\"type\":\"text\",\"text\":\"sys\"}],"
+  g_autoptr(AkcJsonValue) received = akc_test_parse_json (json);
+  g_autoptr(AkcJsonValue) request = akc_test_parse_json ("{\"model\":\"m\",\"system\":[{\"type\":\"text\",\"text\":\"sys\"}],"
                                            "\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"typed\"},"
                                            "{\"type\":\"image\",\"source\":{\"data\":\"aW1n\"}}]},"
                                            "{\"role\":\"user\",\"content\":\"hi\",\"images\":[\"aW1n\"]}],"
@@ -511,7 +488,7 @@ test_bounds_and_sent_texts (void)
   AkcJsonValue *event;
 
   kept = akc_trace_capture_add_wire_event (capture, "ask", "received", received);
-  delta = member_string (akc_json_value_get_member (kept, "event"), "delta");
+  delta = akc_test_member_string (akc_json_value_get_member (kept, "event"), "delta");
   g_assert_nonnull (delta);
   g_assert_cmpuint (strlen (delta), <, 4200);
   g_assert_true (g_str_has_prefix (delta, "yyyy"));
@@ -519,13 +496,13 @@ test_bounds_and_sent_texts (void)
 
   kept_request = akc_trace_capture_add_wire_event (capture, "provider", "sent", request);
   event = akc_json_value_get_member (kept_request, "event");
-  g_assert_cmpstr (member_string (event, "model"), ==, "m");
-  g_assert_cmpstr (member_string (event, "system"), ==, "[REDACTED]");
-  g_assert_cmpstr (member_string (akc_json_value_get_element (akc_json_value_get_member (event, "messages"), 0),
+  g_assert_cmpstr (akc_test_member_string (event, "model"), ==, "m");
+  g_assert_cmpstr (akc_test_member_string (event, "system"), ==, "[REDACTED]");
+  g_assert_cmpstr (akc_test_member_string (akc_json_value_get_element (akc_json_value_get_member (event, "messages"), 0),
                                   "content"), ==, "[REDACTED]");
-  g_assert_cmpstr (member_string (akc_json_value_get_element (akc_json_value_get_member (event, "messages"), 1),
+  g_assert_cmpstr (akc_test_member_string (akc_json_value_get_element (akc_json_value_get_member (event, "messages"), 1),
                                   "images"), ==, "[REDACTED]");
-  g_assert_cmpstr (member_string (akc_json_value_get_element (akc_json_value_get_member (event, "tools"), 0),
+  g_assert_cmpstr (akc_test_member_string (akc_json_value_get_element (akc_json_value_get_member (event, "tools"), 0),
                                   "name"), ==, "lookup");
   text = akc_json_value_to_canonical (kept_request, NULL);
   g_assert_null (strstr (text, "typed"));

@@ -15,6 +15,7 @@
 #include "akc-json-private.h"
 #include "akc-policy-trace-private.h"
 #include "akc-turn-client-private.h"
+#include "akc-test.h"
 
 static const struct { AkcTraceError code; const char *nick; } error_nicks[] = {
   { AKC_TRACE_ERROR_INVALID_DETAIL, "invalid-detail" },
@@ -45,16 +46,6 @@ assert_error (const GError *error,
   g_assert_cmpstr (error->message, ==, expected);
 }
 
-static const char *
-member_string (AkcJsonValue *object,
-               const char   *name)
-{
-  AkcJsonValue *value = object != NULL ? akc_json_value_get_member (object, name) : NULL;
-
-  return value != NULL && akc_json_value_get_kind (value) == AKC_JSON_KIND_STRING
-    ? akc_json_value_get_string (value, NULL) : NULL;
-}
-
 static gint64
 fixed_clock (gpointer user_data)
 {
@@ -66,7 +57,7 @@ policy_trace_from_json (AkcJsonValue *value)
 {
   AkcJsonValue *caps = akc_json_value_get_member (value, "requiredCapabilities");
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
-  const char *reason = member_string (value, "reason");
+  const char *reason = akc_test_member_string (value, "reason");
   AkcPolicyReason r = AKC_POLICY_REASON_ALLOWED;
 
   for (gsize i = 0; i < akc_json_value_get_length (caps); i++)
@@ -77,10 +68,10 @@ policy_trace_from_json (AkcJsonValue *value)
     if (g_str_equal (akc_policy_reason_to_string (k), reason))
       r = k;
 
-  return akc_policy_trace_new (member_string (value, "id"),
-                               member_string (value, "toolCallId"),
-                               member_string (value, "action"),
-                               g_str_equal (member_string (value, "phase"), "execute")
+  return akc_policy_trace_new (akc_test_member_string (value, "id"),
+                               akc_test_member_string (value, "toolCallId"),
+                               akc_test_member_string (value, "action"),
+                               g_str_equal (akc_test_member_string (value, "phase"), "execute")
                                  ? AKC_TOOL_PHASE_EXECUTE : AKC_TOOL_PHASE_PROPOSE,
                                r,
                                (const char * const *) names->pdata,
@@ -94,12 +85,12 @@ action_record_from_json (AkcJsonValue *value)
   g_autoptr(GError) error = NULL;
   AkcConfirmationRecord *record;
 
-  g_assert_true (akc_confirmation_status_from_string (member_string (value, "status"), &status));
-  record = akc_confirmation_record_new (member_string (value, "token"),
-                                        member_string (value, "sessionId"),
-                                        member_string (value, "action"),
+  g_assert_true (akc_confirmation_status_from_string (akc_test_member_string (value, "status"), &status));
+  record = akc_confirmation_record_new (akc_test_member_string (value, "token"),
+                                        akc_test_member_string (value, "sessionId"),
+                                        akc_test_member_string (value, "action"),
                                         akc_json_value_get_member (value, "input"),
-                                        member_string (value, "toolCallId"),
+                                        akc_test_member_string (value, "toolCallId"),
                                         (gint64) akc_json_value_get_number (akc_json_value_get_member (value, "expiresAt")),
                                         status, &error);
   g_assert_no_error (error);
@@ -139,7 +130,7 @@ run_trace_capture (const AkcFixtureCase *fc,
     {
       AkcJsonValue *step = akc_json_value_get_element (steps, i);
       AkcJsonValue *expected = akc_json_value_get_element (expected_steps, i);
-      const char *parent = member_string (step, "parentId");
+      const char *parent = akc_test_member_string (step, "parentId");
       g_autoptr(AkcTraceRecord) record = NULL;
       g_autoptr(GError) error = NULL;
       AkcJsonValue *spec;
@@ -150,15 +141,15 @@ run_trace_capture (const AkcFixtureCase *fc,
           AkcJsonValue *detail = akc_json_value_get_member (spec, "detail");
           g_autofree char *before = akc_json_value_to_canonical (detail, NULL);
 
-          if (!akc_trace_category_from_string (member_string (spec, "category"), &category))
+          if (!akc_trace_category_from_string (akc_test_member_string (spec, "category"), &category))
             {
               /* Not a category: the typed API cannot even express it. */
-              g_assert_cmpstr (member_string (expected, "error"), ==, "invalid-detail");
+              g_assert_cmpstr (akc_test_member_string (expected, "error"), ==, "invalid-detail");
               continue;
             }
           record = akc_trace_capture_append (capture, category, detail,
-                                             member_string (spec, "parentId"),
-                                             member_string (spec, "at"), &error);
+                                             akc_test_member_string (spec, "parentId"),
+                                             akc_test_member_string (spec, "at"), &error);
           /* The caller's detail is never modified. */
           {
             g_autofree char *after = akc_json_value_to_canonical (detail, NULL);
@@ -170,11 +161,11 @@ run_trace_capture (const AkcFixtureCase *fc,
         {
           AkcTraceKind kind;
 
-          g_assert_true (akc_trace_kind_from_string (member_string (spec, "kind"), &kind));
+          g_assert_true (akc_trace_kind_from_string (akc_test_member_string (spec, "kind"), &kind));
           record = akc_trace_capture_capture_turn (capture, kind,
-                                                   member_string (spec, "routeId"),
-                                                   member_string (spec, "fromState"),
-                                                   member_string (spec, "toState"),
+                                                   akc_test_member_string (spec, "routeId"),
+                                                   akc_test_member_string (spec, "fromState"),
+                                                   akc_test_member_string (spec, "toState"),
                                                    parent, &error);
         }
       else if ((spec = akc_json_value_get_member (step, "policyTrace")) != NULL)
@@ -197,7 +188,7 @@ run_trace_capture (const AkcFixtureCase *fc,
       if (akc_json_value_get_member (expected, "error") != NULL)
         {
           g_assert_null (record);
-          assert_error (error, member_string (expected, "error"));
+          assert_error (error, akc_test_member_string (expected, "error"));
         }
       else
         {
@@ -321,16 +312,6 @@ run_compare (const AkcFixtureCase *fc,
 /* Beyond the vectors                                                  */
 /* ------------------------------------------------------------------ */
 
-static AkcJsonValue *
-parse (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  AkcJsonValue *value = akc_json_value_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return value;
-}
-
 static void
 on_record_added (AkcTraceCapture *capture,
                  AkcTraceRecord  *record,
@@ -343,7 +324,7 @@ static void
 test_snapshot_is_immutable (void)
 {
   g_autoptr(AkcTraceCapture) capture = akc_trace_capture_new (NULL);
-  g_autoptr(AkcJsonValue) detail = parse ("{\"a\":1}");
+  g_autoptr(AkcJsonValue) detail = akc_test_parse_json ("{\"a\":1}");
   g_autoptr(AkcTraceRecord) first = NULL;
   g_autoptr(AkcTraceRecord) second = NULL;
   g_autoptr(GPtrArray) snapshot = NULL;
@@ -425,8 +406,7 @@ play (AkcAdapter *adapter)
   g_signal_connect (stream, "chunk", G_CALLBACK (on_chunk), chunks);
   akc_adapter_stream (adapter, request, stream);
   g_assert_cmpuint (chunks->len, ==, 0);  /* never inside the call */
-  while (!akc_stream_is_closed (stream))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_stream_is_closed (stream));
 
   return akc_json_value_new_array ((AkcJsonValue * const *) chunks->pdata, chunks->len);
 }
@@ -455,16 +435,16 @@ test_replay_adapter (void)
   /* A chunk type it cannot play fails the stream, it does not crash. */
   third = play (adapter);
   g_assert_cmpuint (akc_json_value_get_length (third), ==, 1);
-  g_assert_cmpstr (member_string (akc_json_value_get_element (third, 0), "code"), ==, "REPLAY_INVALID");
+  g_assert_cmpstr (akc_test_member_string (akc_json_value_get_element (third, 0), "code"), ==, "REPLAY_INVALID");
 
   /* A recording without done ends after its last chunk; it never hangs. */
   unended = play (adapter);
   g_assert_cmpuint (akc_json_value_get_length (unended), ==, 2);
-  g_assert_cmpstr (member_string (akc_json_value_get_element (unended, 0), "content"), ==, "cut");
-  g_assert_cmpstr (member_string (akc_json_value_get_element (unended, 1), "type"), ==, "done");
+  g_assert_cmpstr (akc_test_member_string (akc_json_value_get_element (unended, 0), "content"), ==, "cut");
+  g_assert_cmpstr (akc_test_member_string (akc_json_value_get_element (unended, 1), "type"), ==, "done");
 
   fourth = play (adapter);
-  g_assert_cmpstr (member_string (akc_json_value_get_element (fourth, 0), "code"), ==, "REPLAY_EXHAUSTED");
+  g_assert_cmpstr (akc_test_member_string (akc_json_value_get_element (fourth, 0), "code"), ==, "REPLAY_EXHAUSTED");
 
   akc_replay_adapter_set_position (AKC_REPLAY_ADAPTER (adapter), 0);
   g_assert_cmpuint (akc_replay_adapter_get_position (AKC_REPLAY_ADAPTER (adapter)), ==, 0);
@@ -507,7 +487,7 @@ static void
 test_watch_policy (void)
 {
   g_autoptr(AkcTraceCapture) capture = akc_trace_capture_new (NULL);
-  g_autoptr(AkcJsonValue) requirements = parse ("{\"open-ticket\":[\"ticket.write\"]}");
+  g_autoptr(AkcJsonValue) requirements = akc_test_parse_json ("{\"open-ticket\":[\"ticket.write\"]}");
   g_autoptr(GError) error = NULL;
   g_autoptr(AkcCapabilityPolicy) policy = akc_capability_policy_new ("session-1", requirements, &error);
   g_autoptr(AkcPolicyTrace) trace = akc_policy_trace_new ("policy-1", "tool-1", "open-ticket", AKC_TOOL_PHASE_PROPOSE,
@@ -523,7 +503,7 @@ test_watch_policy (void)
   g_assert_cmpuint (snapshot->len, ==, 1);
   g_assert_cmpint (akc_trace_record_get_category (g_ptr_array_index (snapshot, 0)), ==, AKC_TRACE_CATEGORY_POLICY);
   g_assert_null (akc_trace_record_get_parent_id (g_ptr_array_index (snapshot, 0)));
-  g_assert_cmpstr (member_string (akc_trace_record_get_detail (g_ptr_array_index (snapshot, 0)), "decision"), ==, "deny");
+  g_assert_cmpstr (akc_test_member_string (akc_trace_record_get_detail (g_ptr_array_index (snapshot, 0)), "decision"), ==, "deny");
 
   g_clear_object (&policy);  /* the capture outlives what it watched */
   g_assert_cmpuint (akc_trace_capture_get_n_records (capture), ==, 1);
@@ -570,11 +550,11 @@ test_fixture_from_messages (void)
   g_assert_cmpuint (akc_json_value_get_length (akc_replay_fixture_get_entry_messages (fixture, 1)), ==, 3);
   chunks = akc_replay_fixture_get_entry_chunks (fixture, 0);
   g_assert_cmpuint (akc_json_value_get_length (chunks), ==, 2);
-  g_assert_cmpstr (member_string (akc_json_value_get_element (chunks, 0), "content"), ==, "What is your name?");
-  g_assert_cmpstr (member_string (akc_json_value_get_element (chunks, 1), "type"), ==, "done");
+  g_assert_cmpstr (akc_test_member_string (akc_json_value_get_element (chunks, 0), "content"), ==, "What is your name?");
+  g_assert_cmpstr (akc_test_member_string (akc_json_value_get_element (chunks, 1), "type"), ==, "done");
   chunks = akc_replay_fixture_get_entry_chunks (fixture, 1);
   g_assert_cmpuint (akc_json_value_get_length (chunks), ==, 1);
-  g_assert_cmpstr (member_string (akc_json_value_get_element (chunks, 0), "type"), ==, "error");
+  g_assert_cmpstr (akc_test_member_string (akc_json_value_get_element (chunks, 0), "type"), ==, "error");
   g_assert_cmpuint (akc_json_value_get_length (akc_replay_fixture_get_entry_chunks (fixture, 2)), ==, 0);
   g_assert_cmpuint (akc_replay_fixture_get_traces (fixture)->len, ==, 1);
 
@@ -607,7 +587,7 @@ test_wire_events (void)
 {
   const char * const redact[] = { "Private", NULL };
   g_autoptr(AkcTraceCapture) capture = akc_trace_capture_new (redact);
-  g_autoptr(AkcJsonValue) event = parse ("{\"type\":\"server.thing\",\"Token\":\"t-1\",\"payload\":{\"input\":\"typed\","
+  g_autoptr(AkcJsonValue) event = akc_test_parse_json ("{\"type\":\"server.thing\",\"Token\":\"t-1\",\"payload\":{\"input\":\"typed\","
                                          "\"nested\":[{\"SESSIONID\":\"s-1\",\"apiKey\":\"k\",\"private\":1,\"kept\":\"yes\"}]},"
                                          "\"headers\":{\"Authorization\":\"Bearer b\"}}");
   g_autofree char *before = akc_json_value_to_canonical (event, NULL);
@@ -629,19 +609,19 @@ test_wire_events (void)
   after = akc_json_value_to_canonical (event, NULL);
   g_assert_cmpstr (before, ==, after);
 
-  g_assert_cmpstr (member_string (kept, "source"), ==, "turn");
-  g_assert_cmpstr (member_string (kept, "direction"), ==, "received");
-  g_assert_cmpstr (member_string (kept, "type"), ==, "server.thing");
-  g_assert_cmpstr (member_string (kept, "at"), ==, "1970-01-01T00:00:00.000Z");
+  g_assert_cmpstr (akc_test_member_string (kept, "source"), ==, "turn");
+  g_assert_cmpstr (akc_test_member_string (kept, "direction"), ==, "received");
+  g_assert_cmpstr (akc_test_member_string (kept, "type"), ==, "server.thing");
+  g_assert_cmpstr (akc_test_member_string (kept, "at"), ==, "1970-01-01T00:00:00.000Z");
   inner = akc_json_value_get_member (kept, "event");
-  g_assert_cmpstr (member_string (inner, "Token"), ==, "[REDACTED]");
-  g_assert_cmpstr (member_string (akc_json_value_get_member (inner, "payload"), "input"), ==, "[REDACTED]");
-  g_assert_cmpstr (member_string (akc_json_value_get_member (inner, "headers"), "Authorization"), ==, "[REDACTED]");
+  g_assert_cmpstr (akc_test_member_string (inner, "Token"), ==, "[REDACTED]");
+  g_assert_cmpstr (akc_test_member_string (akc_json_value_get_member (inner, "payload"), "input"), ==, "[REDACTED]");
+  g_assert_cmpstr (akc_test_member_string (akc_json_value_get_member (inner, "headers"), "Authorization"), ==, "[REDACTED]");
   inner = akc_json_value_get_element (akc_json_value_get_member (akc_json_value_get_member (inner, "payload"), "nested"), 0);
-  g_assert_cmpstr (member_string (inner, "SESSIONID"), ==, "[REDACTED]");
-  g_assert_cmpstr (member_string (inner, "apiKey"), ==, "[REDACTED]");
-  g_assert_cmpstr (member_string (inner, "private"), ==, "[REDACTED]");
-  g_assert_cmpstr (member_string (inner, "kept"), ==, "yes");
+  g_assert_cmpstr (akc_test_member_string (inner, "SESSIONID"), ==, "[REDACTED]");
+  g_assert_cmpstr (akc_test_member_string (inner, "apiKey"), ==, "[REDACTED]");
+  g_assert_cmpstr (akc_test_member_string (inner, "private"), ==, "[REDACTED]");
+  g_assert_cmpstr (akc_test_member_string (inner, "kept"), ==, "yes");
   kept_text = akc_json_value_to_canonical (kept, NULL);
   g_assert_null (strstr (kept_text, "t-1"));
   g_assert_null (strstr (kept_text, "typed"));
@@ -676,18 +656,11 @@ test_wire_events (void)
   omitted = akc_trace_capture_add_wire_event (capture, "provider", "received", big);
   g_assert_cmpint (akc_json_value_get_number (akc_json_value_get_member (akc_json_value_get_member (omitted, "event"),
                                                                         "omittedBytes")), >, 70000);
-  g_assert_null (member_string (omitted, "type"));
+  g_assert_null (akc_test_member_string (omitted, "type"));
   g_assert_cmpuint (count, ==, 6);
 
   akc_trace_capture_clear (capture);
   g_assert_cmpuint (akc_trace_capture_get_n_wire_events (capture), ==, 0);
-}
-
-static void
-wait_idle (AkcChatSource *source)
-{
-  while (akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING)
-    g_main_context_iteration (NULL, TRUE);
 }
 
 /* A chat whose adapter is wrapped: the request (without the messages'
@@ -708,40 +681,39 @@ test_wrap_adapter (void)
 
   g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (chat), "secret question", &error));
   g_assert_no_error (error);
-  wait_idle (AKC_CHAT_SOURCE (chat));
+  wait_until_idle (AKC_CHAT_SOURCE (chat));
 
   events = akc_trace_capture_dup_wire_events (capture);
   g_assert_cmpuint (events->len, >=, 3);
-  g_assert_cmpstr (member_string (g_ptr_array_index (events, 0), "direction"), ==, "sent");
-  g_assert_cmpstr (member_string (g_ptr_array_index (events, 0), "type"), ==, "request");
+  g_assert_cmpstr (akc_test_member_string (g_ptr_array_index (events, 0), "direction"), ==, "sent");
+  g_assert_cmpstr (akc_test_member_string (g_ptr_array_index (events, 0), "type"), ==, "request");
   g_assert_cmpint (akc_json_value_get_number (akc_json_value_get_member (akc_json_value_get_member (g_ptr_array_index (events, 0), "event"),
                                                                         "messageCount")), >=, 1);
   for (guint i = 1; i + 1 < events->len; i++)
     {
       AkcJsonValue *event = akc_json_value_get_member (g_ptr_array_index (events, i), "event");
 
-      g_assert_cmpstr (member_string (g_ptr_array_index (events, i), "source"), ==, "provider");
-      g_assert_cmpstr (member_string (event, "type"), ==, "text");
-      g_string_append (text, member_string (event, "content"));
+      g_assert_cmpstr (akc_test_member_string (g_ptr_array_index (events, i), "source"), ==, "provider");
+      g_assert_cmpstr (akc_test_member_string (event, "type"), ==, "text");
+      g_string_append (text, akc_test_member_string (event, "content"));
     }
   g_assert_cmpstr (text->str, ==, "AgentsKit received: secret question");
   g_string_free (text, TRUE);
   last = g_ptr_array_index (events, events->len - 1);
-  g_assert_cmpstr (member_string (last, "type"), ==, "done");
+  g_assert_cmpstr (akc_test_member_string (last, "type"), ==, "done");
   all = akc_json_value_to_canonical (g_ptr_array_index (events, 0), NULL);
   g_assert_null (strstr (all, "secret question"));
 
   g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (chat), "/fail", &error));
-  wait_idle (AKC_CHAT_SOURCE (chat));
+  wait_until_idle (AKC_CHAT_SOURCE (chat));
   g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (chat), "/slow", &error));
   g_assert_no_error (error);
   for (guint i = 0; i < 3; i++)
     g_main_context_iteration (NULL, FALSE);
   akc_chat_source_stop (AKC_CHAT_SOURCE (chat));
-  wait_idle (AKC_CHAT_SOURCE (chat));
+  wait_until_idle (AKC_CHAT_SOURCE (chat));
   /* The stop is recorded once the main loop has run. */
-  while (akc_trace_capture_get_n_records (capture) < 3)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_trace_capture_get_n_records (capture) >= 3);
 
   records = akc_trace_capture_snapshot (capture);
   g_assert_cmpuint (records->len, ==, 3);
@@ -751,14 +723,14 @@ test_wrap_adapter (void)
       const char *expected[] = { "done", "error", "stopped" };
 
       g_assert_cmpint (akc_trace_record_get_category (record), ==, AKC_TRACE_CATEGORY_AGENT);
-      g_assert_cmpstr (member_string (akc_trace_record_get_detail (record), "fromState"), ==, "streaming");
-      g_assert_cmpstr (member_string (akc_trace_record_get_detail (record), "toState"), ==, expected[i]);
+      g_assert_cmpstr (akc_test_member_string (akc_trace_record_get_detail (record), "fromState"), ==, "streaming");
+      g_assert_cmpstr (akc_test_member_string (akc_trace_record_get_detail (record), "toState"), ==, expected[i]);
     }
 
   /* The wrapper does not keep the capture: a chat outliving it still answers. */
   g_clear_object (&capture);
   g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (chat), "after", &error));
-  wait_idle (AKC_CHAT_SOURCE (chat));
+  wait_until_idle (AKC_CHAT_SOURCE (chat));
   g_assert_cmpint (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)), ==, AKC_CHAT_STATUS_IDLE);
 }
 
@@ -796,13 +768,12 @@ test_watch_turn_client (void)
   akc_trace_capture_watch_turn_client (capture, client);
   g_assert_true (akc_turn_client_submit_with_response (client, "my secret words", 200, response, &error));
   g_assert_no_error (error);
-  while (akc_turn_client_get_busy (client))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!akc_turn_client_get_busy (client));
 
   events = akc_trace_capture_dup_wire_events (capture);
   g_assert_cmpuint (events->len, ==, 4);
-  g_assert_cmpstr (member_string (g_ptr_array_index (events, 0), "direction"), ==, "sent");
-  g_assert_cmpstr (member_string (g_ptr_array_index (events, 0), "type"), ==, "client.turn.submit");
+  g_assert_cmpstr (akc_test_member_string (g_ptr_array_index (events, 0), "direction"), ==, "sent");
+  g_assert_cmpstr (akc_test_member_string (g_ptr_array_index (events, 0), "type"), ==, "client.turn.submit");
   sent = akc_json_value_to_canonical (g_ptr_array_index (events, 0), NULL);
   g_assert_null (strstr (sent, "my secret words"));
   g_assert_null (strstr (sent, "desk-1"));
@@ -810,16 +781,16 @@ test_watch_turn_client (void)
     {
       AkcJsonValue *event = akc_json_value_get_member (g_ptr_array_index (events, i), "event");
 
-      g_assert_cmpstr (member_string (g_ptr_array_index (events, i), "type"), ==, "server.turn.snapshot");
-      g_assert_cmpstr (member_string (event, "sessionId"), ==, "[REDACTED]");
+      g_assert_cmpstr (akc_test_member_string (g_ptr_array_index (events, i), "type"), ==, "server.turn.snapshot");
+      g_assert_cmpstr (akc_test_member_string (event, "sessionId"), ==, "[REDACTED]");
     }
 
   records = akc_trace_capture_snapshot (capture);
   g_assert_cmpuint (records->len, ==, 2);
-  g_assert_cmpstr (member_string (akc_trace_record_get_detail (g_ptr_array_index (records, 0)), "fromState"), ==, "idle");
-  g_assert_cmpstr (member_string (akc_trace_record_get_detail (g_ptr_array_index (records, 0)), "toState"), ==, "streaming");
-  g_assert_cmpstr (member_string (akc_trace_record_get_detail (g_ptr_array_index (records, 1)), "fromState"), ==, "streaming");
-  g_assert_cmpstr (member_string (akc_trace_record_get_detail (g_ptr_array_index (records, 1)), "toState"), ==, "complete");
+  g_assert_cmpstr (akc_test_member_string (akc_trace_record_get_detail (g_ptr_array_index (records, 0)), "fromState"), ==, "idle");
+  g_assert_cmpstr (akc_test_member_string (akc_trace_record_get_detail (g_ptr_array_index (records, 0)), "toState"), ==, "streaming");
+  g_assert_cmpstr (akc_test_member_string (akc_trace_record_get_detail (g_ptr_array_index (records, 1)), "fromState"), ==, "streaming");
+  g_assert_cmpstr (akc_test_member_string (akc_trace_record_get_detail (g_ptr_array_index (records, 1)), "toState"), ==, "complete");
   g_assert_cmpstr (akc_trace_capture_get_current_turn (capture), ==, "trace-1");
 }
 

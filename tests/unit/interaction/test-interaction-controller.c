@@ -13,13 +13,6 @@
 #include "akc-demo.h"
 #include "akc-store-test.h"
 
-static void
-wait_until_idle (AkcChat *chat)
-{
-  while (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) == AKC_CHAT_STATUS_STREAMING)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 static AkcDemo *
 start_demo (const char         *id,
             const char * const *capabilities)
@@ -40,7 +33,7 @@ send (AkcDemo    *demo,
 
   g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (akc_demo_get_chat (demo)), text, &error));
   g_assert_no_error (error);
-  wait_until_idle (akc_demo_get_chat (demo));
+  wait_until_idle (AKC_CHAT_SOURCE (akc_demo_get_chat (demo)));
 }
 
 /* The newest frame of @key in the conversation, and its message. */
@@ -96,7 +89,7 @@ select_choice (AkcDemo                *demo,
   akc_interaction_controller_select_async (interaction, message, frame, choice_id, NULL,
                                            akc_test_store_result, &result);
   ok = akc_interaction_controller_select_finish (interaction, akc_test_wait (&result), record, error);
-  wait_until_idle (akc_demo_get_chat (demo));
+  wait_until_idle (AKC_CHAT_SOURCE (akc_demo_get_chat (demo)));
   return ok;
 }
 
@@ -111,7 +104,7 @@ approve (AkcDemo     *demo,
 
   akc_interaction_controller_approve_async (interaction, tool_call_id, NULL, akc_test_store_result, &result);
   ok = akc_interaction_controller_approve_finish (interaction, akc_test_wait (&result), error);
-  wait_until_idle (akc_demo_get_chat (demo));
+  wait_until_idle (AKC_CHAT_SOURCE (akc_demo_get_chat (demo)));
   return ok;
 }
 

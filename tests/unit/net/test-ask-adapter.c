@@ -24,33 +24,13 @@
 #include "akc-ask-response-private.h"
 #include "akc-fixture.h"
 #include "akc-test-http-server.h"
+#include "akc-test.h"
 
 static AkcTestHttpServer *server;
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
 /* ------------------------------------------------------------------ */
-
-static AkcJsonValue *
-json_parse (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  AkcJsonValue *value = akc_json_value_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return value;
-}
-
-static const char *
-member_string (AkcJsonValue *object,
-               const char   *name)
-{
-  AkcJsonValue *value = object != NULL ? akc_json_value_get_member (object, name) : NULL;
-
-  if (value == NULL || akc_json_value_get_kind (value) != AKC_JSON_KIND_STRING)
-    return NULL;
-  return akc_json_value_get_string (value, NULL);
-}
 
 /* The fixture projectors (README "Stream cases"). */
 static AkcJsonValue *
@@ -71,7 +51,7 @@ fixture_projector (AkcJsonValue *event,
                          "\"fallback\":{\"kind\":\"ask-tool\",\"summary\":\"Tool.\"}}",
                    g_strcmp0 (kind, "invalid") == 0 ? "Invalid Key" : "ask-tool", id, args);
 
-  return json_parse (text->str);
+  return akc_test_parse_json (text->str);
 }
 
 static AkcJsonValue *
@@ -112,8 +92,8 @@ messages_from_json (AkcJsonValue *messages)
       g_autofree char *id = g_strdup_printf ("m%" G_GSIZE_FORMAT, i);
       g_autoptr(AkcMessage) message = NULL;
 
-      message = akc_message_new (id, role_from_string (member_string (m, "role")),
-                                 member_string (m, "content"), AKC_MESSAGE_STATUS_COMPLETE);
+      message = akc_message_new (id, role_from_string (akc_test_member_string (m, "role")),
+                                 akc_test_member_string (m, "content"), AKC_MESSAGE_STATUS_COMPLETE);
       g_list_store_append (store, message);
     }
 
@@ -123,7 +103,7 @@ messages_from_json (AkcJsonValue *messages)
 static GListModel *
 one_question (void)
 {
-  g_autoptr(AkcJsonValue) messages = json_parse ("[{\"role\":\"user\",\"content\":\"Question\"}]");
+  g_autoptr(AkcJsonValue) messages = akc_test_parse_json ("[{\"role\":\"user\",\"content\":\"Question\"}]");
 
   return messages_from_json (messages);
 }
@@ -144,7 +124,7 @@ chunk_to_json (AkcChunk *chunk)
       g_string_append (text, "{\"type\":\"error\",\"content\":");
       break;
     case AKC_CHUNK_DONE:
-      return json_parse ("{\"type\":\"done\"}");
+      return akc_test_parse_json ("{\"type\":\"done\"}");
     case AKC_CHUNK_TOOL_CALL:
     case AKC_CHUNK_METADATA:
     default:
@@ -159,7 +139,7 @@ chunk_to_json (AkcChunk *chunk)
     g_string_append_c (text, '}');
   }
 
-  return json_parse (text->str);
+  return akc_test_parse_json (text->str);
 }
 
 static AkcJsonValue *
@@ -264,7 +244,7 @@ test_project_event (const AkcFixtureCase *fc,
                     gconstpointer         data)
 {
   AkcJsonValue *event_json = akc_json_value_get_member (fc->input, "event");
-  const char *projector = member_string (fc->input, "projector");
+  const char *projector = akc_test_member_string (fc->input, "projector");
   g_autofree char *event_text = akc_json_value_to_canonical (event_json, NULL);
   g_autoptr(AkcJsonValue) event = akc_ask_event_decode (event_text, -1);
   AkcJsonValue *expected = akc_fixture_expect (fc, "projection");
@@ -300,7 +280,7 @@ test_project_event (const AkcFixtureCase *fc,
 
         g_string_printf (actual, "{\"kind\":\"component\",\"frame\":%s}", frame);
         /* The frame is the exact source-list frame, member order too. */
-        if (g_strcmp0 (member_string (projection.frame, "componentKey"), "source-list") == 0)
+        if (g_strcmp0 (akc_test_member_string (projection.frame, "componentKey"), "source-list") == 0)
           akc_assert_canonical (projection.frame, frame);
       }
       break;
@@ -310,7 +290,7 @@ test_project_event (const AkcFixtureCase *fc,
   akc_ask_projection_clear (&projection);
 
   {
-    g_autoptr(AkcJsonValue) value = json_parse (actual->str);
+    g_autoptr(AkcJsonValue) value = akc_test_parse_json (actual->str);
 
     akc_assert_json_equal (value, expected);
   }
@@ -434,8 +414,7 @@ run_adapter (AkcAskAdapter     *adapter,
     }
 
   /* The turn lets go of the adapter once its transport work is over. */
-  while (akc_ask_adapter_get_n_turns (adapter) > 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_ask_adapter_get_n_turns (adapter) <= 0);
 
   akc_ask_adapter_set_read_observer (adapter, NULL, NULL);
 }
@@ -443,16 +422,16 @@ run_adapter (AkcAskAdapter     *adapter,
 static AkcAskAdapter *
 new_adapter (AkcJsonValue *options)
 {
-  const char *endpoint = member_string (options, "endpoint");
+  const char *endpoint = akc_test_member_string (options, "endpoint");
   AkcAskAdapter *adapter;
 
   adapter = akc_ask_adapter_new (endpoint != NULL ? endpoint : "/api/ask");
   akc_ask_adapter_set_base_uri (adapter, akc_test_http_server_get_base_uri (server));
-  akc_ask_adapter_set_corpus (adapter, member_string (options, "corpus"));
-  akc_ask_adapter_set_persona (adapter, member_string (options, "persona"));
-  if (member_string (options, "projectTool") != NULL)
+  akc_ask_adapter_set_corpus (adapter, akc_test_member_string (options, "corpus"));
+  akc_ask_adapter_set_persona (adapter, akc_test_member_string (options, "persona"));
+  if (akc_test_member_string (options, "projectTool") != NULL)
     g_signal_connect (adapter, "project-tool", G_CALLBACK (project_tool_cb),
-                      (gpointer) member_string (options, "projectTool"));
+                      (gpointer) akc_test_member_string (options, "projectTool"));
 
   return adapter;
 }
@@ -466,13 +445,13 @@ test_request (const AkcFixtureCase *fc,
               gconstpointer         data)
 {
   AkcJsonValue *options = akc_json_value_get_member (fc->input, "options");
-  const char *endpoint = member_string (options, "endpoint");
+  const char *endpoint = akc_test_member_string (options, "endpoint");
   g_autoptr(GListModel) messages = messages_from_json (akc_json_value_get_member (fc->input, "messages"));
   g_autoptr(AkcJsonValue) projected = akc_ask_project_messages (messages);
   AkcJsonValue *metadata = akc_json_value_get_member (fc->input, "metadata");
-  const char *session_id = member_string (fc->input, "sessionId");
-  g_autofree char *url = akc_ask_request_url (endpoint, member_string (options, "corpus"),
-                                              member_string (options, "persona"));
+  const char *session_id = akc_test_member_string (fc->input, "sessionId");
+  g_autofree char *url = akc_ask_request_url (endpoint, akc_test_member_string (options, "corpus"),
+                                              akc_test_member_string (options, "persona"));
   g_autofree char *body = akc_ask_request_body (session_id != NULL ? session_id : "unscoped",
                                                 projected, metadata, NULL);
   const char *expected_url = akc_fixture_expect_string (fc, "url");
@@ -483,7 +462,7 @@ test_request (const AkcFixtureCase *fc,
   g_assert_cmpstr (body, ==, expected_body);
   g_assert_cmpstr (akc_fixture_expect_string (fc, "method"), ==, "POST");
   g_assert_cmpuint (akc_json_value_get_member_count (headers), ==, 1);
-  g_assert_cmpstr (member_string (headers, "content-type"), ==, "application/json");
+  g_assert_cmpstr (akc_test_member_string (headers, "content-type"), ==, "application/json");
 
   /* What really goes out, when the loopback server can receive it. */
   if (expected_url[0] == '/')
@@ -604,8 +583,8 @@ test_stream (const AkcFixtureCase *fc,
   AkcJsonValue *response = akc_json_value_get_member (fc->input, "response");
   AkcJsonValue *body_chunks = akc_json_value_get_member (response, "bodyChunks");
   AkcJsonValue *status_value = akc_json_value_get_member (response, "status");
-  const char *content_type = member_string (response, "contentType");
-  const char *projector = member_string (options, "projectTool");
+  const char *content_type = akc_test_member_string (response, "contentType");
+  const char *projector = akc_test_member_string (options, "projectTool");
   guint status = status_value != NULL ? (guint) akc_json_value_get_number (status_value) : 200;
   gboolean no_body = akc_json_value_get_member (response, "noBody") != NULL;
   gboolean network_error = akc_json_value_get_member (response, "networkError") != NULL;
@@ -820,18 +799,15 @@ test_stop_closes_connection (void)
   g_signal_connect (run.stream, "notify::closed", G_CALLBACK (on_closed), &run);
   akc_adapter_stream (AKC_ADAPTER (adapter), request, run.stream);
 
-  while (!run.closed)
-    g_main_context_iteration (NULL, TRUE);
-  while (akc_ask_adapter_get_n_turns (adapter) > 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (run.closed);
+  WAIT_UNTIL (akc_ask_adapter_get_n_turns (adapter) <= 0);
 
   /* Silently: the one chunk before the stop and nothing after. */
   g_assert_cmpuint (run.chunks->len, ==, 1);
   g_assert_cmpint (akc_chunk_get_kind (g_ptr_array_index (run.chunks, 0)), ==, AKC_CHUNK_TEXT);
 
   /* The server sees the connection go away at its next write. */
-  while (!akc_test_http_server_get_finished (server))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_test_http_server_get_finished (server));
   g_assert_true (akc_test_http_server_get_cut_off (server));
 
   run_clear (&run);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "akc.h"
+#include "akc-test.h"
 #include "akc-ask-adapter-private.h"
 #include "akc-ask-response-private.h"
 #include "akc-test-http-server.h"
@@ -75,10 +76,8 @@ ask (Fixture    *fixture,
 
   g_assert_true (akc_chat_source_send (source (fixture), question, &error));
   g_assert_no_error (error);
-  while (akc_chat_source_get_status (source (fixture)) == AKC_CHAT_STATUS_STREAMING)
-    g_main_context_iteration (NULL, TRUE);
-  while (akc_ask_adapter_get_n_turns (fixture->adapter) > 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_chat_source_get_status (source (fixture)) != AKC_CHAT_STATUS_STREAMING);
+  WAIT_UNTIL (akc_ask_adapter_get_n_turns (fixture->adapter) <= 0);
 }
 
 static void
@@ -561,8 +560,7 @@ test_error_body_metadata (void)
 
       g_signal_connect (stream, "chunk", G_CALLBACK (collect_chunk), chunks);
       akc_adapter_stream (AKC_ADAPTER (adapter), request, stream);
-      while (akc_ask_adapter_get_n_turns (adapter) > 0)
-        g_main_context_iteration (NULL, TRUE);
+      WAIT_UNTIL (akc_ask_adapter_get_n_turns (adapter) <= 0);
 
       g_assert_cmpuint (chunks->len, ==, 1);
       chunk = g_ptr_array_index (chunks, 0);
@@ -680,12 +678,10 @@ test_stop_during_error_body (Fixture       *fixture,
   g_assert_true (akc_chat_source_send (source (fixture), "Hostile question", &error));
   g_assert_no_error (error);
   /* Once the server has written its first error chunk, stop. */
-  while (akc_test_http_server_get_n_written (server) < 1)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_test_http_server_get_n_written (server) >= 1);
   handler = g_signal_connect (fixture->chat, "notify::status", G_CALLBACK (stop_when_streaming), NULL);
   stop_when_streaming (source (fixture), NULL, NULL);
-  while (akc_ask_adapter_get_n_turns (fixture->adapter) > 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_ask_adapter_get_n_turns (fixture->adapter) <= 0);
   g_signal_handler_disconnect (fixture->chat, handler);
   g_assert_cmpint (akc_chat_source_get_status (source (fixture)), !=, AKC_CHAT_STATUS_STREAMING);
   assert_history_kept (fixture);

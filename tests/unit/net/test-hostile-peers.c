@@ -19,6 +19,7 @@
 #include "akc.h"
 #include "akc-ask-adapter-private.h"
 #include "akc-test-raw-peer.h"
+#include "akc-test.h"
 
 #define SESSION          "hostile-1"
 /* Seconds a case may take before the watchdog calls it a hang. */
@@ -443,13 +444,6 @@ peak_kib (void)
 }
 
 static void
-wait_turn (AkcChatSource *source)
-{
-  while (akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static void
 send_and_wait (AkcChatSource *source,
                const char    *text)
 {
@@ -457,7 +451,7 @@ send_and_wait (AkcChatSource *source,
 
   g_assert_true (akc_chat_source_send (source, text, &error));
   g_assert_no_error (error);
-  wait_turn (source);
+  wait_until_idle (source);
 }
 
 static const char *
@@ -548,8 +542,7 @@ test_ask (gconstpointer data)
   before = peak_kib ();
   dog = g_timeout_add_seconds (WATCHDOG_SECONDS, watchdog, (gpointer) c->name);
   send_and_wait (source, "Hostile question");
-  while (akc_ask_adapter_get_n_turns (adapter) > 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_ask_adapter_get_n_turns (adapter) <= 0);
   g_source_remove (dog);
 
   assert_outcome (c, source, c->ask_code);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "akc.h"
+#include "akc-test.h"
 #include "akc-turn-test-server.h"
 
 #define SESSION "desk-1"
@@ -119,8 +120,7 @@ fixture_teardown (Fixture       *fixture,
 static void
 wait_until_done (Fixture *fixture)
 {
-  while (akc_turn_client_get_busy (fixture->client))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!akc_turn_client_get_busy (fixture->client));
 }
 
 static AkcMessage *
@@ -244,8 +244,7 @@ test_submit (Fixture       *fixture,
   g_assert_error (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_BUSY);
   g_clear_error (&error);
 
-  while (n_messages (fixture) == 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (n_messages (fixture) != 0);
   user = message_at (fixture, 0);
   reply = message_at (fixture, 1);
   g_signal_connect (reply, "notify::content", G_CALLBACK (on_content), fixture);
@@ -467,8 +466,7 @@ test_endless_line (Fixture       *fixture,
   g_test_message ("server wrote %" G_GUINT64_FORMAT " bytes before the client left",
                   akc_turn_test_server_get_bytes_sent (fixture->server));
   g_assert_cmpuint (akc_turn_test_server_get_bytes_sent (fixture->server), <, 16 * limit);
-  while (!akc_turn_test_server_get_finished (fixture->server))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_turn_test_server_get_finished (fixture->server));
 }
 
 static void
@@ -526,8 +524,7 @@ test_large_snapshot_in_thread (Fixture       *fixture,
   add_line (fixture->server, snapshot (SESSION, 1, "streaming", "large", content, "streaming"), 0);
   add_line (fixture->server, snapshot (SESSION, 2, "complete", "large", grown, "complete"), 10);
   g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (fixture->client), "large", NULL));
-  while (n_messages (fixture) == 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (n_messages (fixture) != 0);
   user = message_at (fixture, 0);
   wait_until_done (fixture);
 
@@ -605,8 +602,7 @@ test_duplicate_and_stale (Fixture       *fixture,
   add_line (fixture->server, snapshot (SESSION, 4, "complete", "order", "rolled back", "complete"), 0);
   add_line (fixture->server, snapshot (SESSION, 7, "complete", "order", "ABC", "complete"), 0);
   g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (fixture->client), "order", NULL));
-  while (n_messages (fixture) == 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (n_messages (fixture) != 0);
   reply = message_at (fixture, 1);
   g_signal_connect (reply, "notify::content", G_CALLBACK (on_content), fixture);
   wait_until_done (fixture);
@@ -767,8 +763,7 @@ test_connection_refused (void)
   client = akc_turn_client_new (url, SESSION, &error);
   g_assert_no_error (error);
   g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (client), "anyone?", NULL));
-  while (akc_turn_client_get_busy (client))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!akc_turn_client_get_busy (client));
   g_assert_cmpstr (akc_diagnostic_get_code (akc_chat_source_get_error (AKC_CHAT_SOURCE (client))), ==,
                    "TURN_CONNECTION_FAILED");
   g_assert_cmpint (akc_chat_source_get_status (AKC_CHAT_SOURCE (client)), ==, AKC_CHAT_STATUS_ERROR);
@@ -782,16 +777,14 @@ test_stop (Fixture       *fixture,
   add_line (fixture->server, snapshot (SESSION, 1, "streaming", "stop", "Partial", "streaming"), 0);
   add_line (fixture->server, snapshot (SESSION, 2, "complete", "stop", "Partial and never seen", "complete"), 2000);
   g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (fixture->client), "stop", NULL));
-  while (n_messages (fixture) == 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (n_messages (fixture) != 0);
 
   akc_chat_source_stop (AKC_CHAT_SOURCE (fixture->client));
   g_assert_false (akc_turn_client_get_busy (fixture->client));
   g_assert_cmpint (akc_chat_source_get_status (AKC_CHAT_SOURCE (fixture->client)), ==, AKC_CHAT_STATUS_IDLE);
   g_assert_null (akc_chat_source_get_error (AKC_CHAT_SOURCE (fixture->client)));
   /* The connection closes; what arrived stays. */
-  while (!akc_turn_test_server_get_finished (fixture->server))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_turn_test_server_get_finished (fixture->server));
   g_assert_cmpstr (akc_message_get_content (message_at (fixture, 1)), ==, "Partial");
   g_assert_cmpuint (fixture->accepted, ==, 1);
 }
@@ -807,13 +800,11 @@ test_dispose_while_streaming (void)
   add_line (server, snapshot (SESSION, 1, "streaming", "gone", content, "streaming"), 0);
   add_line (server, snapshot (SESSION, 2, "complete", "gone", "late", "complete"), 500);
   g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (client), "gone", NULL));
-  while (akc_turn_test_server_get_bytes_sent (server) == 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_turn_test_server_get_bytes_sent (server) != 0);
 
   /* Dropped mid-turn, perhaps while a worker decodes: nothing crashes. */
   g_clear_object (&client);
-  while (!akc_turn_test_server_get_finished (server))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_turn_test_server_get_finished (server));
   while (g_main_context_iteration (NULL, FALSE))
     ;
 }

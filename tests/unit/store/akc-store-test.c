@@ -9,48 +9,6 @@
 
 #include "akc-store-test.h"
 
-void
-akc_test_store_result (GObject      *source,
-                       GAsyncResult *result,
-                       gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  g_assert_null (*slot);
-  *slot = g_object_ref (result);
-}
-
-GAsyncResult *
-akc_test_wait (GAsyncResult **slot)
-{
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
-
-  return *slot;
-}
-
-void
-akc_test_drain (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-AkcChatMemory *
-akc_test_open (const char *path)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  AkcSqliteChatMemory *memory;
-
-  akc_sqlite_chat_memory_new_async (path, NULL, akc_test_store_result, &result);
-  memory = akc_sqlite_chat_memory_new_finish (akc_test_wait (&result), &error);
-  g_assert_no_error (error);
-  g_assert_true (AKC_IS_SQLITE_CHAT_MEMORY (memory));
-
-  return AKC_CHAT_MEMORY (memory);
-}
-
 GError *
 akc_test_open_error (const char *path)
 {

@@ -8,18 +8,13 @@
 #include <akc.h>
 #include <sqlite3.h>
 
+#include "akc-test.h"
+
 G_BEGIN_DECLS
 
-/* Asynchronous calls, waited for by iterating the main context until
- * their callback ran (never by sleeping). */
-void                 akc_test_store_result        (GObject       *source,
-                                                   GAsyncResult  *result,
-                                                   gpointer       user_data);
-GAsyncResult        *akc_test_wait                (GAsyncResult **slot);
-/* Runs the main context until nothing is ready to dispatch. */
-void                 akc_test_drain               (void);
+/* Asynchronous calls are waited for with akc-test.h's akc_test_wait;
+ * akc_test_open opens a history. */
 
-AkcChatMemory       *akc_test_open                (const char    *path);
 GError              *akc_test_open_error          (const char    *path);
 AkcConversationInfo *akc_test_create              (AkcChatMemory *memory,
                                                    const char    *id,

@@ -46,16 +46,6 @@ make_message (const char       *id,
   return message;
 }
 
-static AkcJsonValue *
-parse (const char *json)
-{
-  g_autoptr(GError) error = NULL;
-  AkcJsonValue *value = akc_json_value_parse (json, -1, &error);
-
-  g_assert_no_error (error);
-  return value;
-}
-
 /* Every kind of field there is, and text that is easy to lose: U+0000,
  * astral characters, line and paragraph separators, an empty string. */
 static GListModel *
@@ -81,7 +71,7 @@ make_conversation (void)
                                                AKC_MESSAGE_STATUS_ERROR, t1);
   g_autoptr(AkcLineage) lineage = akc_lineage_new (AKC_LINEAGE_OPERATION_REGENERATE, "u1", "turn-7");
   g_autoptr(AkcLineage) submit = akc_lineage_new (AKC_LINEAGE_OPERATION_SUBMIT, NULL, NULL);
-  g_autoptr(AkcJsonValue) args = parse ("{\"b\":[1,2.5,-0.125,1e-7,\"x\\u0000y\",null,true],"
+  g_autoptr(AkcJsonValue) args = akc_test_parse_json ("{\"b\":[1,2.5,-0.125,1e-7,\"x\\u0000y\",null,true],"
                                         "\"a\":{\"nested\":{\"deep\":\"😀\"}},\"\":\"\"}");
   g_autoptr(AkcToolCall) waiting = akc_tool_call_new ("call-1", "search", args,
                                                       AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION);
@@ -1104,8 +1094,7 @@ test_order (void)
       akc_chat_memory_append_message_async (memory, "c", message, NULL, on_ordered, call);
     }
 
-  while (data.n_done < G_N_ELEMENTS (order))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (data.n_done >= G_N_ELEMENTS (order));
   for (guint i = 0; i < G_N_ELEMENTS (order); i++)
     g_assert_cmpuint (order[i], ==, i);
 

@@ -382,6 +382,18 @@ akc_test_http_server_set_response (AkcTestHttpServer *self,
 }
 
 void
+akc_test_http_server_respond (AkcTestHttpServer *self,
+                              guint              status,
+                              const char        *content_type,
+                              const char        *body)
+{
+  AkcTestResponse *response = akc_test_response_new (status, content_type);
+
+  akc_test_response_add_chunk (response, body, -1);
+  akc_test_http_server_set_response (self, response);
+}
+
+void
 akc_test_http_server_consumed (AkcTestHttpServer *self,
                                gsize              n_bytes)
 {

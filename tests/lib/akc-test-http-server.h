@@ -57,6 +57,11 @@ const char        *akc_test_http_server_get_base_uri    (AkcTestHttpServer *self
 /* Takes @response. */
 void               akc_test_http_server_set_response    (AkcTestHttpServer *self,
                                                          AkcTestResponse   *response);
+/* Answers every request with @status and @body in one chunk. */
+void               akc_test_http_server_respond         (AkcTestHttpServer *self,
+                                                         guint              status,
+                                                         const char        *content_type,
+                                                         const char        *body);
 void               akc_test_http_server_consumed        (AkcTestHttpServer *self,
                                                          gsize              n_bytes);
 
