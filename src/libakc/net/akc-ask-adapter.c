@@ -17,9 +17,6 @@
 #include "akc-ask-response-private.h"
 #include "akc-http-stream-private.h"
 
-/* How much of a failed response's body is read for its error. */
-#define MAX_ERROR_BODY_BYTES 65536
-
 /**
  * AkcAskAdapter:
  *
@@ -428,13 +425,7 @@ akc_ask_adapter_stream (AkcAdapter        *adapter,
   soup_message_set_request_body_from_bytes (message, "application/json", body_bytes);
   headers = soup_message_get_request_headers (message);
   soup_message_headers_replace (headers, "Accept", "application/x-ndjson, text/plain;q=0.5, */*;q=0.1");
-  if (self->token != NULL)
-    {
-      g_autofree char *authorization = g_strconcat ("Bearer ", self->token, NULL);
-
-      soup_message_headers_replace (headers, "Authorization", authorization);
-      explicit_bzero (authorization, strlen (authorization));
-    }
+  akc_http_set_bearer (message, self->token);
 
   turn = g_new0 (Turn, 1);
   turn->self = g_object_ref (self);
@@ -443,7 +434,7 @@ akc_ask_adapter_stream (AkcAdapter        *adapter,
    * would turn the POST into a GET to another origin. */
   turn->http = akc_http_stream_new (self->session, message, AKC_FRAMING_RAW);
   akc_http_stream_set_connect_timeout (turn->http, self->connect_timeout);
-  akc_http_stream_set_max_error_body (turn->http, MAX_ERROR_BODY_BYTES);
+  akc_http_stream_set_max_error_body (turn->http, AKC_HTTP_STREAM_DEFAULT_MAX_ERROR_BODY);
   /* Each read is one frame; the answer bounds what it keeps. */
   akc_line_framer_set_limits (akc_http_stream_get_framer (turn->http), 0, 0, 0);
   self->turns = g_list_prepend (self->turns, turn);
@@ -481,9 +472,7 @@ akc_ask_adapter_finalize (GObject *object)
 
   g_assert (self->turns == NULL);
 
-  if (self->token != NULL)
-    explicit_bzero (self->token, strlen (self->token));
-  g_clear_pointer (&self->token, g_free);
+  akc_http_secret_replace (&self->token, NULL);
   g_clear_pointer (&self->endpoint, g_free);
   g_clear_pointer (&self->corpus, g_free);
   g_clear_pointer (&self->persona, g_free);
@@ -871,11 +860,7 @@ akc_ask_adapter_set_bearer_token (AkcAskAdapter *self,
 {
   g_return_if_fail (AKC_IS_ASK_ADAPTER (self));
 
-  if (self->token != NULL)
-    explicit_bzero (self->token, strlen (self->token));
-  g_clear_pointer (&self->token, g_free);
-  if (token != NULL && token[0] != '\0')
-    self->token = g_strdup (token);
+  akc_http_secret_replace (&self->token, token);
 }
 
 /**

@@ -15,6 +15,7 @@
 #include "akc-ask-response-private.h"
 #include "akc-assistant-content.h"
 #include "akc-diagnostic.h"
+#include "akc-http-stream-private.h"
 #include "akc-json-private.h"
 #include "akc-text-private.h"
 
@@ -22,7 +23,6 @@
 /* An NDJSON line this long can only be dropped: past it, the answer is
  * given up rather than read for ever. */
 #define MAX_LINE_BYTES       (16 * 1024 * 1024)
-#define MAX_ERROR_BODY_BYTES 65536
 
 #define MESSAGE_RECORD_LIMIT "Ask response exceeded the assistant content record limit."
 #define MESSAGE_BYTE_LIMIT   "Ask response exceeded the assistant content byte limit."
@@ -680,7 +680,7 @@ decode_error_body (const guint8 *body,
   gsize code_len, message_len;
   const char *code_s;
 
-  if (body == NULL || length == 0 || length > MAX_ERROR_BODY_BYTES ||
+  if (body == NULL || length == 0 || length > AKC_HTTP_STREAM_DEFAULT_MAX_ERROR_BODY ||
       !g_utf8_validate_len ((const char *) body, length, NULL))
     return NULL;
 

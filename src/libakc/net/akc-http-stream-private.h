@@ -210,6 +210,17 @@ void            akc_http_stream_tap_error           (AkcHttpStream  *self,
 /* Bytes read from the body so far. */
 guint64         akc_http_stream_get_bytes_read      (AkcHttpStream  *self);
 
+/* Secrets (tokens, API keys) are kept in memory only: this replaces the
+ * one in *@slot by a copy of @secret (none when it is NULL or empty),
+ * wiping the old one before it is freed. Returns whether one was set
+ * before. */
+gboolean        akc_http_secret_replace             (char          **slot,
+                                                     const char     *secret);
+/* Sends @token (nullable: nothing) as `Authorization: Bearer TOKEN` with
+ * @message; the header text made for it is wiped once libsoup has it. */
+void            akc_http_set_bearer                 (SoupMessage    *message,
+                                                     const char     *token);
+
 /* scheme://host[:port] of @uri (brackets around IPv6 hosts). */
 char           *akc_http_origin_of_uri              (GUri           *uri);
 

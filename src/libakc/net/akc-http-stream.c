@@ -672,6 +672,35 @@ akc_http_stream_get_bytes_read (AkcHttpStream *self)
   return self->bytes_read;
 }
 
+gboolean
+akc_http_secret_replace (char       **slot,
+                         const char  *secret)
+{
+  gboolean had = *slot != NULL;
+
+  if (*slot != NULL)
+    explicit_bzero (*slot, strlen (*slot));
+  g_clear_pointer (slot, g_free);
+  if (secret != NULL && secret[0] != '\0')
+    *slot = g_strdup (secret);
+
+  return had;
+}
+
+void
+akc_http_set_bearer (SoupMessage *message,
+                     const char  *token)
+{
+  g_autofree char *authorization = NULL;
+
+  if (token == NULL)
+    return;
+
+  authorization = g_strconcat ("Bearer ", token, NULL);
+  soup_message_headers_replace (soup_message_get_request_headers (message), "Authorization", authorization);
+  explicit_bzero (authorization, strlen (authorization));
+}
+
 char *
 akc_http_origin_of_uri (GUri *uri)
 {

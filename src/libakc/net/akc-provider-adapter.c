@@ -136,13 +136,8 @@ new_message (AkcProviderAdapter  *self,
       if (self->api_key != NULL)
         soup_message_headers_replace (headers, "x-api-key", self->api_key);
     }
-  else if (self->api_key != NULL)
-    {
-      g_autofree char *authorization = g_strconcat ("Bearer ", self->api_key, NULL);
-
-      soup_message_headers_replace (headers, "Authorization", authorization);
-      explicit_bzero (authorization, strlen (authorization));
-    }
+  else
+    akc_http_set_bearer (message, self->api_key);
 
   return message;
 }
@@ -1285,11 +1280,7 @@ akc_provider_adapter_set_api_key (AkcProviderAdapter *self,
 {
   g_return_if_fail (AKC_IS_PROVIDER_ADAPTER (self));
 
-  if (self->api_key != NULL)
-    explicit_bzero (self->api_key, strlen (self->api_key));
-  g_clear_pointer (&self->api_key, g_free);
-  if (api_key != NULL && api_key[0] != '\0')
-    self->api_key = g_strdup (api_key);
+  akc_http_secret_replace (&self->api_key, api_key);
 }
 
 /**

@@ -88,7 +88,6 @@
  */
 
 #define THREAD_THRESHOLD (128 * 1024)
-#define ERROR_BODY_LIMIT (64 * 1024)
 #define SERVER_MESSAGE_LIMIT 1024
 
 typedef struct _Turn Turn;
@@ -811,13 +810,7 @@ start_turn (AkcTurnClient  *self,
   headers = soup_message_get_request_headers (message);
   soup_message_headers_replace (headers, "Accept", "application/x-ndjson");
   soup_message_headers_replace (headers, "Cache-Control", "no-store");
-  if (self->token != NULL)
-    {
-      g_autofree char *authorization = g_strconcat ("Bearer ", self->token, NULL);
-
-      soup_message_headers_replace (headers, "Authorization", authorization);
-      memset (authorization, 0, strlen (authorization));
-    }
+  akc_http_set_bearer (message, self->token);
 
   turn = g_new0 (Turn, 1);
   turn->ref_count = 1;
@@ -828,7 +821,7 @@ start_turn (AkcTurnClient  *self,
    * body is the end of the turn; what it means is turn_finish's. */
   turn->http = akc_http_stream_new (self->session, message, AKC_FRAMING_NDJSON);
   akc_http_stream_set_connect_timeout (turn->http, MIN (self->connect_timeout, G_MAXUINT / 1000) * 1000);
-  akc_http_stream_set_max_error_body (turn->http, ERROR_BODY_LIMIT);
+  akc_http_stream_set_max_error_body (turn->http, AKC_HTTP_STREAM_DEFAULT_MAX_ERROR_BODY);
   akc_http_stream_set_body_end_ends (turn->http, TRUE);
   akc_line_framer_set_limits (akc_http_stream_get_framer (turn->http), self->max_line_length,
                               self->max_line_length, 0);
@@ -1094,15 +1087,7 @@ akc_turn_client_set_token (AkcTurnClient *self,
 
   g_return_if_fail (AKC_IS_TURN_CLIENT (self));
 
-  had_token = self->token != NULL;
-  if (self->token != NULL)
-    {
-      memset (self->token, 0, strlen (self->token));
-      g_clear_pointer (&self->token, g_free);
-    }
-  if (token != NULL && *token != '\0')
-    self->token = g_strdup (token);
-
+  had_token = akc_http_secret_replace (&self->token, token);
   if (had_token != (self->token != NULL))
     g_object_notify_by_pspec (G_OBJECT (self), props[PROP_HAS_TOKEN]);
 }
