@@ -11,6 +11,7 @@
 #include "akc-confirmation-record-private.h"
 #include "akc-error.h"
 #include "akc-text-private.h"
+#include "akc-json-private.h"
 
 /**
  * AkcActionConfirmation:
@@ -69,7 +70,6 @@
 #define ALREADY_RESOLVED "Action confirmation was already resolved by another client."
 #define EXPIRED_REASON "confirmation expired"
 #define MAX_ID_LENGTH 120
-#define MAX_SAFE_INTEGER G_GINT64_CONSTANT (9007199254740991)
 
 struct _AkcActionConfirmation
 {
@@ -587,7 +587,7 @@ akc_action_confirmation_new (const char            *session_id,
   self = g_object_new (AKC_TYPE_ACTION_CONFIRMATION, NULL);
 
   if (session_id == NULL || *session_id == '\0' ||
-      ttl_ms <= 0 || ttl_ms > MAX_SAFE_INTEGER)
+      ttl_ms <= 0 || ttl_ms > AKC_JSON_MAX_SAFE_INTEGER)
     {
       g_set_error_literal (error, AKC_ERROR, AKC_ERROR_CONFIG_INVALID, OPTIONS_INVALID);
       return NULL;

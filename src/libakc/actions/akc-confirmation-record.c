@@ -13,6 +13,7 @@
 #include "akc-error.h"
 #include "akc-schema-private.h"
 #include "akc-text-private.h"
+#include "akc-json-private.h"
 
 /**
  * AkcConfirmationRecord:
@@ -46,7 +47,6 @@ G_DEFINE_BOXED_TYPE (AkcConfirmationRecord, akc_confirmation_record,
                      akc_confirmation_record_ref, akc_confirmation_record_unref)
 
 #define OPTIONS_INVALID "Action confirmation options are invalid."
-#define MAX_SAFE_INTEGER G_GINT64_CONSTANT (9007199254740991)
 
 static const char * const status_strings[] = {
   [AKC_CONFIRMATION_STATUS_PENDING] = "pending",
@@ -182,7 +182,7 @@ akc_confirmation_record_new (const char             *token,
       !is_identifier (action) ||
       !input_is_valid (input) ||
       !is_identifier (tool_call_id) ||
-      expires_at < 0 || expires_at > MAX_SAFE_INTEGER ||
+      expires_at < 0 || expires_at > AKC_JSON_MAX_SAFE_INTEGER ||
       akc_confirmation_status_to_string (status) == NULL)
     {
       g_set_error_literal (error, AKC_ERROR, AKC_ERROR_CONFIG_INVALID, OPTIONS_INVALID);

@@ -17,7 +17,6 @@
 #include "akc-session-snapshot.h"
 #include "akc-text-private.h"
 
-#define MAX_SAFE_INTEGER        G_GINT64_CONSTANT (9007199254740991)
 #define MAX_TERMINAL_TURNS      64
 
 #define REVISION_INVALID        "Chat definition revision is invalid."
@@ -1004,7 +1003,7 @@ session_compile (AkcDefinition  *definition,
   AkcConversation *conversation = akc_definition_get_conversation (definition);
   gint64 revision = akc_definition_get_revision (definition);
 
-  if (revision < 1 || revision > MAX_SAFE_INTEGER)
+  if (revision < 1 || revision > AKC_JSON_MAX_SAFE_INTEGER)
     return config_error (error, REVISION_INVALID), NULL;
 
   id = session_id != NULL ? g_strdup (session_id) : default_session_id (definition);
@@ -2055,7 +2054,7 @@ akc_session_claim_turn_async (AkcSession          *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, akc_session_claim_turn_async);
 
-  if (!akc_text_is_safe_id (turn_id, strlen (turn_id)) || lease_ms < 1 || lease_ms > MAX_SAFE_INTEGER)
+  if (!akc_text_is_safe_id (turn_id, strlen (turn_id)) || lease_ms < 1 || lease_ms > AKC_JSON_MAX_SAFE_INTEGER)
     {
       g_task_return_new_error (task, AKC_ERROR, AKC_ERROR_CONFIG_INVALID, TURN_CLAIM_INVALID);
       return;

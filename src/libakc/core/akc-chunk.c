@@ -9,11 +9,10 @@
 
 #include "akc-chunk.h"
 #include "akc-json.h"
+#include "akc-json-private.h"
 
 /* Metadata longer than this is not read for usage. */
 #define MAX_USAGE_METADATA_BYTES 65536
-/* Number.MAX_SAFE_INTEGER */
-#define MAX_SAFE_INTEGER 9007199254740991.0
 
 /**
  * AkcChunk:
@@ -489,7 +488,7 @@ read_count (AkcJsonValue *usage,
     return FALSE;
 
   number = akc_json_value_get_number (value);
-  if (!(number >= 0 && number <= MAX_SAFE_INTEGER) || number != (double) (guint64) number)
+  if (!(number >= 0 && number <= AKC_JSON_MAX_SAFE_INTEGER) || number != (double) (guint64) number)
     return FALSE;
 
   *count = (guint64) number;

@@ -52,6 +52,11 @@ G_BEGIN_DECLS
  * (they are rejected as invalid JSON). Every protocol limit is far below. */
 #define AKC_JSON_MAX_DEPTH 10000
 
+/* Number.MAX_SAFE_INTEGER (2^53 - 1): the largest integer every JSON
+ * reader keeps exactly (one that holds numbers as doubles rounds larger
+ * ones). Every bound of the protocol on a whole number is at most this. */
+#define AKC_JSON_MAX_SAFE_INTEGER G_GINT64_CONSTANT (9007199254740991)
+
 /* Objects with more members than this get a hash index. */
 #define AKC_JSON_INDEX_THRESHOLD 8
 

@@ -201,7 +201,7 @@ struct _AkcSchemaTable {
 /* ------------------------------------------------------------------ */
 
 #define AKC_SCHEMA_UNBOUNDED INFINITY
-#define AKC_SCHEMA_INT_MAX   9007199254740991.0
+#define AKC_SCHEMA_INT_MAX   ((double) AKC_JSON_MAX_SAFE_INTEGER)
 
 #define AKC_SCHEMA_TABLE(fields, table_flags) \
   { (fields), G_N_ELEMENTS (fields), (table_flags), NULL, NULL }

@@ -19,9 +19,9 @@
 #include "akc-message.h"
 #include "akc-text-private.h"
 
-/* Usage counts above this are written as decimal strings: JSON readers
- * that keep numbers as doubles would round them. */
-#define MAX_SAFE_INTEGER G_GUINT64_CONSTANT (9007199254740991)
+/* Usage counts above AKC_JSON_MAX_SAFE_INTEGER are written as decimal
+ * strings: JSON readers that keep numbers as doubles would round them. */
+#define MAX_SAFE_INTEGER ((guint64) AKC_JSON_MAX_SAFE_INTEGER)
 
 AkcConversationRecord *
 akc_conversation_record_new (void)
