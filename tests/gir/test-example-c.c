@@ -12,17 +12,7 @@ int controlled_host_main (int argc, char **argv);
 #include "controlled-host.c"
 #undef main
 
-static gboolean
-wait_for (gboolean (*predicate) (gpointer), gpointer data)
-{
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-
-  while (!predicate (data) && g_get_monotonic_time () < deadline)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (1000);
-
-  return predicate (data);
-}
+#include "akc-test.h"
 
 static GListModel *messages;
 static AkcChatSource *chat;
@@ -96,13 +86,13 @@ test_example (void)
 
   /* The person can type at once: the composer has the keyboard. */
   composer_widget = GTK_WIDGET (composer);
-  g_assert_true (wait_for (composer_has_focus, window));
+  WAIT_FOR (composer_has_focus, window);
 
   akc_composer_set_text (composer, "one two three");
   g_assert_true (akc_composer_send (composer));
-  g_assert_true (wait_for (reply_streaming, GUINT_TO_POINTER (2)));
+  WAIT_FOR (reply_streaming, GUINT_TO_POINTER (2));
   reply = g_list_model_get_item (messages, 1);
-  g_assert_true (wait_for (idle, NULL));
+  WAIT_FOR (idle, NULL);
   g_assert_cmpstr (akc_message_get_content (reply), ==, "You said: one two three");
   g_assert_cmpint (akc_message_get_status (reply), ==, AKC_MESSAGE_STATUS_COMPLETE);
   g_assert_cmpstr (changes->str, ==, "0,0,1 1,0,1");
@@ -111,7 +101,7 @@ test_example (void)
     g_string_append_printf (words, "%sw%u", i > 0 ? " " : "", i);
   akc_composer_set_text (composer, words->str);
   g_assert_true (akc_composer_send (composer));
-  g_assert_true (wait_for (second_reply_started, NULL));
+  WAIT_FOR (second_reply_started, NULL);
   second = g_list_model_get_item (messages, 3);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (composer), "composer.stop", NULL));
   g_assert_cmpint (akc_chat_source_get_status (chat), ==, AKC_CHAT_STATUS_IDLE);

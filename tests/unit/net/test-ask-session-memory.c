@@ -18,6 +18,7 @@
 #include <sqlite3.h>
 
 #include "akc.h"
+#include "akc-test.h"
 #include "akc-ask-session-memory-private.h"
 #include "akc-fixture.h"
 #include "akc-sqlite-schema-private.h"
@@ -159,25 +160,6 @@ test_load_algorithm (const AkcFixtureCase *fc,
 /* The same vectors on the SQLite history                              */
 /* ------------------------------------------------------------------ */
 
-static GMainLoop *loop;
-static GAsyncResult *last_result;
-
-static void
-got_result (GObject      *source,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  last_result = g_object_ref (result);
-  g_main_loop_quit (loop);
-}
-
-static GAsyncResult *
-wait_result (void)
-{
-  while (last_result == NULL)
-    g_main_loop_run (loop);
-  return g_steal_pointer (&last_result);
-}
 
 static AkcSqliteChatMemory *
 open_history (const char *path)
@@ -186,8 +168,8 @@ open_history (const char *path)
   g_autoptr(GError) error = NULL;
   AkcSqliteChatMemory *history;
 
-  akc_sqlite_chat_memory_new_async (path, NULL, got_result, NULL);
-  result = wait_result ();
+  akc_sqlite_chat_memory_new_async (path, NULL, akc_test_store_result, &result);
+  akc_test_wait (&result);
   history = akc_sqlite_chat_memory_new_finish (result, &error);
   g_assert_no_error (error);
 
@@ -291,8 +273,8 @@ load (AkcAskSessionMemory *memory)
   g_autoptr(GError) error = NULL;
   GPtrArray *records;
 
-  akc_ask_session_memory_load_async (memory, NULL, got_result, NULL);
-  result = wait_result ();
+  akc_ask_session_memory_load_async (memory, NULL, akc_test_store_result, &result);
+  akc_test_wait (&result);
   records = akc_ask_session_memory_load_finish (memory, result, &error);
   g_assert_no_error (error);
 
@@ -382,8 +364,8 @@ test_save_load_clear (void)
     }
 
   akc_ask_session_memory_save_async (memory, (AkcMessageRecord * const *) records->pdata, records->len,
-                                     NULL, got_result, NULL);
-  result = wait_result ();
+                                     NULL, akc_test_store_result, &result);
+  akc_test_wait (&result);
   g_assert_true (akc_ask_session_memory_save_finish (memory, result, &error));
   g_assert_no_error (error);
   g_clear_object (&result);
@@ -398,8 +380,8 @@ test_save_load_clear (void)
   /* A session over the record limit fails and leaves the stored one. */
   g_object_set (memory, "max-record-bytes", 200, NULL);
   akc_ask_session_memory_save_async (memory, (AkcMessageRecord * const *) records->pdata, records->len,
-                                     NULL, got_result, NULL);
-  result = wait_result ();
+                                     NULL, akc_test_store_result, &result);
+  akc_test_wait (&result);
   g_assert_false (akc_ask_session_memory_save_finish (memory, result, &error));
   g_assert_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_INVALID);
   g_clear_error (&error);
@@ -409,8 +391,8 @@ test_save_load_clear (void)
   g_assert_cmpuint (loaded->len, ==, 20);
   g_clear_pointer (&loaded, g_ptr_array_unref);
 
-  akc_ask_session_memory_clear_async (memory, NULL, got_result, NULL);
-  result = wait_result ();
+  akc_ask_session_memory_clear_async (memory, NULL, akc_test_store_result, &result);
+  akc_test_wait (&result);
   g_assert_true (akc_ask_session_memory_clear_finish (memory, result, &error));
   g_assert_no_error (error);
   g_clear_object (&result);
@@ -516,7 +498,6 @@ main (int   argc,
 
   tmpdir = g_dir_make_tmp ("akc-ask-memory-XXXXXX", &error);
   g_assert_no_error (error);
-  loop = g_main_loop_new (NULL, FALSE);
 
   akc_fixture_add_tests ("application/ask-adapter.json", "/ask-session-memory/fixtures/algorithm",
                          "askMemoryLoad", test_load_algorithm, NULL);
@@ -540,7 +521,6 @@ main (int   argc,
 
   status = g_test_run ();
 
-  g_main_loop_unref (loop);
   {
     g_autoptr(GFile) dir = g_file_new_for_path (tmpdir);
     g_autoptr(GFileEnumerator) children = g_file_enumerate_children (dir, G_FILE_ATTRIBUTE_STANDARD_NAME,

@@ -17,6 +17,7 @@
 #include <glib/gstdio.h>
 
 #include "akc.h"
+#include "akc-test.h"
 
 #define SECRET_MARK "akc-test-secret-"
 
@@ -41,8 +42,6 @@ __lsan_default_suppressions (void)
 #define assert_ok(call) \
   G_STMT_START { gboolean ok_ = (call); g_assert_no_error (error); g_assert_true (ok_); } G_STMT_END
 
-static GMainLoop *loop;
-static GAsyncResult *last_result;
 
 static GLogWriterOutput
 no_secret_writer (GLogLevelFlags   level,
@@ -57,31 +56,14 @@ no_secret_writer (GLogLevelFlags   level,
   return g_log_writer_default (level, fields, n_fields, user_data);
 }
 
-static void
-got_result (GObject      *source,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  last_result = g_object_ref (result);
-  g_main_loop_quit (loop);
-}
-
-static GAsyncResult *
-wait_result (void)
-{
-  while (last_result == NULL)
-    g_main_loop_run (loop);
-  return g_steal_pointer (&last_result);
-}
-
 static gboolean
 do_store (AkcCredentialStore *store, const char *endpoint, AkcCredentialKind kind,
           const char *secret, GCancellable *cancellable, GError **error)
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  akc_credential_store_store_async (store, endpoint, kind, secret, cancellable, got_result, NULL);
-  result = wait_result ();
+  akc_credential_store_store_async (store, endpoint, kind, secret, cancellable, akc_test_store_result, &result);
+  akc_test_wait (&result);
   return akc_credential_store_store_finish (store, result, error);
 }
 
@@ -91,8 +73,8 @@ do_lookup (AkcCredentialStore *store, const char *endpoint, AkcCredentialKind ki
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  akc_credential_store_lookup_async (store, endpoint, kind, cancellable, got_result, NULL);
-  result = wait_result ();
+  akc_credential_store_lookup_async (store, endpoint, kind, cancellable, akc_test_store_result, &result);
+  akc_test_wait (&result);
   return akc_credential_store_lookup_finish (store, result, error);
 }
 
@@ -102,8 +84,8 @@ do_clear (AkcCredentialStore *store, const char *endpoint, AkcCredentialKind kin
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  akc_credential_store_clear_async (store, endpoint, kind, cancellable, got_result, NULL);
-  result = wait_result ();
+  akc_credential_store_clear_async (store, endpoint, kind, cancellable, akc_test_store_result, &result);
+  akc_test_wait (&result);
   return akc_credential_store_clear_finish (store, result, error);
 }
 
@@ -306,7 +288,6 @@ int
 main (int argc, char *argv[])
 {
   g_autofree char *dir = NULL;
-  g_autofree char *file = NULL;
   const char *mode = argc > 1 ? argv[1] : "--file";
   int rc;
 
@@ -314,13 +295,7 @@ main (int argc, char *argv[])
 
   if (g_str_equal (mode, "--file"))
     {
-      dir = g_dir_make_tmp ("akc-credential-XXXXXX", NULL);
-      g_assert_nonnull (dir);
-      file = g_build_filename (dir, "test.keyring", NULL);
-      g_unsetenv ("DBUS_SESSION_BUS_ADDRESS");
-      g_setenv ("SECRET_BACKEND", "file", TRUE);
-      g_setenv ("SECRET_FILE_TEST_PATH", file, TRUE);
-      g_setenv ("SECRET_FILE_TEST_PASSWORD", "akc-file-backend-password", TRUE);
+      dir = akc_test_use_file_keyring ("akc-credential");
     }
   else if (g_str_equal (mode, "--no-service"))
     {
@@ -339,7 +314,6 @@ main (int argc, char *argv[])
     g_error ("unknown mode %s", mode);
 
   g_test_init (&argc, &argv, NULL);
-  loop = g_main_loop_new (NULL, FALSE);
 
   g_test_add_func ("/credential-store/normalize", test_normalize);
   g_test_add_func ("/credential-store/invalid-endpoint", test_invalid_endpoint);
@@ -355,11 +329,6 @@ main (int argc, char *argv[])
 
   rc = g_test_run ();
 
-  g_main_loop_unref (loop);
-  if (file != NULL)
-    {
-      g_unlink (file);
-      g_rmdir (dir);
-    }
+  akc_test_remove_tree (dir);
   return rc;
 }
