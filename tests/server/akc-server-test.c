@@ -9,40 +9,6 @@
 
 #include "akc-server-test.h"
 
-AkcJsonValue *
-akc_server_test_parse (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  AkcJsonValue *value = akc_json_value_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return value;
-}
-
-const char *
-akc_server_test_member_string (AkcJsonValue *object,
-                               const char   *name)
-{
-  AkcJsonValue *v = object != NULL ? akc_json_value_get_member (object, name) : NULL;
-
-  return v != NULL && akc_json_value_get_kind (v) == AKC_JSON_KIND_STRING ? akc_json_value_get_string (v, NULL) : NULL;
-}
-
-void
-akc_server_test_on_result (GObject      *source,
-                           GAsyncResult *result,
-                           gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-void
-akc_server_test_wait (GAsyncResult **result)
-{
-  while (*result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 AkcServer *
 akc_server_test_start (const char  *config_path,
                        GError     **error)
@@ -50,8 +16,8 @@ akc_server_test_start (const char  *config_path,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(AkcServer) server = NULL;
 
-  akc_server_new_async (config_path, NULL, akc_server_test_on_result, &result);
-  akc_server_test_wait (&result);
+  akc_server_new_async (config_path, NULL, akc_test_store_result, &result);
+  akc_test_wait (&result);
   server = akc_server_new_finish (result, error);
   if (server == NULL)
     return NULL;
@@ -82,8 +48,8 @@ akc_server_test_post (AkcServer  *server,
       soup_message_headers_replace (soup_message_get_request_headers (message), "Authorization", header);
     }
   soup_message_set_request_body_from_bytes (message, "application/json", request);
-  soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL, akc_server_test_on_result, &result);
-  akc_server_test_wait (&result);
+  soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL, akc_test_store_result, &result);
+  akc_test_wait (&result);
   response = soup_session_send_and_read_finish (session, result, &error);
   g_assert_no_error (error);
   *status = soup_message_get_status (message);
@@ -98,8 +64,8 @@ akc_server_test_connect (guint16 port)
   g_autoptr(GError) error = NULL;
   GSocketConnection *connection;
 
-  g_socket_client_connect_to_host_async (client, "127.0.0.1", port, NULL, akc_server_test_on_result, &result);
-  akc_server_test_wait (&result);
+  g_socket_client_connect_to_host_async (client, "127.0.0.1", port, NULL, akc_test_store_result, &result);
+  akc_test_wait (&result);
   connection = g_socket_client_connect_to_host_finish (client, result, &error);
   g_assert_no_error (error);
   return connection;
@@ -120,9 +86,9 @@ akc_server_test_read_until (GSocketConnection *connection,
 
       if (needle != NULL && strstr (text->str, needle) != NULL)
         return text;
-      g_input_stream_read_async (in, buffer, sizeof buffer, G_PRIORITY_DEFAULT, NULL, akc_server_test_on_result,
+      g_input_stream_read_async (in, buffer, sizeof buffer, G_PRIORITY_DEFAULT, NULL, akc_test_store_result,
                                  &result);
-      akc_server_test_wait (&result);
+      akc_test_wait (&result);
       n = g_input_stream_read_finish (in, result, NULL);
       if (n <= 0)
         return text;

@@ -14,21 +14,11 @@
 
 #include "akc-fixture.h"
 #include "akc-server.h"
+#include "akc-test.h"
 
 G_BEGIN_DECLS
 
-/* @text as JSON, which it must be. */
-AkcJsonValue      *akc_server_test_parse        (const char         *text);
-/* The string member @name of @object, or NULL (also when @object is). */
-const char        *akc_server_test_member_string (AkcJsonValue      *object,
-                                                 const char         *name);
-
-/* A GAsyncReadyCallback that keeps the result in *(GAsyncResult **) user_data. */
-void               akc_server_test_on_result    (GObject            *source,
-                                                 GAsyncResult       *result,
-                                                 gpointer            user_data);
-/* Iterates the main context until *result is set. */
-void               akc_server_test_wait         (GAsyncResult      **result);
+/* JSON, waiting on the main context and asynchronous results: akc-test.h. */
 
 /* Builds the server from @config_path and listens on its addresses; NULL
  * with @error set when the configuration is refused. */

@@ -71,7 +71,7 @@ on_cancelled (GCancellable *cancellable,
 {
   GTask *task = user_data;
 
-  g_task_return_pointer (task, akc_server_test_parse ("[]"), (GDestroyNotify) akc_json_value_unref);
+  g_task_return_pointer (task, akc_test_parse_json ("[]"), (GDestroyNotify) akc_json_value_unref);
 }
 
 static void
@@ -90,7 +90,7 @@ retrieve_async (AkcAskRetriever *retriever, const char *question, guint limit, G
   else if (g_strcmp0 (mode, "waits") == 0)
     g_cancellable_connect (cancellable, G_CALLBACK (on_cancelled), g_object_ref (task), g_object_unref);
   else if (g_strcmp0 (mode, "unsafe") == 0)
-    g_task_return_pointer (task, akc_server_test_parse ("[{\"id\":\"bad\",\"title\":\"Bad\",\"href\":\"javascript:alert(1)\","
+    g_task_return_pointer (task, akc_test_parse_json ("[{\"id\":\"bad\",\"title\":\"Bad\",\"href\":\"javascript:alert(1)\","
                                         "\"excerpt\":\"x\"},{\"id\":\"creds\",\"title\":\"Creds\","
                                         "\"href\":\"https://user:pass@example.test/\",\"excerpt\":\"x\"}]"),
                            (GDestroyNotify) akc_json_value_unref);
@@ -102,10 +102,10 @@ retrieve_async (AkcAskRetriever *retriever, const char *question, guint limit, G
         g_string_append_printf (text, "%s{\"id\":\"s%u\",\"title\":\"Source %u\",\"href\":\"/docs/%u\","
                                 "\"excerpt\":\"Excerpt %u.\"}", i > 1 ? "," : "", i, i, i, i);
       g_string_append (text, "]");
-      g_task_return_pointer (task, akc_server_test_parse (text->str), (GDestroyNotify) akc_json_value_unref);
+      g_task_return_pointer (task, akc_test_parse_json (text->str), (GDestroyNotify) akc_json_value_unref);
     }
   else
-    g_task_return_pointer (task, akc_server_test_parse ("[{\"id\":\"local-guide\",\"title\":\"Local guide\",\"href\":\"/docs/start\","
+    g_task_return_pointer (task, akc_test_parse_json ("[{\"id\":\"local-guide\",\"title\":\"Local guide\",\"href\":\"/docs/start\","
                                         "\"excerpt\":\"Start with the local guide.\"}]"),
                            (GDestroyNotify) akc_json_value_unref);
 }
@@ -311,7 +311,7 @@ host_auth (SoupServerMessage *message, gpointer user_data)
                                                      "Authorization");
 
   if (g_strcmp0 (header, "Bearer valid") == 0)
-    return akc_server_test_parse ("{\"subject\":\"user-1\"}");
+    return akc_test_parse_json ("{\"subject\":\"user-1\"}");
   soup_server_message_set_status (message, 401, NULL);
   soup_server_message_set_response (message, "text/plain;charset=UTF-8", SOUP_MEMORY_STATIC, "Unauthorized", 12);
   return NULL;
@@ -322,8 +322,8 @@ default_site (AkcJsonValue *behaviour)
 {
   AkcJsonValue *given = akc_json_value_get_member (behaviour, "site");
   AkcJsonValue *limits = akc_json_value_get_member (behaviour, "limits");
-  const char *persistence = akc_server_test_member_string (behaviour, "persistence");
-  const char *mode = akc_server_test_member_string (behaviour, "mode");
+  const char *persistence = akc_test_member_string (behaviour, "persistence");
+  const char *mode = akc_test_member_string (behaviour, "mode");
   g_autoptr(GString) text = NULL;
   double limit[4] = { 10000, 5000, 10000, 5 };
   static const char * const names[] = { "requestTimeoutMs", "retrievalTimeoutMs", "generationTimeoutMs", "maxSources" };
@@ -342,7 +342,7 @@ default_site (AkcJsonValue *behaviour)
                    "\"generationTimeoutMs\":%.0f,\"maxSources\":%.0f},\"persistence\":{\"mode\":\"%s\"}}",
                    mode != NULL ? mode : "local", limit[0], limit[1], limit[2], limit[3],
                    persistence != NULL ? persistence : "disabled");
-  return akc_server_test_parse (text->str);
+  return akc_test_parse_json (text->str);
 }
 
 /* Each line is the canonical text of its event. */
@@ -371,9 +371,9 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
   AkcJsonValue *construction = akc_fixture_expect (fc, "constructionError");
   AkcJsonValue *headers = akc_json_value_get_member (request, "headers");
   AkcJsonValue *stored = akc_json_value_get_member (behaviour, "storedSessions");
-  const char *store_kind = akc_server_test_member_string (behaviour, "store");
-  const char *url_text = akc_server_test_member_string (request, "url");
-  const char *method = akc_server_test_member_string (request, "method");
+  const char *store_kind = akc_test_member_string (behaviour, "store");
+  const char *url_text = akc_test_member_string (request, "url");
+  const char *method = akc_test_member_string (request, "method");
   AkcJsonValue *v;
   AkcAskHandlerOptions options;
   Host host = { 0, };
@@ -410,19 +410,19 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
       guint status = 0;
 
       g_assert_null (handler);
-      g_assert_cmpstr (akc_server_error_get_code (error, &status), ==, akc_server_test_member_string (construction, "code"));
-      g_assert_cmpstr (error->message, ==, akc_server_test_member_string (construction, "message"));
+      g_assert_cmpstr (akc_server_error_get_code (error, &status), ==, akc_test_member_string (construction, "code"));
+      g_assert_cmpstr (error->message, ==, akc_test_member_string (construction, "message"));
       g_assert_cmpuint (status, ==, akc_json_value_get_number (akc_json_value_get_member (construction, "status")));
       goto out;
     }
   g_assert_no_error (error);
 
-  retriever->mode = g_strdup (akc_server_test_member_string (behaviour, "retriever"));
-  generator->mode = g_strdup (akc_server_test_member_string (behaviour, "generator"));
+  retriever->mode = g_strdup (akc_test_member_string (behaviour, "retriever"));
+  generator->mode = g_strdup (akc_test_member_string (behaviour, "generator"));
   akc_ask_handler_set_auth (handler, host_auth, NULL);
   if ((v = akc_json_value_get_member (behaviour, "noRetriever")) != NULL && akc_json_value_get_boolean (v))
     akc_ask_handler_set_retrievers (handler, NULL, NULL);
-  else if (g_strcmp0 (akc_server_test_member_string (behaviour, "mode"), "federated") == 0)
+  else if (g_strcmp0 (akc_test_member_string (behaviour, "mode"), "federated") == 0)
     akc_ask_handler_set_retrievers (handler, NULL, AKC_ASK_RETRIEVER (retriever));
   else
     akc_ask_handler_set_retrievers (handler, AKC_ASK_RETRIEVER (retriever), NULL);
@@ -468,17 +468,15 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
                                       akc_json_value_get_string (akc_json_value_get_member_value (headers, i), NULL));
   if ((body = akc_server_test_vector_body (request)) != NULL)
     soup_message_set_request_body_from_bytes (message,
-                                              headers == NULL ? "application/json" : akc_server_test_member_string (headers, "content-type"),
+                                              headers == NULL ? "application/json" : akc_test_member_string (headers, "content-type"),
                                               body);
 
   session = soup_session_new ();
-  soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL, akc_server_test_on_result, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL, akc_test_store_result, &result);
+  WAIT_UNTIL (result != NULL);
   response = soup_session_send_and_read_finish (session, result, &error);
   g_assert_no_error (error);
-  while (akc_ask_handler_get_n_active (handler) > 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_ask_handler_get_n_active (handler) <= 0);
 
   akc_server_test_check_head (fc, message);
   /* no headers beyond the reference's, but the transport's own */
@@ -502,13 +500,13 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
         AkcJsonValue *m = g_ptr_array_index (host.metrics, i);
         g_autofree char *value = akc_json_value_to_canonical (akc_json_value_get_member (m, "value"), NULL);
         g_autofree char *text = g_strdup_printf ("{\"name\":\"%s\",\"unit\":\"%s\",\"outcome\":\"%s\",\"value\":%s}",
-                                                 akc_server_test_member_string (m, "name"), akc_server_test_member_string (m, "unit"),
-                                                 akc_server_test_member_string (m, "outcome"),
-                                                 is_duration (akc_server_test_member_string (m, "unit")) ? "0" : value);
+                                                 akc_test_member_string (m, "name"), akc_test_member_string (m, "unit"),
+                                                 akc_test_member_string (m, "outcome"),
+                                                 is_duration (akc_test_member_string (m, "unit")) ? "0" : value);
 
-        g_assert_cmpstr (akc_server_test_member_string (m, "siteId"), ==, akc_server_test_member_string (host.site, "siteId"));
-        g_assert_cmpstr (akc_server_test_member_string (m, "requestId"), ==, "request-1");
-        g_ptr_array_add (projected, akc_server_test_parse (text));
+        g_assert_cmpstr (akc_test_member_string (m, "siteId"), ==, akc_test_member_string (host.site, "siteId"));
+        g_assert_cmpstr (akc_test_member_string (m, "requestId"), ==, "request-1");
+        g_ptr_array_add (projected, akc_test_parse_json (text));
       }
     for (gsize i = 0; i < akc_json_value_get_length (v); i++)
       g_ptr_array_add (expected, akc_json_value_ref (akc_json_value_get_element (v, i)));
@@ -520,7 +518,7 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
   if ((v = akc_fixture_expect (fc, "storedSessions")) != NULL)
     {
       g_autoptr(AkcJsonValue) all = store != NULL ? akc_ask_memory_store_dup_all (AKC_ASK_MEMORY_STORE (store))
-                                                  : akc_server_test_parse ("{}");
+                                                  : akc_test_parse_json ("{}");
 
       akc_assert_json_equal (all, v);
     }

@@ -49,8 +49,8 @@ open_pg (const char *where)
   g_autoptr(GError) error = NULL;
   AkcPgStorage *storage;
 
-  akc_pg_storage_new_async (g_getenv ("AKC_TEST_PG"), NULL, akc_server_test_on_result, &result);
-  akc_server_test_wait (&result);
+  akc_pg_storage_new_async (g_getenv ("AKC_TEST_PG"), NULL, akc_test_store_result, &result);
+  akc_test_wait (&result);
   storage = akc_pg_storage_new_finish (result, &error);
   g_assert_no_error (error);
   return AKC_ASK_STORE (storage);
@@ -64,8 +64,8 @@ load (AkcAskStore *store,
   g_autoptr(GError) error = NULL;
   AkcJsonValue *value;
 
-  akc_ask_store_load_async (store, key, NULL, akc_server_test_on_result, &result);
-  akc_server_test_wait (&result);
+  akc_ask_store_load_async (store, key, NULL, akc_test_store_result, &result);
+  akc_test_wait (&result);
   value = akc_ask_store_load_finish (store, result, &error);
   g_assert_no_error (error);
   g_assert_nonnull (value);
@@ -92,7 +92,7 @@ start_save (AkcAskStore    *store,
 {
   g_autoptr(AkcJsonValue) value = record (revision, content);
 
-  akc_ask_store_save_async (store, key, value, expected, NULL, akc_server_test_on_result, result);
+  akc_ask_store_save_async (store, key, value, expected, NULL, akc_test_store_result, result);
 }
 
 static gboolean
@@ -102,7 +102,7 @@ finish_save (AkcAskStore   *store,
   g_autoptr(GError) error = NULL;
   gboolean saved = FALSE;
 
-  akc_server_test_wait (result);
+  akc_test_wait (result);
   g_assert_true (akc_ask_store_save_finish (store, *result, &saved, &error));
   g_assert_no_error (error);
   g_clear_object (result);
@@ -199,8 +199,8 @@ read_some (GInputStream *in,
   g_autoptr(GError) error = NULL;
   gssize n;
 
-  g_input_stream_read_async (in, buffer, size, G_PRIORITY_DEFAULT, NULL, akc_server_test_on_result, &result);
-  akc_server_test_wait (&result);
+  g_input_stream_read_async (in, buffer, size, G_PRIORITY_DEFAULT, NULL, akc_test_store_result, &result);
+  akc_test_wait (&result);
   n = g_input_stream_read_finish (in, result, &error);
   g_assert_no_error (error);
   return n;
@@ -228,8 +228,8 @@ ask (AkcServer  *server,
 
   soup_message_headers_replace (soup_message_get_request_headers (message), "Authorization", "Bearer ask-token");
   soup_message_set_request_body_from_bytes (message, "application/json", request);
-  soup_session_send_async (session, message, G_PRIORITY_DEFAULT, NULL, akc_server_test_on_result, &result);
-  akc_server_test_wait (&result);
+  soup_session_send_async (session, message, G_PRIORITY_DEFAULT, NULL, akc_test_store_result, &result);
+  akc_test_wait (&result);
   in = soup_session_send_finish (session, result, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (soup_message_get_status (message), ==, 200);
@@ -305,8 +305,8 @@ test_server (void)
     g_string_replace (changed, "\"sessionStore\":{\"kind\":\"sqlite\",\"path\":\"sessions.sqlite3\"},", "", 1);
     g_file_set_contents (alone, changed->str, -1, &error);
     g_assert_no_error (error);
-    akc_server_new_async (alone, NULL, akc_server_test_on_result, &result);
-    akc_server_test_wait (&result);
+    akc_server_new_async (alone, NULL, akc_test_store_result, &result);
+    akc_test_wait (&result);
     server = akc_server_new_finish (result, &local);
     g_assert_null (server);
     g_assert_cmpstr (local->message, ==, "the store of mount 1 needs its “path”, or a session store in SQLite to share.");

@@ -170,10 +170,10 @@ project_event (AkcJsonValue *event)
   AkcJsonValue *messages;
   static const char * const envelope[] = { "event", "eventId", "sessionId", "turnId", "sequence", "emittedAt", NULL };
 
-  if (g_strcmp0 (akc_server_test_member_string (event, "event"), "server.turn.snapshot") != 0)
+  if (g_strcmp0 (akc_test_member_string (event, "event"), "server.turn.snapshot") != 0)
     return akc_json_value_ref (event);
 
-  g_assert_cmpstr (akc_server_test_member_string (event, "protocol"), ==, "agentskit.chat.turn");
+  g_assert_cmpstr (akc_test_member_string (event, "protocol"), ==, "agentskit.chat.turn");
   for (guint i = 0; envelope[i] != NULL; i++)
     {
       g_autofree char *v = akc_json_value_to_canonical (akc_json_value_get_member (event, envelope[i]), NULL);
@@ -198,10 +198,10 @@ project_event (AkcJsonValue *event)
       g_autofree char *content = akc_json_value_to_canonical (akc_json_value_get_member (m, "content"), NULL);
 
       g_string_append_printf (text, "%s{\"role\":\"%s\",\"content\":%s,\"status\":\"%s\"}", i > 0 ? "," : "",
-                              akc_server_test_member_string (m, "role"), content, akc_server_test_member_string (m, "status"));
+                              akc_test_member_string (m, "role"), content, akc_test_member_string (m, "status"));
     }
   g_string_append (text, "]}");
-  return akc_server_test_parse (text->str);
+  return akc_test_parse_json (text->str);
 }
 
 /* Every line is a valid turn event; what is compared is its projection. */
@@ -244,7 +244,7 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
   g_autoptr(AkcJsonValue) script_value = NULL;
   g_autoptr(GUri) base = NULL;
   g_autofree char *url = NULL;
-  const char *method = akc_server_test_member_string (request, "method");
+  const char *method = akc_test_member_string (request, "method");
   const char *input = "hello";
   const char *content_type;
   gboolean waits;
@@ -262,8 +262,8 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
     }
 
   if ((v = akc_json_value_get_member (request, "bodyJson")) != NULL &&
-      (v = akc_json_value_get_member (v, "payload")) != NULL && akc_server_test_member_string (v, "input") != NULL)
-    input = akc_server_test_member_string (v, "input");
+      (v = akc_json_value_get_member (v, "payload")) != NULL && akc_test_member_string (v, "input") != NULL)
+    input = akc_test_member_string (v, "input");
   script = g_string_new ("{\"protocol\":\"agentskit.chat.server-script\",\"version\":1,\"replies\":[{\"chunks\":[");
   if ((v = akc_json_value_get_member (behaviour, "adapterWaitsForAbort")) != NULL && akc_json_value_get_boolean (v))
     g_string_append (script, "{\"waitForStop\":true}");
@@ -276,7 +276,7 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
       g_string_append_printf (script, "{\"text\":%s}", quoted);
     }
   g_string_append (script, "]}]}");
-  script_value = akc_server_test_parse (script->str);
+  script_value = akc_test_parse_json (script->str);
   adapter = akc_server_script_new_from_value (script_value, "the harness", &error);
   g_assert_no_error (error);
   harness.definition = akc_definition_new ("chat", adapter);
@@ -296,15 +296,15 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
       guint status = 0;
 
       g_assert_null (handler);
-      g_assert_cmpstr (akc_server_error_get_code (error, &status), ==, akc_server_test_member_string (construction, "code"));
-      g_assert_cmpstr (error->message, ==, akc_server_test_member_string (construction, "message"));
+      g_assert_cmpstr (akc_server_error_get_code (error, &status), ==, akc_test_member_string (construction, "code"));
+      g_assert_cmpstr (error->message, ==, akc_test_member_string (construction, "message"));
       g_assert_cmpuint (status, ==, akc_json_value_get_number (akc_json_value_get_member (construction, "status")));
       g_clear_object (&harness.definition);
       return;
     }
   g_assert_no_error (error);
   akc_chat_handler_set_clock (handler, now, create_id, &harness);
-  if (g_strcmp0 (akc_server_test_member_string (behaviour, "authenticate"), "deny") == 0)
+  if (g_strcmp0 (akc_test_member_string (behaviour, "authenticate"), "deny") == 0)
     akc_chat_handler_set_auth (handler, deny, NULL);
 
   server = soup_server_new (NULL, NULL);
@@ -317,7 +317,7 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
   url = g_strdup_printf ("http://127.0.0.1:%d/chat", g_uri_get_port (base));
 
   message = soup_message_new (method != NULL ? method : "POST", url);
-  content_type = akc_server_test_member_string (headers, "content-type");
+  content_type = akc_test_member_string (headers, "content-type");
   if ((body = akc_server_test_vector_body (request)) != NULL)
     soup_message_set_request_body_from_bytes (message, content_type, body);
   else if ((v = akc_json_value_get_member (request, "bodyChunks")) != NULL)
@@ -340,7 +340,7 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
   akc_chat_handler_set_manual_deadlines (handler, waits);
 
   session = soup_session_new ();
-  soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL, akc_server_test_on_result, &result);
+  soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL, akc_test_store_result, &result);
   while (result == NULL)
     {
       g_main_context_iteration (NULL, TRUE);
@@ -364,8 +364,7 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
       AkcJsonValue *turns;
       AkcJsonValue *active;
 
-      while (akc_chat_handler_get_n_active (handler) > 0)
-        g_main_context_iteration (NULL, TRUE);
+      WAIT_UNTIL (akc_chat_handler_get_n_active (handler) <= 0);
       after = akc_memory_session_storage_lookup (AKC_MEMORY_SESSION_STORAGE (storage->inner), "session");
       g_assert_nonnull (after);
       g_assert_cmpfloat (akc_json_value_get_number (akc_json_value_get_member (after, "cursor")), ==,
@@ -378,8 +377,7 @@ run_case (const AkcFixtureCase *fc, gconstpointer user_data)
     }
 
   /* every turn ends, with its cleanup at most once */
-  while (akc_chat_handler_get_n_active (handler) > 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_chat_handler_get_n_active (handler) <= 0);
   g_assert_cmpuint (akc_chat_handler_get_n_cleanups (handler), <=, 1);
 
   soup_server_disconnect (server);

@@ -44,8 +44,8 @@ on_metric (AkcJsonValue *metric,
   Fixture *fixture = user_data;
 
   g_ptr_array_add (fixture->metrics,
-                   g_strdup_printf ("%s %s", akc_server_test_member_string (metric, "name"),
-                                    akc_server_test_member_string (metric, "outcome")));
+                   g_strdup_printf ("%s %s", akc_test_member_string (metric, "name"),
+                                    akc_test_member_string (metric, "outcome")));
 }
 
 /* The Ask site; its request deadline is the fixture's turn deadline. */
@@ -148,8 +148,7 @@ static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  while (akc_chat_handler_get_n_active (fixture->handler) > 0 || akc_ask_handler_get_n_active (fixture->ask) > 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!(akc_chat_handler_get_n_active (fixture->handler) > 0 || akc_ask_handler_get_n_active (fixture->ask) > 0));
   soup_server_disconnect (fixture->server);
   g_clear_object (&fixture->server);
   g_clear_object (&fixture->handler);
@@ -221,8 +220,7 @@ test_disconnect (Fixture       *fixture,
   g_assert_nonnull (strstr (streamed->str, "200 OK"));
   g_io_stream_close (G_IO_STREAM (first), NULL, NULL);
 
-  while (akc_chat_handler_get_n_active (fixture->handler) > 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_chat_handler_get_n_active (fixture->handler) <= 0);
   g_assert_cmpuint (akc_chat_handler_get_n_cleanups (fixture->handler), ==, 1);
   stored = akc_memory_session_storage_lookup (AKC_MEMORY_SESSION_STORAGE (fixture->storage), "hostile-1");
   g_assert_null (akc_json_value_get_member (stored, "activeTurn"));
@@ -258,8 +256,7 @@ test_slowloris (Fixture       *fixture,
   send_request (connection, "{\"protocol", 100);
   answer = akc_server_test_read_until (connection, NULL);
   g_assert_cmpuint (answer->len, ==, 0);
-  while (akc_chat_handler_get_n_active (fixture->handler) > 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_chat_handler_get_n_active (fixture->handler) <= 0);
 }
 
 static void
@@ -296,8 +293,7 @@ test_ask_disconnect (Fixture       *fixture,
   g_assert_nonnull (strstr (streamed->str, "200 OK"));
   g_assert_cmpuint (akc_ask_handler_get_n_active (fixture->ask), ==, 1);
   g_io_stream_close (G_IO_STREAM (first), NULL, NULL);
-  while (akc_ask_handler_get_n_active (fixture->ask) > 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_ask_handler_get_n_active (fixture->ask) <= 0);
   /* it ended as cancelled by the client, not at the generation deadline */
   g_assert_true (g_ptr_array_find_with_equal_func (fixture->metrics, "cancellation.count cancelled", g_str_equal,
                                                    NULL));
@@ -339,8 +335,7 @@ test_ask_slowloris (Fixture       *fixture,
   send_ask (connection, "How do I install it?", 120);
   answer = akc_server_test_read_until (connection, NULL);
   g_assert_cmpuint (answer->len, ==, 0);
-  while (akc_ask_handler_get_n_active (fixture->ask) > 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_ask_handler_get_n_active (fixture->ask) <= 0);
 }
 
 static void
@@ -453,8 +448,7 @@ over_limit_large (Fixture  *fixture,
       thread = g_thread_new ("writer", write_thread, &writer);
       /* the server runs while the client writes; the client reads only after */
       wake = g_timeout_add (10, wake_up, NULL);
-      while (!g_atomic_int_get (&writer.done))
-        g_main_context_iteration (NULL, TRUE);
+      WAIT_UNTIL (g_atomic_int_get (&writer.done));
       g_source_remove (wake);
       error = g_thread_join (thread);
       g_assert_no_error (error);

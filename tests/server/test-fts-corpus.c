@@ -17,6 +17,7 @@
 #include "akc-ask-backend-private.h"
 #include "akc-fts-corpus.h"
 #include "akc-server-util.h"
+#include "akc-test.h"
 
 static char *tmp;
 
@@ -56,8 +57,7 @@ retrieve (AkcAskRetriever *retriever,
   AkcJsonValue *found;
 
   akc_ask_retriever_retrieve_async (retriever, question, 3, NULL, on_result, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (result != NULL);
   found = akc_ask_retriever_retrieve_finish (retriever, result, &error);
   g_assert_no_error (error);
   g_assert_cmpint (akc_json_value_get_kind (found), ==, AKC_JSON_KIND_ARRAY);
@@ -206,8 +206,7 @@ test_server (void)
   body = g_bytes_new_static (question, strlen (question));
   soup_message_set_request_body_from_bytes (message, "application/json", body);
   soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL, on_sent, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (result != NULL);
   response = soup_session_send_and_read_finish (session, result, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (soup_message_get_status (message), ==, 200);
@@ -224,8 +223,7 @@ test_server (void)
     g_autofree char *exposition_text = NULL;
 
     soup_session_send_and_read_async (session, get, G_PRIORITY_DEFAULT, NULL, on_sent, &got);
-    while (got == NULL)
-      g_main_context_iteration (NULL, TRUE);
+    WAIT_UNTIL (got != NULL);
     exposition = soup_session_send_and_read_finish (session, got, &error);
     g_assert_no_error (error);
     g_assert_cmpuint (soup_message_get_status (get), ==, 200);

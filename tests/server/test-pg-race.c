@@ -20,6 +20,7 @@
 
 #include <akc.h>
 #include <libsoup/soup.h>
+#include "akc-test.h"
 
 #define ROUNDS 3
 
@@ -101,8 +102,7 @@ finish (SoupSession *session,
 {
   g_autoptr(GError) error = NULL;
 
-  while (exchange->result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (exchange->result != NULL);
   exchange->body = soup_session_send_and_read_finish (session, exchange->result, &error);
   g_assert_no_error (error);
 }

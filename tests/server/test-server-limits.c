@@ -72,8 +72,8 @@ test_limits (void)
                           "\"sessions\":[{\"prefix\":\"\",\"definition\":\"d\"}]}]}");
   g_assert_true (g_file_set_contents (config, text, -1, &error));
 
-  akc_server_new_async (config, NULL, akc_server_test_on_result, &result);
-  akc_server_test_wait (&result);
+  akc_server_new_async (config, NULL, akc_test_store_result, &result);
+  akc_test_wait (&result);
   server = akc_server_new_finish (result, &error);
   g_assert_no_error (error);
   g_assert_true (akc_server_listen (server, NULL, &error));
@@ -86,8 +86,7 @@ test_limits (void)
   g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (second)), "POST /chat HT", 13, NULL, NULL,
                              &error);
   g_assert_no_error (error);
-  while (akc_server_get_n_connections (server, NULL) < 2)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_server_get_n_connections (server, NULL) >= 2);
 
   g_test_message ("two connections");
   third = akc_server_test_connect (port);
@@ -104,8 +103,7 @@ test_limits (void)
   g_test_message ("second closed");
   g_assert_cmpuint (idle->len, ==, 0);
   g_assert_cmpuint (slow->len, ==, 0);
-  while (akc_server_get_n_connections (server, NULL) > 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_server_get_n_connections (server, NULL) <= 0);
 
   g_test_message ("idle ones closed");
   later = akc_server_test_connect (port);
@@ -117,8 +115,7 @@ test_limits (void)
   g_assert_nonnull (strstr (served->str, "{\"status\":\"ok\"}"));
 
   /* the request's record: path and status, not the query or the token */
-  while (records->len == 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (records->len != 0);
   g_assert_nonnull (strstr (g_ptr_array_index (records, 0), "AKC_PATH=/healthz;"));
   g_assert_nonnull (strstr (g_ptr_array_index (records, 0), "AKC_STATUS=200;"));
   g_assert_null (strstr (g_ptr_array_index (records, 0), "secret"));
@@ -184,8 +181,8 @@ test_tls (void)
                                       "\"mounts\":[{\"path\":\"/chat\",\"handler\":\"chat\",\"auth\":{\"kind\":\"none\"},"
                                       "\"sessions\":[{\"prefix\":\"\",\"definition\":\"d\"}]}]}", -1, &error));
 
-  akc_server_new_async (config, NULL, akc_server_test_on_result, &result);
-  akc_server_test_wait (&result);
+  akc_server_new_async (config, NULL, akc_test_store_result, &result);
+  akc_test_wait (&result);
   server = akc_server_new_finish (result, &error);
   g_assert_no_error (error);
   g_assert_true (akc_server_listen (server, NULL, &error));
@@ -195,8 +192,8 @@ test_tls (void)
   url = g_strconcat (uri, "healthz", NULL);
   message = soup_message_new ("GET", url);
   g_signal_connect (message, "accept-certificate", G_CALLBACK (accept_any), NULL);
-  soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL, akc_server_test_on_result, &sent);
-  akc_server_test_wait (&sent);
+  soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL, akc_test_store_result, &sent);
+  akc_test_wait (&sent);
   body = soup_session_send_and_read_finish (session, sent, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (soup_message_get_status (message), ==, 200);

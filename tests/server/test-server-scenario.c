@@ -18,6 +18,7 @@
 
 #include <akc.h>
 #include <libsoup/soup.h>
+#include "akc-test.h"
 
 typedef struct
 {
@@ -77,8 +78,7 @@ turn (AkcTurnClient *client,
 
   g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (client), text, &error));
   g_assert_no_error (error);
-  while (akc_turn_client_get_busy (client))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!akc_turn_client_get_busy (client));
 }
 
 static AkcMessage *
@@ -192,8 +192,7 @@ test_healthz (void)
   g_autoptr(GError) error = NULL;
 
   soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL, on_sent, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (result != NULL);
   body = soup_session_send_and_read_finish (session, result, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (soup_message_get_status (message), ==, 200);
@@ -258,8 +257,7 @@ ask (AkcChat    *chat,
 
   g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (chat), question, &error));
   g_assert_no_error (error);
-  while (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) == AKC_CHAT_STATUS_STREAMING)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_chat_source_get_status (AKC_CHAT_SOURCE (chat)) != AKC_CHAT_STATUS_STREAMING);
   reply = g_list_model_get_item (messages, g_list_model_get_n_items (messages) - 1);
   return answer_text (akc_message_get_content (reply));
 }
@@ -332,8 +330,7 @@ post_ask (const char *token,
   soup_message_headers_replace (soup_message_get_request_headers (message), "Authorization", authorization);
   soup_message_set_request_body_from_bytes (message, "application/json", request);
   soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL, on_sent, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (result != NULL);
   response = soup_session_send_and_read_finish (session, result, &error);
   g_assert_no_error (error);
   *status = soup_message_get_status (message);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "akc-answers-test.h"
+#include "akc-test.h"
 
 #define FIXTURE_NOW  "2026-07-13T12:00:00.000Z"
 #define SYSTEM_PROMPT "Keep me"
@@ -295,8 +296,7 @@ run_reply (AkcDeterministicAdapter *adapter,
 
   g_signal_connect (stream, "chunk", G_CALLBACK (on_chunk), capture);
   akc_adapter_stream (AKC_ADAPTER (adapter), request, stream);
-  while (!akc_stream_is_closed (stream))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_stream_is_closed (stream));
   /* Anything still queued must not reach the closed stream. */
   while (g_main_context_iteration (NULL, FALSE))
     ;
@@ -480,8 +480,7 @@ test_cancel_mid_backend (void)
   g_assert_cmpstr (akc_adapter_request_get_session_id (sent), ==, "session-a");
 
   /* The first chunk arrives while the backend is still streaming. */
-  while (received == 0)
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (received != 0);
   g_assert_cmpuint (received, ==, 1);
   g_assert_false (akc_stream_is_closed (stream));
 

@@ -8,6 +8,7 @@
 #include <akc.h>
 
 #include "akc-rag-demo.h"
+#include "akc-test.h"
 
 static GPtrArray *
 documents_new (void)
@@ -90,8 +91,7 @@ run_turn (AkcAdapter *adapter,
   request = akc_adapter_request_new (G_LIST_MODEL (messages), "rag-demo", NULL, NULL);
   g_signal_connect (stream, "chunk", G_CALLBACK (record_chunk), chunks);
   akc_adapter_stream (adapter, request, stream);
-  while (!akc_stream_is_closed (stream))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (akc_stream_is_closed (stream));
 }
 
 static void

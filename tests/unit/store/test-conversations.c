@@ -584,8 +584,7 @@ count_notify (guint *counter)
 static void
 wait_idle (AkcConversationList *list)
 {
-  while (akc_conversation_list_get_loading (list))
-    g_main_context_iteration (NULL, TRUE);
+  WAIT_UNTIL (!akc_conversation_list_get_loading (list));
 }
 
 /* The list equals a fresh listing of the same range. */
