@@ -638,7 +638,9 @@ new_attachment_chip (gpointer item,
 
   gtk_widget_add_css_class (chip, "attachment-chip");
   gtk_widget_add_css_class (chip, "card");
-  gtk_widget_set_halign (chip, GTK_ALIGN_START);
+  /* It fills its place: on the person's side all are as wide as the
+   * widest, and a narrower one would leave a gap at the row's end. */
+  gtk_widget_set_halign (chip, GTK_ALIGN_FILL);
   if (akc_attachment_get_kind (attachment) == AKC_ATTACHMENT_KIND_IMAGE)
     {
       g_autoptr(GdkTexture) texture = gdk_texture_new_from_bytes (akc_attachment_get_data (attachment), NULL);
