@@ -15,6 +15,7 @@
 #include <glib-unix.h>
 
 #include "akc.h"
+#include "akc-attachment-loader-private.h"
 #include "akc-cli.h"
 #include "akc-cli-output.h"
 #include "akc-model-tools.h"
@@ -626,6 +627,16 @@ on_interrupt (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+static void
+on_file_loaded (GObject      *source_object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  GAsyncResult **loaded = user_data;
+
+  *loaded = g_object_ref (result);
+}
+
 int
 akc_cmd_chat (int    argc,
               char **argv)
@@ -693,8 +704,7 @@ akc_cmd_chat (int    argc,
   for (guint i = 0; files != NULL && files[i] != NULL; i++)
     {
       g_autoptr(GFile) file = g_file_new_for_commandline_arg (files[i]);
-      g_autofree char *name = g_file_get_basename (file);
-      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(GAsyncResult) loaded = NULL;
       AkcAttachment *attachment = NULL;
 
       if (i >= AKC_ATTACHMENT_MAX_PER_MESSAGE)
@@ -704,9 +714,12 @@ akc_cmd_chat (int    argc,
           fputc ('\n', stderr);
           return AKC_CLI_EXIT_USAGE;
         }
-      bytes = g_file_load_bytes (file, NULL, NULL, &error);
-      if (bytes != NULL)
-        attachment = akc_attachment_new_for_bytes (name, bytes, &error);
+      /* Read as the app's composer reads it: an image larger than 2048
+       * pixels on a side is made smaller. */
+      akc_attachment_load_file_async (file, NULL, on_file_loaded, &loaded);
+      while (loaded == NULL)
+        g_main_context_iteration (NULL, TRUE);
+      attachment = akc_attachment_load_finish (loaded, &error);
       if (attachment == NULL)
         {
           /* Translators: %s says why, as a sentence */

@@ -8,7 +8,9 @@
 
 #pragma once
 
-#include <gtk/gtk.h>
+/* GdkPixbuf and GIO only: akc chat, which has no GTK, uses it too. */
+#include <gdk-pixbuf/gdk-pixbuf.h>
+#include <gio/gio.h>
 
 #include "akc.h"
 

@@ -8,6 +8,7 @@
 
 import base64
 import json
+import struct
 import os
 import pty
 import select
@@ -94,6 +95,28 @@ for api, path, reply, where in (("openai", "/v1/chat/completions", ps.openai_tex
           result.returncode == 0 and result.stdout == "Seen.\n"
           and base64.b64encode(ps.png(3, 2)).decode() in sent and "File: notes.txt" in sent and "Grüße" in sent
           and "what is this" in sent, (result, sent[:800]))
+# An image larger than 2048 pixels on a side is made smaller first, as the
+# app's composer does: a photo is sent, not refused.
+with open(os.path.join(folder.name, "photo.png"), "wb") as f:
+    f.write(ps.png(3000, 1500))
+server.add("POST", "/v1/chat/completions", ps.openai_text(["Seen."]))
+result = akc("chat", "--endpoint", base, "--api", "openai", "--model", "m",
+             "--attach", os.path.join(folder.name, "photo.png"), "and", "this")
+parts = server.last().json["messages"][-1]["content"] if server.last() and server.last().json else []
+urls = [p["image_url"]["url"] for p in parts if isinstance(p, dict) and p.get("type") == "image_url"]
+image = base64.b64decode(urls[0].split(",", 1)[1]) if urls else b""
+size = None
+if image[:2] == b"\xff\xd8":
+    i = 2
+    while i + 9 < len(image) and size is None:
+        if image[i + 1] in (0xC0, 0xC1, 0xC2):
+            height, width = struct.unpack(">HH", image[i + 5:i + 9])
+            size = (width, height)
+        else:
+            i += 2 + struct.unpack(">H", image[i + 2:i + 4])[0]
+check("--attach of an image of 3000 × 1500 pixels sends it made smaller, 2048 × 1024, as a JPEG",
+      result.returncode == 0 and result.stdout == "Seen.\n" and len(urls) == 1
+      and urls[0].startswith("data:image/jpeg;base64,") and size == (2048, 1024), (result, size, [u[:40] for u in urls]))
 n = len(server.requests)
 result = akc("chat", "--endpoint", base, "--api", "openai", "--model", "m",
              "--attach", os.path.join(folder.name, "blob.bin"), "hi")
