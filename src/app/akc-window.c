@@ -2885,6 +2885,18 @@ preferences_action (GtkWidget  *widget,
   akc_window_show_preferences (AKC_WINDOW (widget));
 }
 
+/* Connect a Model… on the welcome page: the preferences, on the page
+ * where a model provider is set up (they open on the Ask service's). */
+static void
+connect_model_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  GtkWindow *preferences = akc_window_show_preferences (AKC_WINDOW (widget));
+
+  adw_preferences_window_set_visible_page_name (ADW_PREFERENCES_WINDOW (preferences), "providers");
+}
+
 /* The shortcuts window, built the first time it is asked for (Ctrl+?, the
  * main menu): it is not on screen when the window opens, so it is not in
  * the way of the first frame (GtkApplication would build it for every
@@ -3270,6 +3282,7 @@ akc_window_class_init (AkcWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.selection-mode", NULL, selection_mode_action);
   gtk_widget_class_install_action (widget_class, "win.delete-selected", NULL, delete_conversation_action);
   gtk_widget_class_install_action (widget_class, "win.preferences", NULL, preferences_action);
+  gtk_widget_class_install_action (widget_class, "win.connect-model", NULL, connect_model_action);
   gtk_widget_class_install_action (widget_class, "win.show-help-overlay", NULL, show_help_overlay_action);
   gtk_widget_class_install_action (widget_class, "win.choose-knowledge", NULL, choose_knowledge_action);
   gtk_widget_class_install_action (widget_class, "win.forget-knowledge", NULL, forget_knowledge_action);

@@ -458,6 +458,37 @@ test_preferences_turn (void)
 /* The Developer page: the switch that puts the Developer Tools in the
  * main menu, kept in GSettings, and the fields every saved replay
  * fixture redacts, applied as a list. */
+static gboolean
+is_connect_model_button (GtkWidget     *widget,
+                         gconstpointer  data)
+{
+  return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), "Connect a _Model…") == 0;
+}
+
+/* Connect a Model… on the welcome page opens the preferences on the
+ * Providers page, where a model is set up, not on the Ask service's. */
+static void
+test_connect_model (void)
+{
+  AkcWindow *window;
+  GtkWidget *button;
+  GtkWindow *prefs;
+
+  reset_settings ();
+  window = new_window ();
+  button = find_widget (GTK_WIDGET (window), is_connect_model_button, NULL);
+  g_assert_nonnull (button);
+  g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), ==, "win.connect-model");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.connect-model", NULL));
+  prefs = akc_window_show_preferences (window);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (prefs)));
+  g_assert_cmpstr (adw_preferences_window_get_visible_page_name (ADW_PREFERENCES_WINDOW (prefs)), ==, "providers");
+  g_assert_cmpstr (adw_preferences_page_get_title (adw_preferences_window_get_visible_page (ADW_PREFERENCES_WINDOW (prefs))),
+                   ==, "Providers");
+  gtk_window_destroy (prefs);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_preferences_developer (void)
 {
@@ -571,6 +602,7 @@ main (int   argc,
       g_test_add_func ("/preferences/ask/cut-off", test_ask_cut_off);
       g_test_add_func ("/preferences/turn", test_preferences_turn);
       g_test_add_func ("/preferences/developer", test_preferences_developer);
+      g_test_add_func ("/preferences/connect-model", test_connect_model);
     }
 
   {
