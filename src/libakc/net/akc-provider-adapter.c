@@ -253,8 +253,29 @@ turn_frame (const AkcFrame  *frame,
 
   /* What came, before it is decoded: the JSON of an SSE event's data or
    * of an NDJSON line (`[DONE]` as a string). */
+  AkcFrameResult result;
+
   akc_stream_tap_wire_text (turn->stream, "received", frame->data, frame->length);
-  return akc_provider_decoder_frame (turn->decoder, frame, error);
+  result = akc_provider_decoder_frame (turn->decoder, frame, error);
+  /* The decoder says what was wrong; the person also hears what to do: a
+   * stream that is not in the API's format mostly comes from the wrong
+   * base URL or kind of provider. */
+  if (error != NULL && *error != NULL &&
+      g_error_matches (*error, AKC_PROVIDER_ERROR, AKC_PROVIDER_ERROR_INVALID_RESPONSE))
+    {
+      g_autofree char *origin = origin_of (akc_http_stream_get_message (turn->http));
+      g_autofree char *what = g_strdup ((*error)->message);
+
+      g_clear_error (error);
+      /* Translators: the first %s says what was wrong, as a sentence; the
+       * second is an address, the third a kind of API (openai, ollama or
+       * anthropic) */
+      g_set_error (error, AKC_PROVIDER_ERROR, AKC_PROVIDER_ERROR_INVALID_RESPONSE,
+                   _("%s The stream of the provider at %s is not in the format of the %s API: check the provider’s base URL and kind."),
+                   what, origin, akc_provider_adapter_kind_to_string (turn->self->kind));
+    }
+
+  return result;
 }
 
 static gboolean

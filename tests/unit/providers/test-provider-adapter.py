@@ -291,6 +291,9 @@ cases = [
     ("redirect", ps.raw_response(302, "text/plain", b"", {"Location": "http://127.0.0.9:9/elsewhere?token=x"}),
      "PROVIDER_REDIRECT", "http://127.0.0.9:9", {"status": 302}),
     ("html", ps.raw_response(200, "text/html", b"<html>login</html>"), "PROVIDER_INVALID_RESPONSE", "web page", None),
+    ("garbage", ps.sse(["data: {not json at all", b"\x00\xff garbage\n\n"]), "PROVIDER_INVALID_RESPONSE",
+     "The provider sent an event that is not a JSON object. The stream of the provider at http://127.0.0.1:"
+     f"{server.port} is not in the format of the openai API: check the provider’s base URL and kind.", None),
     ("cut off", ps.sse([ps.openai_chunk(content="partial")], end="drop"), "PROVIDER_CUT_OFF", "cut off", None),
     ("bad chunk", ps.sse([ps.openai_chunk(content="partial")], end="bad-chunk"), "PROVIDER_CUT_OFF", "cut off", None),
     ("ended without [DONE]", ps.sse([ps.openai_chunk(content="partial")]), "PROVIDER_CUT_OFF", "before it was complete", None),
