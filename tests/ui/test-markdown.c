@@ -1006,20 +1006,23 @@ compare_row_y (gconstpointer a,
   return ra.origin.y < rb.origin.y ? -1 : ra.origin.y > rb.origin.y ? 1 : 0;
 }
 
-/* No two rows in sight overlap, every row is at least as tall as its
+/* No two rows in sight overlap, the rows below the messages (the
+ * response actions) included, every row is at least as tall as its
  * content wants at its width, and nothing is drawn outside it. The ids of
  * the messages of the rows checked are added to @seen. */
 static void
 assert_rows_in_sight_fit (Transcript *transcript,
                           GHashTable *seen)
 {
-  g_autoptr(GPtrArray) all = find_all (transcript->view, is_type, GSIZE_TO_POINTER (AKC_TYPE_MESSAGE_ROW));
+  GtkWidget *list = find_by_type (transcript->view, GTK_TYPE_LIST_VIEW);
   g_autoptr(GPtrArray) rows = g_ptr_array_new ();
   double previous_end = -G_MAXDOUBLE;
+  guint n_messages = 0;
 
-  for (guint i = 0; i < all->len; i++)
-    if (gtk_widget_get_mapped (gtk_widget_get_parent (g_ptr_array_index (all, i))))
-      g_ptr_array_add (rows, g_ptr_array_index (all, i));
+  g_assert_nonnull (list);
+  for (GtkWidget *item = gtk_widget_get_first_child (list); item != NULL; item = gtk_widget_get_next_sibling (item))
+    if (gtk_widget_get_mapped (item) && gtk_widget_get_first_child (item) != NULL)
+      g_ptr_array_add (rows, gtk_widget_get_first_child (item));
   g_assert_cmpuint (rows->len, >, 0);
   /* From the top down, as the list placed them. */
   g_ptr_array_sort_with_data (rows, compare_row_y, transcript->view);
@@ -1028,17 +1031,22 @@ assert_rows_in_sight_fit (Transcript *transcript,
     {
       GtkWidget *row = g_ptr_array_index (rows, i);
       GtkWidget *item = gtk_widget_get_parent (row);   /* the list's row */
-      const char *id = akc_message_get_id (akc_message_row_get_message (AKC_MESSAGE_ROW (row)));
+      AkcMessage *message = AKC_IS_MESSAGE_ROW (row) ? akc_message_row_get_message (AKC_MESSAGE_ROW (row)) : NULL;
+      const char *id = message != NULL ? akc_message_get_id (message) : G_OBJECT_TYPE_NAME (row);
       graphene_rect_t bounds;
       int natural = 0;
 
       g_assert_true (gtk_widget_compute_bounds (item, transcript->view, &bounds));
       g_test_message ("%s: y %.0f, height %.0f, width %.0f", id,
                       bounds.origin.y, bounds.size.height, bounds.size.width);
-      g_assert_cmpfloat (bounds.origin.y, >=, previous_end - 0.5);
+      if (bounds.origin.y < previous_end - 0.5)
+        g_error ("%s at y %.0f overlaps the row above it, which ends at %.0f", id, bounds.origin.y, previous_end);
       previous_end = bounds.origin.y + bounds.size.height;
 
-      /* The row's own content at the width it has. */
+      /* The row as a whole, and its own content, at the width it has. */
+      gtk_widget_measure (item, GTK_ORIENTATION_VERTICAL, (int) bounds.size.width, NULL, &natural, NULL, NULL);
+      if (natural > bounds.size.height + 0.5)
+        g_error ("%s needs %d px at %.0f px but has %.0f", id, natural, bounds.size.width, bounds.size.height);
       for (GtkWidget *child = gtk_widget_get_first_child (row); child != NULL;
            child = gtk_widget_get_next_sibling (child))
         {
@@ -1047,7 +1055,10 @@ assert_rows_in_sight_fit (Transcript *transcript,
         }
       assert_inside (row, row);
       g_hash_table_add (seen, g_strdup (id));
+      if (message != NULL)
+        n_messages++;
     }
+  g_assert_cmpuint (n_messages, >, 0);
 }
 
 /* Checks every row, scrolling through the transcript from the top. */
@@ -1070,7 +1081,9 @@ assert_rows_fit (Transcript *transcript,
                    gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment));
     }
 
-  g_assert_cmpuint (g_hash_table_size (seen), ==, n_messages);
+  /* Every message, and the response actions under the last one. */
+  g_assert_true (g_hash_table_contains (seen, "AkcResponseActions"));
+  g_assert_cmpuint (g_hash_table_size (seen), ==, n_messages + 1);
 }
 
 static char *
