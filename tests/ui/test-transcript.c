@@ -1849,6 +1849,82 @@ test_view_choice_action (void)
   fixture_clear (&fixture);
 }
 
+/* The keyboard the view moves by itself, to a question that arrived or
+ * to the confirmation of a chosen action, is shown where it went: GTK
+ * hides focus rings while a person types (the message that asked, the
+ * Enter that chose), and a ring nobody sees leaves a keyboard user lost. */
+static void
+test_view_taken_focus_shown (void)
+{
+  g_autofree char *choices = frame_json ("choice-list", "where", CHOICES);
+  g_autofree char *action = frame_json ("choice-list", "cleanup",
+                                        "{\"prompt\":\"Clean up?\",\"choices\":[{\"id\":\"delete\",\"label\":\"Delete it\","
+                                        "\"action\":{\"name\":\"delete_file\",\"input\":{\"path\":\"/tmp/x\"}}}]}");
+  const char *contents[] = { "hi", "Hello.", NULL };
+  Fixture fixture = { 0 };
+  g_autoptr(AkcTool) tool = NULL;
+  g_autoptr(AkcActionConfirmation) confirmation = NULL;
+  g_autoptr(GError) error = NULL;
+  AkcComponentView *component;
+  GtkWidget *deny;
+  FocusWait focus;
+  gboolean allowed = TRUE;
+  guint runs = 0;
+
+  fixture_init_with (&fixture, contents);
+  tool = akc_tool_new ("delete_file", TRUE, run_tool, &runs, NULL);
+  akc_chat_add_tool (fixture.chat, tool);
+  akc_chat_set_tool_authorizer (fixture.chat, deny_without_capability, &allowed, NULL);
+  confirmation = akc_action_confirmation_new ("session-1", AKC_CHAT_SOURCE (fixture.chat),
+                                              AKC_ACTION_CONFIRMATION_DEFAULT_TTL_MS, NULL, NULL, &error);
+  g_assert_no_error (error);
+  akc_chat_view_set_confirmation (fixture.view, confirmation);
+
+  /* A reply asks a question: it takes the keyboard, and shows it. */
+  gtk_window_set_focus_visible (GTK_WINDOW (fixture.window), FALSE);
+  akc_scripted_adapter_begin_turn (fixture.script);
+  akc_scripted_adapter_add_text (fixture.script, choices, 0);
+  akc_scripted_adapter_add_done (fixture.script, 0);
+  g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (fixture.chat), "where?", NULL));
+  WAIT_FOR (source_is_idle, &fixture);
+  g_assert_true (akc_chat_view_get_input_owned (fixture.view));
+  focus = (FocusWait) { fixture.window, GTK_WIDGET (view_of (&fixture, 3)) };
+  WAIT_FOR (focus_is_inside, &focus);
+  g_assert_true (gtk_window_get_focus_visible (GTK_WINDOW (fixture.window)));
+  /* Set aside: it does not take the keyboard back below. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture.view), "chat.set-aside", NULL));
+  g_assert_false (akc_chat_view_get_input_owned (fixture.view));
+
+  /* A choice with an action: its confirmation takes the keyboard on Deny. */
+  akc_scripted_adapter_begin_turn (fixture.script);
+  akc_scripted_adapter_add_text (fixture.script, action, 0);
+  akc_scripted_adapter_add_done (fixture.script, 0);
+  g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (fixture.chat), "tidy up", NULL));
+  WAIT_FOR (source_is_idle, &fixture);
+  component = view_of (&fixture, 5);
+  focus.widget = GTK_WIDGET (component);
+  WAIT_FOR (focus_is_inside, &focus);
+  akc_scripted_adapter_begin_turn (fixture.script);
+  akc_scripted_adapter_add_text (fixture.script, "Deleted.", 0);
+  akc_scripted_adapter_add_done (fixture.script, 0);
+  gtk_window_set_focus_visible (GTK_WINDOW (fixture.window), FALSE);
+  g_signal_emit_by_name (first_button (component), "clicked");
+  WAIT_FOR (has_confirmation, &fixture);
+  deny = find_widget (GTK_WIDGET (fixture.view), has_action, "chat.deny");
+  g_assert_nonnull (deny);
+  focus.widget = deny;
+  WAIT_FOR (focus_is_inside, &focus);
+  g_assert_true (gtk_window_get_focus_visible (GTK_WINDOW (fixture.window)));
+  g_assert_cmpuint (runs, ==, 0);
+
+  spin ();
+  akc_chat_view_set_confirmation (fixture.view, NULL);
+  g_assert_finalize_object (g_steal_pointer (&confirmation));
+  akc_chat_set_tool_authorizer (fixture.chat, NULL, NULL, NULL);
+  akc_chat_view_set_source (fixture.view, NULL);
+  fixture_clear (&fixture);
+}
+
 /* Escape sets aside the component that owns input: no event, the instance
  * becomes inert and input returns to the host. */
 static void
@@ -2102,6 +2178,7 @@ main (int   argc,
   g_test_add_func ("/chat-view/focus-hint-covers-nothing", test_view_focus_hint_covers_nothing);
   g_test_add_func ("/chat-view/focus-kept-out-of-sight", test_view_focus_kept_out_of_sight);
   g_test_add_func ("/chat-view/focus-kept-through-rebind", test_view_focus_kept_through_rebind);
+  g_test_add_func ("/chat-view/taken-focus-shown", test_view_taken_focus_shown);
   g_test_add_func ("/chat-view/duplicate-instances", test_view_duplicate_instances);
   g_test_add_func ("/chat-view/tool-confirmation", test_view_tool_confirmation);
   g_test_add_func ("/chat-view/tool-denial", test_view_tool_denial);

@@ -43,6 +43,7 @@ focus_active_component (AkcChatView *self)
       view = akc_message_row_get_active_view (row);
       if (view != NULL && gtk_widget_grab_focus (GTK_WIDGET (view)))
         {
+          akc_chat_view_show_focus (GTK_WIDGET (view));
           self->focus_active_pending = FALSE;
           return TRUE;
         }

@@ -95,6 +95,20 @@ takes_focus (GtkWidget *widget)
          gtk_widget_get_focusable (widget);
 }
 
+/* The view moved the keyboard by itself (to a question that arrived, to
+ * the confirmation of a chosen action): it shows where. GTK draws focus
+ * rings only once a key has moved the focus, and hides them again while
+ * a person types, so the message that asked, or the Enter that chose,
+ * left the new focus without a ring. */
+void
+akc_chat_view_show_focus (GtkWidget *widget)
+{
+  GtkRoot *root = gtk_widget_get_root (widget);
+
+  if (GTK_IS_WINDOW (root))
+    gtk_window_set_focus_visible (GTK_WINDOW (root), TRUE);
+}
+
 /* The component that owns input (§12.4), if its row is bound. */
 static GtkWidget *
 owner_view (AkcChatView *self)
@@ -183,8 +197,8 @@ reclaim_idle (gpointer user_data)
   if (target == NULL || !gtk_widget_get_mapped (target) || !is_inside (target, owner))
     target = owner;
   g_object_ref (target);
-  if (!gtk_widget_grab_focus (target) && target != owner)
-    gtk_widget_grab_focus (owner);
+  if (gtk_widget_grab_focus (target) || (target != owner && gtk_widget_grab_focus (owner)))
+    akc_chat_view_show_focus (owner);
   g_object_unref (target);
 
   return G_SOURCE_REMOVE;

@@ -265,6 +265,7 @@ void               akc_chat_view_sync_error          (AkcChatView *self);
 /* akc-chat-view-keyboard.c */
 void               akc_chat_view_focus_moved         (AkcChatView *self);
 void               akc_chat_view_forget_owner_focus  (AkcChatView *self);
+void               akc_chat_view_show_focus          (GtkWidget   *widget);
 void               akc_chat_view_forget_unseen_focus (AkcChatView *self);
 void               akc_chat_view_leave_decided       (AkcChatView *self);
 void               akc_chat_view_sync_thinking       (AkcChatView *self);

@@ -339,7 +339,8 @@ static void
 on_mapped_take_focus (GtkWidget *widget)
 {
   g_signal_handlers_disconnect_by_func (widget, on_mapped_take_focus, NULL);
-  gtk_widget_grab_focus (widget);
+  if (gtk_widget_grab_focus (widget))
+    akc_chat_view_show_focus (widget);
 }
 
 /* Gives @widget the keyboard once it is on screen. */
@@ -347,7 +348,10 @@ void
 akc_chat_view_focus_when_mapped (GtkWidget *widget)
 {
   if (gtk_widget_get_mapped (widget))
-    gtk_widget_grab_focus (widget);
+    {
+      if (gtk_widget_grab_focus (widget))
+        akc_chat_view_show_focus (widget);
+    }
   else
     g_signal_connect (widget, "map", G_CALLBACK (on_mapped_take_focus), NULL);
 }
