@@ -106,7 +106,7 @@ test_scan_positions (gconstpointer data)
 }
 
 /* Long runs: the unrolled rounds (for SSE2: three blocks of 64 bytes
- * after the first block, then rounds of 512 bytes from byte 208, then
+ * after the first block, then rounds of 1024 bytes from byte 208, then
  * blocks of 64; 64 for NEON; 512 for AVX2 from byte 224), a
  * stop byte at every position of runs that end on either side of their
  * edges, and every seventh one of a longer run. */
@@ -116,7 +116,7 @@ test_scan_long (gconstpointer data)
   AkcJsonScanFunc scan = akc_json_scan_lookup (current_name (data));
   static const gsize lengths[] = { 207, 208, 209, 223, 224, 225, 255, 256, 257, 271, 272, 273, 511, 512, 513, 527, 528,
                                    529, 543, 544, 545, 719, 720, 721, 735, 736, 737, 1024, 1061,
-                                   1231, 1232, 1233, 1247, 1248, 1249, 4096 };
+                                   1231, 1232, 1233, 1247, 1248, 1249, 2255, 2256, 2257, 4096 };
 
   if (scan == NULL)
     {
@@ -132,7 +132,7 @@ test_scan_long (gconstpointer data)
       fill_plain (src, n, (guint) n);
       check_scan (scan, src, n, n);
 
-      for (gsize i = 0; i < n; i += n > 2048 ? 7 : 1)
+      for (gsize i = 0; i < n; i += n > 2300 ? 7 : 1)
         {
           guint8 b = stop_bytes[i % G_N_ELEMENTS (stop_bytes)];
 
