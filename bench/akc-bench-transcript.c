@@ -774,6 +774,10 @@ run_thinking (void)
   Thinking thinking = { &bench, 0, 0, 0, 0, 0 };
   gulong render_hook;
 
+  /* The composer's cursor would blink for its first 10 s, drawing frames
+   * of its own. */
+  g_object_set (gtk_settings_get_default (), "gtk-cursor-blink", FALSE, NULL);
+
   bench.loop = g_main_loop_new (NULL, FALSE);
   bench.window = build_window (messages, &bench.chat);
   /* No chunk comes: only the indicator changes. */
