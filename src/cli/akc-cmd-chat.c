@@ -627,6 +627,7 @@ on_interrupt (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The result of an asynchronous call waited for in place. */
 static void
 on_file_loaded (GObject      *source_object,
                 GAsyncResult *result,
@@ -734,6 +735,21 @@ akc_cmd_chat (int    argc,
   if (adapter == NULL)
     return AKC_CLI_EXIT_USAGE;
 
+  /* With an image, ask what the model can do, as the app does: Ollama says
+   * whether it reads images, and the adapter refuses them, saying so, for
+   * one that does not. A provider that cannot be asked is sent them. */
+  for (guint i = 0; i < attachments->len; i++)
+    if (akc_attachment_get_kind (g_ptr_array_index (attachments, i)) == AKC_ATTACHMENT_KIND_IMAGE)
+      {
+        g_autoptr(GAsyncResult) described = NULL;
+
+        akc_provider_adapter_describe_model_async (adapter, NULL, on_file_loaded, &described);
+        while (described == NULL)
+          g_main_context_iteration (NULL, TRUE);
+        akc_provider_adapter_describe_model_finish (adapter, described, NULL);
+        break;
+      }
+
   loop = g_main_loop_new (NULL, FALSE);
   chat.loop = loop;
   chat.json = json;
@@ -764,7 +780,9 @@ akc_cmd_chat (int    argc,
       fprintf (stderr, "akc chat: %s\n", error->message);
       chat.failed = TRUE;
     }
-  else
+  else if (!chat.failed)
+    /* (A turn the adapter refused at once, such as an image for a model
+     * that reads none, failed already: nothing is left to wait for.) */
     g_main_loop_run (loop);
 
   g_clear_handle_id (&chat.answer_id, g_source_remove);

@@ -117,6 +117,26 @@ if image[:2] == b"\xff\xd8":
 check("--attach of an image of 3000 × 1500 pixels sends it made smaller, 2048 × 1024, as a JPEG",
       result.returncode == 0 and result.stdout == "Seen.\n" and len(urls) == 1
       and urls[0].startswith("data:image/jpeg;base64,") and size == (2048, 1024), (result, size, [u[:40] for u in urls]))
+# Ollama says whether a model reads images (/api/show), as the app asks: an
+# image for one that does not is refused, saying so, and nothing is sent;
+# one that does gets it.
+server.reset()
+server.add("POST", "/api/show", ps.json_response(200, {"capabilities": ["completion", "tools"]}))
+result = akc("chat", "--endpoint", server.base, "--api", "ollama", "--model", "llama3.2",
+             "--attach", os.path.join(folder.name, "dot.png"), "look")
+check("ollama: --attach of an image for a model that reads none: exit 1, says so, no chat request",
+      result.returncode == 1 and "llama3.2 does not take images" in result.stderr
+      and [r.path for r in server.requests] == ["/api/show"] and server.requests[0].json == {"model": "llama3.2"},
+      (result, [r.path for r in server.requests]))
+server.reset()
+server.add("POST", "/api/show", ps.json_response(200, {"capabilities": ["completion", "vision"]}))
+server.add("POST", "/api/chat", ps.ollama_text(["Seen."]))
+result = akc("chat", "--endpoint", server.base, "--api", "ollama", "--model", "llava",
+             "--attach", os.path.join(folder.name, "dot.png"), "look")
+check("ollama: --attach of an image for a model with vision sends it in images",
+      result.returncode == 0 and result.stdout == "Seen.\n" and server.last().path == "/api/chat"
+      and server.last().json["messages"][-1].get("images") == [base64.b64encode(ps.png(3, 2)).decode()],
+      (result, [r.path for r in server.requests]))
 n = len(server.requests)
 result = akc("chat", "--endpoint", base, "--api", "openai", "--model", "m",
              "--attach", os.path.join(folder.name, "blob.bin"), "hi")
