@@ -8,176 +8,9 @@
 #include <string.h>
 
 #include "akc.h"
-#include "akc-chat-source-state-private.h"
 #include "akc-fixture.h"
 #include "akc-test.h"
-
-/* ------------------------------------------------------------------ */
-/* An upstream that counts its calls and fails on demand                */
-/* ------------------------------------------------------------------ */
-
-/* For what no real source does (the Host below is one): failing on
- * demand, giving calls ids of its own, proposing calls that do not wait
- * for confirmation. Its state and properties are the sources' own
- * (AkcChatSourceState). */
-
-#define TEST_TYPE_UPSTREAM (test_upstream_get_type ())
-G_DECLARE_FINAL_TYPE (TestUpstream, test_upstream, TEST, UPSTREAM, GObject)
-
-struct _TestUpstream
-{
-  GObject     parent_instance;
-
-  AkcChatSourceState state;
-  GHashTable *calls;          /* id → AkcToolCall */
-  guint       proposes;
-  guint       approves;
-  guint       denies;
-  guint       approve_failures;
-  guint       deny_failures;
-  gboolean    ungated;        /* proposals do not wait for confirmation */
-  char       *last_reason;
-  char       *call_id;        /* the id the upstream gives calls, if not the proposal's */
-  char       *approve_failure;  /* the message of the approval failures */
-};
-
-static void test_upstream_source_init (AkcChatSourceInterface *iface);
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (TestUpstream, test_upstream, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (AKC_TYPE_CHAT_SOURCE, test_upstream_source_init))
-
-enum {
-  PROP_0,
-  PROP_MESSAGES,
-};
-
-static GParamSpec *source_props[AKC_CHAT_SOURCE_N_PROPS];
-
-AKC_CHAT_SOURCE_STATE_DEFINE_GETTERS (test_upstream, TEST_UPSTREAM, state)
-
-static AkcToolCall *
-test_upstream_propose (AkcChatSource  *source,
-                       const char     *id,
-                       const char     *name,
-                       AkcJsonValue   *arguments,
-                       GError        **error)
-{
-  TestUpstream *self = TEST_UPSTREAM (source);
-  AkcToolCall *call;
-
-  self->proposes++;
-  if (self->call_id != NULL)
-    id = self->call_id;
-  call = akc_tool_call_new (id, name, arguments,
-                            self->ungated ? AKC_TOOL_CALL_STATUS_PENDING
-                                          : AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION);
-  g_hash_table_insert (self->calls, g_strdup (id), g_object_ref (call));
-
-  return call;
-}
-
-static gboolean
-test_upstream_approve (AkcChatSource  *source,
-                       const char     *tool_call_id,
-                       GError        **error)
-{
-  TestUpstream *self = TEST_UPSTREAM (source);
-
-  self->approves++;
-  g_assert_true (g_hash_table_contains (self->calls, tool_call_id));
-  if (self->approve_failures > 0)
-    {
-      self->approve_failures--;
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                           self->approve_failure != NULL ? self->approve_failure : "temporary");
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-static gboolean
-test_upstream_deny (AkcChatSource  *source,
-                    const char     *tool_call_id,
-                    const char     *reason,
-                    GError        **error)
-{
-  TestUpstream *self = TEST_UPSTREAM (source);
-
-  self->denies++;
-  g_assert_true (g_hash_table_contains (self->calls, tool_call_id));
-  g_free (self->last_reason);
-  self->last_reason = g_strdup (reason);
-  if (self->deny_failures > 0)
-    {
-      self->deny_failures--;
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, "temporary");
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-static void
-test_upstream_source_init (AkcChatSourceInterface *iface)
-{
-  test_upstream_state_iface_init (iface);
-  iface->propose_tool_call = test_upstream_propose;
-  iface->approve = test_upstream_approve;
-  iface->deny = test_upstream_deny;
-}
-
-static void
-test_upstream_get_property (GObject    *object,
-                            guint       prop_id,
-                            GValue     *value,
-                            GParamSpec *pspec)
-{
-  if (!akc_chat_source_state_get_property (&TEST_UPSTREAM (object)->state, prop_id, PROP_MESSAGES, value))
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-}
-
-static void
-test_upstream_set_property (GObject      *object,
-                            guint         prop_id,
-                            const GValue *value,
-                            GParamSpec   *pspec)
-{
-  akc_chat_source_state_set_input (&TEST_UPSTREAM (object)->state, g_value_get_string (value));
-}
-
-static void
-test_upstream_finalize (GObject *object)
-{
-  TestUpstream *self = TEST_UPSTREAM (object);
-
-  akc_chat_source_state_clear (&self->state);
-  g_clear_pointer (&self->calls, g_hash_table_unref);
-  g_clear_pointer (&self->last_reason, g_free);
-  g_clear_pointer (&self->call_id, g_free);
-  g_clear_pointer (&self->approve_failure, g_free);
-
-  G_OBJECT_CLASS (test_upstream_parent_class)->finalize (object);
-}
-
-static void
-test_upstream_class_init (TestUpstreamClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->get_property = test_upstream_get_property;
-  object_class->set_property = test_upstream_set_property;
-  object_class->finalize = test_upstream_finalize;
-
-  akc_chat_source_state_override_properties (object_class, PROP_MESSAGES, source_props);
-}
-
-static void
-test_upstream_init (TestUpstream *self)
-{
-  akc_chat_source_state_init (&self->state, G_OBJECT (self), source_props);
-  self->calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
-}
+#include "akc-test-gated-source.h"
 
 /* ------------------------------------------------------------------ */
 /* A host behind a real source                                         */
@@ -186,8 +19,8 @@ test_upstream_init (TestUpstream *self)
 /* The upstream of most tests is a real AkcControlledSource: its host
  * answers a proposal by putting the call, waiting for confirmation, into
  * the conversation (so that the source lets it be approved or denied) and
- * counts what the source asks of it. TestUpstream above remains for what
- * no real source does: failing on demand, renaming calls, not gating. */
+ * counts what the source asks of it. AkcTestGatedSource (tests/lib) remains for
+ * what no real source does: failing on demand, renaming calls, not gating. */
 typedef struct
 {
   AkcControlledSource *source;
@@ -960,7 +793,7 @@ run_confirmation_scenario (const AkcFixtureCase *fc,
   AkcJsonValue *upstream_options = akc_json_value_get_member (input, "upstream");
   AkcJsonValue *steps = akc_json_value_get_member (input, "steps");
   AkcJsonValue *expected_steps = akc_fixture_expect (fc, "steps");
-  g_autoptr(TestUpstream) upstream = NULL;
+  g_autoptr(AkcTestGatedSource) upstream = NULL;
   g_autoptr(Host) host = NULL;
   AkcChatSource *source;
   guint *proposes, *approves, *denies;
@@ -974,7 +807,7 @@ run_confirmation_scenario (const AkcFixtureCase *fc,
    * real source. */
   if (upstream_options != NULL)
     {
-      upstream = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+      upstream = akc_test_gated_source_new ();
       upstream->approve_failures = member_int (upstream_options, "approveFailures", 0);
       upstream->deny_failures = member_int (upstream_options, "denyFailures", 0);
       upstream->ungated = g_strcmp0 (akc_test_member_string (upstream_options, "proposeStatus"), "pending") == 0;
@@ -1161,7 +994,7 @@ fixed_id (gpointer user_data)
 static AkcActionConfirmation *
 resume_client (SessionStorage *storage,
                const char     *session_id,
-               TestUpstream   *upstream,
+               AkcTestGatedSource   *upstream,
                Clock          *clock)
 {
   g_autoptr(TestDurableStore) store = test_durable_store_resume (storage, session_id);
@@ -1212,8 +1045,8 @@ run_durable_confirmation (const AkcFixtureCase *fc,
   AkcJsonValue *proposal = akc_json_value_get_member (input, "proposal");
   const char *plan = akc_test_member_string (input, "plan");
   const char *session_id = akc_test_member_string (input, "sessionId");
-  g_autoptr(TestUpstream) upstream_a = g_object_new (TEST_TYPE_UPSTREAM, NULL);
-  g_autoptr(TestUpstream) upstream_b = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+  g_autoptr(AkcTestGatedSource) upstream_a = akc_test_gated_source_new ();
+  g_autoptr(AkcTestGatedSource) upstream_b = akc_test_gated_source_new ();
   g_autoptr(TestDurableStore) store = NULL;
   g_autoptr(AkcActionConfirmation) proposer = NULL;
   g_autoptr(AkcActionConfirmation) a = NULL;
@@ -1315,8 +1148,7 @@ run_durable_confirmation (const AkcFixtureCase *fc,
 
       /* A resumes and its upstream fails after the processing claim. */
       a = resume_client (&storage, session_id, upstream_a, &clock);
-      upstream_a->approve_failures = 1;
-      upstream_a->approve_failure = g_strdup ("network lost");
+      akc_test_gated_source_fail_approval (upstream_a, "network lost");
       g_assert_null (approve (a, token, session_id, &error));
       g_assert_nonnull (error);
       first = g_strdup (error->message);
@@ -1509,7 +1341,7 @@ test_approve_and_reject_at_once (void)
 static void
 test_upstream_failure_with_claim_hook (void)
 {
-  g_autoptr(TestUpstream) upstream = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+  g_autoptr(AkcTestGatedSource) upstream = akc_test_gated_source_new ();
   g_autoptr(TestClaimingStore) store = g_object_new (TEST_TYPE_CLAIMING_STORE, NULL);
   g_autoptr(AkcActionConfirmation) coordinator = NULL;
   g_autoptr(AkcConfirmationRecord) record = NULL;
@@ -1548,7 +1380,7 @@ test_upstream_failure_with_claim_hook (void)
 static void
 test_upstream_failure_without_claim_hook (void)
 {
-  g_autoptr(TestUpstream) upstream = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+  g_autoptr(AkcTestGatedSource) upstream = akc_test_gated_source_new ();
   g_autoptr(TestStore) store = g_object_new (TEST_TYPE_STORE, NULL);
   g_autoptr(AkcActionConfirmation) coordinator = NULL;
   g_autoptr(AkcConfirmationRecord) record = NULL;
@@ -1693,7 +1525,7 @@ test_cancelled (void)
 static void
 test_initial_records (void)
 {
-  g_autoptr(TestUpstream) upstream = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+  g_autoptr(AkcTestGatedSource) upstream = akc_test_gated_source_new ();
   g_autoptr(AkcActionConfirmation) coordinator = NULL;
   g_autoptr(AkcActionConfirmation) duplicate = NULL;
   g_autoptr(AkcConfirmationRecord) stored = NULL;

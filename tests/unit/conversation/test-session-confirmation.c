@@ -14,144 +14,11 @@
 
 #include <string.h>
 
-#include "akc-chat-source-state-private.h"
 #include "akc-conversation-test.h"
+#include "akc-test-gated-source.h"
 
 #define FIXTURES "application/actions.json"
 #define UPDATED_AT_MS G_GINT64_CONSTANT (1783728000000)  /* 2026-07-11T00:00:00.000Z */
-
-/* ------------------------------------------------------------------ */
-/* An upstream that counts its calls and fails on demand               */
-/* ------------------------------------------------------------------ */
-
-/* What no real source does: it gives a proposed call an id of its own
- * (the vectors' upstreamToolCallId) and fails an approval on demand. Its
- * state and properties are the sources' own (AkcChatSourceState); the
- * actions it does not offer are AkcChatSource's defaults. */
-#define TEST_TYPE_UPSTREAM (test_upstream_get_type ())
-G_DECLARE_FINAL_TYPE (TestUpstream, test_upstream, TEST, UPSTREAM, GObject)
-
-struct _TestUpstream
-{
-  GObject            parent_instance;
-  AkcChatSourceState state;
-  char              *call_id;
-  guint              approves;
-  guint              denies;
-  char              *approve_failure;  /* the next approval fails with it */
-};
-
-static void test_upstream_source_init (AkcChatSourceInterface *iface);
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (TestUpstream, test_upstream, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (AKC_TYPE_CHAT_SOURCE, test_upstream_source_init))
-
-enum {
-  PROP_0,
-  PROP_MESSAGES,
-};
-
-static GParamSpec *source_props[AKC_CHAT_SOURCE_N_PROPS];
-
-AKC_CHAT_SOURCE_STATE_DEFINE_GETTERS (test_upstream, TEST_UPSTREAM, state)
-
-static AkcToolCall *
-upstream_propose (AkcChatSource  *source,
-                  const char     *id,
-                  const char     *name,
-                  AkcJsonValue   *arguments,
-                  GError        **error)
-{
-  TestUpstream *self = TEST_UPSTREAM (source);
-
-  return akc_tool_call_new (self->call_id != NULL ? self->call_id : id, name, arguments,
-                            AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION);
-}
-
-static gboolean
-upstream_approve (AkcChatSource  *source,
-                  const char     *tool_call_id,
-                  GError        **error)
-{
-  TestUpstream *self = TEST_UPSTREAM (source);
-
-  self->approves++;
-  if (self->approve_failure != NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, self->approve_failure);
-      g_clear_pointer (&self->approve_failure, g_free);
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-static gboolean
-upstream_deny (AkcChatSource  *source,
-               const char     *tool_call_id,
-               const char     *reason,
-               GError        **error)
-{
-  TEST_UPSTREAM (source)->denies++;
-  return TRUE;
-}
-
-static void
-test_upstream_source_init (AkcChatSourceInterface *iface)
-{
-  test_upstream_state_iface_init (iface);
-  iface->propose_tool_call = upstream_propose;
-  iface->approve = upstream_approve;
-  iface->deny = upstream_deny;
-}
-
-static void
-test_upstream_get_property (GObject    *object,
-                            guint       prop_id,
-                            GValue     *value,
-                            GParamSpec *pspec)
-{
-  if (!akc_chat_source_state_get_property (&TEST_UPSTREAM (object)->state, prop_id, PROP_MESSAGES, value))
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-}
-
-static void
-test_upstream_set_property (GObject      *object,
-                            guint         prop_id,
-                            const GValue *value,
-                            GParamSpec   *pspec)
-{
-  akc_chat_source_state_set_input (&TEST_UPSTREAM (object)->state, g_value_get_string (value));
-}
-
-static void
-test_upstream_finalize (GObject *object)
-{
-  TestUpstream *self = TEST_UPSTREAM (object);
-
-  akc_chat_source_state_clear (&self->state);
-  g_free (self->call_id);
-  g_free (self->approve_failure);
-  G_OBJECT_CLASS (test_upstream_parent_class)->finalize (object);
-}
-
-static void
-test_upstream_class_init (TestUpstreamClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->finalize = test_upstream_finalize;
-  object_class->get_property = test_upstream_get_property;
-  object_class->set_property = test_upstream_set_property;
-
-  akc_chat_source_state_override_properties (object_class, PROP_MESSAGES, source_props);
-}
-
-static void
-test_upstream_init (TestUpstream *self)
-{
-  akc_chat_source_state_init (&self->state, G_OBJECT (self), source_props);
-}
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
@@ -232,7 +99,7 @@ client_resume (Client            *client,
                AkcDefinition     *definition,
                const char        *session_id,
                AkcSessionStorage *storage,
-               TestUpstream      *upstream,
+               AkcTestGatedSource      *upstream,
                gint64            *clock,
                const char        *create_id)
 {
@@ -300,8 +167,8 @@ run_durable (const AkcFixtureCase *fc,
   const char *session_id = input_string (input, "sessionId");
   g_autoptr(AkcDefinition) definition = akc_definition_new (input_string (input, "definitionId"), NULL);
   g_autoptr(AkcSessionStorage) storage = open_storage (kind);
-  g_autoptr(TestUpstream) upstream_a = g_object_new (TEST_TYPE_UPSTREAM, NULL);
-  g_autoptr(TestUpstream) upstream_b = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+  g_autoptr(AkcTestGatedSource) upstream_a = akc_test_gated_source_new ();
+  g_autoptr(AkcTestGatedSource) upstream_b = akc_test_gated_source_new ();
   g_autoptr(AkcConfirmationRecord) proposed = NULL;
   g_autoptr(AkcJsonValue) after_propose = NULL;
   g_autoptr(AkcJsonValue) final = NULL;
@@ -407,7 +274,7 @@ run_durable (const AkcFixtureCase *fc,
 
       /* A resumes and its upstream fails after the processing claim. */
       client_resume (&a, definition, session_id, storage, upstream_a, &clock, NULL);
-      upstream_a->approve_failure = g_strdup ("network lost");
+      akc_test_gated_source_fail_approval (upstream_a, "network lost");
       failed = approve (&a, token, session_id, &error);
       g_assert_null (failed);
       g_assert_nonnull (error);
@@ -452,7 +319,7 @@ test_without_storage (void)
 {
   g_autoptr(AkcDefinition) definition = akc_definition_new ("actions", NULL);
   g_autoptr(AkcSession) session = akc_session_new (definition, "local", NULL);
-  g_autoptr(TestUpstream) upstream = g_object_new (TEST_TYPE_UPSTREAM, NULL);
+  g_autoptr(AkcTestGatedSource) upstream = akc_test_gated_source_new ();
   g_autoptr(AkcActionConfirmation) confirmation = NULL;
   g_autoptr(AkcConfirmationRecord) proposed = NULL;
   g_autoptr(AkcConfirmationRecord) failed = NULL;
@@ -474,7 +341,7 @@ test_without_storage (void)
   g_assert_cmpuint (akc_json_value_get_length (akc_session_get_confirmations (session)), ==, 1);
   g_assert_cmpint (akc_session_get_cursor (session), ==, 1);
 
-  upstream->approve_failure = g_strdup ("network lost");
+  akc_test_gated_source_fail_approval (upstream, "network lost");
   client.session = session;
   client.confirmation = confirmation;
   failed = approve (&client, akc_confirmation_record_get_token (proposed), "local", &error);
