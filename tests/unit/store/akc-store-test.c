@@ -348,3 +348,43 @@ akc_test_adapter_get_stream (AkcTestAdapter *self)
 {
   return self->stream;
 }
+
+void
+akc_test_chat_fixture_set_up (AkcTestChatFixture *fixture,
+                              gconstpointer       data)
+{
+  fixture->path = akc_test_path ("history.sqlite3");
+  fixture->memory = akc_test_open (fixture->path);
+  fixture->adapter = akc_test_adapter_new ();
+  fixture->chat = akc_chat_new (AKC_ADAPTER (fixture->adapter));
+  fixture->history = akc_chat_history_new (fixture->chat, fixture->memory, "demo");
+}
+
+void
+akc_test_chat_fixture_tear_down (AkcTestChatFixture *fixture,
+                                 gconstpointer       data)
+{
+  /* Writes still on their way hold the history. */
+  akc_test_history_flush (fixture->history, NULL);
+  akc_test_drain ();
+  g_assert_finalize_object (fixture->history);
+  g_assert_finalize_object (fixture->chat);
+  g_assert_finalize_object (fixture->adapter);
+  akc_test_close (fixture->memory);
+  g_free (fixture->path);
+}
+
+GListModel *
+akc_test_chat_messages (AkcChat *chat)
+{
+  return akc_chat_source_get_messages (AKC_CHAT_SOURCE (chat));
+}
+
+AkcMessage *
+akc_test_chat_message (AkcChat *chat,
+                       guint    position)
+{
+  g_autoptr(AkcMessage) message = g_list_model_get_item (akc_test_chat_messages (chat), position);
+
+  return message;  /* the chat keeps it alive */
+}

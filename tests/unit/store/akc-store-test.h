@@ -85,4 +85,25 @@ G_DECLARE_FINAL_TYPE (AkcTestAdapter, akc_test_adapter, AKC, TEST_ADAPTER, GObje
 AkcTestAdapter      *akc_test_adapter_new         (void);
 AkcStream           *akc_test_adapter_get_stream  (AkcTestAdapter *self);
 
+/* A chat on an AkcTestAdapter kept in a history of its own (conversation
+ * "demo"), for g_test_add: set up opens it, tear down flushes what is on
+ * its way and closes everything. */
+typedef struct
+{
+  char           *path;
+  AkcChatMemory  *memory;
+  AkcTestAdapter *adapter;
+  AkcChat        *chat;
+  AkcChatHistory *history;
+} AkcTestChatFixture;
+
+void                 akc_test_chat_fixture_set_up    (AkcTestChatFixture *fixture,
+                                                      gconstpointer       data);
+void                 akc_test_chat_fixture_tear_down (AkcTestChatFixture *fixture,
+                                                      gconstpointer       data);
+GListModel          *akc_test_chat_messages          (AkcChat            *chat);
+/* The message at @position (the chat keeps it alive). */
+AkcMessage          *akc_test_chat_message           (AkcChat            *chat,
+                                                      guint               position);
+
 G_END_DECLS

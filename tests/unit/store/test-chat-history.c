@@ -9,54 +9,7 @@
 
 #include "akc-store-test.h"
 
-typedef struct
-{
-  char           *path;
-  AkcChatMemory  *memory;
-  AkcTestAdapter *adapter;
-  AkcChat        *chat;
-  AkcChatHistory *history;
-} Fixture;
-
-static void
-fixture_set_up (Fixture       *fixture,
-                gconstpointer  data)
-{
-  fixture->path = akc_test_path ("history.sqlite3");
-  fixture->memory = akc_test_open (fixture->path);
-  fixture->adapter = akc_test_adapter_new ();
-  fixture->chat = akc_chat_new (AKC_ADAPTER (fixture->adapter));
-  fixture->history = akc_chat_history_new (fixture->chat, fixture->memory, "demo");
-}
-
-static void
-fixture_tear_down (Fixture       *fixture,
-                   gconstpointer  data)
-{
-  /* Writes still on their way hold the history. */
-  akc_test_history_flush (fixture->history, NULL);
-  akc_test_drain ();
-  g_assert_finalize_object (fixture->history);
-  g_assert_finalize_object (fixture->chat);
-  g_assert_finalize_object (fixture->adapter);
-  akc_test_close (fixture->memory);
-  g_free (fixture->path);
-}
-
-static GListModel *
-chat_messages (AkcChat *chat)
-{
-  return akc_chat_source_get_messages (AKC_CHAT_SOURCE (chat));
-}
-
-static AkcMessage *
-chat_message (AkcChat *chat,
-              guint    position)
-{
-  g_autoptr(AkcMessage) message = g_list_model_get_item (chat_messages (chat), position);
-
-  return message;  /* the chat keeps it alive */
-}
+typedef AkcTestChatFixture Fixture;
 
 /* What the memory holds now, read after every write started so far. */
 static GListModel *
@@ -78,7 +31,7 @@ assert_stored_is_chat (Fixture *fixture)
   g_assert_true (akc_test_history_flush (fixture->history, &error));
   g_assert_no_error (error);
   messages = stored (fixture);
-  akc_test_assert_messages_equal (chat_messages (fixture->chat), messages);
+  akc_test_assert_messages_equal (akc_test_chat_messages (fixture->chat), messages);
 }
 
 static void
@@ -124,7 +77,7 @@ test_load_creates (Fixture       *fixture,
   g_assert_null (akc_chat_history_get_error (fixture->history));
 
   load (fixture);
-  g_assert_cmpuint (g_list_model_get_n_items (chat_messages (fixture->chat)), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (akc_test_chat_messages (fixture->chat)), ==, 0);
 
   list = akc_test_list (fixture->memory, &error);
   g_assert_no_error (error);
@@ -164,7 +117,7 @@ test_turn_reopens (Fixture       *fixture,
   send (fixture, "Again");
   akc_stream_push_text (stream (fixture), "Partial");
   akc_chat_source_stop (AKC_CHAT_SOURCE (fixture->chat));
-  g_assert_true (akc_message_get_stopped (chat_message (fixture->chat, 3)));
+  g_assert_true (akc_message_get_stopped (akc_test_chat_message (fixture->chat, 3)));
 
   assert_stored_is_chat (fixture);
 
@@ -174,7 +127,7 @@ test_turn_reopens (Fixture       *fixture,
   history = akc_chat_history_new (chat, fixture->memory, "demo");
   g_assert_true (akc_test_history_load (history, &error));
   g_assert_no_error (error);
-  akc_test_assert_messages_equal (chat_messages (fixture->chat), chat_messages (chat));
+  akc_test_assert_messages_equal (akc_test_chat_messages (fixture->chat), akc_test_chat_messages (chat));
 
   /* The usage of the conversation is stored with it. */
   list = akc_test_list (fixture->memory, &error);
@@ -211,14 +164,14 @@ test_lifecycle (Fixture       *fixture,
   akc_stream_finish (stream (fixture));
   assert_stored_is_chat (fixture);
 
-  g_assert_true (akc_chat_source_edit (source, akc_message_get_id (chat_message (fixture->chat, 0)),
+  g_assert_true (akc_chat_source_edit (source, akc_message_get_id (akc_test_chat_message (fixture->chat, 0)),
                                        "one, edited", &error));
   g_assert_no_error (error);
   akc_stream_push_text (stream (fixture), "edited answer");
   akc_stream_finish (stream (fixture));
   assert_stored_is_chat (fixture);
 
-  g_assert_true (akc_chat_source_regenerate (source, akc_message_get_id (chat_message (fixture->chat, 1)),
+  g_assert_true (akc_chat_source_regenerate (source, akc_message_get_id (akc_test_chat_message (fixture->chat, 1)),
                                              &error));
   g_assert_no_error (error);
   akc_stream_push_text (stream (fixture), "regenerated");
@@ -228,7 +181,7 @@ test_lifecycle (Fixture       *fixture,
 
   akc_chat_source_clear (source);
   assert_stored_is_chat (fixture);
-  g_assert_cmpuint (g_list_model_get_n_items (chat_messages (fixture->chat)), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (akc_test_chat_messages (fixture->chat)), ==, 0);
 }
 
 static void
@@ -329,16 +282,16 @@ test_interrupted (Fixture       *fixture,
   g_assert_no_error (error);
 
   load (fixture);
-  g_assert_cmpuint (g_list_model_get_n_items (chat_messages (fixture->chat)), ==, 3);
+  g_assert_cmpuint (g_list_model_get_n_items (akc_test_chat_messages (fixture->chat)), ==, 3);
   for (guint i = 1; i < 3; i++)
     {
-      AkcMessage *message = chat_message (fixture->chat, i);
+      AkcMessage *message = akc_test_chat_message (fixture->chat, i);
 
       g_assert_cmpint (akc_message_get_status (message), ==, AKC_MESSAGE_STATUS_COMPLETE);
       g_assert_true (akc_message_get_stopped (message));
     }
-  g_assert_cmpstr (akc_message_get_content (chat_message (fixture->chat, 1)), ==, "half an");
-  g_assert_false (akc_message_get_stopped (chat_message (fixture->chat, 0)));
+  g_assert_cmpstr (akc_message_get_content (akc_test_chat_message (fixture->chat, 1)), ==, "half an");
+  g_assert_false (akc_message_get_stopped (akc_test_chat_message (fixture->chat, 0)));
 
   /* and the memory says so too. */
   assert_stored_is_chat (fixture);
@@ -363,9 +316,9 @@ test_existing_messages (Fixture       *fixture,
   akc_stream_finish (stream (fixture));
 
   load (fixture);
-  g_assert_cmpuint (g_list_model_get_n_items (chat_messages (fixture->chat)), ==, 3);
-  g_assert_cmpstr (akc_message_get_id (chat_message (fixture->chat, 0)), ==, "old");
-  g_assert_cmpstr (akc_message_get_content (chat_message (fixture->chat, 1)), ==, "typed early");
+  g_assert_cmpuint (g_list_model_get_n_items (akc_test_chat_messages (fixture->chat)), ==, 3);
+  g_assert_cmpstr (akc_message_get_id (akc_test_chat_message (fixture->chat, 0)), ==, "old");
+  g_assert_cmpstr (akc_message_get_content (akc_test_chat_message (fixture->chat, 1)), ==, "typed early");
   assert_stored_is_chat (fixture);
 }
 
@@ -392,14 +345,14 @@ test_load_during_turn (Fixture       *fixture,
   akc_stream_push_text (live, "half ");
   load (fixture);
   g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_STREAMING);
-  g_assert_cmpuint (g_list_model_get_n_items (chat_messages (fixture->chat)), ==, 3);
-  g_assert_cmpstr (akc_message_get_id (chat_message (fixture->chat, 0)), ==, "old");
+  g_assert_cmpuint (g_list_model_get_n_items (akc_test_chat_messages (fixture->chat)), ==, 3);
+  g_assert_cmpstr (akc_message_get_id (akc_test_chat_message (fixture->chat, 0)), ==, "old");
   g_assert_true (stream (fixture) == live);
   akc_stream_push_text (live, "and whole");
   akc_stream_finish (live);
   g_assert_cmpint (akc_chat_source_get_status (source), ==, AKC_CHAT_STATUS_IDLE);
-  g_assert_cmpstr (akc_message_get_content (chat_message (fixture->chat, 2)), ==, "half and whole");
-  g_assert_false (akc_message_get_stopped (chat_message (fixture->chat, 2)));
+  g_assert_cmpstr (akc_message_get_content (akc_test_chat_message (fixture->chat, 2)), ==, "half and whole");
+  g_assert_false (akc_message_get_stopped (akc_test_chat_message (fixture->chat, 2)));
   assert_stored_is_chat (fixture);
 }
 
@@ -450,7 +403,7 @@ test_resync (Fixture       *fixture,
   g_assert_no_error (error);
 
   /* Saving it fails: the history says so. */
-  akc_message_set_status (chat_message (fixture->chat, 1), AKC_MESSAGE_STATUS_ERROR);
+  akc_message_set_status (akc_test_chat_message (fixture->chat, 1), AKC_MESSAGE_STATUS_ERROR);
   g_assert_false (akc_test_history_flush (fixture->history, &error));
   g_assert_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_NOT_FOUND);
   g_clear_error (&error);
@@ -515,7 +468,7 @@ test_dispose_resyncs (Fixture       *fixture,
 
   g_assert_true (akc_test_splice (fixture->memory, "demo", 0, G_MAXUINT, NULL, 0, &error));
   g_assert_no_error (error);
-  akc_message_set_status (chat_message (fixture->chat, 1), AKC_MESSAGE_STATUS_ERROR);
+  akc_message_set_status (akc_test_chat_message (fixture->chat, 1), AKC_MESSAGE_STATUS_ERROR);
   g_assert_false (akc_test_history_flush (fixture->history, &error));
   g_assert_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_NOT_FOUND);
   g_clear_error (&error);
@@ -525,7 +478,7 @@ test_dispose_resyncs (Fixture       *fixture,
   fixture->history = akc_chat_history_new (fixture->chat, fixture->memory, "other");
 
   messages = stored (fixture);
-  akc_test_assert_messages_equal (chat_messages (fixture->chat), messages);
+  akc_test_assert_messages_equal (akc_test_chat_messages (fixture->chat), messages);
 }
 
 /* A damaged history leaves the chat as it was. */
@@ -548,7 +501,7 @@ test_load_error (Fixture       *fixture,
   g_assert_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_CORRUPT);
   g_assert_false (akc_chat_history_get_loaded (fixture->history));
   g_assert_nonnull (akc_chat_history_get_error (fixture->history));
-  g_assert_cmpuint (g_list_model_get_n_items (chat_messages (fixture->chat)), ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (akc_test_chat_messages (fixture->chat)), ==, 2);
   akc_stream_finish (stream (fixture));
 }
 
@@ -559,7 +512,7 @@ main (int   argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
 #define ADD(name, func) \
-  g_test_add ("/store/history/" name, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  g_test_add ("/store/history/" name, Fixture, NULL, akc_test_chat_fixture_set_up, func, akc_test_chat_fixture_tear_down)
 
   ADD ("load-creates", test_load_creates);
   ADD ("turn-reopens", test_turn_reopens);

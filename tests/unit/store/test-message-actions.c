@@ -11,53 +11,7 @@
 
 #include "akc-store-test.h"
 
-typedef struct
-{
-  char           *path;
-  AkcChatMemory  *memory;
-  AkcTestAdapter *adapter;
-  AkcChat        *chat;
-  AkcChatHistory *history;
-} Fixture;
-
-static void
-fixture_set_up (Fixture       *fixture,
-                gconstpointer  data)
-{
-  fixture->path = akc_test_path ("history.sqlite3");
-  fixture->memory = akc_test_open (fixture->path);
-  fixture->adapter = akc_test_adapter_new ();
-  fixture->chat = akc_chat_new (AKC_ADAPTER (fixture->adapter));
-  fixture->history = akc_chat_history_new (fixture->chat, fixture->memory, "demo");
-}
-
-static void
-fixture_tear_down (Fixture       *fixture,
-                   gconstpointer  data)
-{
-  akc_test_history_flush (fixture->history, NULL);
-  akc_test_drain ();
-  g_assert_finalize_object (fixture->history);
-  g_assert_finalize_object (fixture->chat);
-  g_assert_finalize_object (fixture->adapter);
-  akc_test_close (fixture->memory);
-  g_free (fixture->path);
-}
-
-static GListModel *
-chat_messages (AkcChat *chat)
-{
-  return akc_chat_source_get_messages (AKC_CHAT_SOURCE (chat));
-}
-
-static AkcMessage *
-chat_message (AkcChat *chat,
-              guint    position)
-{
-  g_autoptr(AkcMessage) message = g_list_model_get_item (chat_messages (chat), position);
-
-  return message;  /* the chat keeps it alive */
-}
+typedef AkcTestChatFixture Fixture;
 
 /* Three finished turns: "one", "two", "three", each answered. */
 static void
@@ -77,7 +31,7 @@ three_turns (Fixture *fixture)
       akc_stream_push_text (akc_test_adapter_get_stream (fixture->adapter), answer);
       akc_stream_finish (akc_test_adapter_get_stream (fixture->adapter));
     }
-  g_assert_cmpuint (g_list_model_get_n_items (chat_messages (fixture->chat)), ==, 6);
+  g_assert_cmpuint (g_list_model_get_n_items (akc_test_chat_messages (fixture->chat)), ==, 6);
 }
 
 /* The conversation as another chat reads it from the history, as after a
@@ -96,7 +50,7 @@ reopened (Fixture *fixture)
   history = akc_chat_history_new (chat, fixture->memory, "demo");
   g_assert_true (akc_test_history_load (history, &error));
   g_assert_no_error (error);
-  messages = g_object_ref (chat_messages (chat));
+  messages = g_object_ref (akc_test_chat_messages (chat));
   akc_test_drain ();
 
   return messages;
@@ -129,18 +83,18 @@ test_delete (Fixture       *fixture,
   guint position = 99;
 
   three_turns (fixture);
-  g_assert_true (akc_chat_delete_message (fixture->chat, akc_message_get_id (chat_message (fixture->chat, 3)),
+  g_assert_true (akc_chat_delete_message (fixture->chat, akc_message_get_id (akc_test_chat_message (fixture->chat, 3)),
                                           &position, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (position, ==, 3);
 
-  text = contents (chat_messages (fixture->chat));
+  text = contents (akc_test_chat_messages (fixture->chat));
   g_assert_cmpstr (text, ==, "one|answer one|two|three|answer three");
   after = reopened (fixture);
-  akc_test_assert_messages_equal (chat_messages (fixture->chat), after);
+  akc_test_assert_messages_equal (akc_test_chat_messages (fixture->chat), after);
 
   /* A person's own message goes the same way. */
-  g_assert_true (akc_chat_delete_message (fixture->chat, akc_message_get_id (chat_message (fixture->chat, 0)),
+  g_assert_true (akc_chat_delete_message (fixture->chat, akc_message_get_id (akc_test_chat_message (fixture->chat, 0)),
                                           NULL, &error));
   g_assert_no_error (error);
   g_clear_object (&after);
@@ -164,13 +118,13 @@ test_undo (Fixture       *fixture,
 
   three_turns (fixture);
   before = reopened (fixture);
-  deleted = g_object_ref (chat_message (fixture->chat, 2));
+  deleted = g_object_ref (akc_test_chat_message (fixture->chat, 2));
   g_assert_true (akc_chat_delete_message (fixture->chat, akc_message_get_id (deleted), &position, &error));
   g_assert_no_error (error);
 
   g_assert_true (akc_chat_insert_message (fixture->chat, position, deleted, &error));
   g_assert_no_error (error);
-  g_assert_true (chat_message (fixture->chat, 2) == deleted);
+  g_assert_true (akc_test_chat_message (fixture->chat, 2) == deleted);
   after = reopened (fixture);
   akc_test_assert_messages_equal (before, after);
 
@@ -185,7 +139,7 @@ test_undo (Fixture       *fixture,
     g_assert_error (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_NO_TARGET);
     g_clear_error (&error);
   }
-  g_assert_cmpuint (g_list_model_get_n_items (chat_messages (fixture->chat)), ==, 6);
+  g_assert_cmpuint (g_list_model_get_n_items (akc_test_chat_messages (fixture->chat)), ==, 6);
 }
 
 static void
@@ -213,7 +167,7 @@ test_hide (Fixture       *fixture,
 
   three_turns (fixture);
   g_signal_connect (fixture->chat, "hidden-changed", G_CALLBACK (count_hidden_changes), &n_changes);
-  message = chat_message (fixture->chat, 3);
+  message = akc_test_chat_message (fixture->chat, 3);
   id = g_strdup (akc_message_get_id (message));
   g_assert_true (akc_chat_hide_message (fixture->chat, id, &error));
   g_assert_no_error (error);
@@ -249,16 +203,16 @@ test_hide (Fixture       *fixture,
 
   /* The conversation going on makes a hidden deletion final first: the
    * model never reads the message. The quit deletes what is left. */
-  g_assert_true (akc_chat_hide_message (fixture->chat, akc_message_get_id (chat_message (fixture->chat, 0)), &error));
+  g_assert_true (akc_chat_hide_message (fixture->chat, akc_message_get_id (akc_test_chat_message (fixture->chat, 0)), &error));
   g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (fixture->chat), "four", &error));
   g_assert_no_error (error);
   akc_stream_push_text (akc_test_adapter_get_stream (fixture->adapter), "answer four");
   akc_stream_finish (akc_test_adapter_get_stream (fixture->adapter));
-  text = contents (chat_messages (fixture->chat));
+  text = contents (akc_test_chat_messages (fixture->chat));
   g_assert_cmpstr (text, ==, "answer one|two|three|answer three|four|answer four");
   g_clear_pointer (&text, g_free);
-  g_assert_true (akc_chat_hide_message (fixture->chat, akc_message_get_id (chat_message (fixture->chat, 0)), &error));
-  g_assert_true (akc_chat_hide_message (fixture->chat, akc_message_get_id (chat_message (fixture->chat, 1)), &error));
+  g_assert_true (akc_chat_hide_message (fixture->chat, akc_message_get_id (akc_test_chat_message (fixture->chat, 0)), &error));
+  g_assert_true (akc_chat_hide_message (fixture->chat, akc_message_get_id (akc_test_chat_message (fixture->chat, 1)), &error));
   g_assert_cmpuint (akc_chat_delete_hidden_messages (fixture->chat), ==, 2);
   g_assert_cmpuint (akc_chat_delete_hidden_messages (fixture->chat), ==, 0);
   stored = reopened (fixture);
@@ -286,11 +240,11 @@ test_delete_refused (Fixture       *fixture,
   /* While a reply streams, stop it first. */
   g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (fixture->chat), "four", &error));
   g_assert_no_error (error);
-  g_assert_false (akc_chat_delete_message (fixture->chat, akc_message_get_id (chat_message (fixture->chat, 0)),
+  g_assert_false (akc_chat_delete_message (fixture->chat, akc_message_get_id (akc_test_chat_message (fixture->chat, 0)),
                                            NULL, &error));
   g_assert_error (error, AKC_CHAT_ERROR, AKC_CHAT_ERROR_BUSY);
   g_clear_error (&error);
-  g_assert_cmpuint (g_list_model_get_n_items (chat_messages (fixture->chat)), ==, 8);
+  g_assert_cmpuint (g_list_model_get_n_items (akc_test_chat_messages (fixture->chat)), ==, 8);
   akc_stream_finish (akc_test_adapter_get_stream (fixture->adapter));
 
   after = reopened (fixture);
@@ -310,7 +264,7 @@ test_edit_earlier (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
 
   three_turns (fixture);
-  id = g_strdup (akc_message_get_id (chat_message (fixture->chat, 2)));
+  id = g_strdup (akc_message_get_id (akc_test_chat_message (fixture->chat, 2)));
   g_assert_true (akc_chat_source_edit (AKC_CHAT_SOURCE (fixture->chat), id, "two, edited", &error));
   g_assert_no_error (error);
   akc_stream_push_text (akc_test_adapter_get_stream (fixture->adapter), "answer two again");
@@ -324,7 +278,7 @@ test_edit_earlier (Fixture       *fixture,
 
     g_assert_cmpstr (akc_message_get_id (edited), ==, id);
   }
-  akc_test_assert_messages_equal (chat_messages (fixture->chat), after);
+  akc_test_assert_messages_equal (akc_test_chat_messages (fixture->chat), after);
 }
 
 int
@@ -334,7 +288,7 @@ main (int   argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
 #define ADD(name, func) \
-  g_test_add ("/store/message-actions/" name, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  g_test_add ("/store/message-actions/" name, Fixture, NULL, akc_test_chat_fixture_set_up, func, akc_test_chat_fixture_tear_down)
 
   ADD ("delete", test_delete);
   ADD ("undo", test_undo);
