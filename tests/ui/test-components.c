@@ -557,15 +557,24 @@ test_choice_list (void)
   gtk_test_accessible_assert_property (first, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, "Read the component guide.");
   g_assert_nonnull (find_label (first, "Read the component guide."));
 
-  /* Arrows move the highlight, clamped at both ends. */
+  /* Arrows move the highlight, clamped at both ends. The option Enter
+   * takes is marked while it has the keyboard, whether or not the window
+   * draws focus rings. */
+  gtk_window_set_focus_visible (GTK_WINDOW (gtk_widget_get_root (fixture.view)), FALSE);
   g_assert_true (gtk_widget_grab_focus (fixture.view));
   g_assert_true (focus_of (&fixture) == first);
+  g_assert_true (gtk_widget_has_css_class (first, "current"));
+  g_assert_false (gtk_widget_has_css_class (second, "current"));
   press (&fixture, GDK_KEY_Up);
   g_assert_true (focus_of (&fixture) == first);
   press (&fixture, GDK_KEY_Down);
+  g_assert_true (gtk_widget_has_css_class (second, "current"));
+  g_assert_false (gtk_widget_has_css_class (first, "current"));
   press (&fixture, GDK_KEY_Down);
   press (&fixture, GDK_KEY_Down);
   g_assert_true (focus_of (&fixture) == third);
+  g_assert_true (gtk_widget_has_css_class (third, "current"));
+  g_assert_false (gtk_widget_has_css_class (second, "current"));
 
   /* "1", "2": the buffer names 12, which is no choice, so Enter takes the
    * highlighted one (third)... but first an arrow clears the buffer. */

@@ -223,6 +223,19 @@ akc_choice_list_view_widget_init (AkcComponentWidgetInterface *iface)
   iface->show_answer = akc_choice_list_view_show_answer;
 }
 
+/* The option Enter chooses is marked for as long as it has the keyboard,
+ * not only while GTK draws focus rings: GTK 4.8 hides them a few seconds
+ * after the last key, and a list that took the keyboard by itself (a
+ * question that arrived) never had one. */
+static void
+on_choice_focus_changed (GtkWidget *button)
+{
+  if (gtk_widget_has_focus (button))
+    gtk_widget_add_css_class (button, "current");
+  else
+    gtk_widget_remove_css_class (button, "current");
+}
+
 static GtkWidget *
 choice_button_new (guint         number,
                    AkcJsonValue *choice,
@@ -237,6 +250,7 @@ choice_button_new (guint         number,
   GtkWidget *badge = akc_component_label_new (number_text, "number");
 
   gtk_widget_add_css_class (button, "choice");
+  g_signal_connect (button, "notify::has-focus", G_CALLBACK (on_choice_focus_changed), NULL);
   gtk_widget_set_valign (badge, GTK_ALIGN_CENTER);
   gtk_accessible_update_property (GTK_ACCESSIBLE (badge),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, number_text,
