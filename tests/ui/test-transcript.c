@@ -1866,7 +1866,7 @@ test_view_taken_focus_shown (void)
   g_autoptr(AkcActionConfirmation) confirmation = NULL;
   g_autoptr(GError) error = NULL;
   AkcComponentView *component;
-  GtkWidget *deny;
+  GtkWidget *deny, *approve;
   FocusWait focus;
   gboolean allowed = TRUE;
   guint runs = 0;
@@ -1916,6 +1916,16 @@ test_view_taken_focus_shown (void)
   WAIT_FOR (focus_is_inside, &focus);
   g_assert_true (gtk_window_get_focus_visible (GTK_WINDOW (fixture.window)));
   g_assert_cmpuint (runs, ==, 0);
+  /* Marked as the button Enter presses for as long as it has the
+   * keyboard, not only while GTK draws focus rings (it hides them a few
+   * seconds after the last key). */
+  gtk_window_set_focus_visible (GTK_WINDOW (fixture.window), FALSE);
+  g_assert_true (gtk_widget_has_css_class (deny, "current"));
+  approve = find_widget (GTK_WIDGET (fixture.view), has_action, "chat.approve");
+  g_assert_false (gtk_widget_has_css_class (approve, "current"));
+  g_assert_true (gtk_widget_grab_focus (approve));
+  g_assert_true (gtk_widget_has_css_class (approve, "current"));
+  g_assert_false (gtk_widget_has_css_class (deny, "current"));
 
   spin ();
   akc_chat_view_set_confirmation (fixture.view, NULL);

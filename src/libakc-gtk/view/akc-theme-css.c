@@ -216,7 +216,8 @@ akc_theme_css_generate (const AkcTheme *theme,
   /* Choices */
   rule (&sheet, "choicelist button.choice",
         "padding: %s;\n  border-radius: %s;\n  box-shadow: inset 0 0 0 1px %s;", medium, radius, border);
-  rule (&sheet, "choicelist button.choice:focus-visible, choicelist button.choice.current:not(:disabled)",
+  rule (&sheet, "choicelist button.choice:focus-visible, choicelist button.choice.current:not(:disabled), "
+        ".tool-confirmation button.current",
         "outline-color: alpha(%s, 0.5);", accent);
 
   /* Buttons, links, focus */

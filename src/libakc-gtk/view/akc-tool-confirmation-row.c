@@ -217,6 +217,19 @@ fill_fields (AkcToolConfirmationRow *self,
   gtk_widget_set_visible (GTK_WIDGET (self->fields), row > 0);
 }
 
+/* The button Enter presses is marked for as long as it has the keyboard,
+ * not only while GTK draws focus rings: GTK 4.8 hides them a few seconds
+ * after the last key, and the confirmation of a chosen action takes the
+ * keyboard by itself, on Deny. */
+static void
+on_button_focus_changed (GtkWidget *button)
+{
+  if (gtk_widget_has_focus (button))
+    gtk_widget_add_css_class (button, "current");
+  else
+    gtk_widget_remove_css_class (button, "current");
+}
+
 GtkWidget *
 akc_tool_confirmation_row_new (AkcToolCall *call,
                                AkcTool     *tool)
@@ -288,6 +301,9 @@ akc_tool_confirmation_row_new (AkcToolCall *call,
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->details),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Details"),
                                   -1);
+
+  g_signal_connect (self->deny, "notify::has-focus", G_CALLBACK (on_button_focus_changed), NULL);
+  g_signal_connect (self->approve, "notify::has-focus", G_CALLBACK (on_button_focus_changed), NULL);
 
   /* Only an action that cannot be undone looks destructive. */
   gtk_widget_add_css_class (self->approve,
