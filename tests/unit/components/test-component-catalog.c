@@ -7,16 +7,7 @@
 #include "config.h"
 
 #include "akc-component-test.h"
-
-static AkcJsonValue *
-J (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  AkcJsonValue *v = akc_json_value_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return v;
-}
+#include "akc-test.h"
 
 /* ------------------------------------------------------------------ */
 /* Fixtures                                                            */
@@ -95,7 +86,7 @@ metadata_of (AkcComponentDefinition *definition)
     }
   g_string_append (out, "]}");
 
-  return J (out->str);
+  return akc_test_parse_json (out->str);
 }
 
 /* catalog-metadata.json: definition {componentKey}; standardKeys */
@@ -144,7 +135,7 @@ static gboolean
 props_valid (const char *key,
              const char *props_text)
 {
-  g_autoptr(AkcJsonValue) props = J (props_text);
+  g_autoptr(AkcJsonValue) props = akc_test_parse_json (props_text);
   g_autoptr(AkcJsonValue) validated = NULL;
 
   validated = akc_component_definition_validate_props (akc_component_definition_get_standard (key), props);
@@ -155,7 +146,7 @@ static void
 test_normalised_order (void)
 {
   AkcComponentDefinition *form = akc_component_definition_get_standard ("form");
-  g_autoptr(AkcJsonValue) props = J ("{\"submitLabel\":\"Go\",\"fields\":[{\"type\":\"select\",\"options\":[{\"label\":\"A\",\"id\":\"a\"}],\"label\":\"Role\",\"id\":\"role\"}]}");
+  g_autoptr(AkcJsonValue) props = akc_test_parse_json ("{\"submitLabel\":\"Go\",\"fields\":[{\"type\":\"select\",\"options\":[{\"label\":\"A\",\"id\":\"a\"}],\"label\":\"Role\",\"id\":\"role\"}]}");
   g_autoptr(AkcJsonValue) validated = akc_component_definition_validate_props (form, props);
   g_autoptr(AkcJsonValue) again = NULL;
   g_autofree char *text = NULL;
@@ -197,7 +188,7 @@ static void
 test_proto_members (void)
 {
   AkcComponentDefinition *table = akc_component_definition_get_standard ("table");
-  g_autoptr(AkcJsonValue) props = J ("{\"caption\":\"C\",\"columns\":[{\"key\":\"a\",\"label\":\"A\"}],\"rows\":[{\"a\":1,\"__proto__\":\"x\"}],\"__proto__\":{}}");
+  g_autoptr(AkcJsonValue) props = akc_test_parse_json ("{\"caption\":\"C\",\"columns\":[{\"key\":\"a\",\"label\":\"A\"}],\"rows\":[{\"a\":1,\"__proto__\":\"x\"}],\"__proto__\":{}}");
   g_autoptr(AkcJsonValue) validated = akc_component_definition_validate_props (table, props);
   g_autofree char *text = NULL;
 
@@ -293,8 +284,8 @@ test_custom_definition (void)
   AkcComponentEvent *events[] = { pick };
   guint calls = 0;
   AkcComponentDefinition *definition;
-  g_autoptr(AkcJsonValue) good = J ("{\"region\":\"eu\"}");
-  g_autoptr(AkcJsonValue) bad = J ("{\"region\":1}");
+  g_autoptr(AkcJsonValue) good = akc_test_parse_json ("{\"region\":\"eu\"}");
+  g_autoptr(AkcJsonValue) bad = akc_test_parse_json ("{\"region\":1}");
   g_autoptr(AkcJsonValue) validated = NULL;
   g_autofree char *fallback = NULL;
 
@@ -327,8 +318,8 @@ test_custom_definition (void)
                                              AKC_COMPONENT_CAPABILITY_NONE, NULL, NULL, NULL, NULL, NULL, NULL);
   {
     g_autoptr(AkcJsonValue) object = akc_component_definition_validate_props (definition, good);
-    g_autoptr(AkcJsonValue) array = J ("[]");
-    g_autoptr(AkcJsonValue) null = J ("null");
+    g_autoptr(AkcJsonValue) array = akc_test_parse_json ("[]");
+    g_autoptr(AkcJsonValue) null = akc_test_parse_json ("null");
 
     g_assert_true (object == good);
     g_assert_null (akc_component_definition_validate_props (definition, array));
@@ -388,7 +379,7 @@ test_manifest_registration (void)
 static void
 test_cell_text (void)
 {
-  g_autoptr(AkcJsonValue) row = J ("{\"s\":\"x\\u0000y\",\"n\":33.333333333333336,\"i\":1024,\"t\":1e-7,\"z\":-0,\"b\":true,\"f\":false,\"null\":null,\"big\":1e21}");
+  g_autoptr(AkcJsonValue) row = akc_test_parse_json ("{\"s\":\"x\\u0000y\",\"n\":33.333333333333336,\"i\":1024,\"t\":1e-7,\"z\":-0,\"b\":true,\"f\":false,\"null\":null,\"big\":1e21}");
   struct { const char *key; const char *text; } cases[] = {
     { "n", "33.333333333333336" }, { "i", "1024" }, { "t", "1e-7" }, { "z", "0" },
     { "b", "true" }, { "f", "false" }, { "null", "" }, { "missing", "" }, { "big", "1e+21" },
@@ -424,7 +415,7 @@ test_pretty_json (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(AkcJsonValue) value = J (cases[i].in);
+      g_autoptr(AkcJsonValue) value = akc_test_parse_json (cases[i].in);
       g_autofree char *text = akc_component_dup_pretty_json (value);
 
       g_assert_cmpstr (text, ==, cases[i].out);

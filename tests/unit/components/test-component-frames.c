@@ -9,16 +9,7 @@
 #include <string.h>
 
 #include "akc-component-test.h"
-
-static AkcJsonValue *
-J (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  AkcJsonValue *v = akc_json_value_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return v;
-}
+#include "akc-test.h"
 
 static gboolean
 is_string (AkcJsonValue *v)
@@ -195,7 +186,7 @@ test_resolved_accessors (void)
   g_autoptr(AkcComponentManifest) manifest = akc_component_manifest_new_standard ();
   const char *frame_text = FRAME ("progress", "p-1", "{\"label\":\"Upload\",\"value\":42.5}");
   g_autofree char *text = g_strconcat ("{\"extra\":1,", frame_text + 1, NULL);
-  g_autoptr(AkcJsonValue) frame = J (text);
+  g_autoptr(AkcJsonValue) frame = akc_test_parse_json (text);
   g_autoptr(AkcResolvedComponent) resolved = NULL;
   g_autofree char *description = NULL;
   g_autofree char *fallback = NULL;
@@ -254,9 +245,9 @@ static void
 test_choice_list_resolution (void)
 {
   g_autoptr(AkcComponentManifest) manifest = akc_component_manifest_new_standard ();
-  g_autoptr(AkcJsonValue) unknown = J (FRAME ("future", "f", "{}"));
-  g_autoptr(AkcJsonValue) invalid = J (FRAME ("choice-list", "c", "{\"prompt\":\"P\",\"choices\":[]}"));
-  g_autoptr(AkcJsonValue) valid = J (FRAME ("choice-list", "c",
+  g_autoptr(AkcJsonValue) unknown = akc_test_parse_json (FRAME ("future", "f", "{}"));
+  g_autoptr(AkcJsonValue) invalid = akc_test_parse_json (FRAME ("choice-list", "c", "{\"prompt\":\"P\",\"choices\":[]}"));
+  g_autoptr(AkcJsonValue) valid = akc_test_parse_json (FRAME ("choice-list", "c",
                                             "{\"prompt\":\"P\",\"choices\":[{\"id\":\"a\",\"label\":\"A\",\"action\":{\"name\":\"go\",\"input\":{\"x\":1}}},{\"id\":\"b\",\"label\":\"B\"}]}"));
   g_autoptr(AkcDiagnostic) diagnostic = NULL;
   g_autoptr(AkcResolvedComponent) resolved = NULL;
@@ -286,8 +277,8 @@ static void
 test_custom_resolution (void)
 {
   g_autoptr(AkcComponentManifest) manifest = akc_test_manifest ("custom");
-  g_autoptr(AkcJsonValue) frame = J (FRAME ("map-view", "m", "{\"region\":\"eu\"}"));
-  g_autoptr(AkcJsonValue) not_object = J (FRAME ("map-view", "m", "[1]"));
+  g_autoptr(AkcJsonValue) frame = akc_test_parse_json (FRAME ("map-view", "m", "{\"region\":\"eu\"}"));
+  g_autoptr(AkcJsonValue) not_object = akc_test_parse_json (FRAME ("map-view", "m", "[1]"));
   g_autoptr(AkcResolvedComponent) resolved = akc_component_manifest_resolve (manifest, frame, NULL);
   g_autoptr(AkcDiagnostic) diagnostic = NULL;
 

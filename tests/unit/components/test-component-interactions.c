@@ -7,16 +7,7 @@
 #include "config.h"
 
 #include "akc-component-test.h"
-
-static AkcJsonValue *
-J (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  AkcJsonValue *v = akc_json_value_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return v;
-}
+#include "akc-test.h"
 
 /* ------------------------------------------------------------------ */
 /* Fixtures                                                            */
@@ -105,7 +96,7 @@ interaction_ok (const char *manifest_name,
                 AkcJsonValue *value)
 {
   g_autoptr(AkcComponentManifest) manifest = akc_test_manifest (manifest_name);
-  g_autoptr(AkcJsonValue) frame = J (frame_text);
+  g_autoptr(AkcJsonValue) frame = akc_test_parse_json (frame_text);
   g_autoptr(GError) error = NULL;
   g_autoptr(AkcJsonValue) result = akc_component_manifest_create_interaction (manifest, frame, event, value, &error);
 
@@ -155,11 +146,11 @@ test_form_numbers (void)
 
   /* Numbers proper, blank strings, other types */
   {
-    g_autoptr(AkcJsonValue) v1 = J ("{\"n\":-3.5}");
-    g_autoptr(AkcJsonValue) v2 = J ("{\"n\":\" \"}");
-    g_autoptr(AkcJsonValue) v3 = J ("{\"n\":true}");
-    g_autoptr(AkcJsonValue) v4 = J ("{\"n\":1e999}");
-    g_autoptr(AkcJsonValue) v5 = J ("{}");
+    g_autoptr(AkcJsonValue) v1 = akc_test_parse_json ("{\"n\":-3.5}");
+    g_autoptr(AkcJsonValue) v2 = akc_test_parse_json ("{\"n\":\" \"}");
+    g_autoptr(AkcJsonValue) v3 = akc_test_parse_json ("{\"n\":true}");
+    g_autoptr(AkcJsonValue) v4 = akc_test_parse_json ("{\"n\":1e999}");
+    g_autoptr(AkcJsonValue) v5 = akc_test_parse_json ("{}");
 
     g_assert_true (interaction_ok ("standard", NUMBER_FORM, "submit", v1));
     g_assert_false (interaction_ok ("standard", NUMBER_FORM, "submit", v2));
@@ -174,7 +165,7 @@ static gboolean
 custom_ok (const char   *event,
            const char   *value_text)
 {
-  g_autoptr(AkcJsonValue) value = value_text != NULL ? J (value_text) : NULL;
+  g_autoptr(AkcJsonValue) value = value_text != NULL ? akc_test_parse_json (value_text) : NULL;
 
   return interaction_ok ("custom", FRAME ("map-view", "{}"), event, value);
 }
@@ -212,10 +203,10 @@ static void
 test_unbounded_value (void)
 {
   g_autoptr(AkcComponentManifest) manifest = akc_test_manifest ("custom");
-  g_autoptr(AkcJsonValue) frame = J (FRAME ("map-view", "{}"));
+  g_autoptr(AkcJsonValue) frame = akc_test_parse_json (FRAME ("map-view", "{}"));
   g_autofree char *long_text = g_strnfill (16385, 'x');
   g_autofree char *value_text = g_strdup_printf ("{\"t\":\"%s\"}", long_text);
-  g_autoptr(AkcJsonValue) value = J (value_text);
+  g_autoptr(AkcJsonValue) value = akc_test_parse_json (value_text);
   g_autoptr(GError) error = NULL;
   g_autoptr(AkcJsonValue) event = NULL;
 
@@ -230,7 +221,7 @@ static void
 test_resolved_interactions (void)
 {
   g_autoptr(AkcComponentManifest) manifest = akc_component_manifest_new_standard ();
-  g_autoptr(AkcJsonValue) frame = J (FRAME ("button-group",
+  g_autoptr(AkcJsonValue) frame = akc_test_parse_json (FRAME ("button-group",
                                             "{\"label\":\"A\",\"buttons\":[{\"id\":\"a\",\"label\":\"A\"},{\"id\":\"b\",\"label\":\"B\",\"disabled\":false},{\"id\":\"c\",\"label\":\"C\",\"disabled\":true}]}"));
   g_autoptr(AkcResolvedComponent) resolved = akc_component_manifest_resolve (manifest, frame, NULL);
   g_autoptr(AkcJsonValue) b = akc_json_value_new_string ("b", -1);
@@ -260,9 +251,9 @@ test_resolved_interactions (void)
 static void
 test_selection_errors (void)
 {
-  g_autoptr(AkcJsonValue) invalid_props = J (FRAME ("choice-list", "{\"prompt\":\"\",\"choices\":[]}"));
-  g_autoptr(AkcJsonValue) not_a_frame = J ("{\"componentKey\":\"choice-list\",\"props\":{}}");
-  g_autoptr(AkcJsonValue) choices = J (FRAME ("choice-list", "{\"prompt\":\"P\",\"choices\":[{\"id\":\"a\",\"label\":\"A\"}]}"));
+  g_autoptr(AkcJsonValue) invalid_props = akc_test_parse_json (FRAME ("choice-list", "{\"prompt\":\"\",\"choices\":[]}"));
+  g_autoptr(AkcJsonValue) not_a_frame = akc_test_parse_json ("{\"componentKey\":\"choice-list\",\"props\":{}}");
+  g_autoptr(AkcJsonValue) choices = akc_test_parse_json (FRAME ("choice-list", "{\"prompt\":\"P\",\"choices\":[{\"id\":\"a\",\"label\":\"A\"}]}"));
   g_autoptr(AkcJsonValue) event = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -389,7 +380,7 @@ test_choice_submission_hook (void)
 {
   AkcChoiceSubmissionFunc func = hook;
   Settle s = { 0 };
-  g_autoptr(AkcJsonValue) frame = J (FRAME ("choice-list", "{\"prompt\":\"P\",\"choices\":[{\"id\":\"a\",\"label\":\"A\"}]}"));
+  g_autoptr(AkcJsonValue) frame = akc_test_parse_json (FRAME ("choice-list", "{\"prompt\":\"P\",\"choices\":[{\"id\":\"a\",\"label\":\"A\"}]}"));
   g_autoptr(GError) error = NULL;
   g_autoptr(AkcChoiceSubmission) unavailable = func (frame, "a", "unknown", &s, &error);
   g_autoptr(AkcChoiceSubmission) reservation = func (frame, "a", "session", &s, &error);

@@ -10,16 +10,7 @@
 #include <string.h>
 
 #include "akc-component-test.h"
-
-static AkcJsonValue *
-J (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  AkcJsonValue *v = akc_json_value_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return v;
-}
+#include "akc-test.h"
 
 /* The presentation at @i (borrowed: the list keeps it alive). */
 static AkcPresentation *
@@ -351,9 +342,9 @@ test_present_message_object (void)
 static void
 test_semantic_fallback (void)
 {
-  g_autoptr(AkcJsonValue) astral = J ("{\"kind\":\"\xf0\x9f\x98\x80\",\"summary\":\"a\\u0000b\"}");
-  g_autoptr(AkcJsonValue) not_object = J ("[\"k\",\"s\"]");
-  g_autoptr(AkcJsonValue) null_summary = J ("{\"kind\":\"k\",\"summary\":null}");
+  g_autoptr(AkcJsonValue) astral = akc_test_parse_json ("{\"kind\":\"\xf0\x9f\x98\x80\",\"summary\":\"a\\u0000b\"}");
+  g_autoptr(AkcJsonValue) not_object = akc_test_parse_json ("[\"k\",\"s\"]");
+  g_autoptr(AkcJsonValue) null_summary = akc_test_parse_json ("{\"kind\":\"k\",\"summary\":null}");
   g_autofree char *text = akc_component_format_semantic_fallback (astral);
 
   g_assert_cmpmem (text, strlen ("[unsupported visual: \xf0\x9f\x98\x80] a") + 2,

@@ -12,16 +12,7 @@
 #include <string.h>
 
 #include "akc-component-test.h"
-
-static AkcJsonValue *
-J (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  AkcJsonValue *v = akc_json_value_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return v;
-}
+#include "akc-test.h"
 
 /* ------------------------------------------------------------------ */
 /* Fixtures                                                            */
@@ -119,7 +110,7 @@ test_theme_defaults (void)
 static void
 test_theme_getters (void)
 {
-  g_autoptr(AkcJsonValue) input = J ("{\"fontFamily\":\"Inter\",\"radius\":{\"large\":0.5},"
+  g_autoptr(AkcJsonValue) input = akc_test_parse_json ("{\"fontFamily\":\"Inter\",\"radius\":{\"large\":0.5},"
                                      "\"colors\":{\"muted\":\"#ABC\"},\"spacing\":{\"medium\":1000}}");
   g_autoptr(GError) error = NULL;
   g_autoptr(AkcTheme) theme = akc_theme_resolve (input, &error);
@@ -221,7 +212,7 @@ test_theme_text (void)
 static void
 test_theme_dom_numbers (void)
 {
-  g_autoptr(AkcJsonValue) input = J ("{\"spacing\":{\"small\":4.5,\"medium\":0},\"radius\":{\"medium\":0.1}}");
+  g_autoptr(AkcJsonValue) input = akc_test_parse_json ("{\"spacing\":{\"small\":4.5,\"medium\":0},\"radius\":{\"medium\":0.1}}");
   g_autoptr(AkcTheme) theme = akc_theme_resolve (input, NULL);
   g_autoptr(AkcJsonValue) variables = akc_theme_dup_dom_css_variables (theme);
 

@@ -11,18 +11,9 @@
 #include "akc-ask-backend-private.h"
 #include "akc-fixture.h"
 #include "akc-json-private.h"
+#include "akc-test.h"
 
 typedef AkcJsonValue *(*ValidateFunc) (AkcJsonValue *value);
-
-static AkcJsonValue *
-J (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  AkcJsonValue *v = akc_json_value_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return v;
-}
 
 static void
 run_case (const AkcFixtureCase *fc,
@@ -170,9 +161,9 @@ test_escalation (void)
 static void
 test_request_new (void)
 {
-  g_autoptr(AkcJsonValue) messages = J ("[{\"content\":\"Hi\",\"role\":\"user\"}]");
-  g_autoptr(AkcJsonValue) bad_messages = J ("[{\"content\":\"Hi\",\"role\":\"system\"}]");
-  g_autoptr(AkcJsonValue) answer = J ("{" ESC_HEAD ",\"query\":\"q\",\"normalizedQuery\":\"q\",\"message\":\"m\",\"reason\":\"miss\",\"confidence\":{\"level\":\"low\",\"basis\":\"miss\"},\"extra\":1}");
+  g_autoptr(AkcJsonValue) messages = akc_test_parse_json ("[{\"content\":\"Hi\",\"role\":\"user\"}]");
+  g_autoptr(AkcJsonValue) bad_messages = akc_test_parse_json ("[{\"content\":\"Hi\",\"role\":\"system\"}]");
+  g_autoptr(AkcJsonValue) answer = akc_test_parse_json ("{" ESC_HEAD ",\"query\":\"q\",\"normalizedQuery\":\"q\",\"message\":\"m\",\"reason\":\"miss\",\"confidence\":{\"level\":\"low\",\"basis\":\"miss\"},\"extra\":1}");
   g_autoptr(AkcJsonValue) request = akc_ask_backend_request_new ("s-1", messages, NULL);
   g_autoptr(AkcJsonValue) request2 = akc_ask_backend_request_new (NULL, messages, answer);
 
@@ -186,18 +177,18 @@ test_request_new (void)
 static void
 test_others (void)
 {
-  g_autoptr(AkcJsonValue) m1 = J ("{\"role\":\"assistant\",\"content\":\"\"}");
-  g_autoptr(AkcJsonValue) m2 = J ("{\"role\":\"assistant\",\"content\":1}");
-  g_autoptr(AkcJsonValue) src = J ("{\"id\":\"s\",\"title\":\"T\",\"href\":\"https://user@example.com/\",\"excerpt\":\"e\"}");
-  g_autoptr(AkcJsonValue) src2 = J ("{\"id\":\"s\",\"title\":\"T\",\"href\":\"//example.com/\",\"excerpt\":\"e\"}");
-  g_autoptr(AkcJsonValue) usage = J ("{\"totalTokens\":9007199254740991,\"costUsd\":0}");
-  g_autoptr(AkcJsonValue) usage2 = J ("{\"totalTokens\":9007199254740992}");
-  g_autoptr(AkcJsonValue) diag = J ("{\"code\":\"ASK_UNAUTHORIZED\",\"message\":\"  No.  \",\"retryable\":false}");
-  g_autoptr(AkcJsonValue) diag2 = J ("{\"code\":\"ASK_INTERNAL\",\"message\":\"x\",\"retryable\":\"false\"}");
-  g_autoptr(AkcJsonValue) metric = J ("{\"protocol\":\"agentskit.chat.backend-metric\",\"version\":1,\"name\":\"stream.snapshots\",\"siteId\":\"s\",\"corpusId\":\"c\",\"requestId\":\"r\",\"value\":0,\"unit\":\"tokens\",\"outcome\":\"cancelled\",\"emittedAt\":\"2026-07-13T00:00Z\"}");
-  g_autoptr(AkcJsonValue) metric2 = J ("{\"protocol\":\"agentskit.chat.backend-metric\",\"version\":1,\"name\":\"stream.snapshots\",\"siteId\":\"s\",\"corpusId\":\"c\",\"requestId\":\"r\",\"value\":0,\"unit\":\"tokens\",\"outcome\":\"cancelled\",\"emittedAt\":\"2026-07-13 00:00Z\"}");
-  g_autoptr(AkcJsonValue) session = J ("{\"revision\":1.0,\"messages\":[]}");
-  g_autoptr(AkcJsonValue) session2 = J ("{\"revision\":0.5,\"messages\":[]}");
+  g_autoptr(AkcJsonValue) m1 = akc_test_parse_json ("{\"role\":\"assistant\",\"content\":\"\"}");
+  g_autoptr(AkcJsonValue) m2 = akc_test_parse_json ("{\"role\":\"assistant\",\"content\":1}");
+  g_autoptr(AkcJsonValue) src = akc_test_parse_json ("{\"id\":\"s\",\"title\":\"T\",\"href\":\"https://user@example.com/\",\"excerpt\":\"e\"}");
+  g_autoptr(AkcJsonValue) src2 = akc_test_parse_json ("{\"id\":\"s\",\"title\":\"T\",\"href\":\"//example.com/\",\"excerpt\":\"e\"}");
+  g_autoptr(AkcJsonValue) usage = akc_test_parse_json ("{\"totalTokens\":9007199254740991,\"costUsd\":0}");
+  g_autoptr(AkcJsonValue) usage2 = akc_test_parse_json ("{\"totalTokens\":9007199254740992}");
+  g_autoptr(AkcJsonValue) diag = akc_test_parse_json ("{\"code\":\"ASK_UNAUTHORIZED\",\"message\":\"  No.  \",\"retryable\":false}");
+  g_autoptr(AkcJsonValue) diag2 = akc_test_parse_json ("{\"code\":\"ASK_INTERNAL\",\"message\":\"x\",\"retryable\":\"false\"}");
+  g_autoptr(AkcJsonValue) metric = akc_test_parse_json ("{\"protocol\":\"agentskit.chat.backend-metric\",\"version\":1,\"name\":\"stream.snapshots\",\"siteId\":\"s\",\"corpusId\":\"c\",\"requestId\":\"r\",\"value\":0,\"unit\":\"tokens\",\"outcome\":\"cancelled\",\"emittedAt\":\"2026-07-13T00:00Z\"}");
+  g_autoptr(AkcJsonValue) metric2 = akc_test_parse_json ("{\"protocol\":\"agentskit.chat.backend-metric\",\"version\":1,\"name\":\"stream.snapshots\",\"siteId\":\"s\",\"corpusId\":\"c\",\"requestId\":\"r\",\"value\":0,\"unit\":\"tokens\",\"outcome\":\"cancelled\",\"emittedAt\":\"2026-07-13 00:00Z\"}");
+  g_autoptr(AkcJsonValue) session = akc_test_parse_json ("{\"revision\":1.0,\"messages\":[]}");
+  g_autoptr(AkcJsonValue) session2 = akc_test_parse_json ("{\"revision\":0.5,\"messages\":[]}");
   AkcJsonValue *out;
 
   out = akc_ask_backend_message_validate (m1);

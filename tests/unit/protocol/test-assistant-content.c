@@ -10,19 +10,10 @@
 #include "akc-assistant-content.h"
 #include "akc-fixture.h"
 #include "akc-json-private.h"
+#include "akc-test.h"
 
 #define PREFIX "\x1e" "agentskit.chat.content/1\n"
 #define TEXT_A "{\"kind\":\"text\",\"text\":\"a\"}"
-
-static AkcJsonValue *
-J (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  AkcJsonValue *v = akc_json_value_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return v;
-}
 
 /* The state of a decoder as canonical text, to compare decoders with the
  * one-shot decode: {"ok":…,"complete":…,"parts":[…]} or the diagnostic. */
@@ -350,9 +341,9 @@ static void
 test_encoder (void)
 {
   g_autoptr(AkcAssistantContentEncoder) encoder = akc_assistant_content_encoder_new (FALSE);
-  g_autoptr(AkcJsonValue) bad = J ("{\"kind\":\"text\",\"text\":\"\"}");
-  g_autoptr(AkcJsonValue) good = J ("{\"text\":\"hi\",\"kind\":\"text\"}");
-  g_autoptr(AkcJsonValue) frame = J ("{\"protocol\":\"agentskit.chat.component\",\"version\":1,\"type\":\"render\",\"componentKey\":\"k\",\"instanceId\":\"i\",\"props\":{\"2\":0,\"a\":1,\"1\":2},\"fallback\":{\"kind\":\"k\",\"summary\":\"s\"},\"x\":0}");
+  g_autoptr(AkcJsonValue) bad = akc_test_parse_json ("{\"kind\":\"text\",\"text\":\"\"}");
+  g_autoptr(AkcJsonValue) good = akc_test_parse_json ("{\"text\":\"hi\",\"kind\":\"text\"}");
+  g_autoptr(AkcJsonValue) frame = akc_test_parse_json ("{\"protocol\":\"agentskit.chat.component\",\"version\":1,\"type\":\"render\",\"componentKey\":\"k\",\"instanceId\":\"i\",\"props\":{\"2\":0,\"a\":1,\"1\":2},\"fallback\":{\"kind\":\"k\",\"summary\":\"s\"},\"x\":0}");
   g_autoptr(GError) error = NULL;
   char *out;
 

@@ -11,16 +11,7 @@
 #include "akc-component-frame.h"
 #include "akc-fixture.h"
 #include "akc-json-private.h"
-
-static AkcJsonValue *
-J (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  AkcJsonValue *v = akc_json_value_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return v;
-}
+#include "akc-test.h"
 
 /* Checks a decode result against a fixture expectation. */
 static void
@@ -297,9 +288,9 @@ test_bounds (void)
 static void
 test_candidate (void)
 {
-  g_autoptr(AkcJsonValue) object = J ("{\"protocol\":\"agentskit.chat.component\"}");
-  g_autoptr(AkcJsonValue) other = J ("{\"protocol\":\"agentskit.chat.turn\"}");
-  g_autoptr(AkcJsonValue) array = J ("[\"agentskit.chat.component\"]");
+  g_autoptr(AkcJsonValue) object = akc_test_parse_json ("{\"protocol\":\"agentskit.chat.component\"}");
+  g_autoptr(AkcJsonValue) other = akc_test_parse_json ("{\"protocol\":\"agentskit.chat.turn\"}");
+  g_autoptr(AkcJsonValue) array = akc_test_parse_json ("[\"agentskit.chat.component\"]");
 
   g_assert_true (akc_component_frame_is_candidate ("{\"protocol\":\"agentskit.chat.component\"}", -1));
   g_assert_true (akc_component_frame_is_candidate (" {\"version\":9,\"protocol\":\"agentskit.chat.component\"}\n", -1));
@@ -315,11 +306,11 @@ test_candidate (void)
 static void
 test_events (void)
 {
-  g_autoptr(AkcJsonValue) frame = J ("{\"protocol\":\"agentskit.chat.component\",\"version\":1,\"type\":\"render\",\"componentKey\":\"form\",\"instanceId\":\"f-1\",\"props\":{},\"fallback\":{\"kind\":\"form\",\"summary\":\"A form.\"}}");
-  g_autoptr(AkcJsonValue) keyless = J ("{\"instanceId\":\"f-1\"}");
+  g_autoptr(AkcJsonValue) frame = akc_test_parse_json ("{\"protocol\":\"agentskit.chat.component\",\"version\":1,\"type\":\"render\",\"componentKey\":\"form\",\"instanceId\":\"f-1\",\"props\":{},\"fallback\":{\"kind\":\"form\",\"summary\":\"A form.\"}}");
+  g_autoptr(AkcJsonValue) keyless = akc_test_parse_json ("{\"instanceId\":\"f-1\"}");
   g_autoptr(AkcJsonValue) deep = NULL;
   g_autoptr(AkcJsonValue) ok_deep = NULL;
-  g_autoptr(AkcJsonValue) bad_number = J ("[1e999]");
+  g_autoptr(AkcJsonValue) bad_number = akc_test_parse_json ("[1e999]");
   g_autoptr(GString) s = g_string_new (NULL);
   AkcJsonValue *event;
   GError *error = NULL;
@@ -353,10 +344,10 @@ test_events (void)
   g_string_append_c (s, '0');
   for (i = 0; i < 20; i++)
     g_string_append_c (s, ']');
-  ok_deep = J (s->str);
+  ok_deep = akc_test_parse_json (s->str);
   g_string_prepend_c (s, '[');
   g_string_append_c (s, ']');
-  deep = J (s->str);
+  deep = akc_test_parse_json (s->str);
   event = akc_component_interaction_event_new (frame, "submit", ok_deep, NULL);
   g_assert_nonnull (event);
   g_clear_pointer (&event, akc_json_value_unref);
@@ -376,8 +367,8 @@ test_events (void)
 static void
 test_fallback_text (void)
 {
-  g_autoptr(AkcJsonValue) frame = J ("{\"fallback\":{\"kind\":\"table\",\"summary\":\"3 rows.\"}}");
-  g_autoptr(AkcJsonValue) bad = J ("{\"fallback\":{\"kind\":\"\",\"summary\":\"x\"}}");
+  g_autoptr(AkcJsonValue) frame = akc_test_parse_json ("{\"fallback\":{\"kind\":\"table\",\"summary\":\"3 rows.\"}}");
+  g_autoptr(AkcJsonValue) bad = akc_test_parse_json ("{\"fallback\":{\"kind\":\"\",\"summary\":\"x\"}}");
   g_autofree char *text = akc_component_frame_dup_fallback_text (frame);
 
   g_assert_cmpstr (text, ==, "[unsupported visual: table] 3 rows.");

@@ -19,6 +19,7 @@
 #include "akc-fixture.h"
 #include "akc-json-private.h"
 #include "akc-knowledge-artifact-private.h"
+#include "akc-test.h"
 
 #define INVALID     "DETERMINISTIC_INVALID_PAYLOAD"
 #define UNSUPPORTED "DETERMINISTIC_UNSUPPORTED_VERSION"
@@ -31,16 +32,6 @@
 #define MSG_CONTENT_HASH   "Deterministic artifact content does not match its SHA-256 hash."
 #define MSG_CONFIGURED     "Deterministic artifact does not match the configured content hash."
 #define MSG_OTHER_SITE     "Deterministic artifact belongs to a different site."
-
-static AkcJsonValue *
-J (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  AkcJsonValue *v = akc_json_value_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return v;
-}
 
 static char *
 repeat (const char *unit,
@@ -161,7 +152,7 @@ code_value (Kind           kind,
             const char    *text,
             AkcJsonValue **out)
 {
-  g_autoptr(AkcJsonValue) value = J (text);
+  g_autoptr(AkcJsonValue) value = akc_test_parse_json (text);
   g_autoptr(AkcDiagnostic) diagnostic = NULL;
   g_autoptr(AkcJsonValue) result = decode_value (kind, value, &diagnostic);
 
@@ -883,7 +874,7 @@ hash_of (AkcJsonValue *value)
 static char *
 hash_of_text (const char *text)
 {
-  g_autoptr(AkcJsonValue) value = J (text);
+  g_autoptr(AkcJsonValue) value = akc_test_parse_json (text);
 
   return hash_of (value);
 }
@@ -963,7 +954,7 @@ spread_out (const char *text)
 static void
 test_hash_text (void)
 {
-  g_autoptr(AkcJsonValue) value = J (SMALL_ARTIFACT);
+  g_autoptr(AkcJsonValue) value = akc_test_parse_json (SMALL_ARTIFACT);
   g_autofree char *expected = g_compute_checksum_for_string (G_CHECKSUM_SHA256, SMALL_HASH_TEXT, -1);
   g_autofree char *hash = hash_of (value);
   g_autofree char *text = NULL;
@@ -983,7 +974,7 @@ test_hash_text (void)
 static void
 test_hash_stability (void)
 {
-  g_autoptr(AkcJsonValue) value = J (SMALL_ARTIFACT);
+  g_autoptr(AkcJsonValue) value = akc_test_parse_json (SMALL_ARTIFACT);
   g_autofree char *hash = hash_of (value);
   g_autofree char *canonical = akc_json_value_to_canonical (value, NULL);
 
@@ -1051,13 +1042,13 @@ static void
 test_hash_invalid (void)
 {
   g_autoptr(AkcDiagnostic) diagnostic = NULL;
-  g_autoptr(AkcJsonValue) array = J ("[1,2]");
-  g_autoptr(AkcJsonValue) version = J ("{\"protocol\":\"agentskit.chat.knowledge\",\"version\":2}");
-  g_autoptr(AkcJsonValue) invalid = J ("{\"protocol\":\"agentskit.chat.knowledge\",\"version\":1}");
+  g_autoptr(AkcJsonValue) array = akc_test_parse_json ("[1,2]");
+  g_autoptr(AkcJsonValue) version = akc_test_parse_json ("{\"protocol\":\"agentskit.chat.knowledge\",\"version\":2}");
+  g_autoptr(AkcJsonValue) invalid = akc_test_parse_json ("{\"protocol\":\"agentskit.chat.knowledge\",\"version\":1}");
   g_autofree char *over = artifact_of_size (AKC_KNOWLEDGE_ARTIFACT_MAX_BYTES + 1);
   g_autofree char *at = artifact_of_size (AKC_KNOWLEDGE_ARTIFACT_MAX_BYTES);
-  g_autoptr(AkcJsonValue) over_value = J (over);
-  g_autoptr(AkcJsonValue) at_value = J (at);
+  g_autoptr(AkcJsonValue) over_value = akc_test_parse_json (over);
+  g_autoptr(AkcJsonValue) at_value = akc_test_parse_json (at);
   g_autofree char *hash = NULL;
 
   g_assert_null (akc_knowledge_artifact_compute_content_hash (array, &diagnostic));
@@ -1105,7 +1096,7 @@ verify_code (const char *text,
 
   if (as_value)
     {
-      g_autoptr(AkcJsonValue) value = J (text);
+      g_autoptr(AkcJsonValue) value = akc_test_parse_json (text);
 
       result = akc_knowledge_artifact_verify_value (value, hash, site, &diagnostic);
     }
@@ -1193,7 +1184,7 @@ test_verify (void)
    * measures the same bytes */
   {
     g_autofree char *exact = artifact_of_size (AKC_KNOWLEDGE_ARTIFACT_MAX_BYTES);
-    g_autoptr(AkcJsonValue) value = J (exact);
+    g_autoptr(AkcJsonValue) value = akc_test_parse_json (exact);
     g_autofree char *exact_hash = hash_of (value);
     g_autoptr(GString) s = g_string_new (exact);
 

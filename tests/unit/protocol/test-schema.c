@@ -11,23 +11,14 @@
 #include "akc-json-private.h"
 #include "akc-schema-private.h"
 #include "akc-text-private.h"
-
-static AkcJsonValue *
-J (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  AkcJsonValue *v = akc_json_value_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return v;
-}
+#include "akc-test.h"
 
 /* Validates @text against @table; returns the canonical output or NULL. */
 static char *
 run (const AkcSchemaTable *table,
      const char           *text)
 {
-  g_autoptr(AkcJsonValue) in = J (text);
+  g_autoptr(AkcJsonValue) in = akc_test_parse_json (text);
   g_autoptr(AkcJsonValue) out = NULL;
   gboolean ok_no_out = akc_schema_validate_table (table, in, NULL);
   gboolean ok = akc_schema_validate_table (table, in, &out);
@@ -210,9 +201,9 @@ test_free_forms (void)
 static void
 test_sharing (void)
 {
-  g_autoptr(AkcJsonValue) in = J ("{" BASE ",\"inner\":{\"id\":\"a\",\"label\":\"x\"},\"props\":{\"k\":[1]}}");
+  g_autoptr(AkcJsonValue) in = akc_test_parse_json ("{" BASE ",\"inner\":{\"id\":\"a\",\"label\":\"x\"},\"props\":{\"k\":[1]}}");
   g_autoptr(AkcJsonValue) out = NULL;
-  g_autoptr(AkcJsonValue) in2 = J ("{" BASE ",\"inner\":{\"id\":\"a\",\"label\":\"x \"},\"props\":{\"k\":[1]},\"extra\":1}");
+  g_autoptr(AkcJsonValue) in2 = akc_test_parse_json ("{" BASE ",\"inner\":{\"id\":\"a\",\"label\":\"x \"},\"props\":{\"k\":[1]},\"extra\":1}");
   g_autoptr(AkcJsonValue) out2 = NULL;
 
   g_assert_true (akc_schema_validate_table (&all_open, in, &out));
@@ -335,7 +326,7 @@ test_large (void)
 static gboolean
 bjv (const char *text)
 {
-  g_autoptr(AkcJsonValue) v = J (text);
+  g_autoptr(AkcJsonValue) v = akc_test_parse_json (text);
 
   return akc_bjv_check (v, &akc_bjv_default_limits);
 }
@@ -391,7 +382,7 @@ test_bjv (void)
 
   /* message limits: unbounded strings, depth 32 */
   {
-    g_autoptr(AkcJsonValue) v = J ("[\"long\"]");
+    g_autoptr(AkcJsonValue) v = akc_test_parse_json ("[\"long\"]");
     g_assert_true (akc_bjv_check (v, &akc_bjv_message_limits));
   }
 }

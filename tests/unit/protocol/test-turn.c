@@ -14,22 +14,13 @@
 #include "akc-json-private.h"
 #include "akc-message-record-private.h"
 #include "akc-turn-private.h"
+#include "akc-test.h"
 
 #define FIXTURES "protocol/turn-events.json"
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
 /* ------------------------------------------------------------------ */
-
-static AkcJsonValue *
-J (const char *text)
-{
-  g_autoptr(GError) error = NULL;
-  AkcJsonValue *v = akc_json_value_parse (text, -1, &error);
-
-  g_assert_no_error (error);
-  return v;
-}
 
 static AkcJsonValue *
 member (const AkcJsonValue *object,
@@ -1144,7 +1135,7 @@ test_message_record_api (void)
 
   /* from a wire value: projected, extras dropped */
   {
-    g_autoptr(AkcJsonValue) wire = J (RECORD (",\"parts\":[{\"text\":\"t\",\"type\":\"text\",\"x\":1}],\"toolCallId\":\"c\","
+    g_autoptr(AkcJsonValue) wire = akc_test_parse_json (RECORD (",\"parts\":[{\"text\":\"t\",\"type\":\"text\",\"x\":1}],\"toolCallId\":\"c\","
                                               "\"metadata\":{\"k\":true},\"toolCalls\":[{\"id\":\"i\",\"name\":\"n\","
                                               "\"args\":{},\"status\":\"pending\"}],\"z\":0"));
     g_autoptr(AkcMessageRecord) r = akc_message_record_new_from_value (wire, &error);
@@ -1159,7 +1150,7 @@ test_message_record_api (void)
     g_assert_null (member (back, "z"));
   }
   {
-    g_autoptr(AkcJsonValue) wire = J (RECORD (",\"metadata\":null"));
+    g_autoptr(AkcJsonValue) wire = akc_test_parse_json (RECORD (",\"metadata\":null"));
     g_autoptr(AkcMessageRecord) r = akc_message_record_new_from_value (wire, &error);
 
     g_assert_error (error, AKC_PROTOCOL_ERROR, AKC_PROTOCOL_ERROR_PROTOCOL_INVALID_PAYLOAD);
@@ -1168,7 +1159,7 @@ test_message_record_api (void)
   }
   /* year 0000: valid on the wire, not representable in a GDateTime */
   {
-    g_autoptr(AkcJsonValue) wire = J ("{\"id\":\"m\",\"role\":\"user\",\"content\":\"\",\"status\":\"pending\","
+    g_autoptr(AkcJsonValue) wire = akc_test_parse_json ("{\"id\":\"m\",\"role\":\"user\",\"content\":\"\",\"status\":\"pending\","
                                       "\"createdAt\":\"0000-01-01T00:00:00.000Z\"}");
     g_autoptr(AkcMessageRecord) r = akc_message_record_new_from_value (wire, &error);
     g_autofree char *text = snapshot_text (1, "{\"id\":\"m\",\"role\":\"user\",\"content\":\"\",\"status\":\"pending\","
@@ -1204,7 +1195,7 @@ test_message_record_api (void)
   }
   /* not snapshots */
   {
-    g_autoptr(AkcJsonValue) submit = J (ENV (SEQ, "client.turn.submit", "{\"input\":\"x\"}"));
+    g_autoptr(AkcJsonValue) submit = akc_test_parse_json (ENV (SEQ, "client.turn.submit", "{\"input\":\"x\"}"));
     g_autoptr(GPtrArray) none = akc_turn_snapshot_messages (submit, &error);
 
     g_assert_null (none);
@@ -1219,10 +1210,10 @@ test_create_snapshot (void)
   g_autoptr(GDateTime) when = g_date_time_new_utc (2026, 7, 11, 3, 0, 0);
   g_autoptr(AkcMessageRecord) a = akc_message_record_new ("a", "user", "q", -1, "complete", when, NULL);
   g_autoptr(AkcMessageRecord) b = akc_message_record_new ("b", "assistant", "r", -1, "streaming", when, NULL);
-  g_autoptr(AkcJsonValue) usage = J ("{\"totalTokens\":3,\"completionTokens\":2,\"promptTokens\":1,\"x\":0}");
-  g_autoptr(AkcJsonValue) bad_usage = J ("{\"totalTokens\":3,\"completionTokens\":2,\"promptTokens\":-1}");
-  g_autoptr(AkcJsonValue) lineage = J ("{\"operation\":\"submit\"}");
-  g_autoptr(AkcJsonValue) err = J ("{\"version\":1,\"code\":\"ADAPTER_FAILED\",\"message\":\"m\",\"retryable\":true}");
+  g_autoptr(AkcJsonValue) usage = akc_test_parse_json ("{\"totalTokens\":3,\"completionTokens\":2,\"promptTokens\":1,\"x\":0}");
+  g_autoptr(AkcJsonValue) bad_usage = akc_test_parse_json ("{\"totalTokens\":3,\"completionTokens\":2,\"promptTokens\":-1}");
+  g_autoptr(AkcJsonValue) lineage = akc_test_parse_json ("{\"operation\":\"submit\"}");
+  g_autoptr(AkcJsonValue) err = akc_test_parse_json ("{\"version\":1,\"code\":\"ADAPTER_FAILED\",\"message\":\"m\",\"retryable\":true}");
   AkcMessageRecord *records[] = { a, b };
   g_autoptr(GError) error = NULL;
 
@@ -1274,7 +1265,7 @@ test_create_snapshot (void)
 
   /* encoding refuses invalid events and writes nothing */
   {
-    g_autoptr(AkcJsonValue) invalid = J ("{\"protocol\":\"agentskit.chat.turn\",\"version\":2}");
+    g_autoptr(AkcJsonValue) invalid = akc_test_parse_json ("{\"protocol\":\"agentskit.chat.turn\",\"version\":2}");
     g_autofree char *c = akc_turn_event_encode (invalid, NULL, &error);
 
     g_assert_null (c);
@@ -1284,8 +1275,8 @@ test_create_snapshot (void)
 
   /* get_kind */
   {
-    g_autoptr(AkcJsonValue) d = J (DIAG ("{\"version\":1,\"code\":\"A\",\"message\":\"m\",\"retryable\":true}"));
-    g_autoptr(AkcJsonValue) x = J ("{\"event\":\"other\"}");
+    g_autoptr(AkcJsonValue) d = akc_test_parse_json (DIAG ("{\"version\":1,\"code\":\"A\",\"message\":\"m\",\"retryable\":true}"));
+    g_autoptr(AkcJsonValue) x = akc_test_parse_json ("{\"event\":\"other\"}");
     AkcTurnEventKind kind = AKC_TURN_EVENT_KIND_SUBMIT;
 
     g_assert_true (akc_turn_event_get_kind (d, &kind));
@@ -1363,7 +1354,7 @@ test_cursor (void)
   }
   /* other sessions: "s1" vs "S1" */
   {
-    g_autoptr(AkcJsonValue) v = J (s9);
+    g_autoptr(AkcJsonValue) v = akc_test_parse_json (s9);
     g_autoptr(AkcJsonValue) foreign = NULL;
     gsize i, n = akc_json_value_get_member_count (v);
     g_autofree const char **names = g_new (const char *, n);
@@ -1385,7 +1376,7 @@ test_cursor (void)
 
   /* a gap is fine */
   {
-    g_autoptr(AkcJsonValue) v = J (s9);
+    g_autoptr(AkcJsonValue) v = akc_test_parse_json (s9);
 
     g_assert_true (akc_turn_cursor_apply (cursor, v));
   }
@@ -1837,7 +1828,7 @@ test_incremental_fixtures (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) cases = akc_fixture_load (FIXTURES, &error);
   g_autofree char *base_text = conversation_text (5, 1, 12);
-  g_autoptr(AkcJsonValue) base = J (base_text);
+  g_autoptr(AkcJsonValue) base = akc_test_parse_json (base_text);
   AkcJsonValue *base_messages = member (member (base, "payload"), "messages");
   guint i, checked = 0;
 
