@@ -131,4 +131,26 @@ AkcConversationInfo *akc_sqlite_chat_memory_import_finish    (AkcSqliteChatMemor
                                                               GAsyncResult          *result,
                                                               GError               **error);
 
+AKC_AVAILABLE_IN_ALL
+void                 akc_sqlite_chat_memory_load_draft_async (AkcSqliteChatMemory  *self,
+                                                              const char           *conversation_id,
+                                                              GCancellable         *cancellable,
+                                                              GAsyncReadyCallback   callback,
+                                                              gpointer              user_data);
+AKC_AVAILABLE_IN_ALL
+char                *akc_sqlite_chat_memory_load_draft_finish (AkcSqliteChatMemory *self,
+                                                               GAsyncResult        *result,
+                                                               GError             **error);
+AKC_AVAILABLE_IN_ALL
+void                 akc_sqlite_chat_memory_save_draft_async (AkcSqliteChatMemory  *self,
+                                                              const char           *conversation_id,
+                                                              const char           *text,
+                                                              GCancellable         *cancellable,
+                                                              GAsyncReadyCallback   callback,
+                                                              gpointer              user_data);
+AKC_AVAILABLE_IN_ALL
+gboolean             akc_sqlite_chat_memory_save_draft_finish (AkcSqliteChatMemory *self,
+                                                               GAsyncResult        *result,
+                                                               GError             **error);
+
 G_END_DECLS

@@ -22,6 +22,9 @@
  *    REPLY_CUT_OFF, …) and `message`, the sentence the chat said then
  *    (at most 512 bytes, AkcChat's bound), so the reply says the same
  *    after a restart.
+ *  conversation_drafts: what the person typed in a conversation's
+ *    composer and did not send (akc-sqlite-drafts.c), one row per
+ *    conversation that has a draft (an empty draft is no row).
  *
  * They go with their message (a trigger on `messages`) and with their
  * conversation (ON DELETE CASCADE). A row read back is checked as a new

@@ -50,7 +50,14 @@ static const char ensure_sql[] =
   ");"
   "CREATE TRIGGER IF NOT EXISTS message_errors_go_with_message AFTER DELETE ON messages BEGIN"
   "  DELETE FROM message_errors WHERE conversation_id = old.conversation_id AND message_id = old.id;"
-  "END;";
+  "END;"
+  /* Added later still, the same way: the unsent draft of a conversation
+   * (akc-sqlite-drafts.c), one row per conversation that has one. */
+  "CREATE TABLE IF NOT EXISTS conversation_drafts ("
+  "  conversation_id TEXT    NOT NULL PRIMARY KEY REFERENCES conversations (id) ON DELETE CASCADE,"
+  "  text            TEXT    NOT NULL,"
+  "  updated_at      INTEGER NOT NULL"
+  ");";
 
 gboolean
 akc_sqlite_message_extras_ensure (sqlite3     *db,

@@ -1,7 +1,7 @@
 /* test-message-extras.c: the history keeps a message's attachments, a
  * reply's token usage (issue 15 items 3 and 4) and why a failed reply
  * failed, bounded, and lets them go with their message and their
- * conversation
+ * conversation; and the unsent draft of a conversation
  *
  * SPDX-License-Identifier: MIT
  */
@@ -200,6 +200,115 @@ test_error (void)
   akc_test_close (g_steal_pointer (&memory));
 }
 
+static char *
+load_draft (AkcChatMemory  *memory,
+            const char     *conversation_id,
+            GError        **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  akc_sqlite_chat_memory_load_draft_async (AKC_SQLITE_CHAT_MEMORY (memory), conversation_id, NULL,
+                                           akc_test_store_result, &result);
+  return akc_sqlite_chat_memory_load_draft_finish (AKC_SQLITE_CHAT_MEMORY (memory), akc_test_wait (&result), error);
+}
+
+static gboolean
+save_draft (AkcChatMemory  *memory,
+            const char     *conversation_id,
+            const char     *text,
+            GError        **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  akc_sqlite_chat_memory_save_draft_async (AKC_SQLITE_CHAT_MEMORY (memory), conversation_id, text, NULL,
+                                           akc_test_store_result, &result);
+  return akc_sqlite_chat_memory_save_draft_finish (AKC_SQLITE_CHAT_MEMORY (memory), akc_test_wait (&result), error);
+}
+
+/* What was typed and not sent stays with its conversation (the composer
+ * shows it again after a restart): read back after reopening, replaced,
+ * cleared by an empty draft (no row), each conversation its own, gone
+ * with its conversation; a file from before the table gets it. */
+static void
+test_draft (void)
+{
+  g_autofree char *path = akc_test_path ("drafts.sqlite3");
+  g_autoptr(AkcChatMemory) memory = akc_test_open (path);
+  g_autoptr(AkcConversationInfo) first = NULL;
+  g_autoptr(AkcConversationInfo) second = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *draft = NULL;
+
+  first = akc_test_create (memory, "c", "Drafts", &error);
+  g_assert_no_error (error);
+  second = akc_test_create (memory, "d", "Other", &error);
+  g_assert_no_error (error);
+
+  draft = load_draft (memory, "c", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (draft, ==, "");
+  g_clear_pointer (&draft, g_free);
+
+  g_assert_true (save_draft (memory, "c", "Half a thought,\nGrüße", &error));
+  g_assert_no_error (error);
+  g_assert_true (save_draft (memory, "d", "Another one", &error));
+  g_assert_no_error (error);
+  akc_test_close (g_steal_pointer (&memory));
+
+  memory = akc_test_open (path);
+  draft = load_draft (memory, "c", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (draft, ==, "Half a thought,\nGrüße");
+  g_clear_pointer (&draft, g_free);
+
+  g_assert_true (save_draft (memory, "c", "Half a thought, finished", &error));
+  g_assert_no_error (error);
+  draft = load_draft (memory, "c", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (draft, ==, "Half a thought, finished");
+  g_clear_pointer (&draft, g_free);
+  g_assert_cmpint (akc_test_sql_int (path, "SELECT count(*) FROM conversation_drafts"), ==, 2);
+
+  /* Sent: an empty draft leaves no row. */
+  g_assert_true (save_draft (memory, "c", "", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (akc_test_sql_int (path, "SELECT count(*) FROM conversation_drafts WHERE conversation_id = 'c'"), ==, 0);
+  draft = load_draft (memory, "c", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (draft, ==, "");
+  g_clear_pointer (&draft, g_free);
+  draft = load_draft (memory, "d", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (draft, ==, "Another one");
+  g_clear_pointer (&draft, g_free);
+
+  /* Deleted: its draft goes with it; one written late is not kept. */
+  g_assert_true (akc_test_delete (memory, "d", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (akc_test_sql_int (path, "SELECT count(*) FROM conversation_drafts"), ==, 0);
+  g_assert_true (save_draft (memory, "d", "Too late", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (akc_test_sql_int (path, "SELECT count(*) FROM conversation_drafts"), ==, 0);
+
+  /* A bad id is refused. */
+  g_assert_false (save_draft (memory, "no such id!", "x", &error));
+  g_assert_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_INVALID);
+  g_clear_error (&error);
+  akc_test_close (g_steal_pointer (&memory));
+
+  /* A file from before conversation_drafts: it is added when the file opens. */
+  akc_test_sql_exec (path, "DROP TABLE conversation_drafts");
+  memory = akc_test_open (path);
+  g_assert_true (save_draft (memory, "c", "Kept", &error));
+  g_assert_no_error (error);
+  akc_test_close (g_steal_pointer (&memory));
+  memory = akc_test_open (path);
+  draft = load_draft (memory, "c", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (draft, ==, "Kept");
+  akc_test_close (g_steal_pointer (&memory));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -209,6 +318,7 @@ main (int   argc,
   g_test_add_func ("/history/extras/attachments-and-usage", test_attachments_and_usage);
   g_test_add_func ("/history/extras/damaged-attachment", test_damaged_attachment);
   g_test_add_func ("/history/extras/error", test_error);
+  g_test_add_func ("/history/extras/draft", test_draft);
 
   return g_test_run ();
 }
