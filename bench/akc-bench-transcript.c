@@ -224,6 +224,27 @@ keep_drawing (GtkWidget     *widget,
   return G_SOURCE_CONTINUE;
 }
 
+/* Shows the bench's window and runs until it has settled SETTLE_FRAMES
+ * frames after its first, frames coming all the while; @frame_end, when
+ * given, runs after every paint from the first frame on and stays
+ * connected. */
+static void
+show_and_settle (Bench    *bench,
+                 GCallback frame_end)
+{
+  GdkFrameClock *clock;
+
+  gtk_widget_realize (bench->window);
+  clock = gtk_widget_get_frame_clock (bench->window);
+  if (frame_end != NULL)
+    g_signal_connect_after (clock, "after-paint", frame_end, bench);
+  g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), bench);
+  gtk_widget_add_tick_callback (bench->window, keep_drawing, bench, NULL);
+  gtk_window_present (GTK_WINDOW (bench->window));
+  g_main_loop_run (bench->loop);
+  g_signal_handlers_disconnect_by_func (clock, on_after_paint, bench);
+}
+
 static int
 run_first_frame (guint n)
 {
@@ -236,13 +257,7 @@ run_first_frame (guint n)
    * clock starts when the window is built on them. */
   bench.start = g_get_monotonic_time ();
   bench.window = build_window (messages, &bench.chat);
-  gtk_widget_realize (bench.window);
-
-  g_signal_connect (gtk_widget_get_frame_clock (bench.window), "after-paint", G_CALLBACK (on_after_paint), &bench);
-  /* Frames keep coming while the window settles. */
-  gtk_widget_add_tick_callback (bench.window, keep_drawing, &bench, NULL);
-  gtk_window_present (GTK_WINDOW (bench.window));
-  g_main_loop_run (bench.loop);
+  show_and_settle (&bench, NULL);
 
   printf ("first_frame_ms=%.3f\n", (bench.first_frame - bench.start) / 1e3);
   printf ("rss_mib=%.3f\n", akc_bench_rss_mib ());
@@ -365,13 +380,7 @@ run_stream (void)
   bench.window = build_window (messages, &bench.chat);
   if (!set_chunk_interval (bench.chat, 1000 / CHUNKS_PER_SECOND))
     return 1;
-  gtk_widget_realize (bench.window);
-  g_signal_connect_after (gtk_widget_get_frame_clock (bench.window), "after-paint", G_CALLBACK (on_frame_end), &bench);
-  g_signal_connect (gtk_widget_get_frame_clock (bench.window), "after-paint", G_CALLBACK (on_after_paint), &bench);
-  gtk_widget_add_tick_callback (bench.window, keep_drawing, &bench, NULL);
-  gtk_window_present (GTK_WINDOW (bench.window));
-  g_main_loop_run (bench.loop);
-  g_signal_handlers_disconnect_by_func (gtk_widget_get_frame_clock (bench.window), on_after_paint, &bench);
+  show_and_settle (&bench, G_CALLBACK (on_frame_end));
 
   /* The cost of frames alone, nothing streaming. */
   bench.recording = TRUE;
@@ -623,12 +632,7 @@ run_growth (void)
   /* The echo adapter's own chunk never comes: the bench writes the reply. */
   if (!set_chunk_interval (bench.chat, 3600 * 1000))
     return 1;
-  gtk_widget_realize (bench.window);
-  g_signal_connect (gtk_widget_get_frame_clock (bench.window), "after-paint", G_CALLBACK (on_after_paint), &bench);
-  gtk_widget_add_tick_callback (bench.window, keep_drawing, &bench, NULL);
-  gtk_window_present (GTK_WINDOW (bench.window));
-  g_main_loop_run (bench.loop);
-  g_signal_handlers_disconnect_by_func (gtk_widget_get_frame_clock (bench.window), on_after_paint, &bench);
+  show_and_settle (&bench, NULL);
 
   /* What a frame costs with nothing changing, for comparison. */
   {
@@ -783,12 +787,7 @@ run_thinking (void)
   /* No chunk comes: only the indicator changes. */
   if (!set_chunk_interval (bench.chat, 3600 * 1000))
     return 1;
-  gtk_widget_realize (bench.window);
-  g_signal_connect (gtk_widget_get_frame_clock (bench.window), "after-paint", G_CALLBACK (on_after_paint), &bench);
-  gtk_widget_add_tick_callback (bench.window, keep_drawing, &bench, NULL);
-  gtk_window_present (GTK_WINDOW (bench.window));
-  g_main_loop_run (bench.loop);
-  g_signal_handlers_disconnect_by_func (gtk_widget_get_frame_clock (bench.window), on_after_paint, &bench);
+  show_and_settle (&bench, NULL);
 
   if (!akc_chat_source_send (AKC_CHAT_SOURCE (bench.chat), "A long answer, please.", NULL))
     {
