@@ -483,6 +483,57 @@ count_notify (GObject    *object,
   (*count)++;
 }
 
+/* A reply's blocks are one under the other: the view's height is not any
+ * block's. GTK asks a widget aligned other than fill (a reply's view is, in
+ * its bubble) for its width at its allocated height on every allocation;
+ * the view passed that height on to each block, and a code block gave the
+ * rest of it after its header to its lines: "make check" asked for its
+ * width at a height of about one line, for which GtkLabel (with a minimum
+ * of width-chars) reports a minimum wider than its natural width and a
+ * Gtk-WARNING (natural size must be >= min size), fatal here. The view asks
+ * its blocks for their widths at no height. */
+static void
+test_code_min_width (void)
+{
+  static const char *const replies[] = {
+    "```sh\nmake check\n```",
+    "Run:\n\n```sh\nmake check\n```\n\nthen `ls`.",
+    "```\nx = 1\ny = 2\n```",
+    "```sh\nmeson test -C _build --no-rebuild --print-errorlogs test-markdown test-transcript\n```",
+  };
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  for (gsize i = 0; i < G_N_ELEMENTS (replies); i++)
+    {
+      GtkWidget *view = akc_markdown_view_new ();
+
+      akc_markdown_view_set_text (AKC_MARKDOWN_VIEW (view), replies[i], strlen (replies[i]), FALSE);
+      gtk_widget_set_halign (view, GTK_ALIGN_START);
+      gtk_box_append (GTK_BOX (box), view);
+    }
+  gtk_window_present (GTK_WINDOW (window));
+  wait_frames (window, 2);
+
+  for (GtkWidget *view = gtk_widget_get_first_child (box); view != NULL; view = gtk_widget_get_next_sibling (view))
+    {
+      int height = 0, min = 0, nat = 0, free_min = 0, free_nat = 0;
+
+      gtk_widget_measure (view, GTK_ORIENTATION_HORIZONTAL, -1, &free_min, &free_nat, NULL, NULL);
+      gtk_widget_measure (view, GTK_ORIENTATION_VERTICAL, free_nat, &height, NULL, NULL, NULL);
+      g_test_message ("%d x %d", free_nat, height);
+      for (int for_size = height / 4; for_size <= 2 * height; for_size += MAX (height / 8, 1))
+        {
+          gtk_widget_measure (view, GTK_ORIENTATION_HORIZONTAL, for_size, &min, &nat, NULL, NULL);
+          g_assert_cmpint (min, <=, nat);
+          g_assert_cmpint (nat, ==, free_nat);
+        }
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_code_highlight (void)
 {
@@ -1137,6 +1188,7 @@ main (int   argc,
   g_test_add_func ("/markdown/inline-code", test_inline_code);
   g_test_add_func ("/markdown/user-markdown", test_user_markdown);
   g_test_add_func ("/markdown/code-highlight", test_code_highlight);
+  g_test_add_func ("/markdown/code-min-width", test_code_min_width);
   g_test_add_func ("/markdown/code-highlight/streaming", test_code_highlight_streaming);
   g_test_add_func ("/markdown/layout/rows-fit", test_layout_rows_fit);
   g_test_add_func ("/markdown/draws-in-sight", test_draws_in_sight);

@@ -1028,7 +1028,14 @@ akc_markdown_view_measure (GtkWidget      *widget,
 
       if (!gtk_widget_should_layout (child))
         continue;
-      gtk_widget_measure (child, orientation, for_size, &child_min, &child_nat, NULL, NULL);
+      /* A width for a height (GTK asks it of a view aligned other than
+       * fill on each allocation) is the width at any height: the height is
+       * the whole view's, not a block's, and a block given it passes it on
+       * (a code block gave its lines what its header left of it, about a
+       * line, and GtkLabel then reports a minimum above its natural width,
+       * with a Gtk-WARNING). */
+      gtk_widget_measure (child, orientation, orientation == GTK_ORIENTATION_HORIZONTAL ? -1 : for_size,
+                          &child_min, &child_nat, NULL, NULL);
       if (orientation == GTK_ORIENTATION_HORIZONTAL)
         {
           *minimum = MAX (*minimum, child_min);
