@@ -39,6 +39,19 @@ def wait_for(predicate, timeout=30.0, what="condition"):
         time.sleep(0.05)
 
 
+def app_environment(env):
+    """The app's own G_DEBUG: AKC_APP_G_DEBUG when set (the AT-SPI tests set
+    it to fatal-warnings, as the in-process tests run, so that a warning or
+    critical the app prints stops it and fails the test), never the
+    environment's G_DEBUG, which the bus, the accessibility registry and the
+    test itself share."""
+    env = dict(env)
+    debug = env.pop("AKC_APP_G_DEBUG", None)
+    if debug:
+        env["G_DEBUG"] = debug
+    return env
+
+
 def start_app(exe, extra_env=None):
     env = dict(os.environ)
     env.setdefault("GSETTINGS_BACKEND", "memory")
@@ -51,7 +64,7 @@ def start_app(exe, extra_env=None):
     if extra_env:
         env.update(extra_env)
     env.pop("GTK_A11Y", None)  # the AT-SPI backend is the default
-    proc = subprocess.Popen([exe], env=env, stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen([exe], env=app_environment(env), stdin=subprocess.DEVNULL)
     proc.akc_data = data  # removed when the process object goes
     return proc
 
@@ -172,10 +185,24 @@ def type_text(text):
         Atspi.generate_keyboard_event(ord(char), None, Atspi.KeySynthType.SYM)
 
 
+class AppDied(Exception):
+    pass
+
+
 def stop_app(proc):
-    proc.terminate()
-    try:
-        proc.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    """Stops the app; raises AppDied when it had already failed by itself (a
+    fatal warning under G_DEBUG=fatal-warnings ends it with SIGTRAP, its
+    message on the app's stderr), so that the test fails even when every
+    check before passed."""
+    status = proc.poll()
+    if status is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        return
+    if status != 0:
+        raise AppDied(f"the app ended by itself with status {status}"
+                      + (" (SIGTRAP: a fatal warning or critical, see its stderr)" if status == -5 else ""))

@@ -74,7 +74,7 @@ def main():
     exe = sys.argv[1]
     env = dict(os.environ)
     env.pop("GTK_A11Y", None)  # the AT-SPI backend is the default
-    proc = subprocess.Popen([exe, "--gallery"], env=env, stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen([exe, "--gallery"], env=ui.app_environment(env), stdin=subprocess.DEVNULL)
     try:
         app = ui.find_app(proc)
         frame = ui.wait_for(lambda: ui.find(app, role="frame", name="Component Gallery"), what="the gallery window")

@@ -199,7 +199,7 @@ def main():
         full_env = dict(os.environ)
         full_env.update(env)
         full_env.pop("GTK_A11Y", None)
-        proc = subprocess.Popen([exe] + args, env=full_env, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        proc = subprocess.Popen([exe] + args, env=ui.app_environment(full_env), stdin=subprocess.DEVNULL, stdout=out, stderr=err)
         try:
             body(proc, ui.find_app(proc))
         except ui.Timeout as e:
