@@ -68,6 +68,7 @@ struct _AkcWindow
   GMenu                *new_chat_menu;
   GMenu                *primary_menu;
   GtkMenuButton        *primary_menu_button;
+  GtkMenuButton        *demo_button;         /* Try a Demo on the welcome page */
   GMenu                *provider_menu;       /* its section: the provider's models */
   AkcModelSwitch       *model_switch;        /* a provider conversation's model */
   GtkWidget            *ollama_button;       /* "Chat with Ollama (model)" */
@@ -810,6 +811,24 @@ on_new_chat_menu_shown (AkcWindow *self)
 {
   if (self->session != NULL)
     akc_backend_refresh_models (akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_PROVIDER));
+}
+
+/* A menu button's menu is given to it the first time it opens, and its
+ * popover built then: none of them is on screen when the window opens,
+ * and building their items (about 22 M instructions for the three)
+ * stood in the way of the first frame. The main menu and the New Chat
+ * With… menu ask the provider for its models each time they open. */
+static void
+create_menu_popup (GtkMenuButton *button,
+                   gpointer       user_data)
+{
+  AkcWindow *self = AKC_WINDOW (user_data);
+  GMenu *menu = button == self->primary_menu_button ? self->primary_menu : self->new_chat_menu;
+
+  if (gtk_menu_button_get_menu_model (button) == NULL)
+    gtk_menu_button_set_menu_model (button, G_MENU_MODEL (menu));
+  if (button != self->demo_button)
+    on_new_chat_menu_shown (self);
 }
 
 /**
@@ -3239,6 +3258,7 @@ akc_window_class_init (AkcWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, new_chat_menu);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, primary_menu);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, primary_menu_button);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, demo_button);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, status_page);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, welcome_buttons);
@@ -3408,15 +3428,14 @@ akc_window_init (AkcWindow *self)
       if (GTK_IS_MENU_BUTTON (child))
         {
           gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL, _("New Chat With…"), -1);
-          g_signal_connect_object (gtk_menu_button_get_popover (GTK_MENU_BUTTON (child)), "show",
-                                   G_CALLBACK (on_new_chat_menu_shown), self, G_CONNECT_SWAPPED);
+          gtk_menu_button_set_create_popup_func (GTK_MENU_BUTTON (child), create_menu_popup, self, NULL);
         }
       else if (GTK_IS_BUTTON (child))
         gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL, _("New Chat"), -1);
     }
 
-  g_signal_connect_object (gtk_menu_button_get_popover (self->primary_menu_button), "show",
-                           G_CALLBACK (on_new_chat_menu_shown), self, G_CONNECT_SWAPPED);
+  gtk_menu_button_set_create_popup_func (self->primary_menu_button, create_menu_popup, self, NULL);
+  gtk_menu_button_set_create_popup_func (self->demo_button, create_menu_popup, self, NULL);
 
   g_signal_connect_object (self->search_entry, "search-changed", G_CALLBACK (on_filter_changed),
                            self, G_CONNECT_SWAPPED);

@@ -481,6 +481,24 @@ main_menu_items (AkcWindow *window)
   return g_strndup (from, to - from);
 }
 
+/* Opens and closes the New Chat With… menu and the main menu, as a
+ * person who looks at them does. */
+static void
+open_menus (AkcWindow *window)
+{
+  AdwSplitButton *button = ADW_SPLIT_BUTTON (find_by_type (GTK_WIDGET (window), ADW_TYPE_SPLIT_BUTTON));
+  GtkWidget *main_menu = find_widget (GTK_WIDGET (window), is_main_menu_button, NULL);
+
+  g_assert_nonnull (button);
+  g_assert_nonnull (main_menu);
+  g_assert_null (adw_split_button_get_menu_model (button));
+  g_assert_null (gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (main_menu)));
+  adw_split_button_popup (button);
+  adw_split_button_popdown (button);
+  gtk_menu_button_popup (GTK_MENU_BUTTON (main_menu));
+  gtk_menu_button_popdown (GTK_MENU_BUTTON (main_menu));
+}
+
 static gboolean
 models_listed (AkcBackend *backend)
 {
@@ -515,6 +533,8 @@ test_new_chat_with_model (void)
   window = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
   gtk_window_present (GTK_WINDOW (window));
   backend = akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER);
+  /* The menus are given to their buttons when they first open. */
+  open_menus (window);
 
   /* Nothing set up: the Model Provider, which refuses and points to the
    * preferences. */
