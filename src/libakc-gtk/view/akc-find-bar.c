@@ -73,10 +73,16 @@ static GParamSpec *props[N_PROPS];
 static void
 sync_count (AkcFindBar *self)
 {
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->entry));
+  const char *text = self->entry != NULL ? gtk_editable_get_text (GTK_EDITABLE (self->entry)) : NULL;
   guint n = self->view != NULL ? akc_chat_view_get_n_matches (self->view) : 0;
   guint position = self->view != NULL ? akc_chat_view_get_match_position (self->view) : 0;
   g_autofree char *shown = NULL;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "find.next", self->search_mode && n > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "find.previous", self->search_mode && n > 0);
+  /* Not built yet: nothing shows. */
+  if (self->entry == NULL)
+    return;
 
   if (!self->search_mode || text == NULL || *text == '\0')
     shown = g_strdup ("");
@@ -97,8 +103,6 @@ sync_count (AkcFindBar *self)
 
   gtk_widget_set_sensitive (self->previous_button, n > 0);
   gtk_widget_set_sensitive (self->next_button, n > 0);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "find.next", self->search_mode && n > 0);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "find.previous", self->search_mode && n > 0);
 }
 
 static void
@@ -348,15 +352,18 @@ icon_button (const char *icon_name,
   return button;
 }
 
+/* The search bar, its entry and its buttons are built the first time
+ * they are needed (the bar shown, or its entry asked for), not with the
+ * window: a bar that is hidden takes no room, and building and measuring
+ * it stood in the way of the window's first frame. */
 static void
-akc_find_bar_init (AkcFindBar *self)
+ensure_built (AkcFindBar *self)
 {
   GtkWidget *box;
   GtkEventController *keys;
-  GtkEventController *shortcuts;
 
-  akc_gtk_init ();
-  g_weak_ref_init (&self->return_focus, NULL);
+  if (self->search_bar != NULL)
+    return;
 
   /* A group inside the search landmark, and a close button with a name
    * (the bar's own is an unnamed image on GTK 4.8). */
@@ -404,6 +411,17 @@ akc_find_bar_init (AkcFindBar *self)
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
   g_signal_connect_object (keys, "key-pressed", G_CALLBACK (on_entry_key_pressed), self, 0);
   gtk_widget_add_controller (GTK_WIDGET (self->entry), keys);
+
+  sync_count (self);
+}
+
+static void
+akc_find_bar_init (AkcFindBar *self)
+{
+  GtkEventController *shortcuts;
+
+  akc_gtk_init ();
+  g_weak_ref_init (&self->return_focus, NULL);
 
   /* Ctrl+G and Ctrl+Shift+G from anywhere in the window while the bar
    * shows (the actions are disabled otherwise, so the keys pass). */
@@ -542,6 +560,7 @@ akc_find_bar_set_search_mode (AkcFindBar *self,
       if (focus != NULL && !gtk_widget_is_ancestor (focus, GTK_WIDGET (self)))
         g_weak_ref_set (&self->return_focus, focus);
 
+      ensure_built (self);
       if (!self->search_mode)
         {
           self->search_mode = TRUE;
@@ -592,6 +611,8 @@ GtkEditable *
 akc_find_bar_get_entry (AkcFindBar *self)
 {
   g_return_val_if_fail (AKC_IS_FIND_BAR (self), NULL);
+
+  ensure_built (self);
 
   return GTK_EDITABLE (self->entry);
 }
