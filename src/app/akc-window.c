@@ -1215,11 +1215,26 @@ on_conversations_changed (AkcWindow *self)
     update_results (self);
 }
 
+/* Whether the sidebar says it has nothing to list: not before the
+ * history was read (it opens after the window's first frame), when an
+ * empty list is all it can show, and "No Conversations" would be said of
+ * a history that has some. */
+static gboolean
+sidebar_is_empty (AkcWindow *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->sidebar_model)) > 0)
+    return FALSE;
+
+  return text[0] != '\0' || self->session == NULL || akc_app_session_get_ready (self->session);
+}
+
 static void
 update_sidebar_status (AkcWindow *self)
 {
   const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
-  gboolean empty = g_list_model_get_n_items (G_LIST_MODEL (self->sidebar_model)) == 0;
+  gboolean empty = sidebar_is_empty (self);
 
   if (text[0] != '\0')
     {
@@ -1299,7 +1314,7 @@ on_filter_changed (AkcWindow *self)
 static void
 on_sidebar_items_changed (AkcWindow *self)
 {
-  gboolean empty = g_list_model_get_n_items (G_LIST_MODEL (self->sidebar_model)) == 0;
+  gboolean empty = sidebar_is_empty (self);
 
   gtk_stack_set_visible_child_name (self->sidebar_stack, empty ? "empty" : "list");
   if (self->item != NULL && selected_item (self) != self->item)
@@ -3127,6 +3142,8 @@ ensure_session (AkcWindow *self)
   g_signal_connect_object (self->session, "history-error", G_CALLBACK (on_history_error),
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::ready", G_CALLBACK (on_session_ready),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::ready", G_CALLBACK (update_sidebar_status),
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (akc_app_session_get_knowledge (self->session, AKC_ASSISTANT_KIND_DEMO), "notify::warning",
                            G_CALLBACK (on_knowledge_changed), self, G_CONNECT_SWAPPED);

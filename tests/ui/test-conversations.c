@@ -477,6 +477,44 @@ find_sidebar (GtkWidget *widget)
   return NULL;
 }
 
+/* While the history is being opened (the application opens it after the
+ * window's first frame), the sidebar shows its list, empty, not "No
+ * Conversations": the history may have some. Once it is read, the list
+ * shows what it has. */
+static void
+test_sidebar_before_history (void)
+{
+  History history = { 0 };
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  AkcChatMemory *memory = history_open (&history);
+  AkcAppSession *session = akc_app_session_new (settings);
+  GtkWidget *sidebar, *said;
+  GtkStack *stack;
+  AkcWindow *window;
+
+  akc_app_session_expect_memory (session);
+  window = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_frames (GTK_WIDGET (window), 2);
+  sidebar = find_sidebar (GTK_WIDGET (window));
+  g_assert_nonnull (sidebar);
+  stack = GTK_STACK (gtk_widget_get_ancestor (sidebar, GTK_TYPE_STACK));
+  g_assert_nonnull (stack);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "list");
+  said = find_widget (GTK_WIDGET (window), is_label_with_text, "No Conversations");
+  g_assert_true (said == NULL || !gtk_widget_get_mapped (said));
+
+  /* Read: the window's new chat is listed. */
+  akc_app_session_set_memory (session, memory);
+  WAIT_UNTIL (akc_app_session_get_ready (session));
+  WAIT_UNTIL (find_widget (sidebar, is_visible_label, "New Chat") != NULL);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "list");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  history.session = session;
+  history_clear (&history);
+}
+
 /* Enter (or a click) on the sidebar's row of @item. */
 static void
 activate_row (GtkWidget           *sidebar,
@@ -1295,6 +1333,7 @@ main (int   argc,
   g_test_add_func ("/conversations/two-windows", test_two_windows);
   g_test_add_func ("/conversations/selection-mode", test_selection_mode);
   g_test_add_func ("/conversations/sidebar-pages", test_sidebar_pages);
+  g_test_add_func ("/conversations/sidebar-before-history", test_sidebar_before_history);
   g_test_add_func ("/conversations/default-beyond-first-page", test_default_beyond_first_page);
   g_test_add_func ("/conversations/turn-listed", test_turn_listed);
   g_test_add_func ("/conversations/menu-export-import", test_menu_export_import);
