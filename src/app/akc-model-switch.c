@@ -14,8 +14,9 @@
 /*
  * AkcModelSwitch:
  *
- * A menu button in the header bar that shows the model a model
- * provider's conversation is held with. Opening it (a click, or Enter or
+ * A menu button in the header bar, under the conversation's title as its
+ * subtitle, that shows the model a model provider's conversation is held
+ * with; its tooltip and accessible name say the model whole. Opening it (a click, or Enter or
  * Space when it has the keyboard) asks the provider for its models
  * (`GET /models`, `/api/tags` or Anthropic's list, through
  * akc_provider_adapter_list_models_async()) and lists them; the arrow
@@ -86,6 +87,7 @@ update_button (AkcModelSwitch *self)
 {
   const char *model = self->item != NULL ? akc_conversation_item_get_model (self->item) : NULL;
   g_autofree char *name = NULL;
+  g_autofree char *tooltip = NULL;
 
   gtk_label_set_text (self->button_label, model != NULL ? model : _("Choose a Model"));
   /* Short names whole; a long one is cut at its end (the popover, the
@@ -98,6 +100,8 @@ update_button (AkcModelSwitch *self)
    * a model name such as llama3.2 */
   name = model != NULL ? g_strdup_printf (_("Model: %s"), model) : g_strdup (_("Choose a Model"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->button), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+  tooltip = g_strdup_printf ("%s\n%s", name, _("Switch the Model of This Conversation"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->button), tooltip);
 }
 
 static void
@@ -378,7 +382,6 @@ akc_model_switch_init (AkcModelSwitch *self)
 
   self->button = GTK_MENU_BUTTON (gtk_menu_button_new ());
   gtk_menu_button_set_child (self->button, content);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->button), _("Switch the Model of This Conversation"));
   gtk_widget_add_css_class (GTK_WIDGET (self->button), "flat");
   gtk_widget_add_css_class (GTK_WIDGET (self->button), "model-switch");
   gtk_widget_set_parent (GTK_WIDGET (self->button), GTK_WIDGET (self));

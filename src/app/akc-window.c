@@ -52,6 +52,7 @@ struct _AkcWindow
   GtkStack             *sidebar_stack;
   AdwStatusPage        *sidebar_status;
   GtkListView          *conversation_list;
+  GtkBox               *title_box;
   AdwWindowTitle       *window_title;
   AdwStatusPage        *status_page;
   GtkWidget            *welcome_buttons;
@@ -428,7 +429,10 @@ update_title (AkcWindow *self)
     }
 
   adw_window_title_set_title (self->window_title, akc_conversation_item_get_display_title (self->item));
-  adw_window_title_set_subtitle (self->window_title, akc_assistant_get_title (assistant));
+  /* A provider conversation's subtitle is its model (the model switch). */
+  adw_window_title_set_subtitle (self->window_title,
+                                 self->model_switch != NULL && gtk_widget_get_visible (GTK_WIDGET (self->model_switch))
+                                 ? NULL : akc_assistant_get_title (assistant));
   gtk_window_set_title (GTK_WINDOW (self), akc_conversation_item_get_display_title (self->item));
 }
 
@@ -3277,6 +3281,7 @@ akc_window_class_init (AkcWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, primary_menu_button);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, demo_button);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, AkcWindow, title_box);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, status_page);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, welcome_buttons);
   gtk_widget_class_bind_template_child (widget_class, AkcWindow, knowledge_label);
@@ -3353,9 +3358,13 @@ akc_window_init (AkcWindow *self)
   g_signal_connect_object (self->ollama_button, "clicked", G_CALLBACK (on_ollama_clicked), self, G_CONNECT_SWAPPED);
   gtk_box_prepend (GTK_BOX (self->welcome_buttons), self->ollama_button);
 
-  /* The model of a provider conversation, beside the main menu. */
+  /* The model of a provider conversation, as the subtitle of the title:
+   * the middle of the header has room for a model's whole name, where
+   * beside the main menu and the window's buttons it was cut to a few
+   * letters at the default width. */
   self->model_switch = AKC_MODEL_SWITCH (akc_model_switch_new ());
-  adw_header_bar_pack_end (self->content_header, GTK_WIDGET (self->model_switch));
+  gtk_widget_set_halign (GTK_WIDGET (self->model_switch), GTK_ALIGN_CENTER);
+  gtk_box_append (self->title_box, GTK_WIDGET (self->model_switch));
   g_signal_connect_object (self->model_switch, "chosen", G_CALLBACK (gtk_widget_grab_focus), self->composer,
                            G_CONNECT_SWAPPED);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.undo-delete", FALSE);

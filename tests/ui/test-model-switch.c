@@ -287,6 +287,129 @@ test_model_switch (void)
   reset_settings (settings);
 }
 
+static gboolean
+overlap (GtkWidget *a,
+         GtkWidget *b,
+         GtkWidget *root)
+{
+  graphene_rect_t ra, rb, common;
+
+  g_assert_true (gtk_widget_compute_bounds (a, root, &ra));
+  g_assert_true (gtk_widget_compute_bounds (b, root, &rb));
+  return graphene_rect_intersection (&ra, &rb, &common) && common.size.width > 0 && common.size.height > 0;
+}
+
+static gboolean
+is_menu_button_with_tooltip (GtkWidget     *widget,
+                             gconstpointer  data)
+{
+  return GTK_IS_MENU_BUTTON (widget) && g_strcmp0 (gtk_widget_get_tooltip_text (widget), data) == 0;
+}
+
+/* @window is @width wide, as a person sizes it (with its frame: the
+ * window's own widgets have a few pixels less). */
+static void
+resize_to (AkcWindow *window,
+           int        width)
+{
+  gtk_window_set_default_size (GTK_WINDOW (window), width, 600);
+  WAIT_UNTIL (gtk_widget_get_width (GTK_WIDGET (window)) <= width &&
+              gtk_widget_get_width (GTK_WIDGET (window)) > width - 24);
+  wait_frames (GTK_WIDGET (window), 3);
+  g_test_message ("window %d px, %d px inside", width, gtk_widget_get_width (GTK_WIDGET (window)));
+}
+
+/* The model's name is read whole in the header at the default 720 px
+ * with the sidebar shown, for names as they come ("llama3.2:latest",
+ * "claude-3-5-sonnet-latest"): it is the title's subtitle, where the
+ * header has room, not squeezed beside the main menu and the window's
+ * buttons ("llam…"). At 360 px (one pane) a long one is cut at its end,
+ * over nothing else of the header. Its accessible name and tooltip say
+ * it whole. */
+static void
+test_model_name_fits (void)
+{
+  AkcTestHttpServer *server = akc_test_http_server_new ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *base = g_strconcat (akc_test_http_server_get_base_uri (server), "/v1", NULL);
+  g_autofree char *path = g_build_filename (folder, "name-fits.sqlite3", NULL);
+  AkcChatMemory *memory = akc_test_open (path);
+  AkcAppSession *session = akc_test_app_session_new (memory);
+  const char * const names[] = { "llama3.2:latest", "gpt-4o-mini", "claude-3-5-sonnet-latest" };
+  AkcModelSwitch *model_switch;
+  AkcConversationItem *item;
+  GtkWidget *label, *button, *menu, *sidebar, *back;
+  AkcWindow *window;
+  int natural;
+
+  reset_settings (settings);
+  akc_provider_page_set_local_ollama_url ("http://127.0.0.1:9");
+  g_settings_set_string (settings, "provider-kind", "openai");
+  g_settings_set_string (settings, "provider-url", base);
+  g_settings_set_string (settings, "provider-model", "llama3.2:latest");
+
+  window = g_object_new (AKC_TYPE_WINDOW, "session", session, "default-width", 720, "default-height", 600, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "provider"));
+  item = akc_window_get_item (window);
+  wait_loaded (item);
+  model_switch = akc_window_get_model_switch (window);
+  button = find_by_type (GTK_WIDGET (model_switch), GTK_TYPE_MENU_BUTTON);
+  menu = find_widget (GTK_WIDGET (window), is_menu_button_with_tooltip, "Main Menu");
+  g_assert_nonnull (menu);
+  resize_to (window, 720);
+  sidebar = find_widget (GTK_WIDGET (window), is_label_with_text, "Conversations");
+  g_assert_true (sidebar != NULL && gtk_widget_get_mapped (sidebar));
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *accessible = g_strdup_printf ("Model: %s", names[i]);
+
+      akc_app_session_set_conversation_model (session, item, names[i]);
+      wait_frames (GTK_WIDGET (window), 3);
+      label = find_widget (GTK_WIDGET (model_switch), is_label_with_text, names[i]);
+      g_assert_nonnull (label);
+      g_assert_true (gtk_widget_get_mapped (label));
+      gtk_widget_measure (label, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+      g_test_message ("%s at 720 px: %d of %d px", names[i], gtk_widget_get_width (label), natural);
+      g_assert_cmpint (gtk_widget_get_width (label), >=, natural);
+      g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (label))));
+      g_assert_false (overlap (button, menu, GTK_WIDGET (window)));
+      gtk_test_accessible_assert_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, accessible);
+      g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (button), names[i]));
+    }
+
+  /* One pane: the whole header shares 360 px; the long name is cut, the
+   * back button, the title and the main menu stay clear of it. */
+  resize_to (window, 360);
+  back = find_widget (GTK_WIDGET (window), is_button_with_tooltip, "Conversations");
+  g_assert_true (back != NULL && gtk_widget_get_mapped (back));
+  label = find_widget (GTK_WIDGET (model_switch), is_label_with_text, "claude-3-5-sonnet-latest");
+  g_assert_true (gtk_widget_get_mapped (label));
+  g_assert_cmpint (gtk_widget_get_width (label), >, 0);
+  g_assert_false (overlap (button, menu, GTK_WIDGET (window)));
+  g_assert_false (overlap (button, back, GTK_WIDGET (window)));
+  {
+    graphene_rect_t bounds;
+
+    g_assert_true (gtk_widget_compute_bounds (button, GTK_WIDGET (window), &bounds));
+    g_assert_cmpfloat (bounds.origin.x, >=, 0);
+    g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (GTK_WIDGET (window)));
+  }
+  /* The keyboard's way: Ctrl+M's action opens its list. */
+  akc_test_http_server_respond (server, 200, "application/json",
+           "{\"object\":\"list\",\"data\":[{\"id\":\"claude-3-5-sonnet-latest\",\"object\":\"model\"}]}");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.switch-model", NULL));
+  wait_listed (model_switch);
+  g_assert_nonnull (model_row (model_switch, "claude-3-5-sonnet-latest"));
+
+  close_window (window, session, memory);
+  akc_test_http_server_free (server);
+  akc_provider_page_set_local_ollama_url (NULL);
+  reset_settings (settings);
+}
+
 /* The first time, nothing set up, and an Ollama answers on this computer
  * (a loopback server here): the welcome page offers to chat with it; one
  * click sets it up and opens its conversation. Nothing answering: no
@@ -1334,6 +1457,7 @@ main (int   argc,
   adw_init ();
 
   g_test_add_func ("/window/model-switch", test_model_switch);
+  g_test_add_func ("/window/model-name-fits", test_model_name_fits);
   g_test_add_func ("/window/first-run-ollama", test_first_run_ollama);
   g_test_add_func ("/window/ollama-probed-once", test_ollama_probed_once);
   g_test_add_func ("/window/new-chat-with-model", test_new_chat_with_model);
