@@ -313,6 +313,188 @@ attach_session (AkcAppSession       *self,
                                  on_session_attached, g_object_ref (self));
 }
 
+/* ------------------------------------------------------------------ */
+/* Drafts                                                              */
+/* ------------------------------------------------------------------ */
+
+/* What the person typed in a conversation's composer and did not send
+ * (its chat's AkcChatSource:input) is kept with the conversation in the
+ * history: written a moment after the last keystroke, at once when the
+ * conversation is left or the application quits, and put back into the
+ * composer when the conversation is opened again. Only the text: the
+ * attachments of the composer are not kept. */
+#define DRAFT_SAVE_DELAY_MS 500
+
+typedef struct
+{
+  AkcAppSession       *session;  /* unowned: the items are its own */
+  AkcConversationItem *item;     /* unowned: holds the draft */
+  AkcChatSource       *source;
+  gulong               handler;
+  guint                timeout;
+  char                *stored;   /* as last handed to the history */
+} Draft;
+
+static void
+draft_free (gpointer data)
+{
+  Draft *draft = data;
+
+  g_clear_signal_handler (&draft->handler, draft->source);
+  g_clear_handle_id (&draft->timeout, g_source_remove);
+  g_clear_object (&draft->source);
+  g_free (draft->stored);
+  g_free (draft);
+}
+
+static void
+on_draft_saved (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(AkcAppSession) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!akc_sqlite_chat_memory_save_draft_finish (AKC_SQLITE_CHAT_MEMORY (source), result, &error))
+    g_signal_emit (self, signals[HISTORY_ERROR], 0, error);
+}
+
+/* Hands the draft to the history unless it holds it already; the write
+ * runs on the history's thread, and quitting waits for it. */
+static void
+draft_save (Draft *draft)
+{
+  AkcAppSession *self = draft->session;
+  g_autofree char *input = NULL;
+
+  g_clear_handle_id (&draft->timeout, g_source_remove);
+  if (!AKC_IS_SQLITE_CHAT_MEMORY (self->memory))
+    return;
+
+  input = akc_chat_source_dup_input (draft->source);
+  if (g_strcmp0 (input, draft->stored) == 0)
+    return;
+
+  akc_sqlite_chat_memory_save_draft_async (AKC_SQLITE_CHAT_MEMORY (self->memory),
+                                           akc_conversation_item_get_id (draft->item), input,
+                                           NULL, on_draft_saved, g_object_ref (self));
+  g_free (draft->stored);
+  draft->stored = g_steal_pointer (&input);
+}
+
+static gboolean
+on_draft_timeout (gpointer user_data)
+{
+  Draft *draft = user_data;
+
+  draft->timeout = 0;
+  draft_save (draft);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_draft_input_changed (Draft *draft)
+{
+  g_clear_handle_id (&draft->timeout, g_source_remove);
+  draft->timeout = g_timeout_add (DRAFT_SAVE_DELAY_MS, on_draft_timeout, draft);
+}
+
+static void
+on_draft_loaded (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(AkcConversationItem) item = user_data;
+  AkcAppSession *self = g_object_get_data (G_OBJECT (item), "akc-app-session");
+  AkcChatSource *chat = akc_conversation_item_get_source (item);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *input = NULL;
+  Draft *draft;
+
+  text = akc_sqlite_chat_memory_load_draft_finish (AKC_SQLITE_CHAT_MEMORY (source), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || self == NULL ||
+      self->memory == NULL || !AKC_IS_CHAT (chat) ||
+      g_object_get_data (G_OBJECT (item), "akc-draft") != NULL)
+    return;
+  if (text == NULL)
+    g_signal_emit (self, signals[HISTORY_ERROR], 0, error);
+
+  draft = g_new0 (Draft, 1);
+  draft->session = self;
+  draft->item = item;
+  draft->source = g_object_ref (chat);
+  draft->stored = g_steal_pointer (&text);
+  g_object_set_data_full (G_OBJECT (item), "akc-draft", draft, draft_free);
+
+  /* What was typed while the draft was read wins over it. */
+  input = akc_chat_source_dup_input (chat);
+  if (*input == '\0' && draft->stored != NULL && *draft->stored != '\0')
+    akc_chat_source_set_input (chat, draft->stored);
+  else if (g_strcmp0 (input, draft->stored) != 0)
+    on_draft_input_changed (draft);
+
+  draft->handler = g_signal_connect_swapped (chat, "notify::input",
+                                             G_CALLBACK (on_draft_input_changed), draft);
+}
+
+/* Once the history holds the conversation (its load creates it). */
+static void
+load_draft (AkcAppSession       *self,
+            AkcConversationItem *item)
+{
+  if (!AKC_IS_SQLITE_CHAT_MEMORY (self->memory) ||
+      g_object_get_data (G_OBJECT (item), "akc-draft") != NULL)
+    return;
+
+  akc_sqlite_chat_memory_load_draft_async (AKC_SQLITE_CHAT_MEMORY (self->memory),
+                                           akc_conversation_item_get_id (item), self->cancellable,
+                                           on_draft_loaded, g_object_ref (item));
+}
+
+/**
+ * akc_app_session_keep_draft:
+ * @self: a #AkcAppSession
+ * @item: a conversation
+ *
+ * The conversation is left (another is shown, its window closes): its
+ * draft is handed to the history now rather than a moment later.
+ */
+void
+akc_app_session_keep_draft (AkcAppSession       *self,
+                            AkcConversationItem *item)
+{
+  AkcChatSource *source;
+  Draft *draft;
+
+  g_return_if_fail (AKC_IS_APP_SESSION (self));
+  g_return_if_fail (AKC_IS_CONVERSATION_ITEM (item));
+
+  draft = g_object_get_data (G_OBJECT (item), "akc-draft");
+  if (draft != NULL)
+    {
+      draft_save (draft);
+      return;
+    }
+
+  /* Left before its stored draft was read back: what was typed replaces
+   * it (as it would once read), and nothing typed leaves it as it is.
+   * The history's load, which creates the conversation, was queued
+   * before. */
+  source = akc_conversation_item_get_source (item);
+  if (AKC_IS_SQLITE_CHAT_MEMORY (self->memory) && AKC_IS_CHAT (source) &&
+      akc_conversation_item_get_history (item) != NULL)
+    {
+      g_autofree char *input = akc_chat_source_dup_input (source);
+
+      if (*input != '\0')
+        akc_sqlite_chat_memory_save_draft_async (AKC_SQLITE_CHAT_MEMORY (self->memory),
+                                                 akc_conversation_item_get_id (item), input,
+                                                 NULL, on_draft_saved, g_object_ref (self));
+    }
+}
+
 static void
 on_history_loaded (GObject      *source,
                    GAsyncResult *result,
@@ -328,6 +510,7 @@ on_history_loaded (GObject      *source,
       if (g_object_get_data (G_OBJECT (item), "akc-model-unsaved") != NULL)
         store_model (self, item);
       attach_session (self, item);
+      load_draft (self, item);
     }
 }
 
@@ -2202,6 +2385,10 @@ akc_app_session_close (AkcAppSession *self)
 
           if (AKC_IS_CHAT (source))
             akc_chat_delete_hidden_messages (AKC_CHAT (source));
+          /* The last keystrokes are kept before the history closes, and
+           * nothing is written after. */
+          akc_app_session_keep_draft (self, item);
+          g_object_set_data (G_OBJECT (item), "akc-draft", NULL);
         }
     }
 

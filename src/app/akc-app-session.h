@@ -133,6 +133,8 @@ void                 akc_app_session_import_async          (AkcAppSession       
 AkcConversationItem *akc_app_session_import_finish         (AkcAppSession        *self,
                                                             GAsyncResult         *result,
                                                             GError              **error);
+void                 akc_app_session_keep_draft            (AkcAppSession        *self,
+                                                            AkcConversationItem  *item);
 void                 akc_app_session_close                 (AkcAppSession        *self);
 
 G_END_DECLS

@@ -2578,6 +2578,10 @@ forget_item (AkcWindow *self)
   if (self->item == NULL)
     return;
 
+  /* Left or closed: what was typed in it is kept now. */
+  if (self->session != NULL)
+    akc_app_session_keep_draft (self->session, self->item);
+
   if (self->messages_handler != 0 && self->source != NULL)
     g_clear_signal_handler (&self->messages_handler, akc_chat_source_get_messages (self->source));
   if (self->link_handler != 0)

@@ -1320,6 +1320,150 @@ test_delete_forgets_session (void)
   history_clear (&history);
 }
 
+/* ------------------------------------------------------------------ */
+/* Drafts                                                              */
+
+static GtkTextBuffer *
+composer_buffer (AkcWindow *window)
+{
+  GtkWidget *composer = find_by_type (GTK_WIDGET (window), AKC_TYPE_COMPOSER);
+  GtkWidget *text;
+
+  g_assert_nonnull (composer);
+  text = find_by_type (composer, GTK_TYPE_TEXT_VIEW);
+  g_assert_nonnull (text);
+  return gtk_text_view_get_buffer (GTK_TEXT_VIEW (text));
+}
+
+static char *
+composer_text (AkcWindow *window)
+{
+  GtkTextBuffer *buffer = composer_buffer (window);
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+}
+
+static gboolean
+composer_says (gconstpointer data)
+{
+  const struct { AkcWindow *window; const char *text; } *wanted = data;
+  g_autofree char *text = composer_text (wanted->window);
+
+  return g_strcmp0 (text, wanted->text) == 0;
+}
+
+/* Waits until the composer shows @text (read back from the history), with
+ * the cursor after it. */
+static void
+wait_composer (AkcWindow  *window,
+               const char *text)
+{
+  struct { AkcWindow *window; const char *text; } wanted = { window, text };
+  GtkTextBuffer *buffer;
+  GtkTextIter cursor;
+
+  WAIT_FOR (composer_says, &wanted);
+  buffer = composer_buffer (window);
+  gtk_text_buffer_get_iter_at_mark (buffer, &cursor, gtk_text_buffer_get_insert (buffer));
+  g_assert_true (gtk_text_iter_is_end (&cursor));
+}
+
+static void
+type_text (AkcWindow  *window,
+           const char *text)
+{
+  gtk_text_buffer_insert_at_cursor (composer_buffer (window), text, -1);
+}
+
+static char *
+stored_draft (AkcChatMemory *memory,
+              const char    *id)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  char *draft;
+
+  akc_sqlite_chat_memory_load_draft_async (AKC_SQLITE_CHAT_MEMORY (memory), id, NULL, akc_test_store_result, &result);
+  WAIT_UNTIL (result != NULL);
+  draft = akc_sqlite_chat_memory_load_draft_finish (AKC_SQLITE_CHAT_MEMORY (memory), result, &error);
+  g_assert_no_error (error);
+  return draft;
+}
+
+/* What was typed and not sent is kept: each conversation keeps its own
+ * draft when another is shown, and finds it in the composer again after
+ * the window closed and the application quit (before, the composer was
+ * empty); once sent, no draft is left. */
+static void
+test_draft_after_restart (void)
+{
+  History history = { 0 };
+  AkcAppSession *session = history_list (&history);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *first_id = NULL;
+  g_autofree char *second_id = NULL;
+  g_autofree char *draft = NULL;
+  AkcConversationItem *first, *second;
+  AkcWindow *window;
+
+  first = akc_app_session_get_default_conversation (session, "hello-world", &error);
+  g_assert_no_error (error);
+  second = akc_app_session_get_default_conversation (session, "onboarding", &error);
+  g_assert_no_error (error);
+  g_assert_true (second != first);
+  first_id = g_strdup (akc_conversation_item_get_id (first));
+  second_id = g_strdup (akc_conversation_item_get_id (second));
+
+  window = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  akc_window_show_item (window, first);
+  wait_loaded (first);
+  type_text (window, "Half a thought, ");
+  type_text (window, "grüße");
+  akc_window_show_item (window, second);
+  wait_loaded (second);
+  type_text (window, "Another one");
+  akc_window_show_item (window, first);
+  wait_composer (window, "Half a thought, grüße");
+
+  /* Ctrl+Q at once: the window closes, the application quits. */
+  gtk_window_destroy (GTK_WINDOW (window));
+  session = history_restart (&history);
+
+  first = akc_app_session_lookup_conversation (session, first_id);
+  second = akc_app_session_lookup_conversation (session, second_id);
+  g_assert_nonnull (first);
+  g_assert_nonnull (second);
+  window = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  akc_window_show_item (window, first);
+  wait_loaded (first);
+  wait_composer (window, "Half a thought, grüße");
+  /* Not sent by coming back. */
+  g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (akc_conversation_item_get_source (first))), ==, 0);
+
+  akc_window_show_item (window, second);
+  wait_loaded (second);
+  wait_composer (window, "Another one");
+  g_assert_true (gtk_widget_activate_action (find_by_type (GTK_WIDGET (window), AKC_TYPE_COMPOSER), "composer.send", NULL));
+  wait_until_idle (akc_conversation_item_get_source (second));
+  wait_composer (window, "");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  session = history_restart (&history);
+
+  /* Sent: no draft; the other one is still there. */
+  draft = stored_draft (history.memory, second_id);
+  g_assert_cmpstr (draft, ==, "");
+  g_clear_pointer (&draft, g_free);
+  draft = stored_draft (history.memory, first_id);
+  g_assert_cmpstr (draft, ==, "Half a thought, grüße");
+
+  history_clear (&history);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1340,6 +1484,7 @@ main (int   argc,
   g_test_add_func ("/conversations/fold-keeps-pane", test_fold_keeps_pane);
   g_test_add_func ("/conversations/session-after-restart", test_session_after_restart);
   g_test_add_func ("/conversations/delete-forgets-session", test_delete_forgets_session);
+  g_test_add_func ("/conversations/draft-after-restart", test_draft_after_restart);
 
   return g_test_run ();
 }
