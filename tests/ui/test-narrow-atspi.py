@@ -84,6 +84,14 @@ def typed_lands(app, text, label):
                  got == text and shows(app, entry) and state(entry, pyatspi.STATE_FOCUSED))
 
 
+
+def erase():
+    """Empties the entry (Ctrl+A, BackSpace): an unsent draft would be
+    back in it after the restart, before the message typed at once."""
+    ui.press_with_modifiers(ord("a"))
+    Atspi.generate_keyboard_event(0xFF08, None, Atspi.KeySynthType.SYM)
+    time.sleep(0.5)
+
 def main():
     exe = sys.argv[1]
     with tempfile.TemporaryDirectory(prefix="akc-narrow-") as tmp:
@@ -115,6 +123,7 @@ def main():
         try:
             ui.type_text("once more")
             typed_lands(app, "once more", "restart on the history")
+            erase()
             log = ui.wait_for(lambda: ui.find(app, role="log", name="Messages"), what="the transcript")
             check("restart on the history: the conversation of before is shown",
                   ui.wait_for(lambda: "AgentsKit received: hello narrow" in ui.texts_under(log), timeout=15,
@@ -137,6 +146,7 @@ def main():
             ui.wait_for(lambda: shows(app, entry), timeout=15, what="the new chat")
             ui.type_text("new one")
             typed_lands(app, "new one", "Ctrl+N from the list of conversations")
+            erase()
         except (ui.Timeout, Exception) as e:
             check(f"restart on the history: {e}", False)
         finally:
