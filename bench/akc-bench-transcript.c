@@ -20,6 +20,8 @@
  *    frame into the same transcript, around 2,000 and around 20,000
  *    characters, and their ratio (the cost of a chunk must not grow with
  *    the reply);
+ *  - how many render nodes the last frame of that reply drew, of which
+ *    kinds (AKC_BENCH_NODES_FILE=PATH writes them to PATH);
  *  - while "Thinking..." pulses under a reply that has no chunk yet, how
  *    many frames draw something and the CPU time per frame;
  * and whether the targets are met: the first frame at 10,000 messages
@@ -444,6 +446,107 @@ run_stream (void)
 }
 
 /* ------------------------------------------------------------------ */
+/* What a frame draws                                                  */
+/* ------------------------------------------------------------------ */
+
+/* The render nodes of the window's last frame: the cairo renderer walks
+ * every one of them each frame it draws, in sight or not, and converts
+ * every glyph of every text node. */
+typedef struct {
+  guint nodes;
+  guint text_nodes;
+  guint glyphs;
+  guint by_type[GSK_GL_SHADER_NODE + 1];
+} NodeCensus;
+
+static void
+census_add (NodeCensus    *census,
+            GskRenderNode *node)
+{
+  GskRenderNodeType type;
+
+  if (node == NULL)
+    return;
+  type = gsk_render_node_get_node_type (node);
+  census->nodes++;
+  if (type <= GSK_GL_SHADER_NODE)
+    census->by_type[type]++;
+
+  switch (type)
+    {
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        census_add (census, gsk_container_node_get_child (node, i));
+      break;
+    case GSK_TEXT_NODE:
+      census->text_nodes++;
+      census->glyphs += gsk_text_node_get_num_glyphs (node);
+      break;
+    case GSK_TRANSFORM_NODE:
+      census_add (census, gsk_transform_node_get_child (node));
+      break;
+    case GSK_OPACITY_NODE:
+      census_add (census, gsk_opacity_node_get_child (node));
+      break;
+    case GSK_COLOR_MATRIX_NODE:
+      census_add (census, gsk_color_matrix_node_get_child (node));
+      break;
+    case GSK_REPEAT_NODE:
+      census_add (census, gsk_repeat_node_get_child (node));
+      break;
+    case GSK_CLIP_NODE:
+      census_add (census, gsk_clip_node_get_child (node));
+      break;
+    case GSK_ROUNDED_CLIP_NODE:
+      census_add (census, gsk_rounded_clip_node_get_child (node));
+      break;
+    case GSK_SHADOW_NODE:
+      census_add (census, gsk_shadow_node_get_child (node));
+      break;
+    case GSK_BLEND_NODE:
+      census_add (census, gsk_blend_node_get_bottom_child (node));
+      census_add (census, gsk_blend_node_get_top_child (node));
+      break;
+    case GSK_CROSS_FADE_NODE:
+      census_add (census, gsk_cross_fade_node_get_start_child (node));
+      census_add (census, gsk_cross_fade_node_get_end_child (node));
+      break;
+    case GSK_BLUR_NODE:
+      census_add (census, gsk_blur_node_get_child (node));
+      break;
+    case GSK_DEBUG_NODE:
+      census_add (census, gsk_debug_node_get_child (node));
+      break;
+    case GSK_GL_SHADER_NODE:
+      for (guint i = 0; i < gsk_gl_shader_node_get_n_children (node); i++)
+        census_add (census, gsk_gl_shader_node_get_child (node, i));
+      break;
+    default:
+      break;
+    }
+}
+
+/* The window's render node as its last frame drew it (a paintable of a
+ * widget is its last drawing, not a new one). */
+static NodeCensus
+census_of_window (GtkWidget *window)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (window);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderNode *node;
+  NodeCensus census = { 0 };
+
+  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (window), gtk_widget_get_height (window));
+  node = gtk_snapshot_free_to_node (snapshot);
+  census_add (&census, node);
+  if (g_getenv ("AKC_BENCH_NODES_FILE") != NULL && node != NULL)
+    gsk_render_node_write_to_file (node, g_getenv ("AKC_BENCH_NODES_FILE"), NULL);
+  g_clear_pointer (&node, gsk_render_node_unref);
+
+  return census;
+}
+
+/* ------------------------------------------------------------------ */
 /* Cost per chunk as the reply grows                                   */
 /* ------------------------------------------------------------------ */
 
@@ -676,6 +779,25 @@ run_growth (void)
       return 0;
     }
 
+  {
+    NodeCensus census = census_of_window (bench.window);
+    static const char * const names[] = { "none", "container", "cairo", "color", "linear-gradient",
+                                          "repeating-linear-gradient", "radial-gradient",
+                                          "repeating-radial-gradient", "conic-gradient", "border", "texture",
+                                          "inset-shadow", "outset-shadow", "transform", "opacity",
+                                          "color-matrix", "repeat", "clip", "rounded-clip", "shadow", "blend",
+                                          "cross-fade", "text", "blur", "debug", "gl-shader" };
+    g_autoptr(GString) types = g_string_new (NULL);
+
+    G_STATIC_ASSERT (G_N_ELEMENTS (names) == GSK_GL_SHADER_NODE + 1);
+    for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+      if (census.by_type[i] > 0)
+        g_string_append_printf (types, "%s%s %u", types->len > 0 ? ", " : "", names[i], census.by_type[i]);
+    printf ("frame_nodes=%u\n", census.nodes);
+    printf ("frame_text_nodes=%u\n", census.text_nodes);
+    printf ("frame_glyphs=%u\n", census.glyphs);
+    printf ("frame_node_types=%s\n", types->str);
+  }
   printf ("near_characters=%d\n", GROWTH_NEAR);
   printf ("far_characters=%d\n", GROWTH_FAR);
   printf ("near_cpu_per_chunk_ms=%.4f\n", growth.near_ms);
@@ -975,6 +1097,9 @@ run_all (const char *self_path)
   printf ("    CPU per chunk at %d characters %.3f ms, at %d characters %.3f ms: %.2fx "
           "(a frame with nothing new to lay out: %.3f ms)\n",
           GROWTH_NEAR, near_ms, GROWTH_FAR, far_ms, ratio, value_of (growing, "idle_cpu_per_frame_ms"));
+  printf ("    the frame at %d characters draws %.0f render nodes, %.0f of them text (%.0f glyphs): %s\n",
+          GROWTH_FAR, value_of (growing, "frame_nodes"), value_of (growing, "frame_text_nodes"),
+          value_of (growing, "frame_glyphs"), (const char *) g_hash_table_lookup (growing, "frame_node_types"));
   if (g_strcmp0 (renderer, "GskCairoRenderer") == 0)
     print_growth_instructions (self_path);
   printf ("  the thinking indicator alone (a reply streaming, no chunk yet): %.0f of %.0f frames drawn, "
