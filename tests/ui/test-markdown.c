@@ -741,6 +741,104 @@ test_draws_in_sight (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Walks @node: every text, opacity, colour matrix and texture node of it
+ * must be inside a clip node that clips nothing away (its rectangle holds
+ * its child's bounds). Counts them in @n_parts. */
+static void
+assert_parts_clipped (GskRenderNode *node,
+                      gboolean       clipped,
+                      guint         *n_parts)
+{
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        assert_parts_clipped (gsk_container_node_get_child (node, i), clipped, n_parts);
+      break;
+    case GSK_TRANSFORM_NODE:
+      assert_parts_clipped (gsk_transform_node_get_child (node), clipped, n_parts);
+      break;
+    case GSK_CLIP_NODE:
+      {
+        GskRenderNode *child = gsk_clip_node_get_child (node);
+        graphene_rect_t bounds;
+
+        gsk_render_node_get_bounds (child, &bounds);
+        /* Nothing of the drawing is cut. */
+        g_assert_true (graphene_rect_contains_rect (gsk_clip_node_get_clip (node), &bounds));
+        assert_parts_clipped (child, TRUE, n_parts);
+      }
+      break;
+    case GSK_ROUNDED_CLIP_NODE:
+      assert_parts_clipped (gsk_rounded_clip_node_get_child (node), clipped, n_parts);
+      break;
+    case GSK_TEXT_NODE:
+    case GSK_OPACITY_NODE:
+    case GSK_COLOR_MATRIX_NODE:
+    case GSK_TEXTURE_NODE:
+      g_assert_true (clipped);
+      (*n_parts)++;
+      break;
+    default:
+      break;
+    }
+}
+
+/* The drawing @widget's last frame made of it. */
+static GskRenderNode *
+last_drawing (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+
+  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
+  return gtk_snapshot_free_to_node (snapshot);
+}
+
+/* GTK 4.8's cairo renderer walks every node of a frame, redrawn or not:
+ * a message row draws each of its labels, dimmed labels, icons and
+ * Markdown blocks (the lines finished of the one being written too) in a
+ * clip of its own bounds, which clips nothing but lets cairo skip the
+ * part whole when the frame redraws nothing of it. */
+static void
+test_row_parts_clipped (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *row = akc_message_row_new ();
+  g_autoptr(AkcMessage) message = akc_message_new ("a", AKC_MESSAGE_ROLE_ASSISTANT,
+                                                   "A **first** paragraph with `code` and [a link](https://example.com/).\n\n"
+                                                   "- one\n- two\n\n"
+                                                   "```c\nint x = 1;\nint y = 2;\n```\n\n"
+                                                   "The last paragraph, still being written, is long enough to take "
+                                                   "several lines at this width, so that some of its lines are finished",
+                                                   AKC_MESSAGE_STATUS_STREAMING);
+  g_autoptr(GskRenderNode) node = NULL;
+  guint n_parts = 0;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 300, 600);
+  akc_message_row_set_message (AKC_MESSAGE_ROW (row), message);
+  gtk_window_set_child (GTK_WINDOW (window), row);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_frames (window, 3);
+
+  node = last_drawing (row);
+  g_assert_nonnull (node);
+  assert_parts_clipped (node, FALSE, &n_parts);
+  /* The author, the menu's icon, and the text of the blocks. */
+  g_assert_cmpuint (n_parts, >, 10);
+
+  /* Written on: still so. */
+  akc_message_append_content (message, " and more of it", -1);
+  wait_frames (window, 3);
+  g_clear_pointer (&node, gsk_render_node_unref);
+  node = last_drawing (row);
+  n_parts = 0;
+  assert_parts_clipped (node, FALSE, &n_parts);
+  g_assert_cmpuint (n_parts, >, 10);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* While a reply streams in, its view keeps room for a few more lines
  * below its text: a line written into the room changes neither the
  * view's height nor anything around it (the transcript is not drawn
@@ -1192,6 +1290,7 @@ main (int   argc,
   g_test_add_func ("/markdown/code-highlight/streaming", test_code_highlight_streaming);
   g_test_add_func ("/markdown/layout/rows-fit", test_layout_rows_fit);
   g_test_add_func ("/markdown/draws-in-sight", test_draws_in_sight);
+  g_test_add_func ("/markdown/row-parts-clipped", test_row_parts_clipped);
   g_test_add_func ("/markdown/streaming-room", test_streaming_room);
   g_test_add_func ("/markdown/streaming-live-height", test_streaming_live_height);
   g_test_add_func ("/markdown/streaming-code-height", test_streaming_code_height);

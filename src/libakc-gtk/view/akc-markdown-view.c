@@ -13,6 +13,7 @@
 #include "akc-markdown-item-private.h"
 #include "akc-markdown-table-private.h"
 #include "akc-markdown-view-private.h"
+#include "akc-snapshot-clip-private.h"
 
 /* AkcMarkdownView: the Markdown of one assistant text run, as a column of
  * native widgets: a label per paragraph, heading or list item (Pango
@@ -469,8 +470,12 @@ akc_markdown_live_snapshot (GtkWidget   *widget,
             {
               GtkSnapshot *segment = gtk_snapshot_new ();
 
+              GskRenderNode *node;
+
               gtk_snapshot_append_layout (segment, layout, &color);
-              self->segment_nodes->pdata[i] = gtk_snapshot_free_to_node (segment);
+              node = gtk_snapshot_free_to_node (segment);
+              self->segment_nodes->pdata[i] = node != NULL ? akc_render_node_clip_to_bounds (node) : NULL;
+              g_clear_pointer (&node, gsk_render_node_unref);
             }
           if (self->segment_nodes->pdata[i] != NULL)
             gtk_snapshot_append_node (snapshot, self->segment_nodes->pdata[i]);
@@ -994,7 +999,7 @@ akc_markdown_view_snapshot (GtkWidget   *widget,
       entry->drawn = !culling || entry->height == 0 ||
                      (entry->y < bottom && entry->y + entry->height > top);
       if (entry->drawn)
-        gtk_widget_snapshot_child (widget, entry->row, snapshot);
+        akc_snapshot_child_clipped (widget, entry->row, snapshot);
     }
 }
 

@@ -13,6 +13,7 @@
 #include "akc-markdown-private.h"
 #include "akc-markdown-view-private.h"
 #include "akc-message-row-private.h"
+#include "akc-snapshot-clip-private.h"
 
 /**
  * AkcMessageRow:
@@ -111,6 +112,7 @@ struct _AkcMessageRow
   int                   search_current;
   GtkWidget            *search_widget;
   GtkWidget            *menu;         /* the context menu, while it is built */
+  AkcClipCache         *clip_cache;   /* the column's drawing, its parts clipped */
   guint                 dirty : 1;
   guint                 tick_pending : 1;  /* content changed since the tick's last update */
   guint                 has_components : 1;
@@ -854,6 +856,25 @@ akc_message_row_dispose (GObject *object)
   G_OBJECT_CLASS (akc_message_row_parent_class)->dispose (object);
 }
 
+/* The column's labels, icons and blocks each in a clip of their own, so
+ * that a frame redrawing the line being written skips the rest of the
+ * row (see akc-snapshot-clip.c). */
+static void
+akc_message_row_snapshot (GtkWidget   *widget,
+                          GtkSnapshot *snapshot)
+{
+  AkcMessageRow *self = AKC_MESSAGE_ROW (widget);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (child == self->column)
+        akc_clip_cache_snapshot_child (self->clip_cache, widget, child, snapshot);
+      else
+        gtk_widget_snapshot_child (widget, child, snapshot);
+    }
+}
+
 static void
 akc_message_row_finalize (GObject *object)
 {
@@ -862,6 +883,7 @@ akc_message_row_finalize (GObject *object)
   g_ptr_array_unref (self->parts);
   g_string_free (self->shown, TRUE);
   g_free (self->error);
+  g_clear_pointer (&self->clip_cache, akc_clip_cache_free);
 
   G_OBJECT_CLASS (akc_message_row_parent_class)->finalize (object);
 }
@@ -1123,6 +1145,7 @@ akc_message_row_class_init (AkcMessageRowClass *klass)
   widget_class->map = akc_message_row_map;
   widget_class->measure = akc_message_row_measure;
   widget_class->size_allocate = akc_message_row_size_allocate;
+  widget_class->snapshot = akc_message_row_snapshot;
   widget_class->get_request_mode = akc_message_row_get_request_mode;
 
   /**
@@ -1239,6 +1262,7 @@ akc_message_row_init (AkcMessageRow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->parts = g_ptr_array_new_with_free_func ((GDestroyNotify) part_free);
+  self->clip_cache = akc_clip_cache_new ();
   self->shown = g_string_new (NULL);
 
   self->attachments = gtk_flow_box_new ();
