@@ -428,6 +428,16 @@ akc_application_startup (GApplication *app)
 
   G_APPLICATION_CLASS (akc_application_parent_class)->startup (app);
 
+  /* The application's styles, which AdwApplication would have loaded
+   * from the resource base path (see akc_application_constructed()). */
+  {
+    g_autoptr(GtkCssProvider) provider = gtk_css_provider_new ();
+
+    gtk_css_provider_load_from_resource (provider, "/io/agentskit/Chat/style.css");
+    gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (provider),
+                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  }
+
   /* The history of conversations, opened off the main thread after the
    * first window's first frame (see akc_application_activate()): the
    * windows wait for its list of conversations. */
@@ -500,6 +510,22 @@ akc_application_shutdown (GApplication *app)
 }
 
 static void
+akc_application_constructed (GObject *object)
+{
+  G_OBJECT_CLASS (akc_application_parent_class)->constructed (object);
+
+  /* No resource base path (GApplication makes one of the application's
+   * ID): with one, GtkApplication's start-up adds its icons folder to the
+   * display's icon theme, which starts reading the theme on a thread, and
+   * libadwaita then adds its own folder, which throws that reading away;
+   * the theme was read a second time on the main thread before the first
+   * frame. The application's icons are where GTK's icon theme looks
+   * already (see the gresource file), and its styles are loaded in
+   * akc_application_startup(). */
+  g_application_set_resource_base_path (G_APPLICATION (object), NULL);
+}
+
+static void
 akc_application_finalize (GObject *object)
 {
   AkcApplication *self = (AkcApplication *)object;
@@ -518,6 +544,7 @@ akc_application_class_init (AkcApplicationClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
+  object_class->constructed = akc_application_constructed;
   object_class->finalize = akc_application_finalize;
 
   app_class->activate = akc_application_activate;
@@ -544,6 +571,5 @@ akc_application_new (void)
   return g_object_new (AKC_TYPE_APPLICATION,
                        "application-id", APP_ID,
                        "flags", G_APPLICATION_DEFAULT_FLAGS,
-                       "resource-base-path", "/io/agentskit/Chat",
                        NULL);
 }

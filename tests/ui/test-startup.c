@@ -104,6 +104,80 @@ test_history_after_first_frame (void)
   g_assert_true (start.ready_later);
 }
 
+static void
+check_icons_and_styles (GdkFrameClock *clock,
+                        Start         *start)
+{
+  GtkIconTheme *theme = gtk_icon_theme_get_for_display (gtk_widget_get_display (start->window));
+  g_auto(GStrv) resource_path = gtk_icon_theme_get_resource_path (theme);
+  g_autoptr(GtkWidget) notice = g_object_ref_sink (gtk_label_new ("notice"));
+  GtkBorder padding;
+
+  g_signal_handlers_disconnect_by_func (clock, check_icons_and_styles, start);
+  start->painted = TRUE;
+
+  /* The application's icons are in the display's icon theme... */
+  g_assert_true (gtk_icon_theme_has_icon (theme, "io.agentskit.Chat"));
+  g_assert_true (gtk_icon_theme_has_icon (theme, "io.agentskit.Chat-symbolic"));
+  /* ...without a resource folder of its own: adding one after
+   * libadwaita's made GTK read the theme again. */
+  for (guint i = 0; resource_path[i] != NULL; i++)
+    g_assert_false (g_str_has_prefix (resource_path[i], "/io/agentskit/"));
+
+  /* Its stylesheet is loaded: an error area has its padding. */
+  gtk_widget_add_css_class (notice, "error-area");
+  gtk_widget_set_parent (notice, start->window);
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_padding (gtk_widget_get_style_context (notice), &padding);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  gtk_widget_unparent (notice);
+  g_assert_cmpint (padding.top, ==, 8);
+  g_assert_cmpint (padding.left, ==, 12);
+
+  g_action_group_activate_action (G_ACTION_GROUP (start->app), "quit", NULL);
+}
+
+static void
+on_realize_check (GtkWidget *window,
+                  Start     *start)
+{
+  g_signal_connect (gtk_widget_get_frame_clock (window), "after-paint", G_CALLBACK (check_icons_and_styles), start);
+}
+
+static void
+on_window_added_check (GtkApplication *app,
+                       GtkWindow      *window,
+                       Start          *start)
+{
+  if (start->window != NULL)
+    return;
+
+  start->window = GTK_WIDGET (window);
+  g_signal_connect (window, "realize", G_CALLBACK (on_realize_check), start);
+}
+
+/* The application's own icons and styles are there at its first frame,
+ * though it gives GtkApplication no resource base path. */
+static void
+test_icons_and_styles (void)
+{
+  const char *argv[] = { "agentskit-chat", NULL };
+  g_autoptr(AkcApplication) app = akc_application_new ();
+  Start start = { 0 };
+  int status;
+
+  start.app = app;
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_signal_connect (app, "window-added", G_CALLBACK (on_window_added_check), &start);
+  start.timeout = g_timeout_add_seconds (60, on_timeout, &start);
+
+  status = g_application_run (G_APPLICATION (app), 1, (char **) argv);
+  g_clear_handle_id (&start.timeout, g_source_remove);
+
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (start.painted);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -120,6 +194,7 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/startup/history-after-first-frame", test_history_after_first_frame);
+  g_test_add_func ("/startup/icons-and-styles", test_icons_and_styles);
 
   status = g_test_run ();
   akc_test_remove_tree (home);

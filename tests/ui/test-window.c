@@ -174,8 +174,8 @@ test_application (void)
       g_autoptr(GError) error = NULL;
 
       application = gtk_application_new ("io.agentskit.Chat.TestWindow", G_APPLICATION_NON_UNIQUE);
-      /* The application's resources, as AkcApplication has them. */
-      g_application_set_resource_base_path (G_APPLICATION (application), "/io/agentskit/Chat");
+      /* No resource base path, as AkcApplication has none. */
+      g_application_set_resource_base_path (G_APPLICATION (application), NULL);
       g_assert_true (g_application_register (G_APPLICATION (application), NULL, &error));
       g_assert_no_error (error);
       akc_application_add_accels (application);
