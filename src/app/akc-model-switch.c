@@ -365,26 +365,25 @@ akc_model_switch_class_init (AkcModelSwitchClass *klass)
                                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
+/* The popover, built the first time the button opens or a test asks for
+ * its parts: the switch is hidden unless a provider conversation is
+ * shown, and building the popover with the window (4.2 M instructions)
+ * stood in the way of its first frame. */
 static void
-akc_model_switch_init (AkcModelSwitch *self)
+ensure_popover (AkcModelSwitch *self)
 {
-  GtkWidget *content = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *heading = gtk_label_new (_("Model of This Conversation"));
-  GtkWidget *spinner = gtk_spinner_new ();
-  GtkWidget *waiting = gtk_label_new (_("Asking the provider for its models…"));
+  GtkWidget *box;
+  GtkWidget *heading;
+  GtkWidget *spinner;
+  GtkWidget *waiting;
 
-  self->button_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_ellipsize (self->button_label, PANGO_ELLIPSIZE_END);
-  gtk_label_set_max_width_chars (self->button_label, 24);
-  gtk_box_append (GTK_BOX (content), GTK_WIDGET (self->button_label));
-  gtk_box_append (GTK_BOX (content), gtk_image_new_from_icon_name ("pan-down-symbolic"));
+  if (self->popover != NULL)
+    return;
 
-  self->button = GTK_MENU_BUTTON (gtk_menu_button_new ());
-  gtk_menu_button_set_child (self->button, content);
-  gtk_widget_add_css_class (GTK_WIDGET (self->button), "flat");
-  gtk_widget_add_css_class (GTK_WIDGET (self->button), "model-switch");
-  gtk_widget_set_parent (GTK_WIDGET (self->button), GTK_WIDGET (self));
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  heading = gtk_label_new (_("Model of This Conversation"));
+  spinner = gtk_spinner_new ();
+  waiting = gtk_label_new (_("Asking the provider for its models…"));
 
   gtk_widget_add_css_class (heading, "heading");
   gtk_label_set_xalign (GTK_LABEL (heading), 0);
@@ -480,6 +479,32 @@ akc_model_switch_init (AkcModelSwitch *self)
   g_signal_connect_object (self->popover, "show", G_CALLBACK (on_popover_show), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->popover, "closed", G_CALLBACK (on_popover_closed), self, G_CONNECT_SWAPPED);
   gtk_menu_button_set_popover (self->button, GTK_WIDGET (self->popover));
+}
+
+static void
+create_popup (GtkMenuButton *button,
+              gpointer       user_data)
+{
+  ensure_popover (AKC_MODEL_SWITCH (user_data));
+}
+
+static void
+akc_model_switch_init (AkcModelSwitch *self)
+{
+  GtkWidget *content = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+
+  self->button_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_ellipsize (self->button_label, PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (self->button_label, 24);
+  gtk_box_append (GTK_BOX (content), GTK_WIDGET (self->button_label));
+  gtk_box_append (GTK_BOX (content), gtk_image_new_from_icon_name ("pan-down-symbolic"));
+
+  self->button = GTK_MENU_BUTTON (gtk_menu_button_new ());
+  gtk_menu_button_set_child (self->button, content);
+  gtk_widget_add_css_class (GTK_WIDGET (self->button), "flat");
+  gtk_widget_add_css_class (GTK_WIDGET (self->button), "model-switch");
+  gtk_menu_button_set_create_popup_func (self->button, create_popup, self, NULL);
+  gtk_widget_set_parent (GTK_WIDGET (self->button), GTK_WIDGET (self));
 
   gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
   update_button (self);
@@ -521,7 +546,8 @@ akc_model_switch_set_conversation (AkcModelSwitch      *self,
 
   if (item != self->item)
     {
-      gtk_popover_popdown (self->popover);
+      if (self->popover != NULL)
+        gtk_popover_popdown (self->popover);
       if (self->item != NULL)
         g_clear_signal_handler (&self->model_handler, self->item);
       g_set_object (&self->item, item);
@@ -550,13 +576,14 @@ akc_model_switch_popup (AkcModelSwitch *self)
     gtk_menu_button_popup (self->button);
 }
 
-/* For tests: the list of models, the error line, and whether the list is
- * being fetched. */
+/* For tests: the list of models, the error line (the popover is built
+ * if it was not yet), and whether the list is being fetched. */
 GtkWidget *
 akc_model_switch_get_list (AkcModelSwitch *self)
 {
   g_return_val_if_fail (AKC_IS_MODEL_SWITCH (self), NULL);
 
+  ensure_popover (self);
   return GTK_WIDGET (self->list);
 }
 
@@ -565,6 +592,7 @@ akc_model_switch_get_images_switch (AkcModelSwitch *self)
 {
   g_return_val_if_fail (AKC_IS_MODEL_SWITCH (self), NULL);
 
+  ensure_popover (self);
   return self->images_switch;
 }
 
@@ -573,6 +601,7 @@ akc_model_switch_get_status (AkcModelSwitch *self)
 {
   g_return_val_if_fail (AKC_IS_MODEL_SWITCH (self), NULL);
 
+  ensure_popover (self);
   return self->error_label;
 }
 

@@ -156,6 +156,7 @@ test_model_switch (void)
   AkcModelSwitch *model_switch;
   AkcConversationItem *item;
   GtkWidget *status, *row, *focus;
+  GtkMenuButton *button;
   AkcWindow *window;
 
   reset_settings (settings);
@@ -180,6 +181,9 @@ test_model_switch (void)
   g_assert_cmpstr (akc_conversation_item_get_provider_kind (item), ==, "openai");
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (model_switch)));
   g_assert_nonnull (find_widget (GTK_WIDGET (model_switch), is_label_with_prefix, "gpt-a"));
+  /* Its popover is built when it first opens, not with the window. */
+  button = GTK_MENU_BUTTON (gtk_widget_get_first_child (GTK_WIDGET (model_switch)));
+  g_assert_null (gtk_menu_button_get_popover (button));
   /* The model in the header leaves the window its narrow width (360 px,
    * one pane), also with a long name. */
   assert_fits_narrow (window);
@@ -195,6 +199,8 @@ test_model_switch (void)
   akc_test_http_server_respond (server, 500, "application/json", "{\"error\":{\"message\":\"overloaded\",\"type\":\"server_error\"}}");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.switch-model", NULL));
   wait_listed (model_switch);
+  g_assert_nonnull (gtk_menu_button_get_popover (button));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (gtk_menu_button_get_popover (button))));
   status = GTK_WIDGET (akc_model_switch_get_status (model_switch));
   g_assert_true (gtk_widget_get_visible (status));
   g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (status)), "The models could not be listed."));
