@@ -14,9 +14,8 @@
 
 #include "akc-chat-memory.h"
 #include "akc-sqlite-chat-memory.h"
-#include "akc-sqlite-chat-memory-private.h"
 #include "akc-sqlite-schema-private.h"
-#include "akc-text-private.h"
+#include "akc-sqlite-side-table-private.h"
 
 /* What a job needs, copied on the calling thread. */
 typedef struct
@@ -33,21 +32,6 @@ draft_job_free (gpointer data)
   g_free (job->conversation_id);
   g_free (job->text);
   g_free (job);
-}
-
-static gboolean
-check_id (const char  *id,
-          GError     **error)
-{
-  if (id == NULL || !akc_text_is_safe_id (id, strlen (id)))
-    {
-      g_set_error_literal (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_INVALID,
-                           _("A conversation, message or instance id is 1 to 128 letters, digits, "
-                             "“.”, “_”, “:” or “-”, starting with a letter or a digit."));
-      return FALSE;
-    }
-
-  return TRUE;
 }
 
 static gpointer
@@ -127,24 +111,7 @@ save_in_transaction (sqlite3     *db,
       return NULL;
     }
 
-  return GINT_TO_POINTER (TRUE);
-}
-
-static void
-job_done (GObject      *source,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  GError *error = NULL;
-  gpointer value = akc_sqlite_chat_memory_run_finish (AKC_SQLITE_CHAT_MEMORY (source), result, &error);
-
-  if (value == NULL)
-    g_task_return_error (task, error);
-  else if (g_task_get_source_tag (task) == akc_sqlite_chat_memory_load_draft_async)
-    g_task_return_pointer (task, value, g_free);
-  else
-    g_task_return_boolean (task, TRUE);
+  return AKC_SIDE_TABLE_TRUE;
 }
 
 /**
@@ -169,24 +136,19 @@ akc_sqlite_chat_memory_load_draft_async (AkcSqliteChatMemory *self,
                                          gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GError) error = NULL;
   DraftJob *job;
 
   g_return_if_fail (AKC_IS_SQLITE_CHAT_MEMORY (self));
   g_return_if_fail (conversation_id != NULL);
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, akc_sqlite_chat_memory_load_draft_async);
-  if (!check_id (conversation_id, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
+  task = akc_sqlite_side_table_task_new (self, conversation_id, cancellable, callback, user_data,
+                                         akc_sqlite_chat_memory_load_draft_async);
+  if (task == NULL)
+    return;
 
   job = g_new0 (DraftJob, 1);
   job->conversation_id = g_strdup (conversation_id);
-  akc_sqlite_chat_memory_run_async (self, load_in_transaction, job, draft_job_free,
-                                    g_free, cancellable, job_done, g_steal_pointer (&task));
+  akc_sqlite_side_table_run (g_steal_pointer (&task), load_in_transaction, job, draft_job_free, g_free);
 }
 
 /**
@@ -238,19 +200,15 @@ akc_sqlite_chat_memory_save_draft_async (AkcSqliteChatMemory *self,
                                          gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GError) error = NULL;
   DraftJob *job;
 
   g_return_if_fail (AKC_IS_SQLITE_CHAT_MEMORY (self));
   g_return_if_fail (conversation_id != NULL);
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, akc_sqlite_chat_memory_save_draft_async);
-  if (!check_id (conversation_id, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
+  task = akc_sqlite_side_table_task_new (self, conversation_id, cancellable, callback, user_data,
+                                         akc_sqlite_chat_memory_save_draft_async);
+  if (task == NULL)
+    return;
   if (text != NULL && !g_utf8_validate (text, -1, NULL))
     {
       g_task_return_new_error (task, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_INVALID,
@@ -261,8 +219,7 @@ akc_sqlite_chat_memory_save_draft_async (AkcSqliteChatMemory *self,
   job = g_new0 (DraftJob, 1);
   job->conversation_id = g_strdup (conversation_id);
   job->text = text != NULL && *text != '\0' ? g_strdup (text) : NULL;
-  akc_sqlite_chat_memory_run_async (self, save_in_transaction, job, draft_job_free,
-                                    NULL, cancellable, job_done, g_steal_pointer (&task));
+  akc_sqlite_side_table_run (g_steal_pointer (&task), save_in_transaction, job, draft_job_free, NULL);
 }
 
 /**

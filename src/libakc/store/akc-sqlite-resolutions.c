@@ -14,8 +14,8 @@
 #include "akc-chat-memory.h"
 #include "akc-component-resolution.h"
 #include "akc-sqlite-chat-memory.h"
-#include "akc-sqlite-chat-memory-private.h"
 #include "akc-sqlite-schema-private.h"
+#include "akc-sqlite-side-table-private.h"
 #include "akc-text-private.h"
 
 /* What a job needs, copied on the calling thread. */
@@ -40,21 +40,6 @@ resolution_job_free (gpointer data)
   g_free (job->event);
   g_free (job->value);
   g_free (job);
-}
-
-static gboolean
-check_id (const char  *id,
-          GError     **error)
-{
-  if (id == NULL || !akc_text_is_safe_id (id, strlen (id)))
-    {
-      g_set_error_literal (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_INVALID,
-                           _("A conversation, message or instance id is 1 to 128 letters, digits, "
-                             "“.”, “_”, “:” or “-”, starting with a letter or a digit."));
-      return FALSE;
-    }
-
-  return TRUE;
 }
 
 static gboolean
@@ -214,7 +199,7 @@ save_in_transaction (sqlite3     *db,
       return NULL;
     }
 
-  return GINT_TO_POINTER (TRUE);
+  return AKC_SIDE_TABLE_TRUE;
 }
 
 static gpointer
@@ -243,24 +228,7 @@ delete_in_transaction (sqlite3     *db,
       return NULL;
     }
 
-  return GINT_TO_POINTER (sqlite3_changes (db) > 0 ? 1 : 2);
-}
-
-static void
-job_done (GObject      *source,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  GError *error = NULL;
-  gpointer value = akc_sqlite_chat_memory_run_finish (AKC_SQLITE_CHAT_MEMORY (source), result, &error);
-
-  if (value == NULL)
-    g_task_return_error (task, error);
-  else if (g_task_get_source_tag (task) == akc_sqlite_chat_memory_load_resolutions_async)
-    g_task_return_pointer (task, value, g_object_unref);
-  else
-    g_task_return_boolean (task, GPOINTER_TO_INT (value) == 1);
+  return sqlite3_changes (db) > 0 ? AKC_SIDE_TABLE_TRUE : AKC_SIDE_TABLE_FALSE;
 }
 
 /**
@@ -284,24 +252,20 @@ akc_sqlite_chat_memory_load_resolutions_async (AkcSqliteChatMemory *self,
                                                gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(GError) error = NULL;
   ResolutionJob *job;
 
   g_return_if_fail (AKC_IS_SQLITE_CHAT_MEMORY (self));
   g_return_if_fail (conversation_id != NULL);
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, akc_sqlite_chat_memory_load_resolutions_async);
-  if (!check_id (conversation_id, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
+  task = akc_sqlite_side_table_task_new (self, conversation_id, cancellable, callback, user_data,
+                                         akc_sqlite_chat_memory_load_resolutions_async);
+  if (task == NULL)
+    return;
 
   job = g_new0 (ResolutionJob, 1);
   job->conversation_id = g_strdup (conversation_id);
-  akc_sqlite_chat_memory_run_async (self, load_in_transaction, job, resolution_job_free,
-                                    g_object_unref, cancellable, job_done, g_steal_pointer (&task));
+  akc_sqlite_side_table_run (g_steal_pointer (&task), load_in_transaction, job, resolution_job_free,
+                             g_object_unref);
 }
 
 /**
@@ -362,11 +326,12 @@ akc_sqlite_chat_memory_save_resolution_async (AkcSqliteChatMemory    *self,
   g_return_if_fail (conversation_id != NULL);
   g_return_if_fail (AKC_IS_COMPONENT_RESOLUTION (resolution));
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, akc_sqlite_chat_memory_save_resolution_async);
-  if (!check_id (conversation_id, &error) ||
-      !check_id (akc_component_resolution_get_instance_id (resolution), &error) ||
-      !check_id (akc_component_resolution_get_message_id (resolution), &error))
+  task = akc_sqlite_side_table_task_new (self, conversation_id, cancellable, callback, user_data,
+                                         akc_sqlite_chat_memory_save_resolution_async);
+  if (task == NULL)
+    return;
+  if (!akc_sqlite_side_table_check_id (akc_component_resolution_get_instance_id (resolution), &error) ||
+      !akc_sqlite_side_table_check_id (akc_component_resolution_get_message_id (resolution), &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
@@ -380,8 +345,7 @@ akc_sqlite_chat_memory_save_resolution_async (AkcSqliteChatMemory    *self,
   job->event = g_strdup (akc_component_resolution_get_event (resolution));
   job->value = value != NULL ? akc_json_value_to_canonical (value, NULL) : NULL;
   job->resolved_at = akc_component_resolution_get_resolved_at (resolution);
-  akc_sqlite_chat_memory_run_async (self, save_in_transaction, job, resolution_job_free,
-                                    NULL, cancellable, job_done, g_steal_pointer (&task));
+  akc_sqlite_side_table_run (g_steal_pointer (&task), save_in_transaction, job, resolution_job_free, NULL);
 }
 
 /**
@@ -437,9 +401,11 @@ akc_sqlite_chat_memory_delete_resolution_async (AkcSqliteChatMemory *self,
   g_return_if_fail (conversation_id != NULL);
   g_return_if_fail (instance_id != NULL);
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, akc_sqlite_chat_memory_delete_resolution_async);
-  if (!check_id (conversation_id, &error) || !check_id (instance_id, &error))
+  task = akc_sqlite_side_table_task_new (self, conversation_id, cancellable, callback, user_data,
+                                         akc_sqlite_chat_memory_delete_resolution_async);
+  if (task == NULL)
+    return;
+  if (!akc_sqlite_side_table_check_id (instance_id, &error))
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
@@ -448,8 +414,7 @@ akc_sqlite_chat_memory_delete_resolution_async (AkcSqliteChatMemory *self,
   job = g_new0 (ResolutionJob, 1);
   job->conversation_id = g_strdup (conversation_id);
   job->instance_id = g_strdup (instance_id);
-  akc_sqlite_chat_memory_run_async (self, delete_in_transaction, job, resolution_job_free,
-                                    NULL, cancellable, job_done, g_steal_pointer (&task));
+  akc_sqlite_side_table_run (g_steal_pointer (&task), delete_in_transaction, job, resolution_job_free, NULL);
 }
 
 /**
