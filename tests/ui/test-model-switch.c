@@ -562,23 +562,29 @@ menu_items (GMenuModel *menu,
     }
 }
 
-/* The New Chat With… menu's items, from "Ask Service" (the demos before
- * it are always there) on. */
+/* The items of @menu, "label\taction\ttarget" a line, from "Ask
+ * Service" (the demos before it are always there) on, up to @until (the
+ * start of the next section) when given. */
 static char *
-new_chat_items (AkcWindow *window)
+items_from_ask (GMenuModel *menu,
+                const char *until)
 {
-  AdwSplitButton *button = ADW_SPLIT_BUTTON (find_by_type (GTK_WIDGET (window), ADW_TYPE_SPLIT_BUTTON));
   g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *all = NULL;
   const char *from;
+  const char *to;
 
-  g_assert_nonnull (button);
-  menu_items (adw_split_button_get_menu_model (button), items);
+  g_assert_nonnull (menu);
+  menu_items (menu, items);
   g_ptr_array_add (items, NULL);
   all = g_strjoinv ("\n", (char **) items->pdata);
   from = strstr (all, "Ask Se_rvice");
   g_assert_nonnull (from);
-  return g_strdup (from);
+  if (until == NULL)
+    return g_strdup (from);
+  to = strstr (all, until);
+  g_assert_nonnull (to);
+  return g_strndup (from, to - from);
 }
 
 static gboolean
@@ -588,26 +594,36 @@ is_main_menu_button (GtkWidget     *widget,
   return GTK_IS_MENU_BUTTON (widget) && gtk_menu_button_get_primary (GTK_MENU_BUTTON (widget));
 }
 
-/* The main menu's New Chat With items, from "Ask Service" on, up to its
- * next section (New Window). */
-static char *
-main_menu_items (AkcWindow *window)
+/* The items both New Chat With menus begin with. */
+#define ASK_AND_TURN_ITEMS \
+  "Ask Se_rvice\twin.new-chat-with\task\n" \
+  "_Turn Server\twin.new-chat-with\tturn\n"
+
+/* The New Chat With… menu offers @expected, from "Ask Service" on. */
+static void
+assert_new_chat_items (AkcWindow  *window,
+                       const char *expected)
 {
-  GtkWidget *button = find_widget (GTK_WIDGET (window), is_main_menu_button, NULL);
-  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *all = NULL;
-  const char *from;
-  const char *to;
+  AdwSplitButton *button = ADW_SPLIT_BUTTON (find_by_type (GTK_WIDGET (window), ADW_TYPE_SPLIT_BUTTON));
+  g_autofree char *items = NULL;
 
   g_assert_nonnull (button);
-  menu_items (gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (button)), items);
-  g_ptr_array_add (items, NULL);
-  all = g_strjoinv ("\n", (char **) items->pdata);
-  from = strstr (all, "Ask Se_rvice");
-  to = strstr (all, "\nNew _Window");
-  g_assert_nonnull (from);
-  g_assert_nonnull (to);
-  return g_strndup (from, to - from);
+  items = items_from_ask (adw_split_button_get_menu_model (button), NULL);
+  g_assert_cmpstr (items, ==, expected);
+}
+
+/* The main menu's New Chat With offers @expected, from "Ask Service" on,
+ * up to its next section (New Window). */
+static void
+assert_main_menu_items (AkcWindow  *window,
+                        const char *expected)
+{
+  GtkWidget *button = find_widget (GTK_WIDGET (window), is_main_menu_button, NULL);
+  g_autofree char *items = NULL;
+
+  g_assert_nonnull (button);
+  items = items_from_ask (gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (button)), "\nNew _Window");
+  g_assert_cmpstr (items, ==, expected);
 }
 
 /* Opens and closes the New Chat With… menu and the main menu, as a
@@ -634,6 +650,13 @@ models_listed (AkcBackend *backend)
   return akc_backend_get_models (backend) != NULL;
 }
 
+/* The provider's three models, listed: the default first, an underscore
+ * shown as itself. */
+#define PROVIDER_MODEL_ITEMS \
+  "OpenAI-compatible — gpt-a\twin.new-chat-with-model\tgpt-a\n" \
+  "OpenAI-compatible — gpt-b\twin.new-chat-with-model\tgpt-b\n" \
+  "OpenAI-compatible — q4__K__M\twin.new-chat-with-model\tq4_K_M"
+
 /* The New Chat With… menu offers the configured provider's models: the
  * default one at once, the others once the menu opened and the provider
  * listed them; choosing one starts a conversation held with it, which
@@ -646,7 +669,6 @@ test_new_chat_with_model (void)
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
   g_autofree char *base = g_strconcat (akc_test_http_server_get_base_uri (server), "/v1", NULL);
   g_autofree char *path = g_build_filename (folder, "new-chat.sqlite3", NULL);
-  g_autofree char *items = NULL;
   g_autofree char *model = NULL;
   AkcChatMemory *memory = akc_test_open (path);
   AkcAppSession *session = akc_test_app_session_new (memory);
@@ -667,31 +689,16 @@ test_new_chat_with_model (void)
 
   /* Nothing set up: the Model Provider, which refuses and points to the
    * preferences. */
-  items = new_chat_items (window);
-  g_assert_cmpstr (items, ==,
-                   "Ask Se_rvice\twin.new-chat-with\task\n"
-                   "_Turn Server\twin.new-chat-with\tturn\n"
-                   "_Model Provider\twin.new-chat-with\tprovider");
-  g_clear_pointer (&items, g_free);
+  assert_new_chat_items (window, ASK_AND_TURN_ITEMS "_Model Provider\twin.new-chat-with\tprovider");
   /* The main menu's New Chat With says the same. */
-  items = main_menu_items (window);
-  g_assert_cmpstr (items, ==,
-                   "Ask Se_rvice\twin.new-chat-with\task\n"
-                   "_Turn Server\twin.new-chat-with\tturn\n"
-                   "_Model Provider\twin.new-chat-with\tprovider");
-  g_clear_pointer (&items, g_free);
+  assert_main_menu_items (window, ASK_AND_TURN_ITEMS "_Model Provider\twin.new-chat-with\tprovider");
 
   /* Set up: its default model, at once. */
   g_settings_set_string (settings, "provider-kind", "openai");
   g_settings_set_string (settings, "provider-url", base);
   g_settings_set_string (settings, "provider-model", "gpt-a");
   wait_backend (backend);
-  items = new_chat_items (window);
-  g_assert_cmpstr (items, ==,
-                   "Ask Se_rvice\twin.new-chat-with\task\n"
-                   "_Turn Server\twin.new-chat-with\tturn\n"
-                   "OpenAI-compatible — gpt-a\twin.new-chat-with-model\tgpt-a");
-  g_clear_pointer (&items, g_free);
+  assert_new_chat_items (window, ASK_AND_TURN_ITEMS "OpenAI-compatible — gpt-a\twin.new-chat-with-model\tgpt-a");
 
   /* Opening the menu asks for the models; the menu lists them, the
    * default first, an underscore shown as itself (not an access key). */
@@ -707,24 +714,10 @@ test_new_chat_with_model (void)
   adw_split_button_popup (button);
   WAIT_FOR (models_listed, backend);
   g_assert_cmpstr (akc_test_http_server_get_path_query (server), ==, "/v1/models");
-  items = new_chat_items (window);
-  g_assert_cmpstr (items, ==,
-                   "Ask Se_rvice\twin.new-chat-with\task\n"
-                   "_Turn Server\twin.new-chat-with\tturn\n"
-                   "OpenAI-compatible — gpt-a\twin.new-chat-with-model\tgpt-a\n"
-                   "OpenAI-compatible — gpt-b\twin.new-chat-with-model\tgpt-b\n"
-                   "OpenAI-compatible — q4__K__M\twin.new-chat-with-model\tq4_K_M");
-  g_clear_pointer (&items, g_free);
+  assert_new_chat_items (window, ASK_AND_TURN_ITEMS PROVIDER_MODEL_ITEMS);
   adw_split_button_popdown (button);
   /* And so does the main menu's. */
-  items = main_menu_items (window);
-  g_assert_cmpstr (items, ==,
-                   "Ask Se_rvice\twin.new-chat-with\task\n"
-                   "_Turn Server\twin.new-chat-with\tturn\n"
-                   "OpenAI-compatible — gpt-a\twin.new-chat-with-model\tgpt-a\n"
-                   "OpenAI-compatible — gpt-b\twin.new-chat-with-model\tgpt-b\n"
-                   "OpenAI-compatible — q4__K__M\twin.new-chat-with-model\tq4_K_M");
-  g_clear_pointer (&items, g_free);
+  assert_main_menu_items (window, ASK_AND_TURN_ITEMS PROVIDER_MODEL_ITEMS);
 
   /* Choosing gpt-b: a new conversation, held with it. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.new-chat-with-model", "s", "gpt-b"));
@@ -762,12 +755,7 @@ test_new_chat_with_model (void)
    * offers its default model under its name. */
   g_settings_set_string (settings, "provider-kind", "anthropic");
   wait_backend (backend);
-  items = new_chat_items (window);
-  g_assert_cmpstr (items, ==,
-                   "Ask Se_rvice\twin.new-chat-with\task\n"
-                   "_Turn Server\twin.new-chat-with\tturn\n"
-                   "Anthropic — gpt-a\twin.new-chat-with-model\tgpt-a");
-  g_clear_pointer (&items, g_free);
+  assert_new_chat_items (window, ASK_AND_TURN_ITEMS "Anthropic — gpt-a\twin.new-chat-with-model\tgpt-a");
 
   close_window (window, session, memory);
   akc_test_http_server_free (server);
