@@ -27,23 +27,76 @@ factory_free (Factory *factory)
   g_free (factory);
 }
 
-static GHashTable *
-factories (AkcChatView *self,
-           gboolean     create)
+static Factory *
+factory_new (GCallback       func,
+             gpointer        data,
+             GDestroyNotify  destroy)
 {
-  static GQuark quark;
-  GHashTable *table;
+  Factory *factory = g_new0 (Factory, 1);
 
-  if (quark == 0)
-    quark = g_quark_from_static_string ("akc-chat-view-component-factories");
+  factory->func = func;
+  factory->data = data;
+  factory->destroy = destroy;
+  return factory;
+}
 
-  table = g_object_get_qdata (G_OBJECT (self), quark);
+/* The components' factories, by component key, kept on the view under
+ * one of these. */
+#define CUSTOM_FACTORIES "akc-chat-view-component-factories"
+#define STANDARD_FACTORIES "akc-chat-view-standard-factories"
+
+/* The table @self keeps under @name, made when @create, or NULL. */
+static GHashTable *
+factory_table (AkcChatView *self,
+               const char  *name,
+               gboolean     create)
+{
+  GQuark quark = g_quark_from_static_string (name);
+  GHashTable *table = g_object_get_qdata (G_OBJECT (self), quark);
+
   if (table == NULL && create)
     {
       table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) factory_free);
       g_object_set_qdata_full (G_OBJECT (self), quark, table, (GDestroyNotify) g_hash_table_unref);
     }
   return table;
+}
+
+/* Removes the factory of @component_key from the table under @name;
+ * whether there was one. */
+static gboolean
+factory_table_remove (AkcChatView *self,
+                      const char  *name,
+                      const char  *component_key)
+{
+  GHashTable *table = factory_table (self, name, FALSE);
+
+  return table != NULL && g_hash_table_remove (table, component_key);
+}
+
+/* The one factory of @slot (replaced; none for a NULL @func). */
+static void
+set_factory (AkcChatView    *self,
+             const char     *slot,
+             GCallback       func,
+             gpointer        user_data,
+             GDestroyNotify  destroy)
+{
+  Factory *entry = NULL;
+
+  if (func != NULL)
+    entry = factory_new (func, user_data, destroy);
+  else if (destroy != NULL)
+    destroy (user_data);
+  g_object_set_qdata_full (G_OBJECT (self), g_quark_from_static_string (slot), entry,
+                           (GDestroyNotify) factory_free);
+}
+
+static Factory *
+get_factory (AkcChatView *self,
+             const char  *slot)
+{
+  return g_object_get_qdata (G_OBJECT (self), g_quark_try_string (slot));
 }
 
 /**
@@ -82,18 +135,13 @@ akc_chat_view_register_component (AkcChatView             *self,
                                   gpointer                 user_data,
                                   GDestroyNotify           destroy)
 {
-  Factory *entry;
-
   g_return_if_fail (AKC_IS_CHAT_VIEW (self));
   g_return_if_fail (component_key != NULL && *component_key != '\0');
   g_return_if_fail (factory != NULL);
   g_return_if_fail (akc_component_definition_get_standard (component_key) == NULL);
 
-  entry = g_new0 (Factory, 1);
-  entry->func = G_CALLBACK (factory);
-  entry->data = user_data;
-  entry->destroy = destroy;
-  g_hash_table_replace (factories (self, TRUE), g_strdup (component_key), entry);
+  g_hash_table_replace (factory_table (self, CUSTOM_FACTORIES, TRUE), g_strdup (component_key),
+                        factory_new (G_CALLBACK (factory), user_data, destroy));
 }
 
 /**
@@ -113,13 +161,10 @@ gboolean
 akc_chat_view_unregister_component (AkcChatView *self,
                                     const char  *component_key)
 {
-  GHashTable *table;
-
   g_return_val_if_fail (AKC_IS_CHAT_VIEW (self), FALSE);
   g_return_val_if_fail (component_key != NULL, FALSE);
 
-  table = factories (self, FALSE);
-  return table != NULL && g_hash_table_remove (table, component_key);
+  return factory_table_remove (self, CUSTOM_FACTORIES, component_key);
 }
 
 /* The host's widget for @view, a custom component resolved against the
@@ -130,7 +175,7 @@ akc_chat_view_slots_create_component (AkcChatView      *self,
                                       AkcComponentView *view)
 {
   AkcResolvedComponent *component = akc_component_view_get_resolved_component (view);
-  GHashTable *table = factories (self, FALSE);
+  GHashTable *table = factory_table (self, CUSTOM_FACTORIES, FALSE);
   Factory *entry;
   GtkWidget *widget;
 
@@ -156,15 +201,7 @@ akc_chat_view_slots_create_component (AkcChatView      *self,
   return widget;
 }
 
-static GQuark
-thinking_quark (void)
-{
-  static GQuark quark;
-
-  if (quark == 0)
-    quark = g_quark_from_static_string ("akc-chat-view-thinking-factory");
-  return quark;
-}
+#define THINKING_SLOT "akc-chat-view-thinking-factory"
 
 /**
  * akc_chat_view_set_thinking_factory:
@@ -193,22 +230,9 @@ akc_chat_view_set_thinking_factory (AkcChatView          *self,
                                     gpointer              user_data,
                                     GDestroyNotify        destroy)
 {
-  Factory *entry = NULL;
-
   g_return_if_fail (AKC_IS_CHAT_VIEW (self));
 
-  if (factory != NULL)
-    {
-      entry = g_new0 (Factory, 1);
-      entry->func = G_CALLBACK (factory);
-      entry->data = user_data;
-      entry->destroy = destroy;
-    }
-  else if (destroy != NULL)
-    {
-      destroy (user_data);
-    }
-  g_object_set_qdata_full (G_OBJECT (self), thinking_quark (), entry, (GDestroyNotify) factory_free);
+  set_factory (self, THINKING_SLOT, G_CALLBACK (factory), user_data, destroy);
 }
 
 /* The host's thinking indicator inside the status the view's own has, or
@@ -216,7 +240,7 @@ akc_chat_view_set_thinking_factory (AkcChatView          *self,
 GtkWidget *
 akc_chat_view_slots_build_thinking (AkcChatView *self)
 {
-  Factory *entry = g_object_get_qdata (G_OBJECT (self), thinking_quark ());
+  Factory *entry = get_factory (self, THINKING_SLOT);
   g_autoptr(GtkWidget) widget = NULL;
   GtkWidget *slot;
 
@@ -241,39 +265,8 @@ akc_chat_view_slots_build_thinking (AkcChatView *self)
 }
 
 /* ------------------------------------------------------------------ */
-/* One factory per slot                                                */
+/* The host's widget in a slot                                        */
 /* ------------------------------------------------------------------ */
-
-static void
-set_factory (AkcChatView    *self,
-             const char     *slot,
-             GCallback       func,
-             gpointer        user_data,
-             GDestroyNotify  destroy)
-{
-  Factory *entry = NULL;
-
-  if (func != NULL)
-    {
-      entry = g_new0 (Factory, 1);
-      entry->func = func;
-      entry->data = user_data;
-      entry->destroy = destroy;
-    }
-  else if (destroy != NULL)
-    {
-      destroy (user_data);
-    }
-  g_object_set_qdata_full (G_OBJECT (self), g_quark_from_static_string (slot), entry,
-                           (GDestroyNotify) factory_free);
-}
-
-static Factory *
-get_factory (AkcChatView *self,
-             const char  *slot)
-{
-  return g_object_get_qdata (G_OBJECT (self), g_quark_try_string (slot));
-}
 
 /* The host's widget, never floating, or NULL with a warning when it is
  * not a widget. */
@@ -321,25 +314,6 @@ slot_box (GtkAccessibleRole  role,
 /* Standard components, the choice list among them                     */
 /* ------------------------------------------------------------------ */
 
-static GHashTable *
-standard_factories (AkcChatView *self,
-                    gboolean     create)
-{
-  static GQuark quark;
-  GHashTable *table;
-
-  if (quark == 0)
-    quark = g_quark_from_static_string ("akc-chat-view-standard-factories");
-
-  table = g_object_get_qdata (G_OBJECT (self), quark);
-  if (table == NULL && create)
-    {
-      table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) factory_free);
-      g_object_set_qdata_full (G_OBJECT (self), quark, table, (GDestroyNotify) g_hash_table_unref);
-    }
-  return table;
-}
-
 /**
  * akc_chat_view_replace_component:
  * @self: a #AkcChatView
@@ -382,18 +356,13 @@ akc_chat_view_replace_component (AkcChatView             *self,
                                  gpointer                 user_data,
                                  GDestroyNotify           destroy)
 {
-  Factory *entry;
-
   g_return_if_fail (AKC_IS_CHAT_VIEW (self));
   g_return_if_fail (component_key != NULL);
   g_return_if_fail (akc_component_definition_get_standard (component_key) != NULL);
   g_return_if_fail (factory != NULL);
 
-  entry = g_new0 (Factory, 1);
-  entry->func = G_CALLBACK (factory);
-  entry->data = user_data;
-  entry->destroy = destroy;
-  g_hash_table_replace (standard_factories (self, TRUE), g_strdup (component_key), entry);
+  g_hash_table_replace (factory_table (self, STANDARD_FACTORIES, TRUE), g_strdup (component_key),
+                        factory_new (G_CALLBACK (factory), user_data, destroy));
 }
 
 /**
@@ -412,13 +381,10 @@ gboolean
 akc_chat_view_restore_component (AkcChatView *self,
                                  const char  *component_key)
 {
-  GHashTable *table;
-
   g_return_val_if_fail (AKC_IS_CHAT_VIEW (self), FALSE);
   g_return_val_if_fail (component_key != NULL, FALSE);
 
-  table = standard_factories (self, FALSE);
-  return table != NULL && g_hash_table_remove (table, component_key);
+  return factory_table_remove (self, STANDARD_FACTORIES, component_key);
 }
 
 /* The prop each standard widget is named by (application.md §12.6). */
@@ -465,7 +431,7 @@ akc_chat_view_slots_create_standard (AkcChatView      *self,
                                      GtkWidget        *standard)
 {
   AkcResolvedComponent *component = akc_component_view_get_resolved_component (view);
-  GHashTable *table = standard_factories (self, FALSE);
+  GHashTable *table = factory_table (self, STANDARD_FACTORIES, FALSE);
   g_autoptr(GtkWidget) widget = NULL;
   const char *key;
   Factory *entry;
