@@ -68,6 +68,63 @@ wait_loaded (AkcConversationItem *item)
   WAIT_UNTIL (!(akc_conversation_item_get_history (item) == NULL || !akc_chat_history_get_loaded (akc_conversation_item_get_history (item))));
 }
 
+/* What a person who set up an OpenAI-compatible provider at @base, its
+ * default model @model, has set, on a computer where no Ollama answers
+ * (the discard port refuses at once). */
+static void
+use_openai_provider (GSettings  *settings,
+                     const char *base,
+                     const char *model)
+{
+  reset_settings (settings);
+  akc_provider_page_set_local_ollama_url ("http://127.0.0.1:9");
+  g_settings_set_string (settings, "provider-kind", "openai");
+  g_settings_set_string (settings, "provider-url", base);
+  g_settings_set_string (settings, "provider-model", model);
+}
+
+/* A window of @session, @width × @height (its default size for 0),
+ * presented, once its provider is looked up. */
+static AkcWindow *
+present_window (AkcAppSession *session,
+                int            width,
+                int            height)
+{
+  AkcWindow *window;
+
+  if (width > 0)
+    window = g_object_new (AKC_TYPE_WINDOW, "session", session, "default-width", width, "default-height", height, NULL);
+  else
+    window = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
+  return window;
+}
+
+/* Opens the provider's conversation in @window and waits until its
+ * history is read. */
+static void
+open_provider_conversation (AkcWindow *window)
+{
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "provider"));
+  wait_loaded (akc_window_get_item (window));
+}
+
+/* Closes @window, its session and history, stops @server and puts the
+ * settings back, at the end of a test. */
+static void
+close_all (AkcWindow         *window,
+           AkcAppSession     *session,
+           AkcChatMemory     *memory,
+           AkcTestHttpServer *server,
+           GSettings         *settings)
+{
+  close_window (window, session, memory);
+  akc_test_http_server_free (server);
+  akc_provider_page_set_local_ollama_url (NULL);
+  reset_settings (settings);
+}
+
 /* The window narrows to 360 px, where it shows one pane. */
 static void
 assert_fits_narrow (AkcWindow *window)
@@ -159,15 +216,9 @@ test_model_switch (void)
   GtkMenuButton *button;
   AkcWindow *window;
 
-  reset_settings (settings);
-  akc_provider_page_set_local_ollama_url ("http://127.0.0.1:9");
-  g_settings_set_string (settings, "provider-kind", "openai");
-  g_settings_set_string (settings, "provider-url", base);
-  g_settings_set_string (settings, "provider-model", "gpt-a");
+  use_openai_provider (settings, base, "gpt-a");
 
-  window = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
-  gtk_window_present (GTK_WINDOW (window));
-  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
+  window = present_window (session, 0, 0);
   model_switch = akc_window_get_model_switch (window);
 
   /* A demo shows no model. */
@@ -257,9 +308,7 @@ test_model_switch (void)
   item = akc_app_session_lookup_conversation (session, id);
   g_assert_nonnull (item);
   g_assert_cmpstr (akc_conversation_item_get_model (item), ==, "gpt-b");
-  window = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
-  gtk_window_present (GTK_WINDOW (window));
-  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
+  window = present_window (session, 0, 0);
   akc_window_show_item (window, item);
   g_assert_true (akc_window_get_item (window) == item);
   model_switch = akc_window_get_model_switch (window);
@@ -287,10 +336,7 @@ test_model_switch (void)
     g_assert_cmpuint (akc_test_http_server_get_n_requests (server), ==, requests);
   }
 
-  close_window (window, session, memory);
-  akc_test_http_server_free (server);
-  akc_provider_page_set_local_ollama_url (NULL);
-  reset_settings (settings);
+  close_all (window, session, memory, server, settings);
 }
 
 static gboolean
@@ -348,15 +394,9 @@ test_model_name_fits (void)
   AkcWindow *window;
   int natural;
 
-  reset_settings (settings);
-  akc_provider_page_set_local_ollama_url ("http://127.0.0.1:9");
-  g_settings_set_string (settings, "provider-kind", "openai");
-  g_settings_set_string (settings, "provider-url", base);
-  g_settings_set_string (settings, "provider-model", "llama3.2:latest");
+  use_openai_provider (settings, base, "llama3.2:latest");
 
-  window = g_object_new (AKC_TYPE_WINDOW, "session", session, "default-width", 720, "default-height", 600, NULL);
-  gtk_window_present (GTK_WINDOW (window));
-  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
+  window = present_window (session, 720, 600);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "provider"));
   item = akc_window_get_item (window);
   wait_loaded (item);
@@ -410,10 +450,7 @@ test_model_name_fits (void)
   wait_listed (model_switch);
   g_assert_nonnull (model_row (model_switch, "claude-3-5-sonnet-latest"));
 
-  close_window (window, session, memory);
-  akc_test_http_server_free (server);
-  akc_provider_page_set_local_ollama_url (NULL);
-  reset_settings (settings);
+  close_all (window, session, memory, server, settings);
 }
 
 /* The first time, nothing set up, and an Ollama answers on this computer
@@ -480,10 +517,7 @@ test_first_run_ollama (void)
   g_assert_cmpstr (akc_window_get_conversation (window), ==, "provider");
   g_assert_cmpstr (akc_conversation_item_get_model (akc_window_get_item (window)), ==, "llama3.2:latest");
 
-  close_window (window, session, memory);
-  akc_test_http_server_free (server);
-  akc_provider_page_set_local_ollama_url (NULL);
-  reset_settings (settings);
+  close_all (window, session, memory, server, settings);
 }
 
 /* Ctrl+Shift+N opens another window of the application, on the same
@@ -531,10 +565,7 @@ test_ollama_probed_once (void)
   g_assert_false (gtk_widget_get_visible (akc_window_get_ollama_offer (one, NULL)));
 
   gtk_window_destroy (GTK_WINDOW (two));
-  close_window (one, session, memory);
-  akc_test_http_server_free (server);
-  akc_provider_page_set_local_ollama_url (NULL);
-  reset_settings (settings);
+  close_all (one, session, memory, server, settings);
 }
 
 /* "label\taction\ttarget" for each item of @menu and its sections. */
@@ -757,10 +788,7 @@ test_new_chat_with_model (void)
   wait_backend (backend);
   assert_new_chat_items (window, ASK_AND_TURN_ITEMS "Anthropic — gpt-a\twin.new-chat-with-model\tgpt-a");
 
-  close_window (window, session, memory);
-  akc_test_http_server_free (server);
-  akc_provider_page_set_local_ollama_url (NULL);
-  reset_settings (settings);
+  close_all (window, session, memory, server, settings);
 }
 
 static GFile *
@@ -810,9 +838,7 @@ test_model_without_images (void)
   g_settings_set_string (settings, "provider-url", akc_test_http_server_get_base_uri (server));
   g_settings_set_string (settings, "provider-model", "llama3.2");
 
-  window = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
-  gtk_window_present (GTK_WINDOW (window));
-  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
+  window = present_window (session, 0, 0);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "provider"));
   source = akc_window_get_source (window);
   WAIT_UNTIL (!takes_images (source));
@@ -826,10 +852,7 @@ test_model_without_images (void)
   error_label = find_widget (GTK_WIDGET (composer), is_label_with_prefix, "The model of this conversation does not take images");
   g_assert_nonnull (error_label);
 
-  close_window (window, session, memory);
-  akc_test_http_server_free (server);
-  akc_provider_page_set_local_ollama_url (NULL);
-  reset_settings (settings);
+  close_all (window, session, memory, server, settings);
 }
 
 /* A failed turn says what to do, and goes on saying it, whole, once the
@@ -849,17 +872,10 @@ test_provider_errors (void)
   AkcWindow *window;
   GtkWidget *view, *note;
 
-  reset_settings (settings);
-  akc_provider_page_set_local_ollama_url ("http://127.0.0.1:9");
-  g_settings_set_string (settings, "provider-kind", "openai");
-  g_settings_set_string (settings, "provider-url", base);
-  g_settings_set_string (settings, "provider-model", "gpt-a");
+  use_openai_provider (settings, base, "gpt-a");
 
-  window = g_object_new (AKC_TYPE_WINDOW, "session", session, "default-width", 720, "default-height", 600, NULL);
-  gtk_window_present (GTK_WINDOW (window));
-  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "provider"));
-  wait_loaded (akc_window_get_item (window));
+  window = present_window (session, 720, 600);
+  open_provider_conversation (window);
   source = akc_window_get_source (window);
 
   akc_test_http_server_respond (server, 401, "application/json",
@@ -883,10 +899,7 @@ test_provider_errors (void)
   g_assert_cmpint (gtk_widget_get_width (note), <=, gtk_widget_get_width (view));
   g_assert_cmpint (pango_layout_get_line_count (gtk_label_get_layout (GTK_LABEL (note))), >, 1);
 
-  close_window (window, session, memory);
-  akc_test_http_server_free (server);
-  akc_provider_page_set_local_ollama_url (NULL);
-  reset_settings (settings);
+  close_all (window, session, memory, server, settings);
 }
 
 static void
@@ -923,17 +936,10 @@ test_provider_errors_after_restart (void)
   AkcWindow *window;
   GtkWidget *view;
 
-  reset_settings (settings);
-  akc_provider_page_set_local_ollama_url ("http://127.0.0.1:9");
-  g_settings_set_string (settings, "provider-kind", "openai");
-  g_settings_set_string (settings, "provider-url", base);
-  g_settings_set_string (settings, "provider-model", "gpt-a");
+  use_openai_provider (settings, base, "gpt-a");
 
-  window = g_object_new (AKC_TYPE_WINDOW, "session", session, "default-width", 800, "default-height", 1000, NULL);
-  gtk_window_present (GTK_WINDOW (window));
-  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "provider"));
-  wait_loaded (akc_window_get_item (window));
+  window = present_window (session, 800, 1000);
+  open_provider_conversation (window);
   id = g_strdup (akc_conversation_item_get_id (akc_window_get_item (window)));
   source = akc_window_get_source (window);
 
@@ -979,9 +985,7 @@ test_provider_errors_after_restart (void)
   session = akc_test_app_session_new (memory);
   item = akc_app_session_lookup_conversation (session, id);
   g_assert_nonnull (item);
-  window = g_object_new (AKC_TYPE_WINDOW, "session", session, "default-width", 800, "default-height", 1000, NULL);
-  gtk_window_present (GTK_WINDOW (window));
-  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
+  window = present_window (session, 800, 1000);
   akc_window_show_item (window, item);
   wait_loaded (item);
   view = find_by_type (GTK_WIDGET (window), AKC_TYPE_CHAT_VIEW);
@@ -1000,10 +1004,7 @@ test_provider_errors_after_restart (void)
   g_assert_null (find_widget (view, is_label_with_text, "No answer"));
   g_assert_null (find_widget (view, is_label_with_text, "The answer was cut off"));
 
-  close_window (window, session, memory);
-  akc_test_http_server_free (server);
-  akc_provider_page_set_local_ollama_url (NULL);
-  reset_settings (settings);
+  close_all (window, session, memory, server, settings);
 }
 
 static char *opened;
@@ -1067,18 +1068,11 @@ test_provider_tool_call (void)
   const char *data;
   gsize length;
 
-  reset_settings (settings);
-  akc_provider_page_set_local_ollama_url ("http://127.0.0.1:9");
+  use_openai_provider (settings, base, "gpt-a");
   akc_backend_set_link_opener (open_link_here);
-  g_settings_set_string (settings, "provider-kind", "openai");
-  g_settings_set_string (settings, "provider-url", base);
-  g_settings_set_string (settings, "provider-model", "gpt-a");
 
-  window = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
-  gtk_window_present (GTK_WINDOW (window));
-  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "provider"));
-  wait_loaded (akc_window_get_item (window));
+  window = present_window (session, 0, 0);
+  open_provider_conversation (window);
   source = akc_window_get_source (window);
 
   akc_test_http_server_respond (server, 200, "text/event-stream", SSE_OPEN_LINK);
@@ -1153,12 +1147,9 @@ test_provider_tool_call (void)
   g_assert_nonnull (g_strstr_len (data, length, "\"tool_call_id\":\"call_2-2\""));
   g_assert_nonnull (g_strstr_len (data, length, "\\\"timeZone\\\""));
 
-  close_window (window, session, memory);
-  akc_test_http_server_free (server);
+  close_all (window, session, memory, server, settings);
   akc_backend_set_link_opener (NULL);
   g_clear_pointer (&opened, g_free);
-  akc_provider_page_set_local_ollama_url (NULL);
-  reset_settings (settings);
 }
 
 #define SSE_TEXT_AND_BAD_LINK \
@@ -1223,18 +1214,11 @@ test_provider_tool_call_with_text (void)
   AkcWindow *window;
   GtkWidget *card, *deny;
 
-  reset_settings (settings);
-  akc_provider_page_set_local_ollama_url ("http://127.0.0.1:9");
+  use_openai_provider (settings, base, "gpt-a");
   akc_backend_set_link_opener (open_link_here);
-  g_settings_set_string (settings, "provider-kind", "openai");
-  g_settings_set_string (settings, "provider-url", base);
-  g_settings_set_string (settings, "provider-model", "gpt-a");
 
-  window = g_object_new (AKC_TYPE_WINDOW, "session", session, "default-width", 720, "default-height", 700, NULL);
-  gtk_window_present (GTK_WINDOW (window));
-  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "provider"));
-  wait_loaded (akc_window_get_item (window));
+  window = present_window (session, 720, 700);
+  open_provider_conversation (window);
   source = akc_window_get_source (window);
 
   /* The schema check fails: the text, and the card of the failed call. */
@@ -1287,12 +1271,9 @@ test_provider_tool_call_with_text (void)
   g_assert_nonnull (card);
   g_assert_true (has_css_class (card, "refused"));
 
-  close_window (window, session, memory);
-  akc_test_http_server_free (server);
+  close_all (window, session, memory, server, settings);
   akc_backend_set_link_opener (NULL);
   g_clear_pointer (&opened, g_free);
-  akc_provider_page_set_local_ollama_url (NULL);
-  reset_settings (settings);
 }
 
 static GtkWidget *
@@ -1337,16 +1318,10 @@ test_model_takes_images (void)
   AkcWindow *window;
   GtkWidget *popover;
 
-  reset_settings (settings);
-  akc_provider_page_set_local_ollama_url ("http://127.0.0.1:9");
-  g_settings_set_string (settings, "provider-kind", "openai");
-  g_settings_set_string (settings, "provider-url", base);
-  g_settings_set_string (settings, "provider-model", "text-only");
+  use_openai_provider (settings, base, "text-only");
   akc_test_http_server_respond (server, 200, "application/json", "{\"object\":\"list\",\"data\":[{\"id\":\"text-only\"},{\"id\":\"vision\"}]}");
 
-  window = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
-  gtk_window_present (GTK_WINDOW (window));
-  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
+  window = present_window (session, 0, 0);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "provider"));
   id = g_strdup (akc_conversation_item_get_id (akc_window_get_item (window)));
   wait_loaded (akc_window_get_item (window));
@@ -1396,9 +1371,7 @@ test_model_takes_images (void)
   close_window (window, session, memory);
   memory = akc_test_open (path);
   session = akc_test_app_session_new (memory);
-  window = g_object_new (AKC_TYPE_WINDOW, "session", session, NULL);
-  gtk_window_present (GTK_WINDOW (window));
-  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
+  window = present_window (session, 0, 0);
   akc_window_show_item (window, akc_app_session_lookup_conversation (session, id));
   wait_loaded (akc_window_get_item (window));
   g_assert_cmpstr (akc_conversation_item_get_model (akc_window_get_item (window)), ==, "vision");
@@ -1428,10 +1401,7 @@ test_model_takes_images (void)
   g_assert_nonnull (find_widget (gtk_widget_get_ancestor (GTK_WIDGET (images), GTK_TYPE_POPOVER),
                                  is_label_with_prefix, "Ollama says this model does not read images"));
 
-  close_window (window, session, memory);
-  akc_test_http_server_free (server);
-  akc_provider_page_set_local_ollama_url (NULL);
-  reset_settings (settings);
+  close_all (window, session, memory, server, settings);
 }
 
 int
