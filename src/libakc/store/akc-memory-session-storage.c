@@ -8,6 +8,7 @@
 #include "akc-diagnostic.h"
 #include "akc-json-private.h"
 #include "akc-memory-session-storage.h"
+#include "akc-session-storage-private.h"
 
 /**
  * AkcMemorySessionStorage:
@@ -133,16 +134,9 @@ memory_save_finish (AkcSessionStorage  *storage,
                     gboolean           *saved,
                     GError            **error)
 {
-  gssize value;
-
   g_return_val_if_fail (g_task_is_valid (result, storage), FALSE);
 
-  value = g_task_propagate_int (G_TASK (result), error);
-  if (value < 0)
-    return FALSE;
-
-  *saved = value != 0;
-  return TRUE;
+  return akc_session_storage_propagate_saved (result, saved, error);
 }
 
 static void

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "akc-session-storage.h"
+#include "akc-session-storage-private.h"
 
 /**
  * AkcSessionStorage:
@@ -148,4 +149,18 @@ akc_session_storage_save_finish (AkcSessionStorage  *self,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   return AKC_SESSION_STORAGE_GET_IFACE (self)->save_finish (self, result, saved != NULL ? saved : &dummy, error);
+}
+
+gboolean
+akc_session_storage_propagate_saved (GAsyncResult  *result,
+                                     gboolean      *saved,
+                                     GError       **error)
+{
+  gssize value = g_task_propagate_int (G_TASK (result), error);
+
+  if (value < 0)
+    return FALSE;
+
+  *saved = value != 0;
+  return TRUE;
 }

@@ -11,6 +11,7 @@
 
 #include "akc-json-private.h"
 #include "akc-session-snapshot.h"
+#include "akc-session-storage-private.h"
 #include "akc-sqlite-chat-memory-private.h"
 #include "akc-sqlite-schema-private.h"
 #include "akc-sqlite-session-storage.h"
@@ -433,16 +434,9 @@ sqlite_save_finish (AkcSessionStorage  *storage,
                     gboolean           *saved,
                     GError            **error)
 {
-  gssize value;
-
   g_return_val_if_fail (g_task_is_valid (result, storage), FALSE);
 
-  value = g_task_propagate_int (G_TASK (result), error);
-  if (value < 0)
-    return FALSE;
-
-  *saved = value != 0;
-  return TRUE;
+  return akc_session_storage_propagate_saved (result, saved, error);
 }
 
 static void
