@@ -208,3 +208,20 @@ akc_test_remove_tree (const char *path)
     }
   g_rmdir (path);
 }
+
+void
+akc_test_copy_history_fixture (const char *name,
+                               const char *to)
+{
+  g_autofree char *from = g_build_filename (g_getenv ("AKC_HISTORY_FIXTURES_DIR"), name, NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *folder = g_path_get_dirname (to);
+  g_autoptr(GError) error = NULL;
+  gsize length = 0;
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  g_file_get_contents (from, &contents, &length, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (to, contents, length, &error);
+  g_assert_no_error (error);
+}

@@ -84,5 +84,9 @@ char         *akc_test_lookup_secret (const char        *endpoint,
  * history leaves its -wal and -shm files next to it). Symbolic links are
  * removed, never followed. */
 void          akc_test_remove_tree   (const char     *path);
+/* Copies the history database @name of tests/fixtures/history
+ * (AKC_HISTORY_FIXTURES_DIR) to @to, making its folder. */
+void          akc_test_copy_history_fixture (const char *name,
+                                             const char *to);
 
 G_END_DECLS

@@ -721,23 +721,6 @@ sql_exec (const char *path,
   sqlite3_close (db);
 }
 
-static void
-copy_fixture (const char *name,
-              const char *to)
-{
-  g_autofree char *from = g_build_filename (g_getenv ("AKC_HISTORY_FIXTURES_DIR"), name, NULL);
-  g_autofree char *contents = NULL;
-  g_autofree char *folder = g_path_get_dirname (to);
-  g_autoptr(GError) error = NULL;
-  gsize length = 0;
-
-  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
-  g_file_get_contents (from, &contents, &length, &error);
-  g_assert_no_error (error);
-  g_file_set_contents (to, contents, length, &error);
-  g_assert_no_error (error);
-}
-
 /* A history of version 4 (a copy of tests/fixtures/history) is migrated
  * and keeps each conversation's session: a session made again for the
  * same conversation goes on from its state; the same session id in
@@ -764,7 +747,7 @@ test_conversation_sessions (void)
   g_autoptr(AkcConversationInfo) info = NULL;
   g_autoptr(GError) error = NULL;
 
-  copy_fixture ("history-v4.sqlite3", path);
+  akc_test_copy_history_fixture ("history-v4.sqlite3", path);
   g_assert_cmpint (user_version (path), ==, 4);
   akc_sqlite_chat_memory_new_async (path, NULL, akc_test_store_result, &result);
   memory = akc_sqlite_chat_memory_new_finish (akc_test_wait (&result), &error);

@@ -13,20 +13,6 @@
 #include "akc-stored-message-private.h"
 #include "akc-store-test.h"
 
-static void
-copy_file (const char *from,
-           const char *to)
-{
-  g_autoptr(GFile) source = g_file_new_for_path (from);
-  g_autoptr(GFile) destination = g_file_new_for_path (to);
-  g_autoptr(GFile) folder = g_file_get_parent (destination);
-  g_autoptr(GError) error = NULL;
-
-  g_file_make_directory_with_parents (folder, NULL, NULL);
-  g_file_copy (source, destination, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
-}
-
 static AkcMessage *
 message (const char     *id,
          AkcMessageRole  role,
@@ -107,7 +93,6 @@ ids_of (GListModel *model)
 static void
 test_migrate_v4 (void)
 {
-  g_autofree char *fixture = g_build_filename (g_getenv ("AKC_HISTORY_FIXTURES_DIR"), "history-v4.sqlite3", NULL);
   g_autofree char *path = akc_test_path ("v4.sqlite3");
   g_autoptr(AkcChatMemory) memory = NULL;
   g_autoptr(GListModel) list = NULL;
@@ -127,7 +112,7 @@ test_migrate_v4 (void)
   gint64 created[G_N_ELEMENTS (expected)];
   gint64 updated[G_N_ELEMENTS (expected)];
 
-  copy_file (fixture, path);
+  akc_test_copy_history_fixture ("history-v4.sqlite3", path);
   g_assert_cmpint (akc_test_sql_int (path, "PRAGMA user_version"), ==, 4);
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
     {

@@ -104,16 +104,11 @@ assert_index_exact (const char *path)
 static void
 test_migration_indexes (void)
 {
-  g_autofree char *fixture = g_build_filename (g_getenv ("AKC_HISTORY_FIXTURES_DIR"), "history-v4.sqlite3", NULL);
   g_autofree char *path = akc_test_path ("v4.sqlite3");
-  g_autoptr(GFile) source = g_file_new_for_path (fixture);
-  g_autoptr(GFile) destination = g_file_new_for_path (path);
-  g_autoptr(GFile) folder = g_file_get_parent (destination);
   g_autoptr(AkcChatMemory) memory = NULL;
   g_autoptr(GError) error = NULL;
 
-  g_file_make_directory_with_parents (folder, NULL, NULL);
-  g_assert_true (g_file_copy (source, destination, G_FILE_COPY_NONE, NULL, NULL, NULL, &error));
+  akc_test_copy_history_fixture ("history-v4.sqlite3", path);
 
   memory = akc_test_open (path);
   g_assert_cmpint (akc_test_sql_int (path, "PRAGMA user_version"), ==, AKC_SQLITE_SCHEMA_VERSION);
@@ -353,16 +348,11 @@ static const char * const frame_words[] = {
 static void
 test_migration_structured (void)
 {
-  g_autofree char *fixture = g_build_filename (g_getenv ("AKC_HISTORY_FIXTURES_DIR"), "history-v8.sqlite3", NULL);
   g_autofree char *path = akc_test_path ("v8.sqlite3");
-  g_autoptr(GFile) source = g_file_new_for_path (fixture);
-  g_autoptr(GFile) destination = g_file_new_for_path (path);
-  g_autoptr(GFile) folder = g_file_get_parent (destination);
   g_autoptr(AkcChatMemory) memory = NULL;
   g_autoptr(GError) error = NULL;
 
-  g_file_make_directory_with_parents (folder, NULL, NULL);
-  g_assert_true (g_file_copy (source, destination, G_FILE_COPY_NONE, NULL, NULL, NULL, &error));
+  akc_test_copy_history_fixture ("history-v8.sqlite3", path);
   g_assert_cmpint (akc_test_sql_int (path, "PRAGMA user_version"), ==, 8);
 
   memory = akc_test_open (path);

@@ -201,28 +201,11 @@ test_damaged_value (void)
   akc_test_close (g_steal_pointer (&memory));
 }
 
-static void
-copy_file (const char *from,
-           const char *to)
-{
-  g_autofree char *contents = NULL;
-  g_autofree char *folder = g_path_get_dirname (to);
-  g_autoptr(GError) error = NULL;
-  gsize length = 0;
-
-  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
-  g_file_get_contents (from, &contents, &length, &error);
-  g_assert_no_error (error);
-  g_file_set_contents (to, contents, length, &error);
-  g_assert_no_error (error);
-}
-
 /* A history written by the version before resolutions (schema 3) opens,
  * keeps every conversation and message, and takes answers. */
 static void
 test_migrate_v3 (void)
 {
-  g_autofree char *fixture = g_build_filename (g_getenv ("AKC_HISTORY_FIXTURES_DIR"), "history-v3.sqlite3", NULL);
   g_autofree char *path = akc_test_path ("v3.sqlite3");
   g_autoptr(AkcChatMemory) memory = NULL;
   g_autoptr(GListModel) list = NULL;
@@ -234,7 +217,7 @@ test_migrate_v3 (void)
   g_autoptr(AkcComponentResolution) answer = choice ("support-ticket-choice-1", "m-assistant", "create", 42);
   g_autoptr(GError) error = NULL;
 
-  copy_file (fixture, path);
+  akc_test_copy_history_fixture ("history-v3.sqlite3", path);
   g_assert_cmpint (akc_test_sql_int (path, "PRAGMA user_version"), ==, 3);
 
   memory = akc_test_open (path);
