@@ -3202,6 +3202,50 @@ akc_window_constructed (GObject *object)
     ensure_session (self);
 }
 
+/* AdwStatusPage (libadwaita 1.2) centres its content, a box holding the
+ * clamp of icon, title and description and the page's child, in its
+ * scrolled window (valign center), and the box of icon, title and
+ * description in the clamp. GTK measures a widget that is aligned other
+ * than to fill for its width at the height it is given, every time it is
+ * allocated, and GtkBoxLayout finds that width by laying the wrapping
+ * description out at a dozen widths: the welcome page's long description
+ * was laid out at about 50 widths while the window was first sized (60 M
+ * instructions before the first frame). Here both boxes fill instead,
+ * which looks the same: the clamp gives its box its natural height, no
+ * more, and the outer box is centred by two empty boxes that share what
+ * height is left, each taking the place of the outer box's margin (36 px
+ * above and below, the box's spacing; see status-page-filled in
+ * style.css). Left alone when the page is not built so. */
+static void
+fill_status_page (AdwStatusPage *page)
+{
+  GtkWidget *child = adw_status_page_get_child (page);
+  GtkWidget *outer = child != NULL ? gtk_widget_get_parent (child) : NULL;
+  GtkWidget *clamp = outer != NULL ? gtk_widget_get_first_child (outer) : NULL;
+  GtkWidget *content = ADW_IS_CLAMP (clamp) ? adw_clamp_get_child (ADW_CLAMP (clamp)) : NULL;
+
+  if (!GTK_IS_BOX (outer) || !GTK_IS_VIEWPORT (gtk_widget_get_parent (outer)) ||
+      gtk_widget_get_valign (outer) != GTK_ALIGN_CENTER || !GTK_IS_BOX (content) ||
+      gtk_widget_get_valign (content) != GTK_ALIGN_CENTER || gtk_widget_get_vexpand (clamp))
+    return;
+
+  gtk_widget_set_valign (content, GTK_ALIGN_FILL);
+  gtk_widget_set_valign (outer, GTK_ALIGN_FILL);
+  gtk_widget_add_css_class (outer, "status-page-filled");
+  for (guint i = 0; i < 2; i++)
+    {
+      GtkWidget *spacer = g_object_new (GTK_TYPE_BOX,
+                                        "accessible-role", GTK_ACCESSIBLE_ROLE_PRESENTATION,
+                                        "vexpand", TRUE,
+                                        NULL);
+
+      if (i == 0)
+        gtk_box_prepend (GTK_BOX (outer), spacer);
+      else
+        gtk_box_append (GTK_BOX (outer), spacer);
+    }
+}
+
 static void
 akc_window_class_init (AkcWindowClass *klass)
 {
@@ -3361,6 +3405,7 @@ akc_window_init (AkcWindow *self)
   gtk_widget_set_tooltip_text (self->ollama_button, _("Use the Ollama that runs on this computer"));
   g_signal_connect_object (self->ollama_button, "clicked", G_CALLBACK (on_ollama_clicked), self, G_CONNECT_SWAPPED);
   gtk_box_prepend (GTK_BOX (self->welcome_buttons), self->ollama_button);
+  fill_status_page (self->status_page);
 
   /* The model of a provider conversation, as the subtitle of the title:
    * the middle of the header has room for a model's whole name, where

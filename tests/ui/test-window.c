@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include <locale.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -228,6 +230,56 @@ test_window_accessibility (void)
   g_assert_false (gtk_widget_is_sensitive (send));
   g_assert_false (gtk_widget_get_visible (stop));
   g_assert_true (gtk_widget_has_focus (entry));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
+is_page_with_child (GtkWidget     *widget,
+                    gconstpointer  data)
+{
+  return ADW_IS_STATUS_PAGE (widget) && adw_status_page_get_child (ADW_STATUS_PAGE (widget)) != NULL;
+}
+
+/* The page a conversation shows before its first message centres its
+ * icon, title, description and buttons as AdwStatusPage does, in a tall
+ * window too, but no box of it is aligned other than to fill: GTK
+ * measures such a box for its width at its height, which laid the
+ * wrapping description out at a dozen widths each time. */
+static void
+test_window_status_page_centred (void)
+{
+  AkcWindow *window = g_object_new (AKC_TYPE_WINDOW, "application", test_application (),
+                                    "default-width", 720, "default-height", 1000, NULL);
+  GtkWidget *page, *clamp, *content, *viewport, *child;
+  graphene_rect_t top, bottom;
+  double above, below;
+
+  gtk_window_present (GTK_WINDOW (window));
+  wait_frames (GTK_WIDGET (window), 3);
+
+  page = find_widget (GTK_WIDGET (window), is_page_with_child, NULL);
+  g_assert_nonnull (page);
+  g_assert_true (gtk_widget_get_mapped (page));
+  clamp = find_by_type (page, ADW_TYPE_CLAMP);
+  viewport = find_by_type (page, GTK_TYPE_VIEWPORT);
+  g_assert_nonnull (clamp);
+  g_assert_nonnull (viewport);
+  content = adw_clamp_get_child (ADW_CLAMP (clamp));
+  child = adw_status_page_get_child (ADW_STATUS_PAGE (page));
+
+  for (GtkWidget *w = content; w != page; w = gtk_widget_get_parent (w))
+    if (GTK_IS_BOX (w))
+      g_assert_cmpint (gtk_widget_get_valign (w), ==, GTK_ALIGN_FILL);
+
+  /* Centred: as much room above the icon as below the last of it. */
+  g_assert_true (gtk_widget_compute_bounds (content, viewport, &top));
+  g_assert_true (gtk_widget_compute_bounds (gtk_widget_get_visible (child) ? child : content, viewport, &bottom));
+  above = top.origin.y;
+  below = gtk_widget_get_height (viewport) - (bottom.origin.y + bottom.size.height);
+  g_test_message ("above %.0f px, below %.0f px", above, below);
+  g_assert_cmpfloat (above, >, 36);
+  g_assert_cmpfloat (fabs (above - below), <=, 1);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -1042,6 +1094,7 @@ main (int   argc,
   adw_init ();
 
   g_test_add_func ("/window/accessibility", test_window_accessibility);
+  g_test_add_func ("/window/status-page-centred", test_window_status_page_centred);
   g_test_add_func ("/window/stream-and-stop", test_window_stream_and_stop);
   g_test_add_func ("/window/keyboard", test_window_keyboard);
   g_test_add_func ("/window/error-is-an-alert", test_window_error_is_an_alert);
