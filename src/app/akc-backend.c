@@ -325,11 +325,24 @@ new_tools (void)
   return akc_model_tools_new (AKC_MODEL_TOOLS_DESKTOP, open_in_browser, NULL);
 }
 
+/* A provider backend's tools, made the first time a model is offered
+ * them or they are asked for: making them compiles their argument
+ * schemas (with PCRE2, for their patterns), which a start without a
+ * provider set up does not need. */
+static GPtrArray *
+ensure_tools (AkcBackend *self)
+{
+  if (self->tools == NULL && self->kind == AKC_BACKEND_KIND_PROVIDER)
+    self->tools = new_tools ();
+
+  return self->tools;
+}
+
 static void
 offer_tools (AkcBackend         *self,
              AkcProviderAdapter *adapter)
 {
-  akc_model_tools_offer (self->tools, adapter);
+  akc_model_tools_offer (ensure_tools (self), adapter);
 }
 
 static void
@@ -1160,8 +1173,6 @@ akc_backend_new (AkcBackendKind      kind,
   self->settings = g_object_ref (settings);
   self->credentials = g_object_ref (credentials);
   self->status = status_text (self);
-  if (kind == AKC_BACKEND_KIND_PROVIDER)
-    self->tools = new_tools ();
 
   g_signal_connect_object (settings, "changed", G_CALLBACK (on_setting_changed), self, G_CONNECT_SWAPPED);
   reconfigure (self, FALSE);
@@ -1447,7 +1458,7 @@ akc_backend_get_tools (AkcBackend *self)
 {
   g_return_val_if_fail (AKC_IS_BACKEND (self), NULL);
 
-  return self->tools;
+  return ensure_tools (self);
 }
 
 /**
