@@ -7,6 +7,9 @@
 
 #include <glib/gi18n.h>
 #include <glib-unix.h>
+#ifdef __GLIBC__
+# include <malloc.h>
+#endif
 
 #include "akc-application.h"
 #include "akc-gallery-window.h"
@@ -72,6 +75,34 @@ on_memory_opened (GObject      *source,
     akc_app_session_set_memory (self->session, self->memory);
 }
 
+#ifdef __GLIBC__
+static gboolean
+trim_memory (gpointer user_data)
+{
+  malloc_trim (0);
+
+  return G_SOURCE_REMOVE;
+}
+#endif
+
+/* Once the history is listed, the start is over: the memory it used and
+ * freed again (the stylesheets' text and tokens, the first layouts) is
+ * given back to the system, instead of staying resident in malloc's free
+ * lists while the application waits. */
+static void
+on_session_ready (AkcAppSession  *session,
+                  GParamSpec     *pspec,
+                  AkcApplication *self)
+{
+  if (!akc_app_session_get_ready (session))
+    return;
+
+  g_signal_handlers_disconnect_by_func (session, on_session_ready, self);
+#ifdef __GLIBC__
+  g_idle_add_full (G_PRIORITY_LOW, trim_memory, NULL, NULL);
+#endif
+}
+
 /**
  * akc_application_get_session:
  * @self: a #AkcApplication
@@ -103,6 +134,8 @@ open_history (AkcApplication *self)
     return;
 
   self->memory_cancellable = g_cancellable_new ();
+  g_signal_connect_object (akc_application_get_session (self), "notify::ready", G_CALLBACK (on_session_ready),
+                           self, 0);
   akc_sqlite_chat_memory_new_async (NULL, self->memory_cancellable, on_memory_opened, g_object_ref (self));
 }
 
