@@ -1329,8 +1329,13 @@ static gboolean
 focus_search_idle (gpointer user_data)
 {
   AkcWindow *self = user_data;
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
 
-  if (gtk_search_bar_get_search_mode (self->search_bar))
+  /* Only while the keyboard is still in the sidebar, or nowhere: a person
+   * who went on to the conversation meanwhile (this idle runs last, late
+   * on a busy machine) keeps it, and, narrow, keeps its pane. */
+  if (gtk_search_bar_get_search_mode (self->search_bar) &&
+      (focus == NULL || gtk_widget_is_ancestor (focus, self->sidebar_pane)))
     gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
 
   return G_SOURCE_REMOVE;

@@ -1088,6 +1088,49 @@ test_fold_keeps_pane (void)
   history_clear (&history);
 }
 
+/* The search of the conversations takes the keyboard again once its bar
+ * is shown, from an idle that runs after everything else (late, on a
+ * busy machine): a person who went on to the composer before it ran
+ * keeps the keyboard there (narrow, the sidebar's pane would then have
+ * replaced the conversation being written in). */
+static void
+test_search_keeps_later_focus (void)
+{
+  History history = { 0 };
+  g_autoptr(GtkApplication) application = gtk_application_new ("io.agentskit.Chat.TestSearchFocus", G_APPLICATION_NON_UNIQUE);
+  AkcAppSession *session = history_list (&history);
+  g_autoptr(GError) error = NULL;
+  GtkWidget *composer, *entry;
+  AkcWindow *window;
+
+  g_assert_true (g_application_register (G_APPLICATION (application), NULL, &error));
+  window = g_object_new (AKC_TYPE_WINDOW, "application", application, "session", session, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 600);
+  gtk_window_present (GTK_WINDOW (window));
+  akc_window_set_conversation (window, "support");
+  wait_loaded (akc_window_get_item (window));
+  composer = find_by_type (GTK_WIDGET (window), AKC_TYPE_COMPOSER);
+  wait_frames (GTK_WIDGET (window), 2);
+
+  /* Ctrl+Shift+F, and at once (before any idle ran) the composer. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.search-conversations", NULL));
+  entry = gtk_widget_get_ancestor (gtk_root_get_focus (GTK_ROOT (window)), GTK_TYPE_SEARCH_ENTRY);
+  g_assert_nonnull (entry);
+  g_assert_true (gtk_widget_grab_focus (composer));
+  akc_test_drain ();
+  wait_frames (GTK_WIDGET (window), 2);
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)), composer));
+
+  /* The search itself still takes the keyboard. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.search-conversations", NULL));
+  akc_test_drain ();
+  wait_frames (GTK_WIDGET (window), 2);
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)), entry));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  history_clear (&history);
+}
+
 /* ------------------------------------------------------------------ */
 /* A demo's session across restarts (issue 13)                         */
 /* ------------------------------------------------------------------ */
@@ -1482,6 +1525,7 @@ main (int   argc,
   g_test_add_func ("/conversations/turn-listed", test_turn_listed);
   g_test_add_func ("/conversations/menu-export-import", test_menu_export_import);
   g_test_add_func ("/conversations/fold-keeps-pane", test_fold_keeps_pane);
+  g_test_add_func ("/conversations/search-keeps-later-focus", test_search_keeps_later_focus);
   g_test_add_func ("/conversations/session-after-restart", test_session_after_restart);
   g_test_add_func ("/conversations/delete-forgets-session", test_delete_forgets_session);
   g_test_add_func ("/conversations/draft-after-restart", test_draft_after_restart);
