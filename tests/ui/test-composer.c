@@ -482,6 +482,123 @@ test_typed_before_a_source (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+typedef struct
+{
+  GtkTextView *text_view;
+  guint        typed;
+} TypedInFrame;
+
+/* A key typed into the entry as GTK does it (the text at the cursor, then
+ * the cursor brought into sight), inside a frame, before its layout. Keys
+ * reach the entry inside a frame when they come faster than frames: GDK
+ * hands the key events that came meanwhile over at the start of the next
+ * frame (its flush-events phase, just before before-paint). */
+static void
+type_in_frame (GdkFrameClock *clock,
+               TypedInFrame  *typed)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (typed->text_view);
+
+  if (typed->typed++ > 0)
+    return;
+  gtk_text_buffer_insert_at_cursor (buffer, "typed in a frame\n", -1);
+  gtk_text_view_scroll_mark_onscreen (typed->text_view, gtk_text_buffer_get_insert (buffer));
+}
+
+static gboolean
+cursor_in_sight (GtkTextView *text_view)
+{
+  GdkRectangle cursor, visible;
+
+  gtk_text_view_get_cursor_locations (text_view, NULL, &cursor, NULL);
+  gtk_text_view_get_visible_rect (text_view, &visible);
+
+  return cursor.y >= visible.y && cursor.y + cursor.height <= visible.y + visible.height;
+}
+
+/* Text typed into a composer that scrolls (its draft is taller than the
+ * entry's largest height) during a frame is laid out in that frame, before
+ * it is drawn: the scrollbar is drawn with an allocation (no "Trying to
+ * snapshot GtkGizmo without a current allocation", fatal here), and the
+ * entry scrolls to the cursor (issue #16 item 13). */
+static void
+test_typed_in_a_frame (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  AkcComposer *composer = AKC_COMPOSER (akc_composer_new ());
+  GtkWidget *text_view = find_widget (GTK_WIDGET (composer), is_type, GSIZE_TO_POINTER (GTK_TYPE_TEXT_VIEW));
+  GtkWidget *scroller = find_widget (GTK_WIDGET (composer), is_type, GSIZE_TO_POINTER (GTK_TYPE_SCROLLED_WINDOW));
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (text_view));
+  GtkAdjustment *vadjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  g_autoptr(GString) draft = g_string_new (NULL);
+  TypedInFrame typed = { GTK_TEXT_VIEW (text_view), 0 };
+  g_autofree char *text = NULL;
+  GdkFrameClock *clock;
+  gulong handler;
+  double scrolled;
+
+  /* Without animations: a running CSS transition (the overlay
+   * scrollbar's, for a while after it shows) restyles the scrollbar in
+   * every frame, which allocates the scrolled window again and hides what
+   * is tested here; and the entry scrolls at once. */
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+  for (guint i = 1; i <= 30; i++)
+    g_string_append_printf (draft, "line %u\n", i);
+  gtk_window_set_default_size (GTK_WINDOW (window), 480, 400);
+  {
+    GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+    GtkWidget *above = gtk_label_new ("Above");
+
+    gtk_widget_set_vexpand (above, TRUE);
+    gtk_box_append (GTK_BOX (box), above);
+    gtk_box_append (GTK_BOX (box), GTK_WIDGET (composer));
+    gtk_window_set_child (GTK_WINDOW (window), box);
+  }
+  gtk_window_present (GTK_WINDOW (window));
+  akc_composer_set_text (composer, draft->str);
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (composer)));
+  /* The cursor at the end, in sight (asked for while the new text is
+   * not laid out yet: the text view scrolls when it lays it out). */
+  {
+    GtkTextIter end;
+
+    gtk_text_buffer_get_end_iter (buffer, &end);
+    gtk_text_buffer_place_cursor (buffer, &end);
+    gtk_text_view_scroll_mark_onscreen (GTK_TEXT_VIEW (text_view), gtk_text_buffer_get_insert (buffer));
+  }
+  WAIT_FOR (cursor_in_sight, text_view);
+  wait_frames (window, 2);
+  g_assert_true (gtk_widget_get_mapped (gtk_scrolled_window_get_vscrollbar (GTK_SCROLLED_WINDOW (scroller))));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (vadjustment), >, gtk_adjustment_get_page_size (vadjustment));
+
+  clock = gtk_widget_get_frame_clock (window);
+  handler = g_signal_connect (clock, "before-paint", G_CALLBACK (type_in_frame), &typed);
+  gtk_widget_queue_draw (text_view);
+  wait_frames (window, 3);
+  g_signal_handler_disconnect (clock, handler);
+
+  g_assert_cmpuint (typed.typed, >, 0);
+  text = akc_composer_dup_text (composer);
+  g_assert_true (g_str_has_suffix (text, "line 30\ntyped in a frame\n"));
+  WAIT_FOR (cursor_in_sight, text_view);
+
+  /* And the entry still scrolls, back to a cursor at the start. */
+  scrolled = gtk_adjustment_get_value (vadjustment);
+  g_assert_cmpfloat (scrolled, >, 0);
+  {
+    GtkTextIter start;
+
+    gtk_text_buffer_get_start_iter (buffer, &start);
+    gtk_text_buffer_place_cursor (buffer, &start);
+    gtk_text_view_scroll_mark_onscreen (GTK_TEXT_VIEW (text_view), gtk_text_buffer_get_insert (buffer));
+  }
+  WAIT_FOR (cursor_in_sight, text_view);
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadjustment), <, scrolled);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", TRUE, NULL);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -495,6 +612,7 @@ main (int   argc,
   g_test_add_func ("/composer/attachments", test_attachments);
   g_test_add_func ("/composer/big-webp", test_big_webp);
   g_test_add_func ("/composer/typed-before-a-source", test_typed_before_a_source);
+  g_test_add_func ("/composer/typed-in-a-frame", test_typed_in_a_frame);
   status = g_test_run ();
 
   {

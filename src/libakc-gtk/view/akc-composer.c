@@ -211,6 +211,20 @@ on_source_input_changed (AkcComposer *self)
 static void
 on_buffer_changed (AkcComposer *self)
 {
+  /* The entry lays its new text out in this frame's layout, not while it
+   * is drawn. Keys that come faster than frames reach it inside a frame
+   * (GDK hands the queued events over before layout), and GTK 4.8's text
+   * view then measures the changed lines only when it draws them, which
+   * moves the adjustment of the scrolled window around it: its scrollbar
+   * queues a new allocation in the middle of the drawing and is drawn
+   * without one ("Trying to snapshot GtkGizmo ... without a current
+   * allocation"). Resized, the scrolled window allocates the text view
+   * again in this frame, which measures its lines in its size_allocate,
+   * before the scrolled window allocates the scrollbar. (Only allocated
+   * again, the text view would change its height inside the layout, from
+   * the ensure pass, and need a second layout the frame may not run.) */
+  gtk_widget_queue_resize (GTK_WIDGET (self->text_view));
+
   akc_composer_update_state (self);
 
   if (self->source == NULL)
