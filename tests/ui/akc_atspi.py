@@ -21,6 +21,16 @@ class Timeout(Exception):
     pass
 
 
+_watched = []
+
+
+def watch(proc):
+    """Makes wait_for raise AppDied at once when proc (the app) has ended,
+    with its exit status, instead of waiting out each deadline for an app
+    that is gone (one per remaining check)."""
+    _watched[:] = [proc]
+
+
 def wait_for(predicate, timeout=30.0, what="condition"):
     """Polls predicate() until it returns a true value, or raises Timeout.
 
@@ -28,6 +38,10 @@ def wait_for(predicate, timeout=30.0, what="condition"):
     2-core machine can take seconds to deliver an accessibility event."""
     deadline = time.monotonic() + timeout
     while True:
+        for proc in _watched:
+            status = proc.poll()
+            if status is not None:
+                raise AppDied(f"{ended(status)}, while waiting for {what}")
         try:
             value = predicate()
         except Exception:  # the tree changes under us while the app works
@@ -189,6 +203,12 @@ class AppDied(Exception):
     pass
 
 
+def ended(status):
+    """What an exit status of the app says."""
+    return (f"the app ended by itself with status {status}"
+            + (" (SIGTRAP: a fatal warning or critical, see its stderr)" if status == -5 else ""))
+
+
 def stop_app(proc):
     """Stops the app; raises AppDied when it had already failed by itself (a
     fatal warning under G_DEBUG=fatal-warnings ends it with SIGTRAP, its
@@ -204,5 +224,4 @@ def stop_app(proc):
             proc.wait()
         return
     if status != 0:
-        raise AppDied(f"the app ended by itself with status {status}"
-                      + (" (SIGTRAP: a fatal warning or critical, see its stderr)" if status == -5 else ""))
+        raise AppDied(ended(status))

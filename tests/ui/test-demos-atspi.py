@@ -546,6 +546,9 @@ def main():
         f.write("[Default Applications]\nx-scheme-handler/http=akc-test-browser.desktop\n"
                 "x-scheme-handler/https=akc-test-browser.desktop\n")
     proc = ui.start_app(exe, {"XDG_DATA_HOME": data, "XDG_CONFIG_HOME": config})
+    # An app that died (a fatal warning) fails the check that waits at
+    # once, not after the deadline of every check left.
+    ui.watch(proc)
     try:
         app = ui.find_app(proc)
         frame = ui.wait_for(lambda: ui.find(app, role="frame"), what="the main window")
@@ -574,6 +577,9 @@ def main():
             except ui.Timeout as e:
                 shot(run.__name__)
                 check(f"{run.__name__}: {e}", False)
+            except ui.AppDied as e:
+                check(f"{run.__name__}: {e}", False)
+                break
     finally:
         ui.stop_app(proc)
 
