@@ -23,6 +23,8 @@ struct _AkcTestHttpServer
   gsize              consumed;
   gboolean           waiting_for_write;
   gboolean           body_done;
+  gboolean           releasing;   /* the chunk of a release, then the end */
+  gboolean           released;
   guint              timeout_id;
   guint              idle_id;
 
@@ -35,6 +37,10 @@ struct _AkcTestHttpServer
   gboolean           finished;
   gboolean           completed;
   guint              n_written;
+
+  /* Every request: its path and its body. */
+  GPtrArray         *paths;    /* char * */
+  GPtrArray         *bodies;   /* GBytes */
 };
 
 AkcTestResponse *
@@ -128,8 +134,19 @@ write_next (AkcTestHttpServer *self)
   SoupMessageBody *body;
   g_autoptr(GBytes) chunk = NULL;
 
-  if (self->message == NULL || self->body_done)
+  if (self->message == NULL)
     return;
+  if (self->body_done)
+    {
+      /* The chunk of akc_test_http_server_release() is written: the end. */
+      if (self->releasing)
+        {
+          self->releasing = FALSE;
+          soup_message_body_complete (soup_server_message_get_response_body (self->message));
+          soup_server_message_unpause (self->message);
+        }
+      return;
+    }
 
   if (response->paced && self->consumed < self->written)
     return;
@@ -251,6 +268,8 @@ handler (SoupServer        *server,
   request_body = soup_server_message_get_request_body (message);
   g_clear_pointer (&self->body, g_bytes_unref);
   self->body = soup_message_body_flatten (request_body);
+  g_ptr_array_add (self->paths, g_strdup (g_uri_get_path (uri)));
+  g_ptr_array_add (self->bodies, g_bytes_ref (self->body));
   g_clear_pointer (&self->headers, soup_message_headers_unref);
   self->headers = soup_message_headers_ref (soup_server_message_get_request_headers (message));
   self->finished = FALSE;
@@ -260,6 +279,8 @@ handler (SoupServer        *server,
   self->written = 0;
   self->consumed = 0;
   self->body_done = FALSE;
+  self->releasing = FALSE;
+  self->released = FALSE;
 
   self->message = g_object_ref (message);
   g_signal_connect (message, "wrote-chunk", G_CALLBACK (wrote_chunk_cb), self);
@@ -276,6 +297,8 @@ handler (SoupServer        *server,
   headers = soup_server_message_get_response_headers (message);
   if (response->content_type != NULL)
     soup_message_headers_replace (headers, "Content-Type", response->content_type);
+  if (response->close)
+    soup_message_headers_replace (headers, "Connection", "close");
 
   if (response->content_length)
     {
@@ -321,6 +344,8 @@ akc_test_http_server_new (void)
   uris = soup_server_get_uris (self->server);
   g_assert_nonnull (uris);
   self->base_uri = g_strdup_printf ("http://127.0.0.1:%d", g_uri_get_port (uris->data));
+  self->paths = g_ptr_array_new_with_free_func (g_free);
+  self->bodies = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
   g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
 
   return self;
@@ -361,6 +386,8 @@ akc_test_http_server_free (AkcTestHttpServer *self)
   akc_test_response_free (self->response);
   g_clear_pointer (&self->body, g_bytes_unref);
   g_clear_pointer (&self->headers, soup_message_headers_unref);
+  g_ptr_array_unref (self->paths);
+  g_ptr_array_unref (self->bodies);
   g_free (self->method);
   g_free (self->path_query);
   g_free (self->base_uri);
@@ -401,6 +428,75 @@ akc_test_http_server_consumed (AkcTestHttpServer *self,
   if (self->message != NULL && self->response != NULL && self->response->paced &&
       !self->waiting_for_write && self->consumed >= self->written)
     schedule_next (self);
+}
+
+gboolean
+akc_test_http_server_get_held (AkcTestHttpServer *self)
+{
+  return self->message != NULL && self->body_done && self->response != NULL &&
+         self->response->end == AKC_TEST_END_OPEN && !self->waiting_for_write && !self->releasing &&
+         !self->released;
+}
+
+gboolean
+akc_test_http_server_release (AkcTestHttpServer *self,
+                              const char        *data)
+{
+  SoupMessageBody *body;
+
+  if (!akc_test_http_server_get_held (self))
+    return FALSE;
+
+  body = soup_server_message_get_response_body (self->message);
+  self->released = TRUE;
+  if (data != NULL && *data != '\0')
+    {
+      /* The end once the chunk is written (write_next()). */
+      self->releasing = TRUE;
+      self->waiting_for_write = TRUE;
+      self->written += strlen (data);
+      soup_message_body_append (body, SOUP_MEMORY_COPY, data, strlen (data));
+    }
+  else
+    {
+      soup_message_body_complete (body);
+    }
+  soup_server_message_unpause (self->message);
+
+  return TRUE;
+}
+
+const char *
+akc_test_http_server_get_nth_path (AkcTestHttpServer *self,
+                                   guint              index)
+{
+  return index < self->paths->len ? g_ptr_array_index (self->paths, index) : NULL;
+}
+
+GBytes *
+akc_test_http_server_get_nth_body (AkcTestHttpServer *self,
+                                   guint              index)
+{
+  return index < self->bodies->len ? g_ptr_array_index (self->bodies, index) : NULL;
+}
+
+int
+akc_test_http_server_find_request (AkcTestHttpServer *self,
+                                   guint              from,
+                                   const char        *path,
+                                   const char        *needle)
+{
+  for (guint i = from; i < self->paths->len; i++)
+    {
+      gsize length = 0;
+      const char *data = g_bytes_get_data (g_ptr_array_index (self->bodies, i), &length);
+
+      if (g_strcmp0 (g_ptr_array_index (self->paths, i), path) == 0 &&
+          (needle == NULL || (data != NULL && g_strstr_len (data, (gssize) length, needle) != NULL)))
+        return (int) i;
+    }
+
+  return -1;
 }
 
 guint

@@ -23,7 +23,8 @@ typedef enum
 {
   AKC_TEST_END_COMPLETE,            /* the terminating chunk */
   AKC_TEST_END_DISCONNECT,          /* drop the connection without it */
-  AKC_TEST_END_OPEN,                /* leave the body open */
+  AKC_TEST_END_OPEN,                /* leave the body open (until
+                                     * akc_test_http_server_release()) */
   AKC_TEST_END_HANG_BEFORE_HEADERS, /* never answer at all */
 } AkcTestEnd;
 
@@ -36,6 +37,8 @@ typedef struct
   guint       drip_ms;       /* delay before each chunk */
   gboolean    paced;
   gboolean    content_length; /* a Content-Length body instead of chunks */
+  gboolean    close;         /* "Connection: close": the server closes the
+                              * connection once the body is complete */
   /* Generated chunks: when set, called for chunk i >= chunks->len until
    * it returns NULL. */
   GBytes   *(*generate) (guint index, gpointer data);
@@ -64,6 +67,15 @@ void               akc_test_http_server_respond         (AkcTestHttpServer *self
                                                          const char        *body);
 void               akc_test_http_server_consumed        (AkcTestHttpServer *self,
                                                          gsize              n_bytes);
+/* Ends the body of the request being answered, left open
+ * (AKC_TEST_END_OPEN) once every chunk was written: writes @data, when
+ * not NULL, as one more chunk, then the terminating chunk. Returns
+ * whether there was such a body to end. */
+gboolean           akc_test_http_server_release         (AkcTestHttpServer *self,
+                                                         const char        *data);
+/* Whether the body of the request being answered was written and left
+ * open, waiting for akc_test_http_server_release(). */
+gboolean           akc_test_http_server_get_held        (AkcTestHttpServer *self);
 
 guint              akc_test_http_server_get_n_requests  (AkcTestHttpServer *self);
 /* Of the last request: */
@@ -72,6 +84,18 @@ const char        *akc_test_http_server_get_path_query  (AkcTestHttpServer *self
 GBytes            *akc_test_http_server_get_body        (AkcTestHttpServer *self);
 const char        *akc_test_http_server_get_header      (AkcTestHttpServer *self,
                                                          const char        *name);
+/* Of every request since the server started, in order (@index from 0 to
+ * n_requests - 1): its path and its body. */
+const char        *akc_test_http_server_get_nth_path    (AkcTestHttpServer *self,
+                                                         guint              index);
+GBytes            *akc_test_http_server_get_nth_body    (AkcTestHttpServer *self,
+                                                         guint              index);
+/* The first request from @from on to @path whose body holds @needle, as
+ * its index, or -1. */
+int                akc_test_http_server_find_request    (AkcTestHttpServer *self,
+                                                         guint              from,
+                                                         const char        *path,
+                                                         const char        *needle);
 /* Whether the last response was cut off by the client (its connection
  * closed before the server finished writing). */
 gboolean           akc_test_http_server_get_cut_off     (AkcTestHttpServer *self);

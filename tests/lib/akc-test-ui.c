@@ -227,3 +227,129 @@ find_by_type (GtkWidget *root,
   g_assert_nonnull (widget);
   return widget;
 }
+
+/* Keys, delivered the way GTK does: the key controllers from the focus
+ * up to the window, then the window's shortcuts (local on the focus
+ * chain, then those of global scope anywhere in the window). GTK 4 has
+ * no public way to inject a key event in process; the AT-SPI tests type
+ * real ones. */
+
+/* A key trigger, or either of an alternative (GtkWindow's Tab and KP_Tab). */
+static gboolean
+trigger_matches (GtkShortcutTrigger *trigger,
+                 guint               keyval,
+                 GdkModifierType     state)
+{
+  if (GTK_IS_ALTERNATIVE_TRIGGER (trigger))
+    return trigger_matches (gtk_alternative_trigger_get_first (GTK_ALTERNATIVE_TRIGGER (trigger)), keyval, state) ||
+           trigger_matches (gtk_alternative_trigger_get_second (GTK_ALTERNATIVE_TRIGGER (trigger)), keyval, state);
+
+  return GTK_IS_KEYVAL_TRIGGER (trigger) &&
+         gdk_keyval_to_lower (gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger))) == gdk_keyval_to_lower (keyval) &&
+         gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == state;
+}
+
+static gboolean
+shortcut_matches (GtkShortcut     *shortcut,
+                  guint            keyval,
+                  GdkModifierType  state)
+{
+  return trigger_matches (gtk_shortcut_get_trigger (shortcut), keyval, state);
+}
+
+static gboolean
+try_shortcuts (GtkWidget          *widget,
+               GtkShortcutScope    scope,
+               guint               keyval,
+               GdkModifierType     state)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller) ||
+          gtk_shortcut_controller_get_scope (GTK_SHORTCUT_CONTROLLER (controller)) != scope)
+        continue;
+
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+
+          if (shortcut_matches (shortcut, keyval, state) &&
+              gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, widget,
+                                            gtk_shortcut_get_arguments (shortcut)))
+            return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+static gboolean
+try_global_shortcuts (GtkWidget       *widget,
+                      guint            keyval,
+                      GdkModifierType  state)
+{
+  if (gtk_widget_get_mapped (widget) && try_shortcuts (widget, GTK_SHORTCUT_SCOPE_GLOBAL, keyval, state))
+    return TRUE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    if (try_global_shortcuts (child, keyval, state))
+      return TRUE;
+
+  return FALSE;
+}
+
+/* The accels of the window's application (gtk_application_set_accels_for_action()). */
+static gboolean
+try_accels (GtkWindow       *window,
+            guint            keyval,
+            GdkModifierType  state)
+{
+  GtkApplication *application = gtk_window_get_application (window);
+  g_autofree char *accel = NULL;
+  g_auto(GStrv) actions = NULL;
+
+  if (application == NULL)
+    return FALSE;
+
+  accel = gtk_accelerator_name (keyval, state);
+  actions = gtk_application_get_actions_for_accel (application, accel);
+  for (guint i = 0; actions[i] != NULL; i++)
+    if (gtk_widget_activate_action (GTK_WIDGET (window), actions[i], NULL))
+      return TRUE;
+
+  return FALSE;
+}
+
+gboolean
+press_key (GtkWindow       *window,
+           guint            keyval,
+           GdkModifierType  state)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+
+  for (GtkWidget *widget = focus; widget != NULL; widget = gtk_widget_get_parent (widget))
+    {
+      g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+      for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+        {
+          g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+          gboolean handled = FALSE;
+
+          if (!GTK_IS_EVENT_CONTROLLER_KEY (controller))
+            continue;
+          g_signal_emit_by_name (controller, "key-pressed", keyval, 0, state, &handled);
+          if (handled)
+            return TRUE;
+        }
+
+      if (try_shortcuts (widget, GTK_SHORTCUT_SCOPE_LOCAL, keyval, state))
+        return TRUE;
+    }
+
+  return try_accels (window, keyval, state) || try_global_shortcuts (GTK_WIDGET (window), keyval, state);
+}

@@ -22,6 +22,15 @@ typedef gboolean (*WidgetMatch) (GtkWidget *widget, gconstpointer data);
 void       wait_frames         (GtkWidget     *widget,
                                 guint          n);
 
+/* Keys */
+/* Delivers @keyval with @state to @window as GTK would from its focus:
+ * the key controllers from the focus up, the local shortcuts on the way
+ * (a button's Enter, the window's Tab), the application's accels, then
+ * the window's global shortcuts. Returns whether one of them took it. */
+gboolean   press_key           (GtkWindow       *window,
+                                guint            keyval,
+                                GdkModifierType  state);
+
 /* Widgets */
 void       collect             (GtkWidget     *root,
                                 WidgetMatch    match,

@@ -18,9 +18,17 @@ akc_test_deadline (void)
 void
 akc_test_iterate (gint64 deadline)
 {
+  akc_test_iterate_for (deadline, NULL);
+}
+
+void
+akc_test_iterate_for (gint64      deadline,
+                      const char *what)
+{
   if (g_get_monotonic_time () > deadline)
-    g_error ("the condition did not hold within %d s",
-             (int) (AKC_TEST_WAIT_TIMEOUT_USEC / G_USEC_PER_SEC));
+    g_error ("waited %d s for %s, in vain",
+             (int) (AKC_TEST_WAIT_TIMEOUT_USEC / G_USEC_PER_SEC),
+             what != NULL ? what : "a condition");
   /* Replies arrive from idle and timeout sources, rows at the next
    * frames: sleep only when nothing was ready, so that the deadline is
    * looked at even when nothing ever comes. */
@@ -47,7 +55,7 @@ spin (void)
 void
 wait_until_idle (AkcChatSource *source)
 {
-  WAIT_UNTIL (akc_chat_source_get_status (source) != AKC_CHAT_STATUS_STREAMING);
+  WAIT_UNTIL_WHAT (akc_chat_source_get_status (source) != AKC_CHAT_STATUS_STREAMING, "the reply to end");
 }
 
 void

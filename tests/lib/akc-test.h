@@ -25,16 +25,22 @@ typedef gboolean (*Condition) (gpointer data);
 /* Waiting */
 gint64        akc_test_deadline      (void);
 void          akc_test_iterate       (gint64          deadline);
+/* The same; past @deadline the test fails saying it waited for @what. */
+void          akc_test_iterate_for   (gint64          deadline,
+                                      const char     *what);
 void          wait_for               (Condition       condition,
                                       gpointer        data);
 #define WAIT_FOR(condition, data) wait_for ((Condition) (condition), (data))
-/* Runs the main loop until @expr holds, within the one deadline. */
-#define WAIT_UNTIL(expr) \
+/* Runs the main loop until @expr holds, within the one deadline; a wait
+ * that reaches it fails saying @what it waited for. */
+#define WAIT_UNTIL_WHAT(expr, what) \
   G_STMT_START { \
     gint64 akc_test_deadline_ = akc_test_deadline (); \
     while (!(expr)) \
-      akc_test_iterate (akc_test_deadline_); \
+      akc_test_iterate_for (akc_test_deadline_, (what)); \
   } G_STMT_END
+/* The same, saying where and the expression. */
+#define WAIT_UNTIL(expr) WAIT_UNTIL_WHAT (expr, G_STRLOC ": " #expr)
 void          spin                   (void);
 /* Waits until @source's reply has ended (idle or failed). */
 void          wait_until_idle        (AkcChatSource  *source);
