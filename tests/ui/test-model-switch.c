@@ -1276,6 +1276,227 @@ test_provider_tool_call_with_text (void)
   g_clear_pointer (&opened, g_free);
 }
 
+#define SSE_KEYS_TEXT \
+  "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"I can open the manual.\"},\"finish_reason\":null}]}\n\n"
+#define SSE_KEYS_CALL \
+  "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_keys\",\"type\":\"function\",\"function\":{\"name\":\"open_link\",\"arguments\":\"{\\\"url\\\": \\\"https://example.org/manual\\\"}\"}}]},\"finish_reason\":null}]}\n\n" \
+  "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n" \
+  "data: [DONE]\n\n"
+#define SSE_TYPED_TEXT \
+  "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Opening the manual again.\"},\"finish_reason\":null}]}\n\n"
+#define SSE_TYPED_CALL \
+  "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_typed\",\"type\":\"function\",\"function\":{\"name\":\"open_link\",\"arguments\":\"{\\\"url\\\": \\\"https://example.org/manual\\\"}\"}}]},\"finish_reason\":null}]}\n\n" \
+  "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n" \
+  "data: [DONE]\n\n"
+
+/* The Approve or Deny button (@action) of the confirmation of @call_id. */
+static GtkWidget *
+confirmation_button (AkcWindow  *window,
+                     const char *action,
+                     const char *call_id)
+{
+  g_autoptr(GPtrArray) buttons = find_all (GTK_WIDGET (window), is_type, GSIZE_TO_POINTER (GTK_TYPE_BUTTON));
+
+  for (guint i = 0; i < buttons->len; i++)
+    {
+      GtkWidget *button = g_ptr_array_index (buttons, i);
+      GVariant *target = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (button));
+
+      if (g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (button)), action) == 0 &&
+          target != NULL && g_variant_is_of_type (target, G_VARIANT_TYPE_STRING) &&
+          g_strcmp0 (g_variant_get_string (target, NULL), call_id) == 0)
+        return button;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+focus_of (AkcWindow *window)
+{
+  return gtk_root_get_focus (GTK_ROOT (window));
+}
+
+/* Whether the keyboard is in the entry of @composer. */
+static gboolean
+in_composer (AkcWindow   *window,
+             AkcComposer *composer)
+{
+  GtkWidget *focus = focus_of (window);
+
+  return GTK_IS_TEXT_VIEW (focus) && gtk_widget_is_ancestor (focus, GTK_WIDGET (composer));
+}
+
+/* The last message of @source, an assistant's reply that ended with
+ * @text. */
+static gboolean
+reply_ended_with (AkcChatSource *source,
+                  const char    *text)
+{
+  GListModel *messages = akc_chat_source_get_messages (source);
+  guint n = g_list_model_get_n_items (messages);
+  g_autoptr(AkcMessage) last = n > 0 ? g_list_model_get_item (messages, n - 1) : NULL;
+
+  return akc_chat_source_get_status (source) == AKC_CHAT_STATUS_IDLE && last != NULL &&
+         akc_message_get_role (last) == AKC_MESSAGE_ROLE_ASSISTANT &&
+         akc_message_get_status (last) == AKC_MESSAGE_STATUS_COMPLETE &&
+         g_strcmp0 (akc_message_get_content (last), text) == 0;
+}
+
+/* Whether the reply streaming now has shown @text so far. */
+static gboolean
+streams_text (AkcChatSource *source,
+              const char    *text)
+{
+  GListModel *messages = akc_chat_source_get_messages (source);
+  guint n = g_list_model_get_n_items (messages);
+  g_autoptr(AkcMessage) last = n > 0 ? g_list_model_get_item (messages, n - 1) : NULL;
+
+  return akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING && last != NULL &&
+         akc_message_get_role (last) == AKC_MESSAGE_ROLE_ASSISTANT &&
+         g_strcmp0 (akc_message_get_content (last), text) == 0;
+}
+
+/* A model's call that waits for the person takes the keyboard as a
+ * demo's chosen action does: once the reply has ended, on Deny; Tab
+ * reaches Approve and Shift+Tab comes back, Escape leaves it pending and
+ * goes back to the composer, Enter on Deny denies it, and the denial goes
+ * back to the model in the next request, whose reply ends the turn. A
+ * reply that ends while the person is writing in the composer leaves the
+ * keyboard, and what they typed, where it is.
+ *
+ * Every wait is for something the server or the window does, never for a
+ * time: the server answers each request whole (the follow-up with
+ * Connection: close), and the one the person writes into is held open by
+ * the server until the test has typed, then ended. */
+static void
+test_provider_tool_call_keyboard (void)
+{
+  AkcTestHttpServer *server = akc_test_http_server_new ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *base = g_strconcat (akc_test_http_server_get_base_uri (server), "/v1", NULL);
+  g_autofree char *path = g_build_filename (folder, "tools-keyboard.sqlite3", NULL);
+  g_autofree char *typed = NULL;
+  g_autoptr(GError) error = NULL;
+  AkcChatMemory *memory = akc_test_open (path);
+  AkcAppSession *session = akc_test_app_session_new (memory);
+  AkcTestResponse *response;
+  AkcChatSource *source;
+  AkcComposer *composer;
+  AkcToolCall *call;
+  AkcWindow *window;
+  GtkWidget *deny, *approve;
+  guint asked;
+  int follow_up;
+
+  reset_settings (settings);
+  akc_provider_page_set_local_ollama_url ("http://127.0.0.1:9");
+  akc_backend_set_link_opener (open_link_here);
+  g_settings_set_string (settings, "provider-kind", "openai");
+  g_settings_set_string (settings, "provider-url", base);
+  g_settings_set_string (settings, "provider-model", "gpt-a");
+
+  window = g_object_new (AKC_TYPE_WINDOW, "session", session, "default-width", 720, "default-height", 700, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.conversation", "s", "provider"));
+  wait_loaded (akc_window_get_item (window));
+  source = akc_window_get_source (window);
+  composer = AKC_COMPOSER (find_by_type (GTK_WIDGET (window), AKC_TYPE_COMPOSER));
+  g_assert_nonnull (composer);
+
+  /* Written and sent from the keyboard. */
+  akc_test_http_server_respond (server, 200, "text/event-stream", SSE_KEYS_TEXT SSE_KEYS_CALL);
+  WAIT_UNTIL_WHAT (in_composer (window, composer), "the composer to have the keyboard");
+  akc_composer_set_text (composer, "open the manual");
+  g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_Return, 0));
+  WAIT_UNTIL_WHAT (reply_ended_with (source, "I can open the manual."), "the reply with the call to end");
+  call = akc_test_find_tool_call (source, "call_keys");
+  g_assert_nonnull (call);
+  g_assert_cmpint (akc_tool_call_get_status (call), ==, AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION);
+  asked = akc_test_http_server_get_n_requests (server);
+
+  /* The confirmation has the keyboard, on Deny. */
+  WAIT_UNTIL_WHAT ((deny = confirmation_button (window, "chat.deny", "call_keys")) != NULL &&
+                   focus_of (window) == deny,
+                   "Deny of the model's call to take the keyboard once the reply ended");
+  approve = confirmation_button (window, "chat.approve", "call_keys");
+  g_assert_nonnull (approve);
+  g_assert_true (gtk_widget_get_mapped (deny));
+
+  /* Tab reaches Approve, Shift+Tab comes back to Deny. */
+  g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_Tab, 0));
+  WAIT_UNTIL_WHAT (focus_of (window) == approve, "Tab to reach Approve");
+  g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_Tab, GDK_SHIFT_MASK));
+  WAIT_UNTIL_WHAT (focus_of (window) == deny, "Shift+Tab to come back to Deny");
+
+  /* Escape sets it aside: pending still, the keyboard in the composer. */
+  g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_Escape, 0));
+  WAIT_UNTIL_WHAT (in_composer (window, composer), "Escape to give the keyboard back to the composer");
+  g_assert_cmpint (akc_tool_call_get_status (call), ==, AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION);
+  g_assert_true (confirmation_button (window, "chat.deny", "call_keys") == deny);
+  g_assert_cmpuint (akc_test_http_server_get_n_requests (server), ==, asked);
+
+  /* Back on Deny, Enter denies: the model hears it in the next request,
+   * answered whole, and its reply ends the turn. */
+  response = akc_test_response_new (200, "text/event-stream");
+  akc_test_response_add_chunk (response, SSE_REPLY, -1);
+  response->close = TRUE;
+  akc_test_http_server_set_response (server, response);
+  g_assert_true (gtk_widget_grab_focus (deny));
+  g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_Return, 0));
+  WAIT_UNTIL_WHAT ((follow_up = akc_test_http_server_find_request (server, asked, "/v1/chat/completions",
+                                                                  "\"tool_call_id\":\"call_keys\"")) >= 0,
+                   "the follow-up request with the denial's tool result");
+  {
+    GBytes *body = akc_test_http_server_get_nth_body (server, (guint) follow_up);
+    gsize length = 0;
+    const char *data = g_bytes_get_data (body, &length);
+
+    g_test_message ("follow-up request: %.*s", (int) MIN (length, 600), data);
+    g_assert_nonnull (g_strstr_len (data, (gssize) length, "\"role\":\"tool\""));
+    g_assert_nonnull (g_strstr_len (data, (gssize) length, "Permission denied"));
+  }
+  WAIT_UNTIL_WHAT (reply_ended_with (source, "Hi"), "the reply to the denial to end");
+  WAIT_UNTIL_WHAT (akc_test_http_server_get_finished (server), "the server to finish answering the follow-up");
+  g_assert_cmpint (akc_tool_call_get_status (call), ==, AKC_TOOL_CALL_STATUS_ERROR);
+  g_assert_nonnull (strstr (akc_tool_call_get_error (call), "denied"));
+  g_assert_null (opened);
+  WAIT_UNTIL_WHAT (in_composer (window, composer), "the composer to have the keyboard after the denial");
+
+  /* The person writes while the next reply streams (the server holds its
+   * end until then): the reply's call does not take the keyboard. */
+  response = akc_test_response_new (200, "text/event-stream");
+  akc_test_response_add_chunk (response, SSE_TYPED_TEXT, -1);
+  response->end = AKC_TEST_END_OPEN;
+  akc_test_http_server_set_response (server, response);
+  asked = akc_test_http_server_get_n_requests (server);
+  akc_composer_set_text (composer, "and the manual again");
+  g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_Return, 0));
+  WAIT_UNTIL_WHAT (streams_text (source, "Opening the manual again.") && akc_test_http_server_get_held (server),
+                   "the reply's text, its end held by the server");
+  g_assert_true (in_composer (window, composer));
+  akc_composer_set_text (composer, "wait, I");
+  g_assert_true (akc_test_http_server_release (server, SSE_TYPED_CALL));
+  WAIT_UNTIL_WHAT (reply_ended_with (source, "Opening the manual again."), "the held reply to end");
+  WAIT_UNTIL_WHAT ((deny = confirmation_button (window, "chat.deny", "call_typed")) != NULL &&
+                   gtk_widget_get_mapped (deny),
+                   "the confirmation of the second call on screen");
+  wait_frames (GTK_WIDGET (window), 3);
+  g_assert_true (in_composer (window, composer));
+  typed = akc_composer_dup_text (composer);
+  g_assert_cmpstr (typed, ==, "wait, I");
+  g_assert_cmpint (akc_tool_call_get_status (akc_test_find_tool_call (source, "call_typed")), ==,
+                   AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION);
+  g_assert_cmpuint (akc_test_http_server_get_n_requests (server), ==, asked + 1);
+
+  close_window (window, session, memory);
+  akc_test_http_server_free (server);
+  akc_backend_set_link_opener (NULL);
+  g_clear_pointer (&opened, g_free);
+  akc_provider_page_set_local_ollama_url (NULL);
+  reset_settings (settings);
+}
+
 static GtkWidget *
 attach_refusal (AkcComposer *composer)
 {
@@ -1431,6 +1652,7 @@ main (int   argc,
   g_test_add_func ("/window/provider-errors-after-restart", test_provider_errors_after_restart);
   g_test_add_func ("/window/provider-tool-call", test_provider_tool_call);
   g_test_add_func ("/window/provider-tool-call-with-text", test_provider_tool_call_with_text);
+  g_test_add_func ("/window/provider-tool-call-keyboard", test_provider_tool_call_keyboard);
 
   rc = g_test_run ();
   /* The histories leave their -wal and -shm files: all of it goes. */

@@ -354,6 +354,33 @@ find_deny_button (GtkWidget  *widget,
   return NULL;
 }
 
+/* The confirmation of @call_id takes the keyboard on Deny, the safe
+ * choice: Tab reaches Approve, Enter (or Space) answers the button that
+ * has it, Escape leaves it pending and goes back to the composer. At once
+ * when its Deny is built and on screen, else when it is
+ * (build_confirmation() in akc-chat-view-rows.c); either way not while
+ * the person is writing in a text field (akc_chat_view_focus_when_mapped()),
+ * so no keystroke of theirs lands on it. The one path for every
+ * confirmation the view gives the keyboard to: that of an action the
+ * person chose in a component (the demos), and the one a model's reply
+ * ended with (on_status_changed() in akc-chat-view.c). */
+void
+akc_chat_view_focus_confirmation (AkcChatView *self,
+                                  const char  *call_id)
+{
+  GtkWidget *deny;
+
+  g_return_if_fail (AKC_IS_CHAT_VIEW (self));
+  g_return_if_fail (call_id != NULL);
+
+  deny = find_deny_button (GTK_WIDGET (self), call_id);
+  g_clear_pointer (&self->focus_call_id, g_free);
+  if (deny != NULL)
+    akc_chat_view_focus_when_mapped (deny);
+  else
+    self->focus_call_id = g_strdup (call_id);
+}
+
 /* What the controller's failures are for the component (§12.7): whether
  * it is un-resolved, and what it says. */
 static void
@@ -402,15 +429,7 @@ on_choice_selected (GObject      *source,
     {
       /* The person chose the action: its confirmation is the next step,
        * shown already or about to be. */
-      const char *call_id = akc_confirmation_record_get_tool_call_id (record);
-      GtkWidget *deny = find_deny_button (GTK_WIDGET (proposal->view), call_id);
-
-      g_free (proposal->view->focus_call_id);
-      proposal->view->focus_call_id = NULL;
-      if (deny != NULL)
-        akc_chat_view_focus_when_mapped (deny);
-      else
-        proposal->view->focus_call_id = g_strdup (call_id);
+      akc_chat_view_focus_confirmation (proposal->view, akc_confirmation_record_get_tool_call_id (record));
     }
 
   proposal_free (proposal);

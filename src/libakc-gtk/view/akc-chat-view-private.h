@@ -93,8 +93,9 @@ struct _AkcChatView
   gboolean              scan_pending;
   AkcComponentManifest *manifest;
   AkcActionConfirmation *confirmation;
-  /* A call proposed from a choice of this view: its confirmation takes the
-   * keyboard once it is shown. */
+  /* A call whose confirmation takes the keyboard once it is shown (one
+   * proposed from a choice of this view, or the one a reply ended with):
+   * akc_chat_view_focus_confirmation(). */
   char                 *focus_call_id;
   AkcInputOwnership    *ownership;     /* the interaction controller's */
   AkcInteractionController *interaction;
@@ -277,6 +278,13 @@ void               akc_chat_view_unwatch_calls       (AkcChatView *self);
 void               akc_chat_view_watch_last_message  (AkcChatView *self,
                                                       AkcMessage  *last);
 void               akc_chat_view_focus_when_mapped   (GtkWidget   *widget);
+
+/* akc-chat-view-actions.c: the confirmation of @call_id takes the
+ * keyboard on Deny once it is on screen, unless the person is writing
+ * (the same for an action chosen in a component and for a model's call
+ * a reply ended with). */
+void               akc_chat_view_focus_confirmation  (AkcChatView *self,
+                                                      const char  *call_id);
 
 /* akc-chat-view-keyboard.c */
 void               akc_chat_view_init_keyboard       (AkcChatView      *self);

@@ -335,23 +335,50 @@ new_button (const char *label,
   return button;
 }
 
+/* Whether the person is writing: the keyboard is in a text field that
+ * holds text (the composer with a draft, a search entry, the inline
+ * editor). Nothing the view moves by itself takes the keyboard from it:
+ * what they type stays theirs, and Space or Enter would answer. */
+static gboolean
+person_is_writing (GtkWidget *widget)
+{
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
+  if (GTK_IS_TEXT_VIEW (focus))
+    return gtk_text_buffer_get_char_count (gtk_text_view_get_buffer (GTK_TEXT_VIEW (focus))) > 0;
+  if (GTK_IS_EDITABLE (focus))
+    {
+      const char *text = gtk_editable_get_text (GTK_EDITABLE (focus));
+
+      return text != NULL && *text != '\0';
+    }
+
+  return FALSE;
+}
+
+static void
+take_focus (GtkWidget *widget)
+{
+  if (!person_is_writing (widget) && gtk_widget_grab_focus (widget))
+    akc_chat_view_show_focus (widget);
+}
+
 static void
 on_mapped_take_focus (GtkWidget *widget)
 {
   g_signal_handlers_disconnect_by_func (widget, on_mapped_take_focus, NULL);
-  if (gtk_widget_grab_focus (widget))
-    akc_chat_view_show_focus (widget);
+  take_focus (widget);
 }
 
-/* Gives @widget the keyboard once it is on screen. */
+/* Gives @widget the keyboard once it is on screen, unless the person is
+ * writing then. */
 void
 akc_chat_view_focus_when_mapped (GtkWidget *widget)
 {
+  g_signal_handlers_disconnect_by_func (widget, on_mapped_take_focus, NULL);
   if (gtk_widget_get_mapped (widget))
-    {
-      if (gtk_widget_grab_focus (widget))
-        akc_chat_view_show_focus (widget);
-    }
+    take_focus (widget);
   else
     g_signal_connect (widget, "map", G_CALLBACK (on_mapped_take_focus), NULL);
 }
@@ -377,8 +404,10 @@ build_confirmation (AkcChatView *self,
     }
   row = akc_tool_confirmation_row_new (call, tool);
 
-  /* The confirmation of a call the person just chose takes the keyboard,
-   * on the safe choice: Tab reaches Approve (Alt+A approves). */
+  /* The confirmation that is to take the keyboard (a call the person just
+   * chose, or the one a reply ended with) takes it on the safe choice:
+   * Tab reaches Approve (Alt+A approves); see
+   * akc_chat_view_focus_confirmation(). */
   if (g_strcmp0 (self->focus_call_id, akc_tool_call_get_id (call)) == 0)
     {
       g_clear_pointer (&self->focus_call_id, g_free);

@@ -61,6 +61,12 @@
  * regenerates, Ctrl+E edits the last message and Ctrl+End jumps to the
  * newest message. In the inline editor Enter saves and Escape cancels.
  *
+ * A confirmation takes the keyboard on Deny (Tab reaches Approve) when the
+ * person has just chosen its action in a component, and when a reply ends
+ * on a call that waits for one, once the reply has ended; never while
+ * the person is writing in a text field that holds text, such as the
+ * composer with a draft.
+ *
  * Input ownership (§12.4): the latest unresolved interactive component
  * ([method@Akc.InputOwnership.find_active]) is the only
  * [class@ComponentView] that reacts to keys, and it gets the keyboard
@@ -183,6 +189,35 @@ on_messages_changed (AkcChatView *self,
   akc_chat_view_sync_ownership (self);
 }
 
+/* The first call of the reply that just ended, complete, that waits for
+ * the person's confirmation, or NULL. */
+static AkcToolCall *
+reply_confirmation (AkcChatView *self)
+{
+  g_autoptr(AkcMessage) last = NULL;
+  GListModel *calls;
+  guint n = self->messages != NULL ? g_list_model_get_n_items (self->messages) : 0;
+
+  if (n == 0)
+    return NULL;
+  last = g_list_model_get_item (self->messages, n - 1);
+  if (akc_message_get_role (last) != AKC_MESSAGE_ROLE_ASSISTANT ||
+      akc_message_get_status (last) != AKC_MESSAGE_STATUS_COMPLETE)
+    return NULL;
+
+  calls = akc_message_get_tool_calls (last);
+  for (guint i = 0; i < g_list_model_get_n_items (calls); i++)
+    {
+      AkcToolCall *call = g_list_model_get_item (calls, i);
+
+      g_object_unref (call);  /* the message keeps it */
+      if (akc_tool_call_get_status (call) == AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION)
+        return call;
+    }
+
+  return NULL;
+}
+
 static void
 on_status_changed (AkcChatView *self)
 {
@@ -201,6 +236,18 @@ on_status_changed (AkcChatView *self)
   if (self->status == AKC_CHAT_STATUS_STREAMING && status != AKC_CHAT_STATUS_STREAMING &&
       self->announce_idle == 0)
     self->announce_idle = g_idle_add (akc_chat_view_announce_turn_end, self);
+
+  /* A reply that ended on a call waiting for the person (a model's
+   * open_link): its confirmation takes the keyboard, on Deny, as the
+   * confirmation of an action chosen in a component does. Only now: while
+   * the reply streams nothing can be approved or denied. */
+  if (self->status == AKC_CHAT_STATUS_STREAMING && status == AKC_CHAT_STATUS_IDLE)
+    {
+      AkcToolCall *call = reply_confirmation (self);
+
+      if (call != NULL)
+        akc_chat_view_focus_confirmation (self, akc_tool_call_get_id (call));
+    }
 
   self->status = status;
 }
