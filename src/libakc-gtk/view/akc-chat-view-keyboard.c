@@ -602,6 +602,22 @@ static void
 leave (AkcChatView *self)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
+  if (root == NULL)
+    return;
+
+  /* Tab moves on from the focus along the focus children of its
+   * ancestors, which GTK at times leaves empty while the window is not
+   * the active one, the widget keeping the focus (seen with another
+   * window active: the chain held the window alone). From nowhere, Tab
+   * starts over at the first widget of the window (the header's New
+   * Chat) instead of going on to the composer: the chain is put back
+   * first. */
+  for (GtkWidget *widget = focus; widget != NULL && gtk_widget_get_parent (widget) != NULL;
+       widget = gtk_widget_get_parent (widget))
+    if (gtk_widget_get_focus_child (gtk_widget_get_parent (widget)) != widget)
+      gtk_widget_set_focus_child (gtk_widget_get_parent (widget), widget);
 
   self->leaving = TRUE;
   gtk_widget_child_focus (GTK_WIDGET (root), GTK_DIR_TAB_FORWARD);
