@@ -492,10 +492,14 @@ update_status_page (AkcWindow *self)
   g_autofree char *description = NULL;
   gboolean welcome;
 
-  /* The first time, before anything was chosen or said: what the
-   * application can talk to. */
+  /* The first time, before anything was chosen or said, on the Hello
+   * World demo the welcome speaks of: what the application can talk to.
+   * Any other conversation the first run opens on (a model's, kept in the
+   * settings) says what it is, as it does every other time. */
   welcome = assistant == NULL ||
-            (akc_app_session_get_first_run (self->session) && !self->chosen);
+            (akc_app_session_get_first_run (self->session) && !self->chosen &&
+             akc_assistant_get_kind (assistant) == AKC_ASSISTANT_KIND_DEMO &&
+             g_str_equal (akc_assistant_get_id (assistant), "hello-world"));
   gtk_widget_set_visible (self->welcome_buttons, welcome);
   if (welcome)
     {

@@ -520,6 +520,102 @@ test_first_run_ollama (void)
   close_all (window, session, memory, server, settings);
 }
 
+/* The status page of the empty conversation: its title and description. */
+static AdwStatusPage *
+empty_page (AkcWindow *window)
+{
+  g_autoptr(GPtrArray) pages = find_all (GTK_WIDGET (window), is_type, GSIZE_TO_POINTER (ADW_TYPE_STATUS_PAGE));
+
+  /* The sidebar's says "No Conversations"; the conversation's is mapped
+   * in the content pane. */
+  for (guint i = 0; i < pages->len; i++)
+    {
+      AdwStatusPage *page = g_ptr_array_index (pages, i);
+
+      if (gtk_widget_get_mapped (GTK_WIDGET (page)) &&
+          g_strcmp0 (adw_status_page_get_title (page), _("No Conversations")) != 0)
+        return page;
+    }
+  return NULL;
+}
+
+/* The first time, the window opening on a provider's conversation (the
+ * one of the last run kept in the settings, the history empty) says what
+ * that conversation is, naming its model, as every later run does; the
+ * welcome, which speaks of the Hello World demo and offers to connect a
+ * model, is the Hello World demo's alone. Before, every conversation the
+ * first run opened on showed it. */
+static void
+test_first_run_provider_empty (void)
+{
+  AkcTestHttpServer *server = akc_test_http_server_new ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *base = g_strconcat (akc_test_http_server_get_base_uri (server), "/v1", NULL);
+  g_autofree char *path = g_build_filename (folder, "first-run-provider.sqlite3", NULL);
+  g_autofree char *expected = NULL;
+  AkcChatMemory *memory;
+  AkcAppSession *session;
+  AkcWindow *window;
+  AdwStatusPage *page;
+
+  reset_settings (settings);
+  akc_provider_page_set_local_ollama_url ("http://127.0.0.1:9");
+  g_settings_set_string (settings, "provider-kind", "openai");
+  g_settings_set_string (settings, "provider-url", base);
+  g_settings_set_string (settings, "provider-model", "gpt-a");
+  g_settings_set_string (settings, "conversation", "provider");
+
+  memory = akc_test_open (path);
+  session = akc_test_app_session_new (memory);
+  g_assert_true (akc_app_session_get_first_run (session));
+  window = g_object_new (AKC_TYPE_WINDOW, "session", session, "default-width", 720, "default-height", 700, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_backend (akc_window_get_backend (window, AKC_BACKEND_KIND_PROVIDER));
+  WAIT_UNTIL_WHAT (g_strcmp0 (akc_window_get_conversation (window), "provider") == 0,
+                   "the window to open on the provider's conversation");
+  wait_loaded (akc_window_get_item (window));
+  wait_frames (GTK_WIDGET (window), 2);
+  page = empty_page (window);
+  g_assert_nonnull (page);
+  /* Translators' string of the app: the model, then the URL. */
+  expected = g_strdup_printf (_("Write a message: the model %s at %s answers it."), "gpt-a", base);
+  g_test_message ("first run, provider: %s / %s", adw_status_page_get_title (page),
+                  adw_status_page_get_description (page));
+  g_assert_cmpstr (adw_status_page_get_title (page), ==,
+                   akc_assistant_get_title (akc_conversation_item_get_assistant (akc_window_get_item (window))));
+  g_assert_cmpstr (adw_status_page_get_description (page), ==, expected);
+  /* Nor does it offer to connect a model: one is. */
+  {
+    GtkWidget *connect = find_widget (GTK_WIDGET (window), is_button_with_label, _("Connect a _Model…"));
+
+    g_assert_nonnull (connect);
+    g_assert_false (gtk_widget_get_mapped (connect));
+  }
+  close_window (window, session, memory);
+  g_unlink (path);
+
+  /* The first time on the Hello World demo: the welcome, as before. */
+  g_settings_reset (settings, "conversation");
+  memory = akc_test_open (path);
+  session = akc_test_app_session_new (memory);
+  g_assert_true (akc_app_session_get_first_run (session));
+  window = g_object_new (AKC_TYPE_WINDOW, "session", session, "default-width", 720, "default-height", 700, NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  WAIT_UNTIL_WHAT (g_strcmp0 (akc_window_get_conversation (window), "hello-world") == 0,
+                   "the window to open on the Hello World demo");
+  wait_loaded (akc_window_get_item (window));
+  wait_frames (GTK_WIDGET (window), 2);
+  page = empty_page (window);
+  g_assert_nonnull (page);
+  g_assert_cmpstr (adw_status_page_get_title (page), ==, _("Welcome to AgentsKit Chat"));
+  g_assert_nonnull (strstr (adw_status_page_get_description (page), "Hello World"));
+  close_window (window, session, memory);
+
+  akc_test_http_server_free (server);
+  akc_provider_page_set_local_ollama_url (NULL);
+  reset_settings (settings);
+}
+
 /* Ctrl+Shift+N opens another window of the application, on the same
  * session: the local Ollama was asked once, by the first window, and the
  * second offers it from that answer without asking again. */
@@ -1644,6 +1740,7 @@ main (int   argc,
   g_test_add_func ("/window/model-switch", test_model_switch);
   g_test_add_func ("/window/model-name-fits", test_model_name_fits);
   g_test_add_func ("/window/first-run-ollama", test_first_run_ollama);
+  g_test_add_func ("/window/first-run-provider-empty", test_first_run_provider_empty);
   g_test_add_func ("/window/ollama-probed-once", test_ollama_probed_once);
   g_test_add_func ("/window/new-chat-with-model", test_new_chat_with_model);
   g_test_add_func ("/window/model-without-images", test_model_without_images);
