@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <adwaita.h>
 
 #include "akc-backend.h"
 #include "akc-model-switch.h"
@@ -373,6 +374,7 @@ static void
 ensure_popover (AkcModelSwitch *self)
 {
   GtkWidget *box;
+  GtkWidget *clamp;
   GtkWidget *heading;
   GtkWidget *spinner;
   GtkWidget *waiting;
@@ -474,8 +476,17 @@ ensure_popover (AkcModelSwitch *self)
   gtk_box_append (GTK_BOX (box), self->scroller);
 
   gtk_widget_set_size_request (box, 240, -1);
+  /* GTK 4.8's popover asks its child for its height at a width wider than
+   * the one it then gives it (by its shadow and padding, about 40 px), so
+   * the wrapped labels took fewer lines when measured than when drawn and
+   * the list of models was cut short (its last model in half). A clamp
+   * asks the labels for their height at the width they are drawn at. */
+  clamp = adw_clamp_new ();
+  adw_clamp_set_maximum_size (ADW_CLAMP (clamp), 280);
+  adw_clamp_set_tightening_threshold (ADW_CLAMP (clamp), 280);
+  adw_clamp_set_child (ADW_CLAMP (clamp), box);
   self->popover = GTK_POPOVER (gtk_popover_new ());
-  gtk_popover_set_child (self->popover, box);
+  gtk_popover_set_child (self->popover, clamp);
   g_signal_connect_object (self->popover, "show", G_CALLBACK (on_popover_show), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->popover, "closed", G_CALLBACK (on_popover_closed), self, G_CONNECT_SWAPPED);
   gtk_menu_button_set_popover (self->button, GTK_WIDGET (self->popover));

@@ -371,6 +371,51 @@ resize_to (AkcWindow *window,
   g_test_message ("window %d px, %d px inside", width, gtk_widget_get_width (GTK_WIDGET (window)));
 }
 
+
+/* Every model of a short list is shown whole in the popover, without
+ * scrolling. GTK 4.8's popover measured its wrapped labels at a wider
+ * width than it drew them at, so it was too low by their extra lines and
+ * cut the last model in half (98 px of list shown in 70). */
+static void
+test_model_list_whole (void)
+{
+  AkcTestHttpServer *server = akc_test_http_server_new ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *base = g_strconcat (akc_test_http_server_get_base_uri (server), "/v1", NULL);
+  g_autofree char *path = g_build_filename (folder, "list-whole.sqlite3", NULL);
+  AkcChatMemory *memory = akc_test_open (path);
+  AkcAppSession *session = akc_test_app_session_new (memory);
+  AkcModelSwitch *model_switch;
+  GtkAdjustment *adjustment;
+  GtkWidget *list;
+  AkcWindow *window;
+
+  use_openai_provider (settings, base, "model-a");
+  akc_test_http_server_respond (server, 200, "application/json",
+                                "{\"object\":\"list\",\"data\":[{\"id\":\"model-a\"},{\"id\":\"model-b\"},{\"id\":\"model-c\"}]}");
+  window = present_window (session, 720, 720);
+  open_provider_conversation (window);
+  model_switch = akc_window_get_model_switch (window);
+
+  for (guint open = 0; open < 2; open++)
+    {
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.switch-model", NULL));
+      wait_listed (model_switch);
+      list = akc_model_switch_get_list (model_switch);
+      g_assert_cmpuint (n_rows (model_switch), ==, 3);
+      adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (list, GTK_TYPE_SCROLLED_WINDOW)));
+      WAIT_UNTIL (gtk_adjustment_get_upper (adjustment) > 0);
+      spin ();
+      g_test_message ("open %u: list %g px, shown %g px", open, gtk_adjustment_get_upper (adjustment),
+                      gtk_adjustment_get_page_size (adjustment));
+      g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), <=, gtk_adjustment_get_page_size (adjustment));
+      gtk_popover_popdown (GTK_POPOVER (gtk_widget_get_ancestor (list, GTK_TYPE_POPOVER)));
+      spin ();
+    }
+
+  close_all (window, session, memory, server, settings);
+}
+
 /* The model's name is read whole in the header at the default 720 px
  * with the sidebar shown, for names as they come ("llama3.2:latest",
  * "claude-3-5-sonnet-latest"): it is the title's subtitle, where the
@@ -1739,6 +1784,7 @@ main (int   argc,
 
   g_test_add_func ("/window/model-switch", test_model_switch);
   g_test_add_func ("/window/model-name-fits", test_model_name_fits);
+  g_test_add_func ("/window/model-list-whole", test_model_list_whole);
   g_test_add_func ("/window/first-run-ollama", test_first_run_ollama);
   g_test_add_func ("/window/first-run-provider-empty", test_first_run_provider_empty);
   g_test_add_func ("/window/ollama-probed-once", test_ollama_probed_once);
