@@ -887,6 +887,16 @@ test_window_shortcuts (void)
     g_assert_nonnull (overlay);
     g_assert_true (gtk_widget_get_visible (GTK_WIDGET (overlay)));
     g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (overlay)) == GTK_WINDOW (window));
+    /* It fits a screen 1280 px wide: a long title of the first page made
+     * it 1317 px wide, its search and close buttons and the ends of its
+     * titles past the screen's edge. */
+    {
+      int natural;
+
+      gtk_widget_measure (GTK_WIDGET (overlay), GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+      g_test_message ("shortcuts window: %d px", natural);
+      g_assert_cmpint (natural, <=, 1280);
+    }
     gtk_window_close (GTK_WINDOW (overlay));
     wait_frames (GTK_WIDGET (window), 2);
     g_assert_false (gtk_widget_get_visible (GTK_WIDGET (overlay)));
