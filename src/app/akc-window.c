@@ -1502,11 +1502,13 @@ on_list_escape (GtkWidget *widget,
 }
 
 /* Enter in the search: the first conversation found, and the keyboard
- * in the list. */
+ * on its row, where Enter opens it (on the list itself, the keyboard was
+ * on no row: Enter did nothing and no focus ring showed). */
 static void
 on_search_activate (AkcWindow *self)
 {
   GListModel *model = G_LIST_MODEL (self->sidebar_model);
+  GtkWidget *row = NULL;
 
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
     {
@@ -1515,10 +1517,12 @@ on_search_activate (AkcWindow *self)
       if (AKC_IS_CONVERSATION_ITEM (object))
         {
           gtk_single_selection_set_selected (self->selection, i);
+          row = row_of (self, AKC_CONVERSATION_ITEM (object));
           break;
         }
     }
-  gtk_widget_grab_focus (GTK_WIDGET (self->conversation_list));
+  if (row == NULL || !gtk_widget_grab_focus (gtk_widget_get_parent (row)))
+    gtk_widget_grab_focus (GTK_WIDGET (self->conversation_list));
 }
 
 /* A row: a heading, or a conversation's title, assistant and time. */

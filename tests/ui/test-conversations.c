@@ -632,7 +632,7 @@ test_sidebar_pages (void)
   g_autofree char *target_id = NULL;
   g_autofree char *word = NULL;
   AkcConversationItem *target = NULL, *shown, *other;
-  GtkWidget *sidebar, *entry;
+  GtkWidget *sidebar, *entry, *focus;
   AkcWindow *window;
   guint n_first, removal;
 
@@ -714,6 +714,17 @@ test_sidebar_pages (void)
   g_assert_cmpstr (akc_assistant_get_id (akc_conversation_item_get_assistant (target)), ==, "support");
   /* The others are not among the results. */
   g_assert_cmpint (row_of_item (sidebar, shown), <, 0);
+  /* Enter in the search: the keyboard on the row of the first one found,
+   * where Enter opens it (it was on the list, on no row: Enter did
+   * nothing, and no focus ring showed where the keyboard was). */
+  wait_frames (GTK_WIDGET (window), 5);
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)), entry));
+  g_signal_emit_by_name (gtk_editable_get_delegate (GTK_EDITABLE (entry)), "activate");
+  wait_frames (GTK_WIDGET (window), 2);
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_nonnull (focus);
+  g_assert_true (gtk_widget_get_parent (focus) == sidebar);
+  g_assert_true (g_object_get_data (G_OBJECT (gtk_widget_get_first_child (focus)), "akc-item") == (gpointer) target);
   activate_row (sidebar, target);
   g_assert_true (akc_window_get_item (window) == target);
 
