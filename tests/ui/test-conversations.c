@@ -1050,6 +1050,25 @@ shows_pane_of (GtkWidget *widget)
   return shown != NULL && gtk_widget_is_ancestor (widget, shown);
 }
 
+/* A window of @session at 900 x 600 showing the support demo's
+ * conversation, loaded. */
+static AkcWindow *
+present_support (GtkApplication *application,
+                 AkcAppSession  *session)
+{
+  g_autoptr(GError) error = NULL;
+  AkcWindow *window;
+
+  g_assert_true (g_application_register (G_APPLICATION (application), NULL, &error));
+  window = g_object_new (AKC_TYPE_WINDOW, "application", application, "session", session, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 600);
+  gtk_window_present (GTK_WINDOW (window));
+  akc_window_set_conversation (window, "support");
+  wait_loaded (akc_window_get_item (window));
+
+  return window;
+}
+
 /* Narrowing the window to one pane keeps the pane the person is in: a
  * conversation being written in stays (it gave way to the list); the list
  * stays when it has the keyboard. */
@@ -1059,16 +1078,9 @@ test_fold_keeps_pane (void)
   History history = { 0 };
   g_autoptr(GtkApplication) application = gtk_application_new ("io.agentskit.Chat.TestFold", G_APPLICATION_NON_UNIQUE);
   AkcAppSession *session = history_list (&history);
-  g_autoptr(GError) error = NULL;
+  AkcWindow *window = present_support (application, session);
   GtkWidget *composer, *sidebar;
-  AkcWindow *window;
 
-  g_assert_true (g_application_register (G_APPLICATION (application), NULL, &error));
-  window = g_object_new (AKC_TYPE_WINDOW, "application", application, "session", session, NULL);
-  gtk_window_set_default_size (GTK_WINDOW (window), 900, 600);
-  gtk_window_present (GTK_WINDOW (window));
-  akc_window_set_conversation (window, "support");
-  wait_loaded (akc_window_get_item (window));
   send (akc_window_get_item (window), "Where is my parcel?");
   wait_frames (GTK_WIDGET (window), 2);
   g_assert_false (is_folded_window (GTK_WIDGET (window)));
@@ -1110,16 +1122,9 @@ test_search_keeps_later_focus (void)
   History history = { 0 };
   g_autoptr(GtkApplication) application = gtk_application_new ("io.agentskit.Chat.TestSearchFocus", G_APPLICATION_NON_UNIQUE);
   AkcAppSession *session = history_list (&history);
-  g_autoptr(GError) error = NULL;
+  AkcWindow *window = present_support (application, session);
   GtkWidget *composer, *entry;
-  AkcWindow *window;
 
-  g_assert_true (g_application_register (G_APPLICATION (application), NULL, &error));
-  window = g_object_new (AKC_TYPE_WINDOW, "application", application, "session", session, NULL);
-  gtk_window_set_default_size (GTK_WINDOW (window), 900, 600);
-  gtk_window_present (GTK_WINDOW (window));
-  akc_window_set_conversation (window, "support");
-  wait_loaded (akc_window_get_item (window));
   composer = find_by_type (GTK_WIDGET (window), AKC_TYPE_COMPOSER);
   wait_frames (GTK_WIDGET (window), 2);
 
