@@ -1440,6 +1440,37 @@ test_view_duplicate_instances (void)
   fixture_clear (&fixture);
 }
 
+/* A source without messages set on a view scrolled away from the end
+ * (another conversation opened, a new chat): the view has no end to go
+ * to, and moving the adjustment of an empty list made GTK 4.8 warn
+ * ("failed to scroll to given position"), fatal here. */
+static void
+test_view_empty_source_after_scroll (void)
+{
+  Fixture fixture = { 0 };
+  g_autoptr(AkcChat) empty = NULL;
+  AkcAdapter *adapter = akc_scripted_adapter_new ();
+
+  empty = akc_chat_new (adapter);
+  g_object_unref (adapter);
+  fixture_init (&fixture, 200, 400);
+  gtk_adjustment_set_value (vadjustment (&fixture), 0);
+  wait_frames (fixture.window, 2);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (vadjustment (&fixture)), >, 400);
+
+  akc_chat_view_set_source (fixture.view, AKC_CHAT_SOURCE (empty));
+  wait_frames (fixture.window, 3);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_list_view_get_model (akc_chat_view_get_list_view (fixture.view)))), ==, 0);
+
+  /* Back to the conversation: at its end. */
+  akc_chat_view_set_source (fixture.view, AKC_CHAT_SOURCE (fixture.chat));
+  wait_frames (fixture.window, 3);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_list_view_get_model (akc_chat_view_get_list_view (fixture.view)))), >, 0);
+
+  akc_chat_view_set_source (fixture.view, NULL);
+  fixture_clear (&fixture);
+}
+
 /* ------------------------------------------------------------------ */
 /* Tool confirmations (§12.8)                                          */
 /* ------------------------------------------------------------------ */
@@ -2183,6 +2214,7 @@ main (int   argc,
   g_test_add_func ("/chat-view/streaming-every-frame", test_view_streaming_every_frame);
   g_test_add_func ("/chat-view/streaming-flushes-on-stop", test_view_streaming_flushes_on_stop);
   g_test_add_func ("/chat-view/sticky-scroll", test_view_sticky_scroll);
+  g_test_add_func ("/chat-view/empty-source-after-scroll", test_view_empty_source_after_scroll);
   g_test_add_func ("/chat-view/history-paging", test_view_history_paging);
   g_test_add_func ("/chat-view/input-ownership", test_view_input_ownership);
   g_test_add_func ("/chat-view/focus-hint-covers-nothing", test_view_focus_hint_covers_nothing);

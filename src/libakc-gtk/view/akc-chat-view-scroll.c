@@ -39,7 +39,16 @@ akc_chat_view_set_at_bottom (AkcChatView *self,
 void
 akc_chat_view_scroll_to_end (AkcChatView *self)
 {
+  GtkSelectionModel *model;
+
   if (self->vadjustment == NULL)
+    return;
+  /* An empty list has no end to go to, and GTK 4.8's list warns ("failed
+   * to scroll to given position") when its adjustment moves while it has
+   * no items: a source just set without messages still has the previous
+   * conversation's bounds until the list is laid out again. */
+  model = gtk_list_view_get_model (GTK_LIST_VIEW (self->list_view));
+  if (model == NULL || g_list_model_get_n_items (G_LIST_MODEL (model)) == 0)
     return;
 
   gtk_adjustment_set_value (self->vadjustment, bottom_value (self->vadjustment));
