@@ -77,26 +77,37 @@ on_timeout (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* Runs @app until it quits (or 60 s pass), @on_added connected to its
+ * "window-added" with @start; it must exit with 0. */
+static void
+run_app (AkcApplication *app,
+         Start          *start,
+         GCallback       on_added)
+{
+  const char *argv[] = { "agentskit-chat", NULL };
+  int status;
+
+  start->app = app;
+  /* Under a bus other tests may use: never hand over to another copy. */
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_signal_connect (app, "window-added", on_added, start);
+  start->timeout = g_timeout_add_seconds (60, on_timeout, start);
+
+  status = g_application_run (G_APPLICATION (app), 1, (char **) argv);
+  g_clear_handle_id (&start->timeout, g_source_remove);
+
+  g_assert_cmpint (status, ==, 0);
+}
+
 /* The first frame does not wait for the history: it is opened after it,
  * and its conversations are listed then. */
 static void
 test_history_after_first_frame (void)
 {
-  const char *argv[] = { "agentskit-chat", NULL };
   g_autoptr(AkcApplication) app = akc_application_new ();
   Start start = { 0 };
-  int status;
 
-  start.app = app;
-  /* Under a bus other tests may use: never hand over to another copy. */
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_signal_connect (app, "window-added", G_CALLBACK (on_window_added), &start);
-  start.timeout = g_timeout_add_seconds (60, on_timeout, &start);
-
-  status = g_application_run (G_APPLICATION (app), 1, (char **) argv);
-  g_clear_handle_id (&start.timeout, g_source_remove);
-
-  g_assert_cmpint (status, ==, 0);
+  run_app (app, &start, G_CALLBACK (on_window_added));
   g_assert_true (start.painted);
   g_assert_false (start.history_at_first_frame);
   g_assert_false (start.ready_at_first_frame);
@@ -161,20 +172,10 @@ on_window_added_check (GtkApplication *app,
 static void
 test_icons_and_styles (void)
 {
-  const char *argv[] = { "agentskit-chat", NULL };
   g_autoptr(AkcApplication) app = akc_application_new ();
   Start start = { 0 };
-  int status;
 
-  start.app = app;
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_signal_connect (app, "window-added", G_CALLBACK (on_window_added_check), &start);
-  start.timeout = g_timeout_add_seconds (60, on_timeout, &start);
-
-  status = g_application_run (G_APPLICATION (app), 1, (char **) argv);
-  g_clear_handle_id (&start.timeout, g_source_remove);
-
-  g_assert_cmpint (status, ==, 0);
+  run_app (app, &start, G_CALLBACK (on_window_added_check));
   g_assert_true (start.painted);
 }
 
