@@ -62,6 +62,7 @@ struct _AkcCodeBlock
 
   GtkSourceBuffer *buffer;  /* the code, when its language is known */
   int              dark;    /* the scheme applied: -1 none yet */
+  guint            scheme_serial;  /* counts the schemes applied (see tag_style()) */
 
   /* The colours of the last chunk's text up to the start of its last
    * whole line (in bytes from the chunk's start), kept while the code
@@ -132,12 +133,71 @@ text_is_light (GtkWidget *widget)
   return 0.299 * color.red + 0.587 * color.green + 0.114 * color.blue > 0.5;
 }
 
+/* What a text tag of the highlighting sets, as read from its properties
+ * once for each scheme applied: each tag is found on many segments of
+ * every update, and g_object_get() of its six properties cost more than
+ * the rest of turning tags into attributes. */
+typedef struct {
+  guint         serial;          /* the scheme they were read under */
+  gboolean      foreground_set;
+  guint16       red, green, blue;
+  gboolean      weight_set;
+  PangoWeight   weight;
+  gboolean      style_set;
+  PangoStyle    style;
+} TagStyle;
+
+static GQuark
+tag_style_quark (void)
+{
+  static GQuark quark;
+
+  if (G_UNLIKELY (quark == 0))
+    quark = g_quark_from_static_string ("akc-code-block-tag-style");
+  return quark;
+}
+
+static const TagStyle *
+tag_style (AkcCodeBlock *self,
+           GtkTextTag   *tag)
+{
+  TagStyle *style = g_object_get_qdata (G_OBJECT (tag), tag_style_quark ());
+  g_autoptr(GdkRGBA) foreground = NULL;
+
+  if (style != NULL && style->serial == self->scheme_serial)
+    return style;
+
+  if (style == NULL)
+    {
+      style = g_new0 (TagStyle, 1);
+      g_object_set_qdata_full (G_OBJECT (tag), tag_style_quark (), style, g_free);
+    }
+  style->serial = self->scheme_serial;
+  style->weight = PANGO_WEIGHT_NORMAL;
+  style->style = PANGO_STYLE_NORMAL;
+  g_object_get (tag,
+                "foreground-set", &style->foreground_set, "foreground-rgba", &foreground,
+                "weight-set", &style->weight_set, "weight", &style->weight,
+                "style-set", &style->style_set, "style", &style->style,
+                NULL);
+  style->foreground_set = style->foreground_set && foreground != NULL;
+  if (style->foreground_set)
+    {
+      style->red = (guint16) (foreground->red * 65535);
+      style->green = (guint16) (foreground->green * 65535);
+      style->blue = (guint16) (foreground->blue * 65535);
+    }
+
+  return style;
+}
+
 /* Adds to @attrs the attributes of the text tags over [start, end) of the
  * buffer, whose text is @text. Each line has attributes of its own (none
  * goes on over a line break), so the attributes of whole lines are the
  * same whether they were found with the lines after them or without. */
 static void
-attributes_for (PangoAttrList *attrs,
+attributes_for (AkcCodeBlock  *self,
+                PangoAttrList *attrs,
                 GtkTextIter   *start,
                 GtkTextIter   *end,
                 const char    *text,
@@ -164,37 +224,26 @@ attributes_for (PangoAttrList *attrs,
       tags = gtk_text_iter_get_tags (&iter);
       for (GSList *l = tags; l != NULL; l = l->next)
         {
-          gboolean foreground_set = FALSE, weight_set = FALSE, style_set = FALSE;
-          g_autoptr(GdkRGBA) foreground = NULL;
-          PangoWeight weight = PANGO_WEIGHT_NORMAL;
-          PangoStyle style = PANGO_STYLE_NORMAL;
+          const TagStyle *style = tag_style (self, l->data);
           PangoAttribute *attr;
 
-          g_object_get (l->data,
-                        "foreground-set", &foreground_set, "foreground-rgba", &foreground,
-                        "weight-set", &weight_set, "weight", &weight,
-                        "style-set", &style_set, "style", &style,
-                        NULL);
-
-          if (foreground_set && foreground != NULL)
+          if (style->foreground_set)
             {
-              attr = pango_attr_foreground_new ((guint16) (foreground->red * 65535),
-                                                (guint16) (foreground->green * 65535),
-                                                (guint16) (foreground->blue * 65535));
+              attr = pango_attr_foreground_new (style->red, style->green, style->blue);
               attr->start_index = (guint) (base + byte);
               attr->end_index = (guint) (base + end_byte);
               pango_attr_list_insert (attrs, attr);
             }
-          if (weight_set)
+          if (style->weight_set)
             {
-              attr = pango_attr_weight_new (weight);
+              attr = pango_attr_weight_new (style->weight);
               attr->start_index = (guint) (base + byte);
               attr->end_index = (guint) (base + end_byte);
               pango_attr_list_insert (attrs, attr);
             }
-          if (style_set)
+          if (style->style_set)
             {
-              attr = pango_attr_style_new (style);
+              attr = pango_attr_style_new (style->style);
               attr->start_index = (guint) (base + byte);
               attr->end_index = (guint) (base + end_byte);
               pango_attr_list_insert (attrs, attr);
@@ -297,7 +346,9 @@ attr_ends_before (PangoAttribute *attribute,
  * For the last chunk, the colours of its lines but the last two are kept:
  * highlighting that grows at the end does not change the lines before
  * (GtkSourceView's contexts go forward), so the next call, when the text
- * continues the same chunk, highlights only from there on. */
+ * continues the same chunk, highlights only from there on. Not only the
+ * last line: the line break of the one before takes the colour of what
+ * goes on on the next line (a string over several lines). */
 static PangoAttrList *
 chunk_attributes (AkcCodeBlock *self,
                   guint         index,
@@ -326,7 +377,7 @@ chunk_attributes (AkcCodeBlock *self,
   gtk_text_buffer_get_iter_at_offset (GTK_TEXT_BUFFER (self->buffer), &end,
                                       gtk_text_iter_get_offset (&start) + (int) g_utf8_strlen (text + from, -1));
   gtk_source_buffer_ensure_highlight (self->buffer, &start, &end);
-  attributes_for (attrs, &start, &end, text + from, from);
+  attributes_for (self, attrs, &start, &end, text + from, from);
 
   if (index + 1 != self->labels->len)
     return attrs;
@@ -391,6 +442,8 @@ update_scheme (AkcCodeBlock *self)
     scheme = gtk_source_style_scheme_manager_get_scheme (schemes, dark ? "classic-dark" : "classic");
   gtk_source_buffer_set_style_scheme (self->buffer, scheme);
   self->dark = dark;
+  /* The tags have the new scheme's colours. */
+  self->scheme_serial++;
   forget_kept_attrs (self);
 
   for (guint i = 0; i < self->labels->len; i++)
