@@ -753,6 +753,48 @@ test_form_shows_answer (void)
   fixture_clear (&fixture);
 }
 
+/* Enter in a form's last field, an entry, submits: the resolved form is
+ * made insensitive with the keyboard in that entry. GTK takes the focus
+ * off an insensitive widget without its focus-out, so the entry's cursor
+ * went on blinking and GTK warned "GtkText - did not receive a focus-out
+ * event" at the next blink (fatal here). The blink is made short so that
+ * the wait after the submit sees several. */
+static void
+test_form_submitted_from_entry (void)
+{
+  GtkSettings *settings = gtk_settings_get_default ();
+  Fixture fixture = { 0 };
+  GtkWidget *goal, *text;
+  gboolean waited = FALSE;
+  int blink_time = 0;
+
+  g_object_get (settings, "gtk-cursor-blink-time", &blink_time, NULL);
+  g_object_set (settings, "gtk-cursor-blink-time", 100, NULL);
+  fixture_init (&fixture, "form", "form-4",
+                "{\"fields\":[{\"id\":\"goal\",\"label\":\"First goal\",\"type\":\"text\",\"required\":true}],"
+                "\"submitLabel\":\"Continue\"}");
+  goal = find_nth (content (&fixture), GTK_TYPE_ENTRY, 0);
+  text = find_nth (goal, GTK_TYPE_TEXT, 0);
+
+  /* The cursor blinks only in a window that has the keyboard. */
+  g_assert_true (gtk_widget_grab_focus (fixture.view));
+  g_assert_true (focus_of (&fixture) == text);
+  g_assert_true (gtk_window_is_active (GTK_WINDOW (fixture.window)));
+  g_assert_true (gtk_widget_has_focus (text));
+
+  gtk_editable_set_text (GTK_EDITABLE (goal), "Automate handoffs");
+  press (&fixture, GDK_KEY_Return);
+  assert_events (&fixture, INTERACT_VALUE ("form", "form-4", "submit", "{\"goal\":\"Automate handoffs\"}"), NULL);
+  g_assert_false (gtk_widget_is_sensitive (text));
+  assert_focus_left (&fixture);
+
+  g_timeout_add (1000, on_timeout_flag, &waited);
+  WAIT_UNTIL (waited);
+
+  fixture_clear (&fixture);
+  g_object_set (settings, "gtk-cursor-blink-time", blink_time, NULL);
+}
+
 static void
 test_form_rejected_value (void)
 {
@@ -1575,6 +1617,7 @@ main (int   argc,
   g_test_add_func ("/components/form", test_form);
   g_test_add_func ("/components/form/rejected-value", test_form_rejected_value);
   g_test_add_func ("/components/form/shows-answer", test_form_shows_answer);
+  g_test_add_func ("/components/form/submitted-from-entry", test_form_submitted_from_entry);
   g_test_add_func ("/components/confirmation", test_confirmation);
   g_test_add_func ("/components/progress", test_progress);
   g_test_add_func ("/components/source-list", test_source_list);

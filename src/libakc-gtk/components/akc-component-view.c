@@ -1092,6 +1092,12 @@ akc_component_view_set_resolved (AkcComponentView *self,
   self->resolved = resolved;
   if (self->content != NULL && !self->is_fallback)
     {
+      /* The keyboard leaves first, while the content can still hear it:
+       * GTK takes the focus off a widget made insensitive without its
+       * focus-out, so the entry of a form submitted with Enter kept its
+       * cursor blinking ("GtkText - did not receive a focus-out event"). */
+      if (resolved && focus_is_inside (self))
+        gtk_root_set_focus (gtk_widget_get_root (GTK_WIDGET (self)), NULL);
       gtk_widget_set_sensitive (self->content, !resolved);
       sync_disabled_state (self->content, resolved);
     }
