@@ -1966,6 +1966,177 @@ test_view_taken_focus_shown (void)
   fixture_clear (&fixture);
 }
 
+/* @widget's ancestor drawn as the confirmation card. */
+static GtkWidget *
+confirmation_card (GtkWidget *widget)
+{
+  while (widget != NULL && !gtk_widget_has_css_class (widget, "tool-confirmation"))
+    widget = gtk_widget_get_parent (widget);
+  g_assert_nonnull (widget);
+  return widget;
+}
+
+/* The pixels of @card as the window's renderer draws it, 4 bytes each. */
+static guchar *
+render_card (GtkWidget *card,
+             int       *width,
+             int       *height)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (card);
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  graphene_rect_t own;
+  guchar *pixels;
+
+  /* Its border box: GTK's widths leave out its padding and border. */
+  g_assert_true (gtk_widget_compute_bounds (card, card, &own));
+  *width = (int) own.size.width;
+  *height = (int) own.size.height;
+  g_assert_cmpint (*width, >, 0);
+  gdk_paintable_snapshot (paintable, snapshot, *width, *height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (card)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, *width, *height));
+  pixels = g_malloc ((gsize) *width * (gsize) *height * 4);
+  gdk_texture_download (texture, pixels, (gsize) *width * 4);
+  return pixels;
+}
+
+/* How many pixels of the 3 px band around @button, inside @card, differ
+ * between @before and @after. */
+static guint
+band_changes (GtkWidget    *card,
+              GtkWidget    *button,
+              const guchar *before,
+              const guchar *after,
+              int           width,
+              int           height,
+              guint        *band)
+{
+  graphene_rect_t bounds, own;
+  guint changed = 0;
+
+  /* In the card's coordinates, whose origin is at its content; its
+   * pixels start at its border. */
+  g_assert_true (gtk_widget_compute_bounds (button, card, &bounds));
+  g_assert_true (gtk_widget_compute_bounds (card, card, &own));
+  graphene_rect_offset (&bounds, -own.origin.x, -own.origin.y);
+  *band = 0;
+  for (int y = (int) bounds.origin.y - 3; y < (int) (bounds.origin.y + bounds.size.height) + 3; y++)
+    for (int x = (int) bounds.origin.x - 3; x < (int) (bounds.origin.x + bounds.size.width) + 3; x++)
+      {
+        gsize at = ((gsize) y * (gsize) width + (gsize) x) * 4;
+
+        if (x < 0 || y < 0 || x >= width || y >= height ||
+            graphene_rect_contains_point (&bounds, &GRAPHENE_POINT_INIT (x + 0.5f, y + 0.5f)))
+          continue;
+        (*band)++;
+        if (memcmp (before + at, after + at, 4) != 0)
+          changed++;
+      }
+  return changed;
+}
+
+/* Tab onto Approve shows where the keyboard is: the button is filled with
+ * the accent (or the destructive red), so its ring is drawn around it,
+ * not inside it where the half-transparent accent cannot be told from the
+ * fill. Before, the ring of a confirmation's current button was drawn
+ * inside every button, and on Approve nothing could be seen. */
+static void
+test_view_confirmation_ring_shown (void)
+{
+  /* Adwaita's accent colours, light and dark, which the view's style
+   * sheet draws its rings with (GTK's own theme has none). */
+  const char *palettes[] = {
+    "@define-color accent_color #1c71d8; @define-color accent_bg_color #3584e4;",
+    "@define-color accent_color #78aeed; @define-color accent_bg_color #3584e4;",
+  };
+
+  for (guint run = 0; run < 2 * G_N_ELEMENTS (palettes); run++)
+    {
+      gboolean dangerous = run % 2 == 1;
+      g_autoptr(GtkCssProvider) palette = gtk_css_provider_new ();
+      g_autofree char *action = frame_json ("choice-list", "ticket",
+                                            "{\"prompt\":\"Open a ticket?\",\"choices\":[{\"id\":\"create\","
+                                            "\"label\":\"Open it\",\"action\":{\"name\":\"create_ticket\","
+                                            "\"input\":{\"subject\":\"Help\"}}}]}");
+      const char *contents[] = { "hi", "Hello.", NULL };
+      Fixture fixture = { 0 };
+      g_autoptr(AkcTool) tool = NULL;
+      g_autoptr(AkcActionConfirmation) confirmation = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree guchar *before = NULL;
+      g_autofree guchar *after = NULL;
+      GtkWidget *deny, *approve, *card;
+      gboolean allowed = TRUE;
+      guint runs = 0, band = 0, changed;
+      int width, height;
+
+      /* The ring as it is once drawn, not part way through its
+       * transition. */
+      g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+      gtk_css_provider_load_from_data (palette, palettes[run / 2], -1);
+      gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (palette),
+                                                  GTK_STYLE_PROVIDER_PRIORITY_THEME);
+      fixture_init_with (&fixture, contents);
+      tool = akc_tool_new ("create_ticket", TRUE, run_tool, &runs, NULL);
+      akc_tool_set_dangerous (tool, dangerous);
+      akc_chat_add_tool (fixture.chat, tool);
+      akc_chat_set_tool_authorizer (fixture.chat, deny_without_capability, &allowed, NULL);
+      confirmation = akc_action_confirmation_new ("session-1", AKC_CHAT_SOURCE (fixture.chat),
+                                                  AKC_ACTION_CONFIRMATION_DEFAULT_TTL_MS, NULL, NULL, &error);
+      g_assert_no_error (error);
+      akc_chat_view_set_confirmation (fixture.view, confirmation);
+
+      akc_scripted_adapter_begin_turn (fixture.script);
+      akc_scripted_adapter_add_text (fixture.script, action, 0);
+      akc_scripted_adapter_add_done (fixture.script, 0);
+      g_assert_true (akc_chat_source_send (AKC_CHAT_SOURCE (fixture.chat), "help", NULL));
+      WAIT_FOR (source_is_idle, &fixture);
+      g_signal_emit_by_name (first_button (view_of (&fixture, 3)), "clicked");
+      WAIT_FOR (has_confirmation, &fixture);
+      deny = find_widget (GTK_WIDGET (fixture.view), has_action, "chat.deny");
+      approve = find_widget (GTK_WIDGET (fixture.view), has_action, "chat.approve");
+      g_assert_nonnull (deny);
+      g_assert_nonnull (approve);
+      g_assert_true (gtk_widget_has_css_class (approve, dangerous ? "destructive-action" : "suggested-action"));
+      card = confirmation_card (approve);
+
+      /* Approve as it is drawn without the keyboard, then as it is drawn
+       * with it (marked "current" while it has the focus: test
+       * /chat-view/taken-focus-shown). Set here, not through the focus: the
+       * window may not stay the active one (another test's window on the
+       * display), and GTK takes the focus from a button of an inactive
+       * window. */
+      gtk_widget_remove_css_class (approve, "current");
+      wait_frames (fixture.window, 2);
+      before = render_card (card, &width, &height);
+      gtk_widget_add_css_class (approve, "current");
+      wait_frames (fixture.window, 2);
+      after = render_card (card, &width, &height);
+
+      /* The ring is around Approve: most of the band just outside it
+       * changed, on the card's own background. */
+      changed = band_changes (card, approve, before, after, width, height, &band);
+      g_test_message ("%s, %s: %u of %u pixels around Approve changed", run / 2 == 0 ? "light" : "dark",
+                      dangerous ? "destructive" : "suggested", changed, band);
+      g_assert_cmpuint (band, >, 0);
+      g_assert_cmpuint (changed, >, band / 2);
+      g_assert_cmpuint (runs, ==, 0);
+
+      spin ();
+      akc_chat_view_set_confirmation (fixture.view, NULL);
+      g_assert_finalize_object (g_steal_pointer (&confirmation));
+      akc_chat_set_tool_authorizer (fixture.chat, NULL, NULL, NULL);
+      akc_chat_view_set_source (fixture.view, NULL);
+      fixture_clear (&fixture);
+      gtk_style_context_remove_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (palette));
+      gtk_settings_reset_property (gtk_settings_get_default (), "gtk-enable-animations");
+    }
+}
+
 /* Escape sets aside the component that owns input: no event, the instance
  * becomes inert and input returns to the host. */
 static void
@@ -2221,6 +2392,7 @@ main (int   argc,
   g_test_add_func ("/chat-view/focus-kept-out-of-sight", test_view_focus_kept_out_of_sight);
   g_test_add_func ("/chat-view/focus-kept-through-rebind", test_view_focus_kept_through_rebind);
   g_test_add_func ("/chat-view/taken-focus-shown", test_view_taken_focus_shown);
+  g_test_add_func ("/chat-view/confirmation-ring-shown", test_view_confirmation_ring_shown);
   g_test_add_func ("/chat-view/duplicate-instances", test_view_duplicate_instances);
   g_test_add_func ("/chat-view/tool-confirmation", test_view_tool_confirmation);
   g_test_add_func ("/chat-view/tool-denial", test_view_tool_denial);
