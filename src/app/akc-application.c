@@ -378,24 +378,44 @@ new_window_action (GSimpleAction *action,
   open_history_after_first_frame (self, GTK_WINDOW (window));
 }
 
+static gboolean
+quit_now (gpointer user_data)
+{
+  GtkApplication *app = GTK_APPLICATION (user_data);
+  g_autoptr(GHashTable) asked = g_hash_table_new (NULL, NULL);
+
+  /* Close windows first so they save their state. Closing one closes its
+   * preferences and shortcuts windows too, which are the application's:
+   * so the list is looked at again after each (without holding them: a
+   * dialog must not outlive its window). */
+  for (;;)
+    {
+      GtkWindow *window = NULL;
+
+      for (GList *l = gtk_application_get_windows (app); l != NULL && window == NULL; l = l->next)
+        if (!g_hash_table_contains (asked, l->data))
+          window = l->data;
+      if (window == NULL)
+        break;
+      g_hash_table_add (asked, window);
+      gtk_window_close (window);
+    }
+
+  g_application_quit (G_APPLICATION (app));
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Ctrl+Q, from any of the application's windows: the windows close once
+ * the key that asked is handled. GTK holds the window a key went to until
+ * then; a shortcuts window that outlived its own window so disconnected
+ * from it after it was gone (GTK 4.8). */
 static void
 quit_action (GSimpleAction *action,
              GVariant      *parameter,
              gpointer       user_data)
 {
-  GtkApplication *app = GTK_APPLICATION (user_data);
-  GList *windows = gtk_application_get_windows (app);
-
-  /* Close windows first so they save their state. */
-  while (windows != NULL)
-    {
-      GtkWindow *window = windows->data;
-
-      windows = windows->next;
-      gtk_window_close (window);
-    }
-
-  g_application_quit (G_APPLICATION (app));
+  g_idle_add_full (G_PRIORITY_HIGH_IDLE, quit_now, g_object_ref (user_data), g_object_unref);
 }
 
 static const GActionEntry app_actions[] = {

@@ -2902,6 +2902,30 @@ on_endpoint_changed (AkcWindow *self)
     update_status_page (self);
 }
 
+/* @dialog, transient for @self, is one of the application's windows: the
+ * application's keys (Ctrl+Q, Shift+Ctrl+N) work in it as in @self;
+ * before, Ctrl+Q did nothing while the preferences or the shortcuts window
+ * had the keyboard. It is destroyed with @self (akc_window_dispose(), and
+ * GtkApplicationWindow's for the shortcuts window), so it never keeps the
+ * application running. */
+static void
+add_dialog (AkcWindow *self,
+            GtkWindow *dialog)
+{
+  gtk_window_set_application (dialog, gtk_window_get_application (GTK_WINDOW (self)));
+}
+
+/* @dialog goes with @self. It lets go of @self first: a dialog can outlive
+ * its destruction (the quit action holds the application's windows while
+ * it closes them, GTK holds a window it is handling an event of), and
+ * GTK 4.8 then disconnects from a transient parent that is gone. */
+static void
+drop_dialog (GtkWindow *dialog)
+{
+  gtk_window_set_transient_for (dialog, NULL);
+  gtk_window_destroy (dialog);
+}
+
 /**
  * akc_window_show_preferences:
  * @self: a #AkcWindow
@@ -2924,6 +2948,7 @@ akc_window_show_preferences (AkcWindow *self)
                                                                   akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_TURN),
                                                                   akc_app_session_get_backend (self->session, AKC_BACKEND_KIND_PROVIDER)));
       gtk_window_set_transient_for (self->preferences, GTK_WINDOW (self));
+      add_dialog (self, self->preferences);
       g_object_add_weak_pointer (G_OBJECT (self->preferences), (gpointer *) &self->preferences);
     }
 
@@ -2970,6 +2995,7 @@ show_help_overlay_action (GtkWidget  *widget,
 
       overlay = GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "help_overlay"));
       gtk_application_window_set_help_overlay (window, overlay);
+      add_dialog (AKC_WINDOW (window), GTK_WINDOW (overlay));
     }
   gtk_window_present (GTK_WINDOW (overlay));
 }
@@ -3076,9 +3102,11 @@ akc_window_dispose (GObject *object)
   if (self->preferences != NULL)
     {
       g_object_remove_weak_pointer (G_OBJECT (self->preferences), (gpointer *) &self->preferences);
-      gtk_window_destroy (self->preferences);
+      drop_dialog (self->preferences);
       self->preferences = NULL;
     }
+  if (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (self)) != NULL)
+    drop_dialog (GTK_WINDOW (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (self))));
   if (self->conversation_list != NULL)
     gtk_list_view_set_model (self->conversation_list, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), AKC_TYPE_WINDOW);

@@ -973,6 +973,79 @@ test_view_keys_are_local (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static void
+count_activation (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  (*(guint *) user_data)++;
+}
+
+/* @accel in @dialog, as GTK takes an application's accel in a window of
+ * the application (press_key() would go through the preferences' own key
+ * handlers first, which need a real event). */
+static gboolean
+press_app_accel (GtkWindow  *dialog,
+                 const char *accel)
+{
+  GtkApplication *application = gtk_window_get_application (dialog);
+  g_auto(GStrv) actions = NULL;
+
+  if (application == NULL)
+    return FALSE;
+  actions = gtk_application_get_actions_for_accel (application, accel);
+  for (guint i = 0; actions[i] != NULL; i++)
+    if (gtk_widget_activate_action (GTK_WIDGET (dialog), actions[i], NULL))
+      return TRUE;
+
+  return FALSE;
+}
+
+/* The application's keys work in the preferences and the shortcuts
+ * windows as in the main window: Ctrl+Q there did nothing (they were no
+ * windows of the application, so its accels and its actions were not
+ * theirs). And they go with their window: they never keep the
+ * application running after it. */
+static void
+test_window_app_keys_in_dialogs (void)
+{
+  GtkApplication *application = test_application ();
+  g_autoptr(GSimpleAction) quit = g_simple_action_new ("quit", NULL);
+  AkcWindow *window = new_window ();
+  GtkWindow *preferences, *overlay;
+  guint quits = 0;
+
+  /* The test application's Ctrl+Q only counts. */
+  g_signal_connect (quit, "activate", G_CALLBACK (count_activation), &quits);
+  g_action_map_add_action (G_ACTION_MAP (application), G_ACTION (quit));
+  g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_q, GDK_CONTROL_MASK));
+  g_assert_cmpuint (quits, ==, 1);
+
+  preferences = akc_window_show_preferences (window);
+  g_assert_true (press_app_accel (preferences, "<Control>q"));
+  g_assert_cmpuint (quits, ==, 2);
+  gtk_window_close (preferences);
+  spin ();
+
+  shortcuts_window_shown = TRUE;
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-help-overlay", NULL));
+  overlay = GTK_WINDOW (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+  g_assert_true (press_app_accel (overlay, "<Control>q"));
+  g_assert_cmpuint (quits, ==, 3);
+
+  /* Both open, the window goes: so do they. */
+  preferences = akc_window_show_preferences (window);
+  g_assert_nonnull (g_list_find (gtk_application_get_windows (application), preferences));
+  g_assert_nonnull (g_list_find (gtk_application_get_windows (application), overlay));
+  g_object_add_weak_pointer (G_OBJECT (preferences), (gpointer *) &preferences);
+  g_object_add_weak_pointer (G_OBJECT (overlay), (gpointer *) &overlay);
+  gtk_window_destroy (GTK_WINDOW (window));
+  WAIT_UNTIL (preferences == NULL && overlay == NULL);
+  shortcuts_window_shown = FALSE;
+
+  g_action_map_remove_action (G_ACTION_MAP (application), "quit");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -997,6 +1070,7 @@ main (int   argc,
   g_test_add_func ("/window/opens-sources", test_window_opens_sources);
   g_test_add_func ("/window/translated", test_window_translated);
   g_test_add_func ("/window/shortcuts", test_window_shortcuts);
+  g_test_add_func ("/window/app-keys-in-dialogs", test_window_app_keys_in_dialogs);
   g_test_add_func ("/window/errors-stay", test_window_errors_stay);
   g_test_add_func ("/window/view-keys-are-local", test_view_keys_are_local);
 
