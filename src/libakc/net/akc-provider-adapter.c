@@ -997,6 +997,21 @@ akc_provider_adapter_init (AkcProviderAdapter *self)
   soup_session_remove_feature_by_type (self->session, SOUP_TYPE_AUTH_MANAGER);
 }
 
+/* localhost, a name under .localhost (RFC 6761), or a loopback address. */
+static gboolean
+is_loopback_host (const char *host)
+{
+  g_autoptr(GInetAddress) address = NULL;
+
+  if (g_ascii_strcasecmp (host, "localhost") == 0 ||
+      (strlen (host) > strlen (".localhost") &&
+       g_ascii_strcasecmp (host + strlen (host) - strlen (".localhost"), ".localhost") == 0))
+    return TRUE;
+  address = g_inet_address_new_from_string (host);
+
+  return address != NULL && g_inet_address_get_is_loopback (address);
+}
+
 /**
  * akc_provider_adapter_new:
  * @kind: the protocol
@@ -1004,7 +1019,9 @@ akc_provider_adapter_init (AkcProviderAdapter *self)
  * @model: (nullable): the model, or %NULL to choose one later
  * @error: return location for an error
  *
- * Creates an adapter for the provider at @base_url.
+ * Creates an adapter for the provider at @base_url. A provider on this
+ * computer (`localhost`, a name under `.localhost` or a loopback address)
+ * is reached directly, never through the system's proxy.
  *
  * Returns: (transfer full) (nullable): a new adapter, or %NULL with
  *   %AKC_PROVIDER_ERROR_INVALID_ENDPOINT when @base_url is not an absolute
@@ -1019,6 +1036,7 @@ akc_provider_adapter_new (AkcProviderKind   kind,
                           GError          **error)
 {
   g_autoptr(GUri) uri = NULL;
+  AkcProviderAdapter *self;
 
   g_return_val_if_fail (kind <= AKC_PROVIDER_KIND_ANTHROPIC, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -1027,11 +1045,17 @@ akc_provider_adapter_new (AkcProviderKind   kind,
   if (uri == NULL)
     return NULL;
 
-  return g_object_new (AKC_TYPE_PROVIDER_ADAPTER,
+  self = g_object_new (AKC_TYPE_PROVIDER_ADAPTER,
                        "kind", kind,
                        "base-url", base_url,
                        "model", model,
                        NULL);
+  /* A provider on this computer is reached directly: a system proxy
+   * (which may not exclude this computer) is never asked, nor loaded. */
+  if (is_loopback_host (g_uri_get_host (uri)))
+    soup_session_set_proxy_resolver (self->session, NULL);
+
+  return self;
 }
 
 /**
