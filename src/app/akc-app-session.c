@@ -23,6 +23,8 @@
 
 /* The local Ollama answers at once or not at all. */
 #define LOCAL_OLLAMA_TIMEOUT_MS 2000
+/* Ollama's port, for an address that names none. */
+#define LOCAL_OLLAMA_PORT 11434
 
 /* The remembered local knowledge: file paths, never their contents. */
 #define SETTING_SITE_CONFIG "knowledge-site-config"
@@ -1292,6 +1294,38 @@ on_local_ollama_models (GObject      *source,
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_PROBING_LOCAL_OLLAMA]);
 }
 
+/* Something listens where a local Ollama would: ask it for its models.
+ * Nothing does (the usual answer, at once on this computer): no offer,
+ * and no HTTP client is made for it. */
+static void
+on_local_ollama_connected (GObject      *source,
+                           GAsyncResult *result,
+                           gpointer      user_data)
+{
+  g_autoptr(AkcAppSession) self = user_data;
+  g_autoptr(GSocketConnection) connection = NULL;
+  g_autoptr(AkcProviderAdapter) adapter = NULL;
+  g_autoptr(GError) error = NULL;
+
+  connection = g_socket_client_connect_to_uri_finish (G_SOCKET_CLIENT (source), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (connection != NULL)
+    {
+      g_io_stream_close (G_IO_STREAM (connection), NULL, NULL);
+      adapter = akc_provider_adapter_new (AKC_PROVIDER_KIND_OLLAMA, akc_provider_page_get_local_ollama_url (),
+                                          NULL, NULL);
+    }
+  if (adapter == NULL)
+    {
+      g_clear_object (&self->ollama_probe);
+      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_PROBING_LOCAL_OLLAMA]);
+      return;
+    }
+  akc_provider_adapter_set_connect_timeout (adapter, LOCAL_OLLAMA_TIMEOUT_MS);
+  akc_provider_adapter_list_models_async (adapter, self->ollama_probe, on_local_ollama_models, g_object_ref (self));
+}
+
 /**
  * akc_app_session_probe_local_ollama:
  * @self: a #AkcAppSession
@@ -1305,7 +1339,7 @@ on_local_ollama_models (GObject      *source,
 void
 akc_app_session_probe_local_ollama (AkcAppSession *self)
 {
-  g_autoptr(AkcProviderAdapter) adapter = NULL;
+  g_autoptr(GSocketClient) client = NULL;
 
   g_return_if_fail (AKC_IS_APP_SESSION (self));
 
@@ -1313,12 +1347,14 @@ akc_app_session_probe_local_ollama (AkcAppSession *self)
     return;
   self->ollama_probed = TRUE;
 
-  adapter = akc_provider_adapter_new (AKC_PROVIDER_KIND_OLLAMA, akc_provider_page_get_local_ollama_url (), NULL, NULL);
-  if (adapter == NULL)
-    return;
-  akc_provider_adapter_set_connect_timeout (adapter, LOCAL_OLLAMA_TIMEOUT_MS);
+  /* First a connection alone (no proxy: it is this computer), which
+   * nothing accepts unless an Ollama runs. */
+  client = g_socket_client_new ();
+  g_socket_client_set_enable_proxy (client, FALSE);
+  g_socket_client_set_timeout (client, (LOCAL_OLLAMA_TIMEOUT_MS + 999) / 1000);
   self->ollama_probe = g_cancellable_new ();
-  akc_provider_adapter_list_models_async (adapter, self->ollama_probe, on_local_ollama_models, g_object_ref (self));
+  g_socket_client_connect_to_uri_async (client, akc_provider_page_get_local_ollama_url (), LOCAL_OLLAMA_PORT,
+                                        self->ollama_probe, on_local_ollama_connected, g_object_ref (self));
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_PROBING_LOCAL_OLLAMA]);
 }
 
