@@ -804,6 +804,10 @@ job_open (Worker *worker,
       job_return_error (job, error);
       return;
     }
+  /* The pages the open read and wrote (all of a new file's schema, every
+   * table and index created) are not what the reads after it need: the
+   * cache gives them back, and fills again with what is read. */
+  sqlite3_db_release_memory (worker->db);
 
   job_return_boolean (job, TRUE);
 }
