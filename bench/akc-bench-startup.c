@@ -25,7 +25,9 @@
  * the load of the machine does not move (`--no-callgrind` skips it).
  *
  * `--child SPAWN_TIME` is one start (used by the parent run): it prints
- * key=value lines.
+ * key=value lines. With AKC_BENCH_IDLE_MAPS=PATH set, it also writes its
+ * /proc/self/smaps to PATH when it reads its idle RSS (the last start's
+ * stays); `bench/compare-idle-maps.py` compares two builds' by mapping.
  */
 
 #include "config.h"
@@ -54,6 +56,22 @@ typedef struct {
   GtkWidget    *window;
 } Start;
 
+/* AKC_BENCH_IDLE_MAPS=PATH: the child's /proc/self/smaps at the moment
+ * its idle RSS is read, for bench/compare-idle-maps.py. */
+static void
+write_idle_maps (void)
+{
+  const char *path = g_getenv ("AKC_BENCH_IDLE_MAPS");
+  g_autofree char *maps = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (path == NULL)
+    return;
+  if (!g_file_get_contents ("/proc/self/smaps", &maps, NULL, &error) ||
+      !g_file_set_contents (path, maps, -1, &error))
+    fprintf (stderr, "akc-bench-startup: AKC_BENCH_IDLE_MAPS: %s\n", error->message);
+}
+
 static gboolean
 report_idle (gpointer user_data)
 {
@@ -69,6 +87,7 @@ report_idle (gpointer user_data)
   printf ("first_frame_ms=%.3f\n", (start->first_frame - start->spawned) / 1e3);
   printf ("first_frame_cpu_ms=%.3f\n", start->first_frame_cpu * 1e3);
   printf ("idle_rss_mib=%.3f\n", akc_bench_rss_mib ());
+  write_idle_maps ();
   printf ("renderer=%s\n", G_OBJECT_TYPE_NAME (gtk_native_get_renderer (GTK_NATIVE (start->window))));
   printf ("window=%s\n", G_OBJECT_TYPE_NAME (start->window));
   g_application_quit (start->app);
