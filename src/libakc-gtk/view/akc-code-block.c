@@ -65,8 +65,8 @@ struct _AkcCodeBlock
   guint            scheme_serial;  /* counts the schemes applied (see tag_style()) */
 
   /* The colours of the last chunk's text up to the start of its last
-   * whole line (in bytes from the chunk's start), kept while the code
-   * only grows: an update highlights its last two lines, not the chunk. */
+   * line (in bytes from the chunk's start), kept while the code only
+   * grows: an update highlights the line being written, not the chunk. */
   PangoAttrList   *kept_attrs;
   char            *kept_text;   /* the text they are the colours of */
   guint            kept_index;
@@ -343,12 +343,13 @@ attr_ends_before (PangoAttribute *attribute,
 
 /* The colours of @text, the text of chunk @index, or %NULL.
  *
- * For the last chunk, the colours of its lines but the last two are kept:
+ * For the last chunk, the colours of its lines but the last are kept:
  * highlighting that grows at the end does not change the lines before
- * (GtkSourceView's contexts go forward), so the next call, when the text
- * continues the same chunk, highlights only from there on. Not only the
- * last line: the line break of the one before takes the colour of what
- * goes on on the next line (a string over several lines). */
+ * (GtkSourceView's contexts go forward, and it does not analyse a line
+ * again once the next one has begun: the colour of the line break before
+ * a string that goes on is left as it was, and it draws nothing), so the
+ * next call, when the text continues the same chunk, highlights only the
+ * line being written. */
 static PangoAttrList *
 chunk_attributes (AkcCodeBlock *self,
                   guint         index,
@@ -358,7 +359,7 @@ chunk_attributes (AkcCodeBlock *self,
   PangoAttrList *attrs;
   GtkTextIter start, end;
   gsize from = 0;
-  const char *last_line, *previous_line;
+  const char *last_break;
 
   if (self->buffer == NULL || self->dark < 0)
     return NULL;
@@ -382,15 +383,14 @@ chunk_attributes (AkcCodeBlock *self,
   if (index + 1 != self->labels->len)
     return attrs;
 
-  /* What the next call keeps: the lines before the last two. */
-  last_line = strrchr (text, '\n');
-  previous_line = last_line != NULL ? g_strrstr_len (text, last_line - text, "\n") : NULL;
+  /* What the next call keeps: the lines before the one being written. */
+  last_break = strrchr (text, '\n');
   forget_kept_attrs (self);
-  if (previous_line != NULL)
+  if (last_break != NULL)
     {
       g_autoptr(PangoAttrList) rest = pango_attr_list_copy (attrs);
 
-      self->kept_end = (gsize) (previous_line + 1 - text);
+      self->kept_end = (gsize) (last_break + 1 - text);
       self->kept_index = index;
       self->kept_text = g_strndup (text, self->kept_end);
       /* Taken out of rest: the attributes of the lines kept. */
