@@ -553,6 +553,108 @@ test_row_usage (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+typedef struct {
+  AkcMessageRow *row;
+  guint          updates;
+} RowUpdated;
+
+static gboolean
+row_updated (RowUpdated *wait)
+{
+  return akc_message_row_get_n_updates (wait->row) > wait->updates;
+}
+
+/* Streams @content into @message (streaming) @step bytes a frame, each
+ * shown by @row before the next comes. */
+static void
+stream_into_row (AkcMessageRow *row,
+                 AkcMessage    *message,
+                 const char    *content,
+                 gsize          step)
+{
+  gsize length = strlen (content);
+
+  for (gsize at = 0; at < length; at += step)
+    {
+      RowUpdated wait = { row, akc_message_row_get_n_updates (row) };
+
+      akc_message_append_content (message, content + at, (gssize) MIN (step, length - at));
+      WAIT_FOR (row_updated, &wait);
+    }
+}
+
+/* A reply streamed into a row ends as the same reply set whole does: its
+ * Markdown in the same blocks and the same height, and content that turns
+ * out to be a component frame (after white space) or ordered content
+ * becomes what it is once it is, chunk by chunk (§12.2). */
+static void
+test_row_streamed_as_whole (void)
+{
+  const char *frame = "\n  {\"protocol\":\"agentskit.chat.component\",\"version\":1,\"type\":\"render\","
+                      "\"componentKey\":\"progress\",\"instanceId\":\"p\",\"props\":{\"label\":\"Upload\",\"value\":5},"
+                      "\"fallback\":{\"kind\":\"progress\",\"summary\":\"Upload at 5%.\"}}";
+  const char *markdown = "A first paragraph with **bold**, `code` and [a link](https://example.com/) that goes on "
+                         "long enough to wrap over a few lines of the row.\n\n- one\n- two, *three*\n\n"
+                         "```python\nfor i in range(3):\n    print(i)  # out\n```\n\n> quoted\n\nThe end.";
+  const char *ordered = "\x1e" "agentskit.chat.content/1\n"
+                        "{\"kind\":\"text\",\"text\":\"Before \"}\n"
+                        "{\"kind\":\"text\",\"text\":\"After\"}\n";
+  g_autoptr(AkcComponentManifest) manifest = akc_component_manifest_new_standard ();
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  AkcMessageRow *row = AKC_MESSAGE_ROW (akc_message_row_new ());
+  AkcMessageRow *whole = AKC_MESSAGE_ROW (akc_message_row_new ());
+  g_autoptr(AkcMessage) streamed = akc_message_new ("s", AKC_MESSAGE_ROLE_ASSISTANT, "", AKC_MESSAGE_STATUS_STREAMING);
+  g_autoptr(AkcMessage) set = akc_message_new ("w", AKC_MESSAGE_ROLE_ASSISTANT, markdown, AKC_MESSAGE_STATUS_COMPLETE);
+  g_autoptr(AkcMessage) framed = akc_message_new ("f", AKC_MESSAGE_ROLE_ASSISTANT, "", AKC_MESSAGE_STATUS_STREAMING);
+  g_autoptr(AkcMessage) parts = akc_message_new ("o", AKC_MESSAGE_ROLE_ASSISTANT, "", AKC_MESSAGE_STATUS_STREAMING);
+  AkcMarkdownView *a, *b;
+  int height_a = 0, height_b = 0;
+
+  akc_message_row_set_manifest (row, manifest);
+  akc_message_row_set_manifest (whole, manifest);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (row));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (whole));
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  gtk_window_set_default_size (GTK_WINDOW (window), 360, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  akc_message_row_set_message (whole, set);
+
+  /* Markdown, 3 bytes a frame. */
+  akc_message_row_set_message (row, streamed);
+  stream_into_row (row, streamed, markdown, 3);
+  g_assert_cmpstr (akc_message_row_get_text (row), ==, markdown);
+  akc_message_set_status (streamed, AKC_MESSAGE_STATUS_COMPLETE);
+  wait_frames (window, 2);
+  g_assert_cmpuint (akc_message_row_get_n_parts (row), ==, 1);
+  g_assert_cmpint (akc_message_row_get_part_kind (row, 0), ==, AKC_MESSAGE_PART_MARKDOWN);
+  a = AKC_MARKDOWN_VIEW (akc_message_row_get_part (row, 0));
+  b = AKC_MARKDOWN_VIEW (akc_message_row_get_part (whole, 0));
+  g_assert_cmpuint (akc_markdown_view_get_n_blocks (a), ==, akc_markdown_view_get_n_blocks (b));
+  for (guint i = 0; i < akc_markdown_view_get_n_blocks (a); i++)
+    g_assert_true (akc_markdown_block_equal (akc_markdown_view_get_block (a, i), akc_markdown_view_get_block (b, i)));
+  gtk_widget_measure (GTK_WIDGET (row), GTK_ORIENTATION_VERTICAL, 360, &height_a, NULL, NULL, NULL);
+  gtk_widget_measure (GTK_WIDGET (whole), GTK_ORIENTATION_VERTICAL, 360, &height_b, NULL, NULL, NULL);
+  g_assert_cmpint (height_a, ==, height_b);
+
+  /* A frame after white space, 7 bytes a frame: text while it is not
+   * whole, then the component. */
+  akc_message_row_set_message (row, framed);
+  stream_into_row (row, framed, frame, 7);
+  g_assert_cmpuint (akc_message_row_get_n_parts (row), ==, 1);
+  g_assert_cmpint (akc_message_row_get_part_kind (row, 0), ==, AKC_MESSAGE_PART_COMPONENT);
+
+  /* Ordered content: its text runs, merged. */
+  akc_message_row_set_message (row, parts);
+  stream_into_row (row, parts, ordered, 5);
+  g_assert_cmpuint (akc_message_row_get_n_parts (row), ==, 1);
+  g_assert_cmpint (akc_message_row_get_part_kind (row, 0), ==, AKC_MESSAGE_PART_MARKDOWN);
+  g_assert_cmpstr (akc_markdown_view_get_text (AKC_MARKDOWN_VIEW (akc_message_row_get_part (row, 0)), NULL), ==,
+                   "Before After");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_row_roles_are_plain (void)
 {
@@ -2379,6 +2481,7 @@ main (int   argc,
   g_test_add_func ("/markdown/streaming", test_markdown_streaming);
   g_test_add_func ("/markdown/stable-end", test_markdown_stable_end);
   g_test_add_func ("/row/presentations", test_row_roles_are_plain);
+  g_test_add_func ("/row/streamed-as-whole", test_row_streamed_as_whole);
   g_test_add_func ("/chat-view/accessibility", test_view_accessibility);
   g_test_add_func ("/chat-view/row-updates", test_view_row_updates);
   g_test_add_func ("/chat-view/streaming-coalesces", test_view_streaming_coalesces);

@@ -185,6 +185,7 @@ struct _AkcMarkdownLive
   /* Laid out at width: text[0, frozen) in segments, the rest in tail. */
   int            width;          /* pixels; 0: not laid out */
   GPtrArray     *segments;       /* PangoLayout, whole lines */
+  int            segments_height;  /* their heights, in Pango units */
   GPtrArray     *segment_nodes;  /* GskRenderNode of each, once drawn, or NULL */
   GdkRGBA        segment_color;  /* they were drawn in */
   gsize          frozen;
@@ -223,6 +224,7 @@ live_forget_layout (AkcMarkdownLive *self)
 {
   g_ptr_array_set_size (self->segments, 0);
   g_ptr_array_set_size (self->segment_nodes, 0);
+  self->segments_height = 0;
   self->frozen = 0;
   self->tail_valid = FALSE;
 }
@@ -265,7 +267,7 @@ live_ensure_layout (AkcMarkdownLive *self,
                     int              width)
 {
   PangoContext *context = gtk_widget_get_pango_context (GTK_WIDGET (self));
-  int n_lines;
+  int n_lines, height;
 
   if (pango_context_get_serial (context) != self->context_serial)
     {
@@ -301,6 +303,8 @@ live_ensure_layout (AkcMarkdownLive *self,
       if (end > self->frozen && self->text[end - 1] == '\r')
         end--;
       live_fill (self, segment, self->frozen, end);
+      pango_layout_get_size (segment, NULL, &height);
+      self->segments_height += height;
       g_ptr_array_add (self->segments, segment);
       g_ptr_array_add (self->segment_nodes, NULL);
       self->frozen = cut;
@@ -329,16 +333,11 @@ live_natural_chars (AkcMarkdownLive *self)
 static int
 live_height (AkcMarkdownLive *self)
 {
-  int total = 0, height;
+  int height;
 
-  for (guint i = 0; i < self->segments->len; i++)
-    {
-      pango_layout_get_size (g_ptr_array_index (self->segments, i), NULL, &height);
-      total += height;
-    }
   pango_layout_get_size (self->tail, NULL, &height);
 
-  return PANGO_PIXELS_CEIL (total + height);
+  return PANGO_PIXELS_CEIL (self->segments_height + height);
 }
 
 static void
@@ -1264,8 +1263,10 @@ akc_markdown_view_set_text (AkcMarkdownView *self,
   continues = self->streaming && length >= self->text->len &&
               memcmp (text, self->text->str, self->text->len) == 0;
 
-  g_string_truncate (self->text, 0);
-  g_string_append_len (self->text, text, (gssize) length);
+  /* Only what came is copied. */
+  if (!continues)
+    g_string_truncate (self->text, 0);
+  g_string_append_len (self->text, text + self->text->len, (gssize) (length - self->text->len));
 
   if (!streaming)
     {

@@ -386,13 +386,11 @@ part_matches (Part               *part,
 }
 
 static void
-update_part (Part            *part,
-             AkcPresentation *presentation,
-             gboolean         streaming)
+update_part_text (Part       *part,
+                  const char *text,
+                  gsize       length,
+                  gboolean    streaming)
 {
-  gsize length;
-  const char *text = akc_presentation_get_text (presentation, &length);
-
   switch (part->kind)
     {
     case AKC_MESSAGE_PART_PLAIN:
@@ -410,6 +408,41 @@ update_part (Part            *part,
   /* An empty text run (a reply with nothing yet) draws no bubble. */
   if (part->kind == AKC_MESSAGE_PART_PLAIN || part->kind == AKC_MESSAGE_PART_MARKDOWN)
     gtk_widget_set_visible (part->widget, length > 0);
+}
+
+static void
+update_part (Part            *part,
+             AkcPresentation *presentation,
+             gboolean         streaming)
+{
+  gsize length;
+  const char *text = akc_presentation_get_text (presentation, &length);
+
+  update_part_text (part, text, length, streaming);
+}
+
+/* Whether @content (@length bytes), and any content that begins with it,
+ * is presented as one Markdown text (§12.2): the person's messages always
+ * are; an assistant's are unless they are ordered content (the record
+ * separator first, rule 2) or a whole JSON document that may be a
+ * component frame (rule 3), which only content that begins with "{"
+ * after white space can become. */
+static gboolean
+stays_text (AkcMessage *message,
+            const char *content,
+            gsize       length)
+{
+  gsize i = 0;
+
+  if (akc_message_get_role (message) == AKC_MESSAGE_ROLE_USER)
+    return TRUE;
+  if (akc_message_get_role (message) != AKC_MESSAGE_ROLE_ASSISTANT)
+    return FALSE;
+  if (length > 0 && content[0] == '\x1e')
+    return FALSE;
+  while (i < length && (content[i] == ' ' || content[i] == '\t' || content[i] == '\n' || content[i] == '\r'))
+    i++;
+  return i < length && content[i] != '{';
 }
 
 static AkcMessagePartKind
@@ -474,7 +507,9 @@ static void
 akc_message_row_sync_content (AkcMessageRow *self)
 {
   g_autoptr(GListModel) presentations = NULL;
-  gboolean streaming;
+  const char *content;
+  gsize length;
+  gboolean streaming, continues;
   guint n;
 
   self->dirty = FALSE;
@@ -488,12 +523,31 @@ akc_message_row_sync_content (AkcMessageRow *self)
       return;
     }
 
-  g_string_truncate (self->shown, 0);
-  g_string_append_len (self->shown,
-                       akc_message_get_content (self->message),
-                       (gssize) akc_message_get_content_length (self->message));
+  content = akc_message_get_content (self->message);
+  length = akc_message_get_content_length (self->message);
+  /* A streaming reply only grows: only what came is copied. */
+  continues = length >= self->shown->len && memcmp (content, self->shown->str, self->shown->len) == 0;
+  if (!continues)
+    g_string_truncate (self->shown, 0);
+  g_string_append_len (self->shown, content + self->shown->len, (gssize) (length - self->shown->len));
 
   streaming = is_streaming (self->message);
+
+  /* Text that grows and stays text is the same one part again, without
+   * presenting the whole content anew (a copy of it) for each chunk. */
+  if (continues && streaming && self->parts->len == 1 && stays_text (self->message, content, length))
+    {
+      Part *part = g_ptr_array_index (self->parts, 0);
+
+      if (part->kind == AKC_MESSAGE_PART_MARKDOWN)
+        {
+          update_part_text (part, content, length, streaming);
+          if (self->search != NULL)
+            self->search_widget = akc_message_row_apply_search (self, self->search, self->search_current);
+          return;
+        }
+    }
+
   presentations = akc_present_message (self->message, self->manifest);
   n = g_list_model_get_n_items (presentations);
 
