@@ -580,35 +580,62 @@ live_markup (const char *markup,
   return g_string_free (out, FALSE);
 }
 
+static gboolean
+collect_attribute (PangoAttribute *attribute,
+                   gpointer        user_data)
+{
+  g_ptr_array_add (user_data, attribute);
+  return FALSE;
+}
+
+/* The attributes of @list (nullable), in order, as they are in it: not
+ * copied, as pango_attr_list_get_attributes() copies each of them (a
+ * code chunk being written has a few for each token). */
+static GPtrArray *
+attributes_of (PangoAttrList *list)
+{
+  GPtrArray *attributes = g_ptr_array_new ();
+
+  /* Filtering nothing out visits each in turn and leaves the list alone
+   * (it returns the attributes taken out: none). */
+  if (list != NULL)
+    {
+      PangoAttrList *none = pango_attr_list_filter (list, collect_attribute, attributes);
+
+      g_clear_pointer (&none, pango_attr_list_unref);
+    }
+  return attributes;
+}
+
 /* Whether the attributes of @a and @b over [0, @end) are the same. */
 static gboolean
 attrs_equal_before (PangoAttrList *a,
                     PangoAttrList *b,
                     gsize          end)
 {
-  g_autoslist(PangoAttribute) list_a = a != NULL ? pango_attr_list_get_attributes (a) : NULL;
-  g_autoslist(PangoAttribute) list_b = b != NULL ? pango_attr_list_get_attributes (b) : NULL;
-  GSList *la = list_a, *lb = list_b;
+  g_autoptr(GPtrArray) list_a = attributes_of (a);
+  g_autoptr(GPtrArray) list_b = attributes_of (b);
+  guint ia = 0, ib = 0;
 
   for (;;)
     {
       PangoAttribute *x, *y;
 
-      while (la != NULL && ((PangoAttribute *) la->data)->start_index >= end)
-        la = la->next;
-      while (lb != NULL && ((PangoAttribute *) lb->data)->start_index >= end)
-        lb = lb->next;
-      if (la == NULL || lb == NULL)
-        return la == NULL && lb == NULL;
+      while (ia < list_a->len && ((PangoAttribute *) g_ptr_array_index (list_a, ia))->start_index >= end)
+        ia++;
+      while (ib < list_b->len && ((PangoAttribute *) g_ptr_array_index (list_b, ib))->start_index >= end)
+        ib++;
+      if (ia == list_a->len || ib == list_b->len)
+        return ia == list_a->len && ib == list_b->len;
 
-      x = la->data;
-      y = lb->data;
+      x = g_ptr_array_index (list_a, ia);
+      y = g_ptr_array_index (list_b, ib);
       if (x->start_index != y->start_index ||
           MIN (x->end_index, end) != MIN (y->end_index, end) ||
           !pango_attribute_equal (x, y))
         return FALSE;
-      la = la->next;
-      lb = lb->next;
+      ia++;
+      ib++;
     }
 }
 
