@@ -3283,7 +3283,15 @@ fill_status_page (AdwStatusPage *page)
       if (i == 0)
         gtk_box_prepend (GTK_BOX (outer), spacer);
       else
-        gtk_box_append (GTK_BOX (outer), spacer);
+        {
+          /* GtkBox gives a pixel that does not share evenly to its first
+           * expanding child: the one above would take it, and the page
+           * sat a pixel lower than centred whenever the height left was
+           * odd. One pixel of the box's own below makes that share
+           * round down above, as valign center does. */
+          gtk_widget_set_size_request (spacer, -1, 1);
+          gtk_box_append (GTK_BOX (outer), spacer);
+        }
     }
 }
 
