@@ -332,6 +332,10 @@ about_action (GSimpleAction *action,
   /* Translators: replace with your names, one per line */
   adw_about_window_set_translator_credits (about, _("translator-credits"));
   gtk_window_set_transient_for (GTK_WINDOW (about), gtk_application_get_active_window (app));
+  /* One of the application's windows, as the preferences are: its keys
+   * (Ctrl+Q) work in it; it goes with the window it is for. */
+  gtk_window_set_destroy_with_parent (GTK_WINDOW (about), TRUE);
+  gtk_window_set_application (GTK_WINDOW (about), app);
   gtk_window_present (GTK_WINDOW (about));
 }
 

@@ -179,6 +179,62 @@ test_icons_and_styles (void)
   g_assert_true (start.painted);
 }
 
+static void
+quit_from_about (GdkFrameClock *clock,
+                 Start         *start)
+{
+  GtkApplication *app = GTK_APPLICATION (start->app);
+  GtkWindow *about = NULL;
+
+  g_signal_handlers_disconnect_by_func (clock, quit_from_about, start);
+  start->painted = TRUE;
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
+  for (GList *l = gtk_application_get_windows (app); l != NULL; l = l->next)
+    if (ADW_IS_ABOUT_WINDOW (l->data))
+      about = l->data;
+
+  /* Ctrl+Q in the About window: the application's accel, and its action
+   * reached from there. */
+  start->ready_later = about != NULL &&
+                       gtk_window_get_transient_for (about) == GTK_WINDOW (start->window) &&
+                       gtk_widget_activate_action (GTK_WIDGET (about), "app.quit", NULL);
+  if (!start->ready_later)
+    g_application_quit (G_APPLICATION (app));
+}
+
+static void
+on_realize_about (GtkWidget *window,
+                  Start     *start)
+{
+  g_signal_connect (gtk_widget_get_frame_clock (window), "after-paint", G_CALLBACK (quit_from_about), start);
+}
+
+static void
+on_window_added_about (GtkApplication *app,
+                       GtkWindow      *window,
+                       Start          *start)
+{
+  if (start->window != NULL)
+    return;
+
+  start->window = GTK_WIDGET (window);
+  g_signal_connect (window, "realize", G_CALLBACK (on_realize_about), start);
+}
+
+/* The About window is one of the application's: Ctrl+Q there quits (it
+ * did nothing), and the application ends with it open. */
+static void
+test_about_keys (void)
+{
+  g_autoptr(AkcApplication) app = akc_application_new ();
+  Start start = { 0 };
+
+  run_app (app, &start, G_CALLBACK (on_window_added_about));
+  g_assert_true (start.painted);
+  g_assert_true (start.ready_later);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -196,6 +252,7 @@ main (int   argc,
 
   g_test_add_func ("/startup/history-after-first-frame", test_history_after_first_frame);
   g_test_add_func ("/startup/icons-and-styles", test_icons_and_styles);
+  g_test_add_func ("/startup/about-keys", test_about_keys);
 
   status = g_test_run ();
   akc_test_remove_tree (home);
