@@ -17,6 +17,7 @@
 #include "akc-model-switch.h"
 #include "akc-preferences-window.h"
 #include "akc-provider-page.h"
+#include "akc-render-cache.h"
 #include "akc-sidebar-model.h"
 #include "akc-window.h"
 
@@ -34,6 +35,8 @@
 struct _AkcWindow
 {
   AdwApplicationWindow  parent_instance;
+
+  AkcRenderCache       *render_cache;        /* the cairo renderer's frames */
 
   AdwToastOverlay      *toast_overlay;
   GtkWidget            *leaflet;             /* AdwLeaflet, from the template */
@@ -3125,8 +3128,35 @@ akc_window_dispose (GObject *object)
   g_clear_object (&self->session);
   g_clear_object (&self->chosen_site_config);
   g_clear_object (&self->settings);
+  g_clear_pointer (&self->render_cache, akc_render_cache_free);
 
   G_OBJECT_CLASS (akc_window_parent_class)->dispose (object);
+}
+
+/* With the cairo renderer, which draws every node of the window in every
+ * frame, what did not change since the last frame is drawn from images
+ * (see akc-render-cache.c). */
+static void
+akc_window_snapshot (GtkWidget   *widget,
+                     GtkSnapshot *snapshot)
+{
+  AkcWindow *self = AKC_WINDOW (widget);
+  GtkWidgetClass *parent_class = GTK_WIDGET_CLASS (akc_window_parent_class);
+
+  if (self->render_cache == NULL)
+    self->render_cache = akc_render_cache_new ();
+  akc_render_cache_snapshot (self->render_cache, widget, snapshot, parent_class->snapshot);
+}
+
+static void
+akc_window_unrealize (GtkWidget *widget)
+{
+  AkcWindow *self = AKC_WINDOW (widget);
+
+  /* The next renderer may not be the cairo renderer. */
+  if (self->render_cache != NULL)
+    akc_render_cache_clear (self->render_cache);
+  GTK_WIDGET_CLASS (akc_window_parent_class)->unrealize (widget);
 }
 
 /* The window joins its application's session, or (in a test, on a plain
@@ -3307,6 +3337,8 @@ akc_window_class_init (AkcWindowClass *klass)
   object_class->get_property = akc_window_get_property;
   object_class->set_property = akc_window_set_property;
   window_class->close_request = akc_window_close_request;
+  widget_class->snapshot = akc_window_snapshot;
+  widget_class->unrealize = akc_window_unrealize;
 
   /**
    * AkcWindow:conversation:
