@@ -1528,6 +1528,46 @@ on_search_activate (AkcWindow *self)
     gtk_widget_grab_focus (GTK_WIDGET (self->conversation_list));
 }
 
+/* Tab or Shift+Tab into the sidebar's list puts the keyboard on the
+ * selected conversation's row (or the first one's). GTK 4.8's list,
+ * entered from outside before the keyboard was ever on one of its rows,
+ * tries its first row only, the heading ("Today") that takes no focus, and
+ * gives up: its scrolled window then took the keyboard itself, a stop
+ * with no name that shows nothing, and Tab went on from there past the
+ * list. The row takes it once GTK is done giving it to the scrolled
+ * window (taken during that, it went back). */
+static gboolean
+focus_row_idle (gpointer user_data)
+{
+  AkcWindow *self = user_data;
+  AkcConversationItem *item = selected_item (self);
+  GtkWidget *row = item != NULL ? row_of (self, item) : NULL;
+  GListModel *model = G_LIST_MODEL (self->sidebar_model);
+  GtkWidget *scroller = gtk_widget_get_parent (GTK_WIDGET (self->conversation_list));
+
+  if (gtk_root_get_focus (GTK_ROOT (self)) != scroller)
+    return G_SOURCE_REMOVE;
+  for (guint i = 0; row == NULL && i < g_list_model_get_n_items (model); i++)
+    {
+      GObject *object = akc_sidebar_model_peek_item (self->sidebar_model, i);
+
+      if (AKC_IS_CONVERSATION_ITEM (object))
+        row = row_of (self, AKC_CONVERSATION_ITEM (object));
+    }
+  if (row != NULL)
+    gtk_widget_grab_focus (gtk_widget_get_parent (row));
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_list_scroller_enter (AkcWindow               *self,
+                        GtkEventControllerFocus *controller)
+{
+  if (gtk_event_controller_focus_is_focus (controller))
+    g_idle_add_full (G_PRIORITY_HIGH_IDLE, focus_row_idle, g_object_ref (self), g_object_unref);
+}
+
 /* A row: a heading, or a conversation's title, assistant and time. */
 typedef struct
 {
@@ -3471,6 +3511,12 @@ akc_window_init (AkcWindow *self)
   GtkEventController *window_keys;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  {
+    GtkEventController *scroller_focus = gtk_event_controller_focus_new ();
+
+    g_signal_connect_swapped (scroller_focus, "enter", G_CALLBACK (on_list_scroller_enter), self);
+    gtk_widget_add_controller (gtk_widget_get_parent (GTK_WIDGET (self->conversation_list)), scroller_focus);
+  }
   /* The model provider's part of the New Chat With… menu. */
   self->provider_menu = g_menu_new ();
   g_menu_append_section (self->new_chat_menu, NULL, G_MENU_MODEL (self->provider_menu));

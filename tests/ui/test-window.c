@@ -988,6 +988,60 @@ count_activation (GSimpleAction *action,
   (*(guint *) user_data)++;
 }
 
+static gboolean
+is_primary_menu_button (GtkWidget     *widget,
+                        gconstpointer  data)
+{
+  return GTK_IS_MENU_BUTTON (widget) && gtk_menu_button_get_primary (GTK_MENU_BUTTON (widget));
+}
+
+static gboolean
+list_has_row (GtkWidget *list)
+{
+  return gtk_widget_get_mapped (list) && gtk_widget_get_first_child (list) != NULL &&
+         gtk_widget_get_mapped (gtk_widget_get_first_child (list));
+}
+
+/* Shift+Tab from the header and Tab from the button above the list reach
+ * the conversations' list on a row, before the keyboard was ever on one:
+ * GTK 4.8's list tried its heading row, which takes no focus, and the
+ * list's scrolled window took the keyboard itself, an unnamed stop that
+ * shows nothing. */
+static void
+test_window_list_reached_by_tab (void)
+{
+  AkcWindow *window = new_window ();
+  GtkWidget *list = find_widget (GTK_WIDGET (window), has_css_class, "navigation-sidebar");
+  GtkWidget *menu = find_widget (GTK_WIDGET (window), is_primary_menu_button, NULL);
+  GtkWidget *focus;
+
+  g_assert_nonnull (list);
+  g_assert_nonnull (menu);
+  wait_for ((Condition) list_has_row, list);
+  /* Shift+Tab from the main menu's button. */
+  g_assert_true (gtk_widget_grab_focus (menu));
+  g_assert_true (gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_BACKWARD));
+  spin ();
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_test_message ("Shift+Tab went to a %s", focus != NULL ? G_OBJECT_TYPE_NAME (focus) : "nothing");
+  g_assert_true (focus != NULL && gtk_widget_is_ancestor (focus, list));
+
+  /* Tab from the button above the list, in a new window (its list not
+   * entered yet either). */
+  gtk_window_destroy (GTK_WINDOW (window));
+  window = new_window ();
+  list = find_widget (GTK_WIDGET (window), has_css_class, "navigation-sidebar");
+  wait_for ((Condition) list_has_row, list);
+  g_assert_true (gtk_widget_grab_focus (find_by_action (GTK_WIDGET (window), "win.selection-mode")));
+  g_assert_true (gtk_widget_child_focus (GTK_WIDGET (window), GTK_DIR_TAB_FORWARD));
+  spin ();
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_test_message ("Tab went to a %s", focus != NULL ? G_OBJECT_TYPE_NAME (focus) : "nothing");
+  g_assert_true (focus != NULL && gtk_widget_is_ancestor (focus, list));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* @accel in @dialog, as GTK takes an application's accel in a window of
  * the application (press_key() would go through the preferences' own key
  * handlers first, which need a real event). */
@@ -1078,6 +1132,7 @@ main (int   argc,
   g_test_add_func ("/window/translated", test_window_translated);
   g_test_add_func ("/window/shortcuts", test_window_shortcuts);
   g_test_add_func ("/window/app-keys-in-dialogs", test_window_app_keys_in_dialogs);
+  g_test_add_func ("/window/list-reached-by-tab", test_window_list_reached_by_tab);
   g_test_add_func ("/window/errors-stay", test_window_errors_stay);
   g_test_add_func ("/window/view-keys-are-local", test_view_keys_are_local);
 
