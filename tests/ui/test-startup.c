@@ -5,6 +5,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gstdio.h>
 #include <akc-gtk.h>
 
@@ -19,8 +21,19 @@ typedef struct {
   gboolean        ready_at_first_frame;
   gboolean        history_at_first_frame;
   gboolean        ready_later;
+  gboolean        source_view_when_ready;
   guint           timeout;
 } Start;
+
+/* Whether a file whose name holds @name is mapped into the process. */
+static gboolean
+maps_hold (const char *name)
+{
+  g_autofree char *maps = NULL;
+
+  g_assert_true (g_file_get_contents ("/proc/self/maps", &maps, NULL, NULL));
+  return strstr (maps, name) != NULL;
+}
 
 static void
 on_after_paint (GdkFrameClock *clock,
@@ -50,6 +63,7 @@ on_ready (AkcAppSession *session,
     return;
 
   start->ready_later = TRUE;
+  start->source_view_when_ready = maps_hold ("libgtksourceview-5");
   g_action_group_activate_action (G_ACTION_GROUP (start->app), "quit", NULL);
 }
 
@@ -113,6 +127,30 @@ test_history_after_first_frame (void)
   g_assert_false (start.ready_at_first_frame);
   /* And then it is opened. */
   g_assert_true (start.ready_later);
+}
+
+/* GtkSourceView is not loaded while no code block is shown (the started
+ * application shows none), and is with the first one, which it
+ * highlights. */
+static void
+test_source_view_with_first_code_block (void)
+{
+  g_autoptr(AkcApplication) app = akc_application_new ();
+  g_autoptr(AkcMessage) message = NULL;
+  g_autoptr(GtkWidget) row = NULL;
+  Start start = { 0 };
+
+  run_app (app, &start, G_CALLBACK (on_window_added));
+  g_assert_true (start.ready_later);
+  g_assert_false (start.source_view_when_ready);
+  g_assert_false (maps_hold ("libgtksourceview-5"));
+
+  /* A reply with a code block. */
+  message = akc_message_new ("m1", AKC_MESSAGE_ROLE_ASSISTANT, "Here:\n\n```python\nx = 1\n```\n",
+                             AKC_MESSAGE_STATUS_COMPLETE);
+  row = g_object_ref_sink (akc_message_row_new ());
+  akc_message_row_set_message (AKC_MESSAGE_ROW (row), message);
+  g_assert_true (maps_hold ("libgtksourceview-5"));
 }
 
 static void
@@ -252,6 +290,7 @@ main (int   argc,
 
   g_test_add_func ("/startup/history-after-first-frame", test_history_after_first_frame);
   g_test_add_func ("/startup/icons-and-styles", test_icons_and_styles);
+  g_test_add_func ("/startup/source-view-with-first-code-block", test_source_view_with_first_code_block);
   g_test_add_func ("/startup/about-keys", test_about_keys);
 
   status = g_test_run ();

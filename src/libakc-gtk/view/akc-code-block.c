@@ -7,9 +7,8 @@
 
 #include <string.h>
 #include <glib/gi18n-lib.h>
-#include <gtksourceview/gtksource.h>
-
 #include "akc-code-block-private.h"
+#include "akc-gtk-source-private.h"
 #include "akc-gtk-main.h"
 #include "akc-markdown-private.h"
 #include "akc-markdown-view-private.h"
@@ -90,25 +89,26 @@ find_language (const char *label)
     { "patch", "diff" }, { "make", "makefile" }, { "dockerfile", "docker" },
     { "html", "html" }, { "xml", "xml" }, { "svg", "xml" }, { "jsonc", "json" },
   };
+  const AkcGtkSource *source = akc_gtk_source_get ();
   GtkSourceLanguageManager *manager;
   GtkSourceLanguage *language;
   g_autofree char *id = NULL;
   g_autofree char *file = NULL;
 
-  if (label == NULL || *label == '\0')
+  if (label == NULL || *label == '\0' || source == NULL)
     return NULL;
 
-  manager = gtk_source_language_manager_get_default ();
+  manager = source->language_manager_get_default ();
   id = g_ascii_strdown (label, -1);
   for (guint i = 0; i < G_N_ELEMENTS (aliases); i++)
     if (strcmp (id, aliases[i].alias) == 0)
       {
-        language = gtk_source_language_manager_get_language (manager, aliases[i].id);
+        language = source->language_manager_get_language (manager, aliases[i].id);
         if (language != NULL)
           return language;
       }
 
-  language = gtk_source_language_manager_get_language (manager, id);
+  language = source->language_manager_get_language (manager, id);
   if (language != NULL)
     return language;
 
@@ -116,7 +116,7 @@ find_language (const char *label)
   if (strpbrk (id, "/\\") != NULL)
     return NULL;
   file = g_strconcat ("code.", id, NULL);
-  return gtk_source_language_manager_guess_language (manager, file, NULL);
+  return source->language_manager_guess_language (manager, file, NULL);
 }
 
 static gboolean
@@ -377,7 +377,7 @@ chunk_attributes (AkcCodeBlock *self,
                                       offset + (int) g_utf8_strlen (text, (gssize) from));
   gtk_text_buffer_get_iter_at_offset (GTK_TEXT_BUFFER (self->buffer), &end,
                                       gtk_text_iter_get_offset (&start) + (int) g_utf8_strlen (text + from, -1));
-  gtk_source_buffer_ensure_highlight (self->buffer, &start, &end);
+  akc_gtk_source_get ()->buffer_ensure_highlight (self->buffer, &start, &end);
   attributes_for (self, attrs, &start, &end, text + from, from);
 
   if (index + 1 != self->labels->len)
@@ -425,6 +425,7 @@ highlight_chunk (AkcCodeBlock *self,
 static void
 update_scheme (AkcCodeBlock *self)
 {
+  const AkcGtkSource *source = akc_gtk_source_get ();
   GtkSourceStyleSchemeManager *schemes;
   GtkSourceStyleScheme *scheme;
   int dark;
@@ -436,11 +437,11 @@ update_scheme (AkcCodeBlock *self)
   if (dark == self->dark)
     return;
 
-  schemes = gtk_source_style_scheme_manager_get_default ();
-  scheme = gtk_source_style_scheme_manager_get_scheme (schemes, dark ? "Adwaita-dark" : "Adwaita");
+  schemes = source->style_scheme_manager_get_default ();
+  scheme = source->style_scheme_manager_get_scheme (schemes, dark ? "Adwaita-dark" : "Adwaita");
   if (scheme == NULL)
-    scheme = gtk_source_style_scheme_manager_get_scheme (schemes, dark ? "classic-dark" : "classic");
-  gtk_source_buffer_set_style_scheme (self->buffer, scheme);
+    scheme = source->style_scheme_manager_get_scheme (schemes, dark ? "classic-dark" : "classic");
+  source->buffer_set_style_scheme (self->buffer, scheme);
   self->dark = dark;
   /* The tags have the new scheme's colours. */
   self->scheme_serial++;
@@ -623,7 +624,8 @@ akc_code_block_class_init (AkcCodeBlockClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  gtk_source_init ();
+  /* GtkSourceView is loaded with the first code block. */
+  akc_gtk_source_get ();
 
   object_class->dispose = akc_code_block_dispose;
   object_class->finalize = akc_code_block_finalize;
@@ -665,9 +667,11 @@ akc_code_block_new (const char *language)
 
   if (source_language != NULL)
     {
-      self->buffer = gtk_source_buffer_new_with_language (source_language);
-      gtk_source_buffer_set_highlight_matching_brackets (self->buffer, FALSE);
-      gtk_source_buffer_set_highlight_syntax (self->buffer, TRUE);
+      const AkcGtkSource *source = akc_gtk_source_get ();
+
+      self->buffer = source->buffer_new_with_language (source_language);
+      source->buffer_set_highlight_matching_brackets (self->buffer, FALSE);
+      source->buffer_set_highlight_syntax (self->buffer, TRUE);
     }
 
   gtk_label_set_text (self->language_label, language != NULL ? language : "");
@@ -772,8 +776,8 @@ akc_code_block_get_language_id (AkcCodeBlock *self)
 
   if (self->buffer == NULL)
     return NULL;
-  language = gtk_source_buffer_get_language (self->buffer);
-  return language != NULL ? gtk_source_language_get_id (language) : NULL;
+  language = akc_gtk_source_get ()->buffer_get_language (self->buffer);
+  return language != NULL ? akc_gtk_source_get ()->language_get_id (language) : NULL;
 }
 
 /* The label of chunk @index. */
