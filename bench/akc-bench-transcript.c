@@ -57,6 +57,7 @@
 #include <adwaita.h>
 #include <akc-gtk.h>
 
+#include "akc-application.h"
 #include "akc-bench-callgrind.h"
 #include "akc-knowledge-layer.h"
 #include "akc-window.h"
@@ -1136,6 +1137,8 @@ main (int   argc,
 
   if (argc >= 3 && strcmp (argv[1], "--case") == 0)
     {
+      /* As the application starts GTK (no OpenGL set up for cairo). */
+      akc_application_choose_gl ();
       gtk_init ();
       adw_init ();
 

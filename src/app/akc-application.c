@@ -635,17 +635,26 @@ debug_flags_hold (const char *flags,
   return FALSE;
 }
 
-/* With the cairo renderer chosen (GSK_RENDERER=cairo), nothing the
+/**
+ * akc_application_choose_gl:
+ *
+ * With the cairo renderer chosen (GSK_RENDERER=cairo), nothing the
  * application shows draws with OpenGL, but GDK 4.8 on X11 still sets up
  * OpenGL when it opens the display, to choose the windows' visual among
  * its configurations: Mesa's driver is loaded and, without a GPU, LLVM
  * with it, which is more than half the process's resident memory
  * (102.8 MiB idle against 44.7 MiB without it, 45 ms more to the first
  * frame). GDK_DEBUG's gl-disable, read when GTK starts, tells GDK not to;
- * it is set only when the renderer is cairo, and so is handed to the
- * processes this one starts with GSK_RENDERER itself. */
-static void
-choose_no_gl_for_cairo (void)
+ * it is set only when the renderer is cairo (the flags already there are
+ * kept), and so is handed to the processes this one starts with
+ * GSK_RENDERER itself.
+ *
+ * Call it before GTK starts and before any thread does:
+ * akc_application_new() does; a program that makes the application's
+ * windows without it (a bench) calls it itself.
+ */
+void
+akc_application_choose_gl (void)
 {
   const char *renderer = g_getenv ("GSK_RENDERER");
   const char *debug = g_getenv ("GDK_DEBUG");
@@ -664,7 +673,7 @@ AkcApplication *
 akc_application_new (void)
 {
   /* Before GTK starts, and before any thread does. */
-  choose_no_gl_for_cairo ();
+  akc_application_choose_gl ();
 
 #if defined (__GLIBC__) && defined (M_ARENA_MAX)
   /* One malloc arena for every thread, made before any thread is: glibc

@@ -16,6 +16,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (AkcApplication, akc_application, AKC, APPLICATION, AdwApplication)
 
 AkcApplication *akc_application_new (void);
+void            akc_application_choose_gl (void);
 void            akc_application_add_accels (GtkApplication *application);
 AkcAppSession  *akc_application_get_session (AkcApplication *self);
 
