@@ -478,6 +478,64 @@ akc_application_add_accels (GtkApplication *application)
     gtk_application_set_accels_for_action (application, accels[i].action, accels[i].accels);
 }
 
+/* A key of the application pressed in a popover: its action, activated
+ * from the popover (whose actions are its window's and the
+ * application's), and the popover closed, as choosing an item closes a
+ * menu. A disabled action leaves the key to the popover. */
+static gboolean
+activate_from_popover (GtkWidget *widget,
+                       GVariant  *args,
+                       gpointer   user_data)
+{
+  const char *action = user_data;
+
+  if (!gtk_widget_activate_action_variant (widget, action, NULL))
+    return FALSE;
+  gtk_popover_popdown (GTK_POPOVER (widget));
+  return TRUE;
+}
+
+/**
+ * akc_application_add_accels_to_popover:
+ * @popover: a popover of one of the application's windows
+ *
+ * Gives @popover the application's keys (those of
+ * akc_application_add_accels()). While a popover is open it has the
+ * keyboard, and GTK 4.8 hands its keys to the popover's widgets only, not
+ * to its window, whose controller holds the application's keys: a menu
+ * answers the keys of its own items (Ctrl+, for Preferences), but Ctrl+Q,
+ * Ctrl+F and the others did nothing while a menu was open. A key a
+ * popover's own widgets handle stays theirs (the event goes no further).
+ * Adding them twice to one popover adds them once.
+ */
+void
+akc_application_add_accels_to_popover (GtkPopover *popover)
+{
+  GtkEventController *controller;
+
+  g_return_if_fail (GTK_IS_POPOVER (popover));
+
+  if (g_object_get_data (G_OBJECT (popover), "akc-application-accels") != NULL)
+    return;
+
+  controller = gtk_shortcut_controller_new ();
+  gtk_event_controller_set_name (controller, "akc-application-accels");
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    for (guint j = 0; accels[i].accels[j] != NULL; j++)
+      {
+        GtkShortcutTrigger *trigger = gtk_shortcut_trigger_parse_string (accels[i].accels[j]);
+
+        g_assert (trigger != NULL);
+        gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
+                                              gtk_shortcut_new (trigger,
+                                                                gtk_callback_action_new (activate_from_popover,
+                                                                                         (gpointer) accels[i].action,
+                                                                                         NULL)));
+      }
+  gtk_widget_add_controller (GTK_WIDGET (popover), controller);
+  g_object_set_data (G_OBJECT (popover), "akc-application-accels", controller);
+}
+
 static void
 akc_application_startup (GApplication *app)
 {

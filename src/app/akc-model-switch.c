@@ -11,6 +11,7 @@
 
 #include "akc-backend.h"
 #include "akc-model-switch.h"
+#include "akc-application.h"
 
 /*
  * AkcModelSwitch:
@@ -486,6 +487,7 @@ ensure_popover (AkcModelSwitch *self)
   adw_clamp_set_tightening_threshold (ADW_CLAMP (clamp), 280);
   adw_clamp_set_child (ADW_CLAMP (clamp), box);
   self->popover = GTK_POPOVER (gtk_popover_new ());
+  akc_application_add_accels_to_popover (self->popover);
   gtk_popover_set_child (self->popover, clamp);
   g_signal_connect_object (self->popover, "show", G_CALLBACK (on_popover_show), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->popover, "closed", G_CALLBACK (on_popover_closed), self, G_CONNECT_SWAPPED);

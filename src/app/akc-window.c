@@ -837,7 +837,10 @@ create_menu_popup (GtkMenuButton *button,
   GMenu *menu = button == self->primary_menu_button ? self->primary_menu : self->new_chat_menu;
 
   if (gtk_menu_button_get_menu_model (button) == NULL)
-    gtk_menu_button_set_menu_model (button, G_MENU_MODEL (menu));
+    {
+      gtk_menu_button_set_menu_model (button, G_MENU_MODEL (menu));
+      akc_application_add_accels_to_popover (gtk_menu_button_get_popover (button));
+    }
   if (button != self->demo_button)
     on_new_chat_menu_shown (self);
 }
@@ -2220,6 +2223,7 @@ popup_conversation_menu (AkcWindow *self,
       y = point.y;
     }
   gtk_widget_set_parent (popover, anchor);
+  akc_application_add_accels_to_popover (GTK_POPOVER (popover));
   gtk_popover_set_has_arrow (GTK_POPOVER (popover), TRUE);
   gtk_popover_set_position (GTK_POPOVER (popover), GTK_POS_BOTTOM);
   gtk_widget_set_halign (popover, GTK_ALIGN_START);

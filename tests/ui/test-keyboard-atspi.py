@@ -17,7 +17,10 @@ without a pointer would (issue 13):
   Tab and Shift+Tab reach it, the arrow keys and Home/End move between its
   messages, a focused message is announced with its author and a preview,
   Tab reaches a message's own controls, Escape returns to the composer;
-* the keys of the shortcuts window work from the composer (Ctrl+N).
+* the keys of the shortcuts window work from the composer (Ctrl+N), and
+  from an open menu: Ctrl+, (one of the main menu's items) opens the
+  preferences and closes the menu, and Ctrl+Q (none of its items) ends the
+  application.
 """
 
 import os
@@ -39,6 +42,7 @@ UP = 0xFF52
 DOWN = 0xFF54
 HOME = 0xFF50
 END = 0xFF57
+F10 = 0xFFC7
 HINT = ("Your message waits until the reply is finished: Enter starts a new line until then, and sends it after. "
         "Escape stops the reply.")
 COMPONENT_HINT = ("A question in the transcript has the keyboard: answer it, or press Escape or type a "
@@ -250,6 +254,34 @@ def transcript_focus(app, entry, log):
         pyatspi.Registry.deregisterEventListener(on_description, "object:property-change:accessible-description")
 
 
+def menu_open(app):
+    return ui.find_all(app, role="menu")
+
+
+def keys_from_the_main_menu(app, proc):
+    """The application's keys pressed while the main menu has the keyboard
+    (GTK 4.8 gives a popover's keys to the popover only: a menu answers the
+    keys of its items, and the others did nothing there)."""
+    press(F10)
+    check("F10 opens the main menu", ui.wait_for(lambda: menu_open(app), timeout=10, what="the main menu"))
+    ui.press_with_modifiers(ord(","))
+    check("Ctrl+, in the open main menu opens the preferences",
+          ui.wait_for(lambda: ui.find(app, role="frame", name="Preferences"), timeout=10,
+                      what="the preferences from the menu"))
+    check("and closes the menu", ui.wait_for(lambda: not menu_open(app), timeout=10, what="the menu closed"))
+    ui.press_escape()
+    ui.wait_for(lambda: not ui.find(app, role="frame", name="Preferences"), timeout=10,
+                what="the preferences closed")
+    press(F10)
+    ui.wait_for(lambda: menu_open(app), timeout=10, what="the main menu again")
+    ui.press_with_modifiers(ord("q"))
+    try:
+        status = proc.wait(timeout=20)
+    except Exception:
+        status = None
+    check("Ctrl+Q in the open main menu ends the application (status %s)" % status, status == 0)
+
+
 def main():
     exe = sys.argv[1]
     with tempfile.TemporaryDirectory(prefix="akc-keyboard-") as data:
@@ -275,6 +307,7 @@ def main():
             check("Ctrl+N starts a new chat",
                   ui.wait_for(lambda: ui.find(app, role="push button", name="Send") and
                               not ui.find(app, name="You"), timeout=10, what="Ctrl+N to start a new chat"))
+            keys_from_the_main_menu(app, proc)
         except ui.Timeout as e:
             check(str(e), False)
         finally:
