@@ -180,6 +180,22 @@ akc_test_use_file_keyring (const char *prefix)
 }
 
 char *
+akc_test_use_fresh_profile (const char *prefix)
+{
+  g_autofree char *template = g_strconcat (prefix, "-XXXXXX", NULL);
+  g_autofree char *data = NULL;
+  char *folder = g_dir_make_tmp (template, NULL);
+
+  g_assert_nonnull (folder);
+  data = g_build_filename (folder, "data", NULL);
+  g_setenv ("XDG_DATA_HOME", data, TRUE);
+  g_setenv ("XDG_CONFIG_HOME", folder, TRUE);
+  g_setenv ("XDG_CACHE_HOME", folder, TRUE);
+
+  return folder;
+}
+
+char *
 akc_test_lookup_secret (const char        *endpoint,
                         AkcCredentialKind  kind)
 {

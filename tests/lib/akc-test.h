@@ -85,6 +85,12 @@ char         *akc_test_use_file_keyring (const char  *prefix);
 char         *akc_test_lookup_secret (const char        *endpoint,
                                       AkcCredentialKind  kind);
 
+/* Profiles */
+/* Points the XDG data, config and cache folders at a new temporary folder
+ * named after @prefix (a fresh profile: an empty history of its own):
+ * returns the folder, for akc_test_remove_tree at the end. */
+char         *akc_test_use_fresh_profile (const char *prefix);
+
 /* Files */
 /* Removes @path and everything in it (a test's temporary folder: a
  * history leaves its -wal and -shm files next to it). Symbolic links are

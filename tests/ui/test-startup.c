@@ -277,14 +277,8 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *home = g_dir_make_tmp ("akc-test-startup-XXXXXX", NULL);
-  g_autofree char *data = g_build_filename (home, "data", NULL);
+  g_autofree char *home = akc_test_use_fresh_profile ("akc-test-startup");
   int status;
-
-  /* A fresh profile: an empty history of its own. */
-  g_setenv ("XDG_DATA_HOME", data, TRUE);
-  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
-  g_setenv ("XDG_CACHE_HOME", home, TRUE);
 
   gtk_test_init (&argc, &argv, NULL);
 
