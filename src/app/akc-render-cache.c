@@ -6,6 +6,9 @@
 #include "config.h"
 
 #include <math.h>
+#ifdef __GLIBC__
+# include <malloc.h>
+#endif
 
 #include "akc-render-cache.h"
 
@@ -50,6 +53,11 @@
 
 #define MAX_BACKDROP 4
 
+/* A frame that draws this many pixels into new images has its memory
+ * given back after it (see give_back_memory()). */
+#define TRIM_AFTER_PIXELS (64 * 1024)
+#define TRIM_DELAY_MS 500
+
 /* What is under a node: colours each over all of it, the first opaque
  * (none: nothing known). */
 typedef struct {
@@ -92,6 +100,9 @@ struct _AkcRenderCache
   GHashTable *last;        /* GskRenderNode * -> Entry *: what the last frame drew */
   GHashTable *now;         /* what this frame draws */
   guint       n_images;
+  gsize       new_pixels;  /* drawn into new images this frame */
+  guint       trim_source;
+  guint       n_trims;
 };
 
 static void
@@ -123,6 +134,7 @@ akc_render_cache_free (AkcRenderCache *cache)
 {
   if (cache == NULL)
     return;
+  g_clear_handle_id (&cache->trim_source, g_source_remove);
   g_hash_table_unref (cache->last);
   g_hash_table_unref (cache->now);
   g_free (cache);
@@ -137,6 +149,16 @@ akc_render_cache_clear (AkcRenderCache *cache)
   g_hash_table_remove_all (cache->last);
   g_hash_table_remove_all (cache->now);
   cache->n_images = 0;
+}
+
+/* How many times the memory was given back after frames that made large
+ * images (for tests). */
+guint
+akc_render_cache_get_n_trims (AkcRenderCache *cache)
+{
+  g_return_val_if_fail (cache != NULL, 0);
+
+  return cache->n_trims;
 }
 
 /* The images the last frame drew from. */
@@ -680,7 +702,10 @@ walk (Walk                  *w,
           if (entry->image == NULL && backdrop.n == 0 && entry->alone < 0)
             entry->alone = alone_is_exact (node, ox, oy, w->scale, x0, y0, width, height);
           if (entry->image == NULL && (backdrop.n > 0 || entry->alone == 1))
-            entry->image = draw_image (node, &backdrop, ox, oy, w->scale, x0, y0, width, height);
+            {
+              entry->image = draw_image (node, &backdrop, ox, oy, w->scale, x0, y0, width, height);
+              w->cache->new_pixels += (gsize) width * height;
+            }
           g_hash_table_insert (w->cache->now, node, entry);
         }
       else if ((entry = g_hash_table_lookup (w->cache->now, node)) == NULL)
@@ -706,6 +731,38 @@ walk (Walk                  *w,
     }
 
   return walk_children (w, node, ox, oy, clip);
+}
+
+#ifdef __GLIBC__
+static gboolean
+trim_memory (gpointer user_data)
+{
+  AkcRenderCache *cache = user_data;
+
+  cache->trim_source = 0;
+  cache->n_trims++;
+  malloc_trim (0);
+  return G_SOURCE_REMOVE;
+}
+#endif
+
+/* A part drawn from an image for the first time is a new node to GTK,
+ * whose diff of the frame cannot know its pixels are the ones it had: the
+ * frame repaints all of it (most of the window, when the images are first
+ * made), and GDK's surface for that frame, as large as what it repaints,
+ * is freed into malloc's free lists after it, which keep its pages (2 MiB
+ * after the start, 4% of the process at idle). Half a second after a frame
+ * that made large images (those of the frames in between too), they are
+ * given back to the system. */
+static void
+give_back_memory (AkcRenderCache *cache)
+{
+#ifdef __GLIBC__
+  if (cache->new_pixels < TRIM_AFTER_PIXELS || cache->trim_source != 0)
+    return;
+  cache->trim_source = g_timeout_add_full (G_PRIORITY_LOW, TRIM_DELAY_MS, trim_memory, cache, NULL);
+  g_source_set_name_by_id (cache->trim_source, "[akc] render cache trim");
+#endif
 }
 
 /**
@@ -741,6 +798,7 @@ akc_render_cache_process (AkcRenderCache         *cache,
     akc_render_cache_clear (cache);
   cache->scale = w.scale;
   cache->n_images = 0;
+  cache->new_pixels = 0;
 
   w.painted = g_array_new (FALSE, FALSE, sizeof (Painted));
   if (background != NULL && gsk_render_node_get_node_type (background) == GSK_CLIP_NODE)
@@ -759,6 +817,7 @@ akc_render_cache_process (AkcRenderCache         *cache,
   cache->last = cache->now;
   cache->now = last;
   g_hash_table_remove_all (cache->now);
+  give_back_memory (cache);
 
   return result;
 }

@@ -20,6 +20,7 @@ GskRenderNode  *akc_render_cache_process   (AkcRenderCache        *cache,
                                             int                    scale,
                                             GskRenderNode         *background);
 guint           akc_render_cache_get_n_images (AkcRenderCache *cache);
+guint           akc_render_cache_get_n_trims (AkcRenderCache *cache);
 
 gboolean        akc_render_cache_wanted    (GtkWidget *widget);
 void            akc_render_cache_snapshot  (AkcRenderCache *cache,

@@ -273,6 +273,61 @@ test_unchanged_part (void)
   gsk_render_node_unref (image);
 }
 
+#ifdef __GLIBC__
+/* Runs the main loop for @ms milliseconds. */
+static void
+run_for (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * G_TIME_SPAN_MILLISECOND;
+
+  while (g_get_monotonic_time () < end)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (5 * G_TIME_SPAN_MILLISECOND);
+    }
+}
+#endif
+
+/* Half a second after a frame that made large images, the memory GTK's
+ * repaint of them freed is given back to the system (once for the frames
+ * in between); small images leave it. */
+static void
+test_memory_given_back (void)
+{
+#ifdef __GLIBC__
+  g_autoptr(AkcRenderCache) cache = akc_render_cache_new ();
+  g_autoptr(GskRenderNode) small = paragraph ("Small");
+  g_autoptr(GskRenderNode) large = NULL;
+  graphene_point_t origin = GRAPHENE_POINT_INIT (0, 0);
+
+  {
+    g_autoptr(GskRenderNode) fill = color (0.9, 0.9, 0.9, 1, 0, 0, 400, 300);
+    GskRenderNode *children[] = { fill, small };
+
+    large = gsk_container_node_new (children, G_N_ELEMENTS (children));
+  }
+
+  /* A small part drawn from an image: nothing is given back. */
+  for (guint i = 0; i < 2; i++)
+    gsk_render_node_unref (akc_render_cache_process (cache, small, &origin, 1, NULL));
+  g_assert_cmpuint (akc_render_cache_get_n_images (cache), >, 0);
+  run_for (700);
+  g_assert_cmpuint (akc_render_cache_get_n_trims (cache), ==, 0);
+
+  /* A large one (400 x 300), drawn from its image in two frames: given
+   * back once, after the frame that made the image. */
+  for (guint i = 0; i < 3; i++)
+    gsk_render_node_unref (akc_render_cache_process (cache, large, &origin, 1, NULL));
+  g_assert_cmpuint (akc_render_cache_get_n_images (cache), ==, 1);
+  g_assert_cmpuint (akc_render_cache_get_n_trims (cache), ==, 0);
+  run_for (1500);
+  g_assert_cmpuint (akc_render_cache_get_n_trims (cache), ==, 1);
+#else
+  g_test_skip ("malloc's memory is given back with glibc's malloc_trim()");
+#endif
+}
+
 /* On what the cache does not know (the widget's own background, drawn
  * before its snapshot), a part is drawn from one image only when that
  * image has its pixels whatever is under it: not a paragraph of text on a
@@ -565,6 +620,7 @@ main (int   argc,
   g_test_add_func ("/render-cache/moved-part", test_moved_part);
   g_test_add_func ("/render-cache/scale", test_scale);
   g_test_add_func ("/render-cache/clipped-out", test_clipped_out);
+  g_test_add_func ("/render-cache/memory-given-back", test_memory_given_back);
   g_test_add_func ("/render-cache/window", test_window);
   g_test_add_func ("/render-cache/other-renderer", test_other_renderer);
 
