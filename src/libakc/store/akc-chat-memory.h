@@ -31,8 +31,9 @@ G_BEGIN_DECLS
  *   I/O error); the message says what happened
  * @AKC_CHAT_MEMORY_ERROR_CORRUPT: the history file is damaged or is not a
  *   history at all
- * @AKC_CHAT_MEMORY_ERROR_NEWER_VERSION: the history was written by a newer
- *   version of the application; it is left untouched
+ * @AKC_CHAT_MEMORY_ERROR_NEWER_VERSION: the history (or a conversation to
+ *   import) was written by a newer version of the application; it is left
+ *   untouched
  * @AKC_CHAT_MEMORY_ERROR_NOT_FOUND: there is no such conversation or message
  * @AKC_CHAT_MEMORY_ERROR_EXISTS: a conversation or message with that id
  *   already exists

@@ -843,6 +843,10 @@ akc_conversation_record_parse_json (const char  *data,
     {
       fail (error, "$.version", _("is %d: the file was written by a newer version of AgentsKit Chat (this one reads %d)."),
             (int) AKC_JSON_NUMBER (version), AKC_CONVERSATION_FORMAT_VERSION);
+      /* A code of its own: what the person can do about it (update) is
+       * not what they can do about a damaged file. */
+      if (error != NULL)
+        (*error)->code = AKC_CHAT_MEMORY_ERROR_NEWER_VERSION;
       return NULL;
     }
 

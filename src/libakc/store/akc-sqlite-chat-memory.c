@@ -2729,7 +2729,8 @@ akc_sqlite_chat_memory_export_finish (AkcSqliteChatMemory  *self,
  * that name messages of the conversation) before anything is written,
  * then written in one transaction, so a file that fails adds nothing. A
  * problem fails with %AKC_CHAT_MEMORY_ERROR_INVALID, whose message names
- * the field (for instance `$.conversation.messages[3].role`). The new
+ * the field (for instance `$.conversation.messages[3].role`), and a file of
+ * a newer version of the format with %AKC_CHAT_MEMORY_ERROR_NEWER_VERSION. The new
  * conversation has a new random id and everything else the file holds.
  *
  * Since: 0.1

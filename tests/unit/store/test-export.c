@@ -403,9 +403,12 @@ test_import_refuses (void)
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autoptr(GError) error = import_error (memory, cases[i].text);
+      /* A newer format has a code of its own: updating is the remedy. */
+      int code = g_str_has_prefix (cases[i].where, "$.version is") ? AKC_CHAT_MEMORY_ERROR_NEWER_VERSION
+                                                                    : AKC_CHAT_MEMORY_ERROR_INVALID;
 
       g_test_message ("%u: %s", i, error->message);
-      g_assert_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_INVALID);
+      g_assert_error (error, AKC_CHAT_MEMORY_ERROR, code);
       g_assert_true (g_str_has_prefix (error->message, "The conversation cannot be imported: "));
       g_assert_nonnull (strstr (error->message, cases[i].where));
     }
