@@ -20,6 +20,7 @@
 #include "akc-render-cache.h"
 #include "akc-sidebar-model.h"
 #include "akc-window.h"
+#include "akc-window-private.h"
 
 #define DEFAULT_ASSISTANT "hello-world"
 
@@ -2283,18 +2284,133 @@ show_message (AkcWindow  *self,
   adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (text));
 }
 
+/* The name a person knows @file by, for a heading. */
+static char *
+file_display_name (GFile *file)
+{
+  g_autofree char *basename = g_file_get_basename (file);
+
+  return basename != NULL ? g_filename_display_name (basename) : g_file_get_parse_name (file);
+}
+
+/* A failure of Export or Import: a dialog, not a toast, for the person
+ * must read why, and a toast shows one line cut at the window's width.
+ * @body says in plain words what is wrong and what to do; the error's own
+ * message (a decoder's names the field of the format, GIO's the path)
+ * follows as the detail, selectable so that it can be copied into a bug
+ * report. Escape and Enter close it, and the window gets the focus back. */
 static void
 show_failure (AkcWindow    *self,
-              const char   *what,
+              const char   *heading,
+              const char   *body,
               const GError *error)
 {
-  /* Translators: the first %s says what failed ("Export failed"), the
-   * second why. */
-  g_autofree char *text = g_strdup_printf (_("%s: %s"), what, error->message);
-  AdwToast *toast = adw_toast_new (text);
+  GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (self), heading, body);
 
-  adw_toast_set_timeout (toast, 0);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  if (error != NULL)
+    {
+      GtkWidget *detail = gtk_label_new (error->message);
+
+      gtk_label_set_wrap (GTK_LABEL (detail), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (detail), PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_selectable (GTK_LABEL (detail), TRUE);
+      gtk_label_set_xalign (GTK_LABEL (detail), 0.5);
+      gtk_label_set_justify (GTK_LABEL (detail), GTK_JUSTIFY_CENTER);
+      /* Focusable, it would take the focus as the dialog opens, all its
+       * text selected; the button keeps it, and the pointer can still
+       * select the text and copy it from the label's menu. */
+      gtk_widget_set_focusable (detail, FALSE);
+      gtk_widget_add_css_class (detail, "caption");
+      gtk_widget_add_css_class (detail, "dim-label");
+      adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), detail);
+    }
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "close");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "close");
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* What went wrong with a file read or written, for a person: GIO's
+ * message names the path and the system's reason, which is detail. */
+static const char *
+file_failure_body (const GError *error,
+                   gboolean      writing)
+{
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    return writing ? _("The folder to save the file in does not exist.") : _("The file does not exist.");
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED))
+    return writing ? _("You are not allowed to save files in that folder.") : _("You are not allowed to read the file.");
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE))
+    return _("There is not enough space on the disk.");
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY))
+    return _("That is a folder, not a file.");
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_READ_ONLY))
+    return _("The disk or folder is read-only.");
+
+  return writing ? _("The file could not be written.") : _("The file could not be read.");
+}
+
+/* What a failure of the history means to a person. */
+static const char *
+history_failure_body (const GError *error)
+{
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED))
+    /* check_history () of the session: the history did not open. */
+    return _("The history of conversations is not open, so conversations cannot be exported or imported. "
+             "Restarting AgentsKit Chat may help.");
+  if (g_error_matches (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_BUSY))
+    return _("Another program is using the history of conversations. Try again in a moment.");
+
+  return _("The history of conversations could not be used.");
+}
+
+static void
+show_export_failure (AkcWindow    *self,
+                     GFile        *file,
+                     gboolean      writing,
+                     const GError *error)
+{
+  g_autofree char *name = file != NULL ? file_display_name (file) : NULL;
+  /* Translators: the heading of a dialog; %s is a file name. */
+  g_autofree char *heading = name != NULL ? g_strdup_printf (_("Could Not Export to “%s”"), name)
+                                          : g_strdup (_("Could Not Export"));
+
+  show_failure (self, heading, writing ? file_failure_body (error, TRUE) : history_failure_body (error), error);
+}
+
+/* The plain sentence of why Import refused a file. The decoder's message
+ * names the field of the format that is wrong, detail only its author
+ * can use; every problem with the content is one code of it, since for
+ * the person they are one: the file is not an intact export. */
+static const char *
+import_failure_body (const GError *error)
+{
+  if (error->domain == G_IO_ERROR && error->code != G_IO_ERROR_NOT_SUPPORTED)
+    return file_failure_body (error, FALSE);
+  if (g_error_matches (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_INVALID))
+    return _("The file is not a conversation exported by AgentsKit Chat, or it was changed or damaged after it "
+             "was exported. Nothing was imported.");
+  if (g_error_matches (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_NEWER_VERSION))
+    return _("The conversation was exported by a newer version of AgentsKit Chat. Update AgentsKit Chat to "
+             "import it.");
+  if (g_error_matches (error, AKC_APP_SESSION_ERROR, AKC_APP_SESSION_ERROR_UNKNOWN_ASSISTANT))
+    return _("The conversation is with an assistant this version of AgentsKit Chat cannot talk to. It is kept "
+             "in the history, but not listed.");
+
+  return history_failure_body (error);
+}
+
+static void
+show_import_failure (AkcWindow    *self,
+                     GFile        *file,
+                     const char   *body,
+                     const GError *error)
+{
+  g_autofree char *name = file_display_name (file);
+  /* Translators: the heading of a dialog; %s is a file name. */
+  g_autofree char *heading = g_strdup_printf (_("Could Not Import “%s”"), name);
+
+  show_failure (self, heading, body != NULL ? body : import_failure_body (error), error);
 }
 
 static void
@@ -2309,7 +2425,7 @@ on_export_written (GObject      *source,
 
   if (!g_file_replace_contents_finish (G_FILE (source), result, NULL, &error))
     {
-      show_failure (self, _("Export failed"), error);
+      show_export_failure (self, G_FILE (source), TRUE, error);
       return;
     }
   name = g_file_get_basename (G_FILE (source));
@@ -2332,7 +2448,7 @@ on_exported (GObject      *source,
   if (bytes == NULL || file == NULL)
     {
       if (error != NULL)
-        show_failure (self, _("Export failed"), error);
+        show_export_failure (self, file, FALSE, error);
       return;
     }
   g_file_replace_contents_bytes_async (file, bytes, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
@@ -2369,15 +2485,97 @@ on_export_chosen (GtkNativeDialog *dialog,
 }
 #endif
 
+/* The longest name Export suggests, before its extension: in characters,
+ * for the chooser's entry, and in bytes, as file systems count (255). */
+#define EXPORT_NAME_MAX_CHARS 80
+#define EXPORT_NAME_MAX_BYTES 200
+
+/* Appends @text to @out as a part of a file name: folder separators
+ * (Windows' too, and ':' of macOS) become '-', control characters and
+ * runs of white space one space, and direction overrides (which could
+ * show "txt.exe" as "exe.txt") are dropped. Stops at the bounds. */
+static void
+append_file_name_part (GString    *out,
+                       const char *text)
+{
+  g_autofree char *valid = g_utf8_make_valid (text, -1);
+  g_autofree char *normal = g_utf8_normalize (valid, -1, G_NORMALIZE_DEFAULT_COMPOSE);
+  glong n_chars = 0;
+
+  for (const char *p = normal; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+      gsize before = out->len;
+
+      if (c == '/' || c == '\\' || c == ':')
+        c = '-';
+      else if (g_unichar_iscntrl (c) || g_unichar_isspace (c))
+        c = ' ';
+      else if (g_unichar_type (c) == G_UNICODE_FORMAT && c != 0x200C && c != 0x200D)
+        continue;   /* but the joiners of scripts and emoji */
+
+      /* No space first, and one for a run. */
+      if (c == ' ' && (out->len == 0 || out->str[out->len - 1] == ' '))
+        continue;
+      /* No dot first: a hidden file, or "..". */
+      if (c == '.' && out->len == 0)
+        continue;
+      if (n_chars == EXPORT_NAME_MAX_CHARS)
+        break;
+      g_string_append_unichar (out, c);
+      if (out->len > EXPORT_NAME_MAX_BYTES)
+        {
+          g_string_truncate (out, before);
+          break;
+        }
+      n_chars++;
+    }
+  while (out->len > 0 && out->str[out->len - 1] == ' ')
+    g_string_truncate (out, out->len - 1);
+}
+
+/**
+ * akc_window_export_file_name:
+ * @title: (nullable): the conversation's title, as the window shows it
+ * @fallback: (nullable): a name for a conversation whose title leaves
+ *   nothing (its assistant's name)
+ * @markdown: %TRUE for a `.md` name, %FALSE for `.json`
+ *
+ * The file name Export suggests for a conversation: its title, made safe
+ * for a file name (no folder separators or control characters, white
+ * space trimmed and collapsed, at most 80 characters), or @fallback made
+ * so, or "Conversation".
+ *
+ * Returns: (transfer full): the file name
+ */
+char *
+akc_window_export_file_name (const char *title,
+                             const char *fallback,
+                             gboolean    markdown)
+{
+  g_autoptr(GString) name = g_string_new (NULL);
+
+  append_file_name_part (name, title != NULL ? title : "");
+  if (name->len == 0)
+    append_file_name_part (name, fallback != NULL ? fallback : "");
+  if (name->len == 0)
+    /* Translators: the name Export suggests for a conversation without a
+     * title; ".md" or ".json" follows. */
+    append_file_name_part (name, _("Conversation"));
+  g_string_append (name, markdown ? ".md" : ".json");
+
+  return g_string_free (g_steal_pointer (&name), FALSE);
+}
+
 static char *
 export_name (AkcConversationItem *item,
              gboolean             markdown)
 {
-  g_autofree char *title = g_strdup (akc_conversation_item_get_display_title (item));
+  AkcAssistant *assistant = akc_conversation_item_get_assistant (item);
 
-  /* A file name of the title: no separators. */
-  g_strdelimit (title, "/\\:", '-');
-  return g_strconcat (title, markdown ? ".md" : ".json", NULL);
+  return akc_window_export_file_name (akc_conversation_item_get_display_title (item),
+                                      assistant != NULL ? akc_assistant_get_title (assistant) : NULL,
+                                      markdown);
 }
 
 #if GTK_CHECK_VERSION (4, 10, 0)
@@ -2471,12 +2669,30 @@ import_from_action (GtkWidget  *widget,
   akc_window_import (AKC_WINDOW (widget), file);
 }
 
+/* An import under way: its window, and its file for the messages. */
+typedef struct
+{
+  AkcWindow *window;
+  GFile     *file;
+} Import;
+
+static void
+import_free (Import *import)
+{
+  g_object_unref (import->window);
+  g_object_unref (import->file);
+  g_free (import);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Import, import_free)
+
 static void
 on_imported (GObject      *source,
              GAsyncResult *result,
              gpointer      user_data)
 {
-  g_autoptr(AkcWindow) self = user_data;
+  g_autoptr(Import) import = user_data;
+  AkcWindow *self = import->window;
   g_autoptr(AkcConversationItem) item = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
@@ -2484,7 +2700,7 @@ on_imported (GObject      *source,
   item = akc_app_session_import_finish (AKC_APP_SESSION (source), result, &error);
   if (item == NULL)
     {
-      show_failure (self, _("Import failed"), error);
+      show_import_failure (self, import->file, NULL, error);
       return;
     }
   akc_window_show_item (self, item);
@@ -2498,17 +2714,19 @@ on_import_loaded (GObject      *source,
                   GAsyncResult *result,
                   gpointer      user_data)
 {
-  g_autoptr(AkcWindow) self = user_data;
+  g_autoptr(Import) import = user_data;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
+  AkcAppSession *session;
 
   bytes = g_file_load_bytes_finish (G_FILE (source), result, NULL, &error);
   if (bytes == NULL)
     {
-      show_failure (self, _("Import failed"), error);
+      show_import_failure (import->window, import->file, NULL, error);
       return;
     }
-  akc_app_session_import_async (self->session, bytes, NULL, on_imported, g_object_ref (self));
+  session = import->window->session;   /* before the arguments take import */
+  akc_app_session_import_async (session, bytes, NULL, on_imported, g_steal_pointer (&import));
 }
 
 /**
@@ -2517,7 +2735,8 @@ on_import_loaded (GObject      *source,
  * @file: a JSON export of a conversation
  *
  * Imports @file into a new conversation and shows it; a file that is not
- * a valid export is refused with a message, and nothing is imported.
+ * a valid export is refused with a dialog that says why, and nothing is
+ * imported.
  */
 void
 akc_window_import (AkcWindow *self,
@@ -2525,6 +2744,7 @@ akc_window_import (AkcWindow *self,
 {
   g_autoptr(GFileInfo) info = NULL;
   g_autoptr(GError) error = NULL;
+  Import *import;
 
   g_return_if_fail (AKC_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
@@ -2533,17 +2753,19 @@ akc_window_import (AkcWindow *self,
   info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE, G_FILE_QUERY_INFO_NONE, NULL, &error);
   if (info == NULL)
     {
-      show_failure (self, _("Import failed"), error);
+      show_import_failure (self, file, NULL, error);
       return;
     }
   if (g_file_info_get_size (info) > IMPORT_MAX_BYTES)
     {
-      g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                           _("The file is larger than any conversation export (256 MiB)."));
-      show_failure (self, _("Import failed"), error);
+      /* Plain already: no detail to add. */
+      show_import_failure (self, file, _("The file is larger than any conversation export can be (256 MiB)."), NULL);
       return;
     }
-  g_file_load_bytes_async (file, NULL, on_import_loaded, g_object_ref (self));
+  import = g_new0 (Import, 1);
+  import->window = g_object_ref (self);
+  import->file = g_object_ref (file);
+  g_file_load_bytes_async (file, NULL, on_import_loaded, import);
 }
 
 #if !GTK_CHECK_VERSION (4, 10, 0)

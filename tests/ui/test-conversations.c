@@ -17,6 +17,7 @@
 #include "akc-demo.h"
 #include "akc-sidebar-model.h"
 #include "akc-window.h"
+#include "akc-window-private.h"
 #include "akc-test-app.h"
 
 /* A history of the test's own, in a temporary folder, the memory on it
@@ -919,6 +920,142 @@ choose_file (const char *path)
   WAIT_UNTIL (shown_chooser () == NULL);
 }
 
+/* The message dialog shown over @parent, or NULL. */
+static AdwMessageDialog *
+shown_message_dialog (GtkWindow *parent)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_mapped (window) &&
+          gtk_window_get_transient_for (GTK_WINDOW (window)) == parent)
+        return ADW_MESSAGE_DIALOG (window);
+    }
+
+  return NULL;
+}
+
+static void
+store_response (AdwMessageDialog  *dialog,
+                const char        *response,
+                char             **out)
+{
+  g_free (*out);
+  *out = g_strdup (response);
+}
+
+/* Import of @path refused: a dialog over @window, headed with the file's
+ * name, says in plain words why (@body) with the error's message under
+ * it (@detail), modal, closed by Enter (@enter) or Escape with its one
+ * response; nothing is imported and the window keeps its conversation. */
+static void
+assert_import_refused (AkcWindow  *window,
+                       const char *path,
+                       const char *body,
+                       const char *detail,
+                       gboolean    enter)
+{
+  g_autofree char *response = NULL;
+  AkcAppSession *session = akc_window_get_session (window);
+  AkcConversationItem *shown = akc_window_get_item (window);
+  guint n = n_conversations (session);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *uri = g_file_get_uri (file);
+  g_autofree char *basename = g_path_get_basename (path);
+  g_autofree char *heading = g_strdup_printf ("Could Not Import “%s”", basename);
+  AdwMessageDialog *dialog = NULL;
+  GtkWidget *extra;
+
+  g_test_message ("import of %s", basename);
+  g_assert_null (shown_message_dialog (GTK_WINDOW (window)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.import-conversation-from", "s", uri));
+  WAIT_UNTIL ((dialog = shown_message_dialog (GTK_WINDOW (window))) != NULL);
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, heading);
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), body));
+  extra = adw_message_dialog_get_extra_child (dialog);
+  if (detail != NULL)
+    {
+      g_assert_true (GTK_IS_LABEL (extra));
+      g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (extra)), detail));
+      g_assert_true (gtk_label_get_selectable (GTK_LABEL (extra)));
+      g_assert_true (gtk_label_get_wrap (GTK_LABEL (extra)));
+    }
+  g_assert_true (gtk_window_get_modal (GTK_WINDOW (dialog)));
+  g_assert_cmpstr (adw_message_dialog_get_default_response (dialog), ==, "close");
+  g_assert_cmpstr (adw_message_dialog_get_close_response (dialog), ==, "close");
+  g_assert_true (adw_message_dialog_has_response (dialog, "close"));
+
+  /* The import is over (it showed the dialog), and added nothing. */
+  g_assert_cmpuint (n_conversations (session), ==, n);
+  g_assert_true (akc_window_get_item (window) == shown);
+
+  /* Enter (the dialog's default) or Escape (its closing): its one
+   * response, and it is gone. */
+  g_signal_connect (dialog, "response", G_CALLBACK (store_response), &response);
+  if (enter)
+    gtk_widget_activate_default (GTK_WIDGET (dialog));
+  else
+    gtk_window_close (GTK_WINDOW (dialog));
+  WAIT_UNTIL (shown_message_dialog (GTK_WINDOW (window)) == NULL);
+  g_assert_cmpstr (response, ==, "close");
+}
+
+/* The name Export suggests: the title, safe for a file name and bounded,
+ * or the assistant's name, or "Conversation". */
+static void
+test_export_file_name (void)
+{
+  struct {
+    const char *title;
+    const char *fallback;
+    const char *name;
+  } cases[] = {
+    { "Delivery", "Support", "Delivery.json" },
+    { "  Where is\tmy\n\nparcel?  ", NULL, "Where is my parcel?.json" },
+    { "a/b\\c:d", NULL, "a-b-c-d.json" },
+    { "../../etc/passwd", NULL, "-..-etc-passwd.json" },
+    { ".hidden", NULL, "hidden.json" },
+    { "bell\aand\x1b" "escape", NULL, "bell and escape.json" },
+    { "report\u202Etxt.exe", NULL, "reporttxt.exe.json" },
+    { "Café", NULL, "Café.json" },
+    { "", "Support", "Support.json" },
+    { " \t\n", "Support", "Support.json" },
+    { "...", NULL, "Conversation.json" },
+    { NULL, " ", "Conversation.json" },
+  };
+  g_autoptr(GString) long_title = g_string_new (NULL);
+  g_autofree char *name = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *got = akc_window_export_file_name (cases[i].title, cases[i].fallback, FALSE);
+
+      g_assert_cmpstr (got, ==, cases[i].name);
+    }
+  name = akc_window_export_file_name ("Delivery", NULL, TRUE);
+  g_assert_cmpstr (name, ==, "Delivery.md");
+  g_clear_pointer (&name, g_free);
+
+  /* Bounded: 80 characters, and no more than 200 bytes, cut between
+   * characters, with no space left at the end. */
+  for (guint i = 0; i < 50; i++)
+    g_string_append (long_title, "word ");
+  name = akc_window_export_file_name (long_title->str, NULL, TRUE);
+  g_assert_true (g_str_has_suffix (name, "word.md"));
+  g_assert_cmpint (g_utf8_strlen (name, -1), <=, 80 + 3);
+  g_clear_pointer (&name, g_free);
+  g_string_truncate (long_title, 0);
+  for (guint i = 0; i < 100; i++)
+    g_string_append (long_title, "\xF0\x9F\x93\xA6");   /* U+1F4E6, 4 bytes */
+  name = akc_window_export_file_name (long_title->str, NULL, FALSE);
+  g_assert_true (g_utf8_validate (name, -1, NULL));
+  g_assert_cmpuint (strlen (name), <=, 200 + 5);
+  g_assert_cmpuint (strlen (name), ==, 50 * 4 + 5);
+}
+
 /* Export as JSON / Markdown and Import in the main menu, from what their
  * file chooser gives: the exported files have the conversation, the
  * imported one is shown, listed and selected in the sidebar, and a file
@@ -931,13 +1068,13 @@ test_menu_export_import (void)
   g_autofree char *json_path = g_build_filename (history.folder, "exported.json", NULL);
   g_autofree char *md_path = g_build_filename (history.folder, "exported.md", NULL);
   g_autofree char *junk_path = g_build_filename (history.folder, "junk.json", NULL);
+  g_autofree char *newer_path = g_build_filename (history.folder, "newer.json", NULL);
+  g_autofree char *missing_path = g_build_filename (history.folder, "missing.json", NULL);
   g_autoptr(GtkApplication) application = gtk_application_new ("io.agentskit.Chat.TestMenuExport", G_APPLICATION_NON_UNIQUE);
   g_autoptr(GFile) json_file = g_file_new_for_path (json_path);
   g_autoptr(GFile) md_file = g_file_new_for_path (md_path);
-  g_autoptr(GFile) junk_file = g_file_new_for_path (junk_path);
   g_autofree char *json_uri = g_file_get_uri (json_file);
   g_autofree char *md_uri = g_file_get_uri (md_file);
-  g_autofree char *junk_uri = g_file_get_uri (junk_file);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autofree char *text = NULL;
@@ -991,30 +1128,31 @@ test_menu_export_import (void)
   wait_loaded (imported);
   g_assert_cmpuint (g_list_model_get_n_items (akc_chat_source_get_messages (akc_conversation_item_get_source (imported))), ==, 2);
 
-  /* A file that is not an export: refused, nothing imported, the window
-   * keeps its conversation. */
+  /* Files that cannot be imported: refused with a dialog that says why,
+   * nothing imported, the window keeps its conversation. */
   g_assert_true (g_file_set_contents (junk_path, "{\"not\": \"an export\"}", -1, NULL));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.import-conversation-from", "s", junk_uri));
-  for (guint i = 0; i < 200; i++)
-    g_main_context_iteration (NULL, FALSE);
-  {
-    g_autoptr(GAsyncResult) result = NULL;
-
-    /* Every job of the history before this one is done. */
-    akc_app_session_search_async (session, "parcel", NULL, akc_test_store_result, &result);
-    WAIT_UNTIL (result != NULL);
-    g_hash_table_unref (akc_app_session_search_finish (session, result, NULL));
-  }
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  assert_import_refused (window, junk_path, "is not a conversation exported by AgentsKit Chat",
+                         "$.format is missing", TRUE);
+  g_assert_true (g_file_set_contents (newer_path, "{\"format\":\"agentskit.chat.conversation\",\"version\":99,"
+                                      "\"conversation\":{}}", -1, NULL));
+  assert_import_refused (window, newer_path, "exported by a newer version of AgentsKit Chat", "$.version is 99", FALSE);
+  assert_import_refused (window, missing_path, "The file does not exist.", "missing.json", TRUE);
   g_assert_cmpuint (n_conversations (session), ==, n + 1);
-  g_assert_true (akc_window_get_item (window) == imported);
 
   /* The menu items themselves: their file choosers, used with the
    * keyboard. */
   g_unlink (json_path);
   akc_window_show_item (window, item);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.export-conversation", "s", "json"));
+  {
+    GtkWidget *chooser = NULL;
+    g_autofree char *suggested = NULL;
+
+    /* The name it suggests is the conversation's title. */
+    WAIT_UNTIL ((chooser = shown_chooser ()) != NULL);
+    suggested = gtk_file_chooser_get_current_name (GTK_FILE_CHOOSER (chooser));
+    g_assert_cmpstr (suggested, ==, "Delivery.json");
+  }
   choose_file (json_path);
   g_clear_object (&parser);
   parser = json_parser_new ();
@@ -1540,6 +1678,7 @@ main (int   argc,
   g_test_add_func ("/conversations/default-beyond-first-page", test_default_beyond_first_page);
   g_test_add_func ("/conversations/turn-listed", test_turn_listed);
   g_test_add_func ("/conversations/menu-export-import", test_menu_export_import);
+  g_test_add_func ("/conversations/export-file-name", test_export_file_name);
   g_test_add_func ("/conversations/fold-keeps-pane", test_fold_keeps_pane);
   g_test_add_func ("/conversations/search-keeps-later-focus", test_search_keeps_later_focus);
   g_test_add_func ("/conversations/session-after-restart", test_session_after_restart);
