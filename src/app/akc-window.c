@@ -2434,25 +2434,40 @@ on_export_written (GObject      *source,
   show_message (self, text);
 }
 
+/* An export on its way: the window, and the file it is written to. Each
+ * has its own (two exports may be in flight at once). */
+typedef struct {
+  AkcWindow *self;
+  GFile     *file;
+} Export;
+
+static void
+export_free (Export *export)
+{
+  g_object_unref (export->self);
+  g_object_unref (export->file);
+  g_free (export);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Export, export_free)
+
 static void
 on_exported (GObject      *source,
              GAsyncResult *result,
              gpointer      user_data)
 {
-  g_autoptr(AkcWindow) self = user_data;
-  g_autoptr(GFile) file = g_object_steal_data (G_OBJECT (self), "akc-export-file");
+  g_autoptr(Export) export = user_data;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
 
   bytes = akc_app_session_export_finish (AKC_APP_SESSION (source), result, &error);
-  if (bytes == NULL || file == NULL)
+  if (bytes == NULL)
     {
-      if (error != NULL)
-        show_export_failure (self, file, FALSE, error);
+      show_export_failure (export->self, export->file, FALSE, error);
       return;
     }
-  g_file_replace_contents_bytes_async (file, bytes, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
-                                       NULL, on_export_written, g_object_ref (self));
+  g_file_replace_contents_bytes_async (export->file, bytes, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
+                                       NULL, on_export_written, g_object_ref (export->self));
 }
 
 static void
@@ -2461,8 +2476,11 @@ export_to (AkcWindow           *self,
            GFile               *file,
            gboolean             markdown)
 {
-  g_object_set_data_full (G_OBJECT (self), "akc-export-file", g_object_ref (file), g_object_unref);
-  akc_app_session_export_async (self->session, item, markdown, NULL, on_exported, g_object_ref (self));
+  Export *export = g_new0 (Export, 1);
+
+  export->self = g_object_ref (self);
+  export->file = g_object_ref (file);
+  akc_app_session_export_async (self->session, item, markdown, NULL, on_exported, export);
 }
 
 #if !GTK_CHECK_VERSION (4, 10, 0)

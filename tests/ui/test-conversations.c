@@ -1114,6 +1114,36 @@ test_menu_export_import (void)
     g_clear_pointer (&text, g_free);
   g_assert_nonnull (strstr (text, "Where is my parcel?"));
   g_assert_null (strstr (text, "\"messages\""));
+  g_clear_pointer (&text, g_free);
+
+  /* Two exports at once, each to its own file: the JSON one (asked
+   * first) went to the second one's file, and the second was never
+   * written. */
+  {
+    g_autofree char *both_json = g_build_filename (history.folder, "both.json", NULL);
+    g_autofree char *both_md = g_build_filename (history.folder, "both.md", NULL);
+    g_autofree char *both_json_uri = g_filename_to_uri (both_json, NULL, NULL);
+    g_autofree char *both_md_uri = g_filename_to_uri (both_md, NULL, NULL);
+    g_autofree char *json_text = NULL;
+    g_autofree char *md_text = NULL;
+
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.export-conversation-to", "(ss)", "json",
+                                               both_json_uri));
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.export-conversation-to", "(ss)", "md",
+                                               both_md_uri));
+    for (gint64 deadline = akc_test_deadline ();
+         !g_file_get_contents (both_json, &json_text, NULL, NULL) || strstr (json_text, "Where is my parcel?") == NULL ||
+         !g_file_get_contents (both_md, &md_text, NULL, NULL) || strstr (md_text, "Where is my parcel?") == NULL;
+         akc_test_iterate (deadline))
+      {
+        g_clear_pointer (&json_text, g_free);
+        g_clear_pointer (&md_text, g_free);
+      }
+    g_assert_true (g_str_has_prefix (json_text, "{"));
+    g_assert_nonnull (strstr (json_text, "Where is my parcel?"));
+    g_assert_false (g_str_has_prefix (md_text, "{"));
+    g_assert_nonnull (strstr (md_text, "Where is my parcel?"));
+  }
 
   /* Import the JSON: a new conversation, shown, selected in the sidebar. */
   n = n_conversations (session);
