@@ -1467,6 +1467,27 @@ in_composer (AkcWindow   *window,
   return GTK_IS_TEXT_VIEW (focus) && gtk_widget_is_ancestor (focus, GTK_WIDGET (composer));
 }
 
+/* @what, with where the keyboard is, whether the window is active and
+ * whether @source streams: what a wait for the keyboard that failed
+ * says (a case that failed once in a while in CI, and never here). */
+static const char *
+keyboard_state (AkcWindow     *window,
+                AkcChatSource *source,
+                const char    *what)
+{
+  static char text[512];
+  GtkWidget *focus = focus_of (window);
+  const char *label = NULL;
+
+  if (focus != NULL)
+    label = gtk_widget_get_name (focus);
+  g_snprintf (text, sizeof text, "%s (the keyboard in %s \"%s\", the window %s, the chat %s)", what,
+              focus != NULL ? G_OBJECT_TYPE_NAME (focus) : "nothing", label != NULL ? label : "",
+              gtk_window_is_active (GTK_WINDOW (window)) ? "active" : "not active",
+              akc_chat_source_get_status (source) == AKC_CHAT_STATUS_STREAMING ? "streaming" : "not streaming");
+  return text;
+}
+
 /* The last message of @source, an assistant's reply that ended with
  * @text. */
 static gboolean
@@ -1572,7 +1593,8 @@ test_provider_tool_call_keyboard (void)
 
   /* Escape sets it aside: pending still, the keyboard in the composer. */
   g_assert_true (press_key (GTK_WINDOW (window), GDK_KEY_Escape, 0));
-  WAIT_UNTIL_WHAT (in_composer (window, composer), "Escape to give the keyboard back to the composer");
+  WAIT_UNTIL_WHAT (in_composer (window, composer), keyboard_state (window, source,
+                                                                    "Escape to give the keyboard back to the composer"));
   g_assert_cmpint (akc_tool_call_get_status (call), ==, AKC_TOOL_CALL_STATUS_REQUIRES_CONFIRMATION);
   g_assert_true (confirmation_button (window, "chat.deny", "call_keys") == deny);
   g_assert_cmpuint (akc_test_http_server_get_n_requests (server), ==, asked);
