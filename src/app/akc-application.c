@@ -481,7 +481,9 @@ akc_application_add_accels (GtkApplication *application)
 /* A key of the application pressed in a popover: its action, activated
  * from the popover (whose actions are its window's and the
  * application's), and the popover closed, as choosing an item closes a
- * menu. A disabled action leaves the key to the popover. */
+ * menu. An action gtk_widget_activate_action_variant() does not find
+ * from the popover (one of no window of the application's) leaves the
+ * key to the popover. */
 static gboolean
 activate_from_popover (GtkWidget *widget,
                        GVariant  *args,
