@@ -2434,40 +2434,51 @@ on_export_written (GObject      *source,
   show_message (self, text);
 }
 
-/* An export on its way: the window, and the file it is written to. Each
- * has its own (two exports may be in flight at once). */
+/* An export or an import on its way: its window, and the file it writes
+ * or reads. Each has its own (two may be in flight at once). */
 typedef struct {
-  AkcWindow *self;
+  AkcWindow *window;
   GFile     *file;
-} Export;
+} FileTask;
 
-static void
-export_free (Export *export)
+static FileTask *
+file_task_new (AkcWindow *window,
+               GFile     *file)
 {
-  g_object_unref (export->self);
-  g_object_unref (export->file);
-  g_free (export);
+  FileTask *task = g_new0 (FileTask, 1);
+
+  task->window = g_object_ref (window);
+  task->file = g_object_ref (file);
+  return task;
 }
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Export, export_free)
+static void
+file_task_free (FileTask *task)
+{
+  g_object_unref (task->window);
+  g_object_unref (task->file);
+  g_free (task);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FileTask, file_task_free)
 
 static void
 on_exported (GObject      *source,
              GAsyncResult *result,
              gpointer      user_data)
 {
-  g_autoptr(Export) export = user_data;
+  g_autoptr(FileTask) export = user_data;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
 
   bytes = akc_app_session_export_finish (AKC_APP_SESSION (source), result, &error);
   if (bytes == NULL)
     {
-      show_export_failure (export->self, export->file, FALSE, error);
+      show_export_failure (export->window, export->file, FALSE, error);
       return;
     }
   g_file_replace_contents_bytes_async (export->file, bytes, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION,
-                                       NULL, on_export_written, g_object_ref (export->self));
+                                       NULL, on_export_written, g_object_ref (export->window));
 }
 
 static void
@@ -2476,11 +2487,7 @@ export_to (AkcWindow           *self,
            GFile               *file,
            gboolean             markdown)
 {
-  Export *export = g_new0 (Export, 1);
-
-  export->self = g_object_ref (self);
-  export->file = g_object_ref (file);
-  akc_app_session_export_async (self->session, item, markdown, NULL, on_exported, export);
+  akc_app_session_export_async (self->session, item, markdown, NULL, on_exported, file_task_new (self, file));
 }
 
 #if !GTK_CHECK_VERSION (4, 10, 0)
@@ -2687,29 +2694,12 @@ import_from_action (GtkWidget  *widget,
   akc_window_import (AKC_WINDOW (widget), file);
 }
 
-/* An import under way: its window, and its file for the messages. */
-typedef struct
-{
-  AkcWindow *window;
-  GFile     *file;
-} Import;
-
-static void
-import_free (Import *import)
-{
-  g_object_unref (import->window);
-  g_object_unref (import->file);
-  g_free (import);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Import, import_free)
-
 static void
 on_imported (GObject      *source,
              GAsyncResult *result,
              gpointer      user_data)
 {
-  g_autoptr(Import) import = user_data;
+  g_autoptr(FileTask) import = user_data;
   AkcWindow *self = import->window;
   g_autoptr(AkcConversationItem) item = NULL;
   g_autoptr(GError) error = NULL;
@@ -2732,7 +2722,7 @@ on_import_loaded (GObject      *source,
                   GAsyncResult *result,
                   gpointer      user_data)
 {
-  g_autoptr(Import) import = user_data;
+  g_autoptr(FileTask) import = user_data;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
   AkcAppSession *session;
@@ -2762,7 +2752,6 @@ akc_window_import (AkcWindow *self,
 {
   g_autoptr(GFileInfo) info = NULL;
   g_autoptr(GError) error = NULL;
-  Import *import;
 
   g_return_if_fail (AKC_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
@@ -2780,10 +2769,7 @@ akc_window_import (AkcWindow *self,
       show_import_failure (self, file, _("The file is larger than any conversation export can be (256 MiB)."), NULL);
       return;
     }
-  import = g_new0 (Import, 1);
-  import->window = g_object_ref (self);
-  import->file = g_object_ref (file);
-  g_file_load_bytes_async (file, NULL, on_import_loaded, import);
+  g_file_load_bytes_async (file, NULL, on_import_loaded, file_task_new (self, file));
 }
 
 #if !GTK_CHECK_VERSION (4, 10, 0)
