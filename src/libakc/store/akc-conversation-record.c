@@ -263,24 +263,51 @@ akc_conversation_record_write_json (const AkcConversationRecord *record,
 
 /* Parsing ------------------------------------------------------------ */
 
+static gboolean G_GNUC_PRINTF (4, 0)
+fail_valist (GError             **error,
+             AkcChatMemoryError   code,
+             const char          *path,
+             const char          *format,
+             va_list              args)
+{
+  g_autofree char *reason = g_strdup_vprintf (format, args);
+
+  /* Translators: the first %s is where in the file the problem is (a
+   * path such as conversation.messages[3].role), the second what is
+   * wrong with it. */
+  g_set_error (error, AKC_CHAT_MEMORY_ERROR, code, _("The conversation cannot be imported: %s %s"), path, reason);
+  return FALSE;
+}
+
+/* The file is not an intact export: %AKC_CHAT_MEMORY_ERROR_INVALID. */
 static gboolean G_GNUC_PRINTF (3, 4)
 fail (GError     **error,
       const char  *path,
       const char  *format,
       ...)
 {
-  g_autofree char *reason = NULL;
   va_list args;
 
   va_start (args, format);
-  reason = g_strdup_vprintf (format, args);
+  fail_valist (error, AKC_CHAT_MEMORY_ERROR_INVALID, path, format, args);
   va_end (args);
+  return FALSE;
+}
 
-  /* Translators: the first %s is where in the file the problem is (a
-   * path such as conversation.messages[3].role), the second what is
-   * wrong with it. */
-  g_set_error (error, AKC_CHAT_MEMORY_ERROR, AKC_CHAT_MEMORY_ERROR_INVALID,
-               _("The conversation cannot be imported: %s %s"), path, reason);
+/* The file is of a newer format: %AKC_CHAT_MEMORY_ERROR_NEWER_VERSION, a
+ * code of its own, since what the person can do about it (update) is not
+ * what they can do about a damaged file. */
+static gboolean G_GNUC_PRINTF (3, 4)
+fail_newer (GError     **error,
+            const char  *path,
+            const char  *format,
+            ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  fail_valist (error, AKC_CHAT_MEMORY_ERROR_NEWER_VERSION, path, format, args);
+  va_end (args);
   return FALSE;
 }
 
@@ -841,12 +868,9 @@ akc_conversation_record_parse_json (const char  *data,
     }
   if (AKC_JSON_NUMBER (version) > AKC_CONVERSATION_FORMAT_VERSION)
     {
-      fail (error, "$.version", _("is %d: the file was written by a newer version of AgentsKit Chat (this one reads %d)."),
-            (int) AKC_JSON_NUMBER (version), AKC_CONVERSATION_FORMAT_VERSION);
-      /* A code of its own: what the person can do about it (update) is
-       * not what they can do about a damaged file. */
-      if (error != NULL)
-        (*error)->code = AKC_CHAT_MEMORY_ERROR_NEWER_VERSION;
+      fail_newer (error, "$.version",
+                  _("is %d: the file was written by a newer version of AgentsKit Chat (this one reads %d)."),
+                  (int) AKC_JSON_NUMBER (version), AKC_CONVERSATION_FORMAT_VERSION);
       return NULL;
     }
 
